@@ -1,0 +1,1 @@
+//! The `agenthooks` command line.

@@ -1,0 +1,125 @@
+//! `.agents/hooks.json`: the user and project layers, resolved into [`Handler`]s.
+//!
+//! Stage 2 of the pipeline (load). The file format is Claude Code's `hooks`
+//! block plus a `wasm` handler type, `if` and `onError` (DESIGN.md §4).
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use serde::{Deserialize, Serialize};
+
+use crate::protocol::EventName;
+use crate::select::Matcher;
+
+/// Where a handler was declared. User scope comes first in declaration order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Scope {
+    /// `~/.agents/hooks.json`: trusted by definition.
+    User,
+    /// `<project>/.agents/hooks.json`: command hooks need the user's trust.
+    Project,
+}
+
+/// What a failing handler counts as.
+#[derive(
+    Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize, schemars::JsonSchema,
+)]
+#[serde(rename_all = "lowercase")]
+pub enum OnError {
+    /// Failure allows, with a note (the protocol's default).
+    #[default]
+    Allow,
+    /// Failure denies, with a reason naming the hook and the failure (fail closed).
+    Deny,
+}
+
+/// Directories, variables and addresses a wasm handler may use. Nothing by default.
+#[derive(
+    Debug, Clone, Default, PartialEq, Eq, Hash, Serialize, Deserialize, schemars::JsonSchema,
+)]
+#[serde(deny_unknown_fields)]
+pub struct Grants {
+    /// Directories preopened read-only.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub read: Vec<PathBuf>,
+    /// Directories preopened read-write.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub write: Vec<PathBuf>,
+    /// Environment variables passed through by name.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub env: Vec<String>,
+    /// `host:port` pairs the guest may connect to.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub net: Vec<String>,
+}
+
+/// A command handler.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct CommandSpec {
+    /// The command line, run through `sh -c` (`cmd /C` on Windows), variables expanded.
+    pub command: String,
+    /// Started in the background and never awaited or aggregated.
+    pub async_: bool,
+}
+
+/// A WebAssembly component handler.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct WasmSpec {
+    /// The component file, resolved against the project root (or `~` for user scope).
+    pub component: PathBuf,
+    /// Fuel units (CPU budget).
+    pub fuel: u64,
+    /// Linear-memory limit in MiB.
+    pub memory_mib: u64,
+    /// What the guest may touch beyond the defaults.
+    pub allow: Grants,
+}
+
+/// The kind of a handler.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum HandlerKind {
+    /// `"type": "command"`.
+    Command(CommandSpec),
+    /// `"type": "wasm"`.
+    Wasm(WasmSpec),
+    /// `prompt`, `agent`, `http`, `mcp_tool`: parsed, skipped with a note.
+    Unsupported {
+        /// The `type` as written.
+        kind: String,
+    },
+}
+
+/// One resolved handler: what to run, for which event and tools, and how.
+#[derive(Debug, Clone)]
+pub struct Handler {
+    /// The event it is registered for.
+    pub event: EventName,
+    /// Its group's matcher.
+    pub matcher: Matcher,
+    /// The `if` regex on the tool input, if any.
+    pub if_: Option<regex::Regex>,
+    /// What runs.
+    pub kind: HandlerKind,
+    /// How long it may run.
+    pub timeout: Duration,
+    /// What its failure counts as.
+    pub on_error: OnError,
+    /// Where it was declared.
+    pub scope: Scope,
+    /// The file that declared it.
+    pub file: PathBuf,
+    /// The project root for project scope (also the base of relative paths).
+    pub project_root: Option<PathBuf>,
+    /// A short human name used in notes: `command \`./x.sh\`` or `wasm \`guard.wasm\``.
+    pub label: String,
+    /// Optional `statusMessage`.
+    pub status_message: Option<String>,
+}
+
+/// Default handler timeout (DESIGN.md §4).
+pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(60);
+/// Default wasm fuel (DESIGN.md §6).
+pub const DEFAULT_FUEL: u64 = 2_000_000_000;
+/// Default wasm linear memory limit in MiB.
+pub const DEFAULT_MEMORY_MIB: u64 = 64;

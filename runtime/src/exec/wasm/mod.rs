@@ -1,0 +1,1 @@
+//! WebAssembly component hooks in a wasmtime sandbox.

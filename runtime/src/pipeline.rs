@@ -1,0 +1,1 @@
+//! The pipeline: decode → load → select → execute → aggregate → encode.

@@ -1,0 +1,16 @@
+//! The contract: the canonical [`Event`] a hook reads, the [`Answer`] it gives,
+//! the one parser of a command's output, and the [`Outcome`] of a handler.
+//!
+//! Nothing here does I/O.
+
+mod answer;
+mod event;
+mod outcome;
+mod parse;
+
+pub use answer::{
+    Answer, Behavior, Decision, HookSpecificOutput, PermissionDecision, PermissionRequestDecision,
+};
+pub use event::{Event, EventError, EventName, ToolKind, UnknownEvent};
+pub use outcome::{Failure, Outcome, Skip};
+pub use parse::{parse_output, parse_stdout, plain_text_is_context, Exit};

@@ -1,0 +1,213 @@
+//! What one handler came to: an answer, or a typed failure.
+//!
+//! A hook failing is data, not an error of the pipeline: each [`Failure`]
+//! displays as the one-line note the user sees, and the aggregator applies
+//! the handler's `onError` to it (allow by default, deny when asked).
+
+use std::time::Duration;
+
+use super::Answer;
+
+/// The result of running one handler.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Outcome {
+    /// The handler answered (possibly with no opinion).
+    Answered(Answer),
+    /// The handler failed; counts as allow, or deny under `onError: "deny"`.
+    Failed(Failure),
+    /// The handler was not run (untrusted, unsupported type, async); it does not count.
+    Skipped(Skip),
+}
+
+/// Why a handler was not run. It is not a failure: `onError` does not apply.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum Skip {
+    /// `async: true`: started in the background, never awaited.
+    #[error("started in the background (async); not waited for")]
+    Async,
+    /// A project command hook the user has not trusted.
+    #[error("not trusted; run `agenthooks trust` to review and allow it")]
+    Untrusted,
+    /// A handler type this runtime does not run (yet).
+    #[error("handler type `{kind}` is not supported yet; skipped")]
+    Unsupported {
+        /// The `type` of the handler.
+        kind: String,
+    },
+}
+
+/// How a handler failed. `Display` is the note shown on stderr (without the hook's name).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum Failure {
+    /// The command could not be started.
+    #[error("could not start: {reason}")]
+    Spawn {
+        /// The OS error.
+        reason: String,
+    },
+    /// The handler ran past its timeout and was killed.
+    #[error("timed out after {}s and was killed", after.as_secs_f64())]
+    Timeout {
+        /// The timeout that was exceeded.
+        after: Duration,
+    },
+    /// The command exited with a code other than 0 or 2.
+    #[error("exited with code {code}{}", stderr_suffix(stderr))]
+    ExitCode {
+        /// The exit code.
+        code: i32,
+        /// The first line of its stderr, if any.
+        stderr: String,
+    },
+    /// The command was killed by a signal.
+    #[error("killed by signal {signal}")]
+    Signal {
+        /// The signal number.
+        signal: i32,
+    },
+    /// The output could not be understood.
+    #[error("gave output that is not a valid answer: {why}")]
+    BadOutput {
+        /// What was wrong with it.
+        why: String,
+    },
+    /// A wasm guest used up its fuel.
+    #[error(
+        "ran out of fuel ({fuel} units); it may loop forever; raise `fuel` if the work is real"
+    )]
+    OutOfFuel {
+        /// The fuel it was given.
+        fuel: u64,
+    },
+    /// A wasm guest tried to grow its memory past the limit.
+    #[error("exceeded its memory limit of {limit_mib} MiB; raise `memoryMiB` if it needs more")]
+    MemoryLimit {
+        /// The limit in MiB.
+        limit_mib: u64,
+    },
+    /// A wasm guest overflowed its stack.
+    #[error("overflowed the wasm stack (deep recursion)")]
+    StackOverflow,
+    /// A wasm guest trapped (a panic, an unreachable, ...).
+    #[error("crashed (wasm trap: {message})")]
+    Trap {
+        /// wasmtime's description of the trap.
+        message: String,
+    },
+    /// A wasm guest returned `err(...)` from `handle`.
+    #[error("returned an error: {message}")]
+    GuestError {
+        /// The guest's message.
+        message: String,
+    },
+    /// A wasm guest wrote more output or log than allowed.
+    #[error("exceeded its output limit of {limit} bytes")]
+    OutputLimit {
+        /// The limit in bytes.
+        limit: usize,
+    },
+    /// The component file does not exist.
+    #[error("component `{path}` not found; build it or fix the path")]
+    ComponentNotFound {
+        /// The path that was looked for.
+        path: String,
+    },
+    /// The file is not a WebAssembly component.
+    #[error("`{path}` is not a WebAssembly component: {why}")]
+    NotAComponent {
+        /// The file.
+        path: String,
+        /// What wasmtime said.
+        why: String,
+    },
+    /// The component does not implement the `agenthooks:hook/hook` world.
+    #[error("`{path}` does not implement the `agenthooks:hook` world: {why}")]
+    WrongWorld {
+        /// The file.
+        path: String,
+        /// What is missing.
+        why: String,
+    },
+    /// The runtime itself failed around this handler.
+    #[error("internal error: {why}")]
+    Internal {
+        /// What went wrong.
+        why: String,
+    },
+}
+
+fn stderr_suffix(stderr: &str) -> String {
+    match stderr.lines().map(str::trim).find(|l| !l.is_empty()) {
+        Some(line) => format!(": {line}"),
+        None => String::new(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_failure_displays_one_line() {
+        let all = [
+            Failure::Spawn {
+                reason: "No such file".into(),
+            },
+            Failure::Timeout {
+                after: Duration::from_millis(1500),
+            },
+            Failure::ExitCode {
+                code: 1,
+                stderr: "\n  oops\nmore".into(),
+            },
+            Failure::Signal { signal: 9 },
+            Failure::BadOutput {
+                why: "expected value at line 1 column 2".into(),
+            },
+            Failure::OutOfFuel { fuel: 10 },
+            Failure::MemoryLimit { limit_mib: 64 },
+            Failure::StackOverflow,
+            Failure::Trap {
+                message: "unreachable".into(),
+            },
+            Failure::GuestError {
+                message: "bad".into(),
+            },
+            Failure::OutputLimit { limit: 65536 },
+            Failure::ComponentNotFound {
+                path: "a.wasm".into(),
+            },
+            Failure::NotAComponent {
+                path: "a.wasm".into(),
+                why: "magic".into(),
+            },
+            Failure::WrongWorld {
+                path: "a.wasm".into(),
+                why: "no export".into(),
+            },
+            Failure::Internal { why: "x".into() },
+        ];
+        for f in all {
+            let s = f.to_string();
+            assert!(!s.contains('\n'), "{s}");
+            assert!(!s.is_empty());
+        }
+        assert_eq!(
+            Failure::ExitCode {
+                code: 1,
+                stderr: "\n  oops\nmore".into()
+            }
+            .to_string(),
+            "exited with code 1: oops"
+        );
+        assert_eq!(
+            Failure::Timeout {
+                after: Duration::from_millis(1500)
+            }
+            .to_string(),
+            "timed out after 1.5s and was killed"
+        );
+    }
+}
