@@ -1,2 +1,256 @@
 //! Command hooks: `sh -c` (`cmd /C` on Windows) with the input on stdin, a
 //! timeout that kills the whole process group, and bounded output.
+//!
+//! Why each piece is the way it is:
+//!
+//! - **stdin is written on its own task.** A hook that never reads its input
+//!   would otherwise block us on a full pipe while we wait for it to exit; a
+//!   hook that exits early gives `EPIPE`, which is not an error of ours.
+//! - **Its own process group.** `sh -c 'slow & wait'` forks; killing only `sh`
+//!   at the timeout would leave the grandchild running (and holding our pipes
+//!   open). The hook leads a new group and the whole group gets `SIGKILL`.
+//! - **One deadline for everything.** The exit *and* the end of its output must
+//!   come before the timeout: a background process that keeps stdout open
+//!   does not keep us waiting past it.
+//! - **Bounded output.** At most [`OUTPUT_LIMIT`] bytes of stdout and of stderr
+//!   are kept; the rest is read (so the hook never blocks on a full pipe) and
+//!   dropped, with a note.
+
+use std::path::PathBuf;
+use std::process::Stdio;
+use std::time::{Duration, Instant};
+
+use tokio::io::{AsyncRead, AsyncReadExt, AsyncWriteExt};
+use tokio::process::{Child, Command};
+
+use super::{ExecContext, Report};
+use crate::config::{CommandSpec, Handler};
+use crate::protocol::{parse_output, Event, Exit, Failure, Outcome, Skip};
+
+/// How much of a command's stdout, and separately of its stderr, is kept.
+pub const OUTPUT_LIMIT: usize = 1 << 20;
+
+/// How long an `async: true` hook may take to accept its input before we stop
+/// writing it. Inputs below the pipe buffer (64 KiB on Linux) never wait.
+const ASYNC_STDIN_GRACE: Duration = Duration::from_millis(200);
+
+/// Run one command handler for `event` and report what it came to.
+///
+/// Never fails: every way the command can go wrong is a [`Failure`] in the
+/// report's outcome.
+pub async fn run(
+    spec: &CommandSpec,
+    handler: &Handler,
+    event: &Event,
+    ctx: &ExecContext,
+) -> Report {
+    let started = Instant::now();
+    let mut report = Report::new(handler, "command");
+    let input = event.to_json().to_string().into_bytes();
+    let dir = working_dir(event, ctx);
+    let project_dir = ctx
+        .project_root
+        .clone()
+        .or_else(|| handler.project_root.clone())
+        .or_else(|| dir.clone());
+    let mut cmd = shell(&spec.command);
+    if let Some(dir) = &dir {
+        cmd.current_dir(dir);
+    }
+    if let Some(project_dir) = &project_dir {
+        cmd.env("CLAUDE_PROJECT_DIR", project_dir);
+    }
+    cmd.stdin(Stdio::piped());
+    if spec.async_ {
+        // Never read: a pipe nobody drains would block the hook, and an
+        // inherited stdout would hold the agent's pipe open after we exit.
+        cmd.stdout(Stdio::null()).stderr(Stdio::null());
+    } else {
+        cmd.stdout(Stdio::piped()).stderr(Stdio::piped());
+    }
+    let mut child = match cmd.spawn() {
+        Ok(child) => child,
+        Err(err) => {
+            report.outcome = Outcome::Failed(Failure::Spawn {
+                reason: err.to_string(),
+            });
+            report.duration = started.elapsed();
+            return report;
+        }
+    };
+    if spec.async_ {
+        if let Some(mut stdin) = child.stdin.take() {
+            // Bounded: an async hook that does not read must not hold us up.
+            let _ = tokio::time::timeout(ASYNC_STDIN_GRACE, stdin.write_all(&input)).await;
+        }
+        // Dropping the `Child` neither kills nor waits for it; tokio reaps it
+        // in the background when it exits.
+        drop(child);
+        report.outcome = Outcome::Skipped(Skip::Async);
+        report.duration = started.elapsed();
+        return report;
+    }
+
+    if let Some(mut stdin) = child.stdin.take() {
+        tokio::spawn(async move {
+            // EPIPE (the hook exited or closed stdin early) is the hook's business.
+            let _ = stdin.write_all(&input).await;
+        });
+    }
+    let deadline = tokio::time::Instant::from_std(started + handler.timeout);
+    let mut stdout = Capture::default();
+    let mut stderr = Capture::default();
+    let mut status = None;
+    let out_pipe = child.stdout.take();
+    let err_pipe = child.stderr.take();
+    let finished = tokio::time::timeout_at(deadline, async {
+        let wait = async {
+            status = Some(child.wait().await);
+        };
+        tokio::join!(wait, stdout.fill(out_pipe), stderr.fill(err_pipe));
+    })
+    .await
+    .is_ok();
+    if !finished {
+        kill_group(&mut child);
+    }
+    let status = match status {
+        Some(status) => status,
+        None => {
+            // Past the timeout and still running: the group is killed; reap it.
+            let _ = child.wait().await;
+            report.outcome = Outcome::Failed(Failure::Timeout {
+                after: handler.timeout,
+            });
+            report.duration = started.elapsed();
+            report.stdout = stdout.text();
+            report.stderr = stderr.text();
+            report.notes.extend(stdout.note("stdout"));
+            report.notes.extend(stderr.note("stderr"));
+            return report;
+        }
+    };
+    if !finished {
+        report.notes.push(format!(
+            "it exited, but a process it started kept its output open past the {}s timeout; \
+             that process group was killed",
+            handler.timeout.as_secs_f64()
+        ));
+    }
+    report.duration = started.elapsed();
+    let exit = match status {
+        Ok(status) => exit_of(status),
+        Err(err) => {
+            report.outcome = Outcome::Failed(Failure::Internal {
+                why: format!("could not wait for the command: {err}"),
+            });
+            return report;
+        }
+    };
+    report.exit = Some(exit);
+    report.stdout = stdout.text();
+    report.stderr = stderr.text();
+    report.notes.extend(stdout.note("stdout"));
+    report.notes.extend(stderr.note("stderr"));
+    report.outcome = parse_output(event.name(), exit, &report.stdout, &report.stderr);
+    report
+}
+
+/// The directory a hook runs in: the event's `cwd` when it exists, else the
+/// project root, else ours.
+fn working_dir(event: &Event, ctx: &ExecContext) -> Option<PathBuf> {
+    event
+        .cwd()
+        .filter(|dir| dir.is_dir())
+        .or_else(|| ctx.project_root.clone().filter(|dir| dir.is_dir()))
+}
+
+/// `sh -c COMMAND` in a new process group (`cmd /C COMMAND` on Windows).
+fn shell(command: &str) -> Command {
+    #[cfg(unix)]
+    {
+        let mut cmd = Command::new("sh");
+        cmd.arg("-c").arg(command);
+        // A new group led by the hook, so the timeout can kill all of it.
+        cmd.process_group(0);
+        cmd
+    }
+    #[cfg(windows)]
+    {
+        let mut cmd = Command::new("cmd");
+        cmd.arg("/C").arg(command);
+        cmd
+    }
+}
+
+/// Kill the hook and everything in its process group.
+fn kill_group(child: &mut Child) {
+    #[cfg(unix)]
+    if let Some(pid) = child.id() {
+        if let Ok(pgid) = i32::try_from(pid) {
+            // SAFETY: kill(2) has no memory effects; a negative pid names the
+            // group this hook leads (`process_group(0)` made pgid == pid).
+            unsafe {
+                libc::kill(-pgid, libc::SIGKILL);
+            }
+        }
+    }
+    // The leader itself, also where process groups do not exist; an error
+    // means it already exited.
+    let _ = child.start_kill();
+}
+
+fn exit_of(status: std::process::ExitStatus) -> Exit {
+    if let Some(code) = status.code() {
+        return Exit::Code(code);
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::process::ExitStatusExt;
+        if let Some(signal) = status.signal() {
+            return Exit::Signal(signal);
+        }
+    }
+    // Neither a code nor a signal: not possible on the platforms we build for.
+    Exit::Code(-1)
+}
+
+/// One output stream, kept up to [`OUTPUT_LIMIT`] bytes and counted past it.
+#[derive(Default)]
+struct Capture {
+    kept: Vec<u8>,
+    dropped: u64,
+}
+
+impl Capture {
+    /// Read `pipe` to its end, keeping what fits.
+    async fn fill<R: AsyncRead + Unpin>(&mut self, pipe: Option<R>) {
+        let Some(mut pipe) = pipe else { return };
+        let mut buf = vec![0u8; 64 * 1024];
+        loop {
+            match pipe.read(&mut buf).await {
+                Ok(0) | Err(_) => return,
+                Ok(n) => {
+                    let room = OUTPUT_LIMIT.saturating_sub(self.kept.len()).min(n);
+                    self.kept.extend_from_slice(&buf[..room]);
+                    self.dropped += (n - room) as u64;
+                }
+            }
+        }
+    }
+
+    /// The kept bytes as text; invalid UTF-8 becomes U+FFFD.
+    fn text(&self) -> String {
+        String::from_utf8_lossy(&self.kept).into_owned()
+    }
+
+    fn note(&self, stream: &str) -> Option<String> {
+        (self.dropped > 0).then(|| {
+            format!(
+                "its {stream} was over {} MiB; the last {} bytes were dropped",
+                OUTPUT_LIMIT >> 20,
+                self.dropped
+            )
+        })
+    }
+}

@@ -9,6 +9,8 @@ use std::time::Duration;
 use super::Answer;
 
 /// The result of running one handler.
+// A few outcomes exist per event; boxing the answer would cost every user a deref for nothing.
+#[allow(clippy::large_enum_variant)]
 #[derive(Debug, Clone, PartialEq)]
 pub enum Outcome {
     /// The handler answered (possibly with no opinion).

@@ -1,0 +1,7 @@
+//! End-to-end tests: the real `agenthooks` binary in temporary projects.
+//!
+//! One test binary, one module per area. Add an area with `mod <area>;` here
+//! and a `tests/all/<area>.rs`; share helpers through [`util`].
+
+mod spine;
+mod util;

@@ -1,0 +1,1 @@
+//! The spine: `run`, `fire` and `schema` with real shell hooks.

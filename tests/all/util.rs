@@ -1,0 +1,1 @@
+//! Shared helpers: a temporary project and a way to run the binary in it.
