@@ -1,0 +1,576 @@
+#!/usr/bin/env python3
+"""End-to-end test of agenthooks inside real agent CLIs.
+
+For each agent and phase this:
+
+1. makes an isolated run dir (HOME, XDG dirs, CODEX_HOME, a project, a victim dir),
+2. writes the project's ``.agents/hooks.json``: one PreToolUse command hook
+   (matcher ``Bash``) that logs the canonical event it got and answers per phase,
+3. wires the agent to agenthooks: ``agenthooks install <agent>`` run in the
+   project, or (``--wiring manual``) the native config written by hand the way
+   reference/real-agents.md does, calling ``agenthooks run --agent A --event E``,
+4. starts the fake model server (fake_model.py) on 127.0.0.1 and runs the agent
+   headless; the scripted model calls ``echo hello``, then ``rm -r(f) <victim>``,
+   then answers,
+5. checks the outcome.
+
+Phases:
+- ``deny``:  the hook prints a Claude-style JSON deny for the rm call.
+- ``exit2``: the hook prints the reason on stderr and exits 2.
+- ``allow``: control; the hook answers an explicit allow, the rm must really run.
+
+A deny phase passes when the hook got the rm call as canonical ``Bash``, the
+victim survives, and a model request after the rm call carries the reason
+marker. The allow phase passes when the hook got the rm call and the victim is
+gone (and the marker never reached the model).
+
+Every call of agenthooks by the agent goes through a transparent wrapper that
+records argv, stdin, stdout, stderr and the exit code, so a failure shows what
+native output the agent got.
+"""
+
+import argparse
+import json
+import os
+import shlex
+import shutil
+import signal
+import subprocess
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+MARKER = "BLOCKED-BY-AGENTHOOKS-E2E"
+REASON = MARKER + " destructive rm refused by the project policy"
+PROMPT = "Run the shell commands the task needs, one at a time, then report the output."
+PHASES = ["deny", "exit2", "allow"]
+
+GUARD = r"""#!/bin/sh
+# The project's policy hook (Claude Code protocol). $1 = phase, $2 = log dir.
+# Logs each canonical event it gets; answers the rm call per phase.
+input=$(cat)
+printf '%s' "$input" > "$2/$(date +%s%N)-$$.json"
+case "$input" in
+  *'rm -r'*) ;;
+  *) exit 0 ;;
+esac
+case "$1" in
+  deny)
+    printf '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"%s"}}\n' "$REASON"
+    ;;
+  exit2)
+    echo "$REASON" >&2
+    exit 2
+    ;;
+  allow)
+    printf '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow","permissionDecisionReason":"e2e control run"}}\n'
+    ;;
+esac
+exit 0
+"""
+
+# A transparent wrapper around the real binary: same argv, stdin, stdout,
+# stderr and exit code; a copy of each goes to the trace dir.
+WRAPPER = r"""#!/bin/sh
+real=%(real)s
+d=%(trace)s
+n=$(date +%%s%%N)-$$
+printf '%%s\n' "$*" > "$d/$n.argv"
+tee "$d/$n.stdin" | "$real" "$@" > "$d/$n.stdout" 2> "$d/$n.stderr"
+rc=$?
+echo "$rc" > "$d/$n.rc"
+cat "$d/$n.stdout"
+cat "$d/$n.stderr" >&2
+exit "$rc"
+"""
+
+
+def write(path, text, mode=None):
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "w") as f:
+        f.write(text)
+    if mode is not None:
+        os.chmod(path, mode)
+
+
+def write_json(path, obj):
+    write(path, json.dumps(obj, indent=2) + "\n")
+
+
+class Run:
+    """One agent, one phase."""
+
+    def __init__(self, agent, phase, root, cache, binary, wiring):
+        self.agent = agent
+        self.phase = phase
+        self.root = root
+        self.cache = cache
+        self.binary = binary
+        self.wiring = wiring
+        self.home = os.path.join(root, "home")
+        self.work = os.path.join(root, "work")
+        self.victim = os.path.join(root, "victim-" + agent)
+        self.hook_log = os.path.join(root, "hook-log")
+        self.trace = os.path.join(root, "agenthooks-trace")
+        self.bin_dir = os.path.join(root, "bin")
+        self.codex_home = os.path.join(root, "codex-home")
+        self.model_log = os.path.join(root, "model-requests.jsonl")
+        self.notes = []
+        self.rm_command = ("rm -r " if agent == "codex" else "rm -rf ") + self.victim
+        self.cmd_display = "agenthooks"
+
+    # ------------------------------------------------------------ setup
+
+    def prepare(self):
+        shutil.rmtree(self.root, ignore_errors=True)
+        for d in (self.home, self.work, self.hook_log, self.trace, self.bin_dir, self.codex_home):
+            os.makedirs(d)
+        for d in (".config", ".local/share", ".local/state", ".cache"):
+            os.makedirs(os.path.join(self.home, d))
+        write(os.path.join(self.victim, "file.txt"), "precious\n")
+        write(os.path.join(self.bin_dir, "agenthooks"), WRAPPER % {
+            "real": shlex.quote(self.binary), "trace": shlex.quote(self.trace)}, 0o755)
+        guard = os.path.join(self.work, ".agents", "hooks", "guard.sh")
+        write(guard, GUARD, 0o755)
+        write_json(os.path.join(self.work, ".agents", "hooks.json"), {
+            "hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{
+                "type": "command",
+                "command": "REASON=%s sh %s %s %s" % (
+                    shlex.quote(REASON), shlex.quote(guard), self.phase, shlex.quote(self.hook_log)),
+                "timeout": 30}]}]}})
+
+    def env(self, port):
+        """A clean environment: nothing from the real home or real keys."""
+        node_bin = os.path.dirname(shutil.which("node") or "/usr/bin/node")
+        agent_bin = os.path.join(self.prefix(), "node_modules", ".bin")
+        env = {
+            "PATH": os.pathsep.join([self.bin_dir, agent_bin, node_bin, "/usr/local/bin", "/usr/bin", "/bin"]),
+            "HOME": self.home,
+            "USER": "e2e",
+            "LANG": "C.UTF-8",
+            "TERM": "dumb",
+            "SHELL": "/bin/bash",
+            "TMPDIR": os.path.join(self.root, "tmp"),
+            "XDG_CONFIG_HOME": os.path.join(self.home, ".config"),
+            "XDG_DATA_HOME": os.path.join(self.home, ".local/share"),
+            "XDG_STATE_HOME": os.path.join(self.home, ".local/state"),
+            "XDG_CACHE_HOME": os.path.join(self.home, ".cache"),
+            "CI": "true",
+            "NO_COLOR": "1",
+            "NO_UPDATE_NOTIFIER": "1",
+        }
+        os.makedirs(env["TMPDIR"], exist_ok=True)
+        env.update(AGENTS[self.agent]["env"](self, port))
+        return env
+
+    def prefix(self):
+        return os.path.join(self.cache, "%s-%s" % (self.agent, version_of(self.agent)))
+
+    def wire(self, env):
+        """Connects the agent to agenthooks: install, or the native config by hand."""
+        if self.wiring == "none":
+            return True
+        if self.wiring == "install":
+            res = subprocess.run(
+                [os.path.join(self.bin_dir, "agenthooks"), "install", self.agent],
+                cwd=self.work, env=env, stdin=subprocess.DEVNULL,
+                capture_output=True, text=True, timeout=60)
+            self.notes.append("agenthooks install %s: exit %d\n%s%s" % (
+                self.agent, res.returncode, res.stdout, res.stderr))
+            if res.returncode != 0:
+                return False
+            self.point_configs_at_wrapper()
+        else:
+            AGENTS[self.agent]["manual"](self)
+            # Project command hooks must be trusted once (DESIGN §8); `install`
+            # does that itself, the hand-written wiring asks `trust` if it exists.
+            res = subprocess.run(
+                [self.binary, "trust"], cwd=self.work, env=env, stdin=subprocess.DEVNULL,
+                capture_output=True, text=True, timeout=60)
+            self.notes.append("agenthooks trust: exit %d %s%s" % (res.returncode, res.stdout, res.stderr))
+        return True
+
+    def point_configs_at_wrapper(self):
+        """Makes the configs install wrote call the tracing wrapper instead of
+        the binary (same argv); a bare `agenthooks` already finds it on PATH."""
+        for base in (self.work, self.home, self.codex_home):
+            for dirpath, _dirs, files in os.walk(base):
+                if "/.agents" in dirpath or "/.cache" in dirpath:
+                    continue
+                for name in files:
+                    path = os.path.join(dirpath, name)
+                    try:
+                        with open(path) as f:
+                            text = f.read()
+                    except (UnicodeDecodeError, OSError):
+                        continue
+                    if self.binary in text:
+                        with open(path, "w") as f:
+                            f.write(text.replace(self.binary, os.path.join(self.bin_dir, "agenthooks")))
+
+    # -------------------------------------------------------------- run
+
+    def execute(self, timeout):
+        self.prepare()
+        port_file = os.path.join(self.root, "port")
+        server = subprocess.Popen(
+            [sys.executable, os.path.join(HERE, "fake_model.py"), "--port-file", port_file,
+             "--log", self.model_log, "--rm-command", self.rm_command],
+            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+            stderr=open(os.path.join(self.root, "fake-model.stderr"), "w"))
+        try:
+            deadline = time.time() + 10
+            while not os.path.exists(port_file):
+                if time.time() > deadline or server.poll() is not None:
+                    raise RuntimeError("fake model server did not start")
+                time.sleep(0.05)
+            with open(port_file) as f:
+                port = int(f.read())
+            env = self.env(port)
+            AGENTS[self.agent]["setup"](self, port)
+            if not self.wire(env):
+                self.agent_rc = None
+                self.agent_out = ""
+                self.agent_err = ""
+                return
+            argv = AGENTS[self.agent]["argv"](self)
+            start = time.time()
+            with open(os.path.join(self.root, "agent.stdout"), "w") as out, \
+                    open(os.path.join(self.root, "agent.stderr"), "w") as err:
+                proc = subprocess.Popen(argv, cwd=self.work, env=env, stdin=subprocess.DEVNULL,
+                                        stdout=out, stderr=err, start_new_session=True)
+                try:
+                    self.agent_rc = proc.wait(timeout=timeout)
+                except subprocess.TimeoutExpired:
+                    os.killpg(proc.pid, signal.SIGKILL)
+                    proc.wait()
+                    self.agent_rc = "timeout after %ds" % timeout
+            self.seconds = time.time() - start
+            self.agent_out = open(os.path.join(self.root, "agent.stdout")).read()
+            self.agent_err = open(os.path.join(self.root, "agent.stderr")).read()
+        finally:
+            server.terminate()
+            try:
+                server.wait(timeout=5)
+            except subprocess.TimeoutExpired:
+                server.kill()
+                server.wait()
+
+    # ----------------------------------------------------------- verdict
+
+    def hook_events(self):
+        events = []
+        for name in sorted(os.listdir(self.hook_log)):
+            with open(os.path.join(self.hook_log, name)) as f:
+                text = f.read()
+            try:
+                events.append(json.loads(text))
+            except ValueError:
+                events.append({"_unparsed": text})
+        return events
+
+    def model_requests(self):
+        reqs = []
+        if os.path.exists(self.model_log):
+            with open(self.model_log) as f:
+                for line in f:
+                    reqs.append(json.loads(line))
+        return reqs
+
+    def verdict(self):
+        """Returns a list of (check, ok, detail)."""
+        checks = []
+        events = self.hook_events()
+        rm_events = [e for e in events if "rm -r" in json.dumps(e.get("tool_input", e))]
+        checks.append(("the hook got the rm call", bool(rm_events),
+                       "%d hook calls, %d for rm" % (len(events), len(rm_events))))
+        if rm_events:
+            e = rm_events[0]
+            canon = (e.get("hook_event_name"), e.get("tool_name"), e.get("harness"), e.get("tool_kind"))
+            checks.append(("it was canonical (PreToolUse, Bash, harness=%s, tool_kind=shell)" % self.agent,
+                           canon == ("PreToolUse", "Bash", self.agent, "shell"),
+                           "hook_event_name=%r tool_name=%r harness=%r tool_kind=%r" % canon))
+        survived = os.path.exists(os.path.join(self.victim, "file.txt"))
+        reqs = self.model_requests()
+        after_rm = [r for r in reqs if (r.get("tool_results") or 0) >= 2]
+        marked = [r for r in reqs if MARKER in (r.get("body") or "")]
+        if self.phase == "allow":
+            checks.append(("the rm really ran (victim deleted)", not survived, "victim exists" if survived else "victim gone"))
+            checks.append(("the model got the rm result", bool(after_rm), "%d requests after the rm call" % len(after_rm)))
+            checks.append(("no deny reason reached the model", not marked, "%d requests carry %s" % (len(marked), MARKER)))
+        else:
+            checks.append(("the rm was blocked (victim survives)", survived, "victim exists" if survived else "victim DELETED"))
+            marked_after = [r for r in after_rm if MARKER in (r.get("body") or "")]
+            detail = "%d of %d requests after the rm call carry %s" % (len(marked_after), len(after_rm), MARKER)
+            if marked_after:
+                body = marked_after[0]["body"]
+                i = body.find(MARKER)
+                detail += "; the model saw: ..." + body[max(0, i - 80):i + 80] + "..."
+            checks.append(("the model saw the deny reason", bool(marked_after), detail))
+        return checks
+
+    def debug_dump(self):
+        """What to read when a phase fails."""
+        out = []
+        out.append("    run dir: " + self.root)
+        out.append("    agent exit: %s" % (self.agent_rc,))
+        for note in self.notes:
+            out.append("    " + note.strip().replace("\n", "\n    "))
+        out.append("    --- agent stdout (tail) ---")
+        out.append(indent(tail(self.agent_out, 40)))
+        out.append("    --- agent stderr (tail) ---")
+        out.append(indent(tail(self.agent_err, 40)))
+        out.append("    --- agenthooks calls (argv -> exit, stdout, stderr) ---")
+        calls = sorted({n.rsplit(".", 1)[0] for n in os.listdir(self.trace)}) if os.path.isdir(self.trace) else []
+        for c in calls[:30]:
+            def rd(ext):
+                p = os.path.join(self.trace, c + "." + ext)
+                return open(p).read().strip() if os.path.exists(p) else "?"
+            out.append("    agenthooks %s -> exit %s" % (rd("argv"), rd("rc")))
+            out.append("      stdin:  " + rd("stdin")[:400])
+            out.append("      stdout: " + rd("stdout")[:400])
+            out.append("      stderr: " + rd("stderr")[:600].replace("\n", "\n              "))
+        out.append("    --- model requests ---")
+        for r in self.model_requests():
+            out.append("    %s %s -> %s, tool results: %s, %d bytes" % (
+                r.get("method"), r.get("path"), r.get("status"), r.get("tool_results"), len(r.get("body") or "")))
+        return "\n".join(out)
+
+
+def tail(text, n):
+    lines = (text or "").splitlines()
+    return "\n".join(lines[-n:])
+
+
+def indent(text):
+    return "\n".join("      " + line for line in text.splitlines())
+
+
+# ---------------------------------------------------------------- agents
+
+
+def version_of(agent):
+    return os.environ.get(agent.upper() + "_VERSION") or DEFAULT_VERSIONS[agent]
+
+
+DEFAULT_VERSIONS = {"claude": "2.1.332", "codex": "0.171.0", "gemini": "0.61.0", "copilot": "1.0.102", "qwen": "0.24.4"}
+
+
+def run_cmd(run, event):
+    return "agenthooks run --agent %s --event %s" % (run.agent, event)
+
+
+# Claude Code
+def claude_env(run, port):
+    return {
+        "ANTHROPIC_BASE_URL": "http://127.0.0.1:%d" % port,
+        "ANTHROPIC_API_KEY": "sk-ant-fake",
+        "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1",
+        "DISABLE_TELEMETRY": "1",
+        "DISABLE_AUTOUPDATER": "1",
+        "DISABLE_ERROR_REPORTING": "1",
+        "IS_SANDBOX": "1",
+    }
+
+
+def claude_manual(run):
+    write_json(os.path.join(run.work, ".claude", "settings.json"), {"hooks": {"PreToolUse": [
+        {"matcher": "*", "hooks": [{"type": "command", "command": run_cmd(run, "PreToolUse"), "timeout": 60}]}]}})
+
+
+# Codex
+def codex_setup(run, port):
+    write(os.path.join(run.codex_home, "config.toml"), """\
+model = "gpt-5"
+model_provider = "fake"
+approval_policy = "never"
+sandbox_mode = "danger-full-access"
+check_for_update_on_startup = false
+
+[model_providers.fake]
+name = "fake"
+base_url = "http://127.0.0.1:%d/v1"
+wire_api = "responses"
+env_key = "FAKE_OPENAI_API_KEY"
+request_max_retries = 0
+stream_max_retries = 0
+
+[analytics]
+enabled = false
+
+[features]
+plugins = false
+remote_plugin = false
+plugin_sharing = false
+apps = false
+
+[projects.%s]
+trust_level = "trusted"
+""" % (port, json.dumps(run.work)))
+
+
+def codex_manual(run):
+    write_json(os.path.join(run.codex_home, "hooks.json"), {"hooks": {"PreToolUse": [
+        {"hooks": [{"type": "command", "command": run_cmd(run, "PreToolUse"), "timeout": 60}]}]}})
+
+
+# Gemini CLI
+def gemini_setup(run, port):
+    write_json(os.path.join(run.home, ".gemini", "settings.json"), {
+        "security": {"auth": {"selectedType": "gemini-api-key"}},
+        "privacy": {"usageStatisticsEnabled": False},
+        "telemetry": {"enabled": False},
+        "general": {"disableAutoUpdate": True},
+    })
+
+
+def gemini_manual(run):
+    write_json(os.path.join(run.work, ".gemini", "settings.json"), {
+        "hooksConfig": {"enabled": True},
+        "hooks": {"BeforeTool": [{"matcher": "*", "hooks": [
+            {"name": "agenthooks", "type": "command", "command": run_cmd(run, "BeforeTool"), "timeout": 60000}]}]}})
+
+
+# Copilot CLI
+def copilot_manual(run):
+    write_json(os.path.join(run.work, ".github", "hooks", "agenthooks.json"), {"version": 1, "hooks": {"preToolUse": [
+        {"type": "command", "bash": run_cmd(run, "preToolUse"), "timeoutSec": 60}]}})
+
+
+# Qwen Code
+def qwen_setup(run, port):
+    write_json(os.path.join(run.home, ".qwen", "settings.json"), {"security": {"auth": {"selectedType": "openai"}}})
+
+
+def qwen_manual(run):
+    write_json(os.path.join(run.work, ".qwen", "settings.json"), {"hooks": {"PreToolUse": [
+        {"matcher": "*", "hooks": [{"type": "command", "command": run_cmd(run, "PreToolUse"), "timeout": 60000}]}]}})
+
+
+def nothing(run, port):
+    pass
+
+
+AGENTS = {
+    "claude": {
+        "env": claude_env,
+        "setup": nothing,
+        "manual": claude_manual,
+        "argv": lambda r: ["claude", "-p", PROMPT, "--permission-mode", "bypassPermissions", "--output-format", "json"],
+    },
+    "codex": {
+        "env": lambda r, port: {"CODEX_HOME": r.codex_home, "FAKE_OPENAI_API_KEY": "fake-key"},
+        "setup": codex_setup,
+        "manual": codex_manual,
+        "argv": lambda r: ["codex", "exec", "--skip-git-repo-check", "--dangerously-bypass-approvals-and-sandbox",
+                           "--dangerously-bypass-hook-trust", PROMPT],
+    },
+    "gemini": {
+        "env": lambda r, port: {
+            "GEMINI_API_KEY": "fake-key",
+            "GOOGLE_GEMINI_BASE_URL": "http://127.0.0.1:%d" % port,
+            "GEMINI_CLI_TRUST_WORKSPACE": "true",
+        },
+        "setup": gemini_setup,
+        "manual": gemini_manual,
+        "argv": lambda r: ["gemini", "-p", PROMPT, "--yolo", "-o", "json"],
+    },
+    "copilot": {
+        "env": lambda r, port: {
+            "COPILOT_PROVIDER_BASE_URL": "http://127.0.0.1:%d/v1" % port,
+            "COPILOT_PROVIDER_TYPE": "openai",
+            "COPILOT_PROVIDER_API_KEY": "fake-key",
+            "COPILOT_MODEL": "gpt-5",
+            "COPILOT_OFFLINE": "true",
+            "COPILOT_AUTO_UPDATE": "false",
+            "COPILOT_ALLOW_ALL": "true",
+            # Copilot unpacks ~235 MB on first launch; keep that across runs.
+            "XDG_CACHE_HOME": os.path.join(r.cache, "copilot-xdg-cache"),
+        },
+        "setup": nothing,
+        "manual": copilot_manual,
+        "argv": lambda r: ["copilot", "-p", PROMPT, "--allow-all-tools", "--allow-all-paths", "--no-auto-update",
+                           "--disable-client-telemetry"],
+    },
+    "qwen": {
+        "env": lambda r, port: {
+            "OPENAI_API_KEY": "fake-key",
+            "OPENAI_BASE_URL": "http://127.0.0.1:%d/v1" % port,
+            "OPENAI_MODEL": "gpt-4o",
+        },
+        "setup": qwen_setup,
+        "manual": qwen_manual,
+        "argv": lambda r: ["qwen", "-p", PROMPT, "--yolo"],
+    },
+}
+
+
+def install_available(binary):
+    """Whether this build of agenthooks has the `install` subcommand."""
+    try:
+        res = subprocess.run([binary, "install", "--help"], stdin=subprocess.DEVNULL,
+                             capture_output=True, text=True, timeout=30)
+    except OSError:
+        return False
+    return res.returncode == 0
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--bin", required=True, help="the agenthooks binary")
+    ap.add_argument("--cache", required=True, help="where install.sh put the agents")
+    ap.add_argument("--out", required=True, help="run dirs go here (wiped per run)")
+    ap.add_argument("--agents", default=",".join(AGENTS))
+    ap.add_argument("--phases", default=",".join(PHASES))
+    ap.add_argument("--wiring", choices=["auto", "install", "manual", "none"], default="auto",
+                    help="auto: `agenthooks install` when the binary has it, else by hand; "
+                         "none: no hooks at all (checks the fake model drives the agent)")
+    ap.add_argument("--timeout", type=int, default=int(os.environ.get("RUN_TIMEOUT", "120")))
+    args = ap.parse_args()
+
+    binary = os.path.abspath(args.bin)
+    wiring = args.wiring
+    if wiring == "auto":
+        wiring = "install" if install_available(binary) else "manual"
+    print("real agents: agenthooks %s, wiring: %s" % (binary, wiring), flush=True)
+
+    results = []
+    for agent in args.agents.split(","):
+        if agent not in AGENTS:
+            print("unknown agent %r" % agent)
+            return 2
+        for phase in args.phases.split(","):
+            if phase not in PHASES:
+                print("unknown phase %r" % phase)
+                return 2
+            run = Run(agent, phase, os.path.join(os.path.abspath(args.out), "%s-%s" % (agent, phase)),
+                      os.path.abspath(args.cache), binary, wiring)
+            run.seconds = 0.0
+            try:
+                run.execute(args.timeout)
+                checks = run.verdict()
+            except Exception as e:  # a harness error is a FAIL with its reason, not a crash
+                checks = [("harness", False, "%s: %s" % (type(e).__name__, e))]
+                run.agent_rc = getattr(run, "agent_rc", None)
+                run.agent_out = getattr(run, "agent_out", "")
+                run.agent_err = getattr(run, "agent_err", "")
+            ok = all(c[1] for c in checks)
+            results.append((agent, phase, ok, run.seconds))
+            print("%s %s %s %s (%.1fs)" % ("PASS" if ok else "FAIL", agent, version_of(agent), phase, run.seconds),
+                  flush=True)
+            for name, good, detail in checks:
+                print("    [%s] %s: %s" % ("ok" if good else "FAILED", name, detail))
+            if not ok:
+                print(run.debug_dump(), flush=True)
+
+    passed = sum(1 for r in results if r[2])
+    failed = len(results) - passed
+    print("\nreal agents summary (wiring: %s):" % wiring)
+    for agent, phase, ok, secs in results:
+        print("  %-8s %-6s %s  %.1fs" % (agent, phase, "PASS" if ok else "FAIL", secs))
+    print("%d passed, %d failed" % (passed, failed))
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# Installs the pinned agent CLIs from the npm registry, each into its own prefix
+# under $AGENTS_CACHE (default ~/.cache/agenthooks/real-agents), all in parallel.
+# A prefix that already holds the pinned version is reused at no cost.
+# Usage: install.sh [agent...]   (default: all); prints one timing line per agent.
+set -euo pipefail
+here="$(cd "$(dirname "$0")" && pwd)"
+# shellcheck source=versions.sh
+. "$here/versions.sh"
+cache="${AGENTS_CACHE:-$HOME/.cache/agenthooks/real-agents}"
+mkdir -p "$cache"
+agents=("$@")
+[ ${#agents[@]} -gt 0 ] || agents=("${ALL_AGENTS[@]}")
+
+install_one() {
+  local agent="$1" pkg ver prefix start rc
+  pkg="$(pkg_of "$agent")"; ver="$(ver_of "$agent")"
+  prefix="$cache/$agent-$ver"
+  start=$EPOCHREALTIME
+  if [ -f "$prefix/.installed" ]; then
+    echo "install $agent $pkg@$ver: cached ($prefix)"
+    return 0
+  fi
+  rm -rf "$prefix"; mkdir -p "$prefix"
+  rc=0
+  npm install --prefix "$prefix" --no-audit --no-fund --no-update-notifier --loglevel=error \
+    "$pkg@$ver" >"$prefix.log" 2>&1 || rc=$?
+  if [ $rc -ne 0 ]; then
+    echo "install $agent $pkg@$ver: FAILED (exit $rc)"; tail -20 "$prefix.log"; return 1
+  fi
+  touch "$prefix/.installed"
+  printf 'install %s %s@%s: %.1fs (%s)\n' "$agent" "$pkg" "$ver" \
+    "$(awk -v a="$start" -v b="$EPOCHREALTIME" 'BEGIN{print b-a}')" "$(du -sh "$prefix" | cut -f1)"
+}
+
+pids=()
+for a in "${agents[@]}"; do install_one "$a" & pids+=($!); done
+fail=0
+for p in "${pids[@]}"; do wait "$p" || fail=1; done
+exit $fail

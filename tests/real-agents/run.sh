@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# Real agents, end to end: builds agenthooks, installs the pinned agent CLIs
+# from npm (cached), and runs each one against the fake model server on
+# 127.0.0.1 with a deny / exit-2 / allow hook in .agents/hooks.json.
+#
+#   tests/real-agents/run.sh [harness options]   e.g. --agents claude,codex --phases deny
+#
+# Env: AGENTS_CACHE (default ~/.cache/agenthooks/real-agents), RUN_TIMEOUT (s per
+# agent run, default 120), CARGO_PROFILE (debug|release, default debug),
+# <AGENT>_VERSION to try another version. Needs node/npm, python3, cargo.
+set -euo pipefail
+here="$(cd "$(dirname "$0")" && pwd)"
+repo="$(cd "$here/../.." && pwd)"
+export AGENTS_CACHE="${AGENTS_CACHE:-$HOME/.cache/agenthooks/real-agents}"
+profile="${CARGO_PROFILE:-debug}"
+
+t0=$EPOCHREALTIME
+echo "== real agents: building agenthooks ($profile)"
+if [ "$profile" = release ]; then
+  cargo build --release -p agenthooks --bin agenthooks
+else
+  cargo build -p agenthooks --bin agenthooks
+fi
+target_dir="$(cargo metadata --format-version 1 --no-deps | python3 -c 'import json,sys; print(json.load(sys.stdin)["target_directory"])')"
+bin="$target_dir/$profile/agenthooks"
+
+echo "== real agents: installing pinned agent CLIs into $AGENTS_CACHE"
+t1=$EPOCHREALTIME
+# Only the agents asked for (from --agents a,b), else all.
+agents=()
+args=("$@")
+for ((i = 0; i < ${#args[@]}; i++)); do
+  case "${args[$i]}" in
+    --agents) IFS=, read -r -a agents <<<"${args[$((i + 1))]}" ;;
+    --agents=*) IFS=, read -r -a agents <<<"${args[$i]#--agents=}" ;;
+  esac
+done
+"$here/install.sh" "${agents[@]}"
+t2=$EPOCHREALTIME
+awk -v a="$t1" -v b="$t2" 'BEGIN{printf "== real agents: install took %.1fs\n", b-a}'
+
+rc=0
+python3 "$here/harness.py" --bin "$bin" --cache "$AGENTS_CACHE" --out "$target_dir/real-agents" "$@" || rc=$?
+awk -v a="$t0" -v b="$EPOCHREALTIME" 'BEGIN{printf "== real agents: whole step took %.1fs\n", b-a}'
+exit $rc
