@@ -1,7 +1,9 @@
 //! `.agents/hooks.json`: the user and project layers, resolved into [`Handler`]s.
 //!
 //! Stage 2 of the pipeline (load). The file format is Claude Code's `hooks`
-//! block plus a `wasm` handler type, `if` and `onError` (DESIGN.md §4).
+//! block plus a `wasm` handler type, `if` and `onError` (DESIGN.md §4):
+//! [`hooks_json`] mirrors the file, [`load()`] reads both scopes and resolves
+//! them into [`Handler`]s, never failing.
 
 use std::path::PathBuf;
 use std::time::Duration;
@@ -10,6 +12,41 @@ use serde::{Deserialize, Serialize};
 
 use crate::protocol::EventName;
 use crate::select::Matcher;
+
+pub mod hooks_json;
+mod load;
+
+pub use hooks_json::config_schema;
+pub use load::{load, project_root, LoadOptions};
+
+/// Everything loaded from the two `hooks.json` files.
+///
+/// Loading never fails: what could not be used is in `warnings` (an entry) or
+/// `errors` (a whole file), one line each, and the rest still runs.
+#[derive(Debug, Clone, Default)]
+pub struct Config {
+    /// The handlers, in declaration order: user scope first, then project.
+    pub handlers: Vec<Handler>,
+    /// Entries ignored or skipped (unknown keys and events, bad regexes, ...), naming the file.
+    pub warnings: Vec<String>,
+    /// Files that could not be read or parsed, with line, column and what to do.
+    pub errors: Vec<String>,
+    /// The config files that exist and were read, user first.
+    pub files: Vec<PathBuf>,
+    /// The project root the project scope was read from (`CLAUDE_PROJECT_DIR`).
+    pub project_root: Option<PathBuf>,
+    /// The audit log settings, from the user file's `audit` object.
+    pub audit: Option<AuditConfig>,
+}
+
+/// Where the audit log goes (user file only: a project must not pick where the user's log is written).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AuditConfig {
+    /// The log file, absolute.
+    pub path: PathBuf,
+    /// Rotate when the log grows past this many bytes.
+    pub max_bytes: Option<u64>,
+}
 
 /// Where a handler was declared. User scope comes first in declaration order.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
@@ -109,7 +146,8 @@ pub struct Handler {
     pub scope: Scope,
     /// The file that declared it.
     pub file: PathBuf,
-    /// The project root for project scope (also the base of relative paths).
+    /// The project root, when known (its `CLAUDE_PROJECT_DIR`), for either scope.
+    /// Relative paths of project-scope handlers were resolved against it.
     pub project_root: Option<PathBuf>,
     /// A short human name used in notes: `command \`./x.sh\`` or `wasm \`guard.wasm\``.
     pub label: String,

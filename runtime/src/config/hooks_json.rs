@@ -1,0 +1,500 @@
+//! The `.agents/hooks.json` file as written: serde mirrors of the format,
+//! before variables, paths, defaults and regexes are resolved (see [`super::load`]).
+//!
+//! Claude Code's `hooks` block is accepted unchanged; on top of it come the
+//! `wasm` handler type, `if` on a group or a handler, `onError` on a handler
+//! and as a file-wide default, and (user file only) `audit`. The same types
+//! generate the JSON Schema `agenthooks schema config` prints.
+//!
+//! Unknown keys are not rejected here: serde ignores them and
+//! [`unknown_keys`] lists them, so `run` can warn and `check` can fail.
+
+use std::fmt;
+
+use schemars::gen::SchemaGenerator;
+use schemars::schema::{InstanceType, ObjectValidation, RootSchema, Schema, SchemaObject};
+use schemars::JsonSchema;
+use serde::de::{IgnoredAny, MapAccess, Visitor};
+use serde::{Deserialize, Deserializer};
+use serde_json::Value;
+
+use super::OnError;
+use crate::protocol::EventName;
+
+/// A whole `hooks.json` file.
+#[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+#[schemars(title = "agenthooks .agents/hooks.json")]
+pub struct HooksFile {
+    /// The JSON Schema this file follows (for editors; ignored).
+    #[serde(rename = "$schema", default)]
+    pub schema: Option<String>,
+    /// A description of these hooks (ignored).
+    #[serde(default)]
+    pub description: Option<String>,
+    /// Claude Code's `hooks` object: event name → matcher groups, in file order.
+    #[serde(default)]
+    pub hooks: Option<EventMap>,
+    /// What a failing handler in this file counts as, unless it says otherwise.
+    #[serde(default)]
+    pub on_error: Option<OnError>,
+    /// The audit log (honoured in the user file only).
+    #[serde(default)]
+    pub audit: Option<AuditEntry>,
+}
+
+/// The keys [`HooksFile`] knows, for [`unknown_keys`].
+const FILE_KEYS: &[&str] = &["$schema", "description", "hooks", "onError", "audit"];
+
+/// `audit`: where to append one JSON line per event.
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct AuditEntry {
+    /// The log file; `~/` and relative paths are taken from the home directory.
+    pub path: String,
+    /// Rotate the log when it grows past this many bytes.
+    #[serde(default)]
+    pub max_bytes: Option<u64>,
+}
+
+const AUDIT_KEYS: &[&str] = &["path", "maxBytes"];
+
+/// The `hooks` object: event name → matcher groups, in the order of the file.
+///
+/// Names that are not Claude Code events are kept (with no groups parsed) so
+/// the loader can warn about them.
+#[derive(Debug, Clone, Default)]
+pub struct EventMap(pub Vec<(String, Option<Vec<Group>>)>);
+
+impl<'de> Deserialize<'de> for EventMap {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct EventMapVisitor;
+        impl<'de> Visitor<'de> for EventMapVisitor {
+            type Value = EventMap;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("an object mapping event names to arrays of matcher groups")
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<EventMap, A::Error> {
+                let mut events = Vec::new();
+                while let Some(name) = map.next_key::<String>()? {
+                    if name.parse::<EventName>().is_ok() {
+                        let groups = map.next_value::<Vec<Group>>()?;
+                        events.push((name, Some(groups)));
+                    } else {
+                        map.next_value::<IgnoredAny>()?;
+                        events.push((name, None));
+                    }
+                }
+                Ok(EventMap(events))
+            }
+        }
+        deserializer.deserialize_map(EventMapVisitor)
+    }
+}
+
+impl JsonSchema for EventMap {
+    fn schema_name() -> String {
+        "EventMap".to_string()
+    }
+
+    fn json_schema(gen: &mut SchemaGenerator) -> Schema {
+        let groups = gen.subschema_for::<Vec<Group>>();
+        let mut object = ObjectValidation::default();
+        for name in EventName::ALL {
+            object
+                .properties
+                .insert(name.as_str().to_string(), groups.clone());
+        }
+        // Unknown event names are warnings in `run` and errors in `check`.
+        object.additional_properties = Some(Box::new(Schema::Bool(false)));
+        SchemaObject {
+            instance_type: Some(InstanceType::Object.into()),
+            object: Some(Box::new(object)),
+            metadata: Some(Box::new(schemars::schema::Metadata {
+                description: Some(
+                    "Event name (as Claude Code spells it) → matcher groups, run in order."
+                        .to_string(),
+                ),
+                ..Default::default()
+            })),
+            ..Default::default()
+        }
+        .into()
+    }
+}
+
+/// One matcher group: which tools (or sources, ...) and which handlers.
+#[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
+pub struct Group {
+    /// Claude Code's matcher: `""`, `"*"` or absent match all; `A|B` exact
+    /// names; anything else an unanchored regex on the tool name (or the
+    /// event's matcher field).
+    #[serde(default)]
+    pub matcher: Option<String>,
+    /// A regex on `tool_input.command` for shell tools, else on the JSON of
+    /// `tool_input`; the group's handlers run only when it matches.
+    #[serde(rename = "if", default)]
+    pub if_: Option<String>,
+    /// The handlers, run at once, combined in this order.
+    #[serde(default)]
+    pub hooks: Vec<HandlerEntry>,
+}
+
+const GROUP_KEYS: &[&str] = &["matcher", "if", "hooks"];
+
+/// One handler, by its `type`.
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum HandlerEntry {
+    /// A command run through `sh -c` (`cmd /C` on Windows) with the input on stdin.
+    Command(CommandEntry),
+    /// A WebAssembly component run in the sandbox.
+    Wasm(WasmEntry),
+    /// Claude Code's `prompt` handler: parsed, skipped with a note.
+    Prompt(OtherEntry),
+    /// Claude Code's `agent` handler: parsed, skipped with a note.
+    Agent(OtherEntry),
+    /// Claude Code's `http` handler: parsed, skipped with a note.
+    Http(OtherEntry),
+    /// Claude Code's `mcp_tool` handler: parsed, skipped with a note.
+    McpTool(OtherEntry),
+    /// Any other `type`: skipped with a warning.
+    #[serde(other)]
+    #[schemars(skip)]
+    Unknown,
+}
+
+impl HandlerEntry {
+    /// The `type` as written (`"?"` for an unknown one; [`unknown_keys`] names it).
+    pub fn type_name(&self) -> &'static str {
+        match self {
+            HandlerEntry::Command(_) => "command",
+            HandlerEntry::Wasm(_) => "wasm",
+            HandlerEntry::Prompt(_) => "prompt",
+            HandlerEntry::Agent(_) => "agent",
+            HandlerEntry::Http(_) => "http",
+            HandlerEntry::McpTool(_) => "mcp_tool",
+            HandlerEntry::Unknown => "?",
+        }
+    }
+}
+
+/// `"type": "command"`.
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct CommandEntry {
+    /// The command line; `$CLAUDE_PROJECT_DIR` is expanded and also set in its environment.
+    pub command: String,
+    /// Claude Code's exec form: arguments passed to `command` without a shell.
+    #[serde(default)]
+    pub args: Option<Vec<String>>,
+    /// Claude Code's shell choice (`bash` or `powershell`); commands run through `sh`.
+    #[serde(default)]
+    pub shell: Option<String>,
+    /// Run in the background; not waited for and not aggregated.
+    #[serde(rename = "async", default)]
+    pub async_: Option<bool>,
+    /// Claude Code's background hook that wakes the agent; runs in the background here.
+    #[serde(default)]
+    pub async_rewake: Option<bool>,
+    /// Claude Code's run-once flag for skills (accepted, no effect).
+    #[serde(default)]
+    pub once: Option<bool>,
+    /// Seconds (fractions allowed) before the command is killed; 60 by default.
+    #[serde(default)]
+    pub timeout: Option<f64>,
+    /// Shown while the hook runs.
+    #[serde(default)]
+    pub status_message: Option<String>,
+    /// A regex on the tool input; overrides the group's `if`.
+    #[serde(rename = "if", default)]
+    pub if_: Option<String>,
+    /// What a failure counts as: `allow` (default) or `deny`.
+    #[serde(default)]
+    pub on_error: Option<OnError>,
+}
+
+const COMMAND_KEYS: &[&str] = &[
+    "type",
+    "command",
+    "args",
+    "shell",
+    "async",
+    "asyncRewake",
+    "once",
+    "timeout",
+    "statusMessage",
+    "if",
+    "onError",
+];
+
+/// `"type": "wasm"`.
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct WasmEntry {
+    /// The component file; relative to the project root (project file) or the home directory (user file).
+    pub component: String,
+    /// CPU budget in fuel units; 2·10⁹ by default.
+    #[serde(default)]
+    pub fuel: Option<u64>,
+    /// Linear memory limit in MiB; 64 by default.
+    #[serde(rename = "memoryMiB", default)]
+    pub memory_mib: Option<u64>,
+    /// What the guest may touch; nothing by default.
+    #[serde(default)]
+    pub allow: Option<AllowEntry>,
+    /// Seconds (fractions allowed) of wall clock; 60 by default.
+    #[serde(default)]
+    pub timeout: Option<f64>,
+    /// Shown while the hook runs.
+    #[serde(default)]
+    pub status_message: Option<String>,
+    /// A regex on the tool input; overrides the group's `if`.
+    #[serde(rename = "if", default)]
+    pub if_: Option<String>,
+    /// What a failure counts as: `allow` (default) or `deny`.
+    #[serde(default)]
+    pub on_error: Option<OnError>,
+}
+
+const WASM_KEYS: &[&str] = &[
+    "type",
+    "component",
+    "fuel",
+    "memoryMiB",
+    "allow",
+    "timeout",
+    "statusMessage",
+    "if",
+    "onError",
+];
+
+/// `allow`: a wasm handler's grants.
+#[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
+pub struct AllowEntry {
+    /// Directories preopened read-only.
+    #[serde(default)]
+    pub read: Vec<String>,
+    /// Directories preopened read-write.
+    #[serde(default)]
+    pub write: Vec<String>,
+    /// Environment variables passed through by name.
+    #[serde(default)]
+    pub env: Vec<String>,
+    /// `host:port` pairs the guest may connect to.
+    #[serde(default)]
+    pub net: Vec<String>,
+}
+
+const ALLOW_KEYS: &[&str] = &["read", "write", "env", "net"];
+
+/// A handler type this runtime parses but does not run (`prompt`, `agent`, `http`, `mcp_tool`).
+/// Its own keys are not checked.
+#[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct OtherEntry {
+    /// Seconds before it is abandoned.
+    #[serde(default)]
+    pub timeout: Option<f64>,
+    /// Shown while the hook runs.
+    #[serde(default)]
+    pub status_message: Option<String>,
+    /// A regex on the tool input; overrides the group's `if`.
+    #[serde(rename = "if", default)]
+    pub if_: Option<String>,
+    /// What a failure counts as.
+    #[serde(default)]
+    pub on_error: Option<OnError>,
+}
+
+/// The JSON Schema of `.agents/hooks.json`.
+pub fn config_schema() -> RootSchema {
+    schemars::schema_for!(HooksFile)
+}
+
+/// Every key of a parsed file that the format does not know, as
+/// (where, key) pairs: `where` is a path like `hooks.PreToolUse[0].hooks[1]`.
+///
+/// Unknown event names and unknown handler types are reported here too (the
+/// key is the event name, or `type` with its value).
+pub fn unknown_keys(file: &Value) -> Vec<(String, String)> {
+    let mut found = Vec::new();
+    let Value::Object(top) = file else {
+        return found;
+    };
+    extra_keys(top, FILE_KEYS, "the top level", &mut found);
+    if let Some(Value::Object(audit)) = top.get("audit") {
+        extra_keys(audit, AUDIT_KEYS, "audit", &mut found);
+    }
+    let Some(Value::Object(events)) = top.get("hooks") else {
+        return found;
+    };
+    for (event, groups) in events {
+        if event.parse::<EventName>().is_err() {
+            found.push(("hooks".to_string(), event.clone()));
+            continue;
+        }
+        let Value::Array(groups) = groups else {
+            continue;
+        };
+        for (g, group) in groups.iter().enumerate() {
+            let Value::Object(group) = group else {
+                continue;
+            };
+            let at = format!("hooks.{event}[{g}]");
+            extra_keys(group, GROUP_KEYS, &at, &mut found);
+            let Some(Value::Array(handlers)) = group.get("hooks") else {
+                continue;
+            };
+            for (h, handler) in handlers.iter().enumerate() {
+                let Value::Object(handler) = handler else {
+                    continue;
+                };
+                let at = format!("{at}.hooks[{h}]");
+                match handler.get("type").and_then(Value::as_str) {
+                    Some("command") => extra_keys(handler, COMMAND_KEYS, &at, &mut found),
+                    Some("wasm") => {
+                        extra_keys(handler, WASM_KEYS, &at, &mut found);
+                        if let Some(Value::Object(allow)) = handler.get("allow") {
+                            extra_keys(allow, ALLOW_KEYS, &format!("{at}.allow"), &mut found);
+                        }
+                    }
+                    Some("prompt" | "agent" | "http" | "mcp_tool") => {}
+                    Some(other) => found.push((at, format!("type: {other}"))),
+                    None => found.push((at, "type: (missing)".to_string())),
+                }
+            }
+        }
+    }
+    found
+}
+
+fn extra_keys(
+    object: &serde_json::Map<String, Value>,
+    known: &[&str],
+    at: &str,
+    found: &mut Vec<(String, String)>,
+) {
+    for key in object.keys() {
+        if !known.contains(&key.as_str()) {
+            found.push((at.to_string(), key.clone()));
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn known_keys_match_the_serde_types() {
+        // Every key listed as known must be one serde reads, or the lists drift.
+        let schema = serde_json::to_value(config_schema()).unwrap();
+        let props = |def: &str| -> Vec<String> {
+            let obj = if def.is_empty() {
+                &schema["properties"]
+            } else {
+                &schema["definitions"][def]["properties"]
+            };
+            obj.as_object().unwrap().keys().cloned().collect()
+        };
+        let sorted = |mut v: Vec<String>| {
+            v.sort();
+            v
+        };
+        let list = |l: &[&str]| sorted(l.iter().map(|s| s.to_string()).collect());
+        assert_eq!(sorted(props("")), list(FILE_KEYS));
+        assert_eq!(sorted(props("AuditEntry")), list(AUDIT_KEYS));
+        assert_eq!(sorted(props("Group")), list(GROUP_KEYS));
+        assert_eq!(sorted(props("AllowEntry")), list(ALLOW_KEYS));
+        let no_type = |l: &[&str]| {
+            list(
+                &l.iter()
+                    .copied()
+                    .filter(|k| *k != "type")
+                    .collect::<Vec<_>>(),
+            )
+        };
+        assert_eq!(sorted(props("CommandEntry")), no_type(COMMAND_KEYS));
+        assert_eq!(sorted(props("WasmEntry")), no_type(WASM_KEYS));
+    }
+
+    #[test]
+    fn schema_lists_every_event_and_handler_type() {
+        let schema = serde_json::to_value(config_schema()).unwrap();
+        let events = &schema["definitions"]["EventMap"]["properties"];
+        for name in EventName::ALL {
+            assert!(events.get(name.as_str()).is_some(), "{name}");
+        }
+        let text = schema.to_string();
+        for ty in ["command", "wasm", "prompt", "agent", "http", "mcp_tool"] {
+            assert!(text.contains(&format!("\"{ty}\"")), "{ty}");
+        }
+        assert!(!text.contains("\"Unknown\""));
+    }
+
+    #[test]
+    fn events_keep_file_order_and_unknown_names() {
+        let f: HooksFile = serde_json::from_value(json!({
+            "hooks": {"Stop": [], "Nope": [{"whatever": 1}], "PreToolUse": [{"hooks": []}]}
+        }))
+        .unwrap();
+        let names: Vec<(&str, bool)> = f
+            .hooks
+            .as_ref()
+            .unwrap()
+            .0
+            .iter()
+            .map(|(n, g)| (n.as_str(), g.is_some()))
+            .collect();
+        assert_eq!(
+            names,
+            [("Stop", true), ("Nope", false), ("PreToolUse", true)]
+        );
+    }
+
+    #[test]
+    fn unknown_handler_type_parses_as_unknown() {
+        let g: Group =
+            serde_json::from_value(json!({"hooks": [{"type": "shell", "command": "x"}]})).unwrap();
+        assert!(matches!(g.hooks[0], HandlerEntry::Unknown));
+    }
+
+    #[test]
+    fn unknown_keys_are_listed_with_where() {
+        let v = json!({
+            "hook": {},
+            "audit": {"path": "a", "size": 1},
+            "hooks": {
+                "PreToolUse": [{
+                    "matcher": "Bash", "matchr": "x",
+                    "hooks": [
+                        {"type": "command", "command": "x", "comand": "y"},
+                        {"type": "wasm", "component": "c", "allow": {"read": [], "exec": []}},
+                        {"type": "prompt", "prompt": "p", "model": "m"},
+                        {"type": "shell"},
+                        {"command": "z"}
+                    ]
+                }],
+                "PreToolUze": []
+            }
+        });
+        let found = unknown_keys(&v);
+        let expect = [
+            ("the top level", "hook"),
+            ("audit", "size"),
+            ("hooks.PreToolUse[0]", "matchr"),
+            ("hooks.PreToolUse[0].hooks[0]", "comand"),
+            ("hooks.PreToolUse[0].hooks[1].allow", "exec"),
+            ("hooks.PreToolUse[0].hooks[3]", "type: shell"),
+            ("hooks.PreToolUse[0].hooks[4]", "type: (missing)"),
+            ("hooks", "PreToolUze"),
+        ];
+        let expect: Vec<(String, String)> = expect
+            .iter()
+            .map(|(a, b)| (a.to_string(), b.to_string()))
+            .collect();
+        assert_eq!(found, expect);
+    }
+}

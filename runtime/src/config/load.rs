@@ -1,0 +1,563 @@
+//! Loading: the user file, then the project file, resolved into [`Handler`]s.
+//!
+//! Loading never fails. A missing file is no hooks; a file that cannot be read
+//! or parsed becomes one entry in [`Config::errors`] (file, line, column, what
+//! to do) and the other scope still loads; an entry that cannot be used (a bad
+//! regex, an unknown key, an unknown event) is a warning and the rest of the
+//! file still runs. One broken line must not silently disable every hook, and
+//! must not stop the agent either.
+
+use std::env;
+use std::ffi::OsString;
+use std::fs;
+use std::io;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use super::hooks_json::{
+    unknown_keys, AllowEntry, CommandEntry, Group, HandlerEntry, HooksFile, OtherEntry, WasmEntry,
+};
+use super::{
+    AuditConfig, CommandSpec, Config, Grants, Handler, HandlerKind, OnError, Scope, WasmSpec,
+    DEFAULT_FUEL, DEFAULT_MEMORY_MIB, DEFAULT_TIMEOUT,
+};
+use crate::protocol::EventName;
+use crate::select::Matcher;
+
+/// The variable naming the project root, in commands and paths.
+const PROJECT_DIR_VAR: &str = "CLAUDE_PROJECT_DIR";
+
+/// Longest command shown in a handler's label, in characters.
+const LABEL_MAX: usize = 60;
+
+/// Where to look for the two `hooks.json` files.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct LoadOptions {
+    /// The home directory (`~/.agents/hooks.json`); `$HOME` when `None`.
+    pub home: Option<PathBuf>,
+    /// The project root (`<root>/.agents/hooks.json`); no project scope when `None`.
+    pub project_root: Option<PathBuf>,
+}
+
+/// The project root: `$CLAUDE_PROJECT_DIR` if set and not empty, else the
+/// nearest ancestor of `cwd` (itself included) that holds `.agents/` or
+/// `.git`. With no `cwd`, the process's working directory is used.
+pub fn project_root(cwd: Option<&Path>) -> Option<PathBuf> {
+    let fallback;
+    let cwd = match cwd {
+        Some(cwd) => Some(cwd),
+        None => {
+            fallback = env::current_dir().ok();
+            fallback.as_deref()
+        }
+    };
+    project_root_from(env::var_os(PROJECT_DIR_VAR), cwd)
+}
+
+/// [`project_root`] with the environment passed in (testable without touching it).
+fn project_root_from(var: Option<OsString>, cwd: Option<&Path>) -> Option<PathBuf> {
+    if let Some(dir) = var.filter(|v| !v.is_empty()) {
+        return Some(PathBuf::from(dir));
+    }
+    cwd?.ancestors()
+        .find(|dir| dir.join(".agents").is_dir() || dir.join(".git").exists())
+        .map(Path::to_path_buf)
+}
+
+/// The home directory from the environment.
+fn home_from_env() -> Option<PathBuf> {
+    let var = if cfg!(windows) { "USERPROFILE" } else { "HOME" };
+    env::var_os(var)
+        .filter(|v| !v.is_empty())
+        .map(PathBuf::from)
+}
+
+/// Load `~/.agents/hooks.json`, then `<project>/.agents/hooks.json`.
+///
+/// Never fails; see the module docs for what becomes an error or a warning.
+/// Handlers come in declaration order: user scope first, then project; events
+/// and groups in file order.
+pub fn load(opts: &LoadOptions) -> Config {
+    let mut config = Config {
+        project_root: opts.project_root.clone(),
+        ..Config::default()
+    };
+    let home = opts.home.clone().or_else(home_from_env);
+    let user_file = home.as_ref().map(|h| h.join(".agents").join("hooks.json"));
+    if let (Some(home), Some(file)) = (&home, &user_file) {
+        let ctx = Ctx {
+            file,
+            scope: Scope::User,
+            base: home,
+            home: Some(home),
+            project_root: opts.project_root.as_deref(),
+        };
+        load_file(&ctx, &mut config);
+    }
+    if let Some(root) = &opts.project_root {
+        let file = root.join(".agents").join("hooks.json");
+        let same = user_file.as_ref().is_some_and(|u| same_file(u, &file));
+        if !same {
+            let ctx = Ctx {
+                file: &file,
+                scope: Scope::Project,
+                base: root,
+                home: home.as_deref(),
+                project_root: Some(root),
+            };
+            load_file(&ctx, &mut config);
+        }
+    }
+    config
+}
+
+/// Whether two paths name the same file (when the home directory is the project).
+fn same_file(a: &Path, b: &Path) -> bool {
+    match (fs::canonicalize(a), fs::canonicalize(b)) {
+        (Ok(a), Ok(b)) => a == b,
+        _ => a == b,
+    }
+}
+
+/// What resolving one file needs to know.
+struct Ctx<'a> {
+    file: &'a Path,
+    scope: Scope,
+    /// Relative paths resolve against this: the project root, or home for the user file.
+    base: &'a Path,
+    home: Option<&'a Path>,
+    project_root: Option<&'a Path>,
+}
+
+impl Ctx<'_> {
+    fn warn(&self, config: &mut Config, what: impl std::fmt::Display) {
+        config
+            .warnings
+            .push(format!("`{}`: {what}", self.file.display()));
+    }
+
+    fn error(&self, config: &mut Config, what: impl std::fmt::Display) {
+        config.errors.push(format!(
+            "`{}`: {what}; fix the file (other scopes still run)",
+            self.file.display()
+        ));
+    }
+}
+
+fn load_file(ctx: &Ctx<'_>, config: &mut Config) {
+    let text = match fs::read_to_string(ctx.file) {
+        Ok(text) => text,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return,
+        Err(e) => {
+            ctx.error(config, format_args!("cannot read it: {e}"));
+            return;
+        }
+    };
+    config.files.push(ctx.file.to_path_buf());
+    if text.trim().is_empty() {
+        return;
+    }
+    // Parse twice: as a plain value to find unknown keys, and typed. Both keep
+    // serde_json's line and column, which `from_value` would lose.
+    let value: serde_json::Value = match serde_json::from_str(&text) {
+        Ok(value) => value,
+        Err(e) => {
+            ctx.error(config, json_error(&e));
+            return;
+        }
+    };
+    let parsed: HooksFile = match serde_json::from_str(&text) {
+        Ok(parsed) => parsed,
+        Err(e) => {
+            ctx.error(config, json_error(&e));
+            return;
+        }
+    };
+    for (at, key) in unknown_keys(&value) {
+        if let Some(ty) = key.strip_prefix("type: ") {
+            ctx.warn(
+                config,
+                format_args!("{at}: unknown handler type `{ty}`; this handler is skipped"),
+            );
+        } else if at == "hooks" {
+            ctx.warn(
+                config,
+                format_args!("unknown event `{key}` in `hooks`; its hooks never run"),
+            );
+        } else {
+            ctx.warn(config, format_args!("{at}: unknown key `{key}`; ignored"));
+        }
+    }
+
+    if let Some(audit) = &parsed.audit {
+        match ctx.scope {
+            Scope::User => {
+                config.audit = Some(AuditConfig {
+                    path: resolve_path(&audit.path, ctx),
+                    max_bytes: audit.max_bytes,
+                });
+            }
+            Scope::Project => ctx.warn(
+                config,
+                "`audit` is honoured only in the user file `~/.agents/hooks.json`; ignored",
+            ),
+        }
+    }
+
+    let on_error = parsed.on_error.unwrap_or_default();
+    let Some(events) = parsed.hooks else {
+        return;
+    };
+    for (name, groups) in events.0 {
+        // Unknown names have no groups; `unknown_keys` warned about them.
+        let (Ok(event), Some(groups)) = (name.parse::<EventName>(), groups) else {
+            continue;
+        };
+        for (g, group) in groups.into_iter().enumerate() {
+            let at = format!("hooks.{event}[{g}]");
+            resolve_group(ctx, config, event, &at, group, on_error);
+        }
+    }
+}
+
+/// serde_json's message, with its position moved to the front.
+fn json_error(e: &serde_json::Error) -> String {
+    let msg = e.to_string();
+    let suffix = format!(" at line {} column {}", e.line(), e.column());
+    let msg = msg.strip_suffix(&suffix).unwrap_or(&msg);
+    format!("line {} column {}: {msg}", e.line(), e.column())
+}
+
+fn resolve_group(
+    ctx: &Ctx<'_>,
+    config: &mut Config,
+    event: EventName,
+    at: &str,
+    group: Group,
+    on_error: OnError,
+) {
+    let matcher = match Matcher::parse(group.matcher.as_deref()) {
+        Ok(matcher) => matcher,
+        // Claude Code ignores a matcher where the event has none; so do we, even a broken one.
+        Err(_) if event.matcher_field().is_none() => Matcher::All,
+        Err(e) => {
+            ctx.warn(
+                config,
+                format_args!(
+                    "{at}: invalid matcher `{}` for {event}: {}; this group is skipped",
+                    group.matcher.as_deref().unwrap_or_default(),
+                    regex_error(&e)
+                ),
+            );
+            return;
+        }
+    };
+    let group_if = match compile_if(group.if_.as_deref()) {
+        Ok(re) => re,
+        Err(e) => {
+            ctx.warn(
+                config,
+                format_args!(
+                    "{at}: invalid `if` regex `{}` for {event}: {}; this group is skipped",
+                    group.if_.as_deref().unwrap_or_default(),
+                    regex_error(&e)
+                ),
+            );
+            return;
+        }
+    };
+    for (h, entry) in group.hooks.into_iter().enumerate() {
+        let at = format!("{at}.hooks[{h}]");
+        let if_src = match &entry {
+            HandlerEntry::Command(c) => c.if_.as_deref(),
+            HandlerEntry::Wasm(w) => w.if_.as_deref(),
+            HandlerEntry::Prompt(o)
+            | HandlerEntry::Agent(o)
+            | HandlerEntry::Http(o)
+            | HandlerEntry::McpTool(o) => o.if_.as_deref(),
+            HandlerEntry::Unknown => continue,
+        };
+        let if_ = match compile_if(if_src) {
+            Ok(Some(re)) => Some(re),
+            Ok(None) => group_if.clone(),
+            Err(e) => {
+                ctx.warn(
+                    config,
+                    format_args!(
+                        "{at}: invalid `if` regex `{}` for {event}: {}; this handler is skipped",
+                        if_src.unwrap_or_default(),
+                        regex_error(&e)
+                    ),
+                );
+                continue;
+            }
+        };
+        let Some(resolved) = resolve_handler(ctx, config, &at, entry) else {
+            continue;
+        };
+        let timeout = match resolved.timeout {
+            None => DEFAULT_TIMEOUT,
+            Some(secs) => match timeout(secs) {
+                Some(t) => t,
+                None => {
+                    ctx.warn(
+                        config,
+                        format_args!(
+                            "{at}: `timeout` must be a positive number of seconds, not {secs}; \
+                             using {}",
+                            DEFAULT_TIMEOUT.as_secs()
+                        ),
+                    );
+                    DEFAULT_TIMEOUT
+                }
+            },
+        };
+        config.handlers.push(Handler {
+            event,
+            matcher: matcher.clone(),
+            if_,
+            kind: resolved.kind,
+            timeout,
+            on_error: resolved.on_error.unwrap_or(on_error),
+            scope: ctx.scope,
+            file: ctx.file.to_path_buf(),
+            project_root: ctx.project_root.map(Path::to_path_buf),
+            label: resolved.label,
+            status_message: resolved.status_message,
+        });
+    }
+}
+
+fn compile_if(src: Option<&str>) -> Result<Option<regex::Regex>, regex::Error> {
+    match src {
+        None => Ok(None),
+        Some(src) => regex::Regex::new(src).map(Some),
+    }
+}
+
+/// A regex error on one line (regex's own display draws a caret diagram).
+fn regex_error(e: &regex::Error) -> String {
+    let text = e.to_string();
+    text.lines()
+        .rev()
+        .find_map(|l| l.trim().strip_prefix("error: "))
+        .map(str::to_string)
+        .unwrap_or_else(|| text.lines().next().unwrap_or_default().trim().to_string())
+}
+
+/// A timeout in seconds, if it is a usable one.
+fn timeout(secs: f64) -> Option<Duration> {
+    if secs.is_finite() && secs > 0.0 {
+        Duration::try_from_secs_f64(secs).ok()
+    } else {
+        None
+    }
+}
+
+/// The parts of a handler that depend on its type.
+struct Resolved {
+    kind: HandlerKind,
+    label: String,
+    timeout: Option<f64>,
+    on_error: Option<OnError>,
+    status_message: Option<String>,
+}
+
+fn resolve_handler(
+    ctx: &Ctx<'_>,
+    config: &mut Config,
+    at: &str,
+    entry: HandlerEntry,
+) -> Option<Resolved> {
+    let other = |kind: &str, o: OtherEntry| Resolved {
+        kind: HandlerKind::Unsupported {
+            kind: kind.to_string(),
+        },
+        label: format!("{kind} handler"),
+        timeout: o.timeout,
+        on_error: o.on_error,
+        status_message: o.status_message,
+    };
+    match entry {
+        HandlerEntry::Command(c) => resolve_command(ctx, config, at, c),
+        HandlerEntry::Wasm(w) => Some(resolve_wasm(ctx, w)),
+        HandlerEntry::Prompt(o) => Some(other("prompt", o)),
+        HandlerEntry::Agent(o) => Some(other("agent", o)),
+        HandlerEntry::Http(o) => Some(other("http", o)),
+        HandlerEntry::McpTool(o) => Some(other("mcp_tool", o)),
+        HandlerEntry::Unknown => None,
+    }
+}
+
+fn resolve_command(
+    ctx: &Ctx<'_>,
+    config: &mut Config,
+    at: &str,
+    c: CommandEntry,
+) -> Option<Resolved> {
+    if c.command.trim().is_empty() {
+        ctx.warn(
+            config,
+            format_args!("{at}: `command` is empty; this handler is skipped"),
+        );
+        return None;
+    }
+    match c.shell.as_deref() {
+        None | Some("bash" | "sh") => {}
+        Some(other) => ctx.warn(
+            config,
+            format_args!(
+                "{at}: `shell: {other}` is not supported; the command runs through \
+                 `sh -c` (`cmd /C` on Windows)"
+            ),
+        ),
+    }
+    let (command, shown) = match &c.args {
+        // Exec form: quote every word so the shell passes them through unchanged.
+        Some(args) => {
+            let words = std::iter::once(&c.command).chain(args);
+            let command = words
+                .clone()
+                .map(|w| shell_quote(&expand_project_dir(w, ctx.project_root, false)))
+                .collect::<Vec<_>>()
+                .join(" ");
+            let shown = words.map(String::as_str).collect::<Vec<_>>().join(" ");
+            (command, shown)
+        }
+        None => (
+            expand_project_dir(&c.command, ctx.project_root, true),
+            c.command.clone(),
+        ),
+    };
+    Some(Resolved {
+        kind: HandlerKind::Command(CommandSpec {
+            command,
+            async_: c.async_.unwrap_or(false) || c.async_rewake.unwrap_or(false),
+        }),
+        label: format!("command `{}`", shorten(&shown)),
+        timeout: c.timeout,
+        on_error: c.on_error,
+        status_message: c.status_message,
+    })
+}
+
+fn resolve_wasm(ctx: &Ctx<'_>, w: WasmEntry) -> Resolved {
+    let component = resolve_path(&w.component, ctx);
+    let name = component
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_else(|| w.component.clone());
+    let AllowEntry {
+        read,
+        write,
+        env,
+        net,
+    } = w.allow.unwrap_or_default();
+    let allow = Grants {
+        read: read.iter().map(|p| resolve_path(p, ctx)).collect(),
+        write: write.iter().map(|p| resolve_path(p, ctx)).collect(),
+        env,
+        net,
+    };
+    Resolved {
+        kind: HandlerKind::Wasm(WasmSpec {
+            component,
+            fuel: w.fuel.unwrap_or(DEFAULT_FUEL),
+            memory_mib: w.memory_mib.unwrap_or(DEFAULT_MEMORY_MIB),
+            allow,
+        }),
+        label: format!("wasm `{}`", shorten(&name)),
+        timeout: w.timeout,
+        on_error: w.on_error,
+        status_message: w.status_message,
+    }
+}
+
+/// A path from the file: `$CLAUDE_PROJECT_DIR` expanded, `~/` taken from the
+/// home directory, and a relative path joined to the scope's base.
+fn resolve_path(raw: &str, ctx: &Ctx<'_>) -> PathBuf {
+    let expanded = expand_project_dir(raw, ctx.project_root, false);
+    let path = match (expanded.as_str(), ctx.home) {
+        ("~", Some(home)) => home.to_path_buf(),
+        (p, Some(home)) if p.starts_with("~/") => home.join(&p[2..]),
+        (p, _) => PathBuf::from(p),
+    };
+    if path.is_absolute() {
+        path
+    } else {
+        ctx.base.join(path)
+    }
+}
+
+/// Replace `$CLAUDE_PROJECT_DIR` and `${CLAUDE_PROJECT_DIR}` with the project root.
+///
+/// In a shell command the variable is left for the shell when the root holds
+/// characters the shell would interpret (spaces, quotes, `$`, ...): the
+/// command gets the variable in its environment too, and the shell's own
+/// expansion of it is always safe.
+fn expand_project_dir(text: &str, root: Option<&Path>, for_shell: bool) -> String {
+    let Some(root) = root else {
+        return text.to_string();
+    };
+    let root = root.to_string_lossy();
+    if for_shell && !root.chars().all(is_shell_safe) {
+        return text.to_string();
+    }
+    let braced = format!("${{{PROJECT_DIR_VAR}}}");
+    let bare = format!("${PROJECT_DIR_VAR}");
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(i) = rest.find('$') {
+        out.push_str(&rest[..i]);
+        let tail = &rest[i..];
+        if tail.starts_with(&braced) {
+            out.push_str(&root);
+            rest = &tail[braced.len()..];
+        } else if tail.starts_with(&bare)
+            && !tail[bare.len()..].starts_with(|c: char| c.is_ascii_alphanumeric() || c == '_')
+        {
+            out.push_str(&root);
+            rest = &tail[bare.len()..];
+        } else {
+            out.push('$');
+            rest = &tail[1..];
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
+fn is_shell_safe(c: char) -> bool {
+    c.is_alphanumeric()
+        || matches!(
+            c,
+            '/' | '\\' | '.' | '_' | '-' | '+' | ',' | ':' | '@' | '%'
+        )
+}
+
+/// Quote one word for the shell that runs command hooks.
+fn shell_quote(word: &str) -> String {
+    if !word.is_empty() && word.chars().all(|c| is_shell_safe(c) && c != '\\') {
+        return word.to_string();
+    }
+    if cfg!(windows) {
+        format!("\"{}\"", word.replace('"', "\\\""))
+    } else {
+        format!("'{}'", word.replace('\'', r"'\''"))
+    }
+}
+
+/// One line, at most [`LABEL_MAX`] characters, for notes.
+fn shorten(text: &str) -> String {
+    let one_line = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    if one_line.chars().count() <= LABEL_MAX {
+        one_line
+    } else {
+        let cut: String = one_line.chars().take(LABEL_MAX - 1).collect();
+        format!("{cut}…")
+    }
+}
+
+#[cfg(test)]
+#[path = "load_tests.rs"]
+mod tests;
