@@ -225,9 +225,9 @@ impl Answer {
     /// | field | Claude Code's JSON |
     /// |---|---|
     /// | permission (PreToolUse, other events) | `hookSpecificOutput.permissionDecision` + `permissionDecisionReason` = reason |
-    /// | permission allow/deny (PermissionRequest) | `hookSpecificOutput.decision.behavior` (+ `message` = reason for deny, `updatedInput`) |
+    /// | permission allow/deny (PermissionRequest) | `hookSpecificOutput.decision.behavior` (+ `message` = reason for deny, `updatedInput` for allow); ask/defer say nothing |
     /// | block | `decision: "block"` + `reason` |
-    /// | reason alone | `reason` |
+    /// | reason without a permission | `reason` |
     /// | additional context | `hookSpecificOutput.additionalContext` |
     /// | updated input | `hookSpecificOutput.updatedInput` |
     /// | system message | `systemMessage` |
@@ -251,42 +251,49 @@ impl Answer {
         if self.block {
             out.insert("decision".into(), "block".into());
         }
+        // Key order follows the runtime's `Answer` serialization, so native and
+        // component output are byte-identical.
         let permission_request = event_name == "PermissionRequest";
-        let mut reason_used = false;
+        if let Some(r) = &self.reason {
+            if self.block || self.permission.is_none() {
+                out.insert("reason".into(), r.as_str().into());
+            }
+        }
+        let mut decision = None;
         match self.permission {
-            Some(p @ (Permission::Allow | Permission::Deny)) if permission_request => {
-                let mut decision = Map::new();
-                decision.insert("behavior".into(), p.as_str().into());
-                if let (Permission::Deny, Some(r)) = (p, &self.reason) {
-                    decision.insert("message".into(), r.as_str().into());
-                    reason_used = true;
+            Some(p) if permission_request => {
+                // The permission prompt knows only allow and deny; ask and
+                // defer leave it to the user.
+                if matches!(p, Permission::Allow | Permission::Deny) {
+                    let mut d = Map::new();
+                    d.insert("behavior".into(), p.as_str().into());
+                    if let (Permission::Deny, Some(r)) = (p, &self.reason) {
+                        d.insert("message".into(), r.as_str().into());
+                    }
+                    if let (Permission::Allow, Some(input)) = (p, &self.updated_input) {
+                        d.insert("updatedInput".into(), input.clone());
+                    }
+                    decision = Some(Value::Object(d));
                 }
-                if let (Permission::Allow, Some(input)) = (p, &self.updated_input) {
-                    decision.insert("updatedInput".into(), input.clone());
-                }
-                specific.insert("decision".into(), Value::Object(decision));
             }
             Some(p) => {
                 specific.insert("permissionDecision".into(), p.as_str().into());
                 if let Some(r) = &self.reason {
                     specific.insert("permissionDecisionReason".into(), r.as_str().into());
-                    reason_used = true;
                 }
             }
             None => {}
         }
-        if let Some(r) = &self.reason {
-            if self.block || !reason_used {
-                out.insert("reason".into(), r.as_str().into());
+        if let Some(input) = &self.updated_input {
+            if decision.is_none() {
+                specific.insert("updatedInput".into(), input.clone());
             }
         }
         if let Some(c) = &self.additional_context {
             specific.insert("additionalContext".into(), c.as_str().into());
         }
-        if let Some(input) = &self.updated_input {
-            if !(permission_request && specific.contains_key("decision")) {
-                specific.insert("updatedInput".into(), input.clone());
-            }
+        if let Some(d) = decision {
+            specific.insert("decision".into(), d);
         }
         if !specific.is_empty() {
             out.insert("hookSpecificOutput".into(), Value::Object(specific));
@@ -386,6 +393,14 @@ mod tests {
                 "hookEventName": "PermissionRequest",
                 "decision": {"behavior": "allow", "updatedInput": {"a": 1}}
             }})
+        );
+    }
+
+    #[test]
+    fn permission_request_has_no_ask() {
+        assert_eq!(
+            Answer::ask("hm").to_claude_json("PermissionRequest"),
+            json!({})
         );
     }
 

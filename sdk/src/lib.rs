@@ -68,6 +68,7 @@
 mod answer;
 mod event;
 mod native;
+pub mod shell;
 
 #[doc(hidden)]
 pub mod __private {
@@ -169,9 +170,9 @@ macro_rules! export {
                     ::std::string::String,
                 > {
                     $crate::__private::handle(event, $hook)
-        }
+                }
             }
-            $crate::__export_hook_world!(AgenthooksHook with_types_in $crate::__private::bindings);
+    $crate::__export_hook_world!(AgenthooksHook with_types_in $crate::__private::bindings);
         };
 
         #[cfg(target_arch = "wasm32")]
