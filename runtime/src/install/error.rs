@@ -1,0 +1,140 @@
+//! Why install or uninstall left a file alone.
+
+use std::path::PathBuf;
+
+/// Why an agent's config could not be changed. Every variant except `Io` is a
+/// refusal made before anything was written.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum InstallError {
+    /// No install target is known for this agent.
+    #[error("agenthooks does not know where `{agent}` reads its hooks from")]
+    NoTarget {
+        /// The agent id.
+        agent: String,
+    },
+    /// The file is not valid JSON.
+    #[error("`{}`:{line}:{column}: not valid JSON ({what}); fix or move the file, then run again (nothing was changed)", path.display())]
+    Parse {
+        /// The file.
+        path: PathBuf,
+        /// 1-based line.
+        line: usize,
+        /// 1-based column.
+        column: usize,
+        /// What the parser said.
+        what: String,
+    },
+    /// The file holds comments.
+    #[error("`{}`:{line}:{column}: {}", path.display(), if *allowed {
+        "has comments, which the agent accepts but agenthooks cannot keep when it rewrites the file; remove them, or add the entries by hand (`--dry-run` on a copy without comments shows them); nothing was changed"
+    } else {
+        "comments are not valid JSON in this file; remove them, then run again (nothing was changed)"
+    })]
+    Comments {
+        /// The file.
+        path: PathBuf,
+        /// 1-based line of the first comment.
+        line: usize,
+        /// 1-based column of the first comment.
+        column: usize,
+        /// Whether the agent itself accepts comments there.
+        allowed: bool,
+    },
+    /// The file (or a key in it) is not the JSON object the agent expects.
+    #[error("`{}`: {} is not a JSON object; fix the file, then run again (nothing was changed)", path.display(), key.as_deref().map_or("the top level".to_string(), |k| format!("`{k}`")))]
+    NotAnObject {
+        /// The file.
+        path: PathBuf,
+        /// The key, or `None` for the root.
+        key: Option<String>,
+    },
+    /// A file agenthooks would write belongs to the user.
+    #[error("`{}`: {why}; left alone (nothing was changed)", path.display())]
+    Conflict {
+        /// The file.
+        path: PathBuf,
+        /// What is in the way.
+        why: String,
+    },
+    /// `HOME` is not set, so user-level files cannot be found.
+    #[error("`HOME` is not set, so the user-level config cannot be found")]
+    NoHome,
+    /// Reading or writing a file failed.
+    #[error("`{}`: {source}", path.display())]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// The error.
+        #[source]
+        source: std::io::Error,
+    },
+}
+
+impl InstallError {
+    pub(crate) fn io(path: &std::path::Path, source: std::io::Error) -> Self {
+        InstallError::Io {
+            path: path.to_path_buf(),
+            source,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::path::Path;
+
+    #[test]
+    fn each_variant_displays_one_line() {
+        let p = || Path::new(".claude/settings.json").to_path_buf();
+        let all = [
+            InstallError::NoTarget { agent: "x".into() },
+            InstallError::Parse {
+                path: p(),
+                line: 3,
+                column: 7,
+                what: "expected `,`".into(),
+            },
+            InstallError::Comments {
+                path: p(),
+                line: 1,
+                column: 1,
+                allowed: true,
+            },
+            InstallError::Comments {
+                path: p(),
+                line: 1,
+                column: 1,
+                allowed: false,
+            },
+            InstallError::NotAnObject {
+                path: p(),
+                key: Some("hooks".into()),
+            },
+            InstallError::NotAnObject {
+                path: p(),
+                key: None,
+            },
+            InstallError::Conflict {
+                path: p(),
+                why: "not ours".into(),
+            },
+            InstallError::NoHome,
+            InstallError::io(&p(), std::io::Error::other("denied")),
+        ];
+        for e in all {
+            let text = e.to_string();
+            assert!(!text.contains('\n') && !text.ends_with('.'), "{text}");
+        }
+        let parse = InstallError::Parse {
+            path: p(),
+            line: 3,
+            column: 7,
+            what: "expected `,`".into(),
+        };
+        assert!(parse
+            .to_string()
+            .starts_with("`.claude/settings.json`:3:7: not valid JSON"));
+    }
+}

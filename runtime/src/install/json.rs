@@ -1,0 +1,521 @@
+//! Editing an agent's JSON config without disturbing what else is in it.
+//!
+//! The file is parsed into a [`serde_json::Value`] (key order kept: the crate
+//! builds serde_json with `preserve_order`), our entries are synced into its
+//! `hooks` object, and it is written back with the indent, line ending and
+//! final newline it had. A file whose parsed value does not change is never
+//! rewritten, so a second install leaves the bytes alone.
+
+use serde::Serialize;
+use serde_json::{Map, Value};
+
+use super::InstallError;
+use std::path::Path;
+
+/// How a file was laid out, so a rewrite looks like the original.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Layout {
+    /// The indent unit (`"  "`, `"    "`, `"\t"`), or `None` for a one-line file.
+    indent: Option<String>,
+    /// Lines end with `\r\n`.
+    crlf: bool,
+    /// The file ends with a line break.
+    final_newline: bool,
+}
+
+impl Layout {
+    /// The layout of a file agenthooks creates: two spaces and a final newline.
+    pub(crate) fn fresh() -> Self {
+        Layout {
+            indent: Some("  ".to_string()),
+            crlf: false,
+            final_newline: true,
+        }
+    }
+
+    /// The layout of existing text.
+    pub(crate) fn detect(text: &str) -> Self {
+        let crlf = text.contains("\r\n");
+        let final_newline = text.ends_with('\n');
+        let body = text.trim_end();
+        let indent = if !body.contains('\n') && !body.is_empty() {
+            None
+        } else {
+            body.lines()
+                .skip(1)
+                .map(|l| l.trim_end_matches('\r'))
+                .find(|l| !l.trim().is_empty() && l.starts_with([' ', '\t']))
+                .map(|l| l[..l.len() - l.trim_start_matches([' ', '\t']).len()].to_string())
+                .or_else(|| Some("  ".to_string()))
+        };
+        Layout {
+            indent,
+            crlf,
+            final_newline,
+        }
+    }
+
+    /// `value` as text in this layout.
+    pub(crate) fn render(&self, value: &Value) -> String {
+        let mut text = match &self.indent {
+            None => serde_json::to_string(value).unwrap_or_default(),
+            Some(indent) => {
+                let mut out = Vec::new();
+                let formatter = serde_json::ser::PrettyFormatter::with_indent(indent.as_bytes());
+                let mut ser = serde_json::Serializer::with_formatter(&mut out, formatter);
+                // Serializing a Value into a Vec cannot fail: every key is a string.
+                if value.serialize(&mut ser).is_err() {
+                    return String::new();
+                }
+                String::from_utf8(out).unwrap_or_default()
+            }
+        };
+        if self.final_newline {
+            text.push('\n');
+        }
+        if self.crlf {
+            text = text.replace('\n', "\r\n");
+        }
+        text
+    }
+}
+
+/// A parsed config file: its root object and how it was laid out.
+#[derive(Debug, Clone)]
+pub(crate) struct Doc {
+    /// The root object.
+    pub(crate) root: Map<String, Value>,
+    /// The original layout.
+    pub(crate) layout: Layout,
+}
+
+/// Parses `bytes` (the file at `path`) as a JSON object. An empty file is an
+/// empty object.
+///
+/// `jsonc` says whether the agent itself accepts comments in this file; it
+/// only changes what the error says.
+pub(crate) fn parse(path: &Path, bytes: &[u8], jsonc: bool) -> Result<Doc, InstallError> {
+    let text = std::str::from_utf8(bytes).map_err(|e| InstallError::Parse {
+        path: path.to_path_buf(),
+        line: line_of(bytes, e.valid_up_to()),
+        column: 0,
+        what: "not UTF-8 text".to_string(),
+    })?;
+    let text_no_bom = text.strip_prefix('\u{feff}').unwrap_or(text);
+    if text_no_bom.trim().is_empty() {
+        return Ok(Doc {
+            root: Map::new(),
+            layout: if text.is_empty() {
+                Layout::fresh()
+            } else {
+                Layout::detect(text)
+            },
+        });
+    }
+    match serde_json::from_str::<Value>(text_no_bom) {
+        Ok(Value::Object(root)) => Ok(Doc {
+            root,
+            layout: Layout::detect(text_no_bom),
+        }),
+        Ok(_) => Err(InstallError::NotAnObject {
+            path: path.to_path_buf(),
+            key: None,
+        }),
+        Err(e) => {
+            if let Some((line, column)) = first_comment(text_no_bom) {
+                if serde_json::from_str::<Value>(&strip_comments(text_no_bom)).is_ok() {
+                    return Err(InstallError::Comments {
+                        path: path.to_path_buf(),
+                        line,
+                        column,
+                        allowed: jsonc,
+                    });
+                }
+            }
+            Err(InstallError::Parse {
+                path: path.to_path_buf(),
+                line: e.line(),
+                column: e.column(),
+                what: e.to_string(),
+            })
+        }
+    }
+}
+
+fn line_of(bytes: &[u8], offset: usize) -> usize {
+    bytes[..offset].iter().filter(|b| **b == b'\n').count() + 1
+}
+
+/// The line and column (1-based) of the first `//` or `/* */` comment outside a string.
+fn first_comment(text: &str) -> Option<(usize, usize)> {
+    let mut in_string = false;
+    let mut escaped = false;
+    let (mut line, mut column) = (1, 0);
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        column += 1;
+        if c == '\n' {
+            line += 1;
+            column = 0;
+            continue;
+        }
+        if in_string {
+            match (escaped, c) {
+                (true, _) => escaped = false,
+                (false, '\\') => escaped = true,
+                (false, '"') => in_string = false,
+                _ => {}
+            }
+        } else if c == '"' {
+            in_string = true;
+        } else if c == '/' && matches!(chars.peek(), Some('/') | Some('*')) {
+            return Some((line, column));
+        }
+    }
+    None
+}
+
+/// `text` with its comments replaced by spaces (to tell "has comments" from "is broken").
+fn strip_comments(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut in_string = false;
+    let mut escaped = false;
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        if in_string {
+            out.push(c);
+            match (escaped, c) {
+                (true, _) => escaped = false,
+                (false, '\\') => escaped = true,
+                (false, '"') => in_string = false,
+                _ => {}
+            }
+        } else if c == '"' {
+            in_string = true;
+            out.push(c);
+        } else if c == '/' && chars.peek() == Some(&'/') {
+            for c in chars.by_ref() {
+                if c == '\n' {
+                    out.push('\n');
+                    break;
+                }
+            }
+        } else if c == '/' && chars.peek() == Some(&'*') {
+            chars.next();
+            let mut prev = ' ';
+            for c in chars.by_ref() {
+                if prev == '*' && c == '/' {
+                    break;
+                }
+                if c == '\n' {
+                    out.push('\n');
+                }
+                prev = c;
+            }
+            out.push(' ');
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// How the entries sit under an event key.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Shape {
+    /// Claude's shape: `hooks.<Event>: [ {matcher, hooks: [ {type, command, timeout} ]} ]`.
+    Nested,
+    /// A flat list of handlers: `hooks.<event>: [ {command, ...} ]` (Copilot, Cursor, Windsurf, Kiro).
+    Flat,
+}
+
+/// Whether a command line is one agenthooks wrote for `agent`: it names
+/// agenthooks and runs `run --agent <agent>`.
+pub fn is_ours(command: &str, agent: &str) -> bool {
+    if !command.contains("agenthooks") {
+        return false;
+    }
+    let needle = format!(" run --agent {agent}");
+    command.match_indices(&needle).any(|(at, _)| {
+        let rest = &command[at + needle.len()..];
+        rest.is_empty() || rest.starts_with(' ')
+    })
+}
+
+/// The command-like string fields of a handler object.
+const COMMAND_KEYS: &[&str] = &["command", "bash", "powershell"];
+
+fn handler_is_ours(handler: &Value, agent: &str) -> bool {
+    COMMAND_KEYS.iter().any(|k| {
+        handler
+            .get(*k)
+            .and_then(Value::as_str)
+            .is_some_and(|c| is_ours(c, agent))
+    })
+}
+
+/// Whether an item of an event's array is ours. For [`Shape::Nested`] that is a
+/// group whose handlers are all ours.
+fn item_is_ours(item: &Value, shape: Shape, agent: &str) -> bool {
+    match shape {
+        Shape::Flat => handler_is_ours(item, agent),
+        Shape::Nested => item
+            .get("hooks")
+            .and_then(Value::as_array)
+            .is_some_and(|hs| !hs.is_empty() && hs.iter().all(|h| handler_is_ours(h, agent))),
+    }
+}
+
+/// Whether `root` holds any entry of ours for `agent` under `hooks`.
+pub(crate) fn has_ours(root: &Map<String, Value>, shape: Shape, agent: &str) -> bool {
+    let Some(hooks) = root.get("hooks").and_then(Value::as_object) else {
+        return false;
+    };
+    hooks.values().filter_map(Value::as_array).any(|items| {
+        items.iter().any(|item| match shape {
+            Shape::Flat => handler_is_ours(item, agent),
+            Shape::Nested => item
+                .get("hooks")
+                .and_then(Value::as_array)
+                .is_some_and(|hs| hs.iter().any(|h| handler_is_ours(h, agent))),
+        })
+    })
+}
+
+/// Makes `root.hooks` hold exactly `wanted` (native event key → entry) of our
+/// entries for `agent`, in place, touching nothing else. With `wanted` empty
+/// this removes all of ours (uninstall).
+///
+/// An entry already there and equal stays where it is; one of ours that
+/// differs is replaced in place; a missing one is appended. Event arrays and
+/// the `hooks` object that become empty through a removal are removed; ones
+/// the user left empty stay.
+pub(crate) fn sync(
+    path: &Path,
+    root: &mut Map<String, Value>,
+    shape: Shape,
+    agent: &str,
+    wanted: &[(String, Value)],
+) -> Result<(), InstallError> {
+    if !root.contains_key("hooks") {
+        if wanted.is_empty() {
+            return Ok(());
+        }
+        root.insert("hooks".to_string(), Value::Object(Map::new()));
+    }
+    let Some(hooks) = root.get_mut("hooks").and_then(Value::as_object_mut) else {
+        return Err(InstallError::NotAnObject {
+            path: path.to_path_buf(),
+            key: Some("hooks".to_string()),
+        });
+    };
+    let was_empty = hooks.is_empty();
+    let keys: Vec<String> = hooks.keys().cloned().collect();
+    for key in &keys {
+        let want = wanted.iter().find(|(k, _)| k == key).map(|(_, v)| v);
+        let Some(items) = hooks.get_mut(key).and_then(Value::as_array_mut) else {
+            if want.is_some() {
+                return Err(InstallError::NotAnObject {
+                    path: path.to_path_buf(),
+                    key: Some(format!("hooks.{key}")),
+                });
+            }
+            continue;
+        };
+        let before = items.len();
+        // Our handlers inside a group the user also put theirs in: take ours out.
+        if shape == Shape::Nested {
+            for item in items.iter_mut() {
+                if item_is_ours(item, shape, agent) {
+                    continue;
+                }
+                if let Some(hs) = item.get_mut("hooks").and_then(Value::as_array_mut) {
+                    hs.retain(|h| !handler_is_ours(h, agent));
+                }
+            }
+        }
+        let mut kept_ours = false;
+        let mut i = 0;
+        while i < items.len() {
+            if !item_is_ours(&items[i], shape, agent) {
+                i += 1;
+                continue;
+            }
+            match want {
+                Some(w) if !kept_ours => {
+                    if &items[i] != w {
+                        items[i] = w.clone();
+                    }
+                    kept_ours = true;
+                    i += 1;
+                }
+                _ => {
+                    items.remove(i);
+                }
+            }
+        }
+        if let (Some(w), false) = (want, kept_ours) {
+            items.push(w.clone());
+        }
+        if items.is_empty() && before > 0 {
+            hooks.shift_remove(key);
+        }
+    }
+    for (key, entry) in wanted {
+        if !hooks.contains_key(key) {
+            hooks.insert(key.clone(), Value::Array(vec![entry.clone()]));
+        }
+    }
+    if hooks.is_empty() && !was_empty {
+        root.shift_remove("hooks");
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn obj(v: Value) -> Map<String, Value> {
+        match v {
+            Value::Object(m) => m,
+            _ => panic!("not an object"),
+        }
+    }
+
+    const CMD: &str = "'/opt/bin/agenthooks' run --agent claude --event PreToolUse";
+
+    fn group(cmd: &str) -> Value {
+        json!({"matcher": "*", "hooks": [{"type": "command", "command": cmd, "timeout": 600}]})
+    }
+
+    #[test]
+    fn layout_is_detected_and_reproduced() {
+        for text in [
+            "{\n  \"a\": 1\n}\n",
+            "{\n    \"a\": [\n        1\n    ]\n}",
+            "{\n\t\"a\": 1\n}\n",
+            "{\"a\":1}",
+            "{\r\n  \"a\": 1\r\n}\r\n",
+        ] {
+            let doc = parse(Path::new("x.json"), text.as_bytes(), false).unwrap();
+            assert_eq!(
+                doc.layout.render(&Value::Object(doc.root)),
+                text,
+                "{text:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn broken_json_is_located() {
+        let err = parse(Path::new("s.json"), b"{\n  \"a\": 1,\n  oops\n}\n", false).unwrap_err();
+        match err {
+            InstallError::Parse { line, column, .. } => assert_eq!((line, column), (3, 3)),
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn comments_are_told_apart_from_breakage() {
+        let text = "{\n  // mine\n  \"a\": \"http://x\" /* b */\n}\n";
+        match parse(Path::new("s.json"), text.as_bytes(), true).unwrap_err() {
+            InstallError::Comments {
+                line,
+                column,
+                allowed,
+                ..
+            } => assert_eq!((line, column, allowed), (2, 3, true)),
+            other => panic!("{other:?}"),
+        }
+        assert!(matches!(
+            parse(Path::new("s.json"), b"[1]", false),
+            Err(InstallError::NotAnObject { .. })
+        ));
+        assert!(parse(Path::new("s.json"), b"", false)
+            .unwrap()
+            .root
+            .is_empty());
+    }
+
+    #[test]
+    fn ours_needs_the_name_and_the_agent() {
+        assert!(is_ours(CMD, "claude"));
+        assert!(is_ours("/x/agenthooks run --agent claude", "claude"));
+        assert!(!is_ours(CMD, "codex"));
+        assert!(!is_ours(
+            "/x/agenthooks run --agent claude2 --event X",
+            "claude"
+        ));
+        assert!(!is_ours("/x/other run --agent claude --event X", "claude"));
+    }
+
+    #[test]
+    fn sync_adds_keeps_and_removes_only_ours() {
+        let user =
+            json!({"matcher": "Bash", "hooks": [{"type": "command", "command": "./mine.sh"}]});
+        let mut root = obj(json!({"model": "x", "hooks": {"PreToolUse": [user.clone()]}}));
+        let wanted = vec![
+            ("PreToolUse".to_string(), group(CMD)),
+            ("Stop".to_string(), group(CMD)),
+        ];
+        sync(Path::new("f"), &mut root, Shape::Nested, "claude", &wanted).unwrap();
+        assert_eq!(
+            Value::Object(root.clone()),
+            json!({"model": "x", "hooks": {"PreToolUse": [user.clone(), group(CMD)], "Stop": [group(CMD)]}})
+        );
+        let once = root.clone();
+        sync(Path::new("f"), &mut root, Shape::Nested, "claude", &wanted).unwrap();
+        assert_eq!(root, once, "idempotent");
+        sync(Path::new("f"), &mut root, Shape::Nested, "claude", &[]).unwrap();
+        assert_eq!(
+            Value::Object(root),
+            json!({"model": "x", "hooks": {"PreToolUse": [user]}})
+        );
+    }
+
+    #[test]
+    fn sync_replaces_a_stale_entry_in_place_and_drops_duplicates() {
+        let old = group("/old/agenthooks run --agent claude --event PreToolUse");
+        let user = group("./mine.sh");
+        let mut root = obj(json!({"hooks": {"PreToolUse": [old.clone(), user.clone(), old]}}));
+        let wanted = vec![("PreToolUse".to_string(), group(CMD))];
+        sync(Path::new("f"), &mut root, Shape::Nested, "claude", &wanted).unwrap();
+        assert_eq!(
+            Value::Object(root),
+            json!({"hooks": {"PreToolUse": [group(CMD), user]}})
+        );
+    }
+
+    #[test]
+    fn sync_takes_our_handler_out_of_a_mixed_group() {
+        let mixed = json!({"hooks": [{"command": "./mine.sh"}, {"command": CMD}]});
+        let mut root = obj(json!({"hooks": {"PreToolUse": [mixed]}}));
+        sync(Path::new("f"), &mut root, Shape::Nested, "claude", &[]).unwrap();
+        assert_eq!(
+            Value::Object(root),
+            json!({"hooks": {"PreToolUse": [{"hooks": [{"command": "./mine.sh"}]}]}})
+        );
+    }
+
+    #[test]
+    fn sync_keeps_containers_the_user_left_empty() {
+        let mut root = obj(json!({"hooks": {"Stop": []}}));
+        sync(Path::new("f"), &mut root, Shape::Flat, "cursor", &[]).unwrap();
+        assert_eq!(Value::Object(root), json!({"hooks": {"Stop": []}}));
+        let mut root = obj(json!({"hooks": {}}));
+        sync(Path::new("f"), &mut root, Shape::Flat, "cursor", &[]).unwrap();
+        assert_eq!(Value::Object(root), json!({"hooks": {}}));
+    }
+
+    #[test]
+    fn sync_refuses_a_hooks_value_that_is_not_an_object() {
+        let mut root = obj(json!({"hooks": [1]}));
+        let wanted = vec![("stop".to_string(), json!({"command": CMD}))];
+        assert!(matches!(
+            sync(Path::new("f"), &mut root, Shape::Flat, "claude", &wanted),
+            Err(InstallError::NotAnObject { .. })
+        ));
+    }
+}
