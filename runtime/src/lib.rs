@@ -16,6 +16,7 @@ pub mod aggregate;
 pub mod cli;
 pub mod config;
 pub mod exec;
+pub mod install;
 pub mod pipeline;
 pub mod protocol;
 pub mod select;
