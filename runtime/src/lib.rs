@@ -13,6 +13,7 @@
 
 pub mod agents;
 pub mod aggregate;
+pub mod audit;
 pub mod cli;
 pub mod config;
 pub mod exec;

@@ -15,6 +15,7 @@ use crate::select::Matcher;
 
 pub mod hooks_json;
 mod load;
+pub mod trust;
 
 pub use hooks_json::config_schema;
 pub use load::{load, project_root, LoadOptions};

@@ -1,0 +1,225 @@
+//! `agenthooks trust`: review a project's hooks and allow them to run with the user's rights.
+//!
+//! Shows each untrusted project hook the way a browser shows an extension's
+//! permissions, asks on a terminal, and records the hooks' fingerprints in
+//! the trust store ([`crate::config::trust`]). With no terminal it changes
+//! nothing unless `--yes` is given, so a script never trusts by accident.
+
+use std::io::{self, BufRead, IsTerminal, Write};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use anyhow::Context;
+
+use super::{EXIT_FINDING, EXIT_OK};
+use crate::config::trust::{self, TrustStore};
+use crate::config::{self, Config, LoadOptions};
+
+/// `agenthooks trust [--yes] [--list] [--revoke] [--project DIR]`.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// Trust without asking (for scripts).
+    #[arg(long, short = 'y')]
+    pub yes: bool,
+    /// Show the trusted projects, and which hooks of this project are not trusted.
+    #[arg(long, conflicts_with_all = ["yes", "revoke"])]
+    pub list: bool,
+    /// Forget every trusted hook of the project.
+    #[arg(long, conflicts_with = "yes")]
+    pub revoke: bool,
+    /// The project (default: the project of the current directory).
+    #[arg(long, value_name = "DIR")]
+    pub project: Option<PathBuf>,
+}
+
+/// Run `agenthooks trust`.
+///
+/// # Errors
+/// When there is no project, or the trust store cannot be written.
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let root = match &args.project {
+        Some(dir) => dir.clone(),
+        None => config::project_root(None).context(
+            "no project here (no `.agents/` or `.git` above the current directory); pass `--project DIR`",
+        )?,
+    };
+    let root = std::fs::canonicalize(&root)
+        .with_context(|| format!("cannot find the project `{}`", root.display()))?;
+    let (store, note) = TrustStore::load();
+    if let Some(note) = note {
+        eprintln!("{note}");
+    }
+    let mut stdout = io::stdout().lock();
+    if args.list {
+        let config = load(&root);
+        list(&mut stdout, &store, &root, &config)?;
+        return Ok(ExitCode::from(EXIT_OK));
+    }
+    if args.revoke {
+        let mut store = store;
+        let count = store.revoke(&root);
+        if count == 0 && store.project(&root).is_none() {
+            writeln!(stdout, "Nothing was trusted in {}.", root.display())?;
+        } else {
+            store.save()?;
+            writeln!(
+                stdout,
+                "Forgot {count} trusted {} of {}; its command hooks will not run until trusted again.",
+                hooks(count),
+                root.display()
+            )?;
+        }
+        return Ok(ExitCode::from(EXIT_OK));
+    }
+    let config = load(&root);
+    for line in config.errors.iter().chain(&config.warnings) {
+        eprintln!("agenthooks: {line}");
+    }
+    let pending = trust::pending(&store, &config.handlers);
+    if pending.is_empty() {
+        let has_project_hooks = config
+            .handlers
+            .iter()
+            .any(|h| h.scope == config::Scope::Project);
+        if has_project_hooks {
+            writeln!(
+                stdout,
+                "Every hook of {} is trusted or needs no trust.",
+                root.display()
+            )?;
+        } else {
+            writeln!(stdout, "{} has no project hooks.", root.display())?;
+        }
+        return Ok(ExitCode::from(EXIT_OK));
+    }
+    write!(stdout, "{}", trust::review(&root, &pending))?;
+    writeln!(stdout)?;
+    let confirmed = if args.yes {
+        true
+    } else if io::stdin().is_terminal() {
+        write!(
+            stdout,
+            "Trust {} for {}? [y/N] ",
+            these(pending.len()),
+            root.display()
+        )?;
+        stdout.flush()?;
+        confirm(&mut io::stdin().lock())?
+    } else {
+        writeln!(
+            stdout,
+            "Nothing was trusted: there is no terminal to ask on. To trust {}, run \
+             `agenthooks trust --yes` in {}.",
+            these(pending.len()),
+            root.display()
+        )?;
+        return Ok(ExitCode::from(EXIT_FINDING));
+    };
+    if !confirmed {
+        writeln!(stdout, "Nothing was trusted.")?;
+        return Ok(ExitCode::from(EXIT_FINDING));
+    }
+    let count = trust::trust_project(&root, &config.handlers)?;
+    writeln!(
+        stdout,
+        "Trusted {count} {} of {}; a hook that changes will be asked about again.",
+        hooks(count),
+        root.display()
+    )?;
+    Ok(ExitCode::from(EXIT_OK))
+}
+
+fn load(root: &Path) -> Config {
+    config::load(&LoadOptions {
+        home: None,
+        project_root: Some(root.to_path_buf()),
+    })
+}
+
+fn hooks(n: usize) -> &'static str {
+    if n == 1 {
+        "hook"
+    } else {
+        "hooks"
+    }
+}
+
+fn these(n: usize) -> String {
+    if n == 1 {
+        "this hook".to_string()
+    } else {
+        format!("these {n} hooks")
+    }
+}
+
+/// Read one answer: `y` or `yes` (any case) confirms; anything else, or end of input, does not.
+fn confirm(input: &mut impl BufRead) -> io::Result<bool> {
+    let mut line = String::new();
+    input.read_line(&mut line)?;
+    Ok(matches!(
+        line.trim().to_ascii_lowercase().as_str(),
+        "y" | "yes"
+    ))
+}
+
+/// `--list`: every trusted project, then the state of this project's hooks.
+fn list(out: &mut impl Write, store: &TrustStore, root: &Path, config: &Config) -> io::Result<()> {
+    match store.path() {
+        Some(path) => writeln!(out, "Trust store: {}", path.display())?,
+        None => writeln!(
+            out,
+            "Trust store: none (neither XDG_DATA_HOME nor HOME is set)"
+        )?,
+    }
+    if store.projects().is_empty() {
+        writeln!(out, "No trusted projects.")?;
+    }
+    for (project, trusted) in store.projects() {
+        let n = trusted.hooks.len();
+        writeln!(
+            out,
+            "{project}: {n} trusted {} (since {})",
+            hooks(n),
+            trusted.trusted_at
+        )?;
+        for hook in trusted.hooks.values() {
+            writeln!(out, "  {} on {}", hook.label, hook.event)?;
+        }
+    }
+    let pending = trust::pending(store, &config.handlers);
+    writeln!(out)?;
+    if pending.is_empty() {
+        writeln!(
+            out,
+            "Every hook of {} is trusted or needs no trust.",
+            root.display()
+        )?;
+    } else {
+        writeln!(out, "Not trusted in {}:", root.display())?;
+        for h in &pending {
+            writeln!(out, "  {} on {}", h.label, h.event.as_str())?;
+        }
+        writeln!(out, "Review them with `agenthooks trust`.")?;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_yes_confirms() {
+        for (answer, want) in [
+            ("y\n", true),
+            ("YES\n", true),
+            (" yes \n", true),
+            ("n\n", false),
+            ("\n", false),
+            ("", false),
+            ("yep\n", false),
+        ] {
+            assert_eq!(confirm(&mut answer.as_bytes()).unwrap(), want, "{answer:?}");
+        }
+    }
+}

