@@ -5,3 +5,4 @@
 
 mod spine;
 mod util;
+mod wasm;

@@ -1,0 +1,199 @@
+//! wasmtime errors → [`Failure`]: the only place that downcasts a [`Trap`] or
+//! one of our own limit errors, so every limit has exactly one note.
+
+use std::time::Duration;
+
+use wasmtime::Trap;
+
+use super::limiter::{MemoryLimitExceeded, TableLimitExceeded};
+use super::sandbox::{LogLimitExceeded, OUTPUT_LIMIT};
+use crate::protocol::Failure;
+
+/// What the classifier needs to know about the call that failed.
+#[derive(Debug, Clone)]
+pub(crate) struct CallContext {
+    /// The fuel the guest was given.
+    pub fuel: u64,
+    /// The memory limit in MiB.
+    pub memory_mib: u64,
+    /// The wall-clock limit.
+    pub timeout: Duration,
+    /// Whether stdout or stderr filled up.
+    pub output_full: bool,
+    /// What the guest wrote to stderr (a Rust panic message lands there).
+    pub stderr: String,
+}
+
+/// Why a call into the guest failed.
+pub(crate) fn call_failure(err: &wasmtime::Error, cx: &CallContext) -> Failure {
+    if err.downcast_ref::<MemoryLimitExceeded>().is_some() {
+        return Failure::MemoryLimit {
+            limit_mib: cx.memory_mib,
+        };
+    }
+    if let Some(e) = err.downcast_ref::<LogLimitExceeded>() {
+        return Failure::OutputLimit { limit: e.limit };
+    }
+    if let Some(e) = err.downcast_ref::<TableLimitExceeded>() {
+        return Failure::Trap {
+            message: e.to_string(),
+        };
+    }
+    if let Some(trap) = err.downcast_ref::<Trap>() {
+        return match trap {
+            Trap::OutOfFuel => Failure::OutOfFuel { fuel: cx.fuel },
+            Trap::Interrupt => Failure::Timeout { after: cx.timeout },
+            Trap::StackOverflow => Failure::StackOverflow,
+            // A guest whose write failed on a full pipe often panics next.
+            _ if cx.output_full => Failure::OutputLimit {
+                limit: OUTPUT_LIMIT,
+            },
+            other => {
+                let text = other.to_string();
+                let desc = text.strip_prefix("wasm trap: ").unwrap_or(&text);
+                let message = match panic_message(&cx.stderr) {
+                    Some(panic) => format!("{desc}; the guest panicked: {panic}"),
+                    None => desc.to_string(),
+                };
+                Failure::Trap { message }
+            }
+        };
+    }
+    if cx.output_full {
+        return Failure::OutputLimit {
+            limit: OUTPUT_LIMIT,
+        };
+    }
+    // A host function failed (WASI refused something in a way that traps).
+    Failure::Trap {
+        message: one_line(&err.root_cause().to_string()),
+    }
+}
+
+/// Why a file could not be compiled as a component.
+pub(crate) fn compile_failure(path: &str, err: &wasmtime::Error) -> Failure {
+    Failure::NotAComponent {
+        path: path.to_string(),
+        why: one_line(&err.root_cause().to_string()),
+    }
+}
+
+/// Why a compiled component does not fit the `hook` world (imports the linker
+/// lacks, or no `handle` export of the right type).
+pub(crate) fn link_failure(path: &str, err: &wasmtime::Error) -> Failure {
+    Failure::WrongWorld {
+        path: path.to_string(),
+        why: one_line(&format!("{err:#}")),
+    }
+}
+
+/// The message of a Rust panic in the guest's stderr: the line after `panicked at`.
+fn panic_message(stderr: &str) -> Option<String> {
+    let mut lines = stderr.lines();
+    lines.find(|l| l.contains("panicked at"))?;
+    lines.next().map(|l| one_line(l.trim()))
+}
+
+fn one_line(s: &str) -> String {
+    let s = s.split('\n').map(str::trim).collect::<Vec<_>>().join(" ");
+    match s.char_indices().nth(300) {
+        Some((at, _)) => format!("{}…", &s[..at]),
+        None => s,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn cx() -> CallContext {
+        CallContext {
+            fuel: 5,
+            memory_mib: 3,
+            timeout: Duration::from_secs(1),
+            output_full: false,
+            stderr: String::new(),
+        }
+    }
+
+    #[test]
+    fn each_limit_has_its_own_failure() {
+        let cases: Vec<(wasmtime::Error, Failure)> = vec![
+            (
+                wasmtime::Error::new(MemoryLimitExceeded {
+                    desired: 9,
+                    limit: 3,
+                }),
+                Failure::MemoryLimit { limit_mib: 3 },
+            ),
+            (
+                wasmtime::Error::new(LogLimitExceeded { limit: 7 }),
+                Failure::OutputLimit { limit: 7 },
+            ),
+            (
+                wasmtime::Error::new(Trap::OutOfFuel),
+                Failure::OutOfFuel { fuel: 5 },
+            ),
+            (
+                wasmtime::Error::new(Trap::Interrupt),
+                Failure::Timeout {
+                    after: Duration::from_secs(1),
+                },
+            ),
+            (
+                wasmtime::Error::new(Trap::StackOverflow),
+                Failure::StackOverflow,
+            ),
+            (
+                wasmtime::Error::new(Trap::IntegerDivisionByZero),
+                Failure::Trap {
+                    message: "integer divide by zero".into(),
+                },
+            ),
+        ];
+        for (err, want) in cases {
+            assert_eq!(call_failure(&err, &cx()), want);
+        }
+    }
+
+    #[test]
+    fn a_trap_after_full_output_is_the_output_limit() {
+        let full = CallContext {
+            output_full: true,
+            ..cx()
+        };
+        let err = wasmtime::Error::new(Trap::UnreachableCodeReached);
+        assert_eq!(
+            call_failure(&err, &full),
+            Failure::OutputLimit {
+                limit: OUTPUT_LIMIT
+            }
+        );
+    }
+
+    #[test]
+    fn a_panic_message_is_named_in_the_trap() {
+        let panicked = CallContext {
+            stderr: "\nthread '<unnamed>' panicked at src/x.rs:1:2:\nboom\nnote: ...".into(),
+            ..cx()
+        };
+        let err = wasmtime::Error::new(Trap::UnreachableCodeReached);
+        assert_eq!(
+            call_failure(&err, &panicked),
+            Failure::Trap {
+                message: "wasm `unreachable` instruction executed; the guest panicked: boom".into()
+            }
+        );
+    }
+
+    #[test]
+    fn host_errors_are_one_line_traps() {
+        let err = wasmtime::format_err!("first\nsecond");
+        assert_eq!(
+            call_failure(&err, &cx()),
+            Failure::Trap {
+                message: "first second".into()
+            }
+        );
+    }
+}

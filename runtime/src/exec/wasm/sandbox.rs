@@ -1,0 +1,293 @@
+//! What a guest may touch and use: the [`Sandbox`] builder grants nothing by
+//! default and turns a handler's `allow` grants and limits into one store's state.
+//!
+//! Defaults (DESIGN.md §6): 2·10⁹ fuel, the handler's timeout, 64 MiB of
+//! linear memory, no preopened directories, no environment, no arguments, no
+//! network, stdin empty, stdout and stderr captured up to 64 KiB each, at most
+//! 64 KiB of `host.log` per call.
+
+use std::collections::HashSet;
+use std::net::{SocketAddr, ToSocketAddrs};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::Duration;
+
+use wasmtime::component::ResourceTable;
+use wasmtime_wasi::p2::pipe::MemoryOutputPipe;
+use wasmtime_wasi::sockets::SocketAddrUse;
+use wasmtime_wasi::{FsPerms, WasiCtx, WasiCtxBuilder, WasiCtxView, WasiView};
+
+use super::bindings::{self, Level};
+use super::limiter::HookLimiter;
+use crate::config::{Grants, WasmSpec, DEFAULT_FUEL, DEFAULT_MEMORY_MIB, DEFAULT_TIMEOUT};
+
+/// Bytes of stdout, and separately of stderr, a guest may write per call.
+pub const OUTPUT_LIMIT: usize = 64 << 10;
+/// Bytes of `host.log` a guest may write per call.
+pub const LOG_LIMIT: usize = 64 << 10;
+/// Bytes one `wasi:random` call may ask for (wasmtime's default is 64 MiB of host memory).
+const RANDOM_LIMIT: usize = 1 << 20;
+
+/// The limits and grants of one guest call. Built from a handler with
+/// [`Sandbox::from_spec`] or by hand; nothing is granted unless asked for.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Sandbox {
+    /// Fuel units (CPU budget); default 2·10⁹ (about 0.1 s of tight loop).
+    pub fuel: u64,
+    /// Linear-memory limit in MiB; default 64.
+    pub memory_mib: u64,
+    /// Wall-clock limit; default the handler's timeout (60 s).
+    pub timeout: Duration,
+    /// Directories preopened read-only, at the same path inside the guest.
+    pub read: Vec<PathBuf>,
+    /// Directories preopened read-write, at the same path inside the guest.
+    pub write: Vec<PathBuf>,
+    /// Host environment variables passed through by name (absent ones are skipped).
+    pub env: Vec<String>,
+    /// `host:port` pairs the guest may open TCP connections to.
+    pub net: Vec<String>,
+}
+
+impl Default for Sandbox {
+    fn default() -> Sandbox {
+        Sandbox::new()
+    }
+}
+
+impl Sandbox {
+    /// The defaults: the limits above, nothing granted.
+    pub fn new() -> Sandbox {
+        Sandbox {
+            fuel: DEFAULT_FUEL,
+            memory_mib: DEFAULT_MEMORY_MIB,
+            timeout: DEFAULT_TIMEOUT,
+            read: Vec::new(),
+            write: Vec::new(),
+            env: Vec::new(),
+            net: Vec::new(),
+        }
+    }
+
+    /// The sandbox a wasm handler asked for. Relative grant paths are taken
+    /// against `base` (the project root, or the home directory for user scope).
+    pub fn from_spec(spec: &WasmSpec, timeout: Duration, base: Option<&Path>) -> Sandbox {
+        let Grants {
+            read,
+            write,
+            env,
+            net,
+        } = &spec.allow;
+        let absolute = |p: &PathBuf| match base {
+            Some(base) if p.is_relative() => base.join(p),
+            _ => p.clone(),
+        };
+        Sandbox {
+            fuel: spec.fuel,
+            memory_mib: spec.memory_mib,
+            timeout,
+            read: read.iter().map(absolute).collect(),
+            write: write.iter().map(absolute).collect(),
+            env: env.clone(),
+            net: net.clone(),
+        }
+    }
+
+    /// The linear-memory limit in bytes (saturating).
+    pub(crate) fn memory_bytes(&self) -> usize {
+        usize::try_from(self.memory_mib)
+            .ok()
+            .and_then(|mib| mib.checked_mul(1 << 20))
+            .unwrap_or(usize::MAX)
+    }
+
+    /// The state of one store for this sandbox. Grants that cannot be honoured
+    /// (a missing directory, an unresolvable address) are withheld with a note.
+    pub(crate) fn build(&self, notes: &mut Vec<String>) -> HostState {
+        let stdout = MemoryOutputPipe::new(OUTPUT_LIMIT + 1);
+        let stderr = MemoryOutputPipe::new(OUTPUT_LIMIT + 1);
+        let mut b = WasiCtxBuilder::new();
+        b.stdout(stdout.clone())
+            .stderr(stderr.clone())
+            .max_random_size(RANDOM_LIMIT as u64)
+            .allow_udp(false);
+        for dir in &self.write {
+            preopen(&mut b, dir, FsPerms::ReadWrite, notes);
+        }
+        for dir in self.read.iter().filter(|d| !self.write.contains(d)) {
+            preopen(&mut b, dir, FsPerms::ReadOnly, notes);
+        }
+        for name in &self.env {
+            match std::env::var(name) {
+                Ok(value) => {
+                    b.env(name, value);
+                }
+                Err(std::env::VarError::NotPresent) => {}
+                Err(std::env::VarError::NotUnicode(_)) => {
+                    notes.push(format!("allow.env `{name}`: not valid UTF-8; withheld"));
+                }
+            }
+        }
+        let allowed = resolve_net(&self.net, notes);
+        let any_net = !allowed.is_empty();
+        let allowed = Arc::new(allowed);
+        b.allow_tcp(any_net)
+            .allow_ip_name_lookup(any_net)
+            .socket_addr_check(move |addr, use_| {
+                let ok = match use_ {
+                    // `connect` on an unbound socket first checks the implicit
+                    // bind to the wildcard address (wasmtime-48.md §2.2).
+                    SocketAddrUse::TcpBind => {
+                        any_net && addr.ip().is_unspecified() && addr.port() == 0
+                    }
+                    SocketAddrUse::TcpConnect => allowed.contains(&addr),
+                    _ => false,
+                };
+                Box::pin(async move { ok })
+            });
+        HostState {
+            wasi: b.build(),
+            table: ResourceTable::new(),
+            limiter: HookLimiter::new(self.memory_bytes()),
+            log: Log::default(),
+            stdout,
+            stderr,
+        }
+    }
+}
+
+fn preopen(b: &mut WasiCtxBuilder, dir: &Path, perms: FsPerms, notes: &mut Vec<String>) {
+    let what = match perms {
+        FsPerms::ReadOnly => "allow.read",
+        FsPerms::ReadWrite => "allow.write",
+    };
+    let Some(guest) = dir.to_str() else {
+        notes.push(format!(
+            "{what} `{}`: not valid UTF-8; withheld",
+            dir.display()
+        ));
+        return;
+    };
+    if !dir.is_dir() {
+        notes.push(format!("{what} `{guest}`: not a directory; withheld"));
+        return;
+    }
+    if let Err(e) = b.preopened_dir(dir, guest, perms) {
+        notes.push(format!("{what} `{guest}`: cannot open ({e}); withheld"));
+    }
+}
+
+fn resolve_net(grants: &[String], notes: &mut Vec<String>) -> HashSet<SocketAddr> {
+    let mut allowed = HashSet::new();
+    for grant in grants {
+        match grant.to_socket_addrs() {
+            Ok(addrs) => allowed.extend(addrs),
+            Err(e) => notes.push(format!("allow.net `{grant}`: {e}; withheld")),
+        }
+    }
+    allowed
+}
+
+/// The log lines of one call, bounded by [`LOG_LIMIT`].
+#[derive(Debug, Default)]
+pub(crate) struct Log {
+    /// `(level, message)` in the order logged.
+    pub lines: Vec<(Level, String)>,
+    bytes: usize,
+}
+
+/// The guest logged more than [`LOG_LIMIT`] bytes in one call.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("the hook logged more than {limit} bytes")]
+pub(crate) struct LogLimitExceeded {
+    /// The limit in bytes.
+    pub limit: usize,
+}
+
+/// Everything one store holds: WASI, the limiter, the log and the output pipes.
+pub(crate) struct HostState {
+    wasi: WasiCtx,
+    table: ResourceTable,
+    pub limiter: HookLimiter,
+    pub log: Log,
+    pub stdout: MemoryOutputPipe,
+    pub stderr: MemoryOutputPipe,
+}
+
+impl WasiView for HostState {
+    fn ctx(&mut self) -> WasiCtxView<'_> {
+        WasiCtxView {
+            ctx: &mut self.wasi,
+            table: &mut self.table,
+        }
+    }
+}
+
+impl bindings::TypesImports for HostState {}
+
+impl bindings::HostImports for HostState {
+    fn log(&mut self, level: Level, message: String) -> wasmtime::Result<()> {
+        self.log.bytes = self.log.bytes.saturating_add(message.len());
+        if self.log.bytes > LOG_LIMIT {
+            return Err(wasmtime::Error::new(LogLimitExceeded { limit: LOG_LIMIT }));
+        }
+        self.log.lines.push((level, message));
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use bindings::HostImports as _;
+
+    #[test]
+    fn from_spec_takes_limits_and_resolves_relative_grants() {
+        let spec = WasmSpec {
+            component: "h.wasm".into(),
+            fuel: 7,
+            memory_mib: 3,
+            allow: Grants {
+                read: vec!["src".into(), "/abs".into()],
+                write: vec!["out".into()],
+                env: vec!["HOME".into()],
+                net: vec!["127.0.0.1:80".into()],
+            },
+        };
+        let sb = Sandbox::from_spec(&spec, Duration::from_secs(2), Some(Path::new("/p")));
+        assert_eq!(sb.fuel, 7);
+        assert_eq!(sb.memory_bytes(), 3 << 20);
+        assert_eq!(sb.timeout, Duration::from_secs(2));
+        assert_eq!(
+            sb.read,
+            vec![PathBuf::from("/p/src"), PathBuf::from("/abs")]
+        );
+        assert_eq!(sb.write, vec![PathBuf::from("/p/out")]);
+        assert_eq!(sb.env, vec!["HOME".to_string()]);
+    }
+
+    #[test]
+    fn grants_that_cannot_be_honoured_are_withheld_with_a_note() {
+        let sb = Sandbox {
+            read: vec!["/no/such/dir".into()],
+            net: vec!["not an address".into()],
+            ..Sandbox::new()
+        };
+        let mut notes = Vec::new();
+        sb.build(&mut notes);
+        assert_eq!(notes.len(), 2, "{notes:?}");
+        assert!(notes[0].contains("allow.read `/no/such/dir`: not a directory"));
+        assert!(notes[1].starts_with("allow.net `not an address`"));
+    }
+
+    #[test]
+    fn log_past_the_quota_is_a_typed_error() {
+        let mut state = Sandbox::new().build(&mut Vec::new());
+        state.log(Level::Info, "x".repeat(LOG_LIMIT)).unwrap();
+        let err = state.log(Level::Info, "y".into()).unwrap_err();
+        assert_eq!(
+            err.downcast_ref::<LogLimitExceeded>(),
+            Some(&LogLimitExceeded { limit: LOG_LIMIT })
+        );
+        assert_eq!(state.log.lines.len(), 1);
+    }
+}

@@ -1,0 +1,4 @@
+//! A plain wasi:cli command: exports `run`, not `handle`.
+fn main() {
+    println!("I am not a hook");
+}
