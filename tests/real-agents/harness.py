@@ -127,6 +127,9 @@ class Run:
             os.makedirs(d)
         for d in (".config", ".local/share", ".local/state", ".cache"):
             os.makedirs(os.path.join(self.home, d))
+        # The project is a git repo of its own, as real projects are.
+        subprocess.run(["git", "init", "-q", self.work], check=True, stdin=subprocess.DEVNULL,
+                       env={"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": self.home})
         write(os.path.join(self.victim, "file.txt"), "precious\n")
         write(os.path.join(self.bin_dir, "agenthooks"), WRAPPER % {
             "real": shlex.quote(self.binary), "trace": shlex.quote(self.trace)}, 0o755)
@@ -525,7 +528,7 @@ def main():
     ap.add_argument("--wiring", choices=["auto", "install", "manual", "none"], default="auto",
                     help="auto: `agenthooks install` when the binary has it, else by hand; "
                          "none: no hooks at all (checks the fake model drives the agent)")
-    ap.add_argument("--timeout", type=int, default=int(os.environ.get("RUN_TIMEOUT", "120")))
+    ap.add_argument("--timeout", type=int, default=int(os.environ.get("RUN_TIMEOUT", "60")))
     args = ap.parse_args()
 
     binary = os.path.abspath(args.bin)

@@ -6,13 +6,18 @@
 #   tests/real-agents/run.sh [harness options]   e.g. --agents claude,codex --phases deny
 #
 # Env: AGENTS_CACHE (default ~/.cache/agenthooks/real-agents), RUN_TIMEOUT (s per
-# agent run, default 120), CARGO_PROFILE (debug|release, default debug),
+# agent run, default 60), AGENTS_RUN_DIR (run dirs, default /tmp/agenthooks-real-agents),
+# CARGO_PROFILE (debug|release, default debug),
 # <AGENT>_VERSION to try another version. Needs node/npm, python3, cargo.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 repo="$(cd "$here/../.." && pwd)"
 export AGENTS_CACHE="${AGENTS_CACHE:-$HOME/.cache/agenthooks/real-agents}"
 profile="${CARGO_PROFILE:-debug}"
+
+for tool in node npm python3 cargo; do
+  command -v "$tool" >/dev/null || { echo "real agents: FAIL: $tool is not installed" >&2; exit 1; }
+done
 
 t0=$EPOCHREALTIME
 echo "== real agents: building agenthooks ($profile)"
@@ -40,6 +45,8 @@ t2=$EPOCHREALTIME
 awk -v a="$t1" -v b="$t2" 'BEGIN{printf "== real agents: install took %.1fs\n", b-a}'
 
 rc=0
-python3 "$here/harness.py" --bin "$bin" --cache "$AGENTS_CACHE" --out "$target_dir/real-agents" "$@" || rc=$?
+# Run dirs live outside any git checkout, so no agent mistakes the repo for the project.
+out="${AGENTS_RUN_DIR:-${TMPDIR:-/tmp}/agenthooks-real-agents}"
+python3 "$here/harness.py" --bin "$bin" --cache "$AGENTS_CACHE" --out "$out" "$@" || rc=$?
 awk -v a="$t0" -v b="$EPOCHREALTIME" 'BEGIN{printf "== real agents: whole step took %.1fs\n", b-a}'
 exit $rc
