@@ -137,12 +137,59 @@ pub struct Group {
     pub if_: Option<String>,
     /// The handlers, run at once, combined in this order.
     #[serde(default)]
-    pub hooks: Vec<HandlerEntry>,
+    #[schemars(with = "Vec<HandlerEntry>")]
+    pub hooks: Vec<HandlerWire>,
 }
 
 const GROUP_KEYS: &[&str] = &["matcher", "if", "hooks"];
 
-/// One handler, by its `type`.
+/// One handler as read: the keys of every handler type in one flat struct.
+///
+/// The loader checks which keys apply to the `type`. Flat rather than a
+/// `#[serde(tag = "type")]` enum because a tagged enum is buffered, and
+/// serde_json then reports errors at the end of the object instead of at the
+/// bad value; and a missing `command` then skips one handler, not the file.
+/// [`HandlerEntry`] is the same thing as the schema shows it.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct HandlerWire {
+    /// `command`, `wasm`, or one of Claude Code's others (`prompt`, `agent`, `http`, `mcp_tool`).
+    #[serde(rename = "type")]
+    pub type_: Option<String>,
+    /// Command: the command line.
+    pub command: Option<String>,
+    /// Command: exec-form arguments.
+    pub args: Option<Vec<String>>,
+    /// Command: Claude Code's shell choice.
+    pub shell: Option<String>,
+    /// Command: run in the background.
+    #[serde(rename = "async")]
+    pub async_: Option<bool>,
+    /// Command: Claude Code's background hook that wakes the agent.
+    pub async_rewake: Option<bool>,
+    /// Command: Claude Code's run-once flag for skills.
+    pub once: Option<bool>,
+    /// Seconds, fractions allowed.
+    pub timeout: Option<f64>,
+    /// Shown while the hook runs.
+    pub status_message: Option<String>,
+    /// A regex on the tool input; overrides the group's `if`.
+    #[serde(rename = "if")]
+    pub if_: Option<String>,
+    /// What a failure counts as.
+    pub on_error: Option<OnError>,
+    /// Wasm: the component file.
+    pub component: Option<String>,
+    /// Wasm: fuel units.
+    pub fuel: Option<u64>,
+    /// Wasm: linear memory limit in MiB.
+    #[serde(rename = "memoryMiB")]
+    pub memory_mib: Option<u64>,
+    /// Wasm: grants.
+    pub allow: Option<AllowEntry>,
+}
+
+/// One handler, by its `type`, as the JSON Schema describes it (the loader reads [`HandlerWire`]).
 #[derive(Debug, Clone, Deserialize, JsonSchema)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum HandlerEntry {
@@ -158,26 +205,10 @@ pub enum HandlerEntry {
     Http(OtherEntry),
     /// Claude Code's `mcp_tool` handler: parsed, skipped with a note.
     McpTool(OtherEntry),
-    /// Any other `type`: skipped with a warning.
-    #[serde(other)]
-    #[schemars(skip)]
-    Unknown,
 }
 
-impl HandlerEntry {
-    /// The `type` as written (`"?"` for an unknown one; [`unknown_keys`] names it).
-    pub fn type_name(&self) -> &'static str {
-        match self {
-            HandlerEntry::Command(_) => "command",
-            HandlerEntry::Wasm(_) => "wasm",
-            HandlerEntry::Prompt(_) => "prompt",
-            HandlerEntry::Agent(_) => "agent",
-            HandlerEntry::Http(_) => "http",
-            HandlerEntry::McpTool(_) => "mcp_tool",
-            HandlerEntry::Unknown => "?",
-        }
-    }
-}
+/// The handler types that are parsed and skipped with a note.
+pub const UNSUPPORTED_TYPES: &[&str] = &["prompt", "agent", "http", "mcp_tool"];
 
 /// `"type": "command"`.
 #[derive(Debug, Clone, Deserialize, JsonSchema)]
@@ -312,12 +343,33 @@ pub fn config_schema() -> RootSchema {
     schemars::schema_for!(HooksFile)
 }
 
-/// Every key of a parsed file that the format does not know, as
-/// (where, key) pairs: `where` is a path like `hooks.PreToolUse[0].hooks[1]`.
-///
-/// Unknown event names and unknown handler types are reported here too (the
-/// key is the event name, or `type` with its value).
-pub fn unknown_keys(file: &Value) -> Vec<(String, String)> {
+/// Something in a file that the format does not know: a warning in `run`, an error in `check`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Unknown {
+    /// A key no one reads, at a path like `hooks.PreToolUse[0].hooks[1]`.
+    Key {
+        /// Where: `the top level`, `audit`, `hooks.<Event>[i]`, `...hooks[j]`, `...allow`.
+        at: String,
+        /// The key.
+        key: String,
+    },
+    /// A name under `hooks` that is not a Claude Code event.
+    Event {
+        /// The name as written.
+        name: String,
+    },
+    /// A handler whose `type` is missing (`None`) or not one this runtime knows.
+    HandlerType {
+        /// Where: `hooks.<Event>[i].hooks[j]`.
+        at: String,
+        /// The `type` as written.
+        type_: Option<String>,
+    },
+}
+
+/// Every key, event name and handler type of a parsed file that the format
+/// does not know, in file order.
+pub fn unknown_keys(file: &Value) -> Vec<Unknown> {
     let mut found = Vec::new();
     let Value::Object(top) = file else {
         return found;
@@ -331,7 +383,9 @@ pub fn unknown_keys(file: &Value) -> Vec<(String, String)> {
     };
     for (event, groups) in events {
         if event.parse::<EventName>().is_err() {
-            found.push(("hooks".to_string(), event.clone()));
+            found.push(Unknown::Event {
+                name: event.clone(),
+            });
             continue;
         }
         let Value::Array(groups) = groups else {
@@ -359,9 +413,11 @@ pub fn unknown_keys(file: &Value) -> Vec<(String, String)> {
                             extra_keys(allow, ALLOW_KEYS, &format!("{at}.allow"), &mut found);
                         }
                     }
-                    Some("prompt" | "agent" | "http" | "mcp_tool") => {}
-                    Some(other) => found.push((at, format!("type: {other}"))),
-                    None => found.push((at, "type: (missing)".to_string())),
+                    Some(ty) if UNSUPPORTED_TYPES.contains(&ty) => {}
+                    ty => found.push(Unknown::HandlerType {
+                        at,
+                        type_: ty.map(str::to_string),
+                    }),
                 }
             }
         }
@@ -373,11 +429,14 @@ fn extra_keys(
     object: &serde_json::Map<String, Value>,
     known: &[&str],
     at: &str,
-    found: &mut Vec<(String, String)>,
+    found: &mut Vec<Unknown>,
 ) {
     for key in object.keys() {
         if !known.contains(&key.as_str()) {
-            found.push((at.to_string(), key.clone()));
+            found.push(Unknown::Key {
+                at: at.to_string(),
+                key: key.clone(),
+            });
         }
     }
 }
@@ -389,35 +448,37 @@ mod tests {
 
     #[test]
     fn known_keys_match_the_serde_types() {
-        // Every key listed as known must be one serde reads, or the lists drift.
+        // The lists of known keys must name exactly the keys serde reads, or they drift.
         let schema = serde_json::to_value(config_schema()).unwrap();
-        let props = |def: &str| -> Vec<String> {
-            let obj = if def.is_empty() {
-                &schema["properties"]
-            } else {
-                &schema["definitions"][def]["properties"]
-            };
-            obj.as_object().unwrap().keys().cloned().collect()
+        let keys = |pointer: &str| -> Vec<String> {
+            let props = schema
+                .pointer(pointer)
+                .unwrap_or_else(|| panic!("{pointer}"));
+            let mut keys: Vec<String> = props.as_object().unwrap().keys().cloned().collect();
+            keys.sort();
+            keys
         };
-        let sorted = |mut v: Vec<String>| {
+        let list = |l: &[&str]| {
+            let mut v: Vec<String> = l.iter().map(|s| s.to_string()).collect();
             v.sort();
             v
         };
-        let list = |l: &[&str]| sorted(l.iter().map(|s| s.to_string()).collect());
-        assert_eq!(sorted(props("")), list(FILE_KEYS));
-        assert_eq!(sorted(props("AuditEntry")), list(AUDIT_KEYS));
-        assert_eq!(sorted(props("Group")), list(GROUP_KEYS));
-        assert_eq!(sorted(props("AllowEntry")), list(ALLOW_KEYS));
-        let no_type = |l: &[&str]| {
-            list(
-                &l.iter()
-                    .copied()
-                    .filter(|k| *k != "type")
-                    .collect::<Vec<_>>(),
-            )
-        };
-        assert_eq!(sorted(props("CommandEntry")), no_type(COMMAND_KEYS));
-        assert_eq!(sorted(props("WasmEntry")), no_type(WASM_KEYS));
+        assert_eq!(keys("/properties"), list(FILE_KEYS));
+        assert_eq!(keys("/definitions/AuditEntry/properties"), list(AUDIT_KEYS));
+        assert_eq!(keys("/definitions/Group/properties"), list(GROUP_KEYS));
+        assert_eq!(keys("/definitions/AllowEntry/properties"), list(ALLOW_KEYS));
+        let variants = &schema["definitions"]["HandlerEntry"]["oneOf"];
+        let type_of = |i: usize| variants[i]["properties"]["type"]["enum"][0].clone();
+        assert_eq!(type_of(0), "command");
+        assert_eq!(type_of(1), "wasm");
+        assert_eq!(
+            keys("/definitions/HandlerEntry/oneOf/0/properties"),
+            list(COMMAND_KEYS)
+        );
+        assert_eq!(
+            keys("/definitions/HandlerEntry/oneOf/1/properties"),
+            list(WASM_KEYS)
+        );
     }
 
     #[test]
@@ -431,7 +492,6 @@ mod tests {
         for ty in ["command", "wasm", "prompt", "agent", "http", "mcp_tool"] {
             assert!(text.contains(&format!("\"{ty}\"")), "{ty}");
         }
-        assert!(!text.contains("\"Unknown\""));
     }
 
     #[test]
@@ -455,10 +515,31 @@ mod tests {
     }
 
     #[test]
-    fn unknown_handler_type_parses_as_unknown() {
-        let g: Group =
-            serde_json::from_value(json!({"hooks": [{"type": "shell", "command": "x"}]})).unwrap();
-        assert!(matches!(g.hooks[0], HandlerEntry::Unknown));
+    fn the_wire_struct_reads_every_known_handler_key() {
+        // A value of the wrong type for every field: each key must be read (and fail).
+        let keys = COMMAND_KEYS
+            .iter()
+            .chain(WASM_KEYS)
+            .filter(|k| **k != "type");
+        for key in keys {
+            // (`allow` is a struct, which serde also reads from an array.)
+            let bad = if *key == "allow" { "5" } else { "[[]]" };
+            let text = format!(r#"{{"type": "command", "{key}": {bad}}}"#);
+            assert!(
+                serde_json::from_str::<HandlerWire>(&text).is_err(),
+                "`{key}` is not read by HandlerWire"
+            );
+        }
+        let h: HandlerWire =
+            serde_json::from_str(r#"{"type": "prompt", "prompt": "p", "model": "m"}"#).unwrap();
+        assert_eq!(h.type_.as_deref(), Some("prompt"));
+    }
+
+    #[test]
+    fn wire_errors_point_at_the_bad_value() {
+        let text = "{\"hooks\": {\"Stop\": [{\"hooks\": [\n  {\"type\": \"command\", \"timeout\": \"x\",\n \"command\": \"c\"}]}]}}";
+        let e = serde_json::from_str::<HooksFile>(text).unwrap_err();
+        assert_eq!((e.line(), e.column()), (2, 36), "{e}");
     }
 
     #[test]
@@ -481,20 +562,28 @@ mod tests {
             }
         });
         let found = unknown_keys(&v);
+        let key = |at: &str, key: &str| Unknown::Key {
+            at: at.into(),
+            key: key.into(),
+        };
         let expect = [
-            ("the top level", "hook"),
-            ("audit", "size"),
-            ("hooks.PreToolUse[0]", "matchr"),
-            ("hooks.PreToolUse[0].hooks[0]", "comand"),
-            ("hooks.PreToolUse[0].hooks[1].allow", "exec"),
-            ("hooks.PreToolUse[0].hooks[3]", "type: shell"),
-            ("hooks.PreToolUse[0].hooks[4]", "type: (missing)"),
-            ("hooks", "PreToolUze"),
+            key("the top level", "hook"),
+            key("audit", "size"),
+            key("hooks.PreToolUse[0]", "matchr"),
+            key("hooks.PreToolUse[0].hooks[0]", "comand"),
+            key("hooks.PreToolUse[0].hooks[1].allow", "exec"),
+            Unknown::HandlerType {
+                at: "hooks.PreToolUse[0].hooks[3]".into(),
+                type_: Some("shell".into()),
+            },
+            Unknown::HandlerType {
+                at: "hooks.PreToolUse[0].hooks[4]".into(),
+                type_: None,
+            },
+            Unknown::Event {
+                name: "PreToolUze".into(),
+            },
         ];
-        let expect: Vec<(String, String)> = expect
-            .iter()
-            .map(|(a, b)| (a.to_string(), b.to_string()))
-            .collect();
         assert_eq!(found, expect);
     }
 }

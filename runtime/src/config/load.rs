@@ -15,7 +15,7 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use super::hooks_json::{
-    unknown_keys, AllowEntry, CommandEntry, Group, HandlerEntry, HooksFile, OtherEntry, WasmEntry,
+    unknown_keys, AllowEntry, Group, HandlerWire, HooksFile, Unknown, UNSUPPORTED_TYPES,
 };
 use super::{
     AuditConfig, CommandSpec, Config, Grants, Handler, HandlerKind, OnError, Scope, WasmSpec,
@@ -173,19 +173,26 @@ fn load_file(ctx: &Ctx<'_>, config: &mut Config) {
             return;
         }
     };
-    for (at, key) in unknown_keys(&value) {
-        if let Some(ty) = key.strip_prefix("type: ") {
-            ctx.warn(
+    for unknown in unknown_keys(&value) {
+        match unknown {
+            Unknown::Key { at, key } => {
+                ctx.warn(config, format_args!("{at}: unknown key `{key}`; ignored"));
+            }
+            Unknown::Event { name } => ctx.warn(
+                config,
+                format_args!("unknown event `{name}` in `hooks`; its hooks never run"),
+            ),
+            Unknown::HandlerType {
+                at,
+                type_: Some(ty),
+            } => ctx.warn(
                 config,
                 format_args!("{at}: unknown handler type `{ty}`; this handler is skipped"),
-            );
-        } else if at == "hooks" {
-            ctx.warn(
+            ),
+            Unknown::HandlerType { at, type_: None } => ctx.warn(
                 config,
-                format_args!("unknown event `{key}` in `hooks`; its hooks never run"),
-            );
-        } else {
-            ctx.warn(config, format_args!("{at}: unknown key `{key}`; ignored"));
+                format_args!("{at}: the handler has no `type`; it is skipped"),
+            ),
         }
     }
 
@@ -268,16 +275,7 @@ fn resolve_group(
     };
     for (h, entry) in group.hooks.into_iter().enumerate() {
         let at = format!("{at}.hooks[{h}]");
-        let if_src = match &entry {
-            HandlerEntry::Command(c) => c.if_.as_deref(),
-            HandlerEntry::Wasm(w) => w.if_.as_deref(),
-            HandlerEntry::Prompt(o)
-            | HandlerEntry::Agent(o)
-            | HandlerEntry::Http(o)
-            | HandlerEntry::McpTool(o) => o.if_.as_deref(),
-            HandlerEntry::Unknown => continue,
-        };
-        let if_ = match compile_if(if_src) {
+        let if_ = match compile_if(entry.if_.as_deref()) {
             Ok(Some(re)) => Some(re),
             Ok(None) => group_if.clone(),
             Err(e) => {
@@ -285,7 +283,7 @@ fn resolve_group(
                     config,
                     format_args!(
                         "{at}: invalid `if` regex `{}` for {event}: {}; this handler is skipped",
-                        if_src.unwrap_or_default(),
+                        entry.if_.as_deref().unwrap_or_default(),
                         regex_error(&e)
                     ),
                 );
@@ -367,42 +365,56 @@ fn resolve_handler(
     ctx: &Ctx<'_>,
     config: &mut Config,
     at: &str,
-    entry: HandlerEntry,
+    entry: HandlerWire,
 ) -> Option<Resolved> {
-    let other = |kind: &str, o: OtherEntry| Resolved {
-        kind: HandlerKind::Unsupported {
-            kind: kind.to_string(),
+    let kind = match entry.type_.as_deref() {
+        Some("command") => match entry.command.as_deref() {
+            Some(command) if !command.trim().is_empty() => resolve_command(ctx, config, at, &entry),
+            _ => {
+                ctx.warn(
+                    config,
+                    format_args!("{at}: `command` is missing or empty; this handler is skipped"),
+                );
+                return None;
+            }
         },
-        label: format!("{kind} handler"),
-        timeout: o.timeout,
-        on_error: o.on_error,
-        status_message: o.status_message,
+        Some("wasm") => match entry.component.as_deref() {
+            Some(component) if !component.trim().is_empty() => resolve_wasm(ctx, component, &entry),
+            _ => {
+                ctx.warn(
+                    config,
+                    format_args!("{at}: `component` is missing or empty; this handler is skipped"),
+                );
+                return None;
+            }
+        },
+        Some(other) if UNSUPPORTED_TYPES.contains(&other) => (
+            HandlerKind::Unsupported {
+                kind: other.to_string(),
+            },
+            format!("{other} handler"),
+        ),
+        // An unknown or missing type: `unknown_keys` has warned.
+        _ => return None,
     };
-    match entry {
-        HandlerEntry::Command(c) => resolve_command(ctx, config, at, c),
-        HandlerEntry::Wasm(w) => Some(resolve_wasm(ctx, w)),
-        HandlerEntry::Prompt(o) => Some(other("prompt", o)),
-        HandlerEntry::Agent(o) => Some(other("agent", o)),
-        HandlerEntry::Http(o) => Some(other("http", o)),
-        HandlerEntry::McpTool(o) => Some(other("mcp_tool", o)),
-        HandlerEntry::Unknown => None,
-    }
+    Some(Resolved {
+        kind: kind.0,
+        label: kind.1,
+        timeout: entry.timeout,
+        on_error: entry.on_error,
+        status_message: entry.status_message,
+    })
 }
 
+/// A command handler's kind and label.
 fn resolve_command(
     ctx: &Ctx<'_>,
     config: &mut Config,
     at: &str,
-    c: CommandEntry,
-) -> Option<Resolved> {
-    if c.command.trim().is_empty() {
-        ctx.warn(
-            config,
-            format_args!("{at}: `command` is empty; this handler is skipped"),
-        );
-        return None;
-    }
-    match c.shell.as_deref() {
+    entry: &HandlerWire,
+) -> (HandlerKind, String) {
+    let raw = entry.command.clone().unwrap_or_default();
+    match entry.shell.as_deref() {
         None | Some("bash" | "sh") => {}
         Some(other) => ctx.warn(
             config,
@@ -412,10 +424,10 @@ fn resolve_command(
             ),
         ),
     }
-    let (command, shown) = match &c.args {
+    let (command, shown) = match &entry.args {
         // Exec form: quote every word so the shell passes them through unchanged.
         Some(args) => {
-            let words = std::iter::once(&c.command).chain(args);
+            let words = std::iter::once(&raw).chain(args);
             let command = words
                 .clone()
                 .map(|w| shell_quote(&expand_project_dir(w, ctx.project_root, false)))
@@ -425,52 +437,44 @@ fn resolve_command(
             (command, shown)
         }
         None => (
-            expand_project_dir(&c.command, ctx.project_root, true),
-            c.command.clone(),
+            expand_project_dir(&raw, ctx.project_root, true),
+            raw.clone(),
         ),
     };
-    Some(Resolved {
-        kind: HandlerKind::Command(CommandSpec {
-            command,
-            async_: c.async_.unwrap_or(false) || c.async_rewake.unwrap_or(false),
-        }),
-        label: format!("command `{}`", shorten(&shown)),
-        timeout: c.timeout,
-        on_error: c.on_error,
-        status_message: c.status_message,
-    })
+    let async_ = entry.async_.unwrap_or(false) || entry.async_rewake.unwrap_or(false);
+    (
+        HandlerKind::Command(CommandSpec { command, async_ }),
+        format!("command `{}`", shorten(&shown)),
+    )
 }
 
-fn resolve_wasm(ctx: &Ctx<'_>, w: WasmEntry) -> Resolved {
-    let component = resolve_path(&w.component, ctx);
+/// A wasm handler's kind and label.
+fn resolve_wasm(ctx: &Ctx<'_>, raw: &str, entry: &HandlerWire) -> (HandlerKind, String) {
+    let component = resolve_path(raw, ctx);
     let name = component
         .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_else(|| w.component.clone());
+        .map_or_else(|| raw.to_string(), |n| n.to_string_lossy().into_owned());
     let AllowEntry {
         read,
         write,
         env,
         net,
-    } = w.allow.unwrap_or_default();
+    } = entry.allow.clone().unwrap_or_default();
     let allow = Grants {
         read: read.iter().map(|p| resolve_path(p, ctx)).collect(),
         write: write.iter().map(|p| resolve_path(p, ctx)).collect(),
         env,
         net,
     };
-    Resolved {
-        kind: HandlerKind::Wasm(WasmSpec {
+    (
+        HandlerKind::Wasm(WasmSpec {
             component,
-            fuel: w.fuel.unwrap_or(DEFAULT_FUEL),
-            memory_mib: w.memory_mib.unwrap_or(DEFAULT_MEMORY_MIB),
+            fuel: entry.fuel.unwrap_or(DEFAULT_FUEL),
+            memory_mib: entry.memory_mib.unwrap_or(DEFAULT_MEMORY_MIB),
             allow,
         }),
-        label: format!("wasm `{}`", shorten(&name)),
-        timeout: w.timeout,
-        on_error: w.on_error,
-        status_message: w.status_message,
-    }
+        format!("wasm `{}`", shorten(&name)),
+    )
 }
 
 /// A path from the file: `$CLAUDE_PROJECT_DIR` expanded, `~/` taken from the

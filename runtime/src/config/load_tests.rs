@@ -1,1 +1,677 @@
-//! Tests of the loader.
+//! Tests of the loader: scopes, order, errors and warnings, variables, paths.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use serde_json::json;
+use tempfile::TempDir;
+
+use super::*;
+use crate::protocol::Event;
+use crate::select::select;
+
+/// A home directory and a project directory, each with an optional hooks.json.
+struct Dirs {
+    home: TempDir,
+    project: TempDir,
+}
+
+impl Dirs {
+    fn new() -> Dirs {
+        Dirs {
+            home: tempfile::tempdir().unwrap(),
+            project: tempfile::tempdir().unwrap(),
+        }
+    }
+
+    fn home(&self) -> &Path {
+        self.home.path()
+    }
+
+    fn project(&self) -> &Path {
+        self.project.path()
+    }
+
+    fn user_file(&self) -> PathBuf {
+        self.home().join(".agents/hooks.json")
+    }
+
+    fn project_file(&self) -> PathBuf {
+        self.project().join(".agents/hooks.json")
+    }
+
+    fn write_user(&self, text: &str) {
+        write(self.home(), text);
+    }
+
+    fn write_project(&self, text: &str) {
+        write(self.project(), text);
+    }
+
+    fn load(&self) -> Config {
+        load(&LoadOptions {
+            home: Some(self.home().to_path_buf()),
+            project_root: Some(self.project().to_path_buf()),
+        })
+    }
+}
+
+fn write(dir: &Path, text: &str) {
+    fs::create_dir_all(dir.join(".agents")).unwrap();
+    fs::write(dir.join(".agents/hooks.json"), text).unwrap();
+}
+
+fn command_of(h: &Handler) -> &str {
+    match &h.kind {
+        HandlerKind::Command(c) => &c.command,
+        other => panic!("not a command: {other:?}"),
+    }
+}
+
+fn wasm_of(h: &Handler) -> &WasmSpec {
+    match &h.kind {
+        HandlerKind::Wasm(w) => w,
+        other => panic!("not wasm: {other:?}"),
+    }
+}
+
+fn commands(config: &Config) -> Vec<&str> {
+    config.handlers.iter().map(command_of).collect()
+}
+
+fn one_handler(handler: serde_json::Value) -> String {
+    json!({"hooks": {"PreToolUse": [{"hooks": [handler]}]}}).to_string()
+}
+
+#[test]
+fn user_scope_comes_first_then_project_in_file_order() {
+    let d = Dirs::new();
+    d.write_user(
+        r#"{"hooks": {
+            "Stop": [{"hooks": [{"type": "command", "command": "u-stop"}]}],
+            "PreToolUse": [
+                {"matcher": "Bash", "hooks": [{"type": "command", "command": "u-pre-1"},
+                                              {"type": "command", "command": "u-pre-2"}]},
+                {"hooks": [{"type": "command", "command": "u-pre-3"}]}
+            ]
+        }}"#,
+    );
+    d.write_project(
+        r#"{"hooks": {"PreToolUse": [{"hooks": [{"type": "command", "command": "p-pre"}]}]}}"#,
+    );
+    let c = d.load();
+    assert_eq!(c.errors, Vec::<String>::new());
+    assert_eq!(c.warnings, Vec::<String>::new());
+    assert_eq!(
+        commands(&c),
+        ["u-stop", "u-pre-1", "u-pre-2", "u-pre-3", "p-pre"]
+    );
+    let scopes: Vec<Scope> = c.handlers.iter().map(|h| h.scope).collect();
+    assert_eq!(
+        scopes,
+        [
+            Scope::User,
+            Scope::User,
+            Scope::User,
+            Scope::User,
+            Scope::Project
+        ]
+    );
+    assert_eq!(c.handlers[0].event, EventName::Stop);
+    assert_eq!(c.handlers[0].file, d.user_file());
+    assert_eq!(c.handlers[4].file, d.project_file());
+    assert_eq!(c.files, [d.user_file(), d.project_file()]);
+    assert_eq!(c.project_root.as_deref(), Some(d.project()));
+    // Both scopes know the project root, for `CLAUDE_PROJECT_DIR`.
+    for h in &c.handlers {
+        assert_eq!(h.project_root.as_deref(), Some(d.project()));
+    }
+    assert!(matches!(c.handlers[1].matcher, Matcher::Exact(_)));
+    assert!(matches!(c.handlers[3].matcher, Matcher::All));
+}
+
+#[test]
+fn missing_files_are_no_hooks_and_no_errors() {
+    let d = Dirs::new();
+    let c = d.load();
+    assert!(c.handlers.is_empty());
+    assert!(c.errors.is_empty() && c.warnings.is_empty() && c.files.is_empty());
+    // No project root at all: only the user scope is read.
+    d.write_user(&one_handler(json!({"type": "command", "command": "u"})));
+    d.write_project(&one_handler(json!({"type": "command", "command": "p"})));
+    let c = load(&LoadOptions {
+        home: Some(d.home().to_path_buf()),
+        project_root: None,
+    });
+    assert_eq!(commands(&c), ["u"]);
+}
+
+#[test]
+fn empty_file_is_no_hooks() {
+    let d = Dirs::new();
+    d.write_project("  \n");
+    let c = d.load();
+    assert!(c.handlers.is_empty() && c.errors.is_empty());
+    assert_eq!(c.files, [d.project_file()]);
+}
+
+#[test]
+fn syntax_error_names_file_line_column_and_other_scope_still_runs() {
+    let d = Dirs::new();
+    d.write_user(&one_handler(json!({"type": "command", "command": "u"})));
+    d.write_project("{\n  \"hooks\": {\n    \"Stop\": []\n    \"PreToolUse\": []\n  }\n}\n");
+    let c = d.load();
+    assert_eq!(commands(&c), ["u"]);
+    assert_eq!(
+        c.errors,
+        [format!(
+            "`{}`: line 4 column 5: expected `,` or `}}`; fix the file (other scopes still run)",
+            d.project_file().display()
+        )]
+    );
+}
+
+#[test]
+fn wrong_types_are_errors_with_a_position() {
+    let d = Dirs::new();
+    d.write_user("{\"hooks\": {\"PreToolUse\": [{\"hooks\": [\n{\"type\": \"command\", \"command\": \"x\", \"timeout\": \"soon\"}\n]}]}}");
+    d.write_project(&one_handler(json!({"type": "command", "command": "p"})));
+    let c = d.load();
+    assert_eq!(commands(&c), ["p"]);
+    assert_eq!(c.errors.len(), 1);
+    assert_eq!(
+        c.errors[0],
+        format!(
+            "`{}`: line 2 column 53: invalid type: string \"soon\", expected f64; \
+             fix the file (other scopes still run)",
+            d.user_file().display()
+        )
+    );
+
+    // A top level that is not an object.
+    d.write_project("[1]");
+    let c = d.load();
+    assert_eq!(c.errors.len(), 2, "{:?}", c.errors);
+    assert!(c.errors[1].contains("line 1 column"), "{:?}", c.errors);
+}
+
+#[test]
+fn handlers_missing_their_essentials_are_skipped_with_a_warning() {
+    let d = Dirs::new();
+    d.write_user(
+        r#"{"hooks": {"PreToolUse": [{"hooks": [
+            {"type": "command"},
+            {"type": "command", "command": "  "},
+            {"type": "wasm"},
+            {"command": "no type"},
+            {"type": "command", "command": "ok"}
+        ]}]}}"#,
+    );
+    let c = d.load();
+    assert!(c.errors.is_empty(), "{:?}", c.errors);
+    assert_eq!(commands(&c), ["ok"]);
+    let f = d.user_file().display().to_string();
+    assert_eq!(
+        c.warnings,
+        [
+            format!(
+                "`{f}`: hooks.PreToolUse[0].hooks[3]: the handler has no `type`; it is skipped"
+            ),
+            format!(
+                "`{f}`: hooks.PreToolUse[0].hooks[0]: `command` is missing or empty; \
+                 this handler is skipped"
+            ),
+            format!(
+                "`{f}`: hooks.PreToolUse[0].hooks[1]: `command` is missing or empty; \
+                 this handler is skipped"
+            ),
+            format!(
+                "`{f}`: hooks.PreToolUse[0].hooks[2]: `component` is missing or empty; \
+                 this handler is skipped"
+            ),
+        ]
+    );
+}
+
+#[test]
+fn unreadable_file_is_an_error() {
+    let d = Dirs::new();
+    // A directory where the file should be cannot be read as text.
+    fs::create_dir_all(d.project_file()).unwrap();
+    let c = d.load();
+    assert_eq!(c.errors.len(), 1);
+    assert!(
+        c.errors[0].starts_with(&format!(
+            "`{}`: cannot read it: ",
+            d.project_file().display()
+        )),
+        "{:?}",
+        c.errors
+    );
+}
+
+#[test]
+fn home_as_project_is_loaded_once() {
+    let d = Dirs::new();
+    d.write_user(&one_handler(json!({"type": "command", "command": "u"})));
+    let c = load(&LoadOptions {
+        home: Some(d.home().to_path_buf()),
+        project_root: Some(d.home().join(".")),
+    });
+    assert_eq!(commands(&c), ["u"]);
+    assert_eq!(c.files.len(), 1);
+}
+
+#[test]
+fn unknown_keys_events_and_types_warn_and_the_rest_runs() {
+    let d = Dirs::new();
+    d.write_project(
+        r#"{"disableAllHooks": true, "hooks": {
+            "PreToolUze": [{"hooks": [{"type": "command", "command": "never"}]}],
+            "PreToolUse": [{"matchr": "Bash", "hooks": [
+                {"type": "command", "command": "a", "comand": "b"},
+                {"type": "shell", "command": "c"},
+                {"type": "wasm", "component": "g.wasm", "allow": {"exec": ["x"]}}
+            ]}]
+        }}"#,
+    );
+    let c = d.load();
+    assert!(c.errors.is_empty(), "{:?}", c.errors);
+    let f = d.project_file().display().to_string();
+    assert_eq!(
+        c.warnings,
+        [
+            format!("`{f}`: the top level: unknown key `disableAllHooks`; ignored"),
+            format!("`{f}`: unknown event `PreToolUze` in `hooks`; its hooks never run"),
+            format!("`{f}`: hooks.PreToolUse[0]: unknown key `matchr`; ignored"),
+            format!("`{f}`: hooks.PreToolUse[0].hooks[0]: unknown key `comand`; ignored"),
+            format!(
+                "`{f}`: hooks.PreToolUse[0].hooks[1]: unknown handler type `shell`; \
+                 this handler is skipped"
+            ),
+            format!("`{f}`: hooks.PreToolUse[0].hooks[2].allow: unknown key `exec`; ignored"),
+        ]
+    );
+    assert_eq!(c.handlers.len(), 2);
+    assert_eq!(command_of(&c.handlers[0]), "a");
+    assert_eq!(c.handlers[1].label, "wasm `g.wasm`");
+}
+
+#[test]
+fn invalid_matcher_skips_its_group_with_a_warning() {
+    let d = Dirs::new();
+    d.write_user(
+        r#"{"hooks": {"PreToolUse": [
+            {"matcher": "Edit(", "hooks": [{"type": "command", "command": "bad"}]},
+            {"matcher": "Edit.*", "hooks": [{"type": "command", "command": "good"}]}
+        ]}}"#,
+    );
+    let c = d.load();
+    assert_eq!(commands(&c), ["good"]);
+    assert_eq!(c.warnings.len(), 1);
+    let w = &c.warnings[0];
+    assert!(
+        w.starts_with(&format!(
+            "`{}`: hooks.PreToolUse[0]: invalid matcher `Edit(` for PreToolUse: ",
+            d.user_file().display()
+        )),
+        "{w}"
+    );
+    assert!(w.contains("unclosed group"), "{w}");
+    assert!(w.ends_with("; this group is skipped"), "{w}");
+    assert!(!w.contains('\n'), "{w}");
+}
+
+#[test]
+fn matcher_on_an_event_without_one_is_ignored_even_when_broken() {
+    let d = Dirs::new();
+    d.write_user(
+        r#"{"hooks": {"Stop": [{"matcher": "((", "hooks": [{"type": "command", "command": "s"}]}]}}"#,
+    );
+    let c = d.load();
+    assert_eq!(commands(&c), ["s"]);
+    assert!(c.warnings.is_empty(), "{:?}", c.warnings);
+}
+
+#[test]
+fn invalid_if_skips_the_group_or_the_handler() {
+    let d = Dirs::new();
+    d.write_user(
+        r#"{"hooks": {"PreToolUse": [
+            {"if": "git (", "hooks": [{"type": "command", "command": "group-bad"}]},
+            {"if": "^git", "hooks": [
+                {"type": "command", "command": "handler-bad", "if": "[z-a]"},
+                {"type": "command", "command": "inherits"},
+                {"type": "command", "command": "overrides", "if": "^rm "}
+            ]}
+        ]}}"#,
+    );
+    let c = d.load();
+    assert_eq!(commands(&c), ["inherits", "overrides"]);
+    assert_eq!(c.warnings.len(), 2, "{:?}", c.warnings);
+    assert!(
+        c.warnings[0].contains("hooks.PreToolUse[0]: invalid `if` regex `git (` for PreToolUse")
+    );
+    assert!(c.warnings[0].ends_with("this group is skipped"));
+    assert!(c.warnings[1].contains("hooks.PreToolUse[1].hooks[0]: invalid `if` regex `[z-a]`"));
+    assert!(c.warnings[1].ends_with("this handler is skipped"));
+    assert_eq!(c.handlers[0].if_.as_ref().unwrap().as_str(), "^git");
+    assert_eq!(c.handlers[1].if_.as_ref().unwrap().as_str(), "^rm ");
+}
+
+#[test]
+fn command_fields_and_defaults() {
+    let d = Dirs::new();
+    d.write_user(
+        r#"{"onError": "deny", "hooks": {"PreToolUse": [{"hooks": [
+            {"type": "command", "command": "plain"},
+            {"type": "command", "command": "tuned", "timeout": 0.5, "async": true,
+             "statusMessage": "checking", "onError": "allow", "once": true, "shell": "bash"},
+            {"type": "command", "command": "rewake", "asyncRewake": true, "timeout": 10},
+            {"type": "command", "command": "neg", "timeout": -1}
+        ]}]}}"#,
+    );
+    let c = d.load();
+    let h = &c.handlers;
+    assert_eq!(h[0].timeout, DEFAULT_TIMEOUT);
+    assert_eq!(h[0].on_error, OnError::Deny, "file-wide default");
+    assert_eq!(h[0].status_message, None);
+    assert_eq!(
+        h[0].kind,
+        HandlerKind::Command(CommandSpec {
+            command: "plain".into(),
+            async_: false
+        })
+    );
+    assert_eq!(h[1].timeout, Duration::from_millis(500));
+    assert_eq!(h[1].on_error, OnError::Allow, "the handler's own wins");
+    assert_eq!(h[1].status_message.as_deref(), Some("checking"));
+    assert!(matches!(&h[1].kind, HandlerKind::Command(c) if c.async_));
+    assert!(matches!(&h[2].kind, HandlerKind::Command(c) if c.async_));
+    assert_eq!(h[2].timeout, Duration::from_secs(10));
+    assert_eq!(h[3].timeout, DEFAULT_TIMEOUT);
+    assert_eq!(
+        c.warnings,
+        [format!(
+            "`{}`: hooks.PreToolUse[0].hooks[3]: `timeout` must be a positive number of seconds, \
+             not -1; using 60",
+            d.user_file().display()
+        )]
+    );
+}
+
+#[test]
+fn unsupported_shell_warns() {
+    let d = Dirs::new();
+    d.write_user(&one_handler(
+        json!({"type": "command", "command": "x", "shell": "powershell"}),
+    ));
+    let c = d.load();
+    assert_eq!(commands(&c), ["x"]);
+    assert_eq!(c.warnings.len(), 1);
+    assert!(c.warnings[0].contains("`shell: powershell` is not supported"));
+}
+
+#[test]
+fn project_dir_variable_is_expanded_in_commands() {
+    let d = Dirs::new();
+    d.write_project(
+        r#"{"hooks": {"PreToolUse": [{"hooks": [
+            {"type": "command", "command": "$CLAUDE_PROJECT_DIR/.agents/hooks/a.sh"},
+            {"type": "command", "command": "\"${CLAUDE_PROJECT_DIR}\"/b.sh $CLAUDE_PROJECT_DIRS $HOME $"}
+        ]}]}}"#,
+    );
+    let c = d.load();
+    let root = d.project().display().to_string();
+    assert_eq!(
+        commands(&c),
+        [
+            format!("{root}/.agents/hooks/a.sh"),
+            format!("\"{root}\"/b.sh $CLAUDE_PROJECT_DIRS $HOME $"),
+        ]
+    );
+    // The label shows the command as written.
+    assert_eq!(
+        c.handlers[0].label,
+        "command `$CLAUDE_PROJECT_DIR/.agents/hooks/a.sh`"
+    );
+}
+
+#[test]
+fn project_dir_with_shell_characters_is_left_to_the_shell() {
+    let d = Dirs::new();
+    let odd = d.project().join("my $(project)");
+    write(
+        &odd,
+        r#"{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "\"$CLAUDE_PROJECT_DIR/x.sh\""},
+                                          {"type": "wasm", "component": "$CLAUDE_PROJECT_DIR/g.wasm"}]}]}}"#,
+    );
+    let c = load(&LoadOptions {
+        home: Some(d.home().to_path_buf()),
+        project_root: Some(odd.clone()),
+    });
+    assert_eq!(command_of(&c.handlers[0]), "\"$CLAUDE_PROJECT_DIR/x.sh\"");
+    // Paths are not shell text: they are expanded whatever the characters.
+    assert_eq!(wasm_of(&c.handlers[1]).component, odd.join("g.wasm"));
+}
+
+#[test]
+fn exec_form_args_are_quoted_for_the_shell() {
+    let d = Dirs::new();
+    d.write_project(&one_handler(json!({
+        "type": "command", "command": "$CLAUDE_PROJECT_DIR/bin/check",
+        "args": ["--mode", "it's", "a b", ""]
+    })));
+    let c = d.load();
+    let root = d.project().display().to_string();
+    let expected = if cfg!(windows) {
+        format!("{root}/bin/check --mode \"it's\" \"a b\" \"\"")
+    } else {
+        format!("{root}/bin/check --mode 'it'\\''s' 'a b' ''")
+    };
+    assert_eq!(commands(&c), [expected]);
+    assert_eq!(
+        c.handlers[0].label,
+        "command `$CLAUDE_PROJECT_DIR/bin/check --mode it's a b`"
+    );
+}
+
+#[test]
+fn wasm_paths_resolve_against_the_scope_and_defaults_apply() {
+    let d = Dirs::new();
+    let wasm = json!({"type": "wasm", "component": ".agents/hooks/guard.wasm",
+        "allow": {"read": ["$CLAUDE_PROJECT_DIR", "docs", "/abs"], "write": ["~/out"],
+                  "env": ["HOME"], "net": ["127.0.0.1:80"]}});
+    d.write_user(&one_handler(wasm.clone()));
+    d.write_project(&one_handler(
+        json!({"type": "wasm", "component": "${CLAUDE_PROJECT_DIR}/g.wasm",
+        "fuel": 5, "memoryMiB": 8, "timeout": 2}),
+    ));
+    let c = d.load();
+    assert!(c.warnings.is_empty() && c.errors.is_empty());
+    let user = wasm_of(&c.handlers[0]);
+    assert_eq!(user.component, d.home().join(".agents/hooks/guard.wasm"));
+    assert_eq!(user.fuel, DEFAULT_FUEL);
+    assert_eq!(user.memory_mib, DEFAULT_MEMORY_MIB);
+    assert_eq!(
+        user.allow,
+        Grants {
+            read: vec![
+                d.project().to_path_buf(),
+                d.home().join("docs"),
+                PathBuf::from("/abs")
+            ],
+            write: vec![d.home().join("out")],
+            env: vec!["HOME".into()],
+            net: vec!["127.0.0.1:80".into()],
+        }
+    );
+    assert_eq!(c.handlers[0].label, "wasm `guard.wasm`");
+    let project = wasm_of(&c.handlers[1]);
+    assert_eq!(project.component, d.project().join("g.wasm"));
+    assert_eq!((project.fuel, project.memory_mib), (5, 8));
+    assert_eq!(project.allow, Grants::default());
+    assert_eq!(c.handlers[1].timeout, Duration::from_secs(2));
+
+    // In the project file, a relative path is the project's.
+    d.write_project(&one_handler(wasm));
+    let c = d.load();
+    assert_eq!(
+        wasm_of(&c.handlers[1]).component,
+        d.project().join(".agents/hooks/guard.wasm")
+    );
+    assert_eq!(
+        wasm_of(&c.handlers[1]).allow.read[1],
+        d.project().join("docs")
+    );
+}
+
+#[test]
+fn unsupported_types_become_unsupported_handlers() {
+    let d = Dirs::new();
+    d.write_user(
+        r#"{"hooks": {"Stop": [{"hooks": [
+            {"type": "prompt", "prompt": "Is the work done?", "timeout": 30},
+            {"type": "agent", "prompt": "x"},
+            {"type": "http", "url": "http://127.0.0.1:1/"},
+            {"type": "mcp_tool", "server": "s", "tool": "t", "onError": "deny"}
+        ]}]}}"#,
+    );
+    let c = d.load();
+    assert!(c.warnings.is_empty(), "{:?}", c.warnings);
+    let kinds: Vec<(&str, &str)> = c
+        .handlers
+        .iter()
+        .map(|h| match &h.kind {
+            HandlerKind::Unsupported { kind } => (kind.as_str(), h.label.as_str()),
+            other => panic!("{other:?}"),
+        })
+        .collect();
+    assert_eq!(
+        kinds,
+        [
+            ("prompt", "prompt handler"),
+            ("agent", "agent handler"),
+            ("http", "http handler"),
+            ("mcp_tool", "mcp_tool handler")
+        ]
+    );
+    assert_eq!(c.handlers[0].timeout, Duration::from_secs(30));
+    assert_eq!(c.handlers[3].on_error, OnError::Deny);
+}
+
+#[test]
+fn long_commands_get_short_one_line_labels() {
+    let d = Dirs::new();
+    let long = format!("python3 -c '{}'\n  --flag", "x".repeat(100));
+    d.write_user(&one_handler(json!({"type": "command", "command": long})));
+    let c = d.load();
+    let label = &c.handlers[0].label;
+    let inner = label
+        .strip_prefix("command `")
+        .and_then(|l| l.strip_suffix('`'))
+        .unwrap();
+    assert_eq!(inner.chars().count(), 60);
+    assert!(
+        inner.starts_with("python3 -c 'xxx") && inner.ends_with('…'),
+        "{label}"
+    );
+    assert!(!label.contains('\n'));
+    // The command itself is untouched.
+    assert_eq!(command_of(&c.handlers[0]), long);
+}
+
+#[test]
+fn audit_is_read_from_the_user_file_only() {
+    let d = Dirs::new();
+    d.write_user(r#"{"audit": {"path": ".agents/audit.jsonl", "maxBytes": 1048576}}"#);
+    d.write_project(r#"{"audit": {"path": "/tmp/evil.jsonl"}}"#);
+    let c = d.load();
+    assert_eq!(
+        c.audit,
+        Some(AuditConfig {
+            path: d.home().join(".agents/audit.jsonl"),
+            max_bytes: Some(1_048_576),
+        })
+    );
+    assert_eq!(c.warnings.len(), 1);
+    assert!(c.warnings[0].contains("`audit` is honoured only in the user file"));
+    assert!(c.warnings[0].starts_with(&format!("`{}`", d.project_file().display())));
+}
+
+#[test]
+fn project_root_prefers_the_variable_then_the_nearest_marker() {
+    let d = Dirs::new();
+    let root = d.project();
+    let deep = root.join("a/b/c");
+    fs::create_dir_all(&deep).unwrap();
+    // No marker anywhere under the temp dir: the search walks up past it, so
+    // only check it does not pick the project.
+    assert_ne!(project_root_from(None, Some(&deep)).as_deref(), Some(root));
+    fs::create_dir_all(root.join(".agents")).unwrap();
+    assert_eq!(project_root_from(None, Some(&deep)).as_deref(), Some(root));
+    // A nearer `.git` (a file in worktrees and submodules) wins.
+    fs::write(root.join("a/.git"), "gitdir: elsewhere").unwrap();
+    assert_eq!(project_root_from(None, Some(&deep)), Some(root.join("a")));
+    // The directory itself counts.
+    assert_eq!(
+        project_root_from(None, Some(&root.join("a"))),
+        Some(root.join("a"))
+    );
+    // `CLAUDE_PROJECT_DIR` wins, unless empty.
+    assert_eq!(
+        project_root_from(Some("/elsewhere".into()), Some(&deep)),
+        Some(PathBuf::from("/elsewhere"))
+    );
+    assert_eq!(
+        project_root_from(Some("".into()), Some(&deep)),
+        Some(root.join("a"))
+    );
+    assert_eq!(project_root_from(None, None), None);
+}
+
+#[test]
+fn identical_hooks_in_both_scopes_run_once_from_the_user_scope() {
+    let d = Dirs::new();
+    let file = r#"{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
+        {"type": "command", "command": "$CLAUDE_PROJECT_DIR/check.sh"}]}]}}"#;
+    d.write_user(file);
+    d.write_project(file);
+    let c = d.load();
+    assert_eq!(c.handlers.len(), 2);
+    let ev = Event::new(
+        json!({"hook_event_name": "PreToolUse", "tool_name": "Bash", "tool_input": {"command": "ls"}}),
+        None,
+        "claude",
+    )
+    .unwrap();
+    let chosen = select(&c.handlers, &ev);
+    assert_eq!(chosen.len(), 1);
+    assert_eq!(chosen[0].scope, Scope::User);
+}
+
+#[test]
+fn regex_errors_are_one_line() {
+    for bad in ["(", "[z-a]", "a{99999999}", "\\"] {
+        let e = regex::Regex::new(bad).unwrap_err();
+        let line = regex_error(&e);
+        assert!(!line.is_empty() && !line.contains('\n'), "{bad}: {line}");
+    }
+}
+
+#[test]
+fn variable_expansion_is_textual_and_exact() {
+    let root = Path::new("/r");
+    let ex = |s: &str| expand_project_dir(s, Some(root), true);
+    assert_eq!(ex("$CLAUDE_PROJECT_DIR"), "/r");
+    assert_eq!(ex("${CLAUDE_PROJECT_DIR}x"), "/rx");
+    assert_eq!(ex("$CLAUDE_PROJECT_DIR_X"), "$CLAUDE_PROJECT_DIR_X");
+    assert_eq!(ex("$$CLAUDE_PROJECT_DIR/"), "$/r/");
+    assert_eq!(ex("${CLAUDE_PROJECT_DIR"), "${CLAUDE_PROJECT_DIR");
+    assert_eq!(ex("ünï $CLAUDE_PROJECT_DIR"), "ünï /r");
+    assert_eq!(
+        expand_project_dir("$CLAUDE_PROJECT_DIR", None, true),
+        "$CLAUDE_PROJECT_DIR"
+    );
+}
