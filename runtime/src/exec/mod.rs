@@ -74,6 +74,9 @@ pub struct ExecContext {
     pub project_root: Option<PathBuf>,
     /// Keep and show more detail (`--verbose`).
     pub verbose: bool,
+    /// The wasm host to run wasm handlers in (a long-lived process keeps one
+    /// warm across events); `None` uses the process-wide [`wasm::WasmHost::global`].
+    pub wasm: Option<wasm::WasmHost>,
 }
 
 impl ExecContext {
@@ -96,7 +99,13 @@ pub async fn execute_all(handlers: &[&Handler], event: &Event, ctx: &ExecContext
 pub async fn execute(handler: &Handler, event: &Event, ctx: &ExecContext) -> Report {
     match &handler.kind {
         HandlerKind::Command(spec) => command::run(spec, handler, event, ctx).await,
-        HandlerKind::Wasm(_) => unsupported(handler, "wasm"),
+        HandlerKind::Wasm(spec) => {
+            let host = ctx
+                .wasm
+                .as_ref()
+                .unwrap_or_else(|| wasm::WasmHost::global());
+            host.run(handler, spec, event, ctx).await
+        }
         HandlerKind::Unsupported { kind } => unsupported(handler, kind),
     }
 }

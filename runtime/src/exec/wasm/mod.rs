@@ -57,6 +57,16 @@ pub struct WasmHost {
     inner: Arc<Inner>,
 }
 
+impl std::fmt::Debug for WasmHost {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("WasmHost")
+            .field("cache", &self.inner.cache)
+            .field("options", &self.inner.options)
+            .field("engine_built", &self.inner.runtime.get().is_some())
+            .finish_non_exhaustive()
+    }
+}
+
 struct Inner {
     cache: CacheDir,
     options: EngineOptions,
