@@ -1,1 +1,291 @@
-//! Shared helpers: a temporary project and a way to run the binary in it.
+//! Shared helpers: a temporary project with its own home directory, and ways
+//! to run the real `agenthooks` binary in it.
+//!
+//! Every run gets `HOME` and the `XDG_*` directories inside the temporary
+//! directory and no `CLAUDE_PROJECT_DIR` or `AGENTHOOKS_AUDIT`, so nothing of
+//! the machine's own configuration leaks into a test.
+
+#![allow(dead_code)] // Each area uses a different part of the toolbox.
+
+use std::path::{Path, PathBuf};
+use std::process::Output;
+use std::time::{Duration, Instant};
+
+use assert_cmd::Command;
+use serde_json::{json, Value};
+use tempfile::TempDir;
+
+/// The `agenthooks` binary under test.
+pub fn bin() -> &'static str {
+    env!("CARGO_BIN_EXE_agenthooks")
+}
+
+/// The repository's root (where `tests/` lives).
+pub fn repo_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("the crate lives one level below the workspace root")
+        .to_path_buf()
+}
+
+/// A recorded agent payload directory: `tests/fixtures/agents/<name>`.
+pub fn fixtures(name: &str) -> PathBuf {
+    repo_root().join("tests/fixtures/agents").join(name)
+}
+
+/// A project (a directory with `.git/` and `.agents/`) and a home directory,
+/// both inside one temporary directory removed on drop.
+pub struct TempProject {
+    dir: TempDir,
+    /// The project root.
+    pub root: PathBuf,
+    /// The home directory (`HOME`).
+    pub home: PathBuf,
+}
+
+/// The output of one run, with how long it took.
+pub struct Ran {
+    /// What the process wrote and how it exited.
+    pub output: Output,
+    /// Wall-clock time of the run.
+    pub elapsed: Duration,
+}
+
+impl Ran {
+    /// stdout as text.
+    pub fn stdout(&self) -> String {
+        String::from_utf8_lossy(&self.output.stdout).into_owned()
+    }
+
+    /// stderr as text.
+    pub fn stderr(&self) -> String {
+        String::from_utf8_lossy(&self.output.stderr).into_owned()
+    }
+
+    /// stdout parsed as JSON (`null` when empty).
+    pub fn json(&self) -> Value {
+        let text = self.stdout();
+        if text.trim().is_empty() {
+            return Value::Null;
+        }
+        serde_json::from_str(&text).unwrap_or_else(|e| {
+            panic!(
+                "stdout is not JSON ({e}): {text}\nstderr: {}",
+                self.stderr()
+            )
+        })
+    }
+
+    /// The exit code (panics when killed by a signal).
+    pub fn code(&self) -> i32 {
+        self.output
+            .status
+            .code()
+            .unwrap_or_else(|| panic!("killed by a signal; stderr: {}", self.stderr()))
+    }
+}
+
+impl TempProject {
+    /// An empty project: `<tmp>/project/.git/`, `<tmp>/project/.agents/`, `<tmp>/home/`.
+    pub fn new() -> TempProject {
+        let dir = tempfile::tempdir().expect("a temporary directory");
+        // Canonical, so paths compare equal to what the binary computes.
+        let base = dir
+            .path()
+            .canonicalize()
+            .expect("the temporary directory exists");
+        let root = base.join("project");
+        let home = base.join("home");
+        for d in [
+            root.join(".git"),
+            root.join(".agents"),
+            home.join(".agents"),
+        ] {
+            std::fs::create_dir_all(&d).expect("create a directory");
+        }
+        TempProject { dir, root, home }
+    }
+
+    /// A path inside the project.
+    pub fn path(&self, rel: &str) -> PathBuf {
+        self.root.join(rel)
+    }
+
+    /// Write a file inside the project (parents created); returns its path.
+    pub fn write(&self, rel: &str, contents: impl AsRef<[u8]>) -> PathBuf {
+        let path = self.root.join(rel);
+        if let Some(parent) = path.parent() {
+            std::fs::create_dir_all(parent).expect("create the parent directory");
+        }
+        std::fs::write(&path, contents).expect("write a file");
+        path
+    }
+
+    /// Write an executable `sh` script at `.agents/hooks/<name>`; returns its path.
+    pub fn script(&self, name: &str, body: &str) -> PathBuf {
+        let path = self.write(
+            &format!(".agents/hooks/{name}"),
+            format!("#!/bin/sh\n{body}\n"),
+        );
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755))
+                .expect("make the script executable");
+        }
+        path
+    }
+
+    /// Write `<project>/.agents/hooks.json`.
+    pub fn project_hooks(&self, config: &Value) {
+        self.write(".agents/hooks.json", pretty(config));
+    }
+
+    /// Write `~/.agents/hooks.json` (user scope).
+    pub fn user_hooks(&self, config: &Value) {
+        let path = self.home.join(".agents/hooks.json");
+        std::fs::write(path, pretty(config)).expect("write the user hooks");
+    }
+
+    /// Trust the project's current command hooks, as `agenthooks trust` would,
+    /// in this project's own trust store.
+    pub fn trust(&self) {
+        use agenthooks::config::{self, trust::TrustStore, LoadOptions};
+        let loaded = config::load(&LoadOptions {
+            home: Some(self.home.clone()),
+            project_root: Some(self.root.clone()),
+        });
+        assert!(loaded.errors.is_empty(), "{:?}", loaded.errors);
+        let (mut store, note) = TrustStore::load_from(&self.trust_store());
+        assert_eq!(note, None);
+        store
+            .trust(&self.root, &loaded.handlers)
+            .expect("trust the project");
+        store.save().expect("save the trust store");
+    }
+
+    /// The trust store file the binary reads in this project's environment.
+    pub fn trust_store(&self) -> PathBuf {
+        self.home.join(".local/share/agenthooks/trust.json")
+    }
+
+    /// `agenthooks ARGS` in the project, with this project's home and no
+    /// inherited hook variables.
+    pub fn cmd<I, S>(&self, args: I) -> Command
+    where
+        I: IntoIterator<Item = S>,
+        S: AsRef<std::ffi::OsStr>,
+    {
+        let mut cmd = Command::new(bin());
+        cmd.args(args)
+            .current_dir(&self.root)
+            .env("HOME", &self.home)
+            .env("XDG_CONFIG_HOME", self.home.join(".config"))
+            .env("XDG_DATA_HOME", self.home.join(".local/share"))
+            .env("XDG_CACHE_HOME", self.home.join(".cache"))
+            .env_remove("CLAUDE_PROJECT_DIR")
+            .env_remove("AGENTHOOKS_AUDIT")
+            .env("NO_COLOR", "1")
+            .timeout(Duration::from_secs(60));
+        cmd
+    }
+
+    /// Run `cmd` with `stdin` and time it.
+    pub fn output(&self, mut cmd: Command, stdin: impl Into<Vec<u8>>) -> Ran {
+        let started = Instant::now();
+        let output = cmd.write_stdin(stdin).output().expect("run agenthooks");
+        Ran {
+            output,
+            elapsed: started.elapsed(),
+        }
+    }
+
+    /// `agenthooks run --agent claude` with `payload` on stdin.
+    pub fn run(&self, payload: &Value) -> Ran {
+        self.run_raw(payload.to_string())
+    }
+
+    /// `agenthooks run --agent claude` with raw bytes on stdin.
+    pub fn run_raw(&self, stdin: impl Into<Vec<u8>>) -> Ran {
+        self.output(self.cmd(["run", "--agent", "claude"]), stdin)
+    }
+
+    /// A payload shaped like Claude Code's for `event`, in this project, with
+    /// `extra` fields added.
+    pub fn payload(&self, event: &str, extra: Value) -> Value {
+        let mut payload = json!({
+            "session_id": "11111111-2222-4333-8444-555555555555",
+            "transcript_path": self.home.join(".claude/projects/p/s.jsonl"),
+            "cwd": self.root,
+            "permission_mode": "default",
+            "hook_event_name": event,
+        });
+        if let (Some(map), Value::Object(extra)) = (payload.as_object_mut(), extra) {
+            map.extend(extra);
+        }
+        payload
+    }
+
+    /// A PreToolUse payload for `Bash` running `command`.
+    pub fn bash(&self, command: &str) -> Value {
+        self.payload(
+            "PreToolUse",
+            json!({"tool_name": "Bash", "tool_input": {"command": command}, "tool_use_id": "toolu_1"}),
+        )
+    }
+
+    /// Keep the temporary directory alive (and reachable) as long as `self`.
+    pub fn tmp(&self) -> &Path {
+        self.dir.path()
+    }
+}
+
+/// `{"hooks": {EVENT: [{"matcher": MATCHER, "hooks": HANDLERS}]}}`.
+pub fn hooks(event: &str, matcher: &str, handlers: Value) -> Value {
+    json!({"hooks": {event: [{"matcher": matcher, "hooks": handlers}]}})
+}
+
+/// A command handler.
+pub fn command(cmd: &str) -> Value {
+    json!({"type": "command", "command": cmd})
+}
+
+/// A command handler with a timeout in seconds.
+pub fn command_with_timeout(cmd: &str, timeout: u64) -> Value {
+    json!({"type": "command", "command": cmd, "timeout": timeout})
+}
+
+fn pretty(v: &Value) -> String {
+    serde_json::to_string_pretty(v).expect("JSON serializes")
+}
+
+/// Wait up to `limit` for `cond` to hold.
+pub fn eventually(limit: Duration, mut cond: impl FnMut() -> bool) -> bool {
+    let end = Instant::now() + limit;
+    loop {
+        if cond() {
+            return true;
+        }
+        if Instant::now() >= end {
+            return false;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+/// Whether a process with this pid exists (and is not a zombie we could see).
+#[cfg(unix)]
+pub fn alive(pid: i32) -> bool {
+    // SAFETY: kill(2) with signal 0 only checks whether the process exists.
+    let exists = unsafe { libc::kill(pid, 0) } == 0;
+    if !exists {
+        return false;
+    }
+    // A zombie still "exists" until its new parent reaps it; it runs nothing.
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
+    let state = stat
+        .rsplit(')')
+        .next()
+        .and_then(|s| s.split_whitespace().next());
+    state != Some("Z")
+}

@@ -1,1 +1,118 @@
 //! The `agenthooks` command line.
+//!
+//! One file per subcommand: an `Args` struct (clap derive) and a
+//! `run(args) -> anyhow::Result<ExitCode>`. To add a command, add
+//! `cli/<cmd>.rs`, a `mod` line, a variant in [`Cmd`] and its arm in [`run`].
+//!
+//! Exit codes: `run` answers in the calling agent's protocol and never fails
+//! because of itself; every other command exits 0 on success, 1 on a finding
+//! and 2 on bad usage or an error, with one line per problem on stderr.
+
+use std::ffi::OsString;
+use std::io;
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+pub mod compile;
+pub mod fire;
+pub mod report;
+pub mod run;
+pub mod schema;
+
+/// Exit code: success.
+pub const EXIT_OK: u8 = 0;
+/// Exit code: the command found something (a lint finding, ...).
+pub const EXIT_FINDING: u8 = 1;
+/// Exit code: bad usage or an error.
+pub const EXIT_ERROR: u8 = 2;
+
+/// Write a coding-agent hook once, in Claude Code's protocol, and run it in every agent.
+#[derive(Debug, Parser)]
+#[command(name = "agenthooks", version, about, max_term_width = 100)]
+pub struct Cli {
+    /// What to do.
+    #[command(subcommand)]
+    pub cmd: Cmd,
+}
+
+/// The subcommands.
+#[derive(Debug, Subcommand)]
+pub enum Cmd {
+    /// The bridge an agent's hook config calls: native JSON on stdin, native answer out.
+    Run(run::Args),
+    /// Send a made-up or recorded event through the real pipeline and show what each hook did.
+    Fire(fire::Args),
+    /// Print the JSON Schema of the hook input, the answer, or `.agents/hooks.json`.
+    Schema(schema::Args),
+    /// Compile wasm components into the compile cache ahead of time.
+    Compile(compile::Args),
+}
+
+/// Parse the command line.
+///
+/// `--help` and `--version` print and give `Err(0)`; bad usage prints one
+/// error and gives `Err(2)`, except under `run`, where it gives `Err(0)`
+/// after a note: an agent must never be blocked because its hook config
+/// passes an argument this version does not know.
+///
+/// # Errors
+/// The exit code to end with when there is nothing to run.
+pub fn parse<I, T>(args: I) -> Result<Cli, ExitCode>
+where
+    I: IntoIterator<Item = T>,
+    T: Into<OsString> + Clone,
+{
+    let args: Vec<OsString> = args.into_iter().map(Into::into).collect();
+    match Cli::try_parse_from(&args) {
+        Ok(cli) => Ok(cli),
+        Err(err) if !err.use_stderr() => {
+            // --help / --version: a broken pipe here is not worth a panic.
+            let _ = err.print();
+            Err(ExitCode::SUCCESS)
+        }
+        Err(err) if args.get(1).is_some_and(|a| a == "run") => {
+            let first = err.to_string();
+            let line = first.lines().next().unwrap_or("bad arguments");
+            let line = line.trim_start_matches("error: ");
+            eprintln!("agenthooks: {line}; allowing");
+            Err(ExitCode::SUCCESS)
+        }
+        Err(err) => {
+            let _ = err.print();
+            Err(ExitCode::from(EXIT_ERROR))
+        }
+    }
+}
+
+/// Run a parsed command line.
+///
+/// # Errors
+/// Whatever stopped the command; [`exit_on_error`] turns it into the one line
+/// and the exit code.
+pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
+    match cli.cmd {
+        Cmd::Run(args) => Ok(run::run(args)),
+        Cmd::Fire(args) => fire::run(args),
+        Cmd::Schema(args) => schema::run(args),
+        Cmd::Compile(args) => compile::run(args),
+    }
+}
+
+/// Print `err` as one line (`agenthooks: what: why: cause`) and give the exit
+/// code: 0 for a closed stdout (`agenthooks ... | head`), else 2.
+pub fn exit_on_error(err: &anyhow::Error) -> ExitCode {
+    if is_broken_pipe(err) {
+        return ExitCode::SUCCESS;
+    }
+    eprintln!("agenthooks: {err:#}");
+    ExitCode::from(EXIT_ERROR)
+}
+
+fn is_broken_pipe(err: &anyhow::Error) -> bool {
+    err.chain().any(|cause| {
+        cause
+            .downcast_ref::<io::Error>()
+            .is_some_and(|e| e.kind() == io::ErrorKind::BrokenPipe)
+    })
+}

@@ -97,6 +97,9 @@ pub async fn run(
             let _ = stdin.write_all(&input).await;
         });
     }
+    // Taken now: once the leader is reaped, `Child::id` forgets it, but its
+    // group lives on as long as anything it started does.
+    let pgid = child.id();
     let deadline = tokio::time::Instant::from_std(started + handler.timeout);
     let mut stdout = Capture::default();
     let mut stderr = Capture::default();
@@ -112,7 +115,7 @@ pub async fn run(
     .await
     .is_ok();
     if !finished {
-        kill_group(&mut child);
+        kill_group(&mut child, pgid);
     }
     let status = match status {
         Some(status) => status,
@@ -183,10 +186,10 @@ fn shell(command: &str) -> Command {
     }
 }
 
-/// Kill the hook and everything in its process group.
-fn kill_group(child: &mut Child) {
+/// Kill the hook and everything in its process group (`pgid`, its pid).
+fn kill_group(child: &mut Child, pgid: Option<u32>) {
     #[cfg(unix)]
-    if let Some(pid) = child.id() {
+    if let Some(pid) = pgid {
         if let Ok(pgid) = i32::try_from(pid) {
             // SAFETY: kill(2) has no memory effects; a negative pid names the
             // group this hook leads (`process_group(0)` made pgid == pid).
@@ -195,6 +198,8 @@ fn kill_group(child: &mut Child) {
             }
         }
     }
+    #[cfg(not(unix))]
+    let _ = pgid;
     // The leader itself, also where process groups do not exist; an error
     // means it already exited.
     let _ = child.start_kill();

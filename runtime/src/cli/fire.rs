@@ -1,0 +1,344 @@
+//! `agenthooks fire EVENT`: send a made-up or recorded event through the real
+//! pipeline and show each hook's outcome, the aggregated answer and the
+//! native answer `run` would give the agent.
+//!
+//! The made-up event is shaped like the one Claude Code sends (common fields,
+//! the event's own with plausible values), so a hook behaves as it will for
+//! real. With `--input` and no `--tool`, the input is a whole payload in the
+//! `--agent`'s dialect (one recorded from a real session, say), decoded by
+//! that agent's adapter exactly as `run` decodes it.
+
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use anyhow::{anyhow, bail, Context};
+use serde_json::{json, Map, Value};
+
+use super::report;
+use crate::agents::{self, Agent, Native};
+use crate::config::{self, LoadOptions};
+use crate::exec::ExecContext;
+use crate::pipeline::{self, Dispatched};
+use crate::protocol::{Event, EventName};
+use crate::select::select;
+
+/// `agenthooks fire`.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// The event, as Claude Code names it (`PreToolUse`, `Stop`, ...); with a
+    /// recorded `--input`, the agent's own name for it also works.
+    pub event: String,
+    /// Tool events: the tool (`Bash`, `Write`, `mcp__server__tool`, ...); default `Bash`.
+    #[arg(long)]
+    pub tool: Option<String>,
+    /// With `--tool`: the tool's input as JSON. Without: a whole recorded
+    /// payload, in the `--agent`'s dialect.
+    #[arg(long, value_name = "JSON", conflicts_with = "input_file")]
+    pub input: Option<String>,
+    /// Like `--input`, read from a file.
+    #[arg(long, value_name = "FILE")]
+    pub input_file: Option<PathBuf>,
+    /// The agent the event comes from and whose native answer is shown.
+    #[arg(long, default_value = "claude")]
+    pub agent: String,
+    /// The agent's working directory (the event's `cwd`); default the current one.
+    #[arg(long, value_name = "DIR")]
+    pub cwd: Option<PathBuf>,
+    /// Print one JSON document instead of text.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Build the event, dispatch it, print what happened. Exits 0.
+///
+/// # Errors
+/// An unknown event or agent, unreadable or invalid input, or a closed stdout.
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let agent =
+        agents::find(&args.agent).ok_or_else(|| anyhow!("no agent named `{}`", args.agent))?;
+    let event = build_event(&args, agent)?;
+    let root = config::project_root(event.cwd().as_deref());
+    let config = config::load(&LoadOptions {
+        home: None,
+        project_root: root.clone(),
+    });
+    let selected = select(&config.handlers, &event);
+    let ctx = ExecContext {
+        project_root: root.clone(),
+        verbose: true,
+        ..ExecContext::default()
+    };
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .context("could not start the async runtime")?;
+    let done = runtime.block_on(pipeline::dispatch_selected(&event, &selected, &ctx));
+    let native = agent.encode(&event, &done.answer);
+    let mut notes = config.errors.clone();
+    notes.extend(config.warnings.iter().cloned());
+    notes.extend(done.notes.iter().cloned());
+    let shown = Shown {
+        agent,
+        event: &event,
+        root: root.as_deref(),
+        done: &done,
+        notes: &notes,
+        native: &native,
+    };
+    let text = if args.json {
+        let mut text = serde_json::to_string_pretty(&shown.json()).context("could not print")?;
+        text.push('\n');
+        text
+    } else {
+        shown.text()
+    };
+    io::stdout()
+        .lock()
+        .write_all(text.as_bytes())
+        .context("could not print the report")?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The event `fire` sends: a recorded payload decoded by the agent, or one
+/// made up in Claude Code's shape.
+fn build_event(args: &Args, agent: &dyn Agent) -> anyhow::Result<Event> {
+    let input = match (&args.input, &args.input_file) {
+        (Some(text), _) => Some(text.clone()),
+        (None, Some(path)) => Some(
+            std::fs::read_to_string(path)
+                .with_context(|| format!("could not read `{}`", path.display()))?,
+        ),
+        (None, None) => None,
+    };
+    let cwd = match &args.cwd {
+        Some(dir) => absolute(dir)?,
+        None => std::env::current_dir().context("could not read the current directory")?,
+    };
+    if let (Some(text), None) = (&input, &args.tool) {
+        let value: Value = serde_json::from_str(text).context("the input is not valid JSON")?;
+        let mut event = agent
+            .decode(value, Some(&args.event))
+            .context("the input cannot be read")?;
+        if args.cwd.is_some() || event.cwd().is_none() {
+            let cwd = Value::String(cwd.to_string_lossy().into_owned());
+            event.input_mut().insert("cwd".into(), cwd);
+        }
+        return Ok(event);
+    }
+    let name: EventName = args.event.parse().map_err(|_| {
+        anyhow!(
+            "unknown event `{}`; one of: {}",
+            args.event,
+            EventName::ALL
+                .iter()
+                .map(|e| e.as_str())
+                .collect::<Vec<_>>()
+                .join(", ")
+        )
+    })?;
+    if args.tool.is_some() && !name.is_tool_event() {
+        bail!("`--tool` applies to tool events only, not `{name}`");
+    }
+    let tool_input = match input {
+        Some(text) => {
+            Some(serde_json::from_str::<Value>(&text).context("the tool input is not valid JSON")?)
+        }
+        None => None,
+    };
+    let payload = made_up(name, &cwd, args.tool.as_deref(), tool_input);
+    Ok(Event::new(payload, Some(name), agent.id())?)
+}
+
+fn absolute(dir: &Path) -> anyhow::Result<PathBuf> {
+    let dir = if dir.is_absolute() {
+        dir.to_path_buf()
+    } else {
+        std::env::current_dir()
+            .context("could not read the current directory")?
+            .join(dir)
+    };
+    Ok(dir)
+}
+
+/// A payload like the one Claude Code sends for `name`.
+fn made_up(name: EventName, cwd: &Path, tool: Option<&str>, tool_input: Option<Value>) -> Value {
+    let cwd_text = cwd.to_string_lossy().into_owned();
+    let session = session_id();
+    let home = std::env::var("HOME").unwrap_or_else(|_| "/tmp".to_string());
+    // Claude Code keeps transcripts under a directory named after the cwd.
+    let slug: String = cwd_text
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() { c } else { '-' })
+        .collect();
+    let mut p = Map::new();
+    p.insert("session_id".into(), json!(session));
+    p.insert(
+        "transcript_path".into(),
+        json!(format!("{home}/.claude/projects/{slug}/{session}.jsonl")),
+    );
+    p.insert("cwd".into(), json!(cwd_text));
+    p.insert("permission_mode".into(), json!("default"));
+    p.insert("hook_event_name".into(), json!(name.as_str()));
+    if name.is_tool_event() {
+        let tool = tool.unwrap_or("Bash");
+        let input = tool_input.unwrap_or_else(|| default_tool_input(tool, cwd));
+        p.insert("tool_name".into(), json!(tool));
+        p.insert("tool_input".into(), input);
+        if name != EventName::PermissionRequest {
+            p.insert("tool_use_id".into(), json!("toolu_fire_0001"));
+        }
+    }
+    let own: &[(&str, Value)] = match name {
+        EventName::SessionStart => &[("source", json!("startup"))],
+        EventName::Setup => &[("trigger", json!("init"))],
+        EventName::UserPromptSubmit => &[("prompt", json!("Summarize the README"))],
+        EventName::UserPromptExpansion => &[
+            ("command_name", json!("review")),
+            ("prompt", json!("/review")),
+        ],
+        EventName::PermissionRequest => &[("permission_suggestions", json!([]))],
+        EventName::PostToolUse => &[
+            (
+                "tool_response",
+                json!({"stdout": "", "stderr": "", "interrupted": false}),
+            ),
+            ("duration_ms", json!(12)),
+        ],
+        EventName::PostToolUseFailure => &[
+            ("error", json!("Command failed with exit code 1")),
+            ("is_interrupt", json!(false)),
+            ("duration_ms", json!(12)),
+        ],
+        EventName::PostToolBatch => &[("tool_calls", json!([]))],
+        EventName::Notification => &[
+            ("message", json!("Claude is waiting for your input")),
+            ("notification_type", json!("idle_prompt")),
+        ],
+        EventName::Stop | EventName::SubagentStop => &[
+            ("stop_hook_active", json!(false)),
+            ("last_assistant_message", json!("Done.")),
+        ],
+        EventName::PreCompact => &[
+            ("trigger", json!("manual")),
+            ("custom_instructions", json!("")),
+        ],
+        EventName::PostCompact => &[("trigger", json!("manual")), ("compact_summary", json!(""))],
+        EventName::SessionEnd => &[("reason", json!("other"))],
+        EventName::PreToolUse
+        | EventName::PermissionDenied
+        | EventName::MessageDisplay
+        | EventName::SubagentStart
+        | EventName::TaskCreated
+        | EventName::TaskCompleted
+        | EventName::StopFailure
+        | EventName::TeammateIdle
+        | EventName::InstructionsLoaded
+        | EventName::ConfigChange
+        | EventName::CwdChanged
+        | EventName::DirectoryAdded
+        | EventName::FileChanged
+        | EventName::WorktreeCreate
+        | EventName::WorktreeRemove
+        | EventName::Elicitation
+        | EventName::ElicitationResult => &[],
+    };
+    for (key, value) in own {
+        p.insert((*key).to_string(), value.clone());
+    }
+    Value::Object(p)
+}
+
+fn default_tool_input(tool: &str, cwd: &Path) -> Value {
+    let file = cwd.join("README.md").to_string_lossy().into_owned();
+    match tool {
+        "Bash" | "PowerShell" => json!({"command": "ls", "description": "List files"}),
+        "Read" => json!({"file_path": file}),
+        "Write" => json!({"file_path": file, "content": "hello\n"}),
+        "Edit" => json!({"file_path": file, "old_string": "a", "new_string": "b"}),
+        _ => json!({}),
+    }
+}
+
+fn session_id() -> String {
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_nanos())
+        .unwrap_or_default();
+    format!("fire-{:x}-{:x}", std::process::id(), nanos)
+}
+
+/// Everything `fire` shows.
+struct Shown<'a> {
+    agent: &'a dyn Agent,
+    event: &'a Event,
+    root: Option<&'a Path>,
+    done: &'a Dispatched,
+    notes: &'a [String],
+    native: &'a Native,
+}
+
+impl Shown<'_> {
+    /// What `run` would write on stderr: the agent's lines, then the notes.
+    fn stderr_lines(&self) -> Vec<String> {
+        let mut lines = self.native.stderr.clone();
+        lines.extend(self.notes.iter().map(|n| report::note_line(n)));
+        lines
+    }
+
+    fn json(&self) -> Value {
+        json!({
+            "event": self.event.to_json(),
+            "project_root": self.root.map(|r| r.to_string_lossy().into_owned()),
+            "handlers": self.done.reports.iter().map(report::report_json).collect::<Vec<_>>(),
+            "answer": self.done.answer,
+            "notes": self.notes,
+            "native": {
+                "agent": self.agent.id(),
+                "stdout": self.native.stdout,
+                "stderr": self.stderr_lines(),
+                "exit_code": self.native.exit_code,
+            },
+        })
+    }
+
+    fn text(&self) -> String {
+        let mut out = String::new();
+        let root = self
+            .root
+            .map_or_else(|| "none".to_string(), |r| r.display().to_string());
+        out.push_str(&format!(
+            "event: {} from {} (project: {root})\n",
+            self.event.name(),
+            self.agent.display_name()
+        ));
+        if self.done.reports.is_empty() {
+            out.push_str("hooks: none matched\n");
+        } else {
+            out.push_str(&format!("hooks: {}\n", self.done.reports.len()));
+            for (i, report) in self.done.reports.iter().enumerate() {
+                out.push_str(&report::report_text(i + 1, report));
+            }
+        }
+        if self.done.answer.is_empty() {
+            out.push_str("answer: none (the agent goes on as if no hook ran)\n");
+        } else {
+            let answer = serde_json::to_string(&self.done.answer).unwrap_or_default();
+            out.push_str(&format!("answer: {answer}\n"));
+        }
+        out.push_str(&format!(
+            "native answer for {}: exit {}\n",
+            self.agent.id(),
+            self.native.exit_code
+        ));
+        if self.native.stdout.is_empty() {
+            out.push_str("  stdout: (empty)\n");
+        } else {
+            out.push_str(&format!("  stdout: {}\n", self.native.stdout.trim_end()));
+        }
+        for line in self.stderr_lines() {
+            out.push_str(&format!("  stderr: {line}\n"));
+        }
+        out
+    }
+}

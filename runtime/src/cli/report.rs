@@ -1,0 +1,165 @@
+//! Rendering what hooks did: one-line notes for stderr, a readable block per
+//! hook for `fire`, and the same as JSON for `fire --json`.
+
+use std::fmt::Write as _;
+
+use serde_json::{json, Value};
+
+use crate::exec::Report;
+use crate::protocol::{Exit, Outcome};
+
+/// How much of a hook's stdout or stderr the text report shows.
+const EXCERPT_CHARS: usize = 400;
+
+/// A note as printed on stderr: prefixed `agenthooks: ` (once).
+pub fn note_line(note: &str) -> String {
+    if note.starts_with("agenthooks: ") {
+        note.to_string()
+    } else {
+        format!("agenthooks: {note}")
+    }
+}
+
+/// `answered`, `failed` or `skipped`.
+pub fn status(outcome: &Outcome) -> &'static str {
+    match outcome {
+        Outcome::Answered(_) => "answered",
+        Outcome::Failed(_) => "failed",
+        Outcome::Skipped(_) => "skipped",
+    }
+}
+
+/// One line for `run --verbose`: `hook `x`: answered (exit 0, 12 ms)`.
+pub fn summary_line(report: &Report) -> String {
+    let mut line = format!("hook `{}`: {}", report.label, status(&report.outcome));
+    let mut detail = Vec::new();
+    match &report.outcome {
+        Outcome::Answered(answer) if !answer.is_empty() => {
+            detail.push(serde_json::to_string(answer).unwrap_or_default());
+        }
+        Outcome::Answered(_) => detail.push("no opinion".to_string()),
+        Outcome::Failed(failure) => detail.push(failure.to_string()),
+        Outcome::Skipped(skip) => detail.push(skip.to_string()),
+    }
+    if let Some(exit) = report.exit {
+        detail.push(exit_text(exit));
+    }
+    detail.push(format!("{} ms", report.duration.as_millis()));
+    let _ = write!(line, " ({})", detail.join(", "));
+    line
+}
+
+/// `exit 0` or `signal 9`.
+pub fn exit_text(exit: Exit) -> String {
+    match exit {
+        Exit::Code(code) => format!("exit {code}"),
+        Exit::Signal(signal) => format!("signal {signal}"),
+    }
+}
+
+/// A report as JSON (for `fire --json`).
+pub fn report_json(report: &Report) -> Value {
+    let (answer, failure, skip) = match &report.outcome {
+        Outcome::Answered(answer) => (json!(answer), Value::Null, Value::Null),
+        Outcome::Failed(failure) => (Value::Null, json!(failure.to_string()), Value::Null),
+        Outcome::Skipped(skip) => (Value::Null, Value::Null, json!(skip.to_string())),
+    };
+    let (exit_code, signal) = match report.exit {
+        Some(Exit::Code(code)) => (json!(code), Value::Null),
+        Some(Exit::Signal(signal)) => (Value::Null, json!(signal)),
+        None => (Value::Null, Value::Null),
+    };
+    json!({
+        "label": report.label,
+        "kind": report.kind,
+        "status": status(&report.outcome),
+        "exit_code": exit_code,
+        "signal": signal,
+        "duration_ms": report.duration.as_secs_f64() * 1000.0,
+        "answer": answer,
+        "failure": failure,
+        "skip": skip,
+        "stdout": report.stdout,
+        "stderr": report.stderr,
+        "notes": report.notes,
+        "fuel_used": report.fuel_used,
+    })
+}
+
+/// A report as an indented block of text (for `fire`): a header line, then
+/// what it answered, excerpts of its output and its notes.
+pub fn report_text(index: usize, report: &Report) -> String {
+    let mut out = format!(
+        "  [{index}] {} ({})  {}",
+        report.label,
+        report.kind,
+        status(&report.outcome)
+    );
+    if let Some(exit) = report.exit {
+        let _ = write!(out, "  {}", exit_text(exit));
+    }
+    let _ = writeln!(out, "  {} ms", report.duration.as_millis());
+    match &report.outcome {
+        Outcome::Answered(answer) if answer.is_empty() => {
+            let _ = writeln!(out, "      answered: nothing (no opinion)");
+        }
+        Outcome::Answered(answer) => {
+            let text = serde_json::to_string(answer).unwrap_or_default();
+            let _ = writeln!(out, "      answered: {text}");
+        }
+        Outcome::Failed(failure) => {
+            let _ = writeln!(out, "      failure: {failure}");
+        }
+        Outcome::Skipped(skip) => {
+            let _ = writeln!(out, "      skipped: {skip}");
+        }
+    }
+    for (name, text) in [("stdout", &report.stdout), ("stderr", &report.stderr)] {
+        if let Some(excerpt) = excerpt(text) {
+            let _ = writeln!(out, "      {name}: {excerpt}");
+        }
+    }
+    for note in &report.notes {
+        let _ = writeln!(out, "      note: {note}");
+    }
+    out
+}
+
+/// The start of `text` on one line, or `None` when it is blank.
+pub fn excerpt(text: &str) -> Option<String> {
+    let text = text.trim();
+    if text.is_empty() {
+        return None;
+    }
+    let flat: String = text
+        .chars()
+        .map(|c| if c == '\n' || c == '\r' { '⏎' } else { c })
+        .collect();
+    let mut chars = flat.chars();
+    let mut short: String = chars.by_ref().take(EXCERPT_CHARS).collect();
+    if chars.next().is_some() {
+        short.push('…');
+    }
+    Some(short)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn notes_are_prefixed_once() {
+        assert_eq!(note_line("x"), "agenthooks: x");
+        assert_eq!(note_line("agenthooks: x"), "agenthooks: x");
+    }
+
+    #[test]
+    fn excerpts_are_one_bounded_line() {
+        assert_eq!(excerpt("  \n "), None);
+        assert_eq!(excerpt("a\nb\n").as_deref(), Some("a⏎b"));
+        let long = "x".repeat(EXCERPT_CHARS + 10);
+        let short = excerpt(&long).unwrap();
+        assert_eq!(short.chars().count(), EXCERPT_CHARS + 1);
+        assert!(short.ends_with('…'));
+    }
+}

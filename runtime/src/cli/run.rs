@@ -1,0 +1,147 @@
+//! `agenthooks run --agent A [--event E]`: the bridge an agent's native hook
+//! config calls.
+//!
+//! It reads the agent's native JSON on stdin, decodes it, loads the hooks,
+//! runs the selected ones, aggregates and encodes the answer back into the
+//! agent's dialect: stdout, stderr lines and exit code.
+//!
+//! Two rules shape it:
+//!
+//! - **Its own trouble never blocks the agent.** Bad JSON, an unknown event or
+//!   agent, a broken config: one note on stderr and an allow (exit 0, empty
+//!   stdout). Some agents read any non-zero exit as a deny.
+//! - **Doing nothing is cheap.** When no handler is selected, no async runtime
+//!   is built: the common path costs little more than starting a process.
+
+use std::io::{self, Read, Write};
+use std::process::ExitCode;
+
+use anyhow::{anyhow, Context};
+
+use crate::agents::{self, Native};
+use crate::config::{self, LoadOptions};
+use crate::exec::ExecContext;
+use crate::pipeline;
+use crate::protocol::Answer;
+use crate::select::select;
+
+/// The largest input accepted on stdin. Real payloads are kilobytes; a
+/// transcript pasted into a prompt can reach megabytes.
+pub const MAX_INPUT: usize = 32 << 20;
+
+/// `agenthooks run`.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// The calling agent: `claude`, `codex`, `gemini`, ... (see `agenthooks agents`).
+    #[arg(long)]
+    pub agent: String,
+    /// The event, for agents whose payload does not name it (native or Claude spelling).
+    #[arg(long)]
+    pub event: Option<String>,
+    /// Also show each hook's outcome on stderr.
+    #[arg(long, short)]
+    pub verbose: bool,
+}
+
+/// Run the bridge on this process's stdin, stdout and stderr. Never fails.
+pub fn run(args: Args) -> ExitCode {
+    let mut notes = Vec::new();
+    let native = match bridge(&args, io::stdin().lock(), &mut notes) {
+        Ok(native) => native,
+        Err(err) => {
+            notes.push(format!("{err:#}; allowing"));
+            Native::default()
+        }
+    };
+    emit(&native, &notes);
+    // Agents speak in small codes (0, 1, 2); anything else cannot be
+    // represented and is an encoder bug, which must not read as a block.
+    ExitCode::from(u8::try_from(native.exit_code).unwrap_or(0))
+}
+
+/// Decode, load, select, execute, aggregate, encode. Notes are pushed as they
+/// come; an `Err` is trouble of the runtime's own, which allows.
+///
+/// # Errors
+/// Input over [`MAX_INPUT`], input that is not JSON, an unknown agent, or a
+/// payload the agent's adapter cannot decode.
+pub fn bridge(args: &Args, input: impl Read, notes: &mut Vec<String>) -> anyhow::Result<Native> {
+    let agent = agents::find(&args.agent).ok_or_else(|| {
+        let known: Vec<&str> = agents::AGENTS.iter().map(|a| a.id()).collect();
+        anyhow!(
+            "no agent named `{}` (known: {})",
+            args.agent,
+            known.join(", ")
+        )
+    })?;
+    let bytes = read_bounded(input)?;
+    let value: serde_json::Value =
+        serde_json::from_slice(&bytes).context("the hook input is not valid JSON")?;
+    let event = agent
+        .decode(value, args.event.as_deref())
+        .context("the hook input cannot be read")?;
+    let root = config::project_root(event.cwd().as_deref());
+    let config = config::load(&LoadOptions {
+        home: None,
+        project_root: root.clone(),
+    });
+    notes.extend(config.errors.iter().cloned());
+    notes.extend(config.warnings.iter().cloned());
+    let selected = select(&config.handlers, &event);
+    let answer = if selected.is_empty() {
+        Answer::none()
+    } else {
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .context("could not start the async runtime")?;
+        let ctx = ExecContext {
+            project_root: root,
+            verbose: args.verbose,
+            ..ExecContext::default()
+        };
+        let done = runtime.block_on(pipeline::dispatch_selected(&event, &selected, &ctx));
+        if args.verbose {
+            for report in &done.reports {
+                notes.push(super::report::summary_line(report));
+            }
+        }
+        notes.extend(done.notes);
+        done.answer
+    };
+    Ok(agent.encode(&event, &answer))
+}
+
+/// Read all of `input`, refusing more than [`MAX_INPUT`] bytes.
+fn read_bounded(input: impl Read) -> anyhow::Result<Vec<u8>> {
+    let mut bytes = Vec::new();
+    input
+        .take(MAX_INPUT as u64 + 1)
+        .read_to_end(&mut bytes)
+        .context("could not read the hook input")?;
+    if bytes.len() > MAX_INPUT {
+        return Err(anyhow!(
+            "the hook input is over {} MiB; refused",
+            MAX_INPUT >> 20
+        ));
+    }
+    Ok(bytes)
+}
+
+/// Write the native answer, then the notes, each prefixed `agenthooks: `.
+///
+/// The agent's stderr lines go first and unprefixed: for agents that read
+/// stderr as the reason of a block, they are the reason.
+fn emit(native: &Native, notes: &[String]) {
+    // A closed pipe means the agent stopped listening; nothing left to do.
+    let mut stdout = io::stdout().lock();
+    let _ = stdout.write_all(native.stdout.as_bytes());
+    let _ = stdout.flush();
+    let mut stderr = io::stderr().lock();
+    for line in &native.stderr {
+        let _ = writeln!(stderr, "{line}");
+    }
+    for note in notes {
+        let _ = writeln!(stderr, "{}", super::report::note_line(note));
+    }
+}
