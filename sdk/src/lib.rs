@@ -172,7 +172,7 @@ macro_rules! export {
                     $crate::__private::handle(event, $hook)
                 }
             }
-    $crate::__export_hook_world!(AgenthooksHook with_types_in $crate::__private::bindings);
+    $crate::__private::bindings::__export_hook_world!(AgenthooksHook with_types_in $crate::__private::bindings);
         };
 
         #[cfg(target_arch = "wasm32")]
