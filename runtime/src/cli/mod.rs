@@ -14,8 +14,10 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+pub mod check;
 pub mod compile;
 pub mod fire;
+pub mod install;
 pub mod report;
 pub mod run;
 pub mod schema;
@@ -45,6 +47,12 @@ pub enum Cmd {
     Fire(fire::Args),
     /// Print the JSON Schema of the hook input, the answer, or `.agents/hooks.json`.
     Schema(schema::Args),
+    /// Write agenthooks into agents' own hook configs (merging, with a backup).
+    Install(install::Args),
+    /// Remove what `install` wrote, restoring the original bytes where it can.
+    Uninstall(install::UninstallArgs),
+    /// Lint `.agents/hooks.json` and what each installed agent cannot do with it.
+    Check(check::Args),
     /// Compile wasm components into the compile cache ahead of time.
     Compile(compile::Args),
 }
@@ -95,6 +103,9 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Cmd::Run(args) => Ok(run::run(args)),
         Cmd::Fire(args) => fire::run(args),
         Cmd::Schema(args) => schema::run(args),
+        Cmd::Install(args) => install::run(args),
+        Cmd::Uninstall(args) => install::run_uninstall(args),
+        Cmd::Check(args) => check::run(args),
         Cmd::Compile(args) => compile::run(args),
     }
 }

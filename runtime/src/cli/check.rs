@@ -1,0 +1,230 @@
+//! `agenthooks check`: lint `.agents/hooks.json` (user and project) and what
+//! each installed agent cannot do with it.
+//!
+//! Findings (exit 1): a file that cannot be read or parsed, unknown keys,
+//! events or handler types, bad regexes, missing or invalid wasm components,
+//! handler types the runtime does not run, untrusted project command hooks,
+//! and per agent that has our entries installed: a hook on an event that agent
+//! never fires, or a matcher no tool of that agent can match. Notes (printed,
+//! not findings): events where an agent ignores every answer.
+
+use std::io::{self, Write as _};
+use std::path::Path;
+use std::process::ExitCode;
+
+use anyhow::Context as _;
+
+use super::{EXIT_FINDING, EXIT_OK};
+use crate::agents::{Agent, Caps};
+use crate::config::{self, Handler, HandlerKind, LoadOptions, Scope};
+use crate::install::{self, Env};
+use crate::select::Matcher;
+
+/// `agenthooks check`.
+#[derive(Debug, clap::Args)]
+pub struct Args {}
+
+/// What `check` found, in the order it prints.
+#[derive(Debug, Default, PartialEq, Eq)]
+pub struct Findings {
+    /// Problems in the hooks files (exit 1).
+    pub errors: Vec<String>,
+    /// What an installed agent will not do with the hooks (exit 1).
+    pub warnings: Vec<String>,
+    /// Worth knowing, not a problem.
+    pub notes: Vec<String>,
+}
+
+/// Run `check` in the working directory.
+///
+/// # Errors
+/// No working directory or home.
+pub fn run(_args: Args) -> anyhow::Result<ExitCode> {
+    let cwd = std::env::current_dir().context("cannot read the working directory")?;
+    let env = Env::from_process()?;
+    let root = install::project_root(&cwd);
+    let (store, store_note) = config::trust::TrustStore::load();
+    let mut found = check(&root, &env, |h| store.trusts(h));
+    if let Some(note) = store_note {
+        found.errors.push(note);
+    }
+    let mut out = io::stdout().lock();
+    for line in &found.errors {
+        writeln!(out, "error: {line}")?;
+    }
+    for line in &found.warnings {
+        writeln!(out, "warning: {line}")?;
+    }
+    for line in &found.notes {
+        writeln!(out, "note: {line}")?;
+    }
+    let count = found.errors.len() + found.warnings.len();
+    if count == 0 {
+        writeln!(out, "check: no problems found")?;
+        Ok(ExitCode::from(EXIT_OK))
+    } else {
+        writeln!(out, "check: {count} problem{}",
+            if count == 1 { "" } else { "s" }
+        )?;
+        Ok(ExitCode::from(EXIT_FINDING))
+    }
+}
+
+/// Everything `check` reports for the project at `root`; `trusted` says
+/// whether a project handler is trusted.
+pub fn check(root: &Path, env: &Env, trusted: impl Fn(&Handler) -> bool) -> Findings {
+    let config = config::load(&LoadOptions {
+        home: Some(env.home.clone()),
+        project_root: Some(root.to_path_buf()),
+    });
+    let mut found = Findings {
+        errors: config.errors.clone(),
+        ..Findings::default()
+    };
+    // Whatever `run` would only warn about is an error here.
+    found.errors.extend(config.warnings.iter().cloned());
+    for h in &config.handlers {
+        let at = format!("`{}`: {} {}", h.file.display(), h.event.as_str(), h.label);
+        match &h.kind {
+            HandlerKind::Wasm(spec) => {
+                if let Some(problem) = component_problem(&spec.component) {
+                    found.errors.push(format!("{at}: {problem}"));
+                }
+            }
+            HandlerKind::Unsupported { kind } => found.errors.push(format!(
+                "{at}: `{kind}` handlers are not run by agenthooks yet (skipped with a note)"
+            )),
+            HandlerKind::Command(_) => {
+                if h.scope == Scope::Project && !trusted(h) {
+                    found.errors.push(format!(
+                        "{at}: not trusted, so it is skipped; run `agenthooks trust` after reviewing it"
+                    ));
+                }
+            }
+        }
+    }
+    let mut agents: Vec<&'static dyn Agent> = Vec::new();
+    for scope in [Scope::Project, Scope::User] {
+        for agent in install::installed(scope, root, env) {
+            if !agents.iter().any(|a| a.id() == agent.id()) {
+                agents.push(agent);
+            }
+        }
+    }
+    for agent in agents {
+        agent_findings(agent, &config.handlers, &mut found);
+    }
+    found
+}
+
+/// Why a component file cannot be run, if it cannot.
+fn component_problem(path: &Path) -> Option<String> {
+    let shown = path.display();
+    let bytes = match std::fs::read(path) {
+        Ok(b) => b,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            return Some(format!("component `{shown}` does not exist"))
+        }
+        Err(e) => return Some(format!("component `{shown}` cannot be read: {e}")),
+    };
+    match bytes.get(..8) {
+        Some([0, b'a', b's', b'm', _, _, 1, 0]) => None,
+        Some([0, b'a', b's', b'm', 1, 0, 0, 0]) => Some(format!(
+            "`{shown}` is a core wasm module, not a component; build for wasm32-wasip2 (or run `wasm-tools component new`)"
+        )),
+        _ => Some(format!("`{shown}` is not a WebAssembly component")),
+    }
+}
+
+/// The canonical tool names a hook can see from this agent, or `None` when
+/// the agent's names are Claude Code's own (nothing to check against).
+fn tool_names(agent: &dyn Agent) -> Option<Vec<&'static str>> {
+    let table = agent.table();
+    if table.tools.is_empty() {
+        return None;
+    }
+    let mut names: Vec<&'static str> = table.tools.iter().map(|t| t.canonical).collect();
+    names.extend(table.events.iter().filter_map(|r| r.tool));
+    names.sort_unstable();
+    names.dedup();
+    Some(names)
+}
+
+fn agent_findings(agent: &dyn Agent, handlers: &[Handler], found: &mut Findings) {
+    let name = agent.display_name();
+    let table = agent.table();
+    let events = agent.events();
+    let tools = tool_names(agent);
+    let mut noted = Vec::new();
+    for h in handlers {
+        let at = format!("`{}`: {} {}", h.file.display(), h.event.as_str(), h.label);
+        if !events.contains(&h.event) {
+            found.warnings.push(format!(
+                "{at}: never runs in {name}, which has no `{}` event",
+                h.event.as_str()
+            ));
+            continue;
+        }
+        let rows: Vec<_> = table
+            .events
+            .iter()
+            .filter(|r| r.canonical == h.event)
+            .collect();
+        if rows.iter().all(|r| r.caps == Caps::NONE) && !noted.contains(&h.event) {
+            noted.push(h.event);
+            found.notes.push(format!(
+                "{name} ignores every answer to `{}` (observe only): hooks there can log, not decide",
+                h.event.as_str()
+            ));
+        }
+        if h.event.matcher_field() != Some("tool_name") {
+            continue;
+        }
+        let (Some(tools), Some(source)) = (&tools, matcher_source(&h.matcher)) else {
+            continue;
+        };
+        // MCP tool names are open-ended; a matcher about them cannot be judged.
+        if source.to_ascii_lowercase().contains("mcp") {
+            continue;
+        }
+        if !tools.iter().any(|t| h.matcher.matches(Some(t))) {
+            found.warnings.push(format!(
+                "{at}: matcher `{source}` matches no tool {name} has (as hooks see them: {})",
+                tools.join(", ")
+            ));
+        }
+    }
+}
+
+/// The matcher as written, or `None` when it matches everything.
+fn matcher_source(m: &Matcher) -> Option<String> {
+    match m {
+        Matcher::All => None,
+        Matcher::Exact(names) => Some(names.join("|")),
+        Matcher::Regex(re) => Some(re.as_str().to_string()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn component_problems_are_told_apart() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = |n: &str| dir.path().join(n);
+        std::fs::write(p("c.wasm"), [0, b'a', b's', b'm', 0x0d, 0, 1, 0]).unwrap();
+        std::fs::write(p("m.wasm"), [0, b'a', b's', b'm', 1, 0, 0, 0]).unwrap();
+        std::fs::write(p("t.wasm"), b"hello").unwrap();
+        assert_eq!(component_problem(&p("c.wasm")), None);
+        assert!(component_problem(&p("m.wasm"))
+            .unwrap()
+            .contains("core wasm module"));
+        assert!(component_problem(&p("t.wasm"))
+            .unwrap()
+            .contains("not a WebAssembly component"));
+        assert!(component_problem(&p("none.wasm"))
+            .unwrap()
+            .contains("does not exist"));
+    }
+}

@@ -1,0 +1,211 @@
+//! `agenthooks install A… [--user] [--dry-run] [--all-detected]` and
+//! `agenthooks uninstall A… [--user] [--dry-run] [--all-installed]`.
+//!
+//! Prints one line per file (`created`, `updated`, `unchanged`, `removed`,
+//! `restored`), one line per refusal on stderr, and exits 1 when any agent
+//! could not be changed.
+
+use std::io::{self, Write as _};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use anyhow::{bail, Context as _};
+
+use super::{EXIT_FINDING, EXIT_OK};
+use crate::agents::{self, Agent};
+use crate::config::Scope;
+use crate::install::{self, Action, Env, FileChange, Request, Status};
+
+/// `agenthooks install`.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// The agents to install into: `claude`, `codex`, `gemini`, ... (see `agenthooks agents`).
+    #[arg(value_name = "AGENT", required_unless_present = "all_detected")]
+    pub agents: Vec<String>,
+    /// Write the user-level config (under `$HOME`) instead of the project's.
+    #[arg(long)]
+    pub user: bool,
+    /// Print what would change as a unified diff and write nothing.
+    #[arg(long)]
+    pub dry_run: bool,
+    /// Every agent whose config folder exists in the project (or under `$HOME` with `--user`).
+    #[arg(long)]
+    pub all_detected: bool,
+}
+
+/// `agenthooks uninstall`.
+#[derive(Debug, clap::Args)]
+pub struct UninstallArgs {
+    /// The agents to remove agenthooks from.
+    #[arg(value_name = "AGENT", required_unless_present = "all_installed")]
+    pub agents: Vec<String>,
+    /// Change the user-level config (under `$HOME`) instead of the project's.
+    #[arg(long)]
+    pub user: bool,
+    /// Print what would change as a unified diff and write nothing.
+    #[arg(long)]
+    pub dry_run: bool,
+    /// Every agent that has agenthooks entries at this scope.
+    #[arg(long)]
+    pub all_installed: bool,
+}
+
+/// Run `install`.
+///
+/// # Errors
+/// Bad usage (an unknown agent) or no working directory / home.
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let ctx = Ctx::new(args.user)?;
+    let mut agents = named(&args.agents)?;
+    if args.all_detected {
+        for agent in install::detected(ctx.scope, &ctx.root, &ctx.env) {
+            if !agents.iter().any(|a| a.id() == agent.id()) {
+                agents.push(agent);
+            }
+        }
+        if agents.is_empty() {
+            writeln!(io::stdout(), "no agent config folder found in `{}`", ctx.show(ctx.base()))?;
+            return Ok(ExitCode::from(EXIT_OK));
+        }
+    }
+    ctx.each(&agents, Action::Install, args.dry_run)
+}
+
+/// Run `uninstall`.
+///
+/// # Errors
+/// Bad usage (an unknown agent) or no working directory / home.
+pub fn run_uninstall(args: UninstallArgs) -> anyhow::Result<ExitCode> {
+    let ctx = Ctx::new(args.user)?;
+    let mut agents = named(&args.agents)?;
+    if args.all_installed {
+        for agent in install::installed(ctx.scope, &ctx.root, &ctx.env) {
+            if !agents.iter().any(|a| a.id() == agent.id()) {
+                agents.push(agent);
+            }
+        }
+    }
+    ctx.each(&agents, Action::Uninstall, args.dry_run)
+}
+
+/// The agents named on the command line.
+fn named(ids: &[String]) -> anyhow::Result<Vec<&'static dyn Agent>> {
+    let mut out: Vec<&'static dyn Agent> = Vec::new();
+    for id in ids {
+        let Some(agent) = agents::find(id) else {
+            let known: Vec<&str> = agents::AGENTS.iter().map(|a| a.id()).collect();
+            bail!("no agent named `{id}` (known: {})", known.join(", "));
+        };
+        if !out.iter().any(|a| a.id() == agent.id()) {
+            out.push(agent);
+        }
+    }
+    Ok(out)
+}
+
+/// Where this run works.
+struct Ctx {
+    scope: Scope,
+    root: PathBuf,
+    env: Env,
+    binary: PathBuf,
+}
+
+impl Ctx {
+    fn new(user: bool) -> anyhow::Result<Ctx> {
+        let cwd = std::env::current_dir().context("cannot read the working directory")?;
+        let env = Env::from_process()?;
+        let exe = std::env::current_exe().context("cannot find the agenthooks binary")?;
+        let binary = exe.canonicalize().unwrap_or(exe);
+        Ok(Ctx {
+            scope: if user { Scope::User } else { Scope::Project },
+            root: install::project_root(&cwd),
+            env,
+            binary,
+        })
+    }
+
+    fn base(&self) -> &Path {
+        match self.scope {
+            Scope::Project => &self.root,
+            Scope::User => &self.env.home,
+        }
+    }
+
+    /// A path as shown: relative to the project root, `~/…` under home, else absolute.
+    fn show(&self, path: &Path) -> String {
+        if self.scope == Scope::Project {
+            if let Ok(rel) = path.strip_prefix(&self.root) {
+                if !rel.as_os_str().is_empty() {
+                    return rel.display().to_string();
+                }
+            }
+        }
+        if let Ok(rel) = path.strip_prefix(&self.env.home) {
+            return format!("~/{}", rel.display());
+        }
+        path.display().to_string()
+    }
+
+    /// Plans and applies (or prints) every agent's change; exit 1 if any was refused.
+    fn each(
+        &self,
+        agents: &[&'static dyn Agent],
+        action: Action,
+        dry_run: bool,
+    ) -> anyhow::Result<ExitCode> {
+        let mut out = io::stdout().lock();
+        let mut failed = false;
+        for agent in agents {
+            let req = Request {
+                agent: *agent,
+                action,
+                scope: self.scope,
+                project_root: &self.root,
+                env: &self.env,
+                binary: &self.binary,
+            };
+            let result = install::plan(&req).and_then(|changes| {
+                if !dry_run {
+                    install::apply(&changes)?;
+                }
+                Ok(changes)
+            });
+            match result {
+                Ok(changes) => self.print(&mut out, agent.id(), &changes, dry_run)?,
+                Err(err) => {
+                    failed = true;
+                    eprintln!("agenthooks: {}: {err}", agent.id());
+                }
+            }
+        }
+        if dry_run {
+            writeln!(out, "dry run: nothing was written")?;
+        }
+        Ok(ExitCode::from(if failed { EXIT_FINDING } else { EXIT_OK }))
+    }
+
+    fn print(
+        &self,
+        out: &mut impl io::Write,
+        agent: &str,
+        changes: &[FileChange],
+        dry_run: bool,
+    ) -> io::Result<()> {
+        for change in changes {
+            let status = change.status();
+            let mut line = format!("{agent}: {} {}", status.as_str(), self.show(&change.path));
+            if let (Some(backup), false) = (&change.backup, dry_run) {
+                line.push_str(&format!(" (backup: {})", self.show(backup)));
+            }
+            if status == Status::Restored {
+                line.push_str(" (from its backup, now removed)");
+            }
+            writeln!(out, "{line}")?;
+            if dry_run && status != Status::Unchanged {
+                write!(out, "{}", change.diff(&self.show(&change.path)))?;
+            }
+        }
+        Ok(())
+    }
+}
