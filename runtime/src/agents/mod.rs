@@ -8,6 +8,7 @@ use serde_json::Value;
 use crate::protocol::{Answer, Event, EventError, EventName};
 
 pub mod claude;
+pub mod deadline;
 
 /// What `run` writes back to the agent.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]

@@ -26,6 +26,7 @@ use std::collections::BTreeMap;
 use std::fmt;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
+use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
@@ -487,6 +488,27 @@ impl Gate {
     }
 }
 
+impl Gate {
+    /// Keep every handler within `budget`, the time left under the calling
+    /// agent's own hook deadline ([`crate::agents::deadline`]), so that a
+    /// fail-closed hook still answers before the agent gives up and allows.
+    /// Each handler whose timeout is lowered gets a note saying so.
+    pub fn clamp(&mut self, budget: Duration, agent: &str, deadline: Duration) {
+        for gated in &mut self.handlers {
+            if gated.skip.is_some() || gated.handler.timeout <= budget {
+                continue;
+            }
+            gated.notes.push(format!(
+                "timeout lowered from {}s to {}s to answer within {agent}'s {}s hook deadline",
+                gated.handler.timeout.as_secs_f64(),
+                budget.as_secs_f64(),
+                deadline.as_secs_f64()
+            ));
+            gated.handler.timeout = budget;
+        }
+    }
+}
+
 fn kind_name(handler: &Handler) -> &str {
     match &handler.kind {
         HandlerKind::Command(_) => "command",
@@ -784,7 +806,6 @@ mod tests {
     use super::*;
     use crate::config::{CommandSpec, OnError, WasmSpec, DEFAULT_FUEL, DEFAULT_MEMORY_MIB};
     use crate::protocol::{EventName, Outcome};
-    use std::time::Duration;
 
     struct Project {
         dir: tempfile::TempDir,
@@ -1130,6 +1151,27 @@ mod tests {
         let gate = gate_with(&TrustStore::empty(), &[&w]);
         assert_eq!(gate.handlers[0].standing, Standing::User);
         assert_eq!(gate.handlers[0].handler.kind, w.kind);
+    }
+
+    #[test]
+    fn clamp_lowers_long_timeouts_with_a_note() {
+        let p = Project::new();
+        let home = tempfile::tempdir().unwrap();
+        let mut long = p.command("long");
+        long.timeout = Duration::from_secs(60);
+        let mut short = p.command("short");
+        short.timeout = Duration::from_secs(5);
+        let mut store = store_in(home.path());
+        store.trust(&p.root(), [&long, &short]).unwrap();
+        let mut gate = gate_with(&store, &[&long, &short]);
+        gate.clamp(Duration::from_secs(28), "copilot", Duration::from_secs(30));
+        assert_eq!(gate.handlers[0].handler.timeout, Duration::from_secs(28));
+        assert_eq!(
+            gate.handlers[0].notes,
+            ["timeout lowered from 60s to 28s to answer within copilot's 30s hook deadline"]
+        );
+        assert_eq!(gate.handlers[1].handler.timeout, Duration::from_secs(5));
+        assert!(gate.handlers[1].notes.is_empty());
     }
 
     #[test]

@@ -1,0 +1,102 @@
+//! How long each agent waits for `agenthooks run`, and the budget that leaves the hooks.
+//!
+//! An agent that gives up on a hook command acts as if it allowed (every agent
+//! in `reference/agent-protocols.md` §14.5 fails open on a timeout). A hook
+//! set to fail closed (`onError: "deny"`) is only worth something if its deny
+//! reaches the agent, so the runtime keeps its own deadline below the agent's:
+//! each handler's timeout is clamped to [`budget`] of the agent's deadline,
+//! and a handler that runs past it is killed and counted as failed while
+//! there is still time to answer.
+//!
+//! The numbers are the agents' documented defaults (checked 2026-11), not what
+//! `install` writes into their configs: a hook config written by hand gets the
+//! default, and the default is never longer than what `install` asks for, so
+//! the clamp is right either way. An agent whose default is not documented gets
+//! [`UNVERIFIED`], the shortest default seen.
+
+use std::time::Duration;
+
+use crate::protocol::EventName;
+
+/// The deadline assumed for a known agent whose default is not documented.
+pub const UNVERIFIED: Duration = Duration::from_secs(30);
+
+/// The time kept back from the agent's deadline to aggregate, encode and
+/// write the answer: 2 s, or a fifth of a short deadline.
+const MARGIN: Duration = Duration::from_secs(2);
+
+/// `(agent id, default deadline, per-event exceptions)`, one row per agent.
+/// The one place these numbers live.
+const DEADLINES: &[(&str, Duration, &[(EventName, Duration)])] = &[
+    // Claude Code: 600 s; UserPromptSubmit 30 s.
+    (
+        "claude",
+        secs(600),
+        &[(EventName::UserPromptSubmit, secs(30))],
+    ),
+    // Codex: 600 s; SessionEnd 1 s (at most 3).
+    ("codex", secs(600), &[(EventName::SessionEnd, secs(1))]),
+    // Gemini CLI: 60 000 ms.
+    ("gemini", secs(60), &[]),
+    // GitHub Copilot: 30 s.
+    ("copilot", secs(30), &[]),
+    // Qwen Code: 60 000 ms for commands.
+    ("qwen", secs(60), &[]),
+    // Cline: 30 s for extension hooks (120 s for SDK tool hooks).
+    ("cline", secs(30), &[]),
+    // Kiro: `timeout_ms` 30 000.
+    ("kiro", secs(30), &[]),
+];
+
+const fn secs(s: u64) -> Duration {
+    Duration::from_secs(s)
+}
+
+/// How long the agent `agent_id` waits for a hook on `event`: `None` for an
+/// id that is not a known agent (an embedding program sets its own limits).
+pub fn deadline(agent_id: &str, event: EventName) -> Option<Duration> {
+    if let Some((_, default, exceptions)) = DEADLINES.iter().find(|(id, ..)| *id == agent_id) {
+        let special = exceptions.iter().find(|(e, _)| *e == event);
+        return Some(special.map_or(*default, |(_, d)| *d));
+    }
+    super::find(agent_id).map(|_| UNVERIFIED)
+}
+
+/// The longest a handler may run under an agent deadline of `deadline`:
+/// the deadline less [`MARGIN`] (a fifth of it when that is less).
+pub fn budget(deadline: Duration) -> Duration {
+    deadline.saturating_sub(MARGIN.min(deadline / 5))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn known_agents_have_their_documented_deadlines() {
+        assert_eq!(deadline("claude", EventName::PreToolUse), Some(secs(600)));
+        assert_eq!(
+            deadline("claude", EventName::UserPromptSubmit),
+            Some(secs(30))
+        );
+        assert_eq!(deadline("codex", EventName::SessionEnd), Some(secs(1)));
+        assert_eq!(deadline("gemini", EventName::PreToolUse), Some(secs(60)));
+        assert_eq!(deadline("no-such-agent", EventName::PreToolUse), None);
+    }
+
+    #[test]
+    fn every_agent_has_a_deadline() {
+        for agent in super::super::AGENTS {
+            let d = deadline(agent.id(), EventName::PreToolUse);
+            assert!(d.is_some_and(|d| d >= secs(1)), "{}", agent.id());
+        }
+    }
+
+    #[test]
+    fn the_budget_leaves_time_to_answer() {
+        assert_eq!(budget(secs(600)), secs(598));
+        assert_eq!(budget(secs(30)), secs(28));
+        assert_eq!(budget(secs(1)), Duration::from_millis(800));
+        assert_eq!(budget(Duration::ZERO), Duration::ZERO);
+    }
+}
