@@ -21,6 +21,7 @@ pub mod install;
 pub mod report;
 pub mod run;
 pub mod schema;
+pub mod trust;
 
 /// Exit code: success.
 pub const EXIT_OK: u8 = 0;
@@ -47,6 +48,8 @@ pub enum Cmd {
     Fire(fire::Args),
     /// Print the JSON Schema of the hook input, the answer, or `.agents/hooks.json`.
     Schema(schema::Args),
+    /// Review a project's hooks and allow them to run (`--list`, `--revoke`).
+    Trust(trust::Args),
     /// Write agenthooks into agents' own hook configs (merging, with a backup).
     Install(install::Args),
     /// Remove what `install` wrote, restoring the original bytes where it can.
@@ -103,6 +106,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Cmd::Run(args) => Ok(run::run(args)),
         Cmd::Fire(args) => fire::run(args),
         Cmd::Schema(args) => schema::run(args),
+        Cmd::Trust(args) => trust::run(args),
         Cmd::Install(args) => install::run(args),
         Cmd::Uninstall(args) => install::run_uninstall(args),
         Cmd::Check(args) => check::run(args),
