@@ -28,9 +28,14 @@ fn guest_target() -> PathBuf {
     workspace().join("target/guests")
 }
 
-/// The shared compile cache of these tests.
+/// `XDG_CACHE_HOME` of the runs that share one warm compile cache.
+pub fn xdg_cache() -> PathBuf {
+    guest_target().join("xdg")
+}
+
+/// The shared compile cache itself.
 pub fn test_cache() -> PathBuf {
-    guest_target().join("cache")
+    xdg_cache().join("agenthooks")
 }
 
 /// Build the guests (once per test binary) and return the path of `name`'s component.
@@ -398,4 +403,446 @@ fn a_missing_component_is_not_found() {
             path: "/no/such/hook.wasm".into()
         }
     );
+}
+
+// ---------------------------------------------------------------------------
+// Through the real binary: `agenthooks run --agent claude` in a temp project.
+
+use crate::util::{command, hooks, Ran, TempProject};
+
+/// Every guest, compiled into the shared cache by `agenthooks compile` once,
+/// so the timed runs below load them warm.
+const GUESTS: &[&str] = &[
+    "deny",
+    "spin",
+    "sleep",
+    "memory_bomb",
+    "recursion",
+    "fs_probe",
+    "net_probe",
+    "env_probe",
+    "stdout_flood",
+    "panic",
+    "log_flood",
+    "guest_err",
+];
+
+fn warm() {
+    static WARM: OnceLock<()> = OnceLock::new();
+    WARM.get_or_init(|| {
+        let paths: Vec<PathBuf> = GUESTS.iter().map(|g| guest(g)).collect();
+        let out = std::process::Command::new(crate::util::bin())
+            .arg("compile")
+            .args(&paths)
+            .env("XDG_CACHE_HOME", xdg_cache())
+            .output()
+            .expect("run agenthooks compile");
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            out.status.success(),
+            "{stdout}{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert_eq!(stdout.lines().count(), GUESTS.len(), "{stdout}");
+    });
+}
+
+/// A command hook on the same event that adds context: it must still count
+/// whatever the wasm hook does.
+const ALSO: &str = r#"echo '{"hookSpecificOutput":{"hookEventName":"PreToolUse","additionalContext":"the command hook ran"}}'"#;
+
+fn wasm_handler(component: &Path, extra: Value) -> Value {
+    let mut h = json!({"type": "wasm", "component": component});
+    if let (Some(h), Value::Object(extra)) = (h.as_object_mut(), extra) {
+        h.extend(extra);
+    }
+    h
+}
+
+/// A project whose PreToolUse hooks are `wasm` (user scope, so grants are
+/// not narrowed by trust) and the command hook [`ALSO`].
+fn project(wasm: Value) -> TempProject {
+    let p = TempProject::new();
+    p.user_hooks(&hooks("PreToolUse", "Bash", json!([wasm, command(ALSO)])));
+    p
+}
+
+/// `agenthooks run --agent claude` on a Bash PreToolUse with the warm cache.
+fn run_warm(p: &TempProject, tool_input: Value, verbose: bool) -> Ran {
+    warm();
+    let mut args = vec!["run", "--agent", "claude"];
+    if verbose {
+        args.push("--verbose");
+    }
+    let mut cmd = p.cmd(args);
+    cmd.env("XDG_CACHE_HOME", xdg_cache());
+    let payload = p.payload(
+        "PreToolUse",
+        json!({"tool_name": "Bash", "tool_input": tool_input, "tool_use_id": "t1"}),
+    );
+    p.output(cmd, payload.to_string())
+}
+
+/// Run `component` with `extra` config twice: failing open (the default) and
+/// with `onError: "deny"`; each time the note is `note`, the command hook
+/// still counts, and the run ends within `timeout` + 1 s.
+fn assert_fails(component: &Path, extra: Value, note: &str) {
+    let timeout = extra
+        .get("timeout")
+        .and_then(Value::as_f64)
+        .map_or(Duration::from_secs(60), Duration::from_secs_f64);
+    for on_error in ["allow", "deny"] {
+        let mut extra = extra.clone();
+        extra["onError"] = json!(on_error);
+        let p = project(wasm_handler(component, extra));
+        let ran = run_warm(&p, json!({"command": "ls"}), false);
+        let stderr = ran.stderr();
+        assert_eq!(ran.code(), 0, "{stderr}");
+        assert!(stderr.contains(note), "note `{note}` missing in:\n{stderr}");
+        let answer = ran.json();
+        let hso = &answer["hookSpecificOutput"];
+        assert_eq!(hso["additionalContext"], "the command hook ran", "{answer}");
+        match on_error {
+            "allow" => assert_eq!(hso["permissionDecision"], Value::Null, "{answer}"),
+            _ => {
+                assert_eq!(hso["permissionDecision"], "deny", "{answer}");
+                let reason = hso["permissionDecisionReason"].as_str().unwrap_or_default();
+                assert!(reason.contains(note), "{reason}");
+            }
+        }
+        assert!(
+            ran.elapsed < timeout + Duration::from_secs(1),
+            "took {:?} with a {timeout:?} timeout",
+            ran.elapsed
+        );
+    }
+}
+
+#[test]
+fn cli_well_behaved_guest_denies_next_to_a_command_hook() {
+    let p = project(wasm_handler(&guest("deny"), json!({})));
+    let ran = run_warm(&p, json!({"command": "rm -rf /"}), true);
+    let answer = ran.json();
+    let hso = &answer["hookSpecificOutput"];
+    assert_eq!(hso["permissionDecision"], "deny", "{}", ran.stderr());
+    assert_eq!(hso["permissionDecisionReason"], "denied by the wasm guest");
+    let context = hso["additionalContext"].as_str().unwrap();
+    assert!(context.contains("the command hook ran"), "{context}");
+    assert!(
+        context.contains("name=PreToolUse harness=claude tool=Bash kind=shell"),
+        "{context}"
+    );
+    // --verbose shows the guest's log.
+    assert!(
+        ran.stderr().contains("log info: deciding"),
+        "{}",
+        ran.stderr()
+    );
+}
+
+#[test]
+fn cli_endless_loop_runs_out_of_fuel() {
+    assert_fails(
+        &guest("spin"),
+        json!({}),
+        "ran out of fuel (2000000000 units)",
+    );
+}
+
+#[test]
+fn cli_endless_loop_with_huge_fuel_times_out() {
+    let extra = json!({"fuel": 1_000_000_000_000_000_000u64, "timeout": 1});
+    assert_fails(&guest("spin"), extra, "timed out after 1s");
+}
+
+#[test]
+fn cli_sleep_in_a_host_call_times_out() {
+    assert_fails(&guest("sleep"), json!({"timeout": 1}), "timed out after 1s");
+}
+
+#[test]
+fn cli_memory_bomb_hits_the_memory_limit() {
+    let extra = json!({"memoryMiB": 16});
+    assert_fails(
+        &guest("memory_bomb"),
+        extra,
+        "exceeded its memory limit of 16 MiB",
+    );
+}
+
+#[test]
+fn cli_deep_recursion_overflows_the_stack() {
+    assert_fails(&guest("recursion"), json!({}), "overflowed the wasm stack");
+}
+
+#[test]
+fn cli_panic_is_a_trap() {
+    assert_fails(
+        &guest("panic"),
+        json!({}),
+        "crashed (wasm trap: wasm `unreachable` instruction executed; the guest panicked: the guest panicked on purpose)",
+    );
+}
+
+#[test]
+fn cli_guest_err_is_a_guest_error() {
+    assert_fails(
+        &guest("guest_err"),
+        json!({}),
+        "returned an error: the guest refused on purpose",
+    );
+}
+
+#[test]
+fn cli_stdout_flood_hits_the_output_limit() {
+    assert_fails(
+        &guest("stdout_flood"),
+        json!({}),
+        "exceeded its output limit of 65536 bytes",
+    );
+}
+
+#[test]
+fn cli_log_flood_hits_the_output_limit() {
+    assert_fails(
+        &guest("log_flood"),
+        json!({}),
+        "exceeded its output limit of 65536 bytes",
+    );
+}
+
+#[test]
+fn cli_garbage_is_not_a_component() {
+    let tmp = tempfile::tempdir().unwrap();
+    let path = tmp.path().join("garbage.wasm");
+    std::fs::write(&path, b"this is not wasm at all").unwrap();
+    assert_fails(&path, json!({}), "is not a WebAssembly component");
+}
+
+#[test]
+fn cli_a_command_component_is_the_wrong_world() {
+    assert_fails(
+        &guest("wrong_world"),
+        json!({}),
+        "does not implement the `agenthooks:hook` world",
+    );
+}
+
+#[test]
+fn cli_a_missing_component_is_named() {
+    assert_fails(
+        Path::new("/no/such/hook.wasm"),
+        json!({}),
+        "component `/no/such/hook.wasm` not found",
+    );
+}
+
+#[test]
+fn cli_grants_open_files_env_and_network_and_nothing_else() {
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let addr = listener.local_addr().unwrap().to_string();
+    let context = |component: &str, allow: Value, input: Value| {
+        let p = project(wasm_handler(&guest(component), json!({"allow": allow})));
+        let ran = run_warm(&p, input, false);
+        let answer = ran.json();
+        answer["hookSpecificOutput"]["additionalContext"]
+            .as_str()
+            .unwrap_or_else(|| panic!("{answer} {}", ran.stderr()))
+            .to_string()
+    };
+    let passwd = json!({"file_path": "/etc/passwd"});
+    assert!(context("fs_probe", json!({}), passwd.clone()).starts_with("read failed"));
+    assert!(context("fs_probe", json!({"read": ["/tmp"]}), passwd).starts_with("read failed"));
+    let url = json!({"url": addr});
+    assert!(context("net_probe", json!({}), url.clone()).starts_with("connect failed"));
+    assert!(context("net_probe", json!({"net": [addr]}), url).starts_with("connect ok"));
+    // TempProject sets HOME for the run; it is the variable to pass through.
+    let name = json!({"name": "HOME"});
+    assert!(context("env_probe", json!({}), name.clone()).starts_with("env absent"));
+    assert!(context("env_probe", json!({"env": ["HOME"]}), name).starts_with("env present: /"));
+}
+
+// ---------------------------------------------------------------------------
+// The compile cache and `agenthooks compile`.
+
+/// `agenthooks compile ARGS` with `XDG_CACHE_HOME=xdg`.
+fn compile(p: &TempProject, xdg: &Path, args: &[&Path]) -> Ran {
+    let mut cmd = p.cmd(["compile"]);
+    cmd.args(args).env("XDG_CACHE_HOME", xdg);
+    p.output(cmd, "")
+}
+
+fn entries(dir: &Path) -> Vec<PathBuf> {
+    let mut v: Vec<PathBuf> = std::fs::read_dir(dir)
+        .map(|rd| rd.filter_map(|e| e.ok().map(|e| e.path())).collect())
+        .unwrap_or_default();
+    v.retain(|p| p.extension().is_some_and(|e| e == "cwasm"));
+    v
+}
+
+#[test]
+fn compile_reports_cache_hits_and_rebuilds_damaged_entries() {
+    let p = TempProject::new();
+    let xdg = p.tmp().join("xdg");
+    let deny = guest("guest_err");
+    let first = compile(&p, &xdg, &[&deny]);
+    assert_eq!(first.code(), 0, "{}", first.stderr());
+    assert!(
+        first.stdout().contains(": compiled, "),
+        "{}",
+        first.stdout()
+    );
+    let cache = xdg.join("agenthooks");
+    let found = entries(&cache);
+    assert_eq!(found.len(), 1, "{found:?}");
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = std::fs::metadata(&cache).unwrap().permissions().mode();
+        assert_eq!(mode & 0o777, 0o700);
+    }
+    let again = compile(&p, &xdg, &[&deny]);
+    assert!(
+        again.stdout().contains(": cache hit, "),
+        "{}",
+        again.stdout()
+    );
+
+    // A flipped byte, a truncation: detected, deleted, rebuilt.
+    let entry = &found[0];
+    let good = std::fs::read(entry).unwrap();
+    let mut flipped = good.clone();
+    let mid = flipped.len() / 2;
+    flipped[mid] ^= 0x40;
+    for damaged in [flipped, good[..good.len() / 3].to_vec()] {
+        std::fs::write(entry, damaged).unwrap();
+        let ran = compile(&p, &xdg, &[&deny]);
+        assert!(ran.stdout().contains(": compiled, "), "{}", ran.stdout());
+        assert!(
+            ran.stderr().contains("is corrupt; rebuilt"),
+            "{}",
+            ran.stderr()
+        );
+        assert_eq!(std::fs::read(entry).unwrap(), good);
+    }
+
+    // Intact framing around bytes wasmtime refuses: stale, rebuilt.
+    let payload = b"not a wasmtime artifact";
+    let mut stale = b"AHCWASM1".to_vec();
+    stale.extend_from_slice(&<sha2::Sha256 as sha2::Digest>::digest(payload));
+    stale.extend_from_slice(payload);
+    std::fs::write(entry, stale).unwrap();
+    let ran = compile(&p, &xdg, &[&deny]);
+    assert!(ran.stdout().contains(": compiled, "), "{}", ran.stdout());
+    assert!(ran.stderr().contains("is stale"), "{}", ran.stderr());
+
+    // A precompiled artifact handed in as a component is refused, never loaded.
+    let cwasm = p.tmp().join("hook.cwasm");
+    std::fs::write(&cwasm, &good[40..]).unwrap();
+    let ran = compile(&p, &xdg, &[&cwasm]);
+    assert_eq!(ran.code(), 1);
+    assert!(
+        ran.stdout()
+            .contains("a precompiled artifact is not accepted"),
+        "{}",
+        ran.stdout()
+    );
+}
+
+#[test]
+fn an_unusable_cache_dir_degrades_to_compiling_in_memory() {
+    let p = TempProject::new();
+    let component = guest("guest_err");
+    // A file where the directory should be: it cannot be created.
+    let blocked = p.tmp().join("blocked");
+    std::fs::write(&blocked, "").unwrap();
+    let ran = compile(&p, &blocked, &[&component]);
+    assert_eq!(ran.code(), 0, "{}", ran.stderr());
+    assert!(
+        ran.stdout().contains(": compiled (not cached), "),
+        "{}",
+        ran.stdout()
+    );
+    assert!(
+        ran.stderr().contains("cannot be created"),
+        "{}",
+        ran.stderr()
+    );
+
+    // A directory others can write to is not trusted.
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let open = p.tmp().join("open");
+        std::fs::create_dir_all(open.join("agenthooks")).unwrap();
+        std::fs::set_permissions(
+            open.join("agenthooks"),
+            std::fs::Permissions::from_mode(0o777),
+        )
+        .unwrap();
+        let ran = compile(&p, &open, &[&component]);
+        assert!(
+            ran.stdout().contains(": compiled (not cached), "),
+            "{}",
+            ran.stdout()
+        );
+        assert!(ran.stderr().contains("is not private"), "{}", ran.stderr());
+        assert!(entries(&open.join("agenthooks")).is_empty());
+    }
+
+    // An entry that cannot be written (a directory in its place): compiled anyway.
+    let good = p.tmp().join("good");
+    compile(&p, &good, &[&component]);
+    let name = entries(&good.join("agenthooks")).remove(0);
+    let stuck = p.tmp().join("stuck");
+    let squat = stuck.join("agenthooks").join(name.file_name().unwrap());
+    std::fs::create_dir_all(squat.join("x")).unwrap();
+    let ran = compile(&p, &stuck, &[&component]);
+    assert_eq!(ran.code(), 0);
+    assert!(
+        ran.stdout().contains(": compiled (not cached), "),
+        "{}",
+        ran.stdout()
+    );
+    assert!(ran.stderr().contains("is not writable"), "{}", ran.stderr());
+
+    // `run` works the same without a cache, and says why.
+    let wasm = wasm_handler(&component, json!({}));
+    let p2 = project(wasm);
+    let mut cmd = p2.cmd(["run", "--agent", "claude"]);
+    cmd.env("XDG_CACHE_HOME", &blocked);
+    let ran = p2.output(cmd, p2.bash("ls").to_string());
+    assert!(
+        ran.stderr().contains("returned an error"),
+        "{}",
+        ran.stderr()
+    );
+    assert!(
+        ran.stderr().contains("cannot be created"),
+        "{}",
+        ran.stderr()
+    );
+}
+
+#[test]
+fn compile_without_paths_compiles_the_configured_components() {
+    let p = TempProject::new();
+    let xdg = p.tmp().join("xdg");
+    p.project_hooks(&hooks(
+        "PreToolUse",
+        "Bash",
+        json!([
+            wasm_handler(&guest("guest_err"), json!({})),
+            wasm_handler(Path::new("/no/such/hook.wasm"), json!({}))
+        ]),
+    ));
+    let ran = compile(&p, &xdg, &[]);
+    assert_eq!(ran.code(), 1, "{}", ran.stderr());
+    let out = ran.stdout();
+    assert_eq!(out.lines().count(), 2, "{out}");
+    assert!(
+        out.contains("/no/such/hook.wasm: failed: component"),
+        "{out}"
+    );
+    assert!(out.contains("guest_err.wasm: compiled, "), "{out}");
 }

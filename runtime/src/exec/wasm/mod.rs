@@ -386,15 +386,18 @@ impl Inner {
             duration: start.elapsed(),
             artifact_len: loaded.artifact_len,
         };
-        notes.detail(format!(
-            "`{shown}`: {} in {:.1} ms",
-            match compiled.status {
-                CacheStatus::Hit => "loaded from the compile cache",
-                CacheStatus::Compiled => "compiled and cached",
-                CacheStatus::CompiledUncached => "compiled",
-            },
-            compiled.duration.as_secs_f64() * 1e3
-        ));
+        if !fresh {
+            // `compile` prints its own line; a run says it only with --verbose.
+            notes.detail(format!(
+                "`{shown}`: {} in {:.1} ms",
+                match compiled.status {
+                    CacheStatus::Hit => "loaded from the compile cache",
+                    CacheStatus::Compiled => "compiled and cached",
+                    CacheStatus::CompiledUncached => "compiled",
+                },
+                compiled.duration.as_secs_f64() * 1e3
+            ));
+        }
         let prepared = Arc::new(Prepared {
             stamp,
             pre,

@@ -1,0 +1,88 @@
+//! `agenthooks compile [PATH...]`: compile wasm components into the compile
+//! cache ahead of time, so the first event that runs them starts warm.
+//!
+//! Without paths it compiles every component the user and project configs
+//! name. One line per component: its path, whether the cache already had it,
+//! how long it took and the compiled size. Exit 0, or 1 when any failed.
+
+use std::collections::BTreeSet;
+use std::io::{self, Write};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use crate::config::{self, HandlerKind, LoadOptions};
+use crate::exec::wasm::{CacheStatus, WasmHost};
+
+/// `agenthooks compile`.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// Component files; every `wasm` handler's component in the configs when omitted.
+    pub paths: Vec<PathBuf>,
+}
+
+/// Compile each component and print one line for it.
+///
+/// # Errors
+/// When stdout cannot be written.
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let paths: Vec<PathBuf> = if args.paths.is_empty() {
+        configured_components()
+    } else {
+        args.paths
+    };
+    let host = WasmHost::global();
+    let mut stdout = io::stdout().lock();
+    let mut failed = false;
+    if paths.is_empty() {
+        writeln!(stdout, "no wasm hooks configured; nothing to compile")?;
+    }
+    for path in &paths {
+        let (result, notes) = host.compile(path);
+        for note in notes {
+            eprintln!("agenthooks: {note}");
+        }
+        match result {
+            Ok(c) => writeln!(
+                stdout,
+                "{}: {}, {:.1} ms, {} KiB",
+                path.display(),
+                match c.status {
+                    CacheStatus::Hit => "cache hit",
+                    CacheStatus::Compiled => "compiled",
+                    CacheStatus::CompiledUncached => "compiled (not cached)",
+                },
+                c.duration.as_secs_f64() * 1e3,
+                c.artifact_len.div_ceil(1024)
+            )?,
+            Err(failure) => {
+                failed = true;
+                writeln!(stdout, "{}: failed: {failure}", path.display())?;
+            }
+        }
+    }
+    Ok(ExitCode::from(if failed {
+        super::EXIT_FINDING
+    } else {
+        super::EXIT_OK
+    }))
+}
+
+/// Every component the user's and this project's configs name, once each, sorted.
+fn configured_components() -> Vec<PathBuf> {
+    let loaded = config::load(&LoadOptions {
+        home: None,
+        project_root: config::project_root(None),
+    });
+    for problem in loaded.errors.iter().chain(&loaded.warnings) {
+        eprintln!("agenthooks: {problem}");
+    }
+    let set: BTreeSet<PathBuf> = loaded
+        .handlers
+        .iter()
+        .filter_map(|h| match &h.kind {
+            HandlerKind::Wasm(spec) => Some(spec.component.clone()),
+            _ => None,
+        })
+        .collect();
+    set.into_iter().collect()
+}
