@@ -5,11 +5,94 @@
 
 use serde_json::Value;
 
-use super::{Agent, DecodeError, Native};
+use super::{Agent, Caps, DecodeError, EventRow, Native, Table};
 use crate::protocol::{Answer, Event, EventName};
 
 /// The Claude Code adapter.
 pub struct Claude;
+
+const TOOL: Caps = Caps {
+    deny: true,
+    ask: true,
+    allow: true,
+    updated_input: true,
+    context: true,
+    block: false,
+    stop: true,
+    system_message: true,
+};
+const PERMISSION: Caps = Caps {
+    context: false,
+    ask: false,
+    ..TOOL
+};
+const CONTEXT_BLOCK: Caps = Caps {
+    context: true,
+    block: true,
+    stop: true,
+    system_message: true,
+    ..Caps::NONE
+};
+const CONTEXT: Caps = Caps {
+    block: false,
+    ..CONTEXT_BLOCK
+};
+const BLOCK: Caps = Caps {
+    context: false,
+    ..CONTEXT_BLOCK
+};
+const OTHER: Caps = Caps {
+    stop: true,
+    system_message: true,
+    ..Caps::NONE
+};
+
+macro_rules! same_names {
+    ($($name:ident => $caps:expr),* $(,)?) => {
+        &[$(EventRow::new(EventName::$name, stringify!($name), $caps)),*]
+    };
+}
+
+/// Claude Code's table: every event under its own name, no renames.
+pub static TABLE: Table = Table {
+    events: same_names! {
+        SessionStart => CONTEXT,
+        Setup => CONTEXT,
+        UserPromptSubmit => CONTEXT_BLOCK,
+        UserPromptExpansion => CONTEXT_BLOCK,
+        PreToolUse => TOOL,
+        PermissionRequest => PERMISSION,
+        PermissionDenied => OTHER,
+        PostToolUse => CONTEXT_BLOCK,
+        PostToolUseFailure => CONTEXT,
+        PostToolBatch => BLOCK,
+        Notification => OTHER,
+        MessageDisplay => OTHER,
+        SubagentStart => CONTEXT,
+        SubagentStop => CONTEXT_BLOCK,
+        TaskCreated => BLOCK,
+        TaskCompleted => BLOCK,
+        Stop => CONTEXT_BLOCK,
+        StopFailure => OTHER,
+        TeammateIdle => BLOCK,
+        InstructionsLoaded => OTHER,
+        ConfigChange => BLOCK,
+        CwdChanged => OTHER,
+        DirectoryAdded => OTHER,
+        FileChanged => OTHER,
+        WorktreeCreate => BLOCK,
+        WorktreeRemove => OTHER,
+        PreCompact => BLOCK,
+        PostCompact => OTHER,
+        Elicitation => BLOCK,
+        ElicitationResult => BLOCK,
+        SessionEnd => OTHER,
+    },
+    tools: &[],
+    renames: &[],
+    fields: &[],
+    notes: &["the canonical protocol: the aggregated answer passes through unchanged"],
+};
 
 impl Agent for Claude {
     fn id(&self) -> &'static str {
@@ -18,6 +101,10 @@ impl Agent for Claude {
 
     fn display_name(&self) -> &'static str {
         "Claude Code"
+    }
+
+    fn table(&self) -> &'static Table {
+        &TABLE
     }
 
     fn decode(&self, input: Value, event: Option<&str>) -> Result<Event, DecodeError> {
@@ -39,9 +126,5 @@ impl Agent for Claude {
             stderr: Vec::new(),
             exit_code: 0,
         }
-    }
-
-    fn events(&self) -> Vec<EventName> {
-        EventName::ALL.to_vec()
     }
 }

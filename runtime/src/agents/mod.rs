@@ -1,24 +1,80 @@
-//! One module per agent: its name table, decode, encode, install and capability row.
+//! One module per agent: its name table, decode, encode and capability row.
 //!
 //! Stage 1 (decode) and stage 6 (encode) of the pipeline. Adding an agent means
 //! adding one module and one line in [`AGENTS`].
+//!
+//! Every agent's native names live in its module's [`Table`]; decode, encode,
+//! `install` and `agenthooks agents` all read that table. The shared halves are
+//! here ([`finish_decode`]) and in [`plan`] (which parts of an answer an agent
+//! acts on, and the note for each part it cannot).
 
-use serde_json::Value;
+use serde_json::{Map, Value};
 
 use crate::protocol::{Answer, Event, EventError, EventName};
 
 pub mod claude;
-pub mod deadline;
+mod claude_json;
+pub mod codex;
+pub mod gemini;
+pub mod plan;
+mod table;
+
+pub use plan::{Intent, Verdict, NOTE_PREFIX};
+pub use table::{
+    rename, tool, AnswerKind, Capabilities, CapabilityRow, Caps, EventRow, Rename, Table, ToolRow,
+};
 
 /// What `run` writes back to the agent.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Native {
     /// Written to stdout as is (often one JSON document, or nothing).
     pub stdout: String,
-    /// Written to stderr, one line each (a block reason, notes about what was dropped).
+    /// Written to stderr, one line each (a block reason, notes about what was
+    /// dropped; notes start with [`NOTE_PREFIX`]).
     pub stderr: Vec<String>,
     /// The process exit code.
     pub exit_code: i32,
+}
+
+impl Native {
+    /// Exit 0, `stdout` as given, the notes on stderr.
+    pub fn ok(stdout: String, notes: Vec<String>) -> Native {
+        Native {
+            stdout,
+            stderr: notes,
+            exit_code: 0,
+        }
+    }
+
+    /// Exit 0 with `value` as one JSON document on stdout (nothing for `null`).
+    pub fn json(value: &Value, notes: Vec<String>) -> Native {
+        let stdout = if value.is_null() {
+            String::new()
+        } else {
+            value.to_string()
+        };
+        Native::ok(stdout, notes)
+    }
+
+    /// Exit 2 with `reason` as the first stderr line (agents that answer by exit
+    /// code only), the notes after it.
+    pub fn exit2(reason: String, notes: Vec<String>) -> Native {
+        let mut stderr = vec![reason];
+        stderr.extend(notes);
+        Native {
+            stdout: String::new(),
+            stderr,
+            exit_code: 2,
+        }
+    }
+
+    /// The notes among the stderr lines.
+    pub fn notes(&self) -> impl Iterator<Item = &str> {
+        self.stderr
+            .iter()
+            .map(String::as_str)
+            .filter(|l| l.starts_with(NOTE_PREFIX))
+    }
 }
 
 /// Why an agent's payload could not be decoded.
@@ -49,24 +105,163 @@ pub trait Agent: Sync + Send {
     /// The agent's display name.
     fn display_name(&self) -> &'static str;
 
+    /// The agent's events, tools, renames and capabilities.
+    fn table(&self) -> &'static Table;
+
     /// Native input → canonical event. `event` is the `--event` argument, native
     /// or canonical spelling, for agents whose payload does not name the event.
     ///
     /// # Errors
-    /// When the payload cannot be read as this agent's input.
+    /// When the payload cannot be read as this agent's input, or its event has
+    /// no canonical equivalent ([`DecodeError::UnmappedEvent`]).
     fn decode(&self, input: Value, event: Option<&str>) -> Result<Event, DecodeError>;
 
     /// Aggregated answer → what this agent acts on, with a note for each part it cannot do.
     fn encode(&self, event: &Event, answer: &Answer) -> Native;
 
     /// The canonical events this agent fires and the runtime can serve.
-    fn events(&self) -> Vec<EventName>;
+    fn events(&self) -> Vec<EventName> {
+        self.table().canonical_events()
+    }
+
+    /// The capability row `agenthooks agents` prints, derived from [`Agent::table`].
+    fn capabilities(&self) -> Capabilities {
+        Capabilities::from_table(self.id(), self.display_name(), self.table())
+    }
+
+    /// The table row an event was decoded from (its recorded native name),
+    /// else the row serving its canonical name (events made up by `fire`).
+    fn row_for(&self, event: &Event) -> Option<&'static EventRow> {
+        let table = self.table();
+        event
+            .native_name()
+            .and_then(|n| table.by_native(n))
+            .filter(|r| r.canonical == event.name())
+            .or_else(|| table.by_canonical(event.name()))
+    }
 }
 
 /// Every agent, in the order `agenthooks agents` prints them.
-pub static AGENTS: &[&dyn Agent] = &[&claude::Claude];
+pub static AGENTS: &[&dyn Agent] = &[&claude::Claude, &codex::Codex, &gemini::Gemini];
 
 /// The agent with this id.
 pub fn find(id: &str) -> Option<&'static dyn Agent> {
     AGENTS.iter().copied().find(|a| a.id() == id)
 }
+
+/// The payload as a JSON object.
+///
+/// # Errors
+/// [`EventError::NotAnObject`] for any other JSON value.
+pub fn object(input: Value) -> Result<Map<String, Value>, DecodeError> {
+    match input {
+        Value::Object(map) => Ok(map),
+        _ => Err(EventError::NotAnObject.into()),
+    }
+}
+
+/// The table row for the event named on the command line (`argv`, native or
+/// canonical spelling) or else in the payload (`payload`).
+///
+/// # Errors
+/// [`EventError::NoEventName`] when neither names one;
+/// [`DecodeError::UnmappedEvent`] when the agent's table does not serve it.
+pub fn resolve_event(
+    agent: &'static str,
+    table: &Table,
+    argv: Option<&str>,
+    payload: Option<&str>,
+) -> Result<&'static EventRow, DecodeError> {
+    let name = argv.or(payload).ok_or(EventError::NoEventName)?;
+    table
+        .resolve(name)
+        .ok_or_else(|| DecodeError::UnmappedEvent {
+            agent,
+            event: name.to_string(),
+        })
+}
+
+/// The shared end of every decode: `input` is already Claude-shaped except for
+/// names. Copies the table's top-level field renames, maps `tool_name`
+/// (or sets the row's synthesized tool), parses a `tool_input` sent as a JSON
+/// string, renames `tool_input` keys, records the native event name on it and builds
+/// the [`Event`].
+///
+/// # Errors
+/// Only what [`Event::new`] rejects.
+pub fn finish_decode(
+    agent: &'static str,
+    table: &Table,
+    row: &EventRow,
+    mut input: Map<String, Value>,
+) -> Result<Event, DecodeError> {
+    for (native, canonical) in table.fields {
+        if let Some(v) = input.get(*native).cloned() {
+            input.entry(canonical.to_string()).or_insert(v);
+        }
+    }
+    let tool = match row.tool {
+        Some(t) => Some(t.to_string()),
+        None => input
+            .get("tool_name")
+            .and_then(Value::as_str)
+            .map(|n| table.canonical_tool(n).to_string()),
+    };
+    if let Some(tool) = tool {
+        if let Some(Value::String(s)) = input.get("tool_input") {
+            if let Ok(parsed @ Value::Object(_)) = serde_json::from_str::<Value>(s) {
+                input.insert("tool_input".into(), parsed);
+            }
+        }
+        if let Some(Value::Object(args)) = input.get_mut("tool_input") {
+            plan::to_canonical_input(table, &tool, args);
+        }
+        input.insert("tool_name".into(), Value::String(tool));
+    }
+    Ok(Event::new(Value::Object(input), Some(row.canonical), agent)?.with_native(row.native))
+}
+
+/// The row `event` is answered under and the parts of `answer` the agent acts
+/// on there; or, for an event the agent does not serve, the native answer to
+/// give (nothing, with a note when the answer said something).
+///
+/// # Errors
+/// The [`Native`] to write when the agent does not serve the event.
+pub fn intent_for(
+    agent: &dyn Agent,
+    event: &Event,
+    answer: &Answer,
+) -> Result<(&'static EventRow, Intent), Native> {
+    match agent.row_for(event) {
+        Some(row) => Ok((
+            row,
+            plan::plan(agent.id(), agent.table(), row, event, answer),
+        )),
+        None => {
+            let notes = if answer.is_empty() {
+                Vec::new()
+            } else {
+                vec![format!(
+                    "{NOTE_PREFIX}{} has no `{}` event; the answer was dropped",
+                    agent.id(),
+                    event.name()
+                )]
+            };
+            Err(Native::ok(String::new(), notes))
+        }
+    }
+}
+
+/// `value` parsed as a JSON object when it is a string holding one, else itself.
+pub fn parse_if_string(value: Value) -> Value {
+    match value {
+        Value::String(s) => match serde_json::from_str::<Value>(&s) {
+            Ok(v @ Value::Object(_)) => v,
+            _ => Value::String(s),
+        },
+        other => other,
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -219,6 +219,9 @@ pub struct Event {
     name: EventName,
     harness: String,
     input: Map<String, Value>,
+    /// The agent's own name for the event, when an adapter decoded it (not
+    /// part of the input a hook sees; encode answers in its terms).
+    native: Option<String>,
 }
 
 /// Why a JSON value could not become an [`Event`].
@@ -268,12 +271,24 @@ impl Event {
             name,
             harness: harness.to_string(),
             input,
+            native: None,
         })
     }
 
     /// The event's name.
     pub fn name(&self) -> EventName {
         self.name
+    }
+
+    /// The same event, recording the agent's own name for it.
+    pub fn with_native(mut self, native: &str) -> Event {
+        self.native = Some(native.to_string());
+        self
+    }
+
+    /// The agent's own name for the event, if an adapter recorded it.
+    pub fn native_name(&self) -> Option<&str> {
+        self.native.as_deref()
     }
 
     /// The agent that sent the event (`claude`, `codex`, ...).

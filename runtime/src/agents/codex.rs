@@ -1,0 +1,241 @@
+//! OpenAI Codex CLI: Claude's protocol with a strict answer schema.
+//!
+//! Docs: <https://developers.openai.com/codex/hooks>; source:
+//! <https://github.com/openai/codex> `codex-rs/hooks/src/{engine/output_parser.rs, schema.rs,
+//! events/pre_tool_use.rs}` (checked 2026-08 in `shared/reference/agent-protocols.md` §2,
+//! and 2026-11 against the recorded payloads of Codex 0.171.0).
+//!
+//! Traps (§15): every answer struct is `deny_unknown_fields`, so only the
+//! fields below are ever written; `allow` is accepted only with `updatedInput`;
+//! `ask` and `continue:false` before a tool are rejected and the tool runs;
+//! exit 2 needs non-empty stderr, so this adapter answers in JSON only.
+
+use serde_json::{Map, Value};
+
+use super::claude_json::claude_json;
+use super::plan::{Verdict, DEFAULT_DENY};
+use super::{
+    finish_decode, intent_for, object, resolve_event, tool, Agent, Caps, DecodeError, EventRow,
+    Native, Table,
+};
+use crate::protocol::{Answer, Event, EventName};
+
+/// The Codex adapter.
+pub struct Codex;
+
+const OBSERVE: Caps = Caps::NONE;
+const MESSAGE: Caps = Caps {
+    system_message: true,
+    ..Caps::NONE
+};
+const STOPPABLE: Caps = Caps {
+    stop: true,
+    ..MESSAGE
+};
+
+/// Codex's table.
+pub static TABLE: Table = Table {
+    events: &[
+        EventRow::new(
+            EventName::SessionStart,
+            "SessionStart",
+            Caps {
+                context: true,
+                ..STOPPABLE
+            },
+        ),
+        EventRow::new(
+            EventName::SubagentStart,
+            "SubagentStart",
+            Caps {
+                context: true,
+                ..MESSAGE
+            },
+        ),
+        EventRow::new(
+            EventName::UserPromptSubmit,
+            "UserPromptSubmit",
+            Caps {
+                block: true,
+                context: true,
+                ..STOPPABLE
+            },
+        ),
+        EventRow::new(
+            EventName::PreToolUse,
+            "PreToolUse",
+            Caps {
+                deny: true,
+                updated_input: true,
+                context: true,
+                ..MESSAGE
+            },
+        ),
+        EventRow::new(
+            EventName::PermissionRequest,
+            "PermissionRequest",
+            Caps {
+                deny: true,
+                allow: true,
+                ..MESSAGE
+            },
+        ),
+        EventRow::new(
+            EventName::PostToolUse,
+            "PostToolUse",
+            Caps {
+                block: true,
+                context: true,
+                ..STOPPABLE
+            },
+        ),
+        EventRow::new(EventName::PreCompact, "PreCompact", STOPPABLE),
+        EventRow::new(EventName::PostCompact, "PostCompact", STOPPABLE),
+        EventRow::new(
+            EventName::SubagentStop,
+            "SubagentStop",
+            Caps {
+                block: true,
+                ..STOPPABLE
+            },
+        ),
+        EventRow::new(
+            EventName::Stop,
+            "Stop",
+            Caps {
+                block: true,
+                ..STOPPABLE
+            },
+        ),
+        EventRow::new(EventName::StopFailure, "StopFailure", OBSERVE),
+        EventRow::new(EventName::SessionEnd, "SessionEnd", OBSERVE),
+    ],
+    tools: &[
+        // Older releases send `Bash`; newer ones the real shell tool's name.
+        tool("Bash", "shell_command"),
+        tool("Bash", "exec_command"),
+        tool("Bash", "local_shell"),
+        tool("Bash", "shell"),
+        // Codex itself matches `Edit` and `Write` against apply_patch.
+        tool("Edit", "apply_patch"),
+        tool("Agent", "spawn_agent"),
+    ],
+    renames: &[],
+    fields: &[],
+    notes: &[
+        "hooks run only after they are trusted in Codex (`/hooks`)",
+        "before a tool, only Bash, apply_patch and MCP tools are hooked",
+        "apply_patch arrives as `Edit` with the patch in `command` and its first file in `file_path`",
+        "a rewrite of Bash or apply_patch can change only `command`",
+        "ask and stop before a tool become a deny",
+    ],
+};
+
+impl Agent for Codex {
+    fn id(&self) -> &'static str {
+        "codex"
+    }
+
+    fn display_name(&self) -> &'static str {
+        "OpenAI Codex CLI"
+    }
+
+    fn table(&self) -> &'static Table {
+        &TABLE
+    }
+
+    fn decode(&self, input: Value, event: Option<&str>) -> Result<Event, DecodeError> {
+        let mut input = object(input)?;
+        let named = input.get("hook_event_name").and_then(Value::as_str);
+        let row = resolve_event(self.id(), &TABLE, event, named)?;
+        let patch = input
+            .get("tool_name")
+            .and_then(Value::as_str)
+            .is_some_and(|t| t == "apply_patch");
+        if patch {
+            if let Some(Value::Object(args)) = input.get_mut("tool_input") {
+                add_patch_file(args);
+            }
+        }
+        finish_decode(self.id(), &TABLE, row, input)
+    }
+
+    fn encode(&self, event: &Event, answer: &Answer) -> Native {
+        let (row, mut intent) = match intent_for(self, event, answer) {
+            Ok(found) => found,
+            Err(native) => return native,
+        };
+        if event.name() == EventName::PreToolUse {
+            if let Some(input) = intent.updated_input.take() {
+                match command_only(event, input) {
+                    Ok(input) => {
+                        // Codex takes a rewrite only as "allow with this input".
+                        intent.verdict = Some(Verdict::Allow);
+                        intent.updated_input = Some(input);
+                    }
+                    Err(note) => {
+                        intent.notes.push(note);
+                        if intent.verdict == Some(Verdict::Allow) {
+                            intent.verdict = None;
+                        }
+                    }
+                }
+            }
+            if intent.verdict == Some(Verdict::Deny) {
+                intent.reason = Some(intent.reason_or(DEFAULT_DENY));
+            }
+        }
+        if intent.block.is_some() {
+            // Codex rejects `decision: block` without a reason.
+            intent.block = Some(intent.block_reason_or(DEFAULT_DENY));
+        }
+        let value = claude_json(event.name(), row.native, &intent);
+        Native::json(&value, intent.notes)
+    }
+}
+
+/// Codex requires a rewrite of its shell and patch tools to be exactly
+/// `{"command": "<string>"}`; MCP tools take the whole argument object.
+fn command_only(event: &Event, input: Map<String, Value>) -> Result<Map<String, Value>, String> {
+    let shell_or_patch = matches!(event.tool_name(), Some("Bash" | "Edit" | "Write"));
+    if !shell_or_patch {
+        return Ok(input);
+    }
+    match input.get("command") {
+        Some(Value::String(cmd)) => {
+            let mut only = Map::new();
+            only.insert("command".into(), Value::String(cmd.clone()));
+            Ok(only)
+        }
+        _ => Err(format!(
+            "{}codex can rewrite `{}` only through a string `command`; `updatedInput` dropped",
+            super::NOTE_PREFIX,
+            event.tool_name().unwrap_or_default()
+        )),
+    }
+}
+
+/// apply_patch's input is the patch text in `command`; give Edit hooks the
+/// first file it touches as `file_path`, and all of them as `file_paths`.
+fn add_patch_file(args: &mut Map<String, Value>) {
+    let Some(patch) = args.get("command").and_then(Value::as_str) else {
+        return;
+    };
+    let files: Vec<Value> = patch
+        .lines()
+        .filter_map(|l| {
+            ["*** Update File: ", "*** Add File: ", "*** Delete File: "]
+                .iter()
+                .find_map(|p| l.strip_prefix(p))
+        })
+        .map(|f| Value::String(f.trim().to_string()))
+        .collect();
+    if let Some(first) = files.first() {
+        args.entry("file_path").or_insert_with(|| first.clone());
+        args.entry("file_paths").or_insert(Value::Array(files));
+    }
+}
+
+#[cfg(test)]
+#[path = "codex_tests.rs"]
+mod tests;

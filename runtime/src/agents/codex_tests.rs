@@ -1,0 +1,210 @@
+use serde_json::json;
+
+use super::*;
+use crate::agents::tests::*;
+use crate::agents::NOTE_PREFIX;
+
+fn pre_tool(command: &str) -> Event {
+    Codex
+        .decode(
+            json!({"hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":command},"session_id":"s","turn_id":"t","cwd":"/w"}),
+            None,
+        )
+        .expect("decode")
+}
+
+#[test]
+fn every_recorded_payload_decodes() {
+    let all = fixtures("codex");
+    assert!(all.len() >= 30, "fixtures found: {}", all.len());
+    for (path, name, payload) in all {
+        let got = Codex.decode(payload.clone(), None);
+        if name == "PreModelRequest" {
+            assert!(
+                matches!(got, Err(DecodeError::UnmappedEvent { .. })),
+                "{path:?}"
+            );
+            continue;
+        }
+        let ev = got.unwrap_or_else(|e| panic!("{path:?}: {e}"));
+        assert_eq!(ev.name().as_str(), name, "{path:?}");
+        assert_eq!(ev.harness(), "codex");
+        assert_eq!(ev.session_id(), payload["session_id"].as_str());
+        assert_eq!(
+            ev.input().get("turn_id"),
+            payload.get("turn_id"),
+            "native fields kept"
+        );
+        if ev.name().is_tool_event() {
+            assert_eq!(ev.tool_name(), Some("Bash"), "{path:?}");
+            assert_eq!(ev.input()["tool_kind"], "shell");
+            assert_eq!(
+                ev.tool_input().unwrap()["command"],
+                payload["tool_input"]["command"]
+            );
+        }
+    }
+}
+
+#[test]
+fn newer_shell_tool_names_decode_as_bash() {
+    for name in [
+        "shell_command",
+        "exec_command",
+        "local_shell",
+        "shell",
+        "Bash",
+    ] {
+        let ev = Codex
+            .decode(json!({"hook_event_name":"PreToolUse","tool_name":name,"tool_input":{"command":"ls"}}), None)
+            .expect("decode");
+        assert_eq!(ev.tool_name(), Some("Bash"), "{name}");
+    }
+}
+
+#[test]
+fn apply_patch_decodes_as_edit_with_its_files() {
+    let patch = "*** Begin Patch\n*** Update File: src/a.rs\n@@\n-x\n+y\n*** Add File: b.txt\n+hi\n*** End Patch";
+    let ev = Codex
+        .decode(json!({"hook_event_name":"PreToolUse","tool_name":"apply_patch","tool_input":{"command":patch}}), None)
+        .expect("decode");
+    assert_eq!(ev.tool_name(), Some("Edit"));
+    let input = ev.tool_input().unwrap();
+    assert_eq!(input["file_path"], "src/a.rs");
+    assert_eq!(input["file_paths"], json!(["src/a.rs", "b.txt"]));
+    assert_eq!(input["command"], patch);
+}
+
+#[test]
+fn deny_is_strict_claude_json_with_a_reason() {
+    let n = Codex.encode(&pre_tool("rm -r x"), &deny("no rm"));
+    assert_eq!(
+        stdout_json(&n),
+        json!({"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"no rm"}})
+    );
+    assert_eq!(n.exit_code, 0);
+    assert!(n.stderr.is_empty());
+    // Codex rejects a deny without a reason, so one is supplied.
+    let n = Codex.encode(&pre_tool("x"), &answer(json!({"decision":"block"})));
+    assert_eq!(
+        stdout_json(&n)["hookSpecificOutput"]["permissionDecisionReason"],
+        "blocked by a hook"
+    );
+}
+
+#[test]
+fn ask_becomes_a_deny_that_says_confirmation_was_needed() {
+    let n = Codex.encode(&pre_tool("x"), &ask("really?"));
+    let v = stdout_json(&n);
+    assert_eq!(v["hookSpecificOutput"]["permissionDecision"], "deny");
+    let reason = v["hookSpecificOutput"]["permissionDecisionReason"]
+        .as_str()
+        .unwrap();
+    assert!(
+        reason.contains("confirmation") && reason.contains("really?"),
+        "{reason}"
+    );
+    assert_eq!(n.notes().count(), 1);
+}
+
+#[test]
+fn allow_alone_is_dropped_and_allow_with_rewrite_is_sent() {
+    let n = Codex.encode(&pre_tool("x"), &allow());
+    assert_eq!(n.stdout, "");
+    assert_eq!(n.notes().count(), 1);
+    assert!(
+        n.stderr[0].starts_with(NOTE_PREFIX) && n.stderr[0].contains("permissionDecision: allow")
+    );
+
+    let n = Codex.encode(
+        &pre_tool("x"),
+        &rewrite(json!({"command":"ls -la","description":"d"})),
+    );
+    assert_eq!(
+        stdout_json(&n),
+        json!({"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow","updatedInput":{"command":"ls -la"}}})
+    );
+    assert!(n.stderr.is_empty());
+}
+
+#[test]
+fn a_bash_rewrite_without_a_command_is_dropped() {
+    let n = Codex.encode(&pre_tool("x"), &rewrite(json!({"cmd":"ls"})));
+    assert_eq!(n.stdout, "");
+    assert_eq!(n.notes().count(), 1);
+}
+
+#[test]
+fn stop_before_a_tool_becomes_a_deny() {
+    let n = Codex.encode(&pre_tool("x"), &stop("enough"));
+    let v = stdout_json(&n);
+    assert_eq!(v["hookSpecificOutput"]["permissionDecision"], "deny");
+    assert_eq!(
+        v["hookSpecificOutput"]["permissionDecisionReason"],
+        "enough"
+    );
+    assert!(
+        v.get("continue").is_none(),
+        "continue:false is invalid on PreToolUse"
+    );
+}
+
+#[test]
+fn prompt_stop_and_session_answers() {
+    let at = |name: &str| {
+        Codex
+            .decode(json!({"hook_event_name":name,"session_id":"s"}), None)
+            .expect("decode")
+    };
+    let n = Codex.encode(&at("UserPromptSubmit"), &block("no"));
+    assert_eq!(stdout_json(&n), json!({"decision":"block","reason":"no"}));
+    let n = Codex.encode(&at("Stop"), &block("keep going"));
+    assert_eq!(
+        stdout_json(&n),
+        json!({"decision":"block","reason":"keep going"})
+    );
+    let n = Codex.encode(&at("Stop"), &stop("done"));
+    assert_eq!(
+        stdout_json(&n),
+        json!({"continue":false,"stopReason":"done"})
+    );
+    let n = Codex.encode(&at("SessionStart"), &context("ctx"));
+    assert_eq!(
+        stdout_json(&n),
+        json!({"hookSpecificOutput":{"hookEventName":"SessionStart","additionalContext":"ctx"}})
+    );
+    let n = Codex.encode(&at("Stop"), &context("ctx"));
+    assert_eq!(n.stdout, "");
+    assert_eq!(n.notes().count(), 1);
+    let n = Codex.encode(&at("SessionEnd"), &Answer::none());
+    assert_eq!(n, Native::default());
+}
+
+#[test]
+fn unknown_answer_fields_are_never_written() {
+    let a = answer(
+        json!({"terminalSequence":"x","suppressOutput":true,"hookSpecificOutput":{"permissionDecision":"deny","permissionDecisionReason":"r","sessionTitle":"t"}}),
+    );
+    let n = Codex.encode(&pre_tool("x"), &a);
+    assert_eq!(
+        stdout_json(&n),
+        json!({"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"r"}})
+    );
+    assert_eq!(n.notes().count(), 2, "{n:?}");
+}
+
+#[test]
+fn permission_request_answers_with_behavior_and_drops_rewrites() {
+    let ev = Codex
+        .decode(json!({"hook_event_name":"PermissionRequest","tool_name":"Bash","tool_input":{"command":"x"}}), None)
+        .expect("decode");
+    let a = answer(
+        json!({"hookSpecificOutput":{"decision":{"behavior":"allow","updatedInput":{"command":"y"}}}}),
+    );
+    let n = Codex.encode(&ev, &a);
+    assert_eq!(
+        stdout_json(&n),
+        json!({"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"allow"}}})
+    );
+    assert_eq!(n.notes().count(), 1);
+}

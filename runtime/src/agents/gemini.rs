@@ -1,0 +1,244 @@
+//! Gemini CLI: its own event and tool names, and a JSON answer that decides
+//! whatever the exit code.
+//!
+//! Docs: <https://github.com/google-gemini/gemini-cli/blob/main/docs/hooks/reference.md>;
+//! source: <https://github.com/google-gemini/gemini-cli> `packages/core/src/hooks/`
+//! (@ 5411f113, checked 2026-08 in `shared/reference/agent-protocols.md` §3, and
+//! 2026-11 against the recorded payloads of Gemini CLI 0.61.0).
+//!
+//! Traps (§15): valid JSON on stdout decides regardless of the exit code, and
+//! exit 2 with empty output does not block, so this adapter always answers in
+//! JSON with exit 0. A rewritten tool input must be the FULL input in Gemini's
+//! own parameter names (the scheduler rebuilds the call from it alone).
+
+use serde_json::{json, Map, Value};
+
+use super::claude_json::verdict_str;
+use super::plan::{Verdict, DEFAULT_DENY};
+use super::{
+    finish_decode, intent_for, object, rename, resolve_event, tool, Agent, Caps, DecodeError,
+    EventRow, Native, Table,
+};
+use crate::protocol::{Answer, Event, EventName};
+
+/// The Gemini CLI adapter.
+pub struct Gemini;
+
+/// Gemini's table.
+pub static TABLE: Table = Table {
+    events: &[
+        EventRow::new(
+            EventName::SessionStart,
+            "SessionStart",
+            Caps {
+                context: true,
+                system_message: true,
+                ..Caps::NONE
+            },
+        ),
+        EventRow::new(
+            EventName::UserPromptSubmit,
+            "BeforeAgent",
+            Caps {
+                block: true,
+                context: true,
+                stop: true,
+                system_message: true,
+                ..Caps::NONE
+            },
+        ),
+        EventRow::new(
+            EventName::PreToolUse,
+            "BeforeTool",
+            Caps {
+                deny: true,
+                ask: true,
+                allow: true,
+                updated_input: true,
+                stop: true,
+                system_message: true,
+                ..Caps::NONE
+            },
+        ),
+        EventRow::new(
+            EventName::PostToolUse,
+            "AfterTool",
+            Caps {
+                block: true,
+                context: true,
+                stop: true,
+                system_message: true,
+                ..Caps::NONE
+            },
+        ),
+        EventRow::new(
+            EventName::Stop,
+            "AfterAgent",
+            Caps {
+                block: true,
+                stop: true,
+                system_message: true,
+                ..Caps::NONE
+            },
+        ),
+        EventRow::new(EventName::PreCompact, "PreCompress", Caps::NONE),
+        EventRow::new(EventName::Notification, "Notification", Caps::NONE),
+        EventRow::new(EventName::SessionEnd, "SessionEnd", Caps::NONE),
+    ],
+    tools: &[
+        tool("Bash", "run_shell_command"),
+        tool("Read", "read_file"),
+        tool("Write", "write_file"),
+        tool("Edit", "replace"),
+        tool("Glob", "glob"),
+        tool("Grep", "grep_search"),
+        tool("Grep", "search_file_content"),
+        tool("LS", "list_directory"),
+        tool("WebFetch", "web_fetch"),
+        tool("WebSearch", "google_web_search"),
+        tool("Agent", "invoke_agent"),
+        tool("TodoWrite", "write_todos"),
+        tool("AskUserQuestion", "ask_user"),
+        tool("ExitPlanMode", "exit_plan_mode"),
+    ],
+    renames: &[
+        rename(Some("Glob"), "dir_path", "path"),
+        rename(Some("Grep"), "dir_path", "path"),
+        rename(Some("Grep"), "include_pattern", "glob"),
+        rename(Some("LS"), "dir_path", "path"),
+    ],
+    fields: &[],
+    notes: &[
+        "AfterTool serves PostToolUse for failed tools too (the error is in tool_response)",
+        "MCP tools arrive as mcp__<server>__<tool> (from mcp_context)",
+        "Read's start_line/end_line arrive as offset/limit",
+        "allow does not skip Gemini's own policy checks",
+    ],
+};
+
+impl Agent for Gemini {
+    fn id(&self) -> &'static str {
+        "gemini"
+    }
+
+    fn display_name(&self) -> &'static str {
+        "Gemini CLI"
+    }
+
+    fn table(&self) -> &'static Table {
+        &TABLE
+    }
+
+    fn decode(&self, input: Value, event: Option<&str>) -> Result<Event, DecodeError> {
+        let mut input = object(input)?;
+        let named = input.get("hook_event_name").and_then(Value::as_str);
+        let row = resolve_event(self.id(), &TABLE, event, named)?;
+        if let Some(name) = mcp_name(&input) {
+            input.insert("tool_name".into(), Value::String(name));
+        }
+        let read = input.get("tool_name").and_then(Value::as_str) == Some("read_file");
+        if read {
+            if let Some(Value::Object(args)) = input.get_mut("tool_input") {
+                lines_to_offset(args);
+            }
+        }
+        finish_decode(self.id(), &TABLE, row, input)
+    }
+
+    fn encode(&self, event: &Event, answer: &Answer) -> Native {
+        let (row, mut intent) = match intent_for(self, event, answer) {
+            Ok(found) => found,
+            Err(native) => return native,
+        };
+        if intent.is_empty() {
+            return Native::ok(String::new(), intent.notes);
+        }
+        let mut out = Map::new();
+        let mut hso = Map::new();
+        if let Some(v) = intent.verdict {
+            out.insert("decision".into(), json!(verdict_str(v)));
+            let reason = if v == Verdict::Deny {
+                Some(intent.reason_or(DEFAULT_DENY))
+            } else {
+                intent.reason.clone().filter(|r| !r.is_empty())
+            };
+            if let Some(r) = reason {
+                out.insert("reason".into(), json!(r));
+            }
+        }
+        if intent.block.is_some() {
+            // BeforeAgent: discard the prompt; AfterTool: replace the result;
+            // AfterAgent: go on with the reason as the next prompt.
+            out.insert("decision".into(), json!("deny"));
+            out.insert("reason".into(), json!(intent.block_reason_or(DEFAULT_DENY)));
+        }
+        if let Some(mut input) = intent.updated_input.take() {
+            offset_to_lines(event, &mut input);
+            hso.insert("tool_input".into(), Value::Object(input));
+        }
+        if let Some(c) = &intent.context {
+            hso.insert("additionalContext".into(), json!(c));
+        }
+        if let Some(reason) = &intent.stop {
+            out.insert("continue".into(), json!(false));
+            if !reason.is_empty() {
+                out.insert("stopReason".into(), json!(reason));
+            }
+        }
+        if let Some(m) = &intent.system_message {
+            out.insert("systemMessage".into(), json!(m));
+        }
+        if !hso.is_empty() {
+            let mut with_name = Map::new();
+            with_name.insert("hookEventName".into(), json!(row.native));
+            with_name.extend(hso);
+            out.insert("hookSpecificOutput".into(), Value::Object(with_name));
+        }
+        Native::json(&Value::Object(out), intent.notes)
+    }
+}
+
+/// MCP tools are named `mcp_<server>_<tool>`, which cannot be split when a
+/// name holds `_`; `mcp_context` names both parts.
+fn mcp_name(input: &Map<String, Value>) -> Option<String> {
+    let ctx = input.get("mcp_context")?.as_object()?;
+    let server = ctx.get("server_name")?.as_str()?;
+    let tool = ctx.get("tool_name")?.as_str()?;
+    Some(format!("mcp__{server}__{tool}"))
+}
+
+/// Gemini's `read_file` takes 1-based `start_line`/`end_line`; Claude's Read
+/// takes `offset` (first line) and `limit` (line count).
+fn lines_to_offset(args: &mut Map<String, Value>) {
+    let start = args.get("start_line").and_then(Value::as_i64);
+    let end = args.get("end_line").and_then(Value::as_i64);
+    if let Some(start) = start {
+        args.remove("start_line");
+        args.entry("offset").or_insert(json!(start));
+        if let Some(end) = end.filter(|e| *e >= start) {
+            args.remove("end_line");
+            args.entry("limit").or_insert(json!(end - start + 1));
+        }
+    }
+}
+
+/// The reverse of [`lines_to_offset`], for a rewritten Read input.
+fn offset_to_lines(event: &Event, args: &mut Map<String, Value>) {
+    if event.tool_name() != Some("Read") {
+        return;
+    }
+    let offset = args.get("offset").and_then(Value::as_i64);
+    let limit = args.get("limit").and_then(Value::as_i64);
+    if let Some(offset) = offset {
+        args.remove("offset");
+        args.insert("start_line".into(), json!(offset));
+        if let Some(limit) = limit.filter(|l| *l > 0) {
+            args.remove("limit");
+            args.insert("end_line".into(), json!(offset + limit - 1));
+        }
+    }
+}
+
+#[cfg(test)]
+#[path = "gemini_tests.rs"]
+mod tests;

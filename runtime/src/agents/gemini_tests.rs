@@ -1,0 +1,188 @@
+use serde_json::json;
+
+use super::*;
+use crate::agents::tests::*;
+
+fn before_tool(tool: &str, input: serde_json::Value) -> Event {
+    Gemini
+        .decode(
+            json!({"hook_event_name":"BeforeTool","tool_name":tool,"tool_input":input,"session_id":"s","cwd":"/w","timestamp":"t"}),
+            None,
+        )
+        .expect("decode")
+}
+
+#[test]
+fn every_recorded_payload_decodes() {
+    let all = fixtures("gemini");
+    assert!(all.len() >= 50, "fixtures found: {}", all.len());
+    let mut tools = 0;
+    for (path, name, payload) in all {
+        let got = Gemini.decode(payload.clone(), None);
+        let expected = match name.as_str() {
+            "BeforeModel" | "AfterModel" | "BeforeToolSelection" => {
+                assert!(
+                    matches!(got, Err(DecodeError::UnmappedEvent { .. })),
+                    "{path:?}"
+                );
+                continue;
+            }
+            "SessionStart" => EventName::SessionStart,
+            "BeforeAgent" => EventName::UserPromptSubmit,
+            "PreCompress" => EventName::PreCompact,
+            "BeforeTool" => EventName::PreToolUse,
+            "AfterTool" => EventName::PostToolUse,
+            "AfterAgent" => EventName::Stop,
+            "SessionEnd" => EventName::SessionEnd,
+            other => panic!("unexpected fixture event {other}"),
+        };
+        let ev = got.unwrap_or_else(|e| panic!("{path:?}: {e}"));
+        assert_eq!(ev.name(), expected, "{path:?}");
+        assert_eq!(ev.native_name(), Some(name.as_str()));
+        assert_eq!(ev.harness(), "gemini");
+        assert_eq!(
+            ev.input()["timestamp"],
+            payload["timestamp"],
+            "native fields kept"
+        );
+        if ev.name().is_tool_event() {
+            tools += 1;
+            assert_eq!(ev.tool_name(), Some("Bash"), "{path:?}");
+            assert_eq!(
+                ev.tool_input().unwrap()["command"],
+                payload["tool_input"]["command"]
+            );
+        }
+        if expected == EventName::UserPromptSubmit {
+            assert_eq!(ev.str_field("prompt"), payload["prompt"].as_str());
+        }
+    }
+    assert!(tools > 0);
+}
+
+#[test]
+fn tool_names_and_params_become_claude_s() {
+    let ev = before_tool("list_directory", json!({"dir_path":"/w/src"}));
+    assert_eq!(ev.tool_name(), Some("LS"));
+    assert_eq!(ev.tool_input().unwrap(), &json!({"path":"/w/src"}));
+    let ev = before_tool(
+        "replace",
+        json!({"file_path":"/a","old_string":"x","new_string":"y"}),
+    );
+    assert_eq!(ev.tool_name(), Some("Edit"));
+    assert_eq!(ev.input()["tool_kind"], "write");
+    let ev = before_tool(
+        "read_file",
+        json!({"file_path":"/a","start_line":10,"end_line":19}),
+    );
+    assert_eq!(
+        ev.tool_input().unwrap(),
+        &json!({"file_path":"/a","offset":10,"limit":10})
+    );
+    let ev = before_tool("save_memory", json!({"fact":"x"}));
+    assert_eq!(
+        ev.tool_name(),
+        Some("save_memory"),
+        "no Claude equivalent: name kept"
+    );
+    // The shell's working dir is not Glob's `path`: left alone.
+    let ev = before_tool(
+        "run_shell_command",
+        json!({"command":"ls","dir_path":"sub"}),
+    );
+    assert_eq!(ev.tool_input().unwrap()["dir_path"], "sub");
+}
+
+#[test]
+fn mcp_tools_are_named_from_mcp_context() {
+    let ev = Gemini
+        .decode(
+            json!({"hook_event_name":"BeforeTool","tool_name":"mcp_my_srv_do_it","tool_input":{},"mcp_context":{"server_name":"my_srv","tool_name":"do_it"}}),
+            None,
+        )
+        .expect("decode");
+    assert_eq!(ev.tool_name(), Some("mcp__my_srv__do_it"));
+    assert_eq!(ev.input()["tool_kind"], "mcp");
+}
+
+#[test]
+fn pre_tool_answers() {
+    let ev = before_tool(
+        "run_shell_command",
+        json!({"command":"rm -rf /","description":"d"}),
+    );
+    let n = Gemini.encode(&ev, &deny("no"));
+    assert_eq!(stdout_json(&n), json!({"decision":"deny","reason":"no"}));
+    assert_eq!(n.exit_code, 0);
+    let n = Gemini.encode(&ev, &ask("sure?"));
+    assert_eq!(stdout_json(&n), json!({"decision":"ask","reason":"sure?"}));
+    let n = Gemini.encode(&ev, &allow());
+    assert_eq!(stdout_json(&n), json!({"decision":"allow"}));
+    let n = Gemini.encode(&ev, &rewrite(json!({"command":"ls","description":"d"})));
+    assert_eq!(
+        stdout_json(&n),
+        json!({"decision":"allow","hookSpecificOutput":{"hookEventName":"BeforeTool","tool_input":{"command":"ls","description":"d"}}})
+    );
+    let n = Gemini.encode(&ev, &context("ctx"));
+    assert_eq!(n.stdout, "");
+    assert_eq!(n.notes().count(), 1, "no context on BeforeTool");
+    let n = Gemini.encode(&ev, &stop("halt"));
+    assert_eq!(
+        stdout_json(&n),
+        json!({"continue":false,"stopReason":"halt"})
+    );
+    assert_eq!(Gemini.encode(&ev, &Answer::none()), Native::default());
+}
+
+#[test]
+fn a_rewrite_goes_back_in_gemini_s_param_names() {
+    let ev = before_tool("list_directory", json!({"dir_path":"/w"}));
+    let n = Gemini.encode(&ev, &rewrite(json!({"path":"/w/sub"})));
+    assert_eq!(
+        stdout_json(&n)["hookSpecificOutput"]["tool_input"],
+        json!({"dir_path":"/w/sub"})
+    );
+    let ev = before_tool(
+        "read_file",
+        json!({"file_path":"/a","start_line":1,"end_line":5}),
+    );
+    let n = Gemini.encode(
+        &ev,
+        &rewrite(json!({"file_path":"/b","offset":3,"limit":2})),
+    );
+    assert_eq!(
+        stdout_json(&n)["hookSpecificOutput"]["tool_input"],
+        json!({"file_path":"/b","start_line":3,"end_line":4})
+    );
+}
+
+#[test]
+fn prompt_stop_and_session_answers() {
+    let at = |name: &str| {
+        Gemini
+            .decode(json!({"hook_event_name":name,"session_id":"s"}), None)
+            .expect("decode")
+    };
+    let n = Gemini.encode(&at("BeforeAgent"), &block("no"));
+    assert_eq!(stdout_json(&n), json!({"decision":"deny","reason":"no"}));
+    let n = Gemini.encode(&at("BeforeAgent"), &context("ctx"));
+    assert_eq!(
+        stdout_json(&n),
+        json!({"hookSpecificOutput":{"hookEventName":"BeforeAgent","additionalContext":"ctx"}})
+    );
+    let n = Gemini.encode(&at("AfterAgent"), &block("keep going"));
+    assert_eq!(
+        stdout_json(&n),
+        json!({"decision":"deny","reason":"keep going"})
+    );
+    let n = Gemini.encode(&at("SessionStart"), &context("c"));
+    assert_eq!(
+        stdout_json(&n)["hookSpecificOutput"]["additionalContext"],
+        "c"
+    );
+    let n = Gemini.encode(&at("SessionStart"), &system("hi"));
+    assert_eq!(stdout_json(&n), json!({"systemMessage":"hi"}));
+    let n = Gemini.encode(&at("SessionEnd"), &system("hi"));
+    assert_eq!(n.stdout, "");
+    assert_eq!(n.notes().count(), 1);
+}

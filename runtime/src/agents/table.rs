@@ -1,0 +1,437 @@
+//! The one table per agent: its events, tool names and input-field renames
+//! against the canonical (Claude Code) ones, and what it acts on per event.
+//!
+//! Decode, encode, install and `agenthooks agents` all read this table, so an
+//! agent's native names appear in its module's table and nowhere else.
+
+use serde::Serialize;
+
+use crate::protocol::EventName;
+
+/// One kind of answer a hook can give, as the canonical protocol spells it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub enum AnswerKind {
+    /// Before a tool: do not run it (`permissionDecision: deny`, or PermissionRequest `behavior: deny`).
+    Deny,
+    /// Before a tool: ask the user (`permissionDecision: ask`).
+    Ask,
+    /// Before a tool: run it without asking (`permissionDecision: allow`, or PermissionRequest `behavior: allow`).
+    Allow,
+    /// Before a tool: run it with this input instead (`updatedInput`).
+    UpdatedInput,
+    /// Add context for the model (`hookSpecificOutput.additionalContext`).
+    Context,
+    /// `decision: block` outside PreToolUse: block the prompt, keep going at stop, reason after a tool.
+    Block,
+    /// `continue: false` (+ `stopReason`): stop the agent.
+    Stop,
+    /// `systemMessage`: a warning shown to the user.
+    SystemMessage,
+}
+
+impl AnswerKind {
+    /// Every kind, in the order `agenthooks agents` prints them.
+    pub const ALL: &'static [AnswerKind] = &[
+        AnswerKind::Deny,
+        AnswerKind::Ask,
+        AnswerKind::Allow,
+        AnswerKind::UpdatedInput,
+        AnswerKind::Context,
+        AnswerKind::Block,
+        AnswerKind::Stop,
+        AnswerKind::SystemMessage,
+    ];
+
+    /// The short name used in `agenthooks agents`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            AnswerKind::Deny => "deny",
+            AnswerKind::Ask => "ask",
+            AnswerKind::Allow => "allow",
+            AnswerKind::UpdatedInput => "updatedInput",
+            AnswerKind::Context => "context",
+            AnswerKind::Block => "block",
+            AnswerKind::Stop => "stop",
+            AnswerKind::SystemMessage => "systemMessage",
+        }
+    }
+
+    /// The canonical answer field this kind is written as (named in drop notes).
+    pub fn field(self) -> &'static str {
+        match self {
+            AnswerKind::Deny => "permissionDecision: deny",
+            AnswerKind::Ask => "permissionDecision: ask",
+            AnswerKind::Allow => "permissionDecision: allow",
+            AnswerKind::UpdatedInput => "updatedInput",
+            AnswerKind::Context => "additionalContext",
+            AnswerKind::Block => "decision: block",
+            AnswerKind::Stop => "continue: false",
+            AnswerKind::SystemMessage => "systemMessage",
+        }
+    }
+}
+
+/// Which answer kinds an agent acts on for one of its events.
+///
+/// Built in `const` context: `Caps { deny: true, ..Caps::NONE }`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Caps {
+    /// See [`AnswerKind::Deny`].
+    pub deny: bool,
+    /// See [`AnswerKind::Ask`].
+    pub ask: bool,
+    /// See [`AnswerKind::Allow`].
+    pub allow: bool,
+    /// See [`AnswerKind::UpdatedInput`].
+    pub updated_input: bool,
+    /// See [`AnswerKind::Context`].
+    pub context: bool,
+    /// See [`AnswerKind::Block`].
+    pub block: bool,
+    /// See [`AnswerKind::Stop`].
+    pub stop: bool,
+    /// See [`AnswerKind::SystemMessage`].
+    pub system_message: bool,
+}
+
+impl Caps {
+    /// Acts on nothing (the event is observed only).
+    pub const NONE: Caps = Caps {
+        deny: false,
+        ask: false,
+        allow: false,
+        updated_input: false,
+        context: false,
+        block: false,
+        stop: false,
+        system_message: false,
+    };
+
+    /// Whether the agent acts on `kind` here.
+    pub fn supports(self, kind: AnswerKind) -> bool {
+        match kind {
+            AnswerKind::Deny => self.deny,
+            AnswerKind::Ask => self.ask,
+            AnswerKind::Allow => self.allow,
+            AnswerKind::UpdatedInput => self.updated_input,
+            AnswerKind::Context => self.context,
+            AnswerKind::Block => self.block,
+            AnswerKind::Stop => self.stop,
+            AnswerKind::SystemMessage => self.system_message,
+        }
+    }
+
+    /// The kinds supported, in [`AnswerKind::ALL`] order.
+    pub fn kinds(self) -> Vec<AnswerKind> {
+        AnswerKind::ALL
+            .iter()
+            .copied()
+            .filter(|k| self.supports(*k))
+            .collect()
+    }
+}
+
+/// One native event of an agent and the canonical event it is served as.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct EventRow {
+    /// The canonical event a hook sees.
+    pub canonical: EventName,
+    /// The agent's own name for the event (the key in its config, the `--event` value).
+    pub native: &'static str,
+    /// For events about one kind of tool (Cursor `beforeShellExecution`, Windsurf
+    /// `pre_run_command`): the canonical tool name the decoder synthesizes.
+    pub tool: Option<&'static str>,
+    /// Whether `install` registers this native event. Several natives may decode
+    /// to one canonical event; only one of them is registered so that a hook runs
+    /// once per action (e.g. Cursor's generic `preToolUse`, not also
+    /// `beforeShellExecution`).
+    pub install: bool,
+    /// What the agent acts on in the answer to this event.
+    pub caps: Caps,
+}
+
+impl EventRow {
+    /// A row that is installed and decodes to `canonical` with no synthesized tool.
+    pub const fn new(canonical: EventName, native: &'static str, caps: Caps) -> EventRow {
+        EventRow {
+            canonical,
+            native,
+            tool: None,
+            install: true,
+            caps,
+        }
+    }
+
+    /// The same row, not registered by `install` (decoded when it arrives anyway).
+    pub const fn decode_only(self) -> EventRow {
+        EventRow {
+            install: false,
+            ..self
+        }
+    }
+
+    /// The same row, with the canonical tool name this event is about.
+    pub const fn for_tool(self, tool: &'static str) -> EventRow {
+        EventRow {
+            tool: Some(tool),
+            ..self
+        }
+    }
+}
+
+/// A native tool name and the canonical (Claude Code) one it maps to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ToolRow {
+    /// Claude Code's name (`Bash`, `Write`, ...).
+    pub canonical: &'static str,
+    /// The agent's name (`run_shell_command`, `write_file`, ...).
+    pub native: &'static str,
+}
+
+/// A `tool_input` key the agent spells differently from Claude Code.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Rename {
+    /// Only for this canonical tool (`None`: every tool).
+    pub tool: Option<&'static str>,
+    /// The agent's key (`dir_path`).
+    pub native: &'static str,
+    /// Claude Code's key (`path`).
+    pub canonical: &'static str,
+}
+
+/// Shorthand for a [`ToolRow`] in a table literal.
+pub const fn tool(canonical: &'static str, native: &'static str) -> ToolRow {
+    ToolRow { canonical, native }
+}
+
+/// Shorthand for a [`Rename`] in a table literal.
+pub const fn rename(
+    tool: Option<&'static str>,
+    native: &'static str,
+    canonical: &'static str,
+) -> Rename {
+    Rename {
+        tool,
+        native,
+        canonical,
+    }
+}
+
+/// Everything that is specific to one agent's names.
+#[derive(Debug, Clone, Copy)]
+pub struct Table {
+    /// Native events against canonical ones, with their capabilities.
+    pub events: &'static [EventRow],
+    /// Tool names; several natives may map to one canonical name, and the first
+    /// row of a canonical name is the native name it encodes back to.
+    pub tools: &'static [ToolRow],
+    /// `tool_input` keys renamed on decode (and back on encode of `updatedInput`).
+    pub renames: &'static [Rename],
+    /// Top-level input keys renamed on decode, `(native, canonical)`; the native
+    /// copy is kept too.
+    pub fields: &'static [(&'static str, &'static str)],
+    /// What the capability flags cannot say (printed by `agenthooks agents`).
+    pub notes: &'static [&'static str],
+}
+
+impl Table {
+    /// The row of a native event name.
+    pub fn by_native(&self, native: &str) -> Option<&'static EventRow> {
+        self.events.iter().find(|r| r.native == native)
+    }
+
+    /// The row an event name given on the command line refers to: the native
+    /// spelling first, then the canonical one (the first row serving it).
+    pub fn resolve(&self, name: &str) -> Option<&'static EventRow> {
+        self.by_native(name).or_else(|| {
+            let canonical = name.parse::<EventName>().ok()?;
+            self.by_canonical(canonical)
+        })
+    }
+
+    /// The first row serving a canonical event (the installed one, if any).
+    pub fn by_canonical(&self, canonical: EventName) -> Option<&'static EventRow> {
+        let mut rows = self.events.iter().filter(|r| r.canonical == canonical);
+        let first = rows.clone().next()?;
+        Some(rows.find(|r| r.install).unwrap_or(first))
+    }
+
+    /// The canonical events served, each once, in [`EventName::ALL`] order.
+    pub fn canonical_events(&self) -> Vec<EventName> {
+        EventName::ALL
+            .iter()
+            .copied()
+            .filter(|e| self.events.iter().any(|r| r.canonical == *e))
+            .collect()
+    }
+
+    /// The rows `install` registers.
+    pub fn installed(&self) -> impl Iterator<Item = &'static EventRow> {
+        self.events.iter().filter(|r| r.install)
+    }
+
+    /// The canonical name of a native tool, or the native name kept when Claude
+    /// Code has no such tool.
+    pub fn canonical_tool<'a>(&self, native: &'a str) -> &'a str
+    where
+        'static: 'a,
+    {
+        self.tools
+            .iter()
+            .find(|t| t.native == native)
+            .map_or(native, |t| t.canonical)
+    }
+
+    /// The native name of a canonical tool, or the name itself when the agent
+    /// has no other spelling.
+    pub fn native_tool<'a>(&self, canonical: &'a str) -> &'a str
+    where
+        'static: 'a,
+    {
+        self.tools
+            .iter()
+            .find(|t| t.canonical == canonical)
+            .map_or(canonical, |t| t.native)
+    }
+
+    /// The renames that apply to a canonical tool.
+    pub fn renames_for<'a>(&'a self, tool: &'a str) -> impl Iterator<Item = &'static Rename> + 'a {
+        self.renames
+            .iter()
+            .filter(move |r| r.tool.is_none_or(|t| t == tool))
+    }
+}
+
+/// One line of the capability table: a canonical event and what works there.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct CapabilityRow {
+    /// The canonical event.
+    pub event: EventName,
+    /// The native event names that serve it.
+    pub native: Vec<&'static str>,
+    /// The answer kinds that work (union over the native events).
+    pub answers: Vec<AnswerKind>,
+}
+
+/// What one agent can do, derived from its [`Table`].
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Capabilities {
+    /// The agent id.
+    pub agent: &'static str,
+    /// The agent's display name.
+    pub name: &'static str,
+    /// One row per canonical event served.
+    pub events: Vec<CapabilityRow>,
+    /// What the flags cannot say.
+    pub notes: Vec<&'static str>,
+}
+
+impl Capabilities {
+    /// Derive the capability rows from a table.
+    pub fn from_table(agent: &'static str, name: &'static str, table: &Table) -> Capabilities {
+        let events = table
+            .canonical_events()
+            .into_iter()
+            .map(|event| {
+                let rows: Vec<&EventRow> = table
+                    .events
+                    .iter()
+                    .filter(|r| r.canonical == event)
+                    .collect();
+                let answers = AnswerKind::ALL
+                    .iter()
+                    .copied()
+                    .filter(|k| rows.iter().any(|r| r.caps.supports(*k)))
+                    .collect();
+                CapabilityRow {
+                    event,
+                    native: rows.iter().map(|r| r.native).collect(),
+                    answers,
+                }
+            })
+            .collect();
+        Capabilities {
+            agent,
+            name,
+            events,
+            notes: table.notes.to_vec(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    static ROWS: &[EventRow] = &[
+        EventRow::new(
+            EventName::PreToolUse,
+            "beforeShell",
+            Caps {
+                deny: true,
+                ..Caps::NONE
+            },
+        )
+        .for_tool("Bash")
+        .decode_only(),
+        EventRow::new(
+            EventName::PreToolUse,
+            "preTool",
+            Caps {
+                ask: true,
+                ..Caps::NONE
+            },
+        ),
+    ];
+    static T: Table = Table {
+        events: ROWS,
+        tools: &[
+            tool("Bash", "shell"),
+            tool("Bash", "bash"),
+            tool("Edit", "edit"),
+        ],
+        renames: &[
+            rename(Some("Glob"), "dir_path", "path"),
+            rename(None, "filePath", "file_path"),
+        ],
+        fields: &[],
+        notes: &["n"],
+    };
+
+    #[test]
+    fn tools_map_both_ways_and_unknown_names_are_kept() {
+        assert_eq!(T.canonical_tool("bash"), "Bash");
+        assert_eq!(T.canonical_tool("shell"), "Bash");
+        assert_eq!(T.canonical_tool("mystery"), "mystery");
+        assert_eq!(T.native_tool("Bash"), "shell");
+        assert_eq!(T.native_tool("WebFetch"), "WebFetch");
+    }
+
+    #[test]
+    fn resolve_takes_native_then_canonical_and_prefers_installed_rows() {
+        assert_eq!(T.resolve("beforeShell").unwrap().tool, Some("Bash"));
+        assert_eq!(T.resolve("PreToolUse").unwrap().native, "preTool");
+        assert!(T.resolve("Stop").is_none());
+        assert!(T.resolve("nope").is_none());
+        assert_eq!(T.installed().count(), 1);
+    }
+
+    #[test]
+    fn renames_are_scoped_to_their_tool() {
+        let glob: Vec<_> = T.renames_for("Glob").map(|r| r.native).collect();
+        assert_eq!(glob, ["dir_path", "filePath"]);
+        let bash: Vec<_> = T.renames_for("Bash").map(|r| r.native).collect();
+        assert_eq!(bash, ["filePath"]);
+    }
+
+    #[test]
+    fn capabilities_union_the_rows_of_one_event() {
+        let caps = Capabilities::from_table("x", "X", &T);
+        assert_eq!(caps.events.len(), 1);
+        assert_eq!(caps.events[0].native, ["beforeShell", "preTool"]);
+        assert_eq!(caps.events[0].answers, [AnswerKind::Deny, AnswerKind::Ask]);
+        assert_eq!(caps.notes, ["n"]);
+    }
+}

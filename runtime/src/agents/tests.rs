@@ -1,0 +1,398 @@
+//! Tests over every agent at once, and helpers the per-agent tests share.
+
+use std::path::{Path, PathBuf};
+
+use serde_json::{json, Map, Value};
+
+use super::*;
+use crate::protocol::{Answer, PermissionDecision};
+
+/// Every recorded payload of `agent`: (path, event name from the file name, payload).
+pub fn fixtures(agent: &str) -> Vec<(PathBuf, String, Value)> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures/agents");
+    let mut out = Vec::new();
+    let mut dirs: Vec<PathBuf> = std::fs::read_dir(&root)
+        .expect("fixtures dir")
+        .map(|e| e.expect("dir entry").path())
+        .filter(|p| {
+            p.file_name()
+                .and_then(|n| n.to_str())
+                .is_some_and(|n| n.starts_with(&format!("{agent}-")))
+        })
+        .collect();
+    dirs.sort();
+    for version in dirs {
+        for phase in std::fs::read_dir(&version).expect("version dir") {
+            let phase = phase.expect("entry").path();
+            if !phase.is_dir() {
+                continue;
+            }
+            for file in std::fs::read_dir(&phase).expect("phase dir") {
+                let file = file.expect("entry").path();
+                if file.extension().and_then(|e| e.to_str()) != Some("json") {
+                    continue;
+                }
+                let stem = file.file_stem().and_then(|s| s.to_str()).expect("stem");
+                let event = stem.split_once('-').map_or(stem, |(_, e)| e).to_string();
+                let text = std::fs::read_to_string(&file).expect("read fixture");
+                let value: Value = serde_json::from_str(&text).expect("fixture is JSON");
+                out.push((file, event, value));
+            }
+        }
+    }
+    out.sort_by(|a, b| a.0.cmp(&b.0));
+    out
+}
+
+/// An answer from its Claude JSON.
+pub fn answer(v: Value) -> Answer {
+    serde_json::from_value(v).expect("answer JSON")
+}
+
+/// `permissionDecision: deny` + reason.
+pub fn deny(reason: &str) -> Answer {
+    answer(
+        json!({"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":reason}}),
+    )
+}
+
+/// `permissionDecision: ask` + reason.
+pub fn ask(reason: &str) -> Answer {
+    answer(
+        json!({"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"ask","permissionDecisionReason":reason}}),
+    )
+}
+
+/// `permissionDecision: allow`.
+pub fn allow() -> Answer {
+    answer(
+        json!({"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow"}}),
+    )
+}
+
+/// `permissionDecision: allow` + `updatedInput`.
+pub fn rewrite(input: Value) -> Answer {
+    answer(
+        json!({"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow","updatedInput":input}}),
+    )
+}
+
+/// `additionalContext`.
+pub fn context(text: &str) -> Answer {
+    answer(json!({"hookSpecificOutput":{"additionalContext":text}}))
+}
+
+/// `decision: block` + reason.
+pub fn block(reason: &str) -> Answer {
+    answer(json!({"decision":"block","reason":reason}))
+}
+
+/// `continue: false` + `stopReason`.
+pub fn stop(reason: &str) -> Answer {
+    answer(json!({"continue":false,"stopReason":reason}))
+}
+
+/// `systemMessage`.
+pub fn system(message: &str) -> Answer {
+    answer(json!({"systemMessage":message}))
+}
+
+/// A made-up event as `agent` would have decoded it from `native`.
+pub fn event_at(agent: &dyn Agent, row: &EventRow, extra: Value) -> Event {
+    let mut input = Map::new();
+    if row.canonical.is_tool_event() {
+        let tool = row.tool.unwrap_or("Bash");
+        input.insert("tool_name".into(), json!(tool));
+        input.insert(
+            "tool_input".into(),
+            json!({"command":"ls","file_path":"/p/a.txt"}),
+        );
+    }
+    if let Value::Object(extra) = extra {
+        input.extend(extra);
+    }
+    Event::new(Value::Object(input), Some(row.canonical), agent.id())
+        .expect("event")
+        .with_native(row.native)
+}
+
+/// The stdout of a native answer as JSON.
+pub fn stdout_json(native: &Native) -> Value {
+    serde_json::from_str(&native.stdout)
+        .unwrap_or_else(|e| panic!("stdout {:?}: {e}", native.stdout))
+}
+
+/// The one answer of each kind, built for `event`.
+fn answer_of(kind: AnswerKind, event: EventName) -> Answer {
+    let mut a = match kind {
+        AnswerKind::Deny => deny("no"),
+        AnswerKind::Ask => ask("sure?"),
+        AnswerKind::Allow => allow(),
+        AnswerKind::UpdatedInput => {
+            let mut a = Answer::none();
+            a.specific_mut().updated_input = Some(
+                json!({"command":"ls -la","file_path":"/p/b.txt"})
+                    .as_object()
+                    .cloned()
+                    .expect("object"),
+            );
+            a
+        }
+        AnswerKind::Context => context("ctx"),
+        AnswerKind::Block => block("because"),
+        AnswerKind::Stop => stop("halt"),
+        AnswerKind::SystemMessage => system("hello user"),
+    };
+    if event == EventName::PermissionRequest {
+        // Claude's PermissionRequest answers through decision.behavior.
+        if let Some(p) = a.permission() {
+            let behavior = match p {
+                PermissionDecision::Deny => Some(crate::protocol::Behavior::Deny),
+                PermissionDecision::Allow => Some(crate::protocol::Behavior::Allow),
+                PermissionDecision::Ask | PermissionDecision::Defer => None,
+            };
+            if behavior.is_some() {
+                let hso = a.specific_mut();
+                hso.permission_decision = None;
+                let reason = hso.permission_decision_reason.take();
+                hso.decision = Some(crate::protocol::PermissionRequestDecision {
+                    behavior,
+                    message: reason,
+                    ..Default::default()
+                });
+            }
+        }
+    }
+    a
+}
+
+fn is_permission(e: EventName) -> bool {
+    matches!(e, EventName::PreToolUse | EventName::PermissionRequest)
+}
+
+#[test]
+fn every_agent_is_registered_once_and_found_by_id() {
+    let mut ids: Vec<&str> = AGENTS.iter().map(|a| a.id()).collect();
+    ids.sort();
+    ids.dedup();
+    assert_eq!(ids.len(), AGENTS.len());
+    for a in AGENTS {
+        assert_eq!(find(a.id()).map(|f| f.id()), Some(a.id()));
+    }
+    assert!(find("nope").is_none());
+}
+
+#[test]
+fn tables_give_permission_answers_only_before_tools_and_block_only_elsewhere() {
+    for agent in AGENTS {
+        for row in agent.table().events {
+            let c = row.caps;
+            if is_permission(row.canonical) {
+                assert!(
+                    !c.block,
+                    "{} {}: block on a permission event",
+                    agent.id(),
+                    row.native
+                );
+            } else {
+                assert!(
+                    !(c.deny || c.ask || c.allow || c.updated_input),
+                    "{} {}: permission answer outside a tool event",
+                    agent.id(),
+                    row.native
+                );
+            }
+            assert!(row.tool.is_none() || row.canonical.is_tool_event());
+        }
+        // Native names are unique within an agent.
+        let mut names: Vec<&str> = agent.table().events.iter().map(|r| r.native).collect();
+        names.sort();
+        let n = names.len();
+        names.dedup();
+        assert_eq!(names.len(), n, "{}: duplicate native event", agent.id());
+    }
+}
+
+#[test]
+fn the_encoder_drops_a_field_exactly_when_the_capability_row_says_so() {
+    for agent in AGENTS.iter().filter(|a| a.id() != "claude") {
+        for row in agent.table().events {
+            let event = event_at(*agent, row, json!({}));
+            let silent = agent.encode(&event, &Answer::none());
+            for kind in AnswerKind::ALL.iter().copied() {
+                let applies = match kind {
+                    AnswerKind::Deny
+                    | AnswerKind::Ask
+                    | AnswerKind::Allow
+                    | AnswerKind::UpdatedInput => is_permission(row.canonical),
+                    AnswerKind::Block => !is_permission(row.canonical),
+                    AnswerKind::Context | AnswerKind::Stop | AnswerKind::SystemMessage => true,
+                };
+                if !applies
+                    || (row.canonical == EventName::PermissionRequest && kind == AnswerKind::Ask)
+                {
+                    continue;
+                }
+                let native = agent.encode(&event, &answer_of(kind, row.canonical));
+                let dropped: Vec<&str> = native
+                    .notes()
+                    .filter(|n| n.contains(&format!("`{}`", kind.field())))
+                    .collect();
+                let all_notes: Vec<&str> = native.notes().collect();
+                let ctx = format!("{} {} {:?}: {native:?}", agent.id(), row.native, kind);
+                if row.caps.supports(kind) {
+                    assert!(all_notes.is_empty(), "supported but noted: {ctx}");
+                    assert_ne!(native, silent, "supported but no effect: {ctx}");
+                } else {
+                    assert_eq!(dropped.len(), 1, "unsupported needs one note: {ctx}");
+                    assert_eq!(all_notes.len(), 1, "one note only: {ctx}");
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn every_answer_encodes_to_well_formed_native_output() {
+    for agent in AGENTS {
+        for row in agent.table().events {
+            let event = event_at(*agent, row, json!({}));
+            let none = agent.encode(&event, &Answer::none());
+            assert_eq!(
+                none.exit_code,
+                0,
+                "{} {}: no opinion exits 0",
+                agent.id(),
+                row.native
+            );
+            assert!(
+                none.stderr.is_empty(),
+                "{} {}: no opinion is silent",
+                agent.id(),
+                row.native
+            );
+            let mut answers: Vec<Answer> = AnswerKind::ALL
+                .iter()
+                .map(|k| answer_of(*k, row.canonical))
+                .collect();
+            answers.push(answer(json!({"decision":"approve"})));
+            answers.push(answer(
+                json!({"hookSpecificOutput":{"permissionDecision":"defer"}}),
+            ));
+            answers.push(answer(json!({"continue":false,"decision":"block","systemMessage":"m","terminalSequence":"x","hookSpecificOutput":{"additionalContext":"c","sessionTitle":"t","permissionDecision":"ask","updatedInput":{"command":"x"}}})));
+            answers.push(answer(json!({"decision":"block"})));
+            answers.push(answer(
+                json!({"hookSpecificOutput":{"permissionDecision":"deny"}}),
+            ));
+            for a in answers {
+                let native = agent.encode(&event, &a);
+                let ctx = format!("{} {} {a:?}: {native:?}", agent.id(), row.native);
+                if !native.stdout.is_empty() {
+                    let v: Value = serde_json::from_str(&native.stdout)
+                        .unwrap_or_else(|e| panic!("{ctx}: {e}"));
+                    assert!(v.is_object(), "{ctx}");
+                }
+                assert!(matches!(native.exit_code, 0 | 2), "{ctx}");
+                if native.exit_code == 2 {
+                    assert!(
+                        native
+                            .stderr
+                            .first()
+                            .is_some_and(|l| !l.trim().is_empty() && !l.starts_with(NOTE_PREFIX)),
+                        "exit 2 needs a reason first on stderr: {ctx}"
+                    );
+                }
+                for line in &native.stderr {
+                    assert!(!line.contains('\n'), "one line each: {ctx}");
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn decode_never_panics_on_odd_json() {
+    let odd = [
+        json!(null),
+        json!([]),
+        json!([1, {"a": 2}]),
+        json!("PreToolUse"),
+        json!(42),
+        json!({}),
+        json!({"hook_event_name": 5}),
+        json!({"hook_event_name": "PreToolUse", "tool_name": {"x":1}, "tool_input": "not json"}),
+        json!({"hook_event_name": "PreToolUse", "tool_name": "Bash", "tool_input": [1,2]}),
+        json!({"hookName": ["x"], "toolName": 3, "toolArgs": "{\"command\":"}),
+        json!({"agent_action_name": {"a": null}, "tool_info": "str"}),
+        json!({"tool_info": {"command_line": 3, "mcp_tool_arguments": "[]"}}),
+        json!({"tool_call": "x", "preToolUse": {"parameters": null}, "postToolUse": 7}),
+        json!({"tool_input": {"operations": "x"}, "tool_name": "fs_read"}),
+        json!({"tool_input": {"operations": [1, null, {"path": 4}]}, "tool_name": "fs_read"}),
+        json!({"mcp_context": {"server_name": 1}, "tool_name": "read_file", "tool_input": {"start_line": "a", "end_line": -4}}),
+        json!({"tool_name": "apply_patch", "tool_input": {"command": 7}}),
+        json!({"args": "x", "tool": null, "permission": []}),
+        json!({"sessionId": {"deep": [[[[{}]]]]}}),
+    ];
+    for agent in AGENTS {
+        let mut events: Vec<Option<&str>> = vec![None, Some("PreToolUse"), Some("nonsense")];
+        events.extend(agent.table().events.iter().map(|r| Some(r.native)));
+        for ev in events {
+            for v in &odd {
+                let _ = agent.decode(v.clone(), ev);
+            }
+        }
+    }
+}
+
+#[test]
+fn unmapped_native_events_are_reported_as_such() {
+    for agent in AGENTS.iter().filter(|a| a.id() != "claude") {
+        let got = agent.decode(
+            json!({"hook_event_name": "NoSuchEvent"}),
+            Some("NoSuchEvent"),
+        );
+        assert!(
+            matches!(got, Err(DecodeError::UnmappedEvent { agent: a, .. }) if a == agent.id()),
+            "{}: {got:?}",
+            agent.id()
+        );
+    }
+}
+
+#[test]
+fn capabilities_come_from_the_table() {
+    for agent in AGENTS {
+        let caps = agent.capabilities();
+        assert_eq!(caps.agent, agent.id());
+        assert_eq!(
+            caps.events.iter().map(|r| r.event).collect::<Vec<_>>(),
+            agent.events()
+        );
+        for row in &caps.events {
+            for native in &row.native {
+                let r = agent.table().by_native(native).expect("row");
+                for k in r.caps.kinds() {
+                    assert!(row.answers.contains(&k));
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn claude_passes_answers_through_unchanged() {
+    let claude = find("claude").expect("claude");
+    let ev = claude
+        .decode(json!({"hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"ls"}}), None)
+        .expect("decode");
+    let a = answer(
+        json!({"decision":"block","terminalSequence":"x","hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"ask"}}),
+    );
+    let native = claude.encode(&ev, &a);
+    assert_eq!(
+        stdout_json(&native),
+        serde_json::to_value(&a).expect("json")
+    );
+    assert!(native.stderr.is_empty());
+    assert_eq!(claude.encode(&ev, &Answer::none()), Native::default());
+}
