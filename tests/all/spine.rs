@@ -669,3 +669,74 @@ fn a_closed_stdout_exits_zero() {
         String::from_utf8_lossy(&out.stderr)
     );
 }
+
+#[test]
+fn a_hook_that_never_reads_a_large_input_does_not_deadlock() {
+    // 4 MB of input is far past a pipe buffer; the hook answers without reading it.
+    let p = bash_project(json!([command("echo 'did not read' >&2; exit 2")]));
+    let mut payload = p.bash("ls");
+    payload["tool_input"]["content"] = json!("y".repeat(4 << 20));
+    let ran = p.run(&payload);
+    assert!(
+        ran.elapsed < Duration::from_secs(10),
+        "took {:?}",
+        ran.elapsed
+    );
+    assert_eq!(hso(&ran.json())["permissionDecisionReason"], "did not read");
+}
+
+#[test]
+fn output_that_is_not_utf8_survives_lossily() {
+    let p = TempProject::new();
+    p.project_hooks(&hooks(
+        "UserPromptSubmit",
+        "",
+        json!([command("printf 'caf\\351 ok'")]),
+    ));
+    p.trust();
+    let answer = p
+        .run(&p.payload("UserPromptSubmit", json!({"prompt": "x"})))
+        .json();
+    assert_eq!(hso(&answer)["additionalContext"], "caf\u{FFFD} ok");
+}
+
+#[test]
+fn verbose_shows_each_hooks_outcome() {
+    let p = bash_project(json!([command("exit 0"), command("echo no >&2; exit 2")]));
+    let ran = p.output(
+        p.cmd(["run", "--agent", "claude", "--verbose"]),
+        p.bash("ls").to_string(),
+    );
+    let stderr = ran.stderr();
+    assert!(
+        stderr.contains(": answered (no opinion, exit 0,"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("\"decision\":\"block\""), "{stderr}");
+    assert!(stderr.contains("exit 2,"), "{stderr}");
+}
+
+#[test]
+fn run_appends_one_audit_line_per_event() {
+    let p = bash_project(json!([command("echo 'audited' >&2; exit 2")]));
+    let log = p.tmp().join("audit.jsonl");
+    let mut cmd = p.cmd(["run", "--agent", "claude"]);
+    cmd.env("AGENTHOOKS_AUDIT", &log);
+    let ran = p.output(cmd, p.bash("git push").to_string());
+    assert_eq!(hso(&ran.json())["permissionDecision"], "deny");
+    let mut cmd = p.cmd(["run", "--agent", "claude"]);
+    cmd.env("AGENTHOOKS_AUDIT", &log);
+    // Nothing is selected at Stop: still one line.
+    p.output(cmd, p.payload("Stop", json!({})).to_string());
+    let text = std::fs::read_to_string(&log).expect("the audit log was written");
+    let lines: Vec<Value> = text
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 2, "{text}");
+    assert_eq!(lines[0]["event"], "PreToolUse");
+    assert_eq!(lines[0]["decision"], "deny");
+    assert_eq!(lines[0]["handlers"].as_array().unwrap().len(), 1);
+    assert_eq!(lines[1]["event"], "Stop");
+    assert_eq!(lines[1]["decision"], "allow");
+}

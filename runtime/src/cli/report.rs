@@ -89,12 +89,8 @@ pub fn report_json(report: &Report) -> Value {
 /// A report as an indented block of text (for `fire`): a header line, then
 /// what it answered, excerpts of its output and its notes.
 pub fn report_text(index: usize, report: &Report) -> String {
-    let mut out = format!(
-        "  [{index}] {} ({})  {}",
-        report.label,
-        report.kind,
-        status(&report.outcome)
-    );
+    // The label names the kind already: `command `./x.sh``.
+    let mut out = format!("  [{index}] {}  {}", report.label, status(&report.outcome));
     if let Some(exit) = report.exit {
         let _ = write!(out, "  {}", exit_text(exit));
     }

@@ -12,6 +12,9 @@
 //!   stdout). Some agents read any non-zero exit as a deny.
 //! - **Doing nothing is cheap.** When no handler is selected, no async runtime
 //!   is built: the common path costs little more than starting a process.
+//!
+//! When the audit log is on (`AGENTHOOKS_AUDIT`, or `audit` in the user's
+//! `hooks.json`), every decoded event appends one line to it.
 
 use std::io::{self, Read, Write};
 use std::process::ExitCode;
@@ -19,10 +22,10 @@ use std::process::ExitCode;
 use anyhow::{anyhow, Context};
 
 use crate::agents::{self, Native};
+use crate::audit::{AuditLog, Record};
 use crate::config::{self, LoadOptions};
 use crate::exec::ExecContext;
-use crate::pipeline;
-use crate::protocol::Answer;
+use crate::pipeline::{self, Dispatched};
 use crate::select::select;
 
 /// The largest input accepted on stdin. Real payloads are kilobytes; a
@@ -88,28 +91,33 @@ pub fn bridge(args: &Args, input: impl Read, notes: &mut Vec<String>) -> anyhow:
     notes.extend(config.errors.iter().cloned());
     notes.extend(config.warnings.iter().cloned());
     let selected = select(&config.handlers, &event);
-    let answer = if selected.is_empty() {
-        Answer::none()
+    let done = if selected.is_empty() {
+        Dispatched::default()
     } else {
         let runtime = tokio::runtime::Builder::new_current_thread()
             .enable_all()
             .build()
             .context("could not start the async runtime")?;
         let ctx = ExecContext {
-            project_root: root,
+            project_root: root.clone(),
             verbose: args.verbose,
             ..ExecContext::default()
         };
-        let done = runtime.block_on(pipeline::dispatch_selected(&event, &selected, &ctx));
-        if args.verbose {
-            for report in &done.reports {
-                notes.push(super::report::summary_line(report));
-            }
-        }
-        notes.extend(done.notes);
-        done.answer
+        runtime.block_on(pipeline::dispatch_selected(&event, &selected, &ctx))
     };
-    Ok(agent.encode(&event, &answer))
+    if args.verbose {
+        notes.extend(done.reports.iter().map(super::report::summary_line));
+    }
+    notes.extend(done.notes.iter().cloned());
+    let audit = config
+        .audit
+        .as_ref()
+        .map(|a| (a.path.as_path(), a.max_bytes));
+    if let Some(log) = AuditLog::resolve(audit) {
+        let record = Record::new(&event, root.as_deref(), &done.reports, &done.answer);
+        notes.extend(log.write(&record));
+    }
+    Ok(agent.encode(&event, &done.answer))
 }
 
 /// Read all of `input`, refusing more than [`MAX_INPUT`] bytes.
