@@ -4,5 +4,6 @@
 //! and a `tests/all/<area>.rs`; share helpers through [`util`].
 
 mod spine;
+mod trust;
 mod util;
 mod wasm;
