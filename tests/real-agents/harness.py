@@ -117,7 +117,7 @@ class Run:
         self.model_log = os.path.join(root, "model-requests.jsonl")
         self.notes = []
         self.rm_command = ("rm -r " if agent == "codex" else "rm -rf ") + self.victim
-        self.cmd_display = "agenthooks"
+        self.wired = False
 
     # ------------------------------------------------------------ setup
 
@@ -185,12 +185,14 @@ class Run:
             self.point_configs_at_wrapper()
         else:
             AGENTS[self.agent]["manual"](self)
-            # Project command hooks must be trusted once (DESIGN §8); `install`
-            # does that itself, the hand-written wiring asks `trust` if it exists.
-            res = subprocess.run(
-                [self.binary, "trust"], cwd=self.work, env=env, stdin=subprocess.DEVNULL,
-                capture_output=True, text=True, timeout=60)
-            self.notes.append("agenthooks trust: exit %d %s%s" % (res.returncode, res.stdout, res.stderr))
+        # Project command hooks run only once trusted (DESIGN §8): the user's
+        # review step, done here the way a script does it.
+        res = subprocess.run(
+            [self.binary, "trust", "--yes"], cwd=self.work, env=env, stdin=subprocess.DEVNULL,
+            capture_output=True, text=True, timeout=60)
+        self.notes.append("agenthooks trust --yes: exit %d\n%s%s" % (res.returncode, res.stdout, res.stderr))
+        if res.returncode != 0:
+            return False
         return True
 
     def point_configs_at_wrapper(self):
@@ -231,7 +233,8 @@ class Run:
                 port = int(f.read())
             env = self.env(port)
             AGENTS[self.agent]["setup"](self, port)
-            if not self.wire(env):
+            self.wired = self.wire(env)
+            if not self.wired:
                 self.agent_rc = None
                 self.agent_out = ""
                 self.agent_err = ""
@@ -282,6 +285,8 @@ class Run:
 
     def verdict(self):
         """Returns a list of (check, ok, detail)."""
+        if not self.wired:
+            return [("wiring (%s, then trust)" % self.wiring, False, "failed, the agent was not run; see below")]
         checks = []
         events = self.hook_events()
         rm_events = [e for e in events if "rm -r" in json.dumps(e.get("tool_input", e))]
