@@ -63,7 +63,9 @@ pub fn run(_args: Args) -> anyhow::Result<ExitCode> {
         writeln!(out, "check: no problems found")?;
         Ok(ExitCode::from(EXIT_OK))
     } else {
-        writeln!(out, "check: {count} problem{}",
+        writeln!(
+            out,
+            "check: {count} problem{}",
             if count == 1 { "" } else { "s" }
         )?;
         Ok(ExitCode::from(EXIT_FINDING))

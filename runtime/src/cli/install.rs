@@ -64,7 +64,11 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             }
         }
         if agents.is_empty() {
-            writeln!(io::stdout(), "no agent config folder found in `{}`", ctx.show(ctx.base()))?;
+            writeln!(
+                io::stdout(),
+                "no agent config folder found in `{}`",
+                ctx.show(ctx.base())
+            )?;
             return Ok(ExitCode::from(EXIT_OK));
         }
     }

@@ -127,6 +127,7 @@ mod tests {
         renames: &[],
         fields: &[],
         notes: &[],
+        plain_stdout: false,
     };
 
     #[test]

@@ -330,9 +330,7 @@ fn plan_scripts(
         if !ours && claimed && !name.ends_with(".agenthooks.bak") {
             return Err(InstallError::Conflict {
                 path,
-                why: format!(
-                    "Cline runs one script per event and this one is the user's own; move what it does into `.agents/hooks.json` (or delete it), then install again"
-                ),
+                why: "Cline runs one script per event and this one is the user's own; move what it does into `.agents/hooks.json` (or delete it), then install again".to_string(),
             });
         }
         if ours && !wanted.iter().any(|(event, _)| *event == name) {

@@ -240,3 +240,46 @@ pub(crate) fn target(agent: &str) -> Option<Target> {
     };
     Some(t)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::agents::AGENTS;
+
+    #[test]
+    fn every_registered_agent_has_an_install_target() {
+        for agent in AGENTS {
+            assert!(
+                target(agent.id()).is_some(),
+                "no install target for `{}`",
+                agent.id()
+            );
+        }
+    }
+
+    #[test]
+    fn user_paths_follow_the_agents_own_home_variables() {
+        let mut env = Env::with_home("/h");
+        let codex = target("codex").unwrap();
+        assert_eq!(
+            codex.path(Scope::User, Path::new("/p"), &env),
+            Path::new("/h/.codex/hooks.json")
+        );
+        env.codex_home = Some("/c".into());
+        assert_eq!(
+            codex.path(Scope::User, Path::new("/p"), &env),
+            Path::new("/c/hooks.json")
+        );
+        assert_eq!(
+            codex.path(Scope::Project, Path::new("/p"), &env),
+            Path::new("/p/.codex/hooks.json")
+        );
+        env.xdg_config_home = Some("/x".into());
+        assert_eq!(
+            target("opencode")
+                .unwrap()
+                .path(Scope::User, Path::new("/p"), &env),
+            Path::new("/x/opencode/plugins/agenthooks.js")
+        );
+    }
+}

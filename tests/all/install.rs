@@ -1,0 +1,484 @@
+//! `agenthooks install` / `uninstall` / `check` through the real binary, on
+//! realistic existing agent configs: merge, idempotence, backups, exact
+//! restore, refusals, user scope, dry run, detection and lint findings.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use serde_json::{json, Value};
+
+use crate::util::{command, hooks, TempProject};
+
+/// Every file and directory under `dir` (relative path → bytes, `None` for a directory).
+fn snapshot(dir: &Path) -> BTreeMap<String, Option<Vec<u8>>> {
+    let mut out = BTreeMap::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        let Ok(entries) = std::fs::read_dir(&d) else {
+            continue;
+        };
+        for entry in entries.flatten() {
+            let path = entry.path();
+            let rel = path
+                .strip_prefix(dir)
+                .unwrap()
+                .to_string_lossy()
+                .into_owned();
+            if path.is_dir() {
+                out.insert(rel, None);
+                stack.push(path);
+            } else {
+                out.insert(rel, Some(std::fs::read(&path).unwrap()));
+            }
+        }
+    }
+    out
+}
+
+/// The installed native events of an agent, from its table.
+fn natives(agent: &str) -> Vec<&'static str> {
+    agenthooks::agents::find(agent)
+        .unwrap_or_else(|| panic!("agent `{agent}` is registered"))
+        .table()
+        .installed()
+        .map(|r| r.native)
+        .collect()
+}
+
+/// All text under `dir`, concatenated (to look for our commands anywhere).
+fn all_text(dir: &Path) -> String {
+    snapshot(dir)
+        .into_values()
+        .flatten()
+        .map(|b| String::from_utf8_lossy(&b).into_owned())
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// A realistic existing setup per agent: files that hold the user's own hooks
+/// and other settings, and one string of the user's that must survive.
+fn existing(agent: &str) -> (Vec<(&'static str, String)>, &'static str) {
+    match agent {
+        "claude" => (
+            vec![(
+                ".claude/settings.json",
+                "{\n  \"$schema\": \"https://json.schemastore.org/claude-code-settings.json\",\n  \"permissions\": {\n    \"allow\": [\n      \"Bash(npm run test:*)\"\n    ]\n  },\n  \"hooks\": {\n    \"PostToolUse\": [\n      {\n        \"matcher\": \"Write|Edit\",\n        \"hooks\": [\n          {\n            \"type\": \"command\",\n            \"command\": \"npx prettier --write \\\"$CLAUDE_PROJECT_DIR\\\"\",\n            \"timeout\": 30\n          }\n        ]\n      }\n    ]\n  },\n  \"env\": {\n    \"DISABLE_TELEMETRY\": \"1\"\n  }\n}\n".to_string(),
+            )],
+            "npx prettier --write",
+        ),
+        "codex" => (
+            vec![(
+                ".codex/hooks.json",
+                "{\n    \"description\": \"team hooks\",\n    \"hooks\": {\n        \"PreToolUse\": [\n            {\n                \"matcher\": \"Bash\",\n                \"hooks\": [\n                    {\n                        \"type\": \"command\",\n                        \"command\": \"python3 .codex/check.py\",\n                        \"timeout\": 10,\n                        \"statusMessage\": \"Checking\"\n                    }\n                ]\n            }\n        ]\n    }\n}".to_string(),
+            )],
+            "python3 .codex/check.py",
+        ),
+        "gemini" => (
+            vec![(
+                ".gemini/settings.json",
+                "{\n\t\"general\": {\n\t\t\"disableAutoUpdate\": true\n\t},\n\t\"hooksConfig\": {\n\t\t\"enabled\": true\n\t},\n\t\"hooks\": {\n\t\t\"BeforeTool\": [\n\t\t\t{\n\t\t\t\t\"matcher\": \"write_file|replace\",\n\t\t\t\t\"hooks\": [\n\t\t\t\t\t{\n\t\t\t\t\t\t\"name\": \"lint\",\n\t\t\t\t\t\t\"type\": \"command\",\n\t\t\t\t\t\t\"command\": \"./lint.sh\",\n\t\t\t\t\t\t\"timeout\": 5000\n\t\t\t\t\t}\n\t\t\t\t]\n\t\t\t}\n\t\t]\n\t}\n}\n".to_string(),
+            )],
+            "./lint.sh",
+        ),
+        "qwen" => (
+            vec![(
+                ".qwen/settings.json",
+                "{\n  \"model\": {\n    \"name\": \"qwen3-coder-plus\"\n  },\n  \"hooks\": {\n    \"PreToolUse\": [\n      {\n        \"matcher\": \"run_shell_command\",\n        \"hooks\": [\n          {\n            \"type\": \"command\",\n            \"command\": \"./guard.sh\",\n            \"timeout\": 5000\n          }\n        ]\n      }\n    ]\n  }\n}\n".to_string(),
+            )],
+            "./guard.sh",
+        ),
+        "factory" => (
+            vec![(
+                ".factory/hooks.json",
+                "{\n  \"hooks\": {\n    \"PreToolUse\": [\n      {\n        \"matcher\": \"Execute\",\n        \"hooks\": [\n          {\n            \"type\": \"command\",\n            \"command\": \"rtk hook droid\"\n          }\n        ]\n      }\n    ]\n  }\n}\n".to_string(),
+            )],
+            "rtk hook droid",
+        ),
+        "copilot" => (
+            vec![(
+                ".github/hooks/security.json",
+                "{\n  \"version\": 1,\n  \"hooks\": {\n    \"preToolUse\": [\n      {\n        \"type\": \"command\",\n        \"bash\": \"./scripts/audit.sh\",\n        \"timeoutSec\": 15\n      }\n    ]\n  }\n}\n".to_string(),
+            )],
+            "./scripts/audit.sh",
+        ),
+        "cursor" => (
+            vec![(
+                ".cursor/hooks.json",
+                "{\n  \"version\": 1,\n  \"hooks\": {\n    \"afterFileEdit\": [\n      {\n        \"command\": \"./hooks/format.sh\"\n      }\n    ]\n  }\n}\n".to_string(),
+            )],
+            "./hooks/format.sh",
+        ),
+        "windsurf" => (
+            vec![(
+                ".windsurf/hooks.json",
+                "{\n  \"hooks\": {\n    \"post_write_code\": [\n      {\n        \"command\": \"./fmt.sh\",\n        \"show_output\": true\n      }\n    ]\n  }\n}\n".to_string(),
+            )],
+            "./fmt.sh",
+        ),
+        "kiro" => (
+            vec![(
+                ".kiro/agents/dev.json",
+                "{\n  \"name\": \"dev\",\n  \"tools\": [\"*\"],\n  \"hooks\": {\n    \"postToolUse\": [\n      {\n        \"matcher\": \"fs_write\",\n        \"command\": \"cargo fmt\"\n      }\n    ]\n  }\n}\n".to_string(),
+            )],
+            "cargo fmt",
+        ),
+        "cline" => (
+            vec![
+                (".clinerules/hooks/README.md", "# our hooks\n".to_string()),
+                (".clinerules/style.md", "Use tabs.\n".to_string()),
+            ],
+            "Use tabs.",
+        ),
+        "opencode" => (
+            vec![
+                (
+                    ".opencode/plugins/notify.js",
+                    "export const Notify = async () => ({})\n".to_string(),
+                ),
+                (
+                    "opencode.json",
+                    "{\n  \"$schema\": \"https://opencode.ai/config.json\"\n}\n".to_string(),
+                ),
+            ],
+            "export const Notify",
+        ),
+        other => panic!("no existing config for `{other}`"),
+    }
+}
+
+/// Every registered agent (each must have an entry in [`existing`]).
+fn agents() -> Vec<&'static str> {
+    agenthooks::agents::AGENTS.iter().map(|a| a.id()).collect()
+}
+
+/// Each installed event shows up in the agent's files as the argv of `run`.
+fn assert_registered(p: &TempProject, agent: &str) {
+    let text = all_text(&p.root);
+    for native in natives(agent) {
+        let needle = if agent == "opencode" {
+            format!("{native:?}")
+        } else {
+            format!(" run --agent {agent} --event {native}")
+        };
+        assert!(
+            text.contains(&needle),
+            "{agent}: `{needle}` is not registered:\n{text}"
+        );
+    }
+}
+
+#[test]
+fn install_merges_is_idempotent_and_uninstall_restores_the_bytes_for_every_agent() {
+    for agent in agents() {
+        let p = TempProject::new();
+        let (files, mine) = existing(agent);
+        for (rel, text) in &files {
+            p.write(rel, text);
+        }
+        let before = snapshot(&p.root);
+
+        let ran = p.output(p.cmd(["install", agent]), "");
+        assert_eq!(ran.code(), 0, "{agent}: {}{}", ran.stdout(), ran.stderr());
+        assert_registered(&p, agent);
+        let installed = snapshot(&p.root);
+        assert_ne!(installed, before, "{agent}: nothing changed");
+        assert!(
+            all_text(&p.root).contains(mine),
+            "{agent}: the user's own entry is gone"
+        );
+        // The file we merged into was backed up, byte for byte.
+        for (rel, text) in &files {
+            let bak = p.path(&format!("{rel}.agenthooks.bak"));
+            if bak.exists() {
+                assert_eq!(
+                    std::fs::read_to_string(&bak).unwrap(),
+                    *text,
+                    "{agent}: backup of {rel}"
+                );
+                assert!(ran.stdout().contains("backup"), "{agent}: {}", ran.stdout());
+            }
+        }
+        // Everything else the user had is untouched.
+        for (rel, bytes) in &before {
+            let merged_into = installed.contains_key(&format!("{rel}.agenthooks.bak"));
+            if !merged_into {
+                assert_eq!(installed.get(rel), Some(bytes), "{agent}: {rel} changed");
+            }
+        }
+
+        let again = p.output(p.cmd(["install", agent]), "");
+        assert_eq!(again.code(), 0, "{agent}: {}", again.stderr());
+        assert_eq!(
+            snapshot(&p.root),
+            installed,
+            "{agent}: second install changed something"
+        );
+        assert!(
+            again.stdout().lines().all(|l| l.contains(" unchanged ")),
+            "{agent}: {}",
+            again.stdout()
+        );
+
+        let ran = p.output(p.cmd(["uninstall", agent]), "");
+        assert_eq!(ran.code(), 0, "{agent}: {}", ran.stderr());
+        assert_eq!(
+            snapshot(&p.root),
+            before,
+            "{agent}: uninstall did not restore the tree"
+        );
+    }
+}
+
+#[test]
+fn install_into_a_fresh_project_and_uninstall_leave_no_trace() {
+    for agent in agents() {
+        let p = TempProject::new();
+        let before = snapshot(&p.root);
+        let ran = p.output(p.cmd(["install", agent]), "");
+        assert_eq!(ran.code(), 0, "{agent}: {}", ran.stderr());
+        assert!(
+            ran.stdout().contains(" created "),
+            "{agent}: {}",
+            ran.stdout()
+        );
+        assert_registered(&p, agent);
+        let ran = p.output(p.cmd(["uninstall", agent]), "");
+        assert_eq!(ran.code(), 0, "{agent}: {}", ran.stderr());
+        assert!(
+            ran.stdout().contains(" removed "),
+            "{agent}: {}",
+            ran.stdout()
+        );
+        assert_eq!(snapshot(&p.root), before, "{agent}: left something behind");
+    }
+}
+
+#[test]
+fn entries_call_the_running_binary_with_generous_native_timeouts() {
+    let p = TempProject::new();
+    let ran = p.output(p.cmd(["install", "claude", "gemini"]), "");
+    assert_eq!(ran.code(), 0, "{}", ran.stderr());
+    let bin = Path::new(crate::util::bin()).canonicalize().unwrap();
+    let claude: Value =
+        serde_json::from_slice(&std::fs::read(p.path(".claude/settings.json")).unwrap()).unwrap();
+    let handler = &claude["hooks"]["PreToolUse"][0]["hooks"][0];
+    assert_eq!(
+        handler["command"],
+        format!("{} run --agent claude --event PreToolUse", bin.display())
+    );
+    assert_eq!(handler["timeout"], 600);
+    let gemini: Value =
+        serde_json::from_slice(&std::fs::read(p.path(".gemini/settings.json")).unwrap()).unwrap();
+    assert_eq!(
+        gemini["hooks"]["BeforeTool"][0]["hooks"][0]["timeout"], 600_000,
+        "milliseconds"
+    );
+}
+
+#[test]
+fn a_stale_entry_is_replaced_in_place_and_the_users_hooks_stay_in_order() {
+    let p = TempProject::new();
+    let stale = "/old/place/agenthooks run --agent claude --event PreToolUse";
+    p.write(
+        ".claude/settings.json",
+        serde_json::to_string_pretty(&json!({"hooks": {"PreToolUse": [
+            {"matcher": "*", "hooks": [{"type": "command", "command": stale, "timeout": 600}]},
+            {"matcher": "Bash", "hooks": [{"type": "command", "command": "./mine.sh"}]}
+        ]}}))
+        .unwrap(),
+    );
+    let ran = p.output(p.cmd(["install", "claude"]), "");
+    assert_eq!(ran.code(), 0, "{}", ran.stderr());
+    let v: Value =
+        serde_json::from_slice(&std::fs::read(p.path(".claude/settings.json")).unwrap()).unwrap();
+    let groups = v["hooks"]["PreToolUse"].as_array().unwrap();
+    assert_eq!(groups.len(), 2);
+    let cmd = groups[0]["hooks"][0]["command"].as_str().unwrap();
+    assert!(!cmd.starts_with("/old/") && cmd.ends_with(" run --agent claude --event PreToolUse"));
+    assert_eq!(groups[1]["hooks"][0]["command"], "./mine.sh");
+}
+
+#[test]
+fn a_broken_native_file_is_reported_and_left_alone() {
+    let p = TempProject::new();
+    let broken = "{\n  \"hooks\": {\n    \"PreToolUse\": [\n  }\n}\n";
+    p.write(".claude/settings.json", broken);
+    let ran = p.output(p.cmd(["install", "claude", "codex"]), "");
+    assert_eq!(ran.code(), 1, "{}", ran.stdout());
+    let err = ran.stderr();
+    assert!(
+        err.contains(".claude/settings.json`:4:3: not valid JSON"),
+        "{err}"
+    );
+    assert!(err.contains("nothing was changed"), "{err}");
+    assert_eq!(
+        std::fs::read_to_string(p.path(".claude/settings.json")).unwrap(),
+        broken
+    );
+    assert!(!p.path(".claude/settings.json.agenthooks.bak").exists());
+    // The other agent was still installed.
+    assert!(p.path(".codex/hooks.json").exists());
+    // Uninstall refuses the same way.
+    let ran = p.output(p.cmd(["uninstall", "claude"]), "");
+    assert_eq!(ran.code(), 1);
+    assert_eq!(
+        std::fs::read_to_string(p.path(".claude/settings.json")).unwrap(),
+        broken
+    );
+}
+
+#[test]
+fn a_settings_file_with_comments_is_refused_not_corrupted() {
+    let p = TempProject::new();
+    let text = "{\n  // the team's model\n  \"model\": {\"name\": \"gemini-2.5-pro\"}\n}\n";
+    p.write(".gemini/settings.json", text);
+    let ran = p.output(p.cmd(["install", "gemini"]), "");
+    assert_eq!(ran.code(), 1);
+    assert!(
+        ran.stderr()
+            .contains(".gemini/settings.json`:2:3: has comments"),
+        "{}",
+        ran.stderr()
+    );
+    assert_eq!(
+        std::fs::read_to_string(p.path(".gemini/settings.json")).unwrap(),
+        text
+    );
+}
+
+#[test]
+fn user_scope_writes_under_home_and_honours_codex_home() {
+    let p = TempProject::new();
+    let codex_home = p.tmp().join("codex-home");
+    let project_before = snapshot(&p.root);
+    let mut cmd = p.cmd(["install", "--user", "claude", "codex"]);
+    cmd.env("CODEX_HOME", &codex_home);
+    let ran = p.output(cmd, "");
+    assert_eq!(ran.code(), 0, "{}", ran.stderr());
+    assert!(
+        ran.stdout()
+            .contains("claude: created ~/.claude/settings.json"),
+        "{}",
+        ran.stdout()
+    );
+    assert!(p.home.join(".claude/settings.json").exists());
+    assert!(codex_home.join("hooks.json").exists());
+    assert_eq!(snapshot(&p.root), project_before, "the project was touched");
+
+    let mut cmd = p.cmd(["uninstall", "--user", "claude", "codex"]);
+    cmd.env("CODEX_HOME", &codex_home);
+    assert_eq!(p.output(cmd, "").code(), 0);
+    assert!(!p.home.join(".claude").exists());
+    assert!(!codex_home.join("hooks.json").exists());
+}
+
+#[test]
+fn dry_run_prints_a_unified_diff_and_writes_nothing() {
+    let p = TempProject::new();
+    let (files, _) = existing("claude");
+    for (rel, text) in &files {
+        p.write(rel, text);
+    }
+    let before = snapshot(&p.root);
+    let ran = p.output(p.cmd(["install", "claude", "codex", "--dry-run"]), "");
+    assert_eq!(ran.code(), 0, "{}", ran.stderr());
+    let out = ran.stdout();
+    assert!(
+        out.contains("--- a/.claude/settings.json\n+++ b/.claude/settings.json\n"),
+        "{out}"
+    );
+    assert!(
+        out.contains("--- /dev/null\n+++ b/.codex/hooks.json\n"),
+        "{out}"
+    );
+    assert!(out.contains("+            \"command\": \""), "{out}");
+    assert!(
+        out.contains(" run --agent claude --event PreToolUse"),
+        "{out}"
+    );
+    assert!(out.contains("dry run: nothing was written"), "{out}");
+    assert_eq!(snapshot(&p.root), before);
+}
+
+#[test]
+fn all_detected_installs_the_agents_whose_folders_exist() {
+    let p = TempProject::new();
+    p.write(".codex/config.toml", "model = \"gpt-5\"\n");
+    p.write(".gemini/GEMINI.md", "be brief\n");
+    let ran = p.output(p.cmd(["install", "--all-detected"]), "");
+    assert_eq!(ran.code(), 0, "{}", ran.stderr());
+    assert!(p.path(".codex/hooks.json").exists());
+    assert!(p.path(".gemini/settings.json").exists());
+    assert!(!p.path(".claude").exists());
+
+    let ran = p.output(p.cmd(["uninstall", "--all-installed"]), "");
+    assert_eq!(ran.code(), 0, "{}", ran.stderr());
+    assert!(!p.path(".codex/hooks.json").exists());
+    assert!(p.path(".codex/config.toml").exists());
+    assert!(!p.path(".gemini/settings.json").exists());
+}
+
+#[test]
+fn an_unknown_agent_is_bad_usage() {
+    let p = TempProject::new();
+    let ran = p.output(p.cmd(["install", "vim"]), "");
+    assert_eq!(ran.code(), 2);
+    assert!(
+        ran.stderr().contains("no agent named `vim`"),
+        "{}",
+        ran.stderr()
+    );
+}
+
+#[test]
+fn check_is_clean_for_a_good_config() {
+    let p = TempProject::new();
+    p.user_hooks(&hooks("PreToolUse", "Bash", json!([command("./guard.sh")])));
+    let ran = p.output(p.cmd(["check"]), "");
+    assert_eq!(ran.code(), 0, "{}", ran.stdout());
+    assert!(ran.stdout().contains("no problems found"));
+}
+
+#[test]
+fn check_reports_config_errors_and_what_installed_agents_cannot_do() {
+    let p = TempProject::new();
+    p.user_hooks(&json!({"hooks": {
+        "PreToolUse": [
+            {"matcher": "Bash", "hooks": [{"type": "command", "command": "./a.sh", "comand": "typo"}]},
+            {"matcher": "NotebookEdit", "hooks": [{"type": "command", "command": "./nb.sh"}]},
+            {"matcher": "([", "hooks": [{"type": "command", "command": "./bad.sh"}]},
+            {"matcher": "mcp__github__.*", "hooks": [{"type": "command", "command": "./mcp.sh"}]}
+        ],
+        "PermissionRequest": [{"hooks": [{"type": "command", "command": "./perm.sh"}]}],
+        "Stop": [{"hooks": [
+            {"type": "wasm", "component": "missing.wasm"},
+            {"type": "prompt", "prompt": "are we done?"}
+        ]}]
+    }}));
+    // Gemini is installed: its matcher and event gaps are warnings.
+    assert_eq!(p.output(p.cmd(["install", "gemini"]), "").code(), 0);
+    let ran = p.output(p.cmd(["check"]), "");
+    assert_eq!(ran.code(), 1, "{}", ran.stdout());
+    let out = ran.stdout();
+    let has = |needle: &str| assert!(out.contains(needle), "missing `{needle}` in:\n{out}");
+    has("unknown key `comand`");
+    has("([");
+    has("missing.wasm` does not exist");
+    has("`prompt` handlers are not run");
+    has("PermissionRequest command `./perm.sh`: never runs in Gemini CLI");
+    has("matcher `NotebookEdit` matches no tool Gemini CLI has");
+    assert!(!out.contains("matcher `Bash`"), "{out}");
+    assert!(!out.contains("mcp__github"), "{out}");
+}
+
+#[test]
+fn check_flags_untrusted_project_command_hooks() {
+    let p = TempProject::new();
+    p.project_hooks(&hooks("Stop", "", json!([command("./done.sh")])));
+    let ran = p.output(p.cmd(["check"]), "");
+    assert_eq!(ran.code(), 1, "{}", ran.stdout());
+    assert!(ran.stdout().contains("not trusted"), "{}", ran.stdout());
+    p.trust();
+    let ran = p.output(p.cmd(["check"]), "");
+    assert_eq!(ran.code(), 0, "{}", ran.stdout());
+}
