@@ -76,8 +76,10 @@ real=%(real)s
 d=%(trace)s
 n=$(date +%%s%%N)-$$
 printf '%%s\n' "$*" > "$d/$n.argv"
+t0=$(date +%%s%%N)
 tee "$d/$n.stdin" | "$real" "$@" > "$d/$n.stdout" 2> "$d/$n.stderr"
 rc=$?
+echo $(( ($(date +%%s%%N) - t0) / 1000 )) > "$d/$n.us"
 echo "$rc" > "$d/$n.rc"
 cat "$d/$n.stdout"
 cat "$d/$n.stderr" >&2
@@ -317,6 +319,26 @@ class Run:
             checks.append(("the model saw the deny reason", bool(marked_after), detail))
         return checks
 
+    def call_stats(self):
+        """(number of `agenthooks run` calls, mean ms, max ms), from the wrapper's trace."""
+        times = []
+        if os.path.isdir(self.trace):
+            for name in os.listdir(self.trace):
+                if not name.endswith(".argv"):
+                    continue
+                base = os.path.join(self.trace, name[:-5])
+                with open(base + ".argv") as f:
+                    if not f.read().startswith("run "):
+                        continue
+                try:
+                    with open(base + ".us") as f:
+                        times.append(int(f.read()) / 1000.0)
+                except (OSError, ValueError):
+                    pass
+        if not times:
+            return (0, 0.0, 0.0)
+        return (len(times), sum(times) / len(times), max(times))
+
     def debug_dump(self):
         """What to read when a phase fails."""
         out = []
@@ -470,8 +492,11 @@ AGENTS = {
         "env": lambda r, port: {"CODEX_HOME": r.codex_home, "FAKE_OPENAI_API_KEY": "fake-key"},
         "setup": codex_setup,
         "manual": codex_manual,
-        "argv": lambda r: ["codex", "exec", "--skip-git-repo-check", "--dangerously-bypass-approvals-and-sandbox",
-                           "--dangerously-bypass-hook-trust", PROMPT],
+        # Codex runs only hooks the user reviewed in its TUI (/hooks); headless
+        # tests bypass that review (set CODEX_HOOK_TRUST_BYPASS=0 to see it skip them).
+        "argv": lambda r: ["codex", "exec", "--skip-git-repo-check", "--dangerously-bypass-approvals-and-sandbox"]
+        + ([] if os.environ.get("CODEX_HOOK_TRUST_BYPASS") == "0" else ["--dangerously-bypass-hook-trust"])
+        + [PROMPT],
     },
     "gemini": {
         "env": lambda r, port: {
@@ -563,9 +588,10 @@ def main():
                 run.agent_out = getattr(run, "agent_out", "")
                 run.agent_err = getattr(run, "agent_err", "")
             ok = all(c[1] for c in checks)
-            results.append((agent, phase, ok, run.seconds))
-            print("%s %s %s %s (%.1fs)" % ("PASS" if ok else "FAIL", agent, version_of(agent), phase, run.seconds),
-                  flush=True)
+            calls = run.call_stats()
+            results.append((agent, phase, ok, run.seconds, calls))
+            print("%s %s %s %s (%.1fs; %d agenthooks run calls, mean %.0f ms, max %.0f ms)" % (
+                ("PASS" if ok else "FAIL", agent, version_of(agent), phase, run.seconds) + calls), flush=True)
             for name, good, detail in checks:
                 print("    [%s] %s: %s" % ("ok" if good else "FAILED", name, detail))
             if not ok:
@@ -574,8 +600,9 @@ def main():
     passed = sum(1 for r in results if r[2])
     failed = len(results) - passed
     print("\nreal agents summary (wiring: %s):" % wiring)
-    for agent, phase, ok, secs in results:
-        print("  %-8s %-6s %s  %.1fs" % (agent, phase, "PASS" if ok else "FAIL", secs))
+    for agent, phase, ok, secs, calls in results:
+        print("  %-8s %-8s %-6s %s  %5.1fs  %3d calls, mean %4.0f ms, max %4.0f ms" % (
+            agent, version_of(agent), phase, "PASS" if ok else "FAIL", secs, *calls))
     print("%d passed, %d failed" % (passed, failed))
     return 1 if failed else 0
 
