@@ -1,0 +1,221 @@
+//! The audit log through the real binary: one JSON line per event with every
+//! handler's outcome, rotation at the cap, and a log that cannot be written
+//! never changing the answer.
+
+use std::path::Path;
+
+use serde_json::{json, Value};
+
+use crate::util::{command, hooks, TempProject};
+
+fn lines(log: &Path) -> Vec<Value> {
+    std::fs::read_to_string(log)
+        .unwrap_or_else(|e| panic!("cannot read {}: {e}", log.display()))
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}: {l}")))
+        .collect()
+}
+
+/// A project whose user file turns the audit on at `log` with `maxBytes`.
+fn audited(handlers: Value, log: &Path, max_bytes: Option<u64>) -> TempProject {
+    let p = TempProject::new();
+    let mut config = hooks("PreToolUse", "Bash", handlers);
+    config["audit"] = json!({"path": log});
+    if let Some(max) = max_bytes {
+        config["audit"]["maxBytes"] = json!(max);
+    }
+    p.user_hooks(&config);
+    p
+}
+
+#[test]
+fn each_event_logs_every_handler_and_the_decision() {
+    let tmp = tempfile::tempdir().unwrap();
+    let log = tmp.path().join("audit.jsonl");
+    let p = audited(
+        json!([
+            command("exit 0"),
+            command("echo 'no pushing' >&2; exit 2"),
+            command("exit 7"),
+        ]),
+        &log,
+        None,
+    );
+    // A project command hook, untrusted: logged as skipped.
+    p.project_hooks(&hooks(
+        "PreToolUse",
+        "Bash",
+        json!([command("echo project")]),
+    ));
+
+    let ran = p.run(&p.bash("git push"));
+    assert_eq!(ran.code(), 0, "{}", ran.stderr());
+    let p2 = audited(json!([command("exit 0")]), &log, None);
+    let ran = p2.run(&p2.bash("ls"));
+    assert_eq!(ran.code(), 0, "{}", ran.stderr());
+
+    let lines = lines(&log);
+    assert_eq!(lines.len(), 2);
+    let deny = &lines[0];
+    assert_eq!(deny["agent"], "claude");
+    assert_eq!(deny["event"], "PreToolUse");
+    assert_eq!(deny["tool"], "Bash");
+    assert_eq!(deny["project"], p.root.display().to_string());
+    assert_eq!(deny["decision"], "deny");
+    assert_eq!(deny["reason"], "no pushing");
+    let t = deny["time"].as_str().unwrap();
+    assert!(
+        t.len() == 24 && t.ends_with('Z') && t.as_bytes()[10] == b'T',
+        "{t}"
+    );
+    let h = deny["handlers"].as_array().unwrap();
+    assert_eq!(h.len(), 4, "{deny}");
+    assert_eq!(
+        (
+            h[0]["kind"].as_str(),
+            h[0]["outcome"].as_str(),
+            h[0]["decision"].as_str()
+        ),
+        (Some("command"), Some("answered"), Some("none"))
+    );
+    assert_eq!(h[0]["label"], "command `exit 0`");
+    assert_eq!(h[1]["decision"], "deny");
+    assert_eq!(h[2]["outcome"], "failed");
+    assert!(
+        h[2]["note"]
+            .as_str()
+            .unwrap()
+            .contains("exited with code 7"),
+        "{}",
+        h[2]
+    );
+    assert_eq!(h[3]["outcome"], "skipped");
+    assert!(
+        h[3]["note"].as_str().unwrap().contains("agenthooks trust"),
+        "{}",
+        h[3]
+    );
+    for handler in h {
+        assert!(handler["durationMs"].is_u64(), "{handler}");
+    }
+    assert_eq!(lines[1]["decision"], "allow");
+    assert_eq!(lines[1]["handlers"][0]["decision"], "none");
+}
+
+#[test]
+fn a_fail_closed_failure_is_logged_as_failed_and_deny() {
+    let tmp = tempfile::tempdir().unwrap();
+    let log = tmp.path().join("audit.jsonl");
+    let p = audited(
+        json!([{"type": "command", "command": "sleep 5", "timeout": 0.3, "onError": "deny"}]),
+        &log,
+        None,
+    );
+    let ran = p.run(&p.bash("ls"));
+    assert_eq!(ran.code(), 0, "{}", ran.stderr());
+    let line = &lines(&log)[0];
+    assert_eq!(line["decision"], "deny");
+    assert!(
+        line["reason"].as_str().unwrap().contains("timed out"),
+        "{line}"
+    );
+    assert_eq!(line["handlers"][0]["outcome"], "failed");
+}
+
+#[test]
+fn the_log_rotates_at_its_cap() {
+    let tmp = tempfile::tempdir().unwrap();
+    let log = tmp.path().join("audit.jsonl");
+    // Each line is a few hundred bytes: a 1000-byte cap holds two or three.
+    let p = audited(json!([command("exit 0")]), &log, Some(1000));
+    for _ in 0..8 {
+        assert_eq!(p.run(&p.bash("ls")).code(), 0);
+    }
+    let rotated = tmp.path().join("audit.jsonl.1");
+    let (now, before) = (lines(&log), lines(&rotated));
+    assert!(now.len() + before.len() <= 8);
+    assert!(!now.is_empty() && !before.is_empty());
+    for path in [&log, &rotated] {
+        let size = std::fs::metadata(path).unwrap().len();
+        assert!(size <= 1000, "{} is {size} bytes", path.display());
+    }
+    // Nothing but the log and one rotation.
+    let mut names: Vec<_> = std::fs::read_dir(tmp.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .collect();
+    names.sort();
+    assert_eq!(names, ["audit.jsonl", "audit.jsonl.1"]);
+}
+
+#[test]
+fn an_unwritable_log_is_one_note_and_the_answer_stands() {
+    let tmp = tempfile::tempdir().unwrap();
+    // A directory where the file should be, and a path under a missing directory.
+    for log in [
+        tmp.path().to_path_buf(),
+        tmp.path().join("no/such/dir/audit.jsonl"),
+    ] {
+        let p = audited(json!([command("echo 'no' >&2; exit 2")]), &log, None);
+        let ran = p.run(&p.bash("ls"));
+        assert_eq!(ran.code(), 0, "{}", ran.stderr());
+        assert_eq!(
+            ran.json()["hookSpecificOutput"]["permissionDecision"],
+            "deny"
+        );
+        let notes: Vec<String> = ran
+            .stderr()
+            .lines()
+            .filter(|l| l.contains("audit log"))
+            .map(str::to_string)
+            .collect();
+        assert_eq!(notes.len(), 1, "{}", ran.stderr());
+        assert!(
+            notes[0].contains("the answer is not affected"),
+            "{}",
+            notes[0]
+        );
+    }
+}
+
+#[test]
+fn a_fifo_at_the_log_path_does_not_hang_run() {
+    let tmp = tempfile::tempdir().unwrap();
+    let log = tmp.path().join("fifo");
+    let c = std::ffi::CString::new(log.to_str().unwrap()).unwrap();
+    // SAFETY: `c` is a valid NUL-terminated path.
+    assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+    let p = audited(json!([command("exit 0")]), &log, None);
+    let ran = p.run(&p.bash("ls"));
+    assert_eq!(ran.code(), 0);
+    assert!(ran.elapsed < std::time::Duration::from_secs(10));
+    assert!(ran.stderr().contains("audit log"), "{}", ran.stderr());
+}
+
+#[test]
+fn a_project_cannot_turn_the_audit_on() {
+    let tmp = tempfile::tempdir().unwrap();
+    let log = tmp.path().join("audit.jsonl");
+    let p = TempProject::new();
+    let mut config = hooks("PreToolUse", "Bash", json!([]));
+    config["audit"] = json!({"path": log});
+    p.project_hooks(&config);
+    let ran = p.run(&p.bash("ls"));
+    assert_eq!(ran.code(), 0);
+    assert!(!log.exists());
+}
+
+#[test]
+fn the_environment_turns_it_on_and_keeps_the_log_private() {
+    use std::os::unix::fs::PermissionsExt;
+    let tmp = tempfile::tempdir().unwrap();
+    let log = tmp.path().join("env.jsonl");
+    let p = TempProject::new();
+    let mut cmd = p.cmd(["run", "--agent", "claude"]);
+    cmd.env("AGENTHOOKS_AUDIT", &log);
+    let ran = p.output(cmd, p.bash("ls").to_string());
+    assert_eq!(ran.code(), 0);
+    assert_eq!(lines(&log).len(), 1);
+    let mode = std::fs::metadata(&log).unwrap().permissions().mode();
+    assert_eq!(mode & 0o777, 0o600);
+}
