@@ -740,3 +740,27 @@ fn run_appends_one_audit_line_per_event() {
     assert_eq!(lines[1]["event"], "Stop");
     assert_eq!(lines[1]["decision"], "allow");
 }
+
+#[test]
+fn a_cwd_that_does_not_exist_falls_back_to_the_project_root() {
+    let p = TempProject::new();
+    p.project_hooks(&hooks(
+        "UserPromptSubmit",
+        "",
+        json!([command("echo \"cwd=$(pwd)\"")]),
+    ));
+    p.trust();
+    let mut payload = p.payload("UserPromptSubmit", json!({"prompt": "x"}));
+    payload["cwd"] = json!("/nonexistent/agenthooks/cwd");
+    // As in Claude Code, the agent names the project in the environment.
+    let mut cmd = p.cmd(["run", "--agent", "claude"]);
+    cmd.env("CLAUDE_PROJECT_DIR", &p.root).current_dir(&p.home);
+    let ran = p.output(cmd, payload.to_string());
+    let expected = format!("cwd={}", p.root.display());
+    assert_eq!(
+        hso(&ran.json())["additionalContext"],
+        expected,
+        "{}",
+        ran.stderr()
+    );
+}
