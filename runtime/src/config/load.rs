@@ -17,6 +17,7 @@ use std::time::Duration;
 use super::hooks_json::{
     unknown_keys, AllowEntry, Group, HandlerWire, HooksFile, Unknown, UNSUPPORTED_TYPES,
 };
+use super::if_rule::{self, IfSpec};
 use super::{
     AuditConfig, CommandSpec, Config, Grants, Handler, HandlerKind, OnError, Scope, WasmSpec,
     DEFAULT_FUEL, DEFAULT_MEMORY_MIB, DEFAULT_TIMEOUT,
@@ -260,7 +261,7 @@ fn resolve_group(
         }
     };
     let group_if = match compile_if(group.if_.as_deref()) {
-        Ok(re) => re,
+        Ok(spec) => spec,
         Err(e) => {
             ctx.warn(
                 config,
@@ -276,7 +277,7 @@ fn resolve_group(
     for (h, entry) in group.hooks.into_iter().enumerate() {
         let at = format!("{at}.hooks[{h}]");
         let if_ = match compile_if(entry.if_.as_deref()) {
-            Ok(Some(re)) => Some(re),
+            Ok(Some(spec)) => Some(spec),
             Ok(None) => group_if.clone(),
             Err(e) => {
                 ctx.warn(
@@ -290,6 +291,36 @@ fn resolve_group(
                 continue;
             }
         };
+        let mut handler_matcher = matcher.clone();
+        if let Some(spec) = &if_ {
+            if !event.is_tool_event() {
+                ctx.warn(
+                    config,
+                    format_args!(
+                        "{at}: `if` tests the tool input, and {event} has none; \
+                         this handler never runs"
+                    ),
+                );
+                continue;
+            }
+            if let Some(note) = &spec.note {
+                ctx.warn(config, format_args!("{at}: {note}"));
+            }
+            // A permission rule names its tool: the handler runs for that tool only.
+            if let Some(tool) = &spec.tool {
+                if !matcher.matches(Some(tool)) {
+                    ctx.warn(
+                        config,
+                        format_args!(
+                            "{at}: `if` names the tool `{tool}`, which the group's matcher \
+                             never selects; this handler never runs"
+                        ),
+                    );
+                    continue;
+                }
+                handler_matcher = Matcher::Exact(vec![tool.clone()]);
+            }
+        }
         let Some(resolved) = resolve_handler(ctx, config, &at, entry) else {
             continue;
         };
@@ -312,8 +343,8 @@ fn resolve_group(
         };
         config.handlers.push(Handler {
             event,
-            matcher: matcher.clone(),
-            if_,
+            matcher: handler_matcher,
+            if_: if_.map(|spec| spec.regex),
             kind: resolved.kind,
             timeout,
             on_error: resolved.on_error.unwrap_or(on_error),
@@ -326,11 +357,8 @@ fn resolve_group(
     }
 }
 
-fn compile_if(src: Option<&str>) -> Result<Option<regex::Regex>, regex::Error> {
-    match src {
-        None => Ok(None),
-        Some(src) => regex::Regex::new(src).map(Some),
-    }
+fn compile_if(src: Option<&str>) -> Result<Option<IfSpec>, regex::Error> {
+    src.map(if_rule::compile).transpose()
 }
 
 /// A regex error on one line (regex's own display draws a caret diagram).

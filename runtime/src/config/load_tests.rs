@@ -675,3 +675,72 @@ fn variable_expansion_is_textual_and_exact() {
         "$CLAUDE_PROJECT_DIR"
     );
 }
+
+#[test]
+fn claude_permission_rules_in_if_name_the_tool_and_match_the_command() {
+    let d = Dirs::new();
+    d.write_project(
+        r#"{"hooks": {
+            "PreToolUse": [
+                {"hooks": [{"type": "command", "command": "git-guard", "if": "Bash(git push *)"}]},
+                {"matcher": "Edit|Write", "hooks": [
+                    {"type": "command", "command": "edit-guard", "if": "Edit(src/**)"},
+                    {"type": "command", "command": "never", "if": "Bash(rm *)"}
+                ]}
+            ],
+            "Stop": [{"hooks": [{"type": "command", "command": "no-input", "if": "x"}]}]
+        }}"#,
+    );
+    let c = d.load();
+    assert_eq!(commands(&c), ["git-guard", "edit-guard"]);
+    let f = d.project_file().display().to_string();
+    assert_eq!(
+        c.warnings,
+        [
+            format!(
+                "`{f}`: hooks.PreToolUse[1].hooks[0]: only the tool of the permission rule \
+                 `Edit(src/**)` is checked (its pattern is not supported); the hook runs for \
+                 every Edit call"
+            ),
+            format!(
+                "`{f}`: hooks.PreToolUse[1].hooks[1]: `if` names the tool `Bash`, which the \
+                 group's matcher never selects; this handler never runs"
+            ),
+            format!(
+                "`{f}`: hooks.Stop[0].hooks[0]: `if` tests the tool input, and Stop has none; \
+                 this handler never runs"
+            ),
+        ]
+    );
+    let event = |tool: &str, input: serde_json::Value| {
+        Event::new(
+            json!({"hook_event_name": "PreToolUse", "tool_name": tool, "tool_input": input}),
+            None,
+            "claude",
+        )
+        .unwrap()
+    };
+    let chosen = |ev: &Event| -> Vec<String> {
+        select(&c.handlers, ev)
+            .iter()
+            .map(|h| command_of(h).to_string())
+            .collect()
+    };
+    assert_eq!(
+        chosen(&event("Bash", json!({"command": "git push origin main"}))),
+        ["git-guard"]
+    );
+    assert!(chosen(&event("Bash", json!({"command": "git status"}))).is_empty());
+    // The rule names Bash: another tool whose input mentions `git push` does not run it.
+    assert_eq!(
+        chosen(&event(
+            "Write",
+            json!({"file_path": "/a", "content": "git push"})
+        )),
+        Vec::<String>::new()
+    );
+    assert_eq!(
+        chosen(&event("Edit", json!({"file_path": "/p/src/a.rs"}))),
+        ["edit-guard"]
+    );
+}

@@ -14,6 +14,7 @@ use crate::protocol::EventName;
 use crate::select::Matcher;
 
 pub mod hooks_json;
+mod if_rule;
 mod load;
 pub mod trust;
 
@@ -135,7 +136,9 @@ pub struct Handler {
     pub event: EventName,
     /// Its group's matcher.
     pub matcher: Matcher,
-    /// The `if` regex on the tool input, if any.
+    /// The `if` regex on [`crate::protocol::Event::if_target`], if any (a
+    /// Claude Code permission rule like `Bash(git *)` is translated into one,
+    /// and narrows `matcher` to its tool).
     pub if_: Option<regex::Regex>,
     /// What runs.
     pub kind: HandlerKind,
