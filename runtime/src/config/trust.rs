@@ -34,7 +34,7 @@ use sha2::{Digest, Sha256};
 
 use super::{Grants, Handler, HandlerKind, Scope};
 use crate::exec::Report;
-use crate::protocol::Skip;
+use crate::protocol::{Failure, Outcome, Skip};
 use crate::select::Matcher;
 
 /// The environment variable that overrides the store's directory's parent.
@@ -440,6 +440,9 @@ pub struct Gated {
     pub skip: Option<Skip>,
     /// Notes for its report (grants withheld, ...).
     pub notes: Vec<String>,
+    /// Set by [`Gate::clamp`]: why its timeout is shorter than configured,
+    /// added to its report only if it timed out (when the clamp mattered).
+    pub clamped: Option<String>,
 }
 
 /// The trust gate's result for one event.
@@ -481,6 +484,11 @@ impl Gate {
                 },
             };
             report.notes.splice(0..0, gated.notes.iter().cloned());
+            if let (Some(why), Outcome::Failed(Failure::Timeout { .. })) =
+                (&gated.clamped, &report.outcome)
+            {
+                report.notes.push(why.clone());
+            }
             out.push(report);
         }
         out.extend(reports);
@@ -492,13 +500,15 @@ impl Gate {
     /// Keep every handler within `budget`, the time left under the calling
     /// agent's own hook deadline ([`crate::agents::deadline`]), so that a
     /// fail-closed hook still answers before the agent gives up and allows.
-    /// Each handler whose timeout is lowered gets a note saying so.
+    /// A handler whose timeout is lowered and that then times out gets a
+    /// note saying so (a note on every run for every hook with the default
+    /// 60 s under a 30 s agent would be noise).
     pub fn clamp(&mut self, budget: Duration, agent: &str, deadline: Duration) {
         for gated in &mut self.handlers {
             if gated.skip.is_some() || gated.handler.timeout <= budget {
                 continue;
             }
-            gated.notes.push(format!(
+            gated.clamped = Some(format!(
                 "timeout lowered from {}s to {}s to answer within {agent}'s {}s hook deadline",
                 gated.handler.timeout.as_secs_f64(),
                 budget.as_secs_f64(),
@@ -547,6 +557,7 @@ pub fn gate_with(store: &TrustStore, selected: &[&Handler]) -> Gate {
             standing: Standing::User,
             skip: None,
             notes: Vec::new(),
+            clamped: None,
         };
         if handler.scope == Scope::User {
             gate.handlers.push(gated);
@@ -805,7 +816,7 @@ pub fn trust_project(project_root: &Path, handlers: &[Handler]) -> Result<usize,
 mod tests {
     use super::*;
     use crate::config::{CommandSpec, OnError, WasmSpec, DEFAULT_FUEL, DEFAULT_MEMORY_MIB};
-    use crate::protocol::{EventName, Outcome};
+    use crate::protocol::EventName;
 
     struct Project {
         dir: tempfile::TempDir,
@@ -1166,12 +1177,26 @@ mod tests {
         let mut gate = gate_with(&store, &[&long, &short]);
         gate.clamp(Duration::from_secs(28), "copilot", Duration::from_secs(30));
         assert_eq!(gate.handlers[0].handler.timeout, Duration::from_secs(28));
-        assert_eq!(
-            gate.handlers[0].notes,
-            ["timeout lowered from 60s to 28s to answer within copilot's 30s hook deadline"]
-        );
         assert_eq!(gate.handlers[1].handler.timeout, Duration::from_secs(5));
-        assert!(gate.handlers[1].notes.is_empty());
+        assert_eq!(gate.handlers[1].clamped, None);
+        // The note shows only when the clamp mattered: the hook timed out.
+        let why = "timeout lowered from 60s to 28s to answer within copilot's 30s hook deadline";
+        let timed_out = |h: &Handler| {
+            let mut r = Report::new(h, "command");
+            r.outcome = Outcome::Failed(Failure::Timeout {
+                after: Duration::from_secs(28),
+            });
+            r
+        };
+        let runnable = gate.runnable();
+        let merged = gate.merge(vec![timed_out(runnable[0]), timed_out(runnable[1])]);
+        assert_eq!(merged[0].notes, [why]);
+        assert!(merged[1].notes.is_empty());
+        let merged = gate.merge(vec![
+            Report::new(runnable[0], "command"),
+            Report::new(runnable[1], "command"),
+        ]);
+        assert!(merged[0].notes.is_empty());
     }
 
     #[test]
