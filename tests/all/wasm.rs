@@ -846,3 +846,40 @@ fn compile_without_paths_compiles_the_configured_components() {
     );
     assert!(out.contains("guest_err.wasm: compiled, "), "{out}");
 }
+
+#[cfg(unix)]
+#[test]
+fn cli_a_guest_blocked_on_a_fifo_does_not_hold_the_process() {
+    // Opening a FIFO nobody writes blocks in the host's file I/O thread, not
+    // in wasm: only the async timeout ends it, and the process must not wait
+    // for that thread on the way out.
+    let p = TempProject::new();
+    let dir = p.tmp().join("granted");
+    std::fs::create_dir(&dir).unwrap();
+    let fifo = dir.join("fifo");
+    let made = std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .unwrap();
+    assert!(made.success());
+    let wasm = wasm_handler(
+        &guest("fs_probe"),
+        json!({"timeout": 1, "allow": {"read": [dir]}}),
+    );
+    p.user_hooks(&hooks("PreToolUse", "Bash", json!([wasm, command(ALSO)])));
+    let ran = run_warm(&p, json!({"file_path": fifo}), false);
+    assert!(
+        ran.stderr().contains("timed out after 1s"),
+        "{}",
+        ran.stderr()
+    );
+    assert_eq!(
+        ran.json()["hookSpecificOutput"]["additionalContext"],
+        "the command hook ran"
+    );
+    assert!(
+        ran.elapsed < Duration::from_secs(2),
+        "took {:?}",
+        ran.elapsed
+    );
+}

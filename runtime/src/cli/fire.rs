@@ -74,6 +74,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         .build()
         .context("could not start the async runtime")?;
     let done = runtime.block_on(pipeline::dispatch_selected(&event, &selected, &ctx));
+    // A wasm guest stuck in host file I/O (a FIFO) leaves a blocking thread
+    // behind after its timeout; dropping the runtime would wait for it.
+    runtime.shutdown_background();
     let native = agent.encode(&event, &done.answer);
     let mut notes = config.errors.clone();
     notes.extend(config.warnings.iter().cloned());

@@ -103,7 +103,11 @@ pub fn bridge(args: &Args, input: impl Read, notes: &mut Vec<String>) -> anyhow:
             verbose: args.verbose,
             ..ExecContext::default()
         };
-        runtime.block_on(pipeline::dispatch_selected(&event, &selected, &ctx))
+        let done = runtime.block_on(pipeline::dispatch_selected(&event, &selected, &ctx));
+        // A wasm guest stuck in host file I/O (a FIFO) leaves a blocking
+        // thread behind after its timeout; dropping the runtime would wait for it.
+        runtime.shutdown_background();
+        done
     };
     if args.verbose {
         notes.extend(done.reports.iter().map(super::report::summary_line));
