@@ -482,3 +482,173 @@ fn check_flags_untrusted_project_command_hooks() {
     let ran = p.output(p.cmd(["check"]), "");
     assert_eq!(ran.code(), 0, "{}", ran.stdout());
 }
+#[test]
+fn cline_will_not_replace_a_users_own_event_script() {
+    let p = TempProject::new();
+    let mine = "#!/bin/sh\necho '{}'\n";
+    p.write(".clinerules/hooks/PreToolUse", mine);
+    let before = snapshot(&p.root);
+    let ran = p.output(p.cmd(["install", "cline"]), "");
+    assert_eq!(ran.code(), 1);
+    assert!(
+        ran.stderr()
+            .contains("PreToolUse`: Cline runs one script per event"),
+        "{}",
+        ran.stderr()
+    );
+    assert_eq!(snapshot(&p.root), before);
+}
+
+fn read_json(p: &TempProject, rel: &str) -> Value {
+    serde_json::from_slice(&std::fs::read(p.path(rel)).unwrap()).unwrap()
+}
+
+#[test]
+fn flat_formats_carry_their_own_keys_and_only_installed_events() {
+    let p = TempProject::new();
+    let ran = p.output(
+        p.cmd(["install", "copilot", "cursor", "windsurf", "kiro", "cline"]),
+        "",
+    );
+    assert_eq!(ran.code(), 0, "{}", ran.stderr());
+    let bin = Path::new(crate::util::bin()).canonicalize().unwrap();
+    let bin = bin.display();
+
+    // Copilot: native camelCase keys (its native payloads), `bash` + `timeoutSec`.
+    let copilot = read_json(&p, ".github/hooks/agenthooks.json");
+    assert_eq!(copilot["version"], 1);
+    let pre = &copilot["hooks"]["preToolUse"][0];
+    assert_eq!(
+        pre["bash"],
+        format!("{bin} run --agent copilot --event preToolUse")
+    );
+    assert_eq!(pre["timeoutSec"], 600);
+    assert!(copilot["hooks"].get("PreToolUse").is_none());
+
+    // Cursor: the generic preToolUse only, not also beforeShellExecution.
+    let cursor = read_json(&p, ".cursor/hooks.json");
+    assert_eq!(cursor["version"], 1);
+    assert_eq!(cursor["hooks"]["preToolUse"][0]["timeout"], 600);
+    assert!(cursor["hooks"].get("beforeShellExecution").is_none());
+
+    // Windsurf: one key per kind of action.
+    let windsurf = read_json(&p, ".windsurf/hooks.json");
+    for key in [
+        "pre_run_command",
+        "pre_write_code",
+        "pre_read_code",
+        "pre_mcp_tool_use",
+    ] {
+        assert_eq!(
+            windsurf["hooks"][key][0]["command"],
+            format!("{bin} run --agent windsurf --event {key}")
+        );
+    }
+
+    // Kiro: an agent config of our own, timeouts in ms.
+    let kiro = read_json(&p, ".kiro/agents/agenthooks.json");
+    assert_eq!(kiro["name"], "agenthooks");
+    assert_eq!(kiro["hooks"]["preToolUse"][0]["timeout_ms"], 600_000);
+
+    // Cline: one executable script per event.
+    let script = p.path(".clinerules/hooks/PreToolUse");
+    let text = std::fs::read_to_string(&script).unwrap();
+    assert!(text.starts_with("#!/bin/sh\n"), "{text}");
+    assert!(text.contains(&format!("exec {bin} run --agent cline --event PreToolUse")));
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = std::fs::metadata(&script).unwrap().permissions().mode();
+        assert_eq!(mode & 0o111, 0o111);
+    }
+}
+
+#[test]
+fn install_adds_the_version_key_to_a_cursor_file_without_one_and_uninstall_takes_it_back() {
+    let p = TempProject::new();
+    let text = "{\n  \"hooks\": {\n    \"stop\": [\n      {\n        \"command\": \"./notify.sh\"\n      }\n    ]\n  }\n}\n";
+    p.write(".cursor/hooks.json", text);
+    assert_eq!(p.output(p.cmd(["install", "cursor"]), "").code(), 0);
+    let v = read_json(&p, ".cursor/hooks.json");
+    assert_eq!(v["version"], 1);
+    assert_eq!(v["hooks"]["stop"][0]["command"], "./notify.sh");
+    assert_eq!(v["hooks"]["stop"].as_array().unwrap().len(), 2);
+    // The user removed the backup meanwhile: uninstall still takes out only ours.
+    std::fs::remove_file(p.path(".cursor/hooks.json.agenthooks.bak")).unwrap();
+    assert_eq!(p.output(p.cmd(["uninstall", "cursor"]), "").code(), 0);
+    let v = read_json(&p, ".cursor/hooks.json");
+    assert_eq!(v["hooks"]["stop"], json!([{"command": "./notify.sh"}]));
+}
+
+/// Runs the installed OpenCode plugin under node: loads it the way OpenCode
+/// does, calls `tool.execute.before` with a tool call, prints what happened.
+fn run_opencode_plugin(p: &TempProject, command: &str) -> Value {
+    let plugin = p.path(".opencode/plugins/agenthooks.js");
+    // node reads `.js` as CommonJS outside a `"type": "module"` package.
+    let module = p.tmp().join("agenthooks-plugin.mjs");
+    std::fs::copy(&plugin, &module).unwrap();
+    let driver = p.tmp().join("driver.mjs");
+    std::fs::write(
+        &driver,
+        r#"
+const [, , module, root, command] = process.argv;
+const { AgentHooks } = await import(module);
+const hooks = await AgentHooks({ directory: root, worktree: root });
+const output = { args: { command, description: "test" } };
+try {
+  await hooks["tool.execute.before"]({ tool: "bash", sessionID: "ses_1", callID: "call_1" }, output);
+  console.log(JSON.stringify({ ran: true, args: output.args }));
+} catch (err) {
+  console.log(JSON.stringify({ ran: false, error: String(err.message) }));
+}
+"#,
+    )
+    .unwrap();
+    let out = std::process::Command::new("node")
+        .arg(&driver)
+        .arg(&module)
+        .arg(&p.root)
+        .arg(command)
+        .current_dir(&p.root)
+        .env("HOME", &p.home)
+        .env("XDG_CONFIG_HOME", p.home.join(".config"))
+        .env("XDG_DATA_HOME", p.home.join(".local/share"))
+        .env("XDG_CACHE_HOME", p.home.join(".cache"))
+        .env_remove("CLAUDE_PROJECT_DIR")
+        .env_remove("AGENTHOOKS_AUDIT")
+        .output()
+        .expect("node is installed (the OpenCode plugin test runs it)");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    serde_json::from_str(stdout.trim()).unwrap_or_else(|e| {
+        panic!(
+            "driver output is not JSON ({e}): {stdout}\nstderr: {}",
+            String::from_utf8_lossy(&out.stderr)
+        )
+    })
+}
+
+#[test]
+fn the_opencode_plugin_blocks_and_allows_through_the_real_binary() {
+    let p = TempProject::new();
+    let guard = p.script(
+        "guard.sh",
+        r#"if grep -q 'rm -rf'; then echo "no rm -rf here" >&2; exit 2; fi"#,
+    );
+    p.user_hooks(&hooks(
+        "PreToolUse",
+        "Bash",
+        json!([command(&guard.display().to_string())]),
+    ));
+    let ran = p.output(p.cmd(["install", "opencode"]), "");
+    assert_eq!(ran.code(), 0, "{}", ran.stderr());
+
+    let denied = run_opencode_plugin(&p, "rm -rf build");
+    assert_eq!(denied["ran"], false, "{denied}");
+    assert!(
+        denied["error"].as_str().unwrap().contains("no rm -rf here"),
+        "{denied}"
+    );
+    let allowed = run_opencode_plugin(&p, "ls");
+    assert_eq!(allowed["ran"], true, "{allowed}");
+    assert_eq!(allowed["args"]["command"], "ls");
+}
