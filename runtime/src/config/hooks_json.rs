@@ -132,7 +132,8 @@ pub struct Group {
     #[serde(default)]
     pub matcher: Option<String>,
     /// A regex on `tool_input.command` for shell tools, else on the JSON of
-    /// `tool_input`; the group's handlers run only when it matches.
+    /// `tool_input`, or a Claude Code permission rule such as `Bash(git *)`;
+    /// the group's handlers run only when it matches.
     #[serde(rename = "if", default)]
     pub if_: Option<String>,
     /// The handlers, run at once, combined in this order.
@@ -173,7 +174,7 @@ pub struct HandlerWire {
     pub timeout: Option<f64>,
     /// Shown while the hook runs.
     pub status_message: Option<String>,
-    /// A regex on the tool input; overrides the group's `if`.
+    /// A regex on the tool input, or a permission rule like `Bash(git *)`; overrides the group's `if`.
     #[serde(rename = "if")]
     pub if_: Option<String>,
     /// What a failure counts as.
@@ -237,7 +238,7 @@ pub struct CommandEntry {
     /// Shown while the hook runs.
     #[serde(default)]
     pub status_message: Option<String>,
-    /// A regex on the tool input; overrides the group's `if`.
+    /// A regex on the tool input, or a permission rule like `Bash(git *)`; overrides the group's `if`.
     #[serde(rename = "if", default)]
     pub if_: Option<String>,
     /// What a failure counts as: `allow` (default) or `deny`.
@@ -280,7 +281,7 @@ pub struct WasmEntry {
     /// Shown while the hook runs.
     #[serde(default)]
     pub status_message: Option<String>,
-    /// A regex on the tool input; overrides the group's `if`.
+    /// A regex on the tool input, or a permission rule like `Bash(git *)`; overrides the group's `if`.
     #[serde(rename = "if", default)]
     pub if_: Option<String>,
     /// What a failure counts as: `allow` (default) or `deny`.
@@ -330,7 +331,7 @@ pub struct OtherEntry {
     /// Shown while the hook runs.
     #[serde(default)]
     pub status_message: Option<String>,
-    /// A regex on the tool input; overrides the group's `if`.
+    /// A regex on the tool input, or a permission rule like `Bash(git *)`; overrides the group's `if`.
     #[serde(rename = "if", default)]
     pub if_: Option<String>,
     /// What a failure counts as.
