@@ -603,7 +603,12 @@ def main():
     for agent, phase, ok, secs, calls in results:
         print("  %-8s %-8s %-6s %s  %5.1fs  %3d calls, mean %4.0f ms, max %4.0f ms" % (
             agent, version_of(agent), phase, "PASS" if ok else "FAIL", secs, *calls))
-    print("%d passed, %d failed" % (passed, failed))
+    start = os.environ.get("AGENTS_STEP_START")
+    if start:
+        print("real agents: npm install %ss, whole step (build, install, runs) %.1fs" % (
+            os.environ.get("AGENTS_INSTALL_SECONDS", "?"), time.time() - float(start)))
+    # The plain closing line CI reads.
+    print("real-agents: %d passed, %d failed" % (passed, failed))
     return 1 if failed else 0
 
 

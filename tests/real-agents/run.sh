@@ -44,9 +44,10 @@ done
 t2=$EPOCHREALTIME
 awk -v a="$t1" -v b="$t2" 'BEGIN{printf "== real agents: install took %.1fs\n", b-a}'
 
+export AGENTS_STEP_START="$t0" AGENTS_INSTALL_SECONDS
+AGENTS_INSTALL_SECONDS="$(awk -v a="$t1" -v b="$t2" 'BEGIN{printf "%.1f", b-a}')"
 rc=0
 # Run dirs live outside any git checkout, so no agent mistakes the repo for the project.
 out="${AGENTS_RUN_DIR:-${TMPDIR:-/tmp}/agenthooks-real-agents}"
 python3 "$here/harness.py" --bin "$bin" --cache "$AGENTS_CACHE" --out "$out" "$@" || rc=$?
-awk -v a="$t0" -v b="$EPOCHREALTIME" 'BEGIN{printf "== real agents: whole step took %.1fs\n", b-a}'
 exit $rc
