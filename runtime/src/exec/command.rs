@@ -100,7 +100,11 @@ pub async fn run(
     // Taken now: once the leader is reaped, `Child::id` forgets it, but its
     // group lives on as long as anything it started does.
     let pgid = child.id();
-    let deadline = tokio::time::Instant::from_std(started + handler.timeout);
+    // A timeout too large to add to a clock reading is as good as none.
+    let deadline = started
+        .checked_add(handler.timeout)
+        .unwrap_or_else(|| started + Duration::from_secs(365 * 24 * 3600));
+    let deadline = tokio::time::Instant::from_std(deadline);
     let mut stdout = Capture::default();
     let mut stderr = Capture::default();
     let mut status = None;
@@ -257,5 +261,112 @@ impl Capture {
                 self.dropped
             )
         })
+    }
+}
+
+#[cfg(all(test, unix))]
+mod tests {
+    use super::*;
+    use crate::config::{OnError, Scope};
+    use crate::protocol::EventName;
+    use crate::select::Matcher;
+    use serde_json::json;
+
+    fn handler(cmd: &str, timeout: Duration) -> (Handler, CommandSpec) {
+        let spec = CommandSpec {
+            command: cmd.to_string(),
+            async_: false,
+        };
+        let handler = Handler {
+            event: EventName::PreToolUse,
+            matcher: Matcher::All,
+            if_: None,
+            kind: crate::config::HandlerKind::Command(spec.clone()),
+            timeout,
+            on_error: OnError::Allow,
+            scope: Scope::User,
+            file: PathBuf::from("hooks.json"),
+            project_root: None,
+            label: format!("command `{cmd}`"),
+            status_message: None,
+        };
+        (handler, spec)
+    }
+
+    fn event() -> Event {
+        let dir = std::env::temp_dir();
+        Event::new(
+            json!({"hook_event_name": "PreToolUse", "cwd": dir, "tool_name": "Bash",
+                   "tool_input": {"command": "ls"}}),
+            None,
+            "claude",
+        )
+        .unwrap()
+    }
+
+    async fn run_cmd(cmd: &str, timeout: Duration) -> Report {
+        let (handler, spec) = handler(cmd, timeout);
+        run(&spec, &handler, &event(), &ExecContext::default()).await
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn the_hook_reads_the_event_and_its_exit_is_parsed() {
+        let report = run_cmd(
+            "grep -q '\"tool_kind\":\"shell\"' && echo found >&2 && exit 2",
+            Duration::from_secs(10),
+        )
+        .await;
+        assert_eq!(report.exit, Some(Exit::Code(2)));
+        assert_eq!(report.stderr, "found\n");
+        assert!(matches!(report.outcome, Outcome::Answered(ref a) if a.blocks()));
+    }
+
+    #[tokio::test]
+    async fn an_absurd_timeout_does_not_panic() {
+        let report = run_cmd("exit 0", Duration::from_secs(u64::MAX)).await;
+        assert_eq!(report.exit, Some(Exit::Code(0)));
+    }
+
+    #[tokio::test]
+    async fn a_signal_is_a_failure() {
+        let report = run_cmd("kill -TERM $$", Duration::from_secs(10)).await;
+        assert_eq!(report.exit, Some(Exit::Signal(libc::SIGTERM)));
+        assert_eq!(
+            report.outcome,
+            Outcome::Failed(Failure::Signal {
+                signal: libc::SIGTERM
+            })
+        );
+    }
+
+    #[tokio::test]
+    async fn a_timeout_is_a_failure_and_keeps_what_was_said() {
+        let report = run_cmd("echo partial; sleep 10", Duration::from_millis(300)).await;
+        assert_eq!(
+            report.outcome,
+            Outcome::Failed(Failure::Timeout {
+                after: Duration::from_millis(300)
+            })
+        );
+        assert_eq!(report.stdout, "partial\n");
+        assert!(
+            report.duration < Duration::from_secs(2),
+            "{:?}",
+            report.duration
+        );
+    }
+
+    #[tokio::test]
+    async fn output_past_the_limit_is_counted_and_dropped() {
+        let report = run_cmd(
+            "head -c 1048600 /dev/zero | tr '\\0' 'a'",
+            Duration::from_secs(20),
+        )
+        .await;
+        assert_eq!(report.stdout.len(), OUTPUT_LIMIT);
+        assert_eq!(
+            report.notes,
+            ["its stdout was over 1 MiB; the last 24 bytes were dropped"]
+        );
     }
 }
