@@ -399,3 +399,46 @@ fn the_store_is_private() {
     let mode = std::fs::metadata(dir).unwrap().permissions().mode();
     assert_eq!(mode & 0o777, 0o700);
 }
+
+/// `agenthooks trust` on a terminal (through `script`, which gives it one),
+/// answering `answer`.
+fn trust_on_a_terminal(h: &Hostile, answer: &str) -> (i32, String) {
+    let line = format!("{} trust", util::bin());
+    let mut cmd = std::process::Command::new("script");
+    cmd.args(["-qec", &line, "/dev/null"])
+        .current_dir(&h.project.root)
+        .env("HOME", &h.project.home)
+        .env("XDG_DATA_HOME", h.project.home.join(".local/share"))
+        .env_remove("CLAUDE_PROJECT_DIR")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped());
+    let mut child = cmd.spawn().expect("`script` (util-linux) runs");
+    use std::io::Write;
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(answer.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+    )
+}
+
+#[test]
+fn on_a_terminal_trust_asks_and_only_yes_trusts() {
+    let h = Hostile::new();
+    let (code, screen) = trust_on_a_terminal(&h, "n\n");
+    assert_eq!(code, 1, "{screen}");
+    assert!(screen.contains("Trust these 4 hooks for"), "{screen}");
+    assert!(screen.contains("Nothing was trusted."), "{screen}");
+    assert!(!h.project.trust_store().exists());
+
+    let (code, screen) = trust_on_a_terminal(&h, "y\n");
+    assert_eq!(code, 0, "{screen}");
+    assert!(screen.contains("Trusted 4 hooks"), "{screen}");
+    h.run(&h.project.bash("ls"));
+    assert!(h.curl_ran());
+}
