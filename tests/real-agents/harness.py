@@ -32,6 +32,7 @@ native output the agent got.
 import argparse
 import json
 import os
+import re
 import shlex
 import shutil
 import signal
@@ -383,7 +384,14 @@ def version_of(agent):
     return os.environ.get(agent.upper() + "_VERSION") or DEFAULT_VERSIONS[agent]
 
 
-DEFAULT_VERSIONS = {"claude": "2.1.332", "codex": "0.171.0", "gemini": "0.61.0", "copilot": "1.0.102", "qwen": "0.24.4"}
+def pinned_versions():
+    """The pins of versions.sh (one place for them), e.g. {"claude": "2.1.332"}."""
+    with open(os.path.join(HERE, "versions.sh")) as f:
+        text = f.read()
+    return dict(re.findall(r'^\s*(\w+)\) echo "\$\{\w+_VERSION:-([^}]+)\}"', text, re.M))
+
+
+DEFAULT_VERSIONS = pinned_versions()
 
 
 def run_cmd(run, event):

@@ -22,9 +22,14 @@ install_one() {
     return 0
   fi
   rm -rf "$prefix"; mkdir -p "$prefix"
-  rc=0
-  npm install --prefix "$prefix" --no-audit --no-fund --no-update-notifier --loglevel=error \
-    "$pkg@$ver" >"$prefix.log" 2>&1 || rc=$?
+  # One retry: a registry hiccup should not fail the step.
+  for try in 1 2; do
+    rc=0
+    npm install --prefix "$prefix" --no-audit --no-fund --no-update-notifier --loglevel=error \
+      "$pkg@$ver" >"$prefix.log" 2>&1 || rc=$?
+    [ $rc -ne 0 ] || break
+    [ "$try" = 2 ] || sleep 3
+  done
   if [ $rc -ne 0 ]; then
     echo "install $agent $pkg@$ver: FAILED (exit $rc)"; tail -20 "$prefix.log"; return 1
   fi
