@@ -652,3 +652,15 @@ fn the_opencode_plugin_blocks_and_allows_through_the_real_binary() {
     assert_eq!(allowed["ran"], true, "{allowed}");
     assert_eq!(allowed["args"]["command"], "ls");
 }
+
+#[test]
+fn install_says_when_project_command_hooks_still_need_trust() {
+    let p = TempProject::new();
+    p.project_hooks(&hooks("Stop", "", json!([command("./done.sh")])));
+    let ran = p.output(p.cmd(["install", "claude"]), "");
+    assert_eq!(ran.code(), 0, "{}", ran.stderr());
+    assert!(ran.stdout().contains("note: 1 command hook in `.agents/hooks.json` will be skipped until you review and trust it: `agenthooks trust`"), "{}", ran.stdout());
+    p.trust();
+    let ran = p.output(p.cmd(["install", "claude"]), "");
+    assert!(!ran.stdout().contains("note:"), "{}", ran.stdout());
+}

@@ -72,7 +72,11 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             return Ok(ExitCode::from(EXIT_OK));
         }
     }
-    ctx.each(&agents, Action::Install, args.dry_run)
+    let code = ctx.each(&agents, Action::Install, args.dry_run)?;
+    if ctx.scope == Scope::Project && !args.dry_run {
+        ctx.note_untrusted(&mut io::stdout().lock())?;
+    }
+    Ok(code)
 }
 
 /// Run `uninstall`.
@@ -187,6 +191,31 @@ impl Ctx {
             writeln!(out, "dry run: nothing was written")?;
         }
         Ok(ExitCode::from(if failed { EXIT_FINDING } else { EXIT_OK }))
+    }
+
+    /// One line when project command hooks will be skipped until trusted.
+    fn note_untrusted(&self, out: &mut impl io::Write) -> io::Result<()> {
+        let config = crate::config::load(&crate::config::LoadOptions {
+            home: Some(self.env.home.clone()),
+            project_root: Some(self.root.clone()),
+        });
+        let (store, _) = crate::config::trust::TrustStore::load();
+        let untrusted = config
+            .handlers
+            .iter()
+            .filter(|h| h.scope == Scope::Project)
+            .filter(|h| matches!(h.kind, crate::config::HandlerKind::Command(_)))
+            .filter(|h| !store.trusts(h))
+            .count();
+        if untrusted > 0 {
+            writeln!(
+                out,
+                "note: {untrusted} command hook{} in `.agents/hooks.json` will be skipped until you review and trust {}: `agenthooks trust`",
+                if untrusted == 1 { "" } else { "s" },
+                if untrusted == 1 { "it" } else { "them" },
+            )?;
+        }
+        Ok(())
     }
 
     fn print(
