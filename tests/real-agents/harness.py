@@ -251,9 +251,13 @@ class Run:
                 try:
                     self.agent_rc = proc.wait(timeout=timeout)
                 except subprocess.TimeoutExpired:
-                    os.killpg(proc.pid, signal.SIGKILL)
-                    proc.wait()
                     self.agent_rc = "timeout after %ds" % timeout
+                # The agent's own session: end whatever it left behind (or all of it on a timeout).
+                try:
+                    os.killpg(proc.pid, signal.SIGKILL)
+                except ProcessLookupError:
+                    pass
+                proc.wait()
             self.seconds = time.time() - start
             self.agent_out = open(os.path.join(self.root, "agent.stdout")).read()
             self.agent_err = open(os.path.join(self.root, "agent.stderr")).read()
