@@ -67,6 +67,7 @@
 
 mod answer;
 mod event;
+pub mod git;
 mod native;
 pub mod shell;
 
