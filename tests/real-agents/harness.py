@@ -121,6 +121,8 @@ class Run:
         self.notes = []
         self.rm_command = ("rm -r " if agent == "codex" else "rm -rf ") + self.victim
         self.wired = False
+        # Other agents installed into the same project (a project used with several agents).
+        self.also_install = []
 
     # ------------------------------------------------------------ setup
 
@@ -178,7 +180,7 @@ class Run:
             return True
         if self.wiring == "install":
             res = subprocess.run(
-                [os.path.join(self.bin_dir, "agenthooks"), "install", self.agent],
+                [os.path.join(self.bin_dir, "agenthooks"), "install", self.agent] + self.also_install,
                 cwd=self.work, env=env, stdin=subprocess.DEVNULL,
                 capture_output=True, text=True, timeout=60)
             self.notes.append("agenthooks install %s: exit %d\n%s%s" % (
@@ -298,7 +300,8 @@ class Run:
         events = self.hook_events()
         rm_events = [e for e in events if "rm -r" in json.dumps(e.get("tool_input", e))]
         checks.append(("the hook got the rm call", bool(rm_events),
-                       "%d hook calls, %d for rm" % (len(events), len(rm_events))))
+                       "%d hook calls, %d for rm (harness: %s)" % (
+                           len(events), len(rm_events), ", ".join(str(e.get("harness")) for e in rm_events))))
         if rm_events:
             e = rm_events[0]
             canon = (e.get("hook_event_name"), e.get("tool_name"), e.get("harness"), e.get("tool_kind"))
@@ -570,6 +573,8 @@ def main():
     ap.add_argument("--wiring", choices=["auto", "install", "manual", "none"], default="auto",
                     help="auto: `agenthooks install` when the binary has it, else by hand; "
                          "none: no hooks at all (checks the fake model drives the agent)")
+    ap.add_argument("--also-install", default="",
+                    help="comma-separated agents whose configs `install` also writes into the project")
     ap.add_argument("--timeout", type=int, default=int(os.environ.get("RUN_TIMEOUT", "60")))
     args = ap.parse_args()
 
@@ -591,6 +596,7 @@ def main():
             run = Run(agent, phase, os.path.join(os.path.abspath(args.out), "%s-%s" % (agent, phase)),
                       os.path.abspath(args.cache), binary, wiring)
             run.seconds = 0.0
+            run.also_install = [a for a in args.also_install.split(",") if a and a != agent]
             try:
                 run.execute(args.timeout)
                 checks = run.verdict()
