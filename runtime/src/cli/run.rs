@@ -17,6 +17,7 @@
 //! `hooks.json`), every decoded event appends one line to it.
 
 use std::io::{self, Read, Write};
+use std::panic::AssertUnwindSafe;
 use std::process::ExitCode;
 
 use anyhow::{anyhow, Context};
@@ -48,18 +49,37 @@ pub struct Args {
 
 /// Run the bridge on this process's stdin, stdout and stderr. Never fails.
 pub fn run(args: Args) -> ExitCode {
+    // Even a bug of ours must not block the agent (some read any non-zero
+    // exit as a deny): a panic prints one line and allows.
+    std::panic::set_hook(Box::new(|info| {
+        let line = info.to_string().replace('\n', " ");
+        eprintln!("agenthooks: internal error: {line}");
+    }));
     let mut notes = Vec::new();
-    let native = match bridge(&args, io::stdin().lock(), &mut notes) {
-        Ok(native) => native,
-        Err(err) => {
-            notes.push(format!("{err:#}; allowing"));
-            Native::default()
-        }
-    };
+    let native = allow_on_trouble(&mut notes, |notes| bridge(&args, io::stdin().lock(), notes));
     emit(&native, &notes);
     // Agents speak in small codes (0, 1, 2); anything else cannot be
     // represented and is an encoder bug, which must not read as a block.
     ExitCode::from(u8::try_from(native.exit_code).unwrap_or(0))
+}
+
+/// `answer`'s native answer; on its error or panic, an allow (exit 0, empty
+/// stdout) with a note saying why.
+fn allow_on_trouble(
+    notes: &mut Vec<String>,
+    answer: impl FnOnce(&mut Vec<String>) -> anyhow::Result<Native>,
+) -> Native {
+    match std::panic::catch_unwind(AssertUnwindSafe(|| answer(notes))) {
+        Ok(Ok(native)) => native,
+        Ok(Err(err)) => {
+            notes.push(format!("{err:#}; allowing"));
+            Native::default()
+        }
+        Err(_) => {
+            notes.push("allowing after an internal error".to_string());
+            Native::default()
+        }
+    }
 }
 
 /// Decode, load, select, execute, aggregate, encode. Notes are pushed as they
@@ -155,5 +175,41 @@ fn emit(native: &Native, notes: &[String]) {
     }
     for note in notes {
         let _ = writeln!(stderr, "{}", super::report::note_line(note));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn errors_and_panics_allow_with_a_note() {
+        let mut notes = Vec::new();
+        let native = allow_on_trouble(&mut notes, |_| Err(anyhow!("no agent named `x`")));
+        assert_eq!(native, Native::default());
+        let native = allow_on_trouble(&mut notes, |_| panic!("a bug"));
+        assert_eq!(native, Native::default());
+        assert_eq!(
+            notes,
+            [
+                "no agent named `x`; allowing",
+                "allowing after an internal error"
+            ]
+        );
+        let answered = Native {
+            stdout: "{}".into(),
+            stderr: vec![],
+            exit_code: 2,
+        };
+        let native = allow_on_trouble(&mut notes, |_| Ok(answered.clone()));
+        assert_eq!(native, answered);
+    }
+
+    #[test]
+    fn input_is_bounded() {
+        assert_eq!(read_bounded(&b"{}"[..]).unwrap(), b"{}");
+        let big = vec![b' '; MAX_INPUT + 1];
+        let err = read_bounded(&big[..]).unwrap_err();
+        assert_eq!(err.to_string(), "the hook input is over 32 MiB; refused");
     }
 }
