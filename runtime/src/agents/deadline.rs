@@ -25,27 +25,48 @@ pub const UNVERIFIED: Duration = Duration::from_secs(30);
 /// write the answer: 2 s, or a fifth of a short deadline.
 const MARGIN: Duration = Duration::from_secs(2);
 
-/// `(agent id, default deadline, per-event exceptions)`, one row per agent.
-/// The one place these numbers live.
-const DEADLINES: &[(&str, Duration, &[(EventName, Duration)])] = &[
+/// One agent's deadlines.
+struct Row {
+    /// The agent id.
+    agent: &'static str,
+    /// How long it waits for a hook, unless the event is listed below.
+    default: Duration,
+    /// Events it waits for a different time.
+    exceptions: &'static [(EventName, Duration)],
+}
+
+const fn row(
+    agent: &'static str,
+    default: Duration,
+    exceptions: &'static [(EventName, Duration)],
+) -> Row {
+    Row {
+        agent,
+        default,
+        exceptions,
+    }
+}
+
+/// One row per agent whose default is documented: the one place these numbers live.
+const DEADLINES: &[Row] = &[
     // Claude Code: 600 s; UserPromptSubmit 30 s.
-    (
+    row(
         "claude",
         secs(600),
         &[(EventName::UserPromptSubmit, secs(30))],
     ),
     // Codex: 600 s; SessionEnd 1 s (at most 3).
-    ("codex", secs(600), &[(EventName::SessionEnd, secs(1))]),
+    row("codex", secs(600), &[(EventName::SessionEnd, secs(1))]),
     // Gemini CLI: 60 000 ms.
-    ("gemini", secs(60), &[]),
+    row("gemini", secs(60), &[]),
     // GitHub Copilot: 30 s.
-    ("copilot", secs(30), &[]),
+    row("copilot", secs(30), &[]),
     // Qwen Code: 60 000 ms for commands.
-    ("qwen", secs(60), &[]),
+    row("qwen", secs(60), &[]),
     // Cline: 30 s for extension hooks (120 s for SDK tool hooks).
-    ("cline", secs(30), &[]),
+    row("cline", secs(30), &[]),
     // Kiro: `timeout_ms` 30 000.
-    ("kiro", secs(30), &[]),
+    row("kiro", secs(30), &[]),
 ];
 
 const fn secs(s: u64) -> Duration {
@@ -55,9 +76,9 @@ const fn secs(s: u64) -> Duration {
 /// How long the agent `agent_id` waits for a hook on `event`: `None` for an
 /// id that is not a known agent (an embedding program sets its own limits).
 pub fn deadline(agent_id: &str, event: EventName) -> Option<Duration> {
-    if let Some((_, default, exceptions)) = DEADLINES.iter().find(|(id, ..)| *id == agent_id) {
-        let special = exceptions.iter().find(|(e, _)| *e == event);
-        return Some(special.map_or(*default, |(_, d)| *d));
+    if let Some(row) = DEADLINES.iter().find(|r| r.agent == agent_id) {
+        let special = row.exceptions.iter().find(|(e, _)| *e == event);
+        return Some(special.map_or(row.default, |(_, d)| *d));
     }
     super::find(agent_id).map(|_| UNVERIFIED)
 }
