@@ -92,6 +92,7 @@ pub static TABLE: Table = Table {
     renames: &[],
     fields: &[],
     notes: &["the canonical protocol: the aggregated answer passes through unchanged"],
+    plain_stdout: false,
 };
 
 impl Agent for Claude {

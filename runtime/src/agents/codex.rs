@@ -129,6 +129,7 @@ pub static TABLE: Table = Table {
         "a rewrite of Bash or apply_patch can change only `command`",
         "ask and stop before a tool become a deny",
     ],
+    plain_stdout: false,
 };
 
 impl Agent for Codex {

@@ -114,6 +114,7 @@ pub static TABLE: Table = Table {
         "Read's start_line/end_line arrive as offset/limit",
         "allow does not skip Gemini's own policy checks",
     ],
+    plain_stdout: false,
 };
 
 impl Agent for Gemini {

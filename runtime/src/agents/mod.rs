@@ -14,10 +14,19 @@ use crate::protocol::{Answer, Event, EventError, EventName};
 
 pub mod claude;
 mod claude_json;
+pub mod cline;
 pub mod codex;
+pub mod copilot;
+pub mod cursor;
+pub mod deadline;
+pub mod factory;
 pub mod gemini;
+pub mod kiro;
+pub mod opencode;
 pub mod plan;
+pub mod qwen;
 mod table;
+pub mod windsurf;
 
 pub use plan::{Intent, Verdict, NOTE_PREFIX};
 pub use table::{
@@ -142,7 +151,19 @@ pub trait Agent: Sync + Send {
 }
 
 /// Every agent, in the order `agenthooks agents` prints them.
-pub static AGENTS: &[&dyn Agent] = &[&claude::Claude, &codex::Codex, &gemini::Gemini];
+pub static AGENTS: &[&dyn Agent] = &[
+    &claude::Claude,
+    &codex::Codex,
+    &gemini::Gemini,
+    &copilot::Copilot,
+    &qwen::Qwen,
+    &cursor::Cursor,
+    &windsurf::Windsurf,
+    &cline::Cline,
+    &factory::Factory,
+    &kiro::Kiro,
+    &opencode::OpenCode,
+];
 
 /// The agent with this id.
 pub fn find(id: &str) -> Option<&'static dyn Agent> {

@@ -8,7 +8,7 @@
 
 use serde_json::{Map, Value};
 
-use super::table::{AnswerKind, Caps, EventRow, Table};
+use super::table::{AnswerKind, Caps, EventRow, Rename, Table};
 use crate::protocol::{Answer, Behavior, Event, EventName, PermissionDecision};
 
 /// Every note the runtime writes to the agent's stderr starts with this.
@@ -294,7 +294,11 @@ pub fn to_native_input(
     input: &Map<String, Value>,
 ) -> Map<String, Value> {
     let mut out = input.clone();
-    for r in table.renames_for(tool) {
+    // A rename scoped to the tool is the more precise reading of which native
+    // key the agent expects, so it goes first.
+    let (scoped, global): (Vec<&Rename>, Vec<&Rename>) =
+        table.renames_for(tool).partition(|r| r.tool.is_some());
+    for r in scoped.into_iter().chain(global) {
         if let Some(v) = out.remove(r.canonical) {
             out.insert(r.native.to_string(), v);
         }

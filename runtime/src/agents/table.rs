@@ -234,6 +234,8 @@ pub struct Table {
     pub fields: &'static [(&'static str, &'static str)],
     /// What the capability flags cannot say (printed by `agenthooks agents`).
     pub notes: &'static [&'static str],
+    /// Whether the agent reads stdout as plain text (context), not as JSON.
+    pub plain_stdout: bool,
 }
 
 impl Table {
@@ -398,6 +400,7 @@ mod tests {
         ],
         fields: &[],
         notes: &["n"],
+        plain_stdout: false,
     };
 
     #[test]

@@ -1,0 +1,225 @@
+//! Cline: one executable per event, named after it, answering in JSON.
+//!
+//! Source: <https://github.com/cline/cline> @ 21cb8d25:
+//! `sdk/packages/core/src/hooks/{hook-file-config,hook-file-hooks,subprocess}.ts`,
+//! `apps/vscode/proto/cline/hooks.proto`, `sdk/examples/hooks/README.md`;
+//! docs: <https://docs.cline.bot/features/hooks> (checked 2026-08 in
+//! `shared/reference/agent-protocols.md` §7; no recorded payloads).
+//!
+//! A hook is a script whose file name is the event (`PreToolUse`, `TaskStart`,
+//! ...); the payload names the event again in `hookName` (the SDK's own names,
+//! `tool_call`, `agent_start`, ...). The tool call arrives as
+//! `tool_call{name,input}` (SDK) or `preToolUse{toolName,parameters}` (the
+//! VS Code extension, string values). The answer is JSON only — the exit code
+//! is not a decision channel: `{cancel, errorMessage}` blocks a tool,
+//! `review` asks, `overrideInput` rewrites (SDK), `context`
+//! (`contextModification` in the extension) adds context.
+
+use serde_json::{json, Map, Value};
+
+use super::plan::DEFAULT_DENY;
+use super::{
+    finish_decode, intent_for, object, parse_if_string, rename, resolve_event, tool, Agent, Caps,
+    DecodeError, EventRow, Native, Table, Verdict,
+};
+use crate::protocol::{Answer, Event, EventName};
+
+/// The Cline adapter.
+pub struct Cline;
+
+const TOOL: Caps = Caps {
+    deny: true,
+    ask: true,
+    updated_input: true,
+    context: true,
+    ..Caps::NONE
+};
+const CONTEXT: Caps = Caps {
+    context: true,
+    ..Caps::NONE
+};
+
+/// Cline's table: the script names install writes, then the SDK's `hookName`s.
+pub static TABLE: Table = Table {
+    events: &[
+        EventRow::new(EventName::SessionStart, "TaskStart", Caps::NONE),
+        EventRow::new(EventName::SessionStart, "TaskResume", Caps::NONE),
+        EventRow::new(EventName::UserPromptSubmit, "UserPromptSubmit", Caps::NONE),
+        EventRow::new(EventName::PreToolUse, "PreToolUse", TOOL),
+        EventRow::new(EventName::PostToolUse, "PostToolUse", CONTEXT),
+        EventRow::new(EventName::Notification, "Notification", Caps::NONE),
+        EventRow::new(EventName::Stop, "TaskComplete", Caps::NONE),
+        EventRow::new(EventName::StopFailure, "TaskError", Caps::NONE),
+        // Not wired for file hooks yet: decoded, not installed.
+        EventRow::new(EventName::PreCompact, "PreCompact", Caps::NONE).decode_only(),
+        EventRow::new(EventName::SessionEnd, "SessionShutdown", Caps::NONE),
+        EventRow::new(EventName::SessionStart, "agent_start", Caps::NONE).decode_only(),
+        EventRow::new(EventName::SessionStart, "agent_resume", Caps::NONE).decode_only(),
+        EventRow::new(EventName::UserPromptSubmit, "prompt_submit", Caps::NONE).decode_only(),
+        EventRow::new(EventName::PreToolUse, "tool_call", TOOL).decode_only(),
+        EventRow::new(EventName::PostToolUse, "tool_result", CONTEXT).decode_only(),
+        EventRow::new(EventName::Stop, "agent_end", Caps::NONE).decode_only(),
+        EventRow::new(EventName::StopFailure, "agent_error", Caps::NONE).decode_only(),
+        EventRow::new(EventName::SessionEnd, "session_shutdown", Caps::NONE).decode_only(),
+    ],
+    tools: &[
+        tool("Bash", "run_commands"),
+        tool("Bash", "execute_command"),
+        tool("Read", "read_files"),
+        tool("Read", "read_file"),
+        tool("Write", "write_to_file"),
+        tool("Edit", "replace_in_file"),
+        tool("Grep", "search_files"),
+        tool("LS", "list_files"),
+        tool("WebFetch", "fetch_web_content"),
+        tool("WebFetch", "web_fetch"),
+        tool("Agent", "spawn_agent"),
+    ],
+    renames: &[
+        rename(None, "filePath", "file_path"),
+        rename(Some("Read"), "path", "file_path"),
+        rename(Some("Write"), "path", "file_path"),
+        rename(Some("Edit"), "path", "file_path"),
+        rename(Some("Grep"), "regex", "pattern"),
+        rename(Some("Grep"), "file_pattern", "glob"),
+    ],
+    fields: &[("taskId", "session_id")],
+    notes: &[
+        "one script per event: install writes a script named after each event",
+        "a failed tool arrives as PostToolUse with success:false",
+        "MCP tools (use_mcp_tool) arrive as mcp__<server>__<tool>",
+        "rewrites (overrideInput) and ask (review) are read by the Cline SDK/CLI; the VS Code extension reads cancel and context only",
+    ],
+    plain_stdout: false,
+};
+
+impl Agent for Cline {
+    fn id(&self) -> &'static str {
+        "cline"
+    }
+
+    fn display_name(&self) -> &'static str {
+        "Cline"
+    }
+
+    fn table(&self) -> &'static Table {
+        &TABLE
+    }
+
+    fn decode(&self, input: Value, event: Option<&str>) -> Result<Event, DecodeError> {
+        let mut input = object(input)?;
+        let named = input.get("hookName").and_then(Value::as_str);
+        let row = resolve_event(self.id(), &TABLE, event, named)?;
+        let root = input
+            .get("workspaceRoots")
+            .and_then(Value::as_array)
+            .and_then(|r| r.first())
+            .cloned();
+        if let Some(root) = root {
+            input.entry("cwd").or_insert(root);
+        }
+        let prompt = input
+            .get("userPromptSubmit")
+            .and_then(|u| u.get("prompt"))
+            .cloned();
+        if let Some(prompt) = prompt {
+            input.entry("prompt").or_insert(prompt);
+        }
+        if row.canonical.is_tool_event() {
+            tool_call(&mut input);
+        }
+        finish_decode(self.id(), &TABLE, row, input)
+    }
+
+    fn encode(&self, event: &Event, answer: &Answer) -> Native {
+        let (_, intent) = match intent_for(self, event, answer) {
+            Ok(found) => found,
+            Err(native) => return native,
+        };
+        let mut out = Map::new();
+        match intent.verdict {
+            Some(Verdict::Deny) => {
+                out.insert("cancel".into(), json!(true));
+                out.insert("errorMessage".into(), json!(intent.reason_or(DEFAULT_DENY)));
+            }
+            Some(Verdict::Ask) => {
+                out.insert("review".into(), json!(true));
+                if let Some(r) = intent.reason.as_deref().filter(|r| !r.is_empty()) {
+                    out.insert("errorMessage".into(), json!(r));
+                }
+            }
+            Some(Verdict::Allow) | None => {}
+        }
+        if let Some(input) = &intent.updated_input {
+            out.insert("overrideInput".into(), Value::Object(input.clone()));
+        }
+        if let Some(c) = &intent.context {
+            out.insert("context".into(), json!(c));
+            out.insert("contextModification".into(), json!(c));
+        }
+        // `{}` is Cline's "nothing to say".
+        Native::json(&Value::Object(out), intent.notes)
+    }
+}
+
+/// `tool_name` / `tool_input` / `tool_response` from the SDK's `tool_call` /
+/// `tool_result` or the extension's `preToolUse` / `postToolUse` blocks.
+fn tool_call(input: &mut Map<String, Value>) {
+    let sdk = input
+        .get("tool_call")
+        .or_else(|| input.get("tool_result"))
+        .and_then(Value::as_object)
+        .cloned();
+    let legacy = input
+        .get("preToolUse")
+        .or_else(|| input.get("postToolUse"))
+        .and_then(Value::as_object)
+        .cloned();
+    let (name, args) = match (&sdk, &legacy) {
+        (Some(call), _) => (call.get("name"), call.get("input")),
+        (None, Some(block)) => (block.get("toolName"), block.get("parameters")),
+        (None, None) => (None, None),
+    };
+    let (Some(Value::String(name)), args) = (name.cloned(), args.cloned()) else {
+        return;
+    };
+    let mut args = match args.map(parse_if_string) {
+        Some(Value::Object(a)) => a,
+        _ => Map::new(),
+    };
+    let mut name = name;
+    if name == "use_mcp_tool" {
+        let server = args.get("server_name").and_then(Value::as_str);
+        let tool = args.get("tool_name").and_then(Value::as_str);
+        if let (Some(server), Some(tool)) = (server, tool) {
+            name = format!("mcp__{server}__{tool}");
+            if let Some(Value::Object(a)) = args.get("arguments").cloned().map(parse_if_string) {
+                args = a;
+            }
+        }
+    }
+    if let Some(Value::Array(cmds)) = args.get("commands") {
+        // run_commands takes a list; hooks that judge "the command" see them all.
+        let joined: Vec<&str> = cmds.iter().filter_map(Value::as_str).collect();
+        if !joined.is_empty() && !args.contains_key("command") {
+            args.insert("command".into(), json!(joined.join("\n")));
+        }
+    }
+    input.insert("tool_name".into(), Value::String(name));
+    input.insert("tool_input".into(), Value::Object(args));
+    let response = sdk
+        .as_ref()
+        .and_then(|c| c.get("output"))
+        .or_else(|| legacy.as_ref().and_then(|b| b.get("result")))
+        .cloned();
+    if let Some(r) = response {
+        input.insert("tool_response".into(), r);
+    }
+    if let Some(ok) = legacy.as_ref().and_then(|b| b.get("success")).cloned() {
+        input.entry("success").or_insert(ok);
+    }
+}
+
+#[cfg(test)]
+#[path = "cline_tests.rs"]
+mod tests;

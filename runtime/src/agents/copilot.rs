@@ -1,0 +1,218 @@
+//! GitHub Copilot CLI: camelCase events and payloads, top-level answer fields.
+//!
+//! Docs: <https://github.com/github/docs/blob/main/content/copilot/reference/hooks-reference.md>
+//! (and the older `hooks-configuration.md`; checked 2026-08 in
+//! `shared/reference/agent-protocols.md` §4, and 2026-11 against the recorded
+//! payloads of Copilot CLI 1.0.102, native and Claude-format).
+//!
+//! Traps (§15): the payloads do not name the event (it comes in argv), except
+//! `permissionRequest`'s `hookName`; Claude-format (PascalCase) registrations
+//! send snake_case Claude payloads instead. Copilot wants top-level
+//! `permissionDecision`/`permissionDecisionReason`/`modifiedArgs` (nested
+//! `hookSpecificOutput` is ignored), drops the stderr reason of exit 2, and
+//! treats any non-zero exit of a preToolUse hook as a deny — so this adapter
+//! always exits 0 and puts every reason in the JSON.
+
+use serde_json::{json, Map, Value};
+
+use super::claude_json::verdict_str;
+use super::plan::{Verdict, DEFAULT_DENY};
+use super::{
+    finish_decode, intent_for, object, parse_if_string, rename, resolve_event, tool, Agent, Caps,
+    DecodeError, EventRow, Native, Table,
+};
+use crate::protocol::{Answer, Event, EventName};
+
+/// The Copilot CLI adapter.
+pub struct Copilot;
+
+const CONTEXT: Caps = Caps {
+    context: true,
+    ..Caps::NONE
+};
+const KEEP_GOING: Caps = Caps {
+    block: true,
+    ..Caps::NONE
+};
+
+/// Copilot's table (native camelCase registrations).
+pub static TABLE: Table = Table {
+    events: &[
+        EventRow::new(EventName::SessionStart, "sessionStart", CONTEXT),
+        EventRow::new(EventName::UserPromptSubmit, "userPromptSubmitted", CONTEXT),
+        EventRow::new(
+            EventName::PreToolUse,
+            "preToolUse",
+            Caps {
+                deny: true,
+                ask: true,
+                allow: true,
+                updated_input: true,
+                ..Caps::NONE
+            },
+        ),
+        EventRow::new(
+            EventName::PermissionRequest,
+            "permissionRequest",
+            Caps {
+                deny: true,
+                allow: true,
+                stop: true,
+                ..Caps::NONE
+            },
+        ),
+        EventRow::new(EventName::PostToolUse, "postToolUse", CONTEXT),
+        EventRow::new(EventName::PostToolUseFailure, "postToolUseFailure", CONTEXT),
+        EventRow::new(EventName::Notification, "notification", CONTEXT),
+        EventRow::new(EventName::SubagentStart, "subagentStart", Caps::NONE),
+        EventRow::new(EventName::SubagentStop, "subagentStop", KEEP_GOING),
+        EventRow::new(EventName::Stop, "agentStop", KEEP_GOING),
+        EventRow::new(EventName::StopFailure, "errorOccurred", Caps::NONE),
+        EventRow::new(EventName::PreCompact, "preCompact", Caps::NONE),
+        EventRow::new(EventName::SessionEnd, "sessionEnd", Caps::NONE),
+    ],
+    tools: &[
+        tool("Bash", "bash"),
+        tool("PowerShell", "powershell"),
+        tool("Read", "view"),
+        tool("Write", "create"),
+        tool("Edit", "edit"),
+        tool("Edit", "str_replace_editor"),
+        tool("Edit", "apply_patch"),
+        tool("Grep", "grep"),
+        tool("Grep", "rg"),
+        tool("Glob", "glob"),
+        tool("WebFetch", "web_fetch"),
+        tool("WebSearch", "web_search"),
+        tool("AskUserQuestion", "ask_user"),
+        tool("TodoWrite", "update_todo"),
+        tool("Agent", "task"),
+    ],
+    // Copilot's file tools follow str_replace_editor's parameter names
+    // (unverified beyond the docs' tool table).
+    renames: &[
+        rename(Some("Read"), "path", "file_path"),
+        rename(Some("Write"), "path", "file_path"),
+        rename(Some("Write"), "file_text", "content"),
+        rename(Some("Edit"), "path", "file_path"),
+        rename(Some("Edit"), "old_str", "old_string"),
+        rename(Some("Edit"), "new_str", "new_string"),
+    ],
+    fields: &[
+        ("sessionId", "session_id"),
+        ("transcriptPath", "transcript_path"),
+        ("permissionSuggestions", "permission_suggestions"),
+        ("initialPrompt", "initial_prompt"),
+        // Claude-format payloads name the result differently from Claude Code.
+        ("tool_result", "tool_response"),
+    ],
+    notes: &[
+        "the payload does not name the event: install passes it with --event",
+        "every answer is JSON with exit 0: exit 2 loses its reason, and any non-zero exit denies",
+        "additionalContext before a tool is dropped by Copilot (github/copilot-cli#2585)",
+        "the cloud agent treats ask as deny",
+    ],
+    plain_stdout: false,
+};
+
+impl Agent for Copilot {
+    fn id(&self) -> &'static str {
+        "copilot"
+    }
+
+    fn display_name(&self) -> &'static str {
+        "GitHub Copilot CLI"
+    }
+
+    fn table(&self) -> &'static Table {
+        &TABLE
+    }
+
+    fn decode(&self, input: Value, event: Option<&str>) -> Result<Event, DecodeError> {
+        let mut input = object(input)?;
+        let named = input
+            .get("hookName")
+            .or_else(|| input.get("hook_event_name"))
+            .and_then(Value::as_str);
+        let row = resolve_event(self.id(), &TABLE, event, named)?;
+        if let Some(name) = input.get("toolName").cloned() {
+            input.entry("tool_name").or_insert(name);
+        }
+        let args = input
+            .get("toolArgs")
+            .or_else(|| input.get("toolInput"))
+            .cloned();
+        if let Some(args) = args {
+            input.entry("tool_input").or_insert(parse_if_string(args));
+        }
+        if let Some(result) = input.get("toolResult").cloned() {
+            input.entry("tool_response").or_insert(result);
+        }
+        finish_decode(self.id(), &TABLE, row, input)
+    }
+
+    fn encode(&self, event: &Event, answer: &Answer) -> Native {
+        let (_, intent) = match intent_for(self, event, answer) {
+            Ok(found) => found,
+            Err(native) => return native,
+        };
+        if intent.is_empty() {
+            return Native::ok(String::new(), intent.notes);
+        }
+        let mut out = Map::new();
+        match event.name() {
+            EventName::PermissionRequest => {
+                if let Some(v) = intent.verdict {
+                    let behavior = if v == Verdict::Allow { "allow" } else { "deny" };
+                    out.insert("behavior".into(), json!(behavior));
+                    if let Some(r) = intent.reason.as_deref().filter(|r| !r.is_empty()) {
+                        out.insert("message".into(), json!(r));
+                    }
+                }
+                if let Some(reason) = &intent.stop {
+                    // Copilot stops the agent only through a deny with interrupt.
+                    out.insert("behavior".into(), json!("deny"));
+                    out.entry("message")
+                        .or_insert_with(|| json!(non_empty_or(reason, "a hook stopped the agent")));
+                    out.insert("interrupt".into(), json!(true));
+                }
+            }
+            _ => {
+                if let Some(v) = intent.verdict {
+                    out.insert("permissionDecision".into(), json!(verdict_str(v)));
+                    let reason = if v == Verdict::Deny {
+                        Some(intent.reason_or(DEFAULT_DENY))
+                    } else {
+                        intent.reason.clone().filter(|r| !r.is_empty())
+                    };
+                    if let Some(r) = reason {
+                        out.insert("permissionDecisionReason".into(), json!(r));
+                    }
+                }
+                if let Some(input) = &intent.updated_input {
+                    out.insert("modifiedArgs".into(), Value::Object(input.clone()));
+                }
+                if let Some(reason) = &intent.block {
+                    out.insert("decision".into(), json!("block"));
+                    out.insert("reason".into(), json!(non_empty_or(reason, DEFAULT_DENY)));
+                }
+                if let Some(c) = &intent.context {
+                    out.insert("additionalContext".into(), json!(c));
+                }
+            }
+        }
+        Native::json(&Value::Object(out), intent.notes)
+    }
+}
+
+fn non_empty_or(s: &str, fallback: &str) -> String {
+    if s.trim().is_empty() {
+        fallback.to_string()
+    } else {
+        s.to_string()
+    }
+}
+
+#[cfg(test)]
+#[path = "copilot_tests.rs"]
+mod tests;

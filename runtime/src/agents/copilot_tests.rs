@@ -1,0 +1,182 @@
+use serde_json::json;
+
+use super::*;
+use crate::agents::tests::*;
+
+fn pre_tool() -> Event {
+    Copilot
+        .decode(
+            json!({"sessionId":"s","timestamp":1,"cwd":"/w","toolName":"bash","toolArgs":{"command":"rm -rf x","description":"d"}}),
+            Some("preToolUse"),
+        )
+        .expect("decode")
+}
+
+#[test]
+fn every_recorded_payload_decodes_with_the_event_from_argv() {
+    let all = fixtures("copilot");
+    assert!(all.len() >= 30, "fixtures found: {}", all.len());
+    for (path, name, payload) in all {
+        // The file name is the key the hook was registered under, which is
+        // what install passes as --event.
+        let ev = Copilot
+            .decode(payload.clone(), Some(&name))
+            .unwrap_or_else(|e| panic!("{path:?}: {e}"));
+        let expected = match name.as_str() {
+            "sessionStart" | "SessionStart" => EventName::SessionStart,
+            "userPromptSubmitted" | "UserPromptSubmit" => EventName::UserPromptSubmit,
+            "preToolUse" | "PreToolUse" => EventName::PreToolUse,
+            "permissionRequest" => EventName::PermissionRequest,
+            "postToolUse" | "PostToolUse" => EventName::PostToolUse,
+            "agentStop" | "Stop" => EventName::Stop,
+            "sessionEnd" | "SessionEnd" => EventName::SessionEnd,
+            other => panic!("unexpected fixture event {other}"),
+        };
+        assert_eq!(ev.name(), expected, "{path:?}");
+        assert_eq!(ev.harness(), "copilot");
+        let session = payload
+            .get("sessionId")
+            .or_else(|| payload.get("session_id"));
+        assert_eq!(
+            ev.session_id(),
+            session.and_then(|s| s.as_str()),
+            "{path:?}"
+        );
+        assert_eq!(ev.str_field("cwd"), payload["cwd"].as_str());
+        if ev.name().is_tool_event() {
+            assert_eq!(ev.tool_name(), Some("Bash"), "{path:?}");
+            let args = payload
+                .get("toolArgs")
+                .or_else(|| payload.get("toolInput"))
+                .or_else(|| payload.get("tool_input"))
+                .expect("args");
+            assert_eq!(
+                ev.tool_input().unwrap()["command"],
+                args["command"],
+                "{path:?}"
+            );
+        }
+        if ev.name() == EventName::PostToolUse {
+            assert!(ev.input().contains_key("tool_response"), "{path:?}");
+        }
+        // Without argv, only payloads that name their event decode.
+        let named = payload.get("hookName").is_some() || payload.get("hook_event_name").is_some();
+        assert_eq!(
+            Copilot.decode(payload.clone(), None).is_ok(),
+            named,
+            "{path:?}"
+        );
+    }
+}
+
+#[test]
+fn tool_args_may_be_a_json_string() {
+    let ev = Copilot
+        .decode(
+            json!({"sessionId":"s","toolName":"create","toolArgs":"{\"path\":\"/a\",\"file_text\":\"hi\"}"}),
+            Some("preToolUse"),
+        )
+        .expect("decode");
+    assert_eq!(ev.tool_name(), Some("Write"));
+    assert_eq!(
+        ev.tool_input().unwrap(),
+        &json!({"file_path":"/a","content":"hi"})
+    );
+    assert_eq!(ev.input()["toolName"], "create", "native fields kept");
+    assert_eq!(ev.input()["tool_kind"], "write");
+}
+
+#[test]
+fn pre_tool_answers_are_top_level_and_exit_zero() {
+    let ev = pre_tool();
+    let n = Copilot.encode(&ev, &deny("no rm"));
+    assert_eq!(
+        stdout_json(&n),
+        json!({"permissionDecision":"deny","permissionDecisionReason":"no rm"})
+    );
+    assert_eq!(n.exit_code, 0, "a non-zero exit would lose the reason");
+    let n = Copilot.encode(&ev, &ask("sure?"));
+    assert_eq!(
+        stdout_json(&n),
+        json!({"permissionDecision":"ask","permissionDecisionReason":"sure?"})
+    );
+    let n = Copilot.encode(&ev, &allow());
+    assert_eq!(stdout_json(&n), json!({"permissionDecision":"allow"}));
+    let n = Copilot.encode(&ev, &rewrite(json!({"command":"ls","description":"d"})));
+    assert_eq!(
+        stdout_json(&n),
+        json!({"permissionDecision":"allow","modifiedArgs":{"command":"ls","description":"d"}})
+    );
+    let n = Copilot.encode(&ev, &context("ctx"));
+    assert_eq!(n.stdout, "");
+    assert_eq!(n.notes().count(), 1);
+    let n = Copilot.encode(&ev, &stop("halt"));
+    assert_eq!(
+        stdout_json(&n),
+        json!({"permissionDecision":"deny","permissionDecisionReason":"halt"})
+    );
+    assert_eq!(n.exit_code, 0);
+    assert_eq!(Copilot.encode(&ev, &Answer::none()), Native::default());
+}
+
+#[test]
+fn a_rewrite_goes_back_in_copilot_s_param_names() {
+    let ev = Copilot
+        .decode(
+            json!({"toolName":"edit","toolArgs":{"path":"/a","old_str":"x","new_str":"y"}}),
+            Some("preToolUse"),
+        )
+        .expect("decode");
+    assert_eq!(
+        ev.tool_input().unwrap(),
+        &json!({"file_path":"/a","old_string":"x","new_string":"y"})
+    );
+    let n = Copilot.encode(
+        &ev,
+        &rewrite(json!({"file_path":"/b","old_string":"x","new_string":"z"})),
+    );
+    assert_eq!(
+        stdout_json(&n)["modifiedArgs"],
+        json!({"path":"/b","old_str":"x","new_str":"z"})
+    );
+}
+
+#[test]
+fn permission_request_and_stop_answers() {
+    let ev = Copilot
+        .decode(
+            json!({"hookName":"permissionRequest","toolName":"bash","toolInput":{"command":"x"}}),
+            None,
+        )
+        .expect("decode");
+    let a = answer(json!({"hookSpecificOutput":{"decision":{"behavior":"deny","message":"no"}}}));
+    assert_eq!(
+        stdout_json(&Copilot.encode(&ev, &a)),
+        json!({"behavior":"deny","message":"no"})
+    );
+    let n = Copilot.encode(&ev, &stop("halt"));
+    assert_eq!(
+        stdout_json(&n),
+        json!({"behavior":"deny","message":"halt","interrupt":true})
+    );
+
+    let stop_ev = Copilot
+        .decode(json!({"sessionId":"s"}), Some("agentStop"))
+        .expect("decode");
+    let n = Copilot.encode(&stop_ev, &block("keep going"));
+    assert_eq!(
+        stdout_json(&n),
+        json!({"decision":"block","reason":"keep going"})
+    );
+    let start = Copilot
+        .decode(json!({"sessionId":"s"}), Some("sessionStart"))
+        .expect("decode");
+    let n = Copilot.encode(&start, &context("ctx"));
+    assert_eq!(stdout_json(&n), json!({"additionalContext":"ctx"}));
+    let prompt = Copilot
+        .decode(json!({"prompt":"p"}), Some("userPromptSubmitted"))
+        .expect("decode");
+    let n = Copilot.encode(&prompt, &block("no"));
+    assert_eq!(n.stdout, "");
+    assert_eq!(n.notes().count(), 1, "Copilot cannot block a prompt");
+}

@@ -1,0 +1,222 @@
+//! Cursor (hooks since 1.7): camelCase events, `permission` answers.
+//!
+//! Docs: <https://cursor.com/docs/agent/hooks>,
+//! <https://cursor.com/docs/reference/third-party-hooks> (checked 2026-08 in
+//! `shared/reference/agent-protocols.md` §5, partly from secondary sources;
+//! no recorded payloads). Closed source.
+//!
+//! Cursor splits "before a tool" into the generic `preToolUse` and dedicated
+//! `beforeShellExecution` / `beforeMCPExecution` / `beforeReadFile` events;
+//! all decode to PreToolUse, and install registers only `preToolUse` so a hook
+//! runs once per tool call. `updated_input` is honoured on `preToolUse` only.
+
+use serde_json::{json, Map, Value};
+
+use super::claude_json::verdict_str;
+use super::plan::{Verdict, DEFAULT_DENY};
+use super::{
+    finish_decode, intent_for, object, resolve_event, tool, Agent, Caps, DecodeError, EventRow,
+    Native, Table,
+};
+use crate::protocol::{Answer, Event, EventName};
+
+/// The Cursor adapter.
+pub struct Cursor;
+
+const PERMISSION: Caps = Caps {
+    deny: true,
+    ask: true,
+    allow: true,
+    system_message: true,
+    ..Caps::NONE
+};
+const CONTEXT: Caps = Caps {
+    context: true,
+    ..Caps::NONE
+};
+const FOLLOW_UP: Caps = Caps {
+    block: true,
+    ..Caps::NONE
+};
+
+/// Cursor's table.
+pub static TABLE: Table = Table {
+    events: &[
+        EventRow::new(EventName::SessionStart, "sessionStart", CONTEXT),
+        EventRow::new(
+            EventName::UserPromptSubmit,
+            "beforeSubmitPrompt",
+            Caps {
+                block: true,
+                ..Caps::NONE
+            },
+        ),
+        EventRow::new(
+            EventName::PreToolUse,
+            "preToolUse",
+            Caps {
+                updated_input: true,
+                ..PERMISSION
+            },
+        ),
+        EventRow::new(EventName::PreToolUse, "beforeShellExecution", PERMISSION)
+            .for_tool("Bash")
+            .decode_only(),
+        EventRow::new(EventName::PreToolUse, "beforeMCPExecution", PERMISSION).decode_only(),
+        EventRow::new(
+            EventName::PreToolUse,
+            "beforeReadFile",
+            Caps {
+                ask: false,
+                ..PERMISSION
+            },
+        )
+        .for_tool("Read")
+        .decode_only(),
+        EventRow::new(EventName::PostToolUse, "postToolUse", CONTEXT),
+        EventRow::new(EventName::PostToolUse, "afterShellExecution", Caps::NONE)
+            .for_tool("Bash")
+            .decode_only(),
+        EventRow::new(EventName::PostToolUse, "afterMCPExecution", Caps::NONE).decode_only(),
+        EventRow::new(EventName::PostToolUse, "afterFileEdit", Caps::NONE)
+            .for_tool("Edit")
+            .decode_only(),
+        EventRow::new(
+            EventName::PostToolUseFailure,
+            "postToolUseFailure",
+            Caps::NONE,
+        ),
+        EventRow::new(EventName::SubagentStart, "subagentStart", Caps::NONE),
+        EventRow::new(EventName::SubagentStop, "subagentStop", FOLLOW_UP),
+        EventRow::new(EventName::Stop, "stop", FOLLOW_UP),
+        EventRow::new(EventName::PreCompact, "preCompact", Caps::NONE),
+        EventRow::new(EventName::SessionEnd, "sessionEnd", Caps::NONE),
+    ],
+    tools: &[
+        tool("Bash", "Shell"),
+        tool("Edit", "StrReplace"),
+        tool("Agent", "Task"),
+    ],
+    renames: &[],
+    fields: &[("conversation_id", "session_id")],
+    notes: &[
+        "keep going at stop is a follow-up message (Cursor's loop limit applies)",
+        "before MCP tools: the server is not named, so tools arrive as mcp__cursor__<tool>",
+        "most of Cursor's hook protocol is documented only in part (unverified)",
+    ],
+    plain_stdout: false,
+};
+
+impl Agent for Cursor {
+    fn id(&self) -> &'static str {
+        "cursor"
+    }
+
+    fn display_name(&self) -> &'static str {
+        "Cursor"
+    }
+
+    fn table(&self) -> &'static Table {
+        &TABLE
+    }
+
+    fn decode(&self, input: Value, event: Option<&str>) -> Result<Event, DecodeError> {
+        let mut input = object(input)?;
+        let named = input.get("hook_event_name").and_then(Value::as_str);
+        let row = resolve_event(self.id(), &TABLE, event, named)?;
+        if input.get("cwd").is_none() {
+            let root = input
+                .get("workspace_roots")
+                .and_then(Value::as_array)
+                .and_then(|r| r.first())
+                .cloned();
+            if let Some(root) = root {
+                input.insert("cwd".into(), root);
+            }
+        }
+        match row.native {
+            "beforeShellExecution" | "afterShellExecution" => {
+                let mut args = Map::new();
+                if let Some(cmd) = input.get("command") {
+                    args.insert("command".into(), cmd.clone());
+                }
+                input.entry("tool_input").or_insert(Value::Object(args));
+                if let Some(output) = input.get("output").cloned() {
+                    input.entry("tool_response").or_insert(output);
+                }
+            }
+            "beforeReadFile" | "afterFileEdit" => {
+                let mut args = Map::new();
+                if let Some(path) = input.get("file_path") {
+                    args.insert("file_path".into(), path.clone());
+                }
+                if let Some(edits) = input.get("edits") {
+                    args.insert("edits".into(), edits.clone());
+                }
+                input.entry("tool_input").or_insert(Value::Object(args));
+            }
+            "beforeMCPExecution" | "afterMCPExecution" => {
+                let name = input
+                    .get("tool_name")
+                    .and_then(Value::as_str)
+                    .unwrap_or("unknown");
+                let canonical = format!("mcp__cursor__{name}");
+                input.insert("tool_name".into(), Value::String(canonical));
+                if let Some(result) = input.get("result_json").cloned() {
+                    input
+                        .entry("tool_response")
+                        .or_insert(super::parse_if_string(result));
+                }
+            }
+            _ => {}
+        }
+        finish_decode(self.id(), &TABLE, row, input)
+    }
+
+    fn encode(&self, event: &Event, answer: &Answer) -> Native {
+        let (_, intent) = match intent_for(self, event, answer) {
+            Ok(found) => found,
+            Err(native) => return native,
+        };
+        if intent.is_empty() {
+            return Native::ok(String::new(), intent.notes);
+        }
+        let mut out = Map::new();
+        if let Some(v) = intent.verdict {
+            out.insert("permission".into(), json!(verdict_str(v)));
+            let reason = if v == Verdict::Deny {
+                Some(intent.reason_or(DEFAULT_DENY))
+            } else {
+                intent.reason.clone().filter(|r| !r.is_empty())
+            };
+            if let Some(r) = reason {
+                out.insert("user_message".into(), json!(r));
+                out.insert("agent_message".into(), json!(r));
+            }
+        }
+        if let Some(input) = &intent.updated_input {
+            out.entry("permission").or_insert(json!("allow"));
+            out.insert("updated_input".into(), Value::Object(input.clone()));
+        }
+        if intent.block.is_some() {
+            let reason = intent.block_reason_or(DEFAULT_DENY);
+            if event.name() == EventName::UserPromptSubmit {
+                out.insert("continue".into(), json!(false));
+                out.insert("user_message".into(), json!(reason));
+            } else {
+                out.insert("followup_message".into(), json!(reason));
+            }
+        }
+        if let Some(c) = &intent.context {
+            out.insert("additional_context".into(), json!(c));
+        }
+        if let Some(m) = &intent.system_message {
+            out.entry("user_message").or_insert(json!(m));
+        }
+        Native::json(&Value::Object(out), intent.notes)
+    }
+}
+
+#[cfg(test)]
+#[path = "cursor_tests.rs"]
+mod tests;

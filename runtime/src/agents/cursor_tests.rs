@@ -1,0 +1,165 @@
+use serde_json::json;
+
+use super::*;
+use crate::agents::tests::*;
+
+// Payloads as documented at cursor.com/docs/agent/hooks (agent-protocols.md §5.3).
+fn common() -> serde_json::Value {
+    json!({"conversation_id":"c1","generation_id":"g1","model":"m","cursor_version":"1.7","workspace_roots":["/w"],"user_email":"u@x"})
+}
+
+fn with(mut base: serde_json::Value, extra: serde_json::Value) -> serde_json::Value {
+    base.as_object_mut()
+        .unwrap()
+        .extend(extra.as_object().unwrap().clone());
+    base
+}
+
+#[test]
+fn documented_payloads_decode() {
+    let ev = Cursor
+        .decode(with(common(), json!({"hook_event_name":"beforeShellExecution","command":"rm -rf /","cwd":"/w/sub"})), None)
+        .expect("decode");
+    assert_eq!(ev.name(), EventName::PreToolUse);
+    assert_eq!(ev.tool_name(), Some("Bash"));
+    assert_eq!(ev.tool_input().unwrap()["command"], "rm -rf /");
+    assert_eq!(ev.session_id(), Some("c1"));
+    assert_eq!(ev.str_field("cwd"), Some("/w/sub"));
+    assert_eq!(ev.native_name(), Some("beforeShellExecution"));
+
+    let ev = Cursor
+        .decode(with(common(), json!({"hook_event_name":"preToolUse","tool_name":"Shell","tool_input":"{\"command\":\"ls\"}"})), None)
+        .expect("decode");
+    assert_eq!(ev.tool_name(), Some("Bash"));
+    assert_eq!(
+        ev.tool_input().unwrap(),
+        &json!({"command":"ls"}),
+        "string tool_input parsed"
+    );
+    assert_eq!(ev.str_field("cwd"), Some("/w"), "cwd from workspace_roots");
+
+    let ev = Cursor
+        .decode(with(common(), json!({"hook_event_name":"beforeMCPExecution","tool_name":"create_issue","tool_input":"{\"title\":\"t\"}","url":"http://x"})), None)
+        .expect("decode");
+    assert_eq!(ev.tool_name(), Some("mcp__cursor__create_issue"));
+    assert_eq!(ev.input()["tool_kind"], "mcp");
+    assert_eq!(ev.tool_input().unwrap(), &json!({"title":"t"}));
+
+    let ev = Cursor
+        .decode(with(common(), json!({"hook_event_name":"beforeReadFile","file_path":"/w/.env","content":"SECRET=1"})), None)
+        .expect("decode");
+    assert_eq!(ev.tool_name(), Some("Read"));
+    assert_eq!(ev.tool_input().unwrap()["file_path"], "/w/.env");
+
+    let ev = Cursor
+        .decode(with(common(), json!({"hook_event_name":"afterFileEdit","file_path":"/w/a","edits":[{"old_string":"a","new_string":"b"}]})), None)
+        .expect("decode");
+    assert_eq!(
+        (ev.name(), ev.tool_name()),
+        (EventName::PostToolUse, Some("Edit"))
+    );
+
+    let ev = Cursor
+        .decode(
+            with(
+                common(),
+                json!({"hook_event_name":"beforeSubmitPrompt","prompt":"hi","attachments":[]}),
+            ),
+            None,
+        )
+        .expect("decode");
+    assert_eq!(
+        (ev.name(), ev.str_field("prompt")),
+        (EventName::UserPromptSubmit, Some("hi"))
+    );
+    let ev = Cursor
+        .decode(
+            with(
+                common(),
+                json!({"hook_event_name":"stop","status":"completed","loop_count":0}),
+            ),
+            None,
+        )
+        .expect("decode");
+    assert_eq!(ev.name(), EventName::Stop);
+    let got = Cursor.decode(
+        with(common(), json!({"hook_event_name":"afterAgentThought"})),
+        None,
+    );
+    assert!(matches!(got, Err(DecodeError::UnmappedEvent { .. })));
+}
+
+#[test]
+fn permission_answers() {
+    let ev = Cursor
+        .decode(with(common(), json!({"hook_event_name":"preToolUse","tool_name":"Shell","tool_input":{"command":"x"}})), None)
+        .expect("decode");
+    let n = Cursor.encode(&ev, &deny("no"));
+    assert_eq!(
+        stdout_json(&n),
+        json!({"permission":"deny","user_message":"no","agent_message":"no"})
+    );
+    assert_eq!(n.exit_code, 0);
+    let n = Cursor.encode(&ev, &ask("sure?"));
+    assert_eq!(
+        stdout_json(&n),
+        json!({"permission":"ask","user_message":"sure?","agent_message":"sure?"})
+    );
+    assert_eq!(
+        stdout_json(&Cursor.encode(&ev, &allow())),
+        json!({"permission":"allow"})
+    );
+    let n = Cursor.encode(&ev, &rewrite(json!({"command":"ls"})));
+    assert_eq!(
+        stdout_json(&n),
+        json!({"permission":"allow","updated_input":{"command":"ls"}})
+    );
+    assert_eq!(Cursor.encode(&ev, &Answer::none()), Native::default());
+
+    // The dedicated shell event takes no rewrite.
+    let shell = Cursor
+        .decode(
+            with(
+                common(),
+                json!({"hook_event_name":"beforeShellExecution","command":"x"}),
+            ),
+            None,
+        )
+        .expect("decode");
+    let n = Cursor.encode(&shell, &rewrite(json!({"command":"ls"})));
+    assert_eq!(stdout_json(&n), json!({"permission":"allow"}));
+    assert_eq!(n.notes().count(), 1);
+    // beforeReadFile: allow or deny only.
+    let read = Cursor
+        .decode(
+            with(
+                common(),
+                json!({"hook_event_name":"beforeReadFile","file_path":"/a"}),
+            ),
+            None,
+        )
+        .expect("decode");
+    let n = Cursor.encode(&read, &ask("?"));
+    assert_eq!(stdout_json(&n)["permission"], "deny");
+}
+
+#[test]
+fn prompt_stop_and_context_answers() {
+    let at = |name: &str| {
+        Cursor
+            .decode(with(common(), json!({"hook_event_name":name})), None)
+            .expect("decode")
+    };
+    let n = Cursor.encode(&at("beforeSubmitPrompt"), &block("no"));
+    assert_eq!(
+        stdout_json(&n),
+        json!({"continue":false,"user_message":"no"})
+    );
+    let n = Cursor.encode(&at("stop"), &block("keep going"));
+    assert_eq!(stdout_json(&n), json!({"followup_message":"keep going"}));
+    let n = Cursor.encode(&at("sessionStart"), &context("c"));
+    assert_eq!(stdout_json(&n), json!({"additional_context":"c"}));
+    let n = Cursor.encode(&at("sessionEnd"), &context("c"));
+    assert_eq!(n.stdout, "");
+    assert_eq!(n.notes().count(), 1);
+}

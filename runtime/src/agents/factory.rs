@@ -1,0 +1,107 @@
+//! Factory Droid: a Claude Code clone with its own tool names.
+//!
+//! Docs: <https://docs.factory.ai/reference/hooks-reference>,
+//! <https://docs.factory.ai/harness/hooks>; tool names also from
+//! <https://github.com/rtk-ai/rtk/pull/2267> (checked 2026-08 in
+//! `shared/reference/agent-protocols.md` §11; no recorded payloads).
+//!
+//! Input and answer are Claude's; only `Execute`, `Create` and `Edit` were
+//! seen in primary sources, the other tool names are unverified.
+
+use serde_json::Value;
+
+use super::qwen::{decode_claude_like, encode_claude_like};
+use super::{tool, Agent, Caps, DecodeError, EventRow, Native, Table};
+use crate::protocol::{Answer, Event, EventName};
+
+/// The Factory Droid adapter.
+pub struct Factory;
+
+const TOOL: Caps = Caps {
+    deny: true,
+    ask: true,
+    allow: true,
+    updated_input: true,
+    context: true,
+    block: false,
+    stop: true,
+    system_message: true,
+};
+const CONTEXT_BLOCK: Caps = Caps {
+    context: true,
+    block: true,
+    stop: true,
+    system_message: true,
+    ..Caps::NONE
+};
+const CONTEXT: Caps = Caps {
+    block: false,
+    ..CONTEXT_BLOCK
+};
+const OTHER: Caps = Caps {
+    stop: true,
+    system_message: true,
+    ..Caps::NONE
+};
+
+/// Factory Droid's table.
+pub static TABLE: Table = Table {
+    events: &[
+        EventRow::new(EventName::SessionStart, "SessionStart", CONTEXT),
+        EventRow::new(
+            EventName::UserPromptSubmit,
+            "UserPromptSubmit",
+            CONTEXT_BLOCK,
+        ),
+        EventRow::new(EventName::PreToolUse, "PreToolUse", TOOL),
+        EventRow::new(EventName::PostToolUse, "PostToolUse", CONTEXT_BLOCK),
+        EventRow::new(EventName::Notification, "Notification", OTHER),
+        EventRow::new(EventName::SubagentStop, "SubagentStop", CONTEXT_BLOCK),
+        EventRow::new(EventName::Stop, "Stop", CONTEXT_BLOCK),
+        EventRow::new(
+            EventName::PreCompact,
+            "PreCompact",
+            Caps {
+                context: false,
+                ..CONTEXT_BLOCK
+            },
+        ),
+        EventRow::new(EventName::SessionEnd, "SessionEnd", OTHER),
+    ],
+    tools: &[
+        tool("Bash", "Execute"),
+        tool("Write", "Create"),
+        tool("WebFetch", "FetchUrl"),
+        tool("Agent", "Task"),
+    ],
+    renames: &[],
+    fields: &[],
+    notes: &["tool names other than Execute, Create and Edit are unverified"],
+    plain_stdout: false,
+};
+
+impl Agent for Factory {
+    fn id(&self) -> &'static str {
+        "factory"
+    }
+
+    fn display_name(&self) -> &'static str {
+        "Factory Droid"
+    }
+
+    fn table(&self) -> &'static Table {
+        &TABLE
+    }
+
+    fn decode(&self, input: Value, event: Option<&str>) -> Result<Event, DecodeError> {
+        decode_claude_like(self.id(), &TABLE, input, event)
+    }
+
+    fn encode(&self, event: &Event, answer: &Answer) -> Native {
+        encode_claude_like(self, event, answer)
+    }
+}
+
+#[cfg(test)]
+#[path = "factory_tests.rs"]
+mod tests;

@@ -1,0 +1,139 @@
+//! Kiro CLI: camelCase events in the agent config, answered by exit code and
+//! stdout only.
+//!
+//! Docs: <https://kiro.dev/docs/cli/hooks> (same text as
+//! <https://github.com/aws/amazon-q-developer-cli/blob/main/docs/hooks.md>),
+//! <https://kiro.dev/docs/cli/v3/hooks/> (checked 2026-08 in
+//! `shared/reference/agent-protocols.md` §12; no recorded payloads).
+//!
+//! Only `preToolUse` can block (exit 2, stderr to the model); the stdout of
+//! `agentSpawn` and `userPromptSubmit` is added to the context; nothing else is
+//! read. No ask, no rewrite (confirmed by <https://github.com/rtk-ai/rtk/pull/3302>).
+
+use serde_json::{json, Value};
+
+use super::plan::DEFAULT_DENY;
+use super::windsurf::one_line;
+use super::{
+    finish_decode, intent_for, object, rename, resolve_event, tool, Agent, Caps, DecodeError,
+    EventRow, Native, Table,
+};
+use crate::protocol::{Answer, Event, EventName};
+
+/// The Kiro CLI adapter.
+pub struct Kiro;
+
+const CONTEXT: Caps = Caps {
+    context: true,
+    ..Caps::NONE
+};
+
+/// Kiro's table.
+pub static TABLE: Table = Table {
+    events: &[
+        EventRow::new(EventName::SessionStart, "agentSpawn", CONTEXT),
+        EventRow::new(EventName::UserPromptSubmit, "userPromptSubmit", CONTEXT),
+        EventRow::new(
+            EventName::PreToolUse,
+            "preToolUse",
+            Caps {
+                deny: true,
+                ..Caps::NONE
+            },
+        ),
+        EventRow::new(EventName::PostToolUse, "postToolUse", Caps::NONE),
+        EventRow::new(EventName::Stop, "stop", Caps::NONE),
+    ],
+    tools: &[
+        // `execute_bash` was renamed `shell` (kirodotdev/Kiro#4810).
+        tool("Bash", "shell"),
+        tool("Bash", "execute_bash"),
+        tool("Read", "fs_read"),
+        tool("Write", "fs_write"),
+    ],
+    renames: &[
+        rename(Some("Write"), "path", "file_path"),
+        rename(Some("Write"), "file_text", "content"),
+        rename(Some("Edit"), "path", "file_path"),
+        rename(Some("Edit"), "old_str", "old_string"),
+        rename(Some("Edit"), "new_str", "new_string"),
+    ],
+    fields: &[],
+    notes: &[
+        "answers by exit code: exit 2 with the reason on stderr blocks preToolUse only",
+        "context only at agentSpawn and userPromptSubmit (plain stdout)",
+        "fs_write with command str_replace arrives as Edit; fs_read's first operations[].path as file_path",
+        "MCP tools @server/tool arrive as mcp__server__tool",
+    ],
+    plain_stdout: true,
+};
+
+impl Agent for Kiro {
+    fn id(&self) -> &'static str {
+        "kiro"
+    }
+
+    fn display_name(&self) -> &'static str {
+        "Kiro CLI"
+    }
+
+    fn table(&self) -> &'static Table {
+        &TABLE
+    }
+
+    fn decode(&self, input: Value, event: Option<&str>) -> Result<Event, DecodeError> {
+        let mut input = object(input)?;
+        let named = input.get("hook_event_name").and_then(Value::as_str);
+        let row = resolve_event(self.id(), &TABLE, event, named)?;
+        let tool = input
+            .get("tool_name")
+            .and_then(Value::as_str)
+            .map(str::to_string);
+        match tool.as_deref() {
+            Some("fs_write") => {
+                let str_replace = input
+                    .get("tool_input")
+                    .and_then(|t| t.get("command"))
+                    .and_then(Value::as_str)
+                    == Some("str_replace");
+                if str_replace {
+                    input.insert("tool_name".into(), json!("Edit"));
+                }
+            }
+            Some("fs_read") => {
+                if let Some(Value::Object(args)) = input.get_mut("tool_input") {
+                    let first = args
+                        .get("operations")
+                        .and_then(Value::as_array)
+                        .and_then(|ops| ops.iter().find_map(|op| op.get("path")))
+                        .cloned();
+                    if let Some(path) = first {
+                        args.entry("file_path").or_insert(path);
+                    }
+                }
+            }
+            Some(name) if name.starts_with('@') => {
+                if let Some((server, tool)) = name[1..].split_once('/') {
+                    input.insert("tool_name".into(), json!(format!("mcp__{server}__{tool}")));
+                }
+            }
+            _ => {}
+        }
+        finish_decode(self.id(), &TABLE, row, input)
+    }
+
+    fn encode(&self, event: &Event, answer: &Answer) -> Native {
+        let (_, intent) = match intent_for(self, event, answer) {
+            Ok(found) => found,
+            Err(native) => return native,
+        };
+        if intent.verdict.is_some() {
+            return Native::exit2(one_line(&intent.reason_or(DEFAULT_DENY)), intent.notes);
+        }
+        Native::ok(intent.context.clone().unwrap_or_default(), intent.notes)
+    }
+}
+
+#[cfg(test)]
+#[path = "kiro_tests.rs"]
+mod tests;

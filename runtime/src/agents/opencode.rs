@@ -1,0 +1,341 @@
+//! OpenCode: no command hooks, only in-process JS plugins; `install` writes a
+//! small plugin (`crate::install`) that hands each plugin hook to
+//! `agenthooks run --agent opencode --event <hook>`.
+//!
+//! Source: <https://github.com/anomalyco/opencode> `packages/plugin/src/index.ts`;
+//! docs: <https://opencode.ai/docs/plugins> (checked 2026-08 in
+//! `shared/reference/agent-protocols.md` §9; no recorded payloads).
+//!
+//! # The plugin contract
+//!
+//! - argv: `run --agent opencode --event <native>`, `<native>` a plugin hook
+//!   (`tool.execute.before`, `tool.execute.after`, `permission.ask`,
+//!   `chat.message`, `experimental.session.compacting`) or a bus event type
+//!   (`session.created`, `session.idle`, `session.compacted`, `session.error`).
+//! - stdin: `{"hook": <native>, "input": <the hook's input>, "output": <the
+//!   hook's output object>, "directory": .., "worktree": ..}`; for bus events
+//!   `input` is the event's `properties` and `output` is `{}`.
+//! - stdout: nothing (no opinion), or one JSON object with
+//!   - `"error": "<reason>"`: the plugin throws it (blocks the tool call or the
+//!     prompt);
+//!   - `"output": {..}`: fields assigned onto the hook's output object:
+//!     `args` (the whole rewritten tool input, OpenCode's parameter names),
+//!     `status` (`permission.ask`: `"allow"|"deny"|"ask"`), `output` (the tool
+//!     result with context appended), `parts` (the prompt's parts with context
+//!     appended to the last text part), `context` (compaction context list).
+//! - stderr: one line each, passed to OpenCode's log. Exit code always 0.
+
+use serde_json::{json, Map, Value};
+
+use super::plan::DEFAULT_DENY;
+use super::{
+    finish_decode, intent_for, object, rename, resolve_event, tool, Agent, Caps, DecodeError,
+    EventRow, Native, Table, Verdict,
+};
+use crate::protocol::{Answer, Event, EventName};
+
+/// The OpenCode adapter.
+pub struct OpenCode;
+
+/// OpenCode's table.
+pub static TABLE: Table = Table {
+    events: &[
+        EventRow::new(EventName::SessionStart, "session.created", Caps::NONE),
+        EventRow::new(
+            EventName::UserPromptSubmit,
+            "chat.message",
+            Caps {
+                block: true,
+                context: true,
+                ..Caps::NONE
+            },
+        ),
+        EventRow::new(
+            EventName::PreToolUse,
+            "tool.execute.before",
+            Caps {
+                deny: true,
+                updated_input: true,
+                ..Caps::NONE
+            },
+        ),
+        EventRow::new(
+            EventName::PermissionRequest,
+            "permission.ask",
+            Caps {
+                deny: true,
+                ask: true,
+                allow: true,
+                ..Caps::NONE
+            },
+        ),
+        EventRow::new(
+            EventName::PostToolUse,
+            "tool.execute.after",
+            Caps {
+                block: true,
+                context: true,
+                ..Caps::NONE
+            },
+        ),
+        EventRow::new(EventName::Stop, "session.idle", Caps::NONE),
+        EventRow::new(EventName::StopFailure, "session.error", Caps::NONE),
+        EventRow::new(
+            EventName::PreCompact,
+            "experimental.session.compacting",
+            Caps {
+                context: true,
+                ..Caps::NONE
+            },
+        ),
+        EventRow::new(EventName::PostCompact, "session.compacted", Caps::NONE),
+    ],
+    tools: &[
+        tool("Bash", "bash"),
+        tool("Read", "read"),
+        tool("Write", "write"),
+        tool("Edit", "edit"),
+        tool("Edit", "patch"),
+        tool("Glob", "glob"),
+        tool("Grep", "grep"),
+        tool("LS", "list"),
+        tool("WebFetch", "webfetch"),
+        tool("WebSearch", "websearch"),
+        tool("Agent", "task"),
+        tool("TodoWrite", "todowrite"),
+        tool("AskUserQuestion", "question"),
+    ],
+    renames: &[
+        rename(None, "filePath", "file_path"),
+        rename(Some("Edit"), "oldString", "old_string"),
+        rename(Some("Edit"), "newString", "new_string"),
+        rename(Some("Edit"), "replaceAll", "replace_all"),
+    ],
+    fields: &[],
+    notes: &[
+        "runs through a plugin that install writes; it calls agenthooks for each hook",
+        "before a tool: deny and rewrite; ask and allow work at permission.ask",
+        "session.created/idle/error and compacted are observed only (bus events)",
+        "subagent and batch tool calls may bypass tool.execute.before (anomalyco/opencode#5894)",
+    ],
+    plain_stdout: false,
+};
+
+impl Agent for OpenCode {
+    fn id(&self) -> &'static str {
+        "opencode"
+    }
+
+    fn display_name(&self) -> &'static str {
+        "OpenCode"
+    }
+
+    fn table(&self) -> &'static Table {
+        &TABLE
+    }
+
+    fn decode(&self, input: Value, event: Option<&str>) -> Result<Event, DecodeError> {
+        let mut payload = object(input)?;
+        let named = payload.get("hook").and_then(Value::as_str);
+        let row = resolve_event(self.id(), &TABLE, event, named)?;
+        let hook_in = payload
+            .get("input")
+            .and_then(Value::as_object)
+            .cloned()
+            .unwrap_or_default();
+        let hook_out = payload
+            .get("output")
+            .and_then(Value::as_object)
+            .cloned()
+            .unwrap_or_default();
+        if let Some(dir) = payload.get("directory").cloned() {
+            payload.entry("cwd").or_insert(dir);
+        }
+        let session = hook_in
+            .get("sessionID")
+            .or_else(|| hook_in.get("info").and_then(|i| i.get("id")))
+            .cloned();
+        if let Some(s) = session {
+            payload.entry("session_id").or_insert(s);
+        }
+        match row.canonical {
+            EventName::PreToolUse | EventName::PostToolUse => {
+                if let Some(t) = hook_in.get("tool") {
+                    payload.insert("tool_name".into(), t.clone());
+                }
+                let args = if row.canonical == EventName::PreToolUse {
+                    hook_out.get("args")
+                } else {
+                    hook_in.get("args")
+                };
+                let args = args.filter(|a| a.is_object()).cloned().unwrap_or(json!({}));
+                payload.insert("tool_input".into(), args);
+                if let Some(id) = hook_in.get("callID") {
+                    payload.insert("tool_use_id".into(), id.clone());
+                }
+                if row.canonical == EventName::PostToolUse {
+                    if let Some(result) = hook_out.get("output") {
+                        payload.insert("tool_response".into(), result.clone());
+                    }
+                }
+            }
+            EventName::PermissionRequest => {
+                if let Some(t) = hook_in.get("type") {
+                    payload.insert("tool_name".into(), t.clone());
+                }
+                let mut args = hook_in
+                    .get("metadata")
+                    .and_then(Value::as_object)
+                    .cloned()
+                    .unwrap_or_default();
+                let pattern = match hook_in.get("pattern") {
+                    Some(Value::String(p)) => Some(p.clone()),
+                    Some(Value::Array(ps)) => Some(
+                        ps.iter()
+                            .filter_map(Value::as_str)
+                            .collect::<Vec<_>>()
+                            .join(" "),
+                    ),
+                    _ => None,
+                };
+                let is_bash = hook_in.get("type").and_then(Value::as_str) == Some("bash");
+                if let (Some(p), true) = (pattern, is_bash) {
+                    args.entry("command").or_insert(json!(p));
+                }
+                payload.insert("tool_input".into(), Value::Object(args));
+            }
+            EventName::UserPromptSubmit => {
+                payload
+                    .entry("prompt")
+                    .or_insert(json!(prompt_text(&hook_out)));
+            }
+            _ => {}
+        }
+        finish_decode(self.id(), &TABLE, row, payload)
+    }
+
+    fn encode(&self, event: &Event, answer: &Answer) -> Native {
+        let (_, intent) = match intent_for(self, event, answer) {
+            Ok(found) => found,
+            Err(native) => return native,
+        };
+        let mut out = Map::new();
+        let mut assign = Map::new();
+        let native_out = event.input().get("output").and_then(Value::as_object);
+        match (event.name(), intent.verdict) {
+            (EventName::PermissionRequest, Some(v)) => {
+                let status = match v {
+                    Verdict::Deny => "deny",
+                    Verdict::Ask => "ask",
+                    Verdict::Allow => "allow",
+                };
+                assign.insert("status".into(), json!(status));
+            }
+            (_, Some(Verdict::Deny)) => {
+                out.insert("error".into(), json!(intent.reason_or(DEFAULT_DENY)));
+            }
+            _ => {}
+        }
+        if let Some(input) = &intent.updated_input {
+            assign.insert("args".into(), Value::Object(input.clone()));
+        }
+        let mut appended: Vec<String> = Vec::new();
+        if let Some(reason) = &intent.block {
+            if event.name() == EventName::UserPromptSubmit {
+                out.insert("error".into(), json!(intent.block_reason_or(DEFAULT_DENY)));
+            } else if !reason.is_empty() {
+                appended.push(reason.clone());
+            }
+        }
+        if let Some(c) = &intent.context {
+            appended.push(c.clone());
+        }
+        if !appended.is_empty() {
+            let text = appended.join("\n\n");
+            match event.name() {
+                EventName::PostToolUse => {
+                    let original = match event.input().get("tool_response") {
+                        Some(Value::String(s)) => s.clone(),
+                        Some(Value::Null) | None => String::new(),
+                        Some(other) => other.to_string(),
+                    };
+                    let joined = if original.is_empty() {
+                        text
+                    } else {
+                        format!("{original}\n\n{text}")
+                    };
+                    assign.insert("output".into(), json!(joined));
+                }
+                EventName::UserPromptSubmit => {
+                    assign.insert("parts".into(), Value::Array(parts_with(native_out, &text)));
+                }
+                EventName::PreCompact => {
+                    let mut list = native_out
+                        .and_then(|o| o.get("context"))
+                        .and_then(Value::as_array)
+                        .cloned()
+                        .unwrap_or_default();
+                    list.push(json!(text));
+                    assign.insert("context".into(), Value::Array(list));
+                }
+                _ => {}
+            }
+        }
+        if !assign.is_empty() {
+            out.insert("output".into(), Value::Object(assign));
+        }
+        let value = if out.is_empty() {
+            Value::Null
+        } else {
+            Value::Object(out)
+        };
+        Native::json(&value, intent.notes)
+    }
+}
+
+/// The text of a `chat.message` output's text parts.
+fn prompt_text(output: &Map<String, Value>) -> String {
+    output
+        .get("parts")
+        .and_then(Value::as_array)
+        .map(|parts| {
+            parts
+                .iter()
+                .filter(|p| p.get("type").and_then(Value::as_str) == Some("text"))
+                .filter_map(|p| p.get("text").and_then(Value::as_str))
+                .collect::<Vec<_>>()
+                .join("\n")
+        })
+        .unwrap_or_default()
+}
+
+/// The prompt's parts with `text` appended to the last text part (a new part
+/// would need ids only OpenCode can make); a bare text part when there is none.
+fn parts_with(output: Option<&Map<String, Value>>, text: &str) -> Vec<Value> {
+    let mut parts = output
+        .and_then(|o| o.get("parts"))
+        .and_then(Value::as_array)
+        .cloned()
+        .unwrap_or_default();
+    let last_text = parts
+        .iter_mut()
+        .rev()
+        .find(|p| p.get("type").and_then(Value::as_str) == Some("text"));
+    match last_text.and_then(Value::as_object_mut) {
+        Some(part) => {
+            let old = part.get("text").and_then(Value::as_str).unwrap_or_default();
+            let new = if old.is_empty() {
+                text.to_string()
+            } else {
+                format!("{old}\n\n{text}")
+            };
+            part.insert("text".into(), json!(new));
+        }
+        None => parts.push(json!({"type": "text", "text": text, "synthetic": true})),
+    }
+    parts
+}
+
+#[cfg(test)]
+#[path = "opencode_tests.rs"]
+mod tests;

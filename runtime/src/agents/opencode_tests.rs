@@ -1,0 +1,159 @@
+use serde_json::json;
+
+use super::*;
+use crate::agents::tests::*;
+
+// Payloads as the plugin written by `install` sends them (see the module docs).
+fn before(tool: &str, args: serde_json::Value) -> Event {
+    OpenCode
+        .decode(
+            json!({"hook":"tool.execute.before","input":{"tool":tool,"sessionID":"s1","callID":"c1"},"output":{"args":args},"directory":"/w","worktree":"/w"}),
+            None,
+        )
+        .expect("decode")
+}
+
+#[test]
+fn plugin_payloads_decode() {
+    let ev = before("bash", json!({"command":"rm -rf /","description":"d"}));
+    assert_eq!(
+        (ev.name(), ev.tool_name()),
+        (EventName::PreToolUse, Some("Bash"))
+    );
+    assert_eq!(ev.if_target().as_deref(), Some("rm -rf /"));
+    assert_eq!(
+        (ev.session_id(), ev.str_field("cwd")),
+        (Some("s1"), Some("/w"))
+    );
+    assert_eq!(ev.input()["tool_use_id"], "c1");
+
+    let ev = before(
+        "edit",
+        json!({"filePath":"/w/a","oldString":"x","newString":"y"}),
+    );
+    assert_eq!(ev.tool_name(), Some("Edit"));
+    assert_eq!(
+        ev.tool_input().unwrap(),
+        &json!({"file_path":"/w/a","old_string":"x","new_string":"y"})
+    );
+
+    let ev = OpenCode
+        .decode(json!({"hook":"tool.execute.after","input":{"tool":"read","sessionID":"s1","callID":"c1","args":{"filePath":"/w/a"}},"output":{"title":"t","output":"text","metadata":{}}}), None)
+        .expect("decode");
+    assert_eq!(
+        (ev.name(), ev.tool_name()),
+        (EventName::PostToolUse, Some("Read"))
+    );
+    assert_eq!(ev.input()["tool_response"], "text");
+
+    let ev = OpenCode
+        .decode(json!({"hook":"permission.ask","input":{"id":"p","type":"bash","pattern":["git push"],"sessionID":"s1","title":"Run git push","metadata":{}},"output":{"status":"ask"}}), None)
+        .expect("decode");
+    assert_eq!(
+        (ev.name(), ev.tool_name()),
+        (EventName::PermissionRequest, Some("Bash"))
+    );
+    assert_eq!(ev.tool_input().unwrap()["command"], "git push");
+
+    let ev = OpenCode
+        .decode(json!({"hook":"chat.message","input":{"sessionID":"s1","agent":"build"},"output":{"message":{},"parts":[{"type":"text","text":"hello"},{"type":"file","url":"x"}]}}), None)
+        .expect("decode");
+    assert_eq!(
+        (ev.name(), ev.str_field("prompt")),
+        (EventName::UserPromptSubmit, Some("hello"))
+    );
+
+    let ev = OpenCode
+        .decode(
+            json!({"hook":"session.created","input":{"info":{"id":"s9"}},"output":{}}),
+            Some("session.created"),
+        )
+        .expect("decode");
+    assert_eq!(
+        (ev.name(), ev.session_id()),
+        (EventName::SessionStart, Some("s9"))
+    );
+    let got = OpenCode.decode(json!({"hook":"file.edited","input":{}}), None);
+    assert!(matches!(got, Err(DecodeError::UnmappedEvent { .. })));
+}
+
+#[test]
+fn answers_follow_the_plugin_contract() {
+    let ev = before("bash", json!({"command":"x"}));
+    let n = OpenCode.encode(&ev, &deny("no"));
+    assert_eq!(stdout_json(&n), json!({"error":"no"}));
+    assert_eq!(n.exit_code, 0);
+    let n = OpenCode.encode(&ev, &ask("?"));
+    assert!(stdout_json(&n)["error"]
+        .as_str()
+        .unwrap()
+        .contains("confirmation"));
+    let edit = before(
+        "edit",
+        json!({"filePath":"/w/a","oldString":"x","newString":"y"}),
+    );
+    let n = OpenCode.encode(
+        &edit,
+        &rewrite(json!({"file_path":"/w/b","old_string":"x","new_string":"z"})),
+    );
+    assert_eq!(
+        stdout_json(&n),
+        json!({"output":{"args":{"filePath":"/w/b","oldString":"x","newString":"z"}}})
+    );
+    assert_eq!(OpenCode.encode(&ev, &Answer::none()), Native::default());
+
+    let perm = OpenCode
+        .decode(json!({"hook":"permission.ask","input":{"type":"bash","pattern":"ls"},"output":{"status":"ask"}}), None)
+        .expect("decode");
+    let a = answer(json!({"hookSpecificOutput":{"decision":{"behavior":"allow"}}}));
+    assert_eq!(
+        stdout_json(&OpenCode.encode(&perm, &a)),
+        json!({"output":{"status":"allow"}})
+    );
+    assert_eq!(
+        stdout_json(&OpenCode.encode(&perm, &ask("?"))),
+        json!({"output":{"status":"ask"}})
+    );
+
+    let after = OpenCode
+        .decode(
+            json!({"hook":"tool.execute.after","input":{"tool":"bash"},"output":{"output":"ok"}}),
+            None,
+        )
+        .expect("decode");
+    let n = OpenCode.encode(&after, &context("note this"));
+    assert_eq!(
+        stdout_json(&n),
+        json!({"output":{"output":"ok\n\nnote this"}})
+    );
+
+    let chat = OpenCode
+        .decode(json!({"hook":"chat.message","input":{"sessionID":"s"},"output":{"parts":[{"id":"p1","type":"text","text":"hi"}]}}), None)
+        .expect("decode");
+    let n = OpenCode.encode(&chat, &context("ctx"));
+    assert_eq!(
+        stdout_json(&n),
+        json!({"output":{"parts":[{"id":"p1","type":"text","text":"hi\n\nctx"}]}})
+    );
+    assert_eq!(
+        stdout_json(&OpenCode.encode(&chat, &block("no"))),
+        json!({"error":"no"})
+    );
+
+    let compact = OpenCode
+        .decode(json!({"hook":"experimental.session.compacting","input":{"sessionID":"s"},"output":{"context":["a"]}}), None)
+        .expect("decode");
+    assert_eq!(
+        stdout_json(&OpenCode.encode(&compact, &context("b"))),
+        json!({"output":{"context":["a","b"]}})
+    );
+    let idle = OpenCode
+        .decode(
+            json!({"hook":"session.idle","input":{"sessionID":"s"},"output":{}}),
+            None,
+        )
+        .expect("decode");
+    let n = OpenCode.encode(&idle, &block("keep going"));
+    assert_eq!(n.stdout, "");
+    assert_eq!(n.notes().count(), 1);
+}

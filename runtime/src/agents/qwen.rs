@@ -1,0 +1,179 @@
+//! Qwen Code: a Gemini CLI fork that speaks Claude Code's hook protocol with
+//! Gemini's tool names.
+//!
+//! Docs: <https://github.com/QwenLM/qwen-code/blob/main/docs/users/features/hooks.md>;
+//! source: <https://github.com/QwenLM/qwen-code> `packages/core/src/hooks/{types.ts,
+//! hook-matcher.ts, tool-name-mapping.json}` (checked 2026-08 in
+//! `shared/reference/agent-protocols.md` §8, and 2026-11 against the recorded
+//! payloads of Qwen Code 0.15.10 and 0.24.4).
+//!
+//! The answer is Claude's JSON; only the tool names (and a rewritten input's
+//! parameter names) are translated. `ask` falls back to deny in headless mode
+//! and in background subagents — Qwen's own doing.
+
+use serde_json::Value;
+
+use super::claude_json::claude_json;
+use super::plan::{Verdict, DEFAULT_DENY};
+use super::{
+    finish_decode, intent_for, object, resolve_event, tool, Agent, Caps, DecodeError, EventRow,
+    Native, Table,
+};
+use crate::protocol::{Answer, Event, EventName};
+
+/// The Qwen Code adapter.
+pub struct Qwen;
+
+const TOOL: Caps = Caps {
+    deny: true,
+    ask: true,
+    allow: true,
+    updated_input: true,
+    context: true,
+    block: false,
+    stop: true,
+    system_message: true,
+};
+const PERMISSION: Caps = Caps {
+    ask: false,
+    context: false,
+    ..TOOL
+};
+const CONTEXT_BLOCK: Caps = Caps {
+    context: true,
+    block: true,
+    stop: true,
+    system_message: true,
+    ..Caps::NONE
+};
+const CONTEXT: Caps = Caps {
+    block: false,
+    ..CONTEXT_BLOCK
+};
+const BLOCK: Caps = Caps {
+    context: false,
+    ..CONTEXT_BLOCK
+};
+const OTHER: Caps = Caps {
+    stop: true,
+    system_message: true,
+    ..Caps::NONE
+};
+
+/// Qwen Code's table.
+pub static TABLE: Table = Table {
+    events: &[
+        EventRow::new(EventName::SessionStart, "SessionStart", CONTEXT),
+        EventRow::new(
+            EventName::UserPromptSubmit,
+            "UserPromptSubmit",
+            CONTEXT_BLOCK,
+        ),
+        EventRow::new(
+            EventName::UserPromptExpansion,
+            "UserPromptExpansion",
+            CONTEXT_BLOCK,
+        ),
+        EventRow::new(EventName::PreToolUse, "PreToolUse", TOOL),
+        EventRow::new(
+            EventName::PermissionRequest,
+            "PermissionRequest",
+            PERMISSION,
+        ),
+        EventRow::new(EventName::PermissionDenied, "PermissionDenied", OTHER),
+        EventRow::new(EventName::PostToolUse, "PostToolUse", CONTEXT_BLOCK),
+        EventRow::new(EventName::PostToolUseFailure, "PostToolUseFailure", CONTEXT),
+        EventRow::new(EventName::PostToolBatch, "PostToolBatch", BLOCK),
+        EventRow::new(EventName::Notification, "Notification", OTHER),
+        EventRow::new(EventName::MessageDisplay, "MessageDisplay", OTHER),
+        EventRow::new(EventName::SubagentStart, "SubagentStart", CONTEXT),
+        EventRow::new(EventName::SubagentStop, "SubagentStop", CONTEXT_BLOCK),
+        EventRow::new(EventName::Stop, "Stop", CONTEXT_BLOCK),
+        EventRow::new(EventName::StopFailure, "StopFailure", OTHER),
+        EventRow::new(EventName::InstructionsLoaded, "InstructionsLoaded", OTHER),
+        EventRow::new(EventName::PreCompact, "PreCompact", BLOCK),
+        EventRow::new(EventName::PostCompact, "PostCompact", OTHER),
+        EventRow::new(EventName::SessionEnd, "SessionEnd", OTHER),
+    ],
+    tools: &[
+        tool("Bash", "run_shell_command"),
+        tool("Read", "read_file"),
+        tool("Write", "write_file"),
+        tool("Edit", "edit"),
+        tool("Edit", "replace"),
+        tool("Grep", "grep_search"),
+        tool("Glob", "glob"),
+        tool("LS", "list_directory"),
+        tool("LS", "ls"),
+        tool("WebFetch", "web_fetch"),
+        tool("WebSearch", "web_search"),
+        tool("TodoWrite", "todo_write"),
+        tool("Agent", "task"),
+        tool("ExitPlanMode", "exit_plan_mode"),
+    ],
+    renames: &[
+        super::rename(Some("Read"), "absolute_path", "file_path"),
+        super::rename(Some("LS"), "dir_path", "path"),
+        super::rename(Some("Glob"), "dir_path", "path"),
+        super::rename(Some("Grep"), "dir_path", "path"),
+    ],
+    fields: &[],
+    notes: &[
+        "SessionStart fires from 0.24 on (0.15 sends Notification auth_success instead)",
+        "ask falls back to deny in headless mode and background subagents",
+        "Qwen-only events (SessionDelete, TodoCreated, TodoCompleted) are not served",
+    ],
+    plain_stdout: false,
+};
+
+impl Agent for Qwen {
+    fn id(&self) -> &'static str {
+        "qwen"
+    }
+
+    fn display_name(&self) -> &'static str {
+        "Qwen Code"
+    }
+
+    fn table(&self) -> &'static Table {
+        &TABLE
+    }
+
+    fn decode(&self, input: Value, event: Option<&str>) -> Result<Event, DecodeError> {
+        decode_claude_like(self.id(), &TABLE, input, event)
+    }
+
+    fn encode(&self, event: &Event, answer: &Answer) -> Native {
+        encode_claude_like(self, event, answer)
+    }
+}
+
+/// Decode for agents whose payload is Claude's, named by `hook_event_name`.
+pub(super) fn decode_claude_like(
+    agent: &'static str,
+    table: &Table,
+    input: Value,
+    event: Option<&str>,
+) -> Result<Event, DecodeError> {
+    let input = object(input)?;
+    let named = input.get("hook_event_name").and_then(Value::as_str);
+    let row = resolve_event(agent, table, event, named)?;
+    finish_decode(agent, table, row, input)
+}
+
+/// Encode for agents that read Claude's JSON answer.
+pub(super) fn encode_claude_like(agent: &dyn Agent, event: &Event, answer: &Answer) -> Native {
+    let (row, mut intent) = match intent_for(agent, event, answer) {
+        Ok(found) => found,
+        Err(native) => return native,
+    };
+    if intent.verdict == Some(Verdict::Deny) {
+        intent.reason = Some(intent.reason_or(DEFAULT_DENY));
+    }
+    let value = claude_json(event.name(), row.native, &intent);
+    Native::json(&value, intent.notes)
+}
+
+#[cfg(test)]
+#[path = "qwen_tests.rs"]
+mod tests;

@@ -1,0 +1,92 @@
+use serde_json::json;
+
+use super::*;
+use crate::agents::tests::*;
+
+#[test]
+fn every_recorded_payload_decodes() {
+    let all = fixtures("qwen");
+    assert!(all.len() >= 50, "fixtures found: {}", all.len());
+    for (path, name, payload) in all {
+        let ev = Qwen
+            .decode(payload.clone(), None)
+            .unwrap_or_else(|e| panic!("{path:?}: {e}"));
+        assert_eq!(ev.name().as_str(), name, "{path:?}");
+        assert_eq!(ev.harness(), "qwen");
+        assert_eq!(ev.session_id(), payload["session_id"].as_str());
+        assert_eq!(
+            ev.input().get("timestamp"),
+            payload.get("timestamp"),
+            "native fields kept"
+        );
+        if ev.name().is_tool_event() {
+            assert_eq!(ev.tool_name(), Some("Bash"), "{path:?}");
+            assert_eq!(ev.input()["tool_kind"], "shell");
+            assert_eq!(
+                ev.tool_input().unwrap()["command"],
+                payload["tool_input"]["command"]
+            );
+        }
+    }
+}
+
+#[test]
+fn answers_are_claude_json() {
+    let ev = Qwen
+        .decode(json!({"hook_event_name":"PreToolUse","tool_name":"run_shell_command","tool_input":{"command":"x"}}), None)
+        .expect("decode");
+    let n = Qwen.encode(&ev, &deny("no"));
+    assert_eq!(
+        stdout_json(&n),
+        json!({"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"no"}})
+    );
+    let n = Qwen.encode(&ev, &ask("sure?"));
+    assert_eq!(
+        stdout_json(&n)["hookSpecificOutput"]["permissionDecision"],
+        "ask"
+    );
+    let n = Qwen.encode(&ev, &rewrite(json!({"command":"ls"})));
+    assert_eq!(
+        stdout_json(&n),
+        json!({"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow","updatedInput":{"command":"ls"}}})
+    );
+    let n = Qwen.encode(&ev, &stop("halt"));
+    assert_eq!(
+        stdout_json(&n),
+        json!({"continue":false,"stopReason":"halt"})
+    );
+    let stop_ev = Qwen
+        .decode(json!({"hook_event_name":"Stop"}), None)
+        .expect("decode");
+    let n = Qwen.encode(&stop_ev, &block("again"));
+    assert_eq!(
+        stdout_json(&n),
+        json!({"decision":"block","reason":"again"})
+    );
+    assert!(n.stderr.is_empty());
+    let n = Qwen.encode(&stop_ev, &Answer::none());
+    assert_eq!(n, Native::default());
+}
+
+#[test]
+fn a_rewrite_goes_back_in_qwen_s_param_names() {
+    let ev = Qwen
+        .decode(json!({"hook_event_name":"PreToolUse","tool_name":"read_file","tool_input":{"absolute_path":"/a"}}), None)
+        .expect("decode");
+    assert_eq!(ev.tool_name(), Some("Read"));
+    assert_eq!(ev.tool_input().unwrap(), &json!({"file_path":"/a"}));
+    let n = Qwen.encode(&ev, &rewrite(json!({"file_path":"/b"})));
+    assert_eq!(
+        stdout_json(&n)["hookSpecificOutput"]["updatedInput"],
+        json!({"absolute_path":"/b"})
+    );
+}
+
+#[test]
+fn qwen_only_events_are_unmapped() {
+    let got = Qwen.decode(json!({"hook_event_name":"TodoCreated"}), None);
+    assert!(
+        matches!(got, Err(DecodeError::UnmappedEvent { .. })),
+        "{got:?}"
+    );
+}

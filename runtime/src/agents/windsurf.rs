@@ -1,0 +1,166 @@
+//! Windsurf (Cascade hooks): one event per kind of action, answered by exit
+//! code only.
+//!
+//! Docs: <https://docs.windsurf.com/windsurf/cascade/hooks> (checked 2026-08 in
+//! `shared/reference/agent-protocols.md` §6, with third-party adapters; no
+//! recorded payloads). Closed source.
+//!
+//! The payload names its event in `agent_action_name` and carries the action
+//! in `tool_info`; each `pre_*` event decodes to PreToolUse with a synthesized
+//! tool (`pre_run_command` → Bash, ...). Only the `pre_*` hooks can block:
+//! exit 2 with the reason on stderr. Nothing else (ask, rewrite, context) is
+//! read.
+
+use serde_json::{Map, Value};
+
+use super::plan::DEFAULT_DENY;
+use super::{
+    finish_decode, intent_for, object, parse_if_string, resolve_event, Agent, Caps, DecodeError,
+    EventRow, Native, Table,
+};
+use crate::protocol::{Answer, Event, EventName};
+
+/// The Windsurf adapter.
+pub struct Windsurf;
+
+const BLOCK_TOOL: Caps = Caps {
+    deny: true,
+    ..Caps::NONE
+};
+
+/// Windsurf's table.
+pub static TABLE: Table = Table {
+    events: &[
+        EventRow::new(
+            EventName::UserPromptSubmit,
+            "pre_user_prompt",
+            Caps {
+                block: true,
+                ..Caps::NONE
+            },
+        ),
+        EventRow::new(EventName::PreToolUse, "pre_run_command", BLOCK_TOOL).for_tool("Bash"),
+        EventRow::new(EventName::PreToolUse, "pre_write_code", BLOCK_TOOL).for_tool("Edit"),
+        EventRow::new(EventName::PreToolUse, "pre_read_code", BLOCK_TOOL).for_tool("Read"),
+        EventRow::new(EventName::PreToolUse, "pre_mcp_tool_use", BLOCK_TOOL),
+        EventRow::new(EventName::PostToolUse, "post_run_command", Caps::NONE).for_tool("Bash"),
+        EventRow::new(EventName::PostToolUse, "post_write_code", Caps::NONE).for_tool("Edit"),
+        EventRow::new(EventName::PostToolUse, "post_read_code", Caps::NONE).for_tool("Read"),
+        EventRow::new(EventName::PostToolUse, "post_mcp_tool_use", Caps::NONE),
+        EventRow::new(EventName::Stop, "post_cascade_response", Caps::NONE),
+        EventRow::new(
+            EventName::Stop,
+            "post_cascade_response_with_transcript",
+            Caps::NONE,
+        )
+        .decode_only(),
+    ],
+    tools: &[],
+    renames: &[],
+    fields: &[("trajectory_id", "session_id"), ("model_name", "model")],
+    notes: &[
+        "answers by exit code only: exit 2 with the reason on stderr blocks a pre_* hook",
+        "no ask (it becomes a deny), no rewrite, no context, no keep-going at stop",
+        "post_cascade_response is served as Stop but runs after the fact",
+    ],
+    plain_stdout: false,
+};
+
+impl Agent for Windsurf {
+    fn id(&self) -> &'static str {
+        "windsurf"
+    }
+
+    fn display_name(&self) -> &'static str {
+        "Windsurf"
+    }
+
+    fn table(&self) -> &'static Table {
+        &TABLE
+    }
+
+    fn decode(&self, input: Value, event: Option<&str>) -> Result<Event, DecodeError> {
+        let mut input = object(input)?;
+        let named = input.get("agent_action_name").and_then(Value::as_str);
+        let row = resolve_event(self.id(), &TABLE, event, named)?;
+        let info = match input.get("tool_info") {
+            Some(Value::Object(info)) => info.clone(),
+            _ => Map::new(),
+        };
+        if let Some(cwd) = info.get("cwd") {
+            input.entry("cwd").or_insert(cwd.clone());
+        }
+        if row.canonical == EventName::UserPromptSubmit {
+            if let Some(prompt) = info.get("user_prompt") {
+                input.entry("prompt").or_insert(prompt.clone());
+            }
+        }
+        if let Some(response) = info.get("response") {
+            input
+                .entry("last_assistant_message")
+                .or_insert(response.clone());
+        }
+        if row.canonical.is_tool_event() {
+            let mut args = info.clone();
+            args.remove("cwd");
+            if let Some(cmd) = args.remove("command_line") {
+                args.insert("command".into(), cmd);
+            }
+            if let Some(Value::Array(edits)) = args.get("edits") {
+                // Claude's Edit has one old/new pair; give it when there is one.
+                if let [Value::Object(one)] = edits.as_slice() {
+                    let one = one.clone();
+                    for key in ["old_string", "new_string"] {
+                        if let Some(v) = one.get(key) {
+                            args.entry(key).or_insert(v.clone());
+                        }
+                    }
+                }
+            }
+            if row.tool.is_none() {
+                let server = info.get("mcp_server_name").and_then(Value::as_str);
+                let tool = info.get("mcp_tool_name").and_then(Value::as_str);
+                let name = format!(
+                    "mcp__{}__{}",
+                    server.unwrap_or("unknown"),
+                    tool.unwrap_or("unknown")
+                );
+                input.insert("tool_name".into(), Value::String(name));
+                if let Some(a) = info.get("mcp_tool_arguments") {
+                    if let Value::Object(a) = parse_if_string(a.clone()) {
+                        args = a;
+                    }
+                }
+            }
+            input.insert("tool_input".into(), Value::Object(args));
+        }
+        finish_decode(self.id(), &TABLE, row, input)
+    }
+
+    fn encode(&self, event: &Event, answer: &Answer) -> Native {
+        let (_, intent) = match intent_for(self, event, answer) {
+            Ok(found) => found,
+            Err(native) => return native,
+        };
+        if intent.verdict.is_some() {
+            // Only deny survives planning here (ask became a deny).
+            return Native::exit2(one_line(&intent.reason_or(DEFAULT_DENY)), intent.notes);
+        }
+        if intent.block.is_some() {
+            return Native::exit2(
+                one_line(&intent.block_reason_or(DEFAULT_DENY)),
+                intent.notes,
+            );
+        }
+        Native::ok(String::new(), intent.notes)
+    }
+}
+
+/// A reason as one stderr line.
+pub(super) fn one_line(s: &str) -> String {
+    s.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+#[cfg(test)]
+#[path = "windsurf_tests.rs"]
+mod tests;
