@@ -155,21 +155,21 @@ fn tool_names(agent: &dyn Agent) -> Option<Vec<&'static str>> {
 fn agent_findings(agent: &dyn Agent, handlers: &[Handler], found: &mut Findings) {
     let name = agent.display_name();
     let table = agent.table();
-    let events = agent.events();
+    // What install registers: a decode-only event never reaches the runtime.
+    let events: Vec<_> = table.installed().map(|r| r.canonical).collect();
     let tools = tool_names(agent);
     let mut noted = Vec::new();
     for h in handlers {
         let at = format!("`{}`: {} {}", h.file.display(), h.event.as_str(), h.label);
         if !events.contains(&h.event) {
             found.warnings.push(format!(
-                "{at}: never runs in {name}, which has no `{}` event",
+                "{at}: never runs in {name}, which has no `{}` event agenthooks can register",
                 h.event.as_str()
             ));
             continue;
         }
         let rows: Vec<_> = table
-            .events
-            .iter()
+            .installed()
             .filter(|r| r.canonical == h.event)
             .collect();
         if rows.iter().all(|r| r.caps == Caps::NONE) && !noted.contains(&h.event) {

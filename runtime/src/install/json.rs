@@ -38,7 +38,10 @@ impl Layout {
         let crlf = text.contains("\r\n");
         let final_newline = text.ends_with('\n');
         let body = text.trim_end();
-        let indent = if !body.contains('\n') && !body.is_empty() {
+        // A one-line file stays on one line, except an empty `{}`: what we
+        // add to it would make a long line no one chose.
+        let empty = body.chars().filter(|c| !c.is_whitespace()).count() <= 2;
+        let indent = if !body.contains('\n') && !empty {
             None
         } else {
             body.lines()
@@ -406,6 +409,15 @@ mod tests {
                 "{text:?}"
             );
         }
+    }
+
+    #[test]
+    fn an_empty_one_line_object_is_written_out_pretty() {
+        let doc = parse(Path::new("x.json"), b"{}\n", false).unwrap();
+        assert_eq!(
+            doc.layout.render(&serde_json::json!({"a": 1})),
+            "{\n  \"a\": 1\n}\n"
+        );
     }
 
     #[test]
