@@ -14,6 +14,7 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+pub mod agents;
 pub mod check;
 pub mod compile;
 pub mod fire;
@@ -58,6 +59,8 @@ pub enum Cmd {
     Check(check::Args),
     /// Compile wasm components into the compile cache ahead of time.
     Compile(compile::Args),
+    /// What each agent can do with a hook's answer, event by event.
+    Agents(agents::Args),
 }
 
 /// Parse the command line.
@@ -111,6 +114,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Cmd::Uninstall(args) => install::run_uninstall(args),
         Cmd::Check(args) => check::run(args),
         Cmd::Compile(args) => compile::run(args),
+        Cmd::Agents(args) => agents::run(args),
     }
 }
 
