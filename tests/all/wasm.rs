@@ -346,6 +346,10 @@ fn network_is_refused_unless_the_address_is_granted() {
     assert!(probe(vec![]).starts_with("connect failed"));
     assert!(probe(vec!["127.0.0.1:1".into()]).starts_with("connect failed"));
     assert_eq!(probe(vec![addr.clone()]), "connect ok");
+    // A name is resolved when the guest connects.
+    let port = listener.local_addr().unwrap().port();
+    assert_eq!(probe(vec![format!("localhost:{port}")]), "connect ok");
+    assert!(probe(vec![format!("localhost:{}", port ^ 1)]).starts_with("connect failed"));
 }
 
 #[test]
@@ -881,5 +885,51 @@ fn cli_a_guest_blocked_on_a_fifo_does_not_hold_the_process() {
         ran.elapsed < Duration::from_secs(2),
         "took {:?}",
         ran.elapsed
+    );
+}
+
+#[test]
+fn a_long_lived_host_reuses_components_and_notices_a_rebuilt_one() {
+    use agenthooks::exec::wasm::EngineOptions;
+    let tmp = tempfile::tempdir().unwrap();
+    let path = tmp.path().join("hook.wasm");
+    std::fs::copy(guest("deny"), &path).unwrap();
+    // Pooling, as a long-lived library process would use it.
+    let host = WasmHost::with_options(CacheDir::at(test_cache()), EngineOptions { pooling: true });
+    let spec = spec(path.clone());
+    let handler = handler(&spec, SHORT);
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    let ctx = ExecContext {
+        verbose: true,
+        ..ExecContext::default()
+    };
+    let event = bash_event(json!({}));
+    let first = rt.block_on(host.run(&handler, &spec, &event, &ctx));
+    assert!(
+        matches!(first.outcome, Outcome::Answered(_)),
+        "{:?}",
+        first.outcome
+    );
+    assert!(first
+        .notes
+        .iter()
+        .any(|n| n.contains("compile cache") || n.contains("compiled")));
+    let second = rt.block_on(host.run(&handler, &spec, &event, &ctx));
+    assert!(matches!(second.outcome, Outcome::Answered(_)));
+    // Warm: no load note the second time.
+    assert!(
+        !second.notes.iter().any(|n| n.contains("compile")),
+        "{:?}",
+        second.notes
+    );
+    std::fs::copy(guest("guest_err"), &path).unwrap();
+    let third = rt.block_on(host.run(&handler, &spec, &event, &ctx));
+    assert!(
+        matches!(third.outcome, Outcome::Failed(Failure::GuestError { .. })),
+        "{:?}",
+        third.outcome
     );
 }

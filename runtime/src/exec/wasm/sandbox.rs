@@ -127,22 +127,23 @@ impl Sandbox {
                 }
             }
         }
-        let allowed = resolve_net(&self.net, notes);
-        let any_net = !allowed.is_empty();
-        let allowed = Arc::new(allowed);
+        let grants = Arc::new(net_grants(&self.net, notes));
+        let any_net = !grants.is_empty();
         b.allow_tcp(any_net)
             .allow_ip_name_lookup(any_net)
             .socket_addr_check(move |addr, use_| {
-                let ok = match use_ {
-                    // `connect` on an unbound socket first checks the implicit
-                    // bind to the wildcard address (wasmtime-48.md §2.2).
-                    SocketAddrUse::TcpBind => {
-                        any_net && addr.ip().is_unspecified() && addr.port() == 0
+                let grants = grants.clone();
+                Box::pin(async move {
+                    match use_ {
+                        // `connect` on an unbound socket first checks the implicit
+                        // bind to the wildcard address (wasmtime-48.md §2.2).
+                        SocketAddrUse::TcpBind => {
+                            any_net && addr.ip().is_unspecified() && addr.port() == 0
+                        }
+                        SocketAddrUse::TcpConnect => grants.allow(addr).await,
+                        _ => false,
                     }
-                    SocketAddrUse::TcpConnect => allowed.contains(&addr),
-                    _ => false,
-                };
-                Box::pin(async move { ok })
+                })
             });
         HostState {
             wasi: b.build(),
@@ -176,15 +177,58 @@ fn preopen(b: &mut WasiCtxBuilder, dir: &Path, perms: FsPerms, notes: &mut Vec<S
     }
 }
 
-fn resolve_net(grants: &[String], notes: &mut Vec<String>) -> HashSet<SocketAddr> {
-    let mut allowed = HashSet::new();
+/// The `allow.net` grants: addresses, and `host:port` names resolved when the
+/// guest connects, so a slow DNS server counts against the hook's timeout
+/// instead of holding up the start of every call.
+#[derive(Debug, Default)]
+struct NetGrants {
+    addrs: HashSet<SocketAddr>,
+    names: Vec<String>,
+}
+
+impl NetGrants {
+    fn is_empty(&self) -> bool {
+        self.addrs.is_empty() && self.names.is_empty()
+    }
+
+    async fn allow(&self, addr: SocketAddr) -> bool {
+        if self.addrs.contains(&addr) {
+            return true;
+        }
+        if self.names.is_empty() {
+            return false;
+        }
+        let names = self.names.clone();
+        // Name resolution blocks; keep it off the executor.
+        let resolved = tokio::task::spawn_blocking(move || {
+            names
+                .iter()
+                .filter_map(|n| n.to_socket_addrs().ok())
+                .flatten()
+                .collect::<Vec<_>>()
+        })
+        .await;
+        resolved.is_ok_and(|all| all.contains(&addr))
+    }
+}
+
+fn net_grants(grants: &[String], notes: &mut Vec<String>) -> NetGrants {
+    let mut out = NetGrants::default();
     for grant in grants {
-        match grant.to_socket_addrs() {
-            Ok(addrs) => allowed.extend(addrs),
-            Err(e) => notes.push(format!("allow.net `{grant}`: {e}; withheld")),
+        if let Ok(addr) = grant.parse::<SocketAddr>() {
+            out.addrs.insert(addr);
+            continue;
+        }
+        let port_ok = grant
+            .rsplit_once(':')
+            .is_some_and(|(host, port)| !host.is_empty() && port.parse::<u16>().is_ok());
+        if port_ok {
+            out.names.push(grant.clone());
+        } else {
+            notes.push(format!("allow.net `{grant}`: not `host:port`; withheld"));
         }
     }
-    allowed
+    out
 }
 
 /// The log lines of one call, bounded by [`LOG_LIMIT`].
@@ -276,7 +320,10 @@ mod tests {
         sb.build(&mut notes);
         assert_eq!(notes.len(), 2, "{notes:?}");
         assert!(notes[0].contains("allow.read `/no/such/dir`: not a directory"));
-        assert!(notes[1].starts_with("allow.net `not an address`"));
+        assert_eq!(
+            notes[1],
+            "allow.net `not an address`: not `host:port`; withheld"
+        );
     }
 
     #[test]
