@@ -664,3 +664,33 @@ fn install_says_when_project_command_hooks_still_need_trust() {
     let ran = p.output(p.cmd(["install", "claude"]), "");
     assert!(!ran.stdout().contains("note:"), "{}", ran.stdout());
 }
+
+#[test]
+fn check_warns_when_the_agent_switched_its_hooks_off() {
+    let p = TempProject::new();
+    p.write(
+        ".claude/settings.json",
+        "{\n  \"disableAllHooks\": true\n}\n",
+    );
+    p.write(
+        ".gemini/settings.json",
+        "{\n  \"hooksConfig\": {\"enabled\": false}\n}\n",
+    );
+    let ran = p.output(p.cmd(["install", "claude", "gemini", "copilot"]), "");
+    assert_eq!(ran.code(), 0, "{}", ran.stderr());
+    let ran = p.output(p.cmd(["check"]), "");
+    assert_eq!(ran.code(), 1, "{}", ran.stdout());
+    let out = ran.stdout();
+    assert!(
+        out.contains("`/disableAllHooks` switches every hook of Claude Code off"),
+        "{out}"
+    );
+    assert!(
+        out.contains("`/hooksConfig/enabled` switches every hook of Gemini CLI off"),
+        "{out}"
+    );
+    assert!(
+        out.contains("note: Copilot CLI also runs the hooks in `.claude/settings.json`"),
+        "{out}"
+    );
+}

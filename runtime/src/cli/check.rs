@@ -113,8 +113,24 @@ pub fn check(root: &Path, env: &Env, trusted: impl Fn(&Handler) -> bool) -> Find
             }
         }
     }
-    for agent in agents {
-        agent_findings(agent, &config.handlers, &mut found);
+    for agent in &agents {
+        for scope in [Scope::Project, Scope::User] {
+            if let Some((file, pointer)) = install::switched_off(*agent, scope, root, env) {
+                found.warnings.push(format!(
+                    "`{}`: `{pointer}` switches every hook of {} off, agenthooks included",
+                    file.display(),
+                    agent.display_name()
+                ));
+            }
+        }
+        agent_findings(*agent, &config.handlers, &mut found);
+    }
+    let has = |id: &str| agents.iter().any(|a| a.id() == id);
+    if has("claude") && has("copilot") {
+        found.notes.push(
+            "Copilot CLI also runs the hooks in `.claude/settings.json`: with both agents installed, Copilot may run each hook twice"
+                .to_string(),
+        );
     }
     found
 }

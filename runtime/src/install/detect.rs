@@ -127,6 +127,30 @@ pub fn installed(scope: Scope, project_root: &Path, env: &Env) -> Vec<&'static d
         .collect()
 }
 
+/// The setting in the agent's config at this scope that switches all its
+/// hooks off, if one does: the file and the JSON pointer.
+pub fn switched_off(
+    agent: &dyn Agent,
+    scope: Scope,
+    project_root: &Path,
+    env: &Env,
+) -> Option<(PathBuf, &'static str)> {
+    let t = targets::target(agent.id())?;
+    let Kind::Json(j) = &t.kind else {
+        return None;
+    };
+    let path = t.path(scope, project_root, env);
+    let bytes = fs::read(&path).ok()?;
+    let doc = json::parse(&path, &bytes, j.jsonc).ok()?;
+    let root = serde_json::Value::Object(doc.root);
+    j.off
+        .iter()
+        .find(|(pointer, off)| {
+            root.pointer(pointer).and_then(serde_json::Value::as_bool) == Some(*off)
+        })
+        .map(|(pointer, _)| (path, *pointer))
+}
+
 /// Whether a script or plugin file is one agenthooks wrote for `agent`.
 pub(crate) fn file_is_ours(path: &Path, agent: &str) -> bool {
     fs::read(path).is_ok_and(|bytes| {

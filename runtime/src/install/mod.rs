@@ -26,7 +26,7 @@ mod opencode;
 mod plan;
 mod targets;
 
-pub use detect::{detected, installed, project_root, Env};
+pub use detect::{detected, installed, project_root, switched_off, Env};
 pub use error::InstallError;
 pub use json::{is_ours, Shape};
 pub use plan::{apply, command_line, plan, Action, FileChange, Request, Status};

@@ -44,6 +44,9 @@ pub(crate) struct JsonTarget {
     /// Whether the agent accepts comments in this file (only changes what a
     /// refusal says: agenthooks never rewrites a file with comments).
     pub(crate) jsonc: bool,
+    /// Settings that switch every hook of the agent off: a JSON pointer and
+    /// the boolean value that does it (for `check`).
+    pub(crate) off: &'static [(&'static str, bool)],
 }
 
 /// Everything install needs to know about one agent besides its event table.
@@ -93,6 +96,7 @@ pub(crate) fn target(agent: &str) -> Option<Target> {
                 entry: |c, _| nested(c, NATIVE_TIMEOUT_SECS),
                 root: no_root,
                 jsonc: false,
+                off: &[("/disableAllHooks", true)],
             }),
             project: ".claude/settings.json",
             user: |e| e.home.join(".claude/settings.json"),
@@ -107,6 +111,7 @@ pub(crate) fn target(agent: &str) -> Option<Target> {
                 entry: |c, _| nested(c, NATIVE_TIMEOUT_SECS),
                 root: no_root,
                 jsonc: false,
+                off: &[],
             }),
             project: ".codex/hooks.json",
             user: |e| e.codex_home().join("hooks.json"),
@@ -121,6 +126,7 @@ pub(crate) fn target(agent: &str) -> Option<Target> {
                 entry: |c, _| json!({"matcher": "*", "hooks": [{"name": "agenthooks", "type": "command", "command": c, "timeout": NATIVE_TIMEOUT_SECS * 1000}]}),
                 root: no_root,
                 jsonc: true,
+                off: &[("/hooksConfig/enabled", false)],
             }),
             project: ".gemini/settings.json",
             user: |e| e.home.join(".gemini/settings.json"),
@@ -134,6 +140,7 @@ pub(crate) fn target(agent: &str) -> Option<Target> {
                 entry: |c, _| nested(c, NATIVE_TIMEOUT_SECS * 1000),
                 root: no_root,
                 jsonc: true,
+                off: &[("/disableAllHooks", true)],
             }),
             project: ".qwen/settings.json",
             user: |e| e.home.join(".qwen/settings.json"),
@@ -147,6 +154,7 @@ pub(crate) fn target(agent: &str) -> Option<Target> {
                 entry: |c, _| nested(c, NATIVE_TIMEOUT_SECS),
                 root: no_root,
                 jsonc: false,
+                off: &[],
             }),
             project: ".factory/hooks.json",
             user: |e| e.home.join(".factory/hooks.json"),
@@ -161,6 +169,7 @@ pub(crate) fn target(agent: &str) -> Option<Target> {
                 entry: |c, _| json!({"type": "command", "bash": c, "timeoutSec": NATIVE_TIMEOUT_SECS}),
                 root: version_root,
                 jsonc: false,
+                off: &[("/disableAllHooks", true)],
             }),
             project: ".github/hooks/agenthooks.json",
             user: |e| e.copilot_home().join("hooks/agenthooks.json"),
@@ -178,6 +187,7 @@ pub(crate) fn target(agent: &str) -> Option<Target> {
                 entry: |c, _| json!({"command": c, "timeout": NATIVE_TIMEOUT_SECS}),
                 root: version_root,
                 jsonc: false,
+                off: &[],
             }),
             project: ".cursor/hooks.json",
             user: |e| e.home.join(".cursor/hooks.json"),
@@ -191,6 +201,7 @@ pub(crate) fn target(agent: &str) -> Option<Target> {
                 entry: |c, _| json!({"command": c, "show_output": false}),
                 root: no_root,
                 jsonc: false,
+                off: &[],
             }),
             project: ".windsurf/hooks.json",
             user: |e| e.home.join(".codeium/windsurf/hooks.json"),
@@ -214,6 +225,7 @@ pub(crate) fn target(agent: &str) -> Option<Target> {
                     ]
                 },
                 jsonc: false,
+                off: &[],
             }),
             project: ".kiro/agents/agenthooks.json",
             user: |e| e.home.join(".kiro/agents/agenthooks.json"),
