@@ -232,19 +232,22 @@ pub fn plan(agent: &str, table: &Table, row: &EventRow, event: &Event, answer: &
                 AnswerKind::Stop,
                 "denied the tool instead",
             ));
-        } else if !permission_event && caps.block {
+        } else if caps.block
+            && matches!(
+                event.name(),
+                EventName::UserPromptSubmit | EventName::UserPromptExpansion
+            )
+        {
+            // Not taking the prompt is the nearest safe reading there. (At
+            // Stop, `block` means "keep going": the opposite of stop.)
             if out.block.is_none() {
                 out.block = Some(reason);
             }
             out.notes
                 .push(note(agent, native, AnswerKind::Stop, "blocked instead"));
         } else {
-            out.notes.push(note(
-                agent,
-                native,
-                AnswerKind::Stop,
-                "dropped; the agent goes on",
-            ));
+            out.notes
+                .push(note(agent, native, AnswerKind::Stop, "dropped"));
         }
     }
 

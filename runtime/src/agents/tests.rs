@@ -396,3 +396,181 @@ fn claude_passes_answers_through_unchanged() {
     assert!(native.stderr.is_empty());
     assert_eq!(claude.encode(&ev, &Answer::none()), Native::default());
 }
+
+/// Each canonical answer × each agent, against the agent's documented answer
+/// (`reference/agent-protocols.md` §14.3): (agent, native event, answer,
+/// expected stdout — JSON compared as JSON, else exactly —, exit code,
+/// stderr lines that are not notes, number of notes).
+#[test]
+fn each_canonical_answer_is_each_agent_s_documented_answer() {
+    const HSO_DENY: &str = r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"no"}}"#;
+    const HSO_ASK: &str = r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"ask","permissionDecisionReason":"sure?"}}"#;
+    const HSO_ALLOW: &str =
+        r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow"}}"#;
+    const HSO_REWRITE: &str = r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow","updatedInput":{"command":"ls -la"}}}"#;
+    const SS_CTX: &str =
+        r#"{"hookSpecificOutput":{"hookEventName":"SessionStart","additionalContext":"ctx"}}"#;
+    const BLOCK_NO: &str = r#"{"decision":"block","reason":"no"}"#;
+    const AGAIN: &str = r#"{"decision":"block","reason":"again"}"#;
+    const HALT: &str = r#"{"continue":false,"stopReason":"halt"}"#;
+    #[rustfmt::skip]
+    let cases: &[(&str, &str, &str, &str, i32, &[&str], usize)] = &[
+        ("claude", "PreToolUse", "deny", HSO_DENY, 0, &[], 0),
+        ("claude", "PreToolUse", "ask", HSO_ASK, 0, &[], 0),
+        ("claude", "PreToolUse", "allow", HSO_ALLOW, 0, &[], 0),
+        ("claude", "PreToolUse", "rewrite", HSO_REWRITE, 0, &[], 0),
+        ("claude", "SessionStart", "context", r#"{"hookSpecificOutput":{"additionalContext":"ctx"}}"#, 0, &[], 0),
+        ("claude", "UserPromptSubmit", "block", BLOCK_NO, 0, &[], 0),
+        ("claude", "Stop", "keep going", AGAIN, 0, &[], 0),
+        ("claude", "Stop", "stop", HALT, 0, &[], 0),
+        ("claude", "PreToolUse", "none", "", 0, &[], 0),
+
+        ("codex", "PreToolUse", "deny", HSO_DENY, 0, &[], 0),
+        ("codex", "PreToolUse", "ask", r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"a hook asked for confirmation, which codex cannot ask for: sure?"}}"#, 0, &[], 1),
+        ("codex", "PreToolUse", "allow", "", 0, &[], 1),
+        ("codex", "PreToolUse", "rewrite", HSO_REWRITE, 0, &[], 0),
+        ("codex", "SessionStart", "context", SS_CTX, 0, &[], 0),
+        ("codex", "UserPromptSubmit", "block", BLOCK_NO, 0, &[], 0),
+        ("codex", "Stop", "keep going", AGAIN, 0, &[], 0),
+        ("codex", "Stop", "stop", HALT, 0, &[], 0),
+        ("codex", "PreToolUse", "none", "", 0, &[], 0),
+
+        ("gemini", "BeforeTool", "deny", r#"{"decision":"deny","reason":"no"}"#, 0, &[], 0),
+        ("gemini", "BeforeTool", "ask", r#"{"decision":"ask","reason":"sure?"}"#, 0, &[], 0),
+        ("gemini", "BeforeTool", "allow", r#"{"decision":"allow"}"#, 0, &[], 0),
+        ("gemini", "BeforeTool", "rewrite", r#"{"decision":"allow","hookSpecificOutput":{"hookEventName":"BeforeTool","tool_input":{"command":"ls -la"}}}"#, 0, &[], 0),
+        ("gemini", "SessionStart", "context", SS_CTX, 0, &[], 0),
+        ("gemini", "BeforeAgent", "block", r#"{"decision":"deny","reason":"no"}"#, 0, &[], 0),
+        ("gemini", "AfterAgent", "keep going", r#"{"decision":"deny","reason":"again"}"#, 0, &[], 0),
+        ("gemini", "AfterAgent", "stop", HALT, 0, &[], 0),
+        ("gemini", "BeforeTool", "none", "", 0, &[], 0),
+
+        ("copilot", "preToolUse", "deny", r#"{"permissionDecision":"deny","permissionDecisionReason":"no"}"#, 0, &[], 0),
+        ("copilot", "preToolUse", "ask", r#"{"permissionDecision":"ask","permissionDecisionReason":"sure?"}"#, 0, &[], 0),
+        ("copilot", "preToolUse", "allow", r#"{"permissionDecision":"allow"}"#, 0, &[], 0),
+        ("copilot", "preToolUse", "rewrite", r#"{"permissionDecision":"allow","modifiedArgs":{"command":"ls -la"}}"#, 0, &[], 0),
+        ("copilot", "sessionStart", "context", r#"{"additionalContext":"ctx"}"#, 0, &[], 0),
+        ("copilot", "userPromptSubmitted", "block", "", 0, &[], 1),
+        ("copilot", "agentStop", "keep going", AGAIN, 0, &[], 0),
+        ("copilot", "agentStop", "stop", "", 0, &[], 1),
+        ("copilot", "preToolUse", "none", "", 0, &[], 0),
+
+        ("qwen", "PreToolUse", "deny", HSO_DENY, 0, &[], 0),
+        ("qwen", "PreToolUse", "ask", HSO_ASK, 0, &[], 0),
+        ("qwen", "PreToolUse", "allow", HSO_ALLOW, 0, &[], 0),
+        ("qwen", "PreToolUse", "rewrite", HSO_REWRITE, 0, &[], 0),
+        ("qwen", "SessionStart", "context", SS_CTX, 0, &[], 0),
+        ("qwen", "UserPromptSubmit", "block", BLOCK_NO, 0, &[], 0),
+        ("qwen", "Stop", "keep going", AGAIN, 0, &[], 0),
+        ("qwen", "Stop", "stop", HALT, 0, &[], 0),
+        ("qwen", "PreToolUse", "none", "", 0, &[], 0),
+
+        ("cursor", "preToolUse", "deny", r#"{"permission":"deny","user_message":"no","agent_message":"no"}"#, 0, &[], 0),
+        ("cursor", "preToolUse", "ask", r#"{"permission":"ask","user_message":"sure?","agent_message":"sure?"}"#, 0, &[], 0),
+        ("cursor", "preToolUse", "allow", r#"{"permission":"allow"}"#, 0, &[], 0),
+        ("cursor", "preToolUse", "rewrite", r#"{"permission":"allow","updated_input":{"command":"ls -la"}}"#, 0, &[], 0),
+        ("cursor", "sessionStart", "context", r#"{"additional_context":"ctx"}"#, 0, &[], 0),
+        ("cursor", "beforeSubmitPrompt", "block", r#"{"continue":false,"user_message":"no"}"#, 0, &[], 0),
+        ("cursor", "stop", "keep going", r#"{"followup_message":"again"}"#, 0, &[], 0),
+        ("cursor", "stop", "stop", "", 0, &[], 1),
+        ("cursor", "preToolUse", "none", "", 0, &[], 0),
+
+        ("windsurf", "pre_run_command", "deny", "", 2, &["no"], 0),
+        ("windsurf", "pre_run_command", "ask", "", 2, &["a hook asked for confirmation, which windsurf cannot ask for: sure?"], 1),
+        ("windsurf", "pre_run_command", "allow", "", 0, &[], 1),
+        ("windsurf", "pre_run_command", "rewrite", "", 0, &[], 2),
+        ("windsurf", "pre_user_prompt", "context", "", 0, &[], 1),
+        ("windsurf", "pre_user_prompt", "block", "", 2, &["no"], 0),
+        ("windsurf", "post_cascade_response", "keep going", "", 0, &[], 1),
+        ("windsurf", "post_cascade_response", "stop", "", 0, &[], 1),
+        ("windsurf", "pre_run_command", "none", "", 0, &[], 0),
+
+        ("cline", "PreToolUse", "deny", r#"{"cancel":true,"errorMessage":"no"}"#, 0, &[], 0),
+        ("cline", "PreToolUse", "ask", r#"{"review":true,"errorMessage":"sure?"}"#, 0, &[], 0),
+        ("cline", "PreToolUse", "allow", "{}", 0, &[], 1),
+        ("cline", "PreToolUse", "rewrite", r#"{"overrideInput":{"command":"ls -la"}}"#, 0, &[], 0),
+        ("cline", "PostToolUse", "context", r#"{"context":"ctx","contextModification":"ctx"}"#, 0, &[], 0),
+        ("cline", "UserPromptSubmit", "block", "{}", 0, &[], 1),
+        ("cline", "TaskComplete", "keep going", "{}", 0, &[], 1),
+        ("cline", "TaskComplete", "stop", "{}", 0, &[], 1),
+        ("cline", "PreToolUse", "none", "{}", 0, &[], 0),
+
+        ("factory", "PreToolUse", "deny", HSO_DENY, 0, &[], 0),
+        ("factory", "PreToolUse", "ask", HSO_ASK, 0, &[], 0),
+        ("factory", "PreToolUse", "allow", HSO_ALLOW, 0, &[], 0),
+        ("factory", "PreToolUse", "rewrite", HSO_REWRITE, 0, &[], 0),
+        ("factory", "SessionStart", "context", SS_CTX, 0, &[], 0),
+        ("factory", "UserPromptSubmit", "block", BLOCK_NO, 0, &[], 0),
+        ("factory", "Stop", "keep going", AGAIN, 0, &[], 0),
+        ("factory", "Stop", "stop", HALT, 0, &[], 0),
+        ("factory", "PreToolUse", "none", "", 0, &[], 0),
+
+        ("kiro", "preToolUse", "deny", "", 2, &["no"], 0),
+        ("kiro", "preToolUse", "ask", "", 2, &["a hook asked for confirmation, which kiro cannot ask for: sure?"], 1),
+        ("kiro", "preToolUse", "allow", "", 0, &[], 1),
+        ("kiro", "preToolUse", "rewrite", "", 0, &[], 2),
+        ("kiro", "agentSpawn", "context", "ctx", 0, &[], 0),
+        ("kiro", "userPromptSubmit", "block", "", 0, &[], 1),
+        ("kiro", "stop", "keep going", "", 0, &[], 1),
+        ("kiro", "stop", "stop", "", 0, &[], 1),
+        ("kiro", "preToolUse", "none", "", 0, &[], 0),
+
+        ("opencode", "tool.execute.before", "deny", r#"{"error":"no"}"#, 0, &[], 0),
+        ("opencode", "tool.execute.before", "ask", r#"{"error":"a hook asked for confirmation, which opencode cannot ask for: sure?"}"#, 0, &[], 1),
+        ("opencode", "tool.execute.before", "allow", "", 0, &[], 1),
+        ("opencode", "tool.execute.before", "rewrite", r#"{"output":{"args":{"command":"ls -la"}}}"#, 0, &[], 0),
+        ("opencode", "tool.execute.after", "context", r#"{"output":{"output":"ctx"}}"#, 0, &[], 0),
+        ("opencode", "chat.message", "block", r#"{"error":"no"}"#, 0, &[], 0),
+        ("opencode", "session.idle", "keep going", "", 0, &[], 1),
+        ("opencode", "session.idle", "stop", "", 0, &[], 1),
+        ("opencode", "tool.execute.before", "none", "", 0, &[], 0),
+    ];
+    for agent in AGENTS {
+        let n = cases.iter().filter(|c| c.0 == agent.id()).count();
+        assert_eq!(n, 9, "{}: every canonical answer has a case", agent.id());
+    }
+    for (id, native, what, stdout, exit, reasons, notes) in cases {
+        let agent = find(id).expect("agent");
+        let row = agent.table().by_native(native).expect("native event");
+        let event = Event::new(
+            if row.canonical.is_tool_event() {
+                json!({"tool_name": row.tool.unwrap_or("Bash"), "tool_input": {"command": "ls"}})
+            } else {
+                json!({})
+            },
+            Some(row.canonical),
+            id,
+        )
+        .expect("event")
+        .with_native(native);
+        let a = match *what {
+            "deny" => deny("no"),
+            "ask" => ask("sure?"),
+            "allow" => allow(),
+            "rewrite" => rewrite(json!({"command":"ls -la"})),
+            "context" => context("ctx"),
+            "block" => block("no"),
+            "keep going" => block("again"),
+            "stop" => stop("halt"),
+            "none" => Answer::none(),
+            other => panic!("no answer {other}"),
+        };
+        let got = agent.encode(&event, &a);
+        let ctx = format!("{id} {native} {what}: {got:?}");
+        if stdout.starts_with('{') {
+            let want: Value = serde_json::from_str(stdout).expect("expected JSON");
+            assert_eq!(stdout_json(&got), want, "{ctx}");
+        } else {
+            assert_eq!(got.stdout, *stdout, "{ctx}");
+        }
+        assert_eq!(got.exit_code, *exit, "{ctx}");
+        let lines: Vec<&str> = got
+            .stderr
+            .iter()
+            .map(String::as_str)
+            .filter(|l| !l.starts_with(NOTE_PREFIX))
+            .collect();
+        assert_eq!(lines, *reasons, "{ctx}");
+        assert_eq!(got.notes().count(), *notes, "{ctx}");
+    }
+}
