@@ -44,7 +44,11 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 MARKER = "BLOCKED-BY-AGENTHOOKS-E2E"
 REASON = MARKER + " destructive rm refused by the project policy"
 PROMPT = "Run the shell commands the task needs, one at a time, then report the output."
-PHASES = ["deny", "exit2", "allow"]
+PHASES = ["deny", "exit2", "wasm", "allow"]
+# The `wasm` phase's component (guest-examples/dangerous-command-guard) blocks
+# commands matching this pattern, granted to it as an env var; its deny reason
+# quotes the pattern, so the marker reaches the model.
+WASM_PATTERN = "rm -r.*victim-(%s)?" % MARKER
 
 GUARD = r"""#!/bin/sh
 # The project's policy hook (Claude Code protocol). $1 = phase, $2 = log dir.
@@ -121,6 +125,8 @@ class Run:
         self.notes = []
         self.rm_command = ("rm -r " if agent == "codex" else "rm -rf ") + self.victim
         self.wired = False
+        self.wasm = None
+        self.wasm_cache = None
         # Other agents installed into the same project (a project used with several agents).
         self.also_install = []
 
@@ -140,12 +146,22 @@ class Run:
             "real": shlex.quote(self.binary), "trace": shlex.quote(self.trace)}, 0o755)
         guard = os.path.join(self.work, ".agents", "hooks", "guard.sh")
         write(guard, GUARD, 0o755)
+        handlers = [{
+            "type": "command",
+            # In the wasm phase the command hook only logs and allows; the
+            # component denies, and the aggregator must let the deny win.
+            "command": "REASON=%s sh %s %s %s" % (
+                shlex.quote(REASON), shlex.quote(guard), "allow" if self.phase == "wasm" else self.phase,
+                shlex.quote(self.hook_log)),
+            "timeout": 30}]
+        if self.phase == "wasm":
+            if not self.wasm or not os.path.exists(self.wasm):
+                raise RuntimeError("the wasm phase needs --wasm (dangerous-command-guard.wasm); got %r" % self.wasm)
+            shutil.copy(self.wasm, os.path.join(self.work, ".agents", "hooks", "guard.wasm"))
+            handlers.insert(0, {"type": "wasm", "component": ".agents/hooks/guard.wasm", "timeout": 10,
+                                "allow": {"env": ["AGENTHOOKS_GUARD_EXTRA"]}})
         write_json(os.path.join(self.work, ".agents", "hooks.json"), {
-            "hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{
-                "type": "command",
-                "command": "REASON=%s sh %s %s %s" % (
-                    shlex.quote(REASON), shlex.quote(guard), self.phase, shlex.quote(self.hook_log)),
-                "timeout": 30}]}]}})
+            "hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": handlers}]}})
 
     def env(self, port):
         """A clean environment: nothing from the real home or real keys."""
@@ -166,6 +182,7 @@ class Run:
             "CI": "true",
             "NO_COLOR": "1",
             "NO_UPDATE_NOTIFIER": "1",
+            "AGENTHOOKS_GUARD_EXTRA": WASM_PATTERN,
         }
         os.makedirs(env["TMPDIR"], exist_ok=True)
         env.update(AGENTS[self.agent]["env"](self, port))
@@ -237,6 +254,13 @@ class Run:
             with open(port_file) as f:
                 port = int(f.read())
             env = self.env(port)
+            if self.phase == "wasm" and self.wasm_cache:
+                # Components compiled once per harness run (`agenthooks compile`),
+                # placed where this run's agenthooks looks: a cold compile of
+                # the guard takes tens of seconds in a debug build.
+                dst = os.path.join(env["XDG_CACHE_HOME"], "agenthooks")
+                shutil.copytree(self.wasm_cache, dst, dirs_exist_ok=True)
+                os.chmod(dst, 0o700)
             AGENTS[self.agent]["setup"](self, port)
             self.wired = self.wire(env)
             if not self.wired:
@@ -563,6 +587,23 @@ def install_available(binary):
     return res.returncode == 0
 
 
+def precompile(binary, wasm, out):
+    """`agenthooks compile` of the wasm phase's component into a cache dir of
+    its own; returns that `agenthooks` cache dir, or None when compiling failed
+    (the wasm phases then compile on first use and say so in their timings)."""
+    base = os.path.join(out, "wasm-cache")
+    shutil.rmtree(base, ignore_errors=True)
+    os.makedirs(base)
+    start = time.time()
+    res = subprocess.run([binary, "compile", wasm], stdin=subprocess.DEVNULL, capture_output=True, text=True,
+                         env={"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": base, "XDG_CACHE_HOME": base},
+                         timeout=600)
+    print("real agents: agenthooks compile %s: exit %d, %.1fs: %s" % (
+        os.path.basename(wasm), res.returncode, time.time() - start, (res.stdout + res.stderr).strip()), flush=True)
+    cache = os.path.join(base, "agenthooks")
+    return cache if res.returncode == 0 and os.path.isdir(cache) else None
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--bin", required=True, help="the agenthooks binary")
@@ -573,6 +614,7 @@ def main():
     ap.add_argument("--wiring", choices=["auto", "install", "manual", "none"], default="auto",
                     help="auto: `agenthooks install` when the binary has it, else by hand; "
                          "none: no hooks at all (checks the fake model drives the agent)")
+    ap.add_argument("--wasm", help="dangerous-command-guard.wasm, for the wasm phase")
     ap.add_argument("--also-install", default="",
                     help="comma-separated agents whose configs `install` also writes into the project")
     ap.add_argument("--timeout", type=int, default=int(os.environ.get("RUN_TIMEOUT", "60")))
@@ -583,6 +625,10 @@ def main():
     if wiring == "auto":
         wiring = "install" if install_available(binary) else "manual"
     print("real agents: agenthooks %s, wiring: %s" % (binary, wiring), flush=True)
+
+    wasm_cache = None
+    if "wasm" in args.phases.split(",") and args.wasm:
+        wasm_cache = precompile(binary, os.path.abspath(args.wasm), os.path.abspath(args.out))
 
     results = []
     for agent in args.agents.split(","):
@@ -596,6 +642,8 @@ def main():
             run = Run(agent, phase, os.path.join(os.path.abspath(args.out), "%s-%s" % (agent, phase)),
                       os.path.abspath(args.cache), binary, wiring)
             run.seconds = 0.0
+            run.wasm = os.path.abspath(args.wasm) if args.wasm else None
+            run.wasm_cache = wasm_cache
             run.also_install = [a for a in args.also_install.split(",") if a and a != agent]
             try:
                 run.execute(args.timeout)

@@ -1,21 +1,22 @@
 #!/usr/bin/env bash
 # Real agents, end to end: builds agenthooks, installs the pinned agent CLIs
 # from npm (cached), and runs each one against the fake model server on
-# 127.0.0.1 with a deny / exit-2 / allow hook in .agents/hooks.json.
+# 127.0.0.1 with a deny / exit-2 / wasm / allow hook in .agents/hooks.json.
 #
 #   tests/real-agents/run.sh [harness options]   e.g. --agents claude,codex --phases deny
 #
 # Env: AGENTS_CACHE (default ~/.cache/agenthooks/real-agents), RUN_TIMEOUT (s per
 # agent run, default 60), AGENTS_RUN_DIR (run dirs, default /tmp/agenthooks-real-agents),
 # CARGO_PROFILE (debug|release, default debug),
-# <AGENT>_VERSION to try another version. Needs node/npm, python3, cargo.
+# <AGENT>_VERSION to try another version. Needs node/npm, python3, git, cargo and
+# the wasm32-wasip2 target.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 repo="$(cd "$here/../.." && pwd)"
 export AGENTS_CACHE="${AGENTS_CACHE:-$HOME/.cache/agenthooks/real-agents}"
 profile="${CARGO_PROFILE:-debug}"
 
-for tool in node npm python3 cargo; do
+for tool in node npm python3 git cargo; do
   command -v "$tool" >/dev/null || { echo "real agents: FAIL: $tool is not installed" >&2; exit 1; }
 done
 
@@ -28,6 +29,12 @@ else
 fi
 target_dir="$(cargo metadata --format-version 1 --no-deps | python3 -c 'import json,sys; print(json.load(sys.stdin)["target_directory"])')"
 bin="$target_dir/$profile/agenthooks"
+
+# The wasm phase's hook: a real component from guest-examples (needs the
+# wasm32-wasip2 target, which .ci/run adds).
+echo "== real agents: building the dangerous-command-guard component"
+cargo build --release --target wasm32-wasip2 -p dangerous-command-guard
+wasm="$target_dir/wasm32-wasip2/release/dangerous-command-guard.wasm"
 
 echo "== real agents: installing pinned agent CLIs into $AGENTS_CACHE"
 t1=$EPOCHREALTIME
@@ -49,5 +56,5 @@ AGENTS_INSTALL_SECONDS="$(awk -v a="$t1" -v b="$t2" 'BEGIN{printf "%.1f", b-a}')
 rc=0
 # Run dirs live outside any git checkout, so no agent mistakes the repo for the project.
 out="${AGENTS_RUN_DIR:-${TMPDIR:-/tmp}/agenthooks-real-agents}"
-python3 "$here/harness.py" --bin "$bin" --cache "$AGENTS_CACHE" --out "$out" "$@" || rc=$?
+python3 "$here/harness.py" --bin "$bin" --wasm "$wasm" --cache "$AGENTS_CACHE" --out "$out" "$@" || rc=$?
 exit $rc
