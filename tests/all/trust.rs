@@ -442,3 +442,33 @@ fn on_a_terminal_trust_asks_and_only_yes_trusts() {
     h.run(&h.project.bash("ls"));
     assert!(h.curl_ran());
 }
+
+#[test]
+fn a_script_changed_after_trust_is_untrusted_again() {
+    let p = TempProject::new();
+    p.script("check.sh", "echo ran >> \"$HOME/check-ran\"");
+    p.project_hooks(&util::hooks(
+        "PreToolUse",
+        "Bash",
+        json!([util::command(
+            "\"$CLAUDE_PROJECT_DIR\"/.agents/hooks/check.sh"
+        )]),
+    ));
+    let review = p.output(p.cmd(["trust"]), "");
+    assert!(
+        review
+            .stdout()
+            .contains("runs .agents/hooks/check.sh (sha256 "),
+        "{}",
+        review.stdout()
+    );
+    assert_eq!(p.output(p.cmd(["trust", "--yes"]), "").code(), 0);
+    let marker = p.home.join("check-ran");
+    p.run(&p.bash("ls"));
+    assert_eq!(std::fs::read_to_string(&marker).unwrap(), "ran\n");
+    // A `git pull` changes the script, not the command line.
+    p.script("check.sh", "echo changed >> \"$HOME/check-ran\"");
+    let ran = p.run(&p.bash("ls"));
+    assert_eq!(std::fs::read_to_string(&marker).unwrap(), "ran\n");
+    assert_eq!(trust_notes(&ran.stderr()), 1, "{}", ran.stderr());
+}

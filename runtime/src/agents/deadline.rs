@@ -84,7 +84,7 @@ pub fn deadline(agent_id: &str, event: EventName) -> Option<Duration> {
 }
 
 /// The longest a handler may run under an agent deadline of `deadline`:
-/// the deadline less [`MARGIN`] (a fifth of it when that is less).
+/// the deadline less 2 s (a fifth of it when that is less).
 pub fn budget(deadline: Duration) -> Duration {
     deadline.saturating_sub(MARGIN.min(deadline / 5))
 }

