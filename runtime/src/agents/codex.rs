@@ -154,8 +154,14 @@ impl Agent for Codex {
             .and_then(Value::as_str)
             .is_some_and(|t| t == "apply_patch");
         if patch {
-            if let Some(Value::Object(args)) = input.get_mut("tool_input") {
-                add_patch_file(args);
+            let adds_only = match input.get_mut("tool_input") {
+                Some(Value::Object(args)) => add_patch_file(args),
+                _ => false,
+            };
+            if adds_only {
+                // A patch that only creates files is what Claude calls Write
+                // (Codex matches both Write and Edit against apply_patch).
+                input.insert("tool_name".into(), Value::String("Write".into()));
             }
         }
         finish_decode(self.id(), &TABLE, row, input)
@@ -218,10 +224,15 @@ fn command_only(event: &Event, input: Map<String, Value>) -> Result<Map<String, 
 
 /// apply_patch's input is the patch text in `command`; give Edit hooks the
 /// first file it touches as `file_path`, and all of them as `file_paths`.
-fn add_patch_file(args: &mut Map<String, Value>) {
+/// Returns whether the patch only adds files.
+fn add_patch_file(args: &mut Map<String, Value>) -> bool {
     let Some(patch) = args.get("command").and_then(Value::as_str) else {
-        return;
+        return false;
     };
+    let adds_only = patch.lines().any(|l| l.starts_with("*** Add File: "))
+        && !patch
+            .lines()
+            .any(|l| l.starts_with("*** Update File: ") || l.starts_with("*** Delete File: "));
     let files: Vec<Value> = patch
         .lines()
         .filter_map(|l| {
@@ -235,6 +246,7 @@ fn add_patch_file(args: &mut Map<String, Value>) {
         args.entry("file_path").or_insert_with(|| first.clone());
         args.entry("file_paths").or_insert(Value::Array(files));
     }
+    adds_only
 }
 
 #[cfg(test)]

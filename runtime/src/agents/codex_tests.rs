@@ -208,3 +208,21 @@ fn permission_request_answers_with_behavior_and_drops_rewrites() {
     );
     assert_eq!(n.notes().count(), 1);
 }
+
+#[test]
+fn a_patch_that_only_adds_files_decodes_as_write() {
+    let patch = "*** Begin Patch\n*** Add File: new.txt\n+hi\n*** End Patch";
+    let ev = Codex
+        .decode(
+            json!({"hook_event_name":"PreToolUse","tool_name":"apply_patch","tool_input":{"command":patch}}),
+            None,
+        )
+        .expect("decode");
+    assert_eq!(ev.tool_name(), Some("Write"));
+    assert_eq!(ev.tool_input().unwrap()["file_path"], "new.txt");
+    let n = Codex.encode(&ev, &rewrite(json!({"command":"x","file_path":"new.txt"})));
+    assert_eq!(
+        stdout_json(&n)["hookSpecificOutput"]["updatedInput"],
+        json!({"command":"x"})
+    );
+}

@@ -574,3 +574,322 @@ fn each_canonical_answer_is_each_agent_s_documented_answer() {
         assert_eq!(got.notes().count(), *notes, "{ctx}");
     }
 }
+
+/// A small deterministic generator (no dependency needed for this much).
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 = self
+            .0
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        self.0 >> 33
+    }
+
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+
+    fn pick<'a>(&mut self, from: &[&'a str]) -> &'a str {
+        from[self.below(from.len())]
+    }
+}
+
+const KEYS: &[&str] = &[
+    "hook_event_name",
+    "hookName",
+    "agent_action_name",
+    "hook",
+    "tool_name",
+    "toolName",
+    "tool_input",
+    "toolArgs",
+    "toolInput",
+    "toolResult",
+    "tool_info",
+    "command_line",
+    "command",
+    "commands",
+    "file_path",
+    "path",
+    "filePath",
+    "dir_path",
+    "start_line",
+    "end_line",
+    "operations",
+    "mcp_context",
+    "server_name",
+    "tool_call",
+    "tool_result",
+    "preToolUse",
+    "postToolUse",
+    "parameters",
+    "input",
+    "output",
+    "args",
+    "parts",
+    "type",
+    "text",
+    "workspaceRoots",
+    "workspace_roots",
+    "sessionId",
+    "session_id",
+    "cwd",
+    "info",
+    "id",
+    "sessionID",
+    "pattern",
+    "metadata",
+    "edits",
+    "mcp_tool_arguments",
+    "mcp_server_name",
+    "mcp_tool_name",
+    "userPromptSubmit",
+    "prompt",
+    "result_json",
+    "conversation_id",
+    "name",
+    "arguments",
+    "tool",
+    "success",
+    "result",
+    "old_str",
+    "offset",
+    "limit",
+];
+
+fn strings() -> Vec<&'static str> {
+    let mut out: Vec<&'static str> = vec![
+        "",
+        "{\"command\":\"ls\"}",
+        "[1]",
+        "{",
+        "@srv/tool",
+        "@",
+        "@/",
+        "str_replace",
+        "fs_read",
+        "fs_write",
+        "apply_patch",
+        "use_mcp_tool",
+        "*** Add File: a\n",
+        "bash",
+        "text",
+        "mcp_x_y",
+    ];
+    for agent in AGENTS {
+        out.extend(agent.table().events.iter().map(|r| r.native));
+        out.extend(
+            agent
+                .table()
+                .tools
+                .iter()
+                .flat_map(|t| [t.native, t.canonical]),
+        );
+    }
+    out.extend(EventName::ALL.iter().map(|e| e.as_str()));
+    out
+}
+
+fn random_value(rng: &mut Rng, strings: &[&'static str], depth: usize) -> Value {
+    let kinds = if depth == 0 { 5 } else { 7 };
+    match rng.below(kinds) {
+        0 => Value::Null,
+        1 => json!(rng.below(2) == 0),
+        2 => json!(rng.next() as i64 - (1 << 30)),
+        3 => json!(-1.5e300),
+        4 => json!(rng.pick(strings)),
+        5 => Value::Array(
+            (0..rng.below(4))
+                .map(|_| random_value(rng, strings, depth - 1))
+                .collect(),
+        ),
+        _ => {
+            let mut m = Map::new();
+            for _ in 0..rng.below(7) {
+                let k = rng.pick(KEYS).to_string();
+                m.insert(k, random_value(rng, strings, depth - 1));
+            }
+            Value::Object(m)
+        }
+    }
+}
+
+#[test]
+fn decode_never_panics_on_generated_json_and_what_decodes_encodes() {
+    let strings = strings();
+    let mut rng = Rng(0x5eed);
+    let answers = [
+        deny("d"),
+        ask("a"),
+        rewrite(json!({"command":"c"})),
+        context("c"),
+        block("b"),
+        stop("s"),
+    ];
+    let mut decoded = 0;
+    for _ in 0..1500 {
+        // Mostly objects, since those reach the agent-specific code.
+        let mut v = random_value(&mut rng, &strings, 4);
+        if !v.is_object() && rng.below(4) != 0 {
+            v = random_value(&mut rng, &strings, 4);
+        }
+        for agent in AGENTS {
+            let rows = agent.table().events;
+            let argv = match rng.below(3) {
+                0 => None,
+                1 => Some(rows[rng.below(rows.len())].native),
+                _ => Some(rng.pick(&strings)),
+            };
+            if let Ok(event) = agent.decode(v.clone(), argv) {
+                decoded += 1;
+                for a in &answers {
+                    let n = agent.encode(&event, a);
+                    assert!(matches!(n.exit_code, 0 | 2), "{} {v}: {n:?}", agent.id());
+                    if !n.stdout.is_empty() && !agent.table().plain_stdout {
+                        let out: Value = serde_json::from_str(&n.stdout).expect("JSON stdout");
+                        assert!(out.is_object());
+                    }
+                }
+            }
+        }
+    }
+    assert!(
+        decoded > 500,
+        "the generator must reach decoding: {decoded}"
+    );
+}
+
+/// Every subset of the answer kinds, merged into one answer for `event`.
+fn combined_answers(event: EventName) -> Vec<Answer> {
+    (0u32..(1 << AnswerKind::ALL.len()))
+        .map(|mask| {
+            let mut merged = Map::new();
+            for (i, kind) in AnswerKind::ALL.iter().enumerate() {
+                if mask & (1 << i) == 0 {
+                    continue;
+                }
+                let Value::Object(part) =
+                    serde_json::to_value(answer_of(*kind, event)).expect("json")
+                else {
+                    unreachable!("answers serialize to objects")
+                };
+                for (k, v) in part {
+                    match (merged.get_mut(&k), v) {
+                        (Some(Value::Object(into)), Value::Object(from)) => into.extend(from),
+                        (_, v) => {
+                            merged.insert(k, v);
+                        }
+                    }
+                }
+            }
+            answer(Value::Object(merged))
+        })
+        .collect()
+}
+
+#[test]
+fn combined_answers_keep_each_agent_s_rules() {
+    for agent in AGENTS {
+        for row in agent.table().events {
+            let event = event_at(*agent, row, json!({}));
+            for a in combined_answers(row.canonical) {
+                let n = agent.encode(&event, &a);
+                let ctx = format!("{} {} {a:?}: {n:?}", agent.id(), row.native);
+                assert!(matches!(n.exit_code, 0 | 2), "{ctx}");
+                if matches!(
+                    agent.id(),
+                    "copilot"
+                        | "gemini"
+                        | "codex"
+                        | "cline"
+                        | "cursor"
+                        | "opencode"
+                        | "qwen"
+                        | "factory"
+                        | "claude"
+                ) {
+                    assert_eq!(n.exit_code, 0, "answers in JSON, never by exit code: {ctx}");
+                }
+                if agent.id() == "codex" && !n.stdout.is_empty() {
+                    codex_fields_only(row.canonical, &stdout_json(&n), &ctx);
+                }
+            }
+        }
+    }
+}
+
+/// Codex rejects unknown fields and a few combinations (agent-protocols.md §2.4).
+fn codex_fields_only(event: EventName, v: &Value, ctx: &str) {
+    let top = [
+        "continue",
+        "stopReason",
+        "suppressOutput",
+        "systemMessage",
+        "decision",
+        "reason",
+        "hookSpecificOutput",
+    ];
+    for k in v.as_object().expect("object").keys() {
+        assert!(top.contains(&k.as_str()), "unknown top-level `{k}`: {ctx}");
+    }
+    let Some(hso) = v.get("hookSpecificOutput") else {
+        return;
+    };
+    let allowed: &[&str] = match event {
+        EventName::PreToolUse => &[
+            "hookEventName",
+            "permissionDecision",
+            "permissionDecisionReason",
+            "updatedInput",
+            "additionalContext",
+        ],
+        EventName::PermissionRequest => &["hookEventName", "decision"],
+        _ => &["hookEventName", "additionalContext"],
+    };
+    for k in hso.as_object().expect("object").keys() {
+        assert!(
+            allowed.contains(&k.as_str()),
+            "unknown hookSpecificOutput `{k}`: {ctx}"
+        );
+    }
+    assert_eq!(hso["hookEventName"], event.as_str(), "{ctx}");
+    if event == EventName::PreToolUse {
+        assert!(
+            v.get("continue").is_none() && v.get("stopReason").is_none(),
+            "{ctx}"
+        );
+        let pd = hso.get("permissionDecision").and_then(Value::as_str);
+        assert_ne!(pd, Some("ask"), "{ctx}");
+        if pd == Some("allow") {
+            assert!(
+                hso.get("updatedInput").is_some(),
+                "allow only with updatedInput: {ctx}"
+            );
+        }
+        if pd == Some("deny") {
+            let r = hso
+                .get("permissionDecisionReason")
+                .and_then(Value::as_str)
+                .unwrap_or("");
+            assert!(!r.is_empty(), "deny needs a reason: {ctx}");
+        }
+    }
+    if event == EventName::PermissionRequest {
+        if let Some(d) = hso.get("decision") {
+            for k in d.as_object().expect("object").keys() {
+                assert!(
+                    ["behavior", "message"].contains(&k.as_str()),
+                    "`decision.{k}` fails closed: {ctx}"
+                );
+            }
+        }
+    }
+    if v.get("decision").is_some() {
+        assert!(
+            v["reason"].as_str().is_some_and(|r| !r.is_empty()),
+            "block needs a reason: {ctx}"
+        );
+    }
+}

@@ -83,9 +83,9 @@ impl Agent for Windsurf {
         let mut input = object(input)?;
         let named = input.get("agent_action_name").and_then(Value::as_str);
         let row = resolve_event(self.id(), &TABLE, event, named)?;
-        let info = match input.get("tool_info") {
-            Some(Value::Object(info)) => info.clone(),
-            _ => Map::new(),
+        let (info, has_info) = match input.get("tool_info") {
+            Some(Value::Object(info)) => (info.clone(), true),
+            _ => (Map::new(), false),
         };
         if let Some(cwd) = info.get("cwd") {
             input.entry("cwd").or_insert(cwd.clone());
@@ -100,7 +100,7 @@ impl Agent for Windsurf {
                 .entry("last_assistant_message")
                 .or_insert(response.clone());
         }
-        if row.canonical.is_tool_event() {
+        if row.canonical.is_tool_event() && has_info {
             let mut args = info.clone();
             args.remove("cwd");
             if let Some(cmd) = args.remove("command_line") {
