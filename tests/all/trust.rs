@@ -187,6 +187,7 @@ fn an_untrusted_wasm_hook_runs_without_its_extra_grants() {
         .filter(|l| l.contains("runs without"))
         .collect();
     assert_eq!(withheld.len(), 2, "{stderr}");
+    assert_eq!(trust_notes(&stderr), 1, "{stderr}");
     assert!(
         withheld[0].contains("`allow.env` AGENTHOOKS_TEST_SECRET"),
         "{stderr}"

@@ -658,7 +658,8 @@ pub fn gate(selected: &[&Handler]) -> Gate {
 /// downgraded to read-only) and its report says what was withheld.
 pub fn gate_with(store: &TrustStore, selected: &[&Handler]) -> Gate {
     let mut gate = Gate::default();
-    let mut skipped: BTreeMap<PathBuf, usize> = BTreeMap::new();
+    // Per declaring file: (command hooks skipped, wasm hooks narrowed).
+    let mut untrusted: BTreeMap<PathBuf, (usize, usize)> = BTreeMap::new();
     for &handler in selected {
         let mut gated = Gated {
             handler: handler.clone(),
@@ -679,7 +680,7 @@ pub fn gate_with(store: &TrustStore, selected: &[&Handler]) -> Gate {
                 } else {
                     gated.standing = Standing::Untrusted;
                     gated.skip = Some(Skip::Untrusted);
-                    *skipped.entry(handler.file.clone()).or_default() += 1;
+                    untrusted.entry(handler.file.clone()).or_default().0 += 1;
                 }
             }
             HandlerKind::Wasm(spec) => {
@@ -696,28 +697,50 @@ pub fn gate_with(store: &TrustStore, selected: &[&Handler]) -> Gate {
                         spec.allow = narrowed;
                     }
                     gated.notes.push(format!(
-                        "runs without {} until trusted; review it with `agenthooks trust`",
+                        "runs without {} until trusted",
                         withheld.join(", ")
                     ));
+                    untrusted.entry(handler.file.clone()).or_default().1 += 1;
                 }
             }
         }
         gate.handlers.push(gated);
     }
-    if !skipped.is_empty() {
-        let total: usize = skipped.values().sum();
-        let files: Vec<String> = skipped
-            .keys()
-            .map(|f| format!("`{}`", f.display()))
-            .collect();
-        let hooks = if total == 1 { "hook" } else { "hooks" };
-        gate.notes.push(format!(
-            "agenthooks: skipped {total} untrusted project command {hooks} from {}; \
-             review and allow them with `agenthooks trust`",
-            files.join(", ")
-        ));
+    if !untrusted.is_empty() {
+        gate.notes.push(untrusted_note(&untrusted));
     }
     gate
+}
+
+/// The one note of a run with untrusted project hooks, naming `agenthooks trust`.
+fn untrusted_note(untrusted: &BTreeMap<PathBuf, (usize, usize)>) -> String {
+    let plural = |n: usize| if n == 1 { "hook" } else { "hooks" };
+    let (skipped, narrowed) = untrusted
+        .values()
+        .fold((0, 0), |(s, n), (a, b)| (s + a, n + b));
+    let mut what = Vec::new();
+    if skipped > 0 {
+        what.push(format!(
+            "skipped {skipped} untrusted project command {}",
+            plural(skipped)
+        ));
+    }
+    if narrowed > 0 {
+        what.push(format!(
+            "ran {narrowed} untrusted project wasm {} without the access {} for",
+            plural(narrowed),
+            if narrowed == 1 { "it asks" } else { "they ask" }
+        ));
+    }
+    let files: Vec<String> = untrusted
+        .keys()
+        .map(|f| format!("`{}`", f.display()))
+        .collect();
+    format!(
+        "agenthooks: {} from {}; review and allow them with `agenthooks trust`",
+        what.join(" and "),
+        files.join(", ")
+    )
 }
 
 /// What an untrusted project wasm hook may keep of `grants`: reads inside the
@@ -1200,6 +1223,29 @@ mod tests {
     }
 
     #[test]
+    fn skipped_commands_and_narrowed_wasm_hooks_share_one_note() {
+        let p = Project::new();
+        let w = p.wasm(
+            b"bytes",
+            Grants {
+                env: vec!["HOME".into()],
+                ..Grants::default()
+            },
+        );
+        let gate = gate_with(&TrustStore::empty(), &[&p.command("a"), &w]);
+        let file = p.root().join(".agents/hooks.json");
+        assert_eq!(
+            gate.notes,
+            [format!(
+                "agenthooks: skipped 1 untrusted project command hook and ran 1 untrusted \
+                 project wasm hook without the access it asks for from `{}`; review and \
+                 allow them with `agenthooks trust`",
+                file.display()
+            )]
+        );
+    }
+
+    #[test]
     fn a_trusted_command_runs_until_it_changes() {
         let p = Project::new();
         let home = tempfile::tempdir().unwrap();
@@ -1255,9 +1301,18 @@ mod tests {
         ] {
             assert!(note.contains(part), "{note}");
         }
-        assert!(note.contains("agenthooks trust"));
-        // No run-level note: the hook ran.
-        assert!(gate.notes.is_empty());
+        assert!(
+            !note.contains("agenthooks trust"),
+            "said once per run: {note}"
+        );
+        assert_eq!(gate.notes.len(), 1, "{:?}", gate.notes);
+        assert!(
+            gate.notes[0]
+                .contains("ran 1 untrusted project wasm hook without the access it asks for"),
+            "{:?}",
+            gate.notes
+        );
+        assert!(gate.notes[0].contains("`agenthooks trust`"));
 
         // Trusted, it gets everything it asked for.
         let home = tempfile::tempdir().unwrap();
