@@ -397,6 +397,17 @@ fn claude_passes_answers_through_unchanged() {
     assert_eq!(claude.encode(&ev, &Answer::none()), Native::default());
 }
 
+/// (agent, native event, answer, expected stdout, exit code, reason lines, notes).
+type Case = (
+    &'static str,
+    &'static str,
+    &'static str,
+    &'static str,
+    i32,
+    &'static [&'static str],
+    usize,
+);
+
 /// Each canonical answer × each agent, against the agent's documented answer
 /// (`reference/agent-protocols.md` §14.3): (agent, native event, answer,
 /// expected stdout — JSON compared as JSON, else exactly —, exit code,
@@ -414,7 +425,7 @@ fn each_canonical_answer_is_each_agent_s_documented_answer() {
     const AGAIN: &str = r#"{"decision":"block","reason":"again"}"#;
     const HALT: &str = r#"{"continue":false,"stopReason":"halt"}"#;
     #[rustfmt::skip]
-    let cases: &[(&str, &str, &str, &str, i32, &[&str], usize)] = &[
+    let cases: &[Case] = &[
         ("claude", "PreToolUse", "deny", HSO_DENY, 0, &[], 0),
         ("claude", "PreToolUse", "ask", HSO_ASK, 0, &[], 0),
         ("claude", "PreToolUse", "allow", HSO_ALLOW, 0, &[], 0),
