@@ -195,7 +195,8 @@ impl Agent for Cursor {
             }
         }
         if let Some(input) = &intent.updated_input {
-            out.entry("permission").or_insert(json!("allow"));
+            // No `permission` is added: a rewrite alone must not skip
+            // Cursor's own confirmation.
             out.insert("updated_input".into(), Value::Object(input.clone()));
         }
         if intent.block.is_some() {

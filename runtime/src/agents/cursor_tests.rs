@@ -163,3 +163,17 @@ fn prompt_stop_and_context_answers() {
     assert_eq!(n.stdout, "");
     assert_eq!(n.notes().count(), 1);
 }
+
+#[test]
+fn a_rewrite_without_a_decision_does_not_allow() {
+    let ev = Cursor
+        .decode(
+            with(common(), json!({"hook_event_name":"preToolUse","tool_name":"Shell","tool_input":{"command":"x"}})),
+            None,
+        )
+        .expect("decode");
+    let mut a = Answer::none();
+    a.specific_mut().updated_input = json!({"command":"y"}).as_object().cloned();
+    let n = Cursor.encode(&ev, &a);
+    assert_eq!(stdout_json(&n), json!({"updated_input":{"command":"y"}}));
+}
