@@ -633,6 +633,15 @@ fn cli_a_command_component_is_the_wrong_world() {
 }
 
 #[test]
+fn cli_another_handle_signature_is_the_wrong_world() {
+    assert_fails(
+        &guest("other_signature"),
+        json!({}),
+        "does not implement the `agenthooks:hook` world: type-checking export func `handle`",
+    );
+}
+
+#[test]
 fn cli_a_missing_component_is_named() {
     assert_fails(
         Path::new("/no/such/hook.wasm"),
@@ -932,4 +941,21 @@ fn a_long_lived_host_reuses_components_and_notices_a_rebuilt_one() {
         "{:?}",
         third.outcome
     );
+}
+
+#[test]
+fn every_guest_is_used_by_a_test() {
+    let source = include_str!("wasm.rs");
+    let bins = workspace().join("tests/guests/src/bin");
+    let mut names = Vec::new();
+    for entry in std::fs::read_dir(&bins).unwrap() {
+        let name = entry.unwrap().file_name().to_string_lossy().into_owned();
+        let name = name.trim_end_matches(".rs").to_string();
+        assert!(
+            source.contains(&format!("guest(\"{name}\")")),
+            "tests/guests/src/bin/{name}.rs is not used by any test"
+        );
+        names.push(name);
+    }
+    assert!(names.len() >= 13, "{names:?}");
 }
