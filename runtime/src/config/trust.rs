@@ -911,7 +911,7 @@ pub fn review(project_root: &Path, hooks: &[&Handler]) -> String {
                     out.push_str(&format!("     {lead} {ask}\n"));
                 }
                 out.push_str(
-                    "     until trusted it runs with read-only access to the project and nothing more\n",
+                    "     until trusted: read-only access inside the project, no environment, no network\n",
                 );
             }
             HandlerKind::Unsupported { kind } => {
