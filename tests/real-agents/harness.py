@@ -129,6 +129,8 @@ class Run:
         self.wasm_cache = None
         # Other agents installed into the same project (a project used with several agents).
         self.also_install = []
+        # Install into the agent's user-level config instead of the project's.
+        self.user_scope = False
 
     # ------------------------------------------------------------ setup
 
@@ -197,7 +199,8 @@ class Run:
             return True
         if self.wiring == "install":
             res = subprocess.run(
-                [os.path.join(self.bin_dir, "agenthooks"), "install", self.agent] + self.also_install,
+                [os.path.join(self.bin_dir, "agenthooks"), "install", self.agent] + self.also_install
+                + (["--user"] if self.user_scope else []),
                 cwd=self.work, env=env, stdin=subprocess.DEVNULL,
                 capture_output=True, text=True, timeout=60)
             self.notes.append("agenthooks install %s: exit %d\n%s%s" % (
@@ -615,6 +618,8 @@ def main():
                     help="auto: `agenthooks install` when the binary has it, else by hand; "
                          "none: no hooks at all (checks the fake model drives the agent)")
     ap.add_argument("--wasm", help="dangerous-command-guard.wasm, for the wasm phase")
+    ap.add_argument("--user-scope", action="store_true",
+                    help="`agenthooks install --user`: the agent's user-level config (in the isolated HOME)")
     ap.add_argument("--also-install", default="",
                     help="comma-separated agents whose configs `install` also writes into the project")
     ap.add_argument("--timeout", type=int, default=int(os.environ.get("RUN_TIMEOUT", "60")))
@@ -644,6 +649,7 @@ def main():
             run.seconds = 0.0
             run.wasm = os.path.abspath(args.wasm) if args.wasm else None
             run.wasm_cache = wasm_cache
+            run.user_scope = args.user_scope
             run.also_install = [a for a in args.also_install.split(",") if a and a != agent]
             try:
                 run.execute(args.timeout)
