@@ -82,6 +82,8 @@ pub(crate) struct Loaded {
     pub status: CacheStatus,
     /// Size of the compiled artifact in bytes.
     pub artifact_len: usize,
+    /// The cache entry it was loaded from or stored in (for the index, `index.rs`).
+    pub entry: Option<PathBuf>,
 }
 
 /// Load `wasm` from the cache, or compile it (and store it).
@@ -120,10 +122,12 @@ pub(crate) fn load(
             CacheStatus::CompiledUncached
         }
     };
+    let entry = (status == CacheStatus::Compiled).then_some(path);
     Ok(Loaded {
         component,
         status,
         artifact_len: artifact.len(),
+        entry,
     })
 }
 
@@ -135,16 +139,26 @@ fn compile_only(engine: &Engine, wasm: &[u8], status: CacheStatus) -> wasmtime::
         component,
         status,
         artifact_len,
+        entry: None,
     })
 }
 
 /// The entry's file name: the component's sha256 and the engine's compatibility
 /// hash, so another wasmtime version, target or `Config` never reads it.
 fn entry_name(engine: &Engine, wasm: &[u8]) -> String {
+    format!(
+        "{}-{}.cwasm",
+        hex(&Sha256::digest(wasm)),
+        compat_hex(engine)
+    )
+}
+
+/// The engine's compatibility hash: 16 hex digits, the same for every
+/// engine of this wasmtime build with the same `Config`.
+pub(crate) fn compat_hex(engine: &Engine) -> String {
     let mut compat = Sha256Hasher(Sha256::new());
     engine.precompile_compatibility_hash().hash(&mut compat);
-    let compat = compat.0.finalize();
-    format!("{}-{}.cwasm", hex(&Sha256::digest(wasm)), hex(&compat[..8]))
+    hex(&compat.0.finalize()[..8])
 }
 
 /// A [`Hasher`] over sha256, so the key does not depend on `DefaultHasher`'s
@@ -163,12 +177,12 @@ impl Hasher for Sha256Hasher {
     }
 }
 
-fn hex(bytes: &[u8]) -> String {
+pub(crate) fn hex(bytes: &[u8]) -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
 /// Create `dir` (0700) if needed and check that no other user can write to it.
-fn ensure_private_dir(dir: &Path) -> Result<(), String> {
+pub(crate) fn ensure_private_dir(dir: &Path) -> Result<(), String> {
     let mut builder = fs::DirBuilder::new();
     builder.recursive(true);
     #[cfg(unix)]
@@ -229,6 +243,7 @@ fn read_entry(engine: &Engine, path: &Path, notes: &mut Notes) -> Option<Loaded>
             component,
             status: CacheStatus::Hit,
             artifact_len: artifact.len(),
+            entry: Some(path.to_path_buf()),
         }),
         Err(e) => {
             notes.detail(format!(
@@ -240,6 +255,28 @@ fn read_entry(engine: &Engine, path: &Path, notes: &mut Notes) -> Option<Loaded>
             None
         }
     }
+}
+
+/// Load the entry at `path`, which the index (`index.rs`) found unchanged
+/// since its digest was verified or it was written: its digest is not
+/// checked again (hashing it was most of a cached run's time). `None` when
+/// it cannot be read or loaded; the caller then takes the full path, which
+/// verifies (and deletes a damaged entry).
+pub(crate) fn load_recorded(engine: &Engine, path: &Path) -> Option<Loaded> {
+    let bytes = fs::read(path).ok()?;
+    let rest = bytes.strip_prefix(MAGIC.as_slice())?;
+    let artifact = rest.get(DIGEST_LEN..)?;
+    // SAFETY: as in `read_entry`: the index matched this file's device,
+    // inode, size, mtime and ctime to the moment its digest was verified (or
+    // it was written by this program), and every write to a file sets its
+    // ctime, so these are the verified bytes; they are deserialized from memory.
+    let component = unsafe { Component::deserialize(engine, artifact) }.ok()?;
+    Some(Loaded {
+        component,
+        status: CacheStatus::Hit,
+        artifact_len: artifact.len(),
+        entry: Some(path.to_path_buf()),
+    })
 }
 
 /// The artifact inside an entry, if the magic and the digest match.

@@ -32,6 +32,7 @@ mod bindings;
 mod cache;
 mod classify;
 mod engine;
+mod index;
 mod limiter;
 mod sandbox;
 
@@ -158,6 +159,13 @@ impl WasmHost {
     /// Never fails and never outlives `handler.timeout` + [`GRACE`] once the
     /// component is loaded (compiling a component on a cache miss is not
     /// counted). Log lines and cache details go to `notes` with `ctx.verbose`.
+    ///
+    /// A guest abandoned in blocking host I/O (a FIFO in a granted directory)
+    /// leaves a tokio blocking thread behind: shut the runtime down with
+    /// `shutdown_background` or `shutdown_timeout`, not by dropping it.
+    ///
+    /// # Panics
+    /// Outside a tokio runtime with timers enabled (`enable_time`).
     pub async fn run(
         &self,
         handler: &Handler,
@@ -364,18 +372,34 @@ impl Inner {
             }
         }
         let runtime = self.runtime()?;
-        let bytes = std::fs::read(path).map_err(|e| Failure::Internal {
-            why: format!("cannot read `{shown}`: {e}"),
-        })?;
-        if Engine::detect_precompiled(&bytes).is_some() {
-            // Deserializing runs native code: never from a file a user handed us.
-            return Err(Failure::NotAComponent {
-                path: shown,
-                why: "a precompiled artifact is not accepted; give the `.wasm` component".into(),
-            });
-        }
-        let loaded = cache::load(&runtime.engine, &self.cache, &bytes, notes)
-            .map_err(|e| classify::compile_failure(&shown, &e))?;
+        // The index knows the entry compiled from this very file: no reading
+        // or hashing of the component (`index.rs` says why that is safe).
+        let indexed = self.cache.path().and_then(|dir| {
+            let entry = index::lookup(&runtime.engine, dir, path, &meta)?;
+            cache::load_recorded(&runtime.engine, &entry)
+        });
+        let loaded = match indexed {
+            Some(loaded) => loaded,
+            None => {
+                let bytes = std::fs::read(path).map_err(|e| Failure::Internal {
+                    why: format!("cannot read `{shown}`: {e}"),
+                })?;
+                if Engine::detect_precompiled(&bytes).is_some() {
+                    // Deserializing runs native code: never from a file a user handed us.
+                    return Err(Failure::NotAComponent {
+                        path: shown,
+                        why: "a precompiled artifact is not accepted; give the `.wasm` component"
+                            .into(),
+                    });
+                }
+                let loaded = cache::load(&runtime.engine, &self.cache, &bytes, notes)
+                    .map_err(|e| classify::compile_failure(&shown, &e))?;
+                if let (Some(dir), Some(entry)) = (self.cache.path(), &loaded.entry) {
+                    index::record(&runtime.engine, dir, path, &meta, entry);
+                }
+                loaded
+            }
+        };
         let pre = runtime
             .linker
             .instantiate_pre(&loaded.component)
