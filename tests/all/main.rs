@@ -4,6 +4,7 @@
 //! and a `tests/all/<area>.rs`; share helpers through [`util`].
 
 mod audit;
+mod examples;
 mod fail_closed;
 mod install;
 mod spine;
