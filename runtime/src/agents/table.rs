@@ -276,10 +276,7 @@ impl Table {
 
     /// The canonical name of a native tool, or the native name kept when Claude
     /// Code has no such tool.
-    pub fn canonical_tool<'a>(&self, native: &'a str) -> &'a str
-    where
-        'static: 'a,
-    {
+    pub fn canonical_tool<'a>(&self, native: &'a str) -> &'a str {
         self.tools
             .iter()
             .find(|t| t.native == native)
@@ -288,10 +285,7 @@ impl Table {
 
     /// The native name of a canonical tool, or the name itself when the agent
     /// has no other spelling.
-    pub fn native_tool<'a>(&self, canonical: &'a str) -> &'a str
-    where
-        'static: 'a,
-    {
+    pub fn native_tool<'a>(&self, canonical: &'a str) -> &'a str {
         self.tools
             .iter()
             .find(|t| t.canonical == canonical)

@@ -904,3 +904,22 @@ fn codex_fields_only(event: EventName, v: &Value, ctx: &str) {
         );
     }
 }
+
+#[test]
+fn every_recorded_claude_payload_decodes_unchanged_but_for_the_added_fields() {
+    let claude = find("claude").expect("claude");
+    let all = fixtures("claude");
+    assert!(all.len() >= 60, "fixtures found: {}", all.len());
+    for (path, name, payload) in all {
+        let ev = claude
+            .decode(payload.clone(), None)
+            .unwrap_or_else(|e| panic!("{path:?}: {e}"));
+        assert_eq!(ev.name().as_str(), name, "{path:?}");
+        let mut input = ev.input().clone();
+        assert_eq!(input.remove("harness"), Some(json!("claude")));
+        if ev.name().is_tool_event() {
+            assert_eq!(input.remove("tool_kind"), Some(json!("shell")), "{path:?}");
+        }
+        assert_eq!(Value::Object(input), payload, "{path:?}");
+    }
+}
