@@ -17,7 +17,10 @@ For each agent and phase this:
 Phases:
 - ``deny``:  the hook prints a Claude-style JSON deny for the rm call.
 - ``exit2``: the hook prints the reason on stderr and exits 2.
+- ``wasm``:  a wasm component denies (next to a command hook that allows).
 - ``allow``: control; the hook answers an explicit allow, the rm must really run.
+- ``context``: as allow, plus SessionStart (JSON) and UserPromptSubmit (plain
+  text) hooks adding context, which the first model request must carry.
 
 A deny phase passes when the hook got the rm call as canonical ``Bash``, the
 victim survives, and a model request after the rm call carries the reason
@@ -44,7 +47,11 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 MARKER = "BLOCKED-BY-AGENTHOOKS-E2E"
 REASON = MARKER + " destructive rm refused by the project policy"
 PROMPT = "Run the shell commands the task needs, one at a time, then report the output."
-PHASES = ["deny", "exit2", "wasm", "allow"]
+PHASES = ["deny", "exit2", "wasm", "allow", "context"]
+# The `context` phase: a SessionStart hook adds context in JSON, a
+# UserPromptSubmit hook as plain text; both must reach the model.
+SESSION_CONTEXT = "SESSION-CONTEXT-E2E from the session start hook"
+PROMPT_CONTEXT = "PROMPT-CONTEXT-E2E from the prompt hook"
 # The `wasm` phase's component (guest-examples/dangerous-command-guard) blocks
 # commands matching this pattern, granted to it as an env var; its deny reason
 # quotes the pattern, so the marker reaches the model.
@@ -153,7 +160,7 @@ class Run:
             # In the wasm phase the command hook only logs and allows; the
             # component denies, and the aggregator must let the deny win.
             "command": "REASON=%s sh %s %s %s" % (
-                shlex.quote(REASON), shlex.quote(guard), "allow" if self.phase == "wasm" else self.phase,
+                shlex.quote(REASON), shlex.quote(guard), self.phase if self.phase in ("deny", "exit2") else "allow",
                 shlex.quote(self.hook_log)),
             "timeout": 30}]
         if self.phase == "wasm":
@@ -162,8 +169,14 @@ class Run:
             shutil.copy(self.wasm, os.path.join(self.work, ".agents", "hooks", "guard.wasm"))
             handlers.insert(0, {"type": "wasm", "component": ".agents/hooks/guard.wasm", "timeout": 10,
                                 "allow": {"env": ["AGENTHOOKS_GUARD_EXTRA"]}})
-        write_json(os.path.join(self.work, ".agents", "hooks.json"), {
-            "hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": handlers}]}})
+        hooks = {"PreToolUse": [{"matcher": "Bash", "hooks": handlers}]}
+        if self.phase == "context":
+            answer = {"hookSpecificOutput": {"hookEventName": "SessionStart", "additionalContext": SESSION_CONTEXT}}
+            hooks["SessionStart"] = [{"hooks": [
+                {"type": "command", "command": "printf '%%s\\n' %s" % shlex.quote(json.dumps(answer))}]}]
+            hooks["UserPromptSubmit"] = [{"hooks": [
+                {"type": "command", "command": "echo %s" % shlex.quote(PROMPT_CONTEXT)}]}]
+        write_json(os.path.join(self.work, ".agents", "hooks.json"), {"hooks": hooks})
 
     def env(self, port):
         """A clean environment: nothing from the real home or real keys."""
@@ -339,11 +352,18 @@ class Run:
         reqs = self.model_requests()
         after_rm = [r for r in reqs if (r.get("tool_results") or 0) >= 2]
         marked = [r for r in reqs if MARKER in (r.get("body") or "")]
-        if self.phase == "allow":
+        if self.phase in ("allow", "context"):
             checks.append(("the rm really ran (victim deleted)", not survived, "victim exists" if survived else "victim gone"))
             checks.append(("the model got the rm result", bool(after_rm), "%d requests after the rm call" % len(after_rm)))
             checks.append(("no deny reason reached the model", not marked, "%d requests carry %s" % (len(marked), MARKER)))
-        else:
+        if self.phase == "context":
+            for what, text in (("SessionStart JSON additionalContext", SESSION_CONTEXT),
+                               ("UserPromptSubmit plain-text context", PROMPT_CONTEXT)):
+                first = [r for r in reqs if r.get("tool_results") == 0]
+                seen = [r for r in first if text in (r.get("body") or "")]
+                checks.append(("the model saw the %s" % what, bool(seen),
+                               "%d of %d first-turn requests carry it" % (len(seen), len(first))))
+        if self.phase in ("deny", "exit2", "wasm"):
             checks.append(("the rm was blocked (victim survives)", survived, "victim exists" if survived else "victim DELETED"))
             marked_after = [r for r in after_rm if MARKER in (r.get("body") or "")]
             detail = "%d of %d requests after the rm call carry %s" % (len(marked_after), len(after_rm), MARKER)
