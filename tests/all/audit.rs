@@ -219,3 +219,26 @@ fn the_environment_turns_it_on_and_keeps_the_log_private() {
     let mode = std::fs::metadata(&log).unwrap().permissions().mode();
     assert_eq!(mode & 0o777, 0o600);
 }
+
+#[test]
+fn a_wasm_hook_is_logged_with_the_fuel_it_used() {
+    let tmp = tempfile::tempdir().unwrap();
+    let log = tmp.path().join("audit.jsonl");
+    let guest = crate::wasm::guest("deny");
+    let p = audited(
+        json!([{"type": "wasm", "component": guest, "timeout": 20}]),
+        &log,
+        None,
+    );
+    let mut cmd = p.cmd(["run", "--agent", "claude"]);
+    cmd.env("XDG_CACHE_HOME", crate::wasm::xdg_cache());
+    let ran = p.output(cmd, p.bash("ls").to_string());
+    assert_eq!(ran.code(), 0, "{}", ran.stderr());
+    let line = &lines(&log)[0];
+    assert_eq!(line["decision"], "deny");
+    assert_eq!(line["reason"], "denied by the wasm guest");
+    let h = &line["handlers"][0];
+    assert_eq!(h["kind"], "wasm");
+    assert_eq!(h["decision"], "deny");
+    assert!(h["fuelUsed"].as_u64().is_some_and(|f| f > 0), "{h}");
+}
