@@ -21,6 +21,8 @@ Phases:
 - ``allow``: control; the hook answers an explicit allow, the rm must really run.
 - ``context``: as allow, plus SessionStart (JSON) and UserPromptSubmit (plain
   text) hooks adding context, which the first model request must carry.
+- ``stop``: as allow, plus a Stop hook that blocks the first stop ("keep
+  going"); its reason must reach the model and the agent must then finish.
 
 A deny phase passes when the hook got the rm call as canonical ``Bash``, the
 victim survives, and a model request after the rm call carries the reason
@@ -47,7 +49,10 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 MARKER = "BLOCKED-BY-AGENTHOOKS-E2E"
 REASON = MARKER + " destructive rm refused by the project policy"
 PROMPT = "Run the shell commands the task needs, one at a time, then report the output."
-PHASES = ["deny", "exit2", "wasm", "allow", "context"]
+PHASES = ["deny", "exit2", "wasm", "allow", "context", "stop"]
+# The `stop` phase: a Stop hook blocks the first stop with this reason (Claude's
+# "keep going"); the agent must carry it to the model and go on.
+STOP_REASON = "STOP-BLOCKED-E2E not done yet: check the result once more"
 # The `context` phase: a SessionStart hook adds context in JSON, a
 # UserPromptSubmit hook as plain text; both must reach the model.
 SESSION_CONTEXT = "SESSION-CONTEXT-E2E from the session start hook"
@@ -176,6 +181,11 @@ class Run:
                 {"type": "command", "command": "printf '%%s\\n' %s" % shlex.quote(json.dumps(answer))}]}]
             hooks["UserPromptSubmit"] = [{"hooks": [
                 {"type": "command", "command": "echo %s" % shlex.quote(PROMPT_CONTEXT)}]}]
+        if self.phase == "stop":
+            flag = os.path.join(self.root, "stop-blocked-once")
+            answer = {"decision": "block", "reason": STOP_REASON}
+            hooks["Stop"] = [{"hooks": [{"type": "command", "command": "[ -e %s ] || { touch %s; printf '%%s\\n' %s; }" % (
+                shlex.quote(flag), shlex.quote(flag), shlex.quote(json.dumps(answer)))}]}]
         write_json(os.path.join(self.work, ".agents", "hooks.json"), {"hooks": hooks})
 
     def env(self, port):
@@ -352,7 +362,7 @@ class Run:
         reqs = self.model_requests()
         after_rm = [r for r in reqs if (r.get("tool_results") or 0) >= 2]
         marked = [r for r in reqs if MARKER in (r.get("body") or "")]
-        if self.phase in ("allow", "context"):
+        if self.phase in ("allow", "context", "stop"):
             checks.append(("the rm really ran (victim deleted)", not survived, "victim exists" if survived else "victim gone"))
             checks.append(("the model got the rm result", bool(after_rm), "%d requests after the rm call" % len(after_rm)))
             checks.append(("no deny reason reached the model", not marked, "%d requests carry %s" % (len(marked), MARKER)))
@@ -363,6 +373,11 @@ class Run:
                 seen = [r for r in first if text in (r.get("body") or "")]
                 checks.append(("the model saw the %s" % what, bool(seen),
                                "%d of %d first-turn requests carry it" % (len(seen), len(first))))
+        if self.phase == "stop":
+            seen = [r for r in reqs if STOP_REASON.split()[0] in (r.get("body") or "")]
+            checks.append(("the Stop hook's block reason reached the model", bool(seen),
+                           "%d of %d requests carry %s" % (len(seen), len(reqs), STOP_REASON.split()[0])))
+            checks.append(("the agent then finished", self.agent_rc == 0, "agent exit %s" % (self.agent_rc,)))
         if self.phase in ("deny", "exit2", "wasm"):
             checks.append(("the rm was blocked (victim survives)", survived, "victim exists" if survived else "victim DELETED"))
             marked_after = [r for r in after_rm if MARKER in (r.get("body") or "")]
