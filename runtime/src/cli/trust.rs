@@ -75,7 +75,41 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     for line in config.errors.iter().chain(&config.warnings) {
         eprintln!("agenthooks: {line}");
     }
-    let pending = trust::pending(&store, &config.handlers);
+    let code = match review_and_trust(&root, &store, &config, args.yes, &mut stdout)? {
+        Reviewed::NothingToTrust | Reviewed::Trusted(_) => EXIT_OK,
+        Reviewed::Declined | Reviewed::NoTerminal => EXIT_FINDING,
+    };
+    Ok(ExitCode::from(code))
+}
+
+/// What [`review_and_trust`] came to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Reviewed {
+    /// Every project hook was trusted already or needs no trust.
+    NothingToTrust,
+    /// The user agreed (or `yes`): this many hooks are now trusted.
+    Trusted(usize),
+    /// The user said no.
+    Declined,
+    /// No terminal to ask on and no `yes`: nothing changed.
+    NoTerminal,
+}
+
+/// Show the hooks of `config` that need trust at `root` and trust them if
+/// the user agrees on the terminal (or `yes` is given): the flow of
+/// `agenthooks trust`, for `install` to reuse after it wrote the agents'
+/// configs. With no terminal and no `yes` it changes nothing and says how.
+///
+/// # Errors
+/// Writing to `out`, reading the answer, or saving the trust store.
+pub fn review_and_trust(
+    root: &Path,
+    store: &TrustStore,
+    config: &Config,
+    yes: bool,
+    out: &mut impl Write,
+) -> anyhow::Result<Reviewed> {
+    let pending = trust::pending(store, &config.handlers);
     if pending.is_empty() {
         let has_project_hooks = config
             .handlers
@@ -83,50 +117,50 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             .any(|h| h.scope == config::Scope::Project);
         if has_project_hooks {
             writeln!(
-                stdout,
+                out,
                 "Every hook of {} is trusted or needs no trust.",
                 root.display()
             )?;
         } else {
-            writeln!(stdout, "{} has no project hooks.", root.display())?;
+            writeln!(out, "{} has no project hooks.", root.display())?;
         }
-        return Ok(ExitCode::from(EXIT_OK));
+        return Ok(Reviewed::NothingToTrust);
     }
-    write!(stdout, "{}", trust::review(&root, &pending))?;
-    writeln!(stdout)?;
-    let confirmed = if args.yes {
+    write!(out, "{}", trust::review(root, &pending))?;
+    writeln!(out)?;
+    let confirmed = if yes {
         true
     } else if io::stdin().is_terminal() {
         write!(
-            stdout,
+            out,
             "Trust {} for {}? [y/N] ",
             these(pending.len()),
             root.display()
         )?;
-        stdout.flush()?;
+        out.flush()?;
         confirm(&mut io::stdin().lock())?
     } else {
         writeln!(
-            stdout,
+            out,
             "Nothing was trusted: there is no terminal to ask on. To trust {}, run \
              `agenthooks trust --yes` in {}.",
             these(pending.len()),
             root.display()
         )?;
-        return Ok(ExitCode::from(EXIT_FINDING));
+        return Ok(Reviewed::NoTerminal);
     };
     if !confirmed {
-        writeln!(stdout, "Nothing was trusted.")?;
-        return Ok(ExitCode::from(EXIT_FINDING));
+        writeln!(out, "Nothing was trusted.")?;
+        return Ok(Reviewed::Declined);
     }
-    let count = trust::trust_project(&root, &config.handlers)?;
+    let count = trust::trust_project(root, &config.handlers)?;
     writeln!(
-        stdout,
+        out,
         "Trusted {count} {} of {}; a hook that changes will be asked about again.",
         hooks(count),
         root.display()
     )?;
-    Ok(ExitCode::from(EXIT_OK))
+    Ok(Reviewed::Trusted(count))
 }
 
 fn load(root: &Path) -> Config {
