@@ -45,7 +45,7 @@ use sandbox::HostState;
 
 /// How long past its timeout a guest blocked in a host call may take before
 /// the call is abandoned. A guest running wasm stops at the timeout itself.
-pub const GRACE: Duration = Duration::from_millis(500);
+pub const GRACE: Duration = Duration::from_millis(200);
 
 /// Runs wasm hooks: one engine, one compile cache, pre-linked components.
 ///
