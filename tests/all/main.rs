@@ -3,6 +3,7 @@
 //! One test binary, one module per area. Add an area with `mod <area>;` here
 //! and a `tests/all/<area>.rs`; share helpers through [`util`].
 
+mod agents;
 mod audit;
 mod examples;
 mod fail_closed;
