@@ -7,6 +7,23 @@
 //! `install` and `agenthooks agents` all read that table. The shared halves are
 //! here ([`finish_decode`]) and in [`plan`] (which parts of an answer an agent
 //! acts on, and the note for each part it cannot).
+//!
+//! An agent module is mostly data:
+//!
+//! - `TABLE`: one [`EventRow`] per native event (its canonical event, an
+//!   optional synthesized tool, whether `install` registers it, and the
+//!   [`Caps`] it acts on), [`ToolRow`]s, `tool_input` [`Rename`]s and
+//!   top-level field renames;
+//! - `decode`: find the row ([`resolve_event`]: `--event` first, native or
+//!   canonical spelling, then the payload's own name field), reshape what is
+//!   peculiar to the agent into Claude's layout, then [`finish_decode`];
+//! - `encode`: [`intent_for`] gives the row and an [`Intent`] holding only what
+//!   the row's [`Caps`] allow (the rest became notes, `ask` a deny, `stop`
+//!   before a tool a deny); the agent writes that in its own spelling.
+//!
+//! Because dropping happens in [`plan::plan`] from the same [`Caps`] that
+//! [`Agent::capabilities`] prints, the printed table and the encoder agree;
+//! `tests.rs` checks it for every agent, event and answer kind.
 
 use serde_json::{Map, Value};
 
