@@ -406,7 +406,12 @@ fn the_store_is_private() {
 /// `agenthooks trust` on a terminal (through `script`, which gives it one),
 /// answering `answer`.
 fn trust_on_a_terminal(h: &Hostile, answer: &str) -> (i32, String) {
-    let line = format!("{} trust", util::bin());
+    on_a_terminal(h, "trust", answer)
+}
+
+/// `agenthooks ARGS` on a terminal, answering `answer`.
+fn on_a_terminal(h: &Hostile, args: &str, answer: &str) -> (i32, String) {
+    let line = format!("{} {args}", util::bin());
     let mut cmd = std::process::Command::new("script");
     cmd.args(["-qec", &line, "/dev/null"])
         .current_dir(&h.project.root)
@@ -474,4 +479,27 @@ fn a_script_changed_after_trust_is_untrusted_again() {
     let ran = p.run(&p.bash("ls"));
     assert_eq!(std::fs::read_to_string(&marker).unwrap(), "ran\n");
     assert_eq!(trust_notes(&ran.stderr()), 1, "{}", ran.stderr());
+}
+
+#[test]
+fn install_on_a_terminal_offers_to_trust_the_project_hooks() {
+    let h = Hostile::new();
+    let (code, screen) = on_a_terminal(&h, "install claude", "y\n");
+    assert_eq!(code, 0, "{screen}");
+    assert!(
+        screen.contains("runs unsandboxed with your rights"),
+        "{screen}"
+    );
+    assert!(screen.contains("Trusted 4 hooks"), "{screen}");
+    h.run(&h.project.bash("ls"));
+    assert!(h.curl_ran());
+
+    // Declined: nothing trusted, and no second note about it.
+    let h = Hostile::new();
+    let (code, screen) = on_a_terminal(&h, "install claude", "n\n");
+    assert_eq!(code, 0, "{screen}");
+    assert!(screen.contains("Nothing was trusted."), "{screen}");
+    assert!(!screen.contains("will be skipped until"), "{screen}");
+    h.run(&h.project.bash("ls"));
+    assert!(!h.curl_ran());
 }

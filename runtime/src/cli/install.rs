@@ -74,7 +74,12 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     }
     let code = ctx.each(&agents, Action::Install, args.dry_run)?;
     if ctx.scope == Scope::Project && !args.dry_run {
-        ctx.note_untrusted(&mut io::stdout().lock())?;
+        // On a terminal, offer to trust the project's hooks after showing
+        // them, as `agenthooks trust` does (DESIGN.md §8); else say they wait.
+        let mut out = io::stdout().lock();
+        if !super::trust::offer(&ctx.root, Some(ctx.env.home.clone()), &mut out)? {
+            ctx.note_untrusted(&mut out)?;
+        }
     }
     Ok(code)
 }

@@ -163,6 +163,30 @@ pub fn review_and_trust(
     Ok(Reviewed::Trusted(count))
 }
 
+/// For `install` run in a project: on a terminal, when some project hooks
+/// need trust, show them and ask (see [`review_and_trust`]). Returns whether
+/// it asked; `false` (no terminal, or nothing to trust) leaves it to the
+/// caller to say that hooks are waiting for `agenthooks trust`.
+///
+/// # Errors
+/// Writing to `out`, reading the answer, or saving the trust store.
+pub fn offer(root: &Path, home: Option<PathBuf>, out: &mut impl Write) -> anyhow::Result<bool> {
+    if !io::stdin().is_terminal() {
+        return Ok(false);
+    }
+    let config = config::load(&LoadOptions {
+        home,
+        project_root: Some(root.to_path_buf()),
+    });
+    let (store, _note) = TrustStore::load();
+    if trust::pending(&store, &config.handlers).is_empty() {
+        return Ok(false);
+    }
+    writeln!(out)?;
+    review_and_trust(root, &store, &config, false, out)?;
+    Ok(true)
+}
+
 fn load(root: &Path) -> Config {
     config::load(&LoadOptions {
         home: None,
