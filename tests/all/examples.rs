@@ -281,3 +281,48 @@ fn the_native_command_hook_speaks_claude_code_directly() {
     assert!(out.stdout.is_empty());
     assert!(String::from_utf8_lossy(&out.stderr).contains("not JSON"));
 }
+
+#[test]
+fn a_new_hook_crate_builds_natively_and_its_tests_pass() {
+    let tmp = tempfile::tempdir().expect("a temporary directory");
+    let dir = tmp.path().join("no-force-push");
+    let out = assert_cmd::Command::new(crate::util::bin())
+        .args(["new", "no-force-push", "--dir"])
+        .arg(&dir)
+        .arg("--sdk-path")
+        .arg(repo_root().join("sdk"))
+        .output()
+        .expect("run agenthooks new");
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(String::from_utf8_lossy(&out.stdout).starts_with("created `"));
+    // A second time into the same directory is refused.
+    let again = assert_cmd::Command::new(crate::util::bin())
+        .args(["new", "no-force-push", "--dir"])
+        .arg(&dir)
+        .output()
+        .expect("run agenthooks new");
+    assert_eq!(again.status.code(), Some(2));
+
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    let test = Command::new(cargo)
+        .args(["test", "--manifest-path"])
+        .arg(dir.join("Cargo.toml"))
+        .arg("--target-dir")
+        .arg(target_dir())
+        .env_remove("RUSTFLAGS")
+        .env_remove("CARGO_ENCODED_RUSTFLAGS")
+        .output()
+        .expect("run cargo test on the scaffold");
+    let stdout = String::from_utf8_lossy(&test.stdout);
+    assert!(
+        test.status.success(),
+        "{stdout}\n{}",
+        String::from_utf8_lossy(&test.stderr)
+    );
+    assert!(stdout.contains("test result: ok. 2 passed"), "{stdout}");
+}

@@ -19,6 +19,7 @@ pub mod check;
 pub mod compile;
 pub mod fire;
 pub mod install;
+pub mod new;
 pub mod report;
 pub mod run;
 pub mod schema;
@@ -61,6 +62,8 @@ pub enum Cmd {
     Compile(compile::Args),
     /// What each agent can do with a hook's answer, event by event.
     Agents(agents::Args),
+    /// Scaffold a hook crate on agenthooks-sdk (a component and a command hook from one source).
+    New(new::Args),
 }
 
 /// Parse the command line.
@@ -115,6 +118,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Cmd::Check(args) => check::run(args),
         Cmd::Compile(args) => compile::run(args),
         Cmd::Agents(args) => agents::run(args),
+        Cmd::New(args) => new::run(args),
     }
 }
 
