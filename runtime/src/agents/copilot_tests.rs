@@ -180,3 +180,33 @@ fn permission_request_and_stop_answers() {
     assert_eq!(n.stdout, "");
     assert_eq!(n.notes().count(), 1, "Copilot cannot block a prompt");
 }
+
+#[test]
+fn a_block_after_a_tool_reaches_the_model_as_context() {
+    // Copilot 1.0.102 shows postToolUse `additionalContext` to the model and
+    // has no `decision` there (tests/real-agents, `post` phase).
+    let ev = Copilot
+        .decode(
+            json!({"sessionId":"s","toolName":"bash","toolArgs":{"command":"ls"},"toolResult":{"resultType":"success","textResultForLlm":"a"}}),
+            Some("postToolUse"),
+        )
+        .expect("decode");
+    let n = Copilot.encode(&ev, &block("check the output"));
+    assert_eq!(
+        stdout_json(&n),
+        json!({"additionalContext":"check the output"})
+    );
+    assert_eq!(n.notes().count(), 1, "says the block became context");
+    let both = answer(
+        json!({"decision":"block","reason":"r","hookSpecificOutput":{"hookEventName":"PostToolUse","additionalContext":"c"}}),
+    );
+    assert_eq!(
+        stdout_json(&Copilot.encode(&ev, &both)),
+        json!({"additionalContext":"r\nc"})
+    );
+    let n = Copilot.encode(&ev, &block(""));
+    assert_eq!(
+        n.stdout, "",
+        "an empty reason has nothing to tell the model"
+    );
+}

@@ -192,10 +192,27 @@ pub fn plan(agent: &str, table: &Table, row: &EventRow, event: &Event, answer: &
         }
     }
 
+    // After a tool, `block` means "give the reason to the agent" (DESIGN §3);
+    // an agent that cannot block there but takes context gets the reason as
+    // context (Copilot's postToolUse, Qwen's PostToolUse: both verified with
+    // the real CLIs in tests/real-agents, `post` phase).
+    let mut block_as_context = None;
     if !permission_event && answer.blocks() {
         let reason = answer.reason.clone().unwrap_or_default();
+        let after_tool = matches!(
+            event.name(),
+            EventName::PostToolUse | EventName::PostToolUseFailure
+        );
         if caps.block {
             out.block = Some(reason);
+        } else if after_tool && caps.context && non_empty(Some(&reason)).is_some() {
+            block_as_context = Some(reason);
+            out.notes.push(note(
+                agent,
+                native,
+                AnswerKind::Block,
+                "its reason is given to the model as context instead",
+            ));
         } else {
             out.notes
                 .push(note(agent, native, AnswerKind::Block, "dropped"));
@@ -209,6 +226,12 @@ pub fn plan(agent: &str, table: &Table, row: &EventRow, event: &Event, answer: &
             out.notes
                 .push(note(agent, native, AnswerKind::Context, "dropped"));
         }
+    }
+    if let Some(reason) = block_as_context {
+        out.context = Some(match out.context.take() {
+            Some(context) => format!("{reason}\n{context}"),
+            None => reason,
+        });
     }
 
     if let Some(reason) = asked_stop {

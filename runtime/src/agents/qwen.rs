@@ -81,7 +81,9 @@ pub static TABLE: Table = Table {
             PERMISSION,
         ),
         EventRow::new(EventName::PermissionDenied, "PermissionDenied", OTHER),
-        EventRow::new(EventName::PostToolUse, "PostToolUse", CONTEXT_BLOCK),
+        // Qwen 0.15.10 and 0.24.4 ignore `decision: block` here (the model
+        // never sees the reason); `additionalContext` reaches it.
+        EventRow::new(EventName::PostToolUse, "PostToolUse", CONTEXT),
         EventRow::new(EventName::PostToolUseFailure, "PostToolUseFailure", CONTEXT),
         EventRow::new(EventName::PostToolBatch, "PostToolBatch", BLOCK),
         EventRow::new(EventName::Notification, "Notification", OTHER),

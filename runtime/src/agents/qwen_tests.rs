@@ -90,3 +90,19 @@ fn qwen_only_events_are_unmapped() {
         "{got:?}"
     );
 }
+
+#[test]
+fn a_block_after_a_tool_reaches_the_model_as_context() {
+    // Qwen 0.15.10 and 0.24.4 ignore PostToolUse `decision: block` (the model
+    // never sees the reason) and show `additionalContext` (tests/real-agents,
+    // `post` phase).
+    let ev = Qwen
+        .decode(json!({"hook_event_name":"PostToolUse","tool_name":"run_shell_command","tool_input":{"command":"ls"},"tool_response":{}}), None)
+        .expect("decode");
+    let n = Qwen.encode(&ev, &block("check the output"));
+    assert_eq!(
+        stdout_json(&n),
+        json!({"hookSpecificOutput":{"hookEventName":"PostToolUse","additionalContext":"check the output"}})
+    );
+    assert_eq!(n.notes().count(), 1, "says the block became context");
+}
