@@ -21,6 +21,8 @@ Phases:
 - ``allow``: control; the hook answers an explicit allow, the rm must really run.
 - ``context``: as allow, plus SessionStart (JSON) and UserPromptSubmit (plain
   text) hooks adding context, which the first model request must carry.
+- ``post``: as allow, plus a PostToolUse hook answering ``decision: block``
+  for the echo call; its reason must reach the model with the echo result.
 - ``stop``: as allow, plus a Stop hook that blocks the first stop ("keep
   going"); its reason must reach the model and the agent must then finish.
 
@@ -49,7 +51,10 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 MARKER = "BLOCKED-BY-AGENTHOOKS-E2E"
 REASON = MARKER + " destructive rm refused by the project policy"
 PROMPT = "Run the shell commands the task needs, one at a time, then report the output."
-PHASES = ["deny", "exit2", "wasm", "allow", "context", "stop"]
+PHASES = ["deny", "exit2", "wasm", "allow", "context", "stop", "post"]
+# The `post` phase: a PostToolUse hook answers `decision: block` with this
+# reason for the echo call ("reason to the agent" after a tool).
+POST_REASON = "POST-TOOL-E2E feedback from the after-tool hook"
 # The `stop` phase: a Stop hook blocks the first stop with this reason (Claude's
 # "keep going"); the agent must carry it to the model and go on.
 STOP_REASON = "STOP-BLOCKED-E2E not done yet: check the result once more"
@@ -181,6 +186,10 @@ class Run:
                 {"type": "command", "command": "printf '%%s\\n' %s" % shlex.quote(json.dumps(answer))}]}]
             hooks["UserPromptSubmit"] = [{"hooks": [
                 {"type": "command", "command": "echo %s" % shlex.quote(PROMPT_CONTEXT)}]}]
+        if self.phase == "post":
+            answer = {"decision": "block", "reason": POST_REASON}
+            hooks["PostToolUse"] = [{"matcher": "Bash", "if": "^echo", "hooks": [
+                {"type": "command", "command": "printf '%%s\\n' %s" % shlex.quote(json.dumps(answer))}]}]
         if self.phase == "stop":
             flag = os.path.join(self.root, "stop-blocked-once")
             answer = {"decision": "block", "reason": STOP_REASON}
@@ -362,7 +371,7 @@ class Run:
         reqs = self.model_requests()
         after_rm = [r for r in reqs if (r.get("tool_results") or 0) >= 2]
         marked = [r for r in reqs if MARKER in (r.get("body") or "")]
-        if self.phase in ("allow", "context", "stop"):
+        if self.phase in ("allow", "context", "stop", "post"):
             checks.append(("the rm really ran (victim deleted)", not survived, "victim exists" if survived else "victim gone"))
             checks.append(("the model got the rm result", bool(after_rm), "%d requests after the rm call" % len(after_rm)))
             checks.append(("no deny reason reached the model", not marked, "%d requests carry %s" % (len(marked), MARKER)))
@@ -373,6 +382,11 @@ class Run:
                 seen = [r for r in first if text in (r.get("body") or "")]
                 checks.append(("the model saw the %s" % what, bool(seen),
                                "%d of %d first-turn requests carry it" % (len(seen), len(first))))
+        if self.phase == "post":
+            marker = POST_REASON.split()[0]
+            seen = [r for r in reqs if r.get("tool_results") == 1 and marker in (r.get("body") or "")]
+            checks.append(("the PostToolUse block reason reached the model with the echo result", bool(seen),
+                           "%d requests after the echo call carry %s" % (len(seen), marker)))
         if self.phase == "stop":
             seen = [r for r in reqs if STOP_REASON.split()[0] in (r.get("body") or "")]
             checks.append(("the Stop hook's block reason reached the model", bool(seen),
