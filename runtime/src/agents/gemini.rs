@@ -8,7 +8,8 @@
 //!
 //! Traps (§15): valid JSON on stdout decides regardless of the exit code, and
 //! exit 2 with empty output does not block, so this adapter always answers in
-//! JSON with exit 0. A rewritten tool input must be the FULL input in Gemini's
+//! JSON with exit 0 (`{}` for no opinion: with an empty stdout Gemini would
+//! read our stderr notes as the answer). A rewritten tool input must be the FULL input in Gemini's
 //! own parameter names (the scheduler rebuilds the call from it alone).
 
 use serde_json::{json, Map, Value};
@@ -23,6 +24,9 @@ use crate::protocol::{Answer, Event, EventName};
 
 /// The Gemini CLI adapter.
 pub struct Gemini;
+
+/// Gemini's "no opinion": an empty JSON object.
+const NOTHING: &str = "{}";
 
 /// Gemini's table.
 pub static TABLE: Table = Table {
@@ -151,8 +155,11 @@ impl Agent for Gemini {
             Ok(found) => found,
             Err(native) => return native,
         };
+        // Gemini parses stderr when stdout is empty, and reads plain text as
+        // `allow` plus a system message: so stdout is always a JSON object
+        // (`{}` when there is nothing to say) and stderr stays a log.
         if intent.is_empty() {
-            return Native::ok(String::new(), intent.notes);
+            return Native::ok(NOTHING.to_string(), intent.notes);
         }
         let mut out = Map::new();
         let mut hso = Map::new();

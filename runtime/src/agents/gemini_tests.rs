@@ -124,14 +124,17 @@ fn pre_tool_answers() {
         json!({"decision":"allow","hookSpecificOutput":{"hookEventName":"BeforeTool","tool_input":{"command":"ls","description":"d"}}})
     );
     let n = Gemini.encode(&ev, &context("ctx"));
-    assert_eq!(n.stdout, "");
+    assert_eq!(n.stdout, "{}");
     assert_eq!(n.notes().count(), 1, "no context on BeforeTool");
     let n = Gemini.encode(&ev, &stop("halt"));
     assert_eq!(
         stdout_json(&n),
         json!({"continue":false,"stopReason":"halt"})
     );
-    assert_eq!(Gemini.encode(&ev, &Answer::none()), Native::default());
+    assert_eq!(
+        Gemini.encode(&ev, &Answer::none()),
+        Native::ok("{}".into(), vec![])
+    );
 }
 
 #[test]
@@ -183,6 +186,6 @@ fn prompt_stop_and_session_answers() {
     let n = Gemini.encode(&at("SessionStart"), &system("hi"));
     assert_eq!(stdout_json(&n), json!({"systemMessage":"hi"}));
     let n = Gemini.encode(&at("SessionEnd"), &system("hi"));
-    assert_eq!(n.stdout, "");
+    assert_eq!(n.stdout, "{}");
     assert_eq!(n.notes().count(), 1);
 }

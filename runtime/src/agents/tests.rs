@@ -454,7 +454,7 @@ fn each_canonical_answer_is_each_agent_s_documented_answer() {
         ("gemini", "BeforeAgent", "block", r#"{"decision":"deny","reason":"no"}"#, 0, &[], 0),
         ("gemini", "AfterAgent", "keep going", r#"{"decision":"deny","reason":"again"}"#, 0, &[], 0),
         ("gemini", "AfterAgent", "stop", HALT, 0, &[], 0),
-        ("gemini", "BeforeTool", "none", "", 0, &[], 0),
+        ("gemini", "BeforeTool", "none", "{}", 0, &[], 0),
 
         ("copilot", "preToolUse", "deny", r#"{"permissionDecision":"deny","permissionDecisionReason":"no"}"#, 0, &[], 0),
         ("copilot", "preToolUse", "ask", r#"{"permissionDecision":"ask","permissionDecisionReason":"sure?"}"#, 0, &[], 0),
