@@ -945,7 +945,13 @@ fn a_long_lived_host_reuses_components_and_notices_a_rebuilt_one() {
 
 #[test]
 fn every_guest_is_used_by_a_test() {
-    let source = include_str!("wasm.rs");
+    // Guests that test trust and failing closed are used by those areas.
+    let source = [
+        include_str!("wasm.rs"),
+        include_str!("trust.rs"),
+        include_str!("fail_closed.rs"),
+    ]
+    .concat();
     let bins = workspace().join("tests/guests/src/bin");
     let mut names = Vec::new();
     for entry in std::fs::read_dir(&bins).unwrap() {
