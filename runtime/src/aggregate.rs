@@ -106,9 +106,9 @@ pub fn aggregate(event: EventName, verdicts: &[Verdict<'_>]) -> Aggregated {
             // The trust gate says once per run which hooks were not trusted
             // and how to trust them; a note per hook would repeat it.
             Outcome::Skipped(crate::protocol::Skip::Untrusted) => {}
-            Outcome::Skipped(skip) => notes.push(format!("hook `{}`: {skip}", v.label)),
+            Outcome::Skipped(skip) => notes.push(format!("hook {}: {skip}", v.label)),
             Outcome::Failed(failure) => {
-                notes.push(format!("hook `{}`: {failure}", v.label));
+                notes.push(format!("hook {}: {failure}", v.label));
                 let can_refuse =
                     matches!(event, EventName::PreToolUse | EventName::PermissionRequest)
                         || takes_block(event);
@@ -116,7 +116,7 @@ pub fn aggregate(event: EventName, verdicts: &[Verdict<'_>]) -> Aggregated {
                     // Where nothing can be refused, failing closed is the note alone.
                     OnError::Deny if can_refuse => {
                         let reason = format!(
-                            "hook `{}` failed and is set to fail closed: {failure}",
+                            "hook {} failed and is set to fail closed: {failure}",
                             v.label
                         );
                         said.push(Said {
@@ -168,7 +168,7 @@ pub fn aggregate(event: EventName, verdicts: &[Verdict<'_>]) -> Aggregated {
                     .map(|r| format!(": {r}"))
                     .unwrap_or_default();
                 notes.push(format!(
-                    "hook `{}` blocked, but {other} cannot be blocked; ignored{why}",
+                    "hook {} blocked, but {other} cannot be blocked; ignored{why}",
                     s.label
                 ));
             }
@@ -320,7 +320,7 @@ fn merge_inputs<'a>(
     for (label, input) in inputs {
         if denied {
             notes.push(format!(
-                "hook `{label}`: `updatedInput` dropped because the tool call is denied"
+                "hook {label}: `updatedInput` dropped because the tool call is denied"
             ));
             continue;
         }

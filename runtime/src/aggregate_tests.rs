@@ -265,7 +265,7 @@ fn blocks_and_context() {
             event: SessionStart,
             hooks: vec![allow(ran(SessionStart, 2, "", "nope"))],
             answer: json!({}),
-            notes: &["hook `a` blocked, but SessionStart cannot be blocked; ignored: nope"],
+            notes: &["hook a blocked, but SessionStart cannot be blocked; ignored: nope"],
         },
         Case {
             name: "the first hook wins fields nobody aggregates",
@@ -333,7 +333,7 @@ fn updated_input() {
             ],
             answer: json!({"hookSpecificOutput": {"hookEventName": "PreToolUse",
                 "permissionDecision": "deny", "permissionDecisionReason": "no"}}),
-            notes: &["hook `a`: `updatedInput` dropped because the tool call is denied"],
+            notes: &["hook a: `updatedInput` dropped because the tool call is denied"],
         },
         Case {
             name: "kept with ask",
@@ -372,7 +372,7 @@ fn permission_request() {
             ],
             answer: json!({"hookSpecificOutput": {"hookEventName": "PermissionRequest",
                 "decision": {"behavior": "deny", "message": "m1\nm2", "interrupt": true}}}),
-            notes: &["hook `a`: `updatedInput` dropped because the tool call is denied"],
+            notes: &["hook a: `updatedInput` dropped because the tool call is denied"],
         },
         Case {
             name: "allow merges updatedInput and keeps the first updatedPermissions",
@@ -427,7 +427,7 @@ fn failures_and_skips() {
             hooks: vec![allow(timed_out()), allow(pre("allow", "ok"))],
             answer: json!({"hookSpecificOutput": {"hookEventName": "PreToolUse",
                 "permissionDecision": "allow", "permissionDecisionReason": "ok"}}),
-            notes: &["hook `a`: timed out after 2s and was killed"],
+            notes: &["hook a: timed out after 2s and was killed"],
         },
         Case {
             name: "onError deny turns a failure into a deny before a tool",
@@ -436,16 +436,16 @@ fn failures_and_skips() {
             answer: json!({"hookSpecificOutput": {"hookEventName": "PreToolUse",
                 "permissionDecision": "deny",
                 "permissionDecisionReason":
-                    "hook `b` failed and is set to fail closed: timed out after 2s and was killed"}}),
-            notes: &["hook `b`: timed out after 2s and was killed"],
+                    "hook b failed and is set to fail closed: timed out after 2s and was killed"}}),
+            notes: &["hook b: timed out after 2s and was killed"],
         },
         Case {
             name: "onError deny turns a failure into a block at the prompt",
             event: UserPromptSubmit,
             hooks: vec![deny_on_error(ran(UserPromptSubmit, 1, "", "boom"))],
             answer: json!({"decision": "block",
-                "reason": "hook `a` failed and is set to fail closed: exited with code 1: boom"}),
-            notes: &["hook `a`: exited with code 1: boom"],
+                "reason": "hook a failed and is set to fail closed: exited with code 1: boom"}),
+            notes: &["hook a: exited with code 1: boom"],
         },
         Case {
             name: "onError deny turns a failure into a deny on a permission request",
@@ -453,22 +453,22 @@ fn failures_and_skips() {
             hooks: vec![deny_on_error(timed_out())],
             answer: json!({"hookSpecificOutput": {"hookEventName": "PermissionRequest",
                 "decision": {"behavior": "deny",
-                    "message": "hook `a` failed and is set to fail closed: timed out after 2s and was killed"}}}),
-            notes: &["hook `a`: timed out after 2s and was killed"],
+                    "message": "hook a failed and is set to fail closed: timed out after 2s and was killed"}}}),
+            notes: &["hook a: timed out after 2s and was killed"],
         },
         Case {
             name: "onError deny where nothing can be refused is the note alone",
             event: SessionStart,
             hooks: vec![deny_on_error(timed_out())],
             answer: json!({}),
-            notes: &["hook `a`: timed out after 2s and was killed"],
+            notes: &["hook a: timed out after 2s and was killed"],
         },
         Case {
             name: "bad output is a failure like any other",
             event: Stop,
             hooks: vec![allow(ran(Stop, 0, "{not json", ""))],
             answer: json!({}),
-            notes: &["hook `a`: gave output that is not a valid answer: key must be a string at line 1 column 2"],
+            notes: &["hook a: gave output that is not a valid answer: key must be a string at line 1 column 2"],
         },
         Case {
             name: "a skipped hook does not count, even under onError deny",
@@ -479,7 +479,7 @@ fn failures_and_skips() {
             ],
             answer: json!({}),
             // Untrusted hooks are summed up in one note by the trust gate.
-            notes: &["hook `b`: handler type `prompt` is not supported yet; skipped"],
+            notes: &["hook b: handler type `prompt` is not supported yet; skipped"],
         },
     ]);
 }
@@ -494,7 +494,7 @@ fn design_answer_table() {
     };
     let ctx = |event: EventName, text: &str| json!({"hookSpecificOutput": {"hookEventName": event.as_str(), "additionalContext": text}});
     let cant_block =
-        |event: EventName| format!("hook `a` blocked, but {event} cannot be blocked; ignored: r");
+        |event: EventName| format!("hook a blocked, but {event} cannot be blocked; ignored: r");
     let block_json = r#"{"decision":"block","reason":"r"}"#;
     let deny_json =
         r#"{"hookSpecificOutput":{"permissionDecision":"deny","permissionDecisionReason":"r"}}"#;

@@ -87,7 +87,7 @@ pub async fn dispatch_selected(
             report
                 .notes
                 .iter()
-                .map(|note| format!("hook `{label}`: {note}")),
+                .map(|note| format!("hook {label}: {note}")),
         );
     }
     Dispatched {

@@ -29,9 +29,9 @@ pub fn status(outcome: &Outcome) -> &'static str {
     }
 }
 
-/// One line for `run --verbose`: `hook `x`: answered (exit 0, 12 ms)`.
+/// One line for `run --verbose`: ``hook command `x`: answered (exit 0, 12 ms)``.
 pub fn summary_line(report: &Report) -> String {
-    let mut line = format!("hook `{}`: {}", report.label, status(&report.outcome));
+    let mut line = format!("hook {}: {}", report.label, status(&report.outcome));
     let mut detail = Vec::new();
     match &report.outcome {
         Outcome::Answered(answer) if !answer.is_empty() => {
