@@ -620,7 +620,7 @@ impl Gate {
             {
                 report.notes.push(why.clone());
             }
-            let untrusted_wasm = match gated.standing {
+            let untrusted_wasm = || match gated.standing {
                 Standing::Narrowed => true,
                 Standing::Sandboxed => !self.store.trusts(&gated.handler),
                 Standing::User
@@ -631,7 +631,7 @@ impl Gate {
             if let Outcome::Answered(answer) = &mut report.outcome {
                 // Cheap check first: hashing the component is only worth it
                 // when the answer holds something to take out.
-                if !restrict(&mut answer.clone()).is_empty() && untrusted_wasm {
+                if !restrict(&mut answer.clone()).is_empty() && untrusted_wasm() {
                     let removed = restrict(answer);
                     report.notes.push(format!(
                         "not trusted, so {} in its answer {} ignored",
