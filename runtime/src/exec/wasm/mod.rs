@@ -223,6 +223,10 @@ impl WasmHost {
         path: PathBuf,
         notes: &mut Notes,
     ) -> Result<Arc<Prepared>, Failure> {
+        // Warm: a stat and a map lookup, no thread hop.
+        if let Some(prepared) = self.inner.warm(&path) {
+            return Ok(prepared);
+        }
         let inner = self.inner.clone();
         let verbose = notes.verbose;
         // Compiling takes 0.1 s (more in debug builds): keep it off the
@@ -340,6 +344,13 @@ impl Inner {
     /// The prepared component at `path`: from memory when the file is
     /// unchanged (unless `fresh`), else read, compiled or loaded from the
     /// cache, and linked.
+    /// The prepared component at `path` if it is loaded and the file unchanged.
+    fn warm(&self, path: &Path) -> Option<Arc<Prepared>> {
+        let meta = std::fs::metadata(path).ok()?;
+        let stamp = (meta.len(), meta.modified().ok());
+        self.lock().get(path).filter(|p| p.stamp == stamp).cloned()
+    }
+
     fn prepare(
         &self,
         path: &Path,
