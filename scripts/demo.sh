@@ -10,7 +10,9 @@
 # 3. builds the agenthooks binary;
 # 4. fires made-up events through the real pipeline with `agenthooks fire` and
 #    checks each answer: a dangerous command and a harmless one, a write to
-#    .env, a push to main, and a session start that learns the git branch.
+#    .env, a push to main, and a session start that learns the git branch;
+#    then shows the same deny in Gemini CLI's, Codex's, Copilot's, Cursor's
+#    and Windsurf's own dialects.
 #
 # Exits 1 when an answer is not the expected one.
 set -euo pipefail
@@ -20,6 +22,15 @@ root=$PWD
 examples=(dangerous-command-guard protected-paths protected-branch-push session-branch-context)
 
 step() { printf '\n\033[1m== %s\033[0m\n' "$*"; }
+
+# show ARGS...: print `$ agenthooks ARGS` as one would type it.
+show() {
+    local line='$ agenthooks' word
+    for word in "$@"; do
+        if [[ $word =~ ^[A-Za-z0-9_./:=-]+$ ]]; then line+=" $word"; else line+=" '$word'"; fi
+    done
+    printf '%s\n' "$line"
+}
 
 if ! rustup target list --installed | grep -qx wasm32-wasip2; then
     step "adding the wasm32-wasip2 target"
@@ -53,7 +64,7 @@ fire() {
     local title=$1 expect=$2
     shift 2
     step "$title"
-    printf '$ agenthooks fire %s\n' "$*"
+    show fire "$@"
     local out stdout
     out=$("$agenthooks" fire "$@" 2>&1) || true
     printf '%s\n' "$out"
@@ -81,6 +92,18 @@ fire "pushing to main is denied" '"permissionDecision":"deny"' \
 branch=$(sed -n 's|^ref: refs/heads/||p' .git/HEAD 2>/dev/null || true)
 fire "a new session learns the git branch" "current git branch: ${branch:-none}" \
     SessionStart
+
+step "the same component's deny, in other agents' own dialects"
+for agent in gemini codex copilot cursor windsurf; do
+    show fire PreToolUse --tool Bash --input '{"command":"rm -rf /"}' --agent "$agent"
+    native=$("$agenthooks" fire PreToolUse --tool Bash --input '{"command":"rm -rf /"}' \
+        --agent "$agent" 2>&1 | sed -n '/^native answer/,$p' | grep -v 'compile cache') || true
+    printf '%s\n' "$native"
+    if [[ $native != *"refusing a recursive delete"* ]]; then
+        printf '\033[31mUNEXPECTED\033[0m: %s was not told the reason\n' "$agent"
+        failures=$((failures + 1))
+    fi
+done
 
 echo
 if ((failures > 0)); then

@@ -1,4 +1,4 @@
-//! Write an [agenthooks] hook as a plain Rust function, and build the same
+//! Write an agenthooks hook as a plain Rust function, and build the same
 //! source as a sandboxed WebAssembly component (`wasm32-wasip2`) or as a
 //! native Claude Code command hook.
 //!
@@ -61,8 +61,6 @@
 //! {"read": ["$CLAUDE_PROJECT_DIR"], "env": ["MY_VAR"]}`. Inside the hook use
 //! plain `std::fs` and `std::env`; without a grant they fail (`NotFound`), so
 //! handle the error and fall back to saying nothing.
-//!
-//! [agenthooks]: https://github.com/agenthooks
 #![warn(missing_docs)]
 
 mod answer;

@@ -26,6 +26,8 @@
 //! (the component) or `cargo build --release -p dangerous-command-guard` (a
 //! native Claude Code command hook).
 
+#![forbid(unsafe_code)]
+
 use agenthooks_sdk::shell::{self, SimpleCommand};
 use agenthooks_sdk::{Answer, Event};
 use regex::Regex;

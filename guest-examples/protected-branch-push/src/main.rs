@@ -19,6 +19,8 @@
 //!
 //! Build: `cargo build --release --target wasm32-wasip2 -p protected-branch-push`.
 
+#![forbid(unsafe_code)]
+
 use std::path::{Path, PathBuf};
 
 use agenthooks_sdk::shell::{self, SimpleCommand};

@@ -12,6 +12,8 @@
 //!
 //! Build: `cargo build --release --target wasm32-wasip2 -p protected-paths`.
 
+#![forbid(unsafe_code)]
+
 use agenthooks_sdk::{Answer, Event, ToolKind};
 
 fn protect(event: Event) -> Answer {

@@ -8,6 +8,8 @@
 //!
 //! Build: `cargo build --release --target wasm32-wasip2 -p session-branch-context`.
 
+#![forbid(unsafe_code)]
+
 use std::path::Path;
 
 use agenthooks_sdk::git::{self, Head};
