@@ -538,7 +538,7 @@ fn an_untrusted_wasm_hook_cannot_allow_or_rewrite_a_tool_call() {
     assert!(
         review
             .stdout()
-            .contains("cannot allow a tool without asking"),
+            .contains("cannot allow a tool without\n       asking or change its input"),
         "{}",
         review.stdout()
     );

@@ -34,7 +34,9 @@ use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 use sha2::{Digest, Sha256};
 
-use super::{Grants, Handler, HandlerKind, Scope};
+use super::{
+    Grants, Handler, HandlerKind, Scope, DEFAULT_FUEL, DEFAULT_MEMORY_MIB, DEFAULT_TIMEOUT,
+};
 use crate::exec::Report;
 use crate::protocol::{
     Answer, Behavior, Decision, Failure, HookSpecificOutput, Outcome, PermissionDecision, Skip,
@@ -805,7 +807,8 @@ pub fn gate_with(store: &TrustStore, selected: &[&Handler]) -> Gate {
             }
             HandlerKind::Wasm(spec) => {
                 let root = handler.project_root.as_deref();
-                let (narrowed, withheld) = narrow(&spec.allow, root);
+                let (narrowed, mut withheld) = narrow(&spec.allow, root);
+                withheld.extend(raised_limits(handler));
                 if withheld.is_empty() {
                     // Trust would change its access in nothing: leave the
                     // component unhashed unless its answer needs trust.
@@ -816,7 +819,10 @@ pub fn gate_with(store: &TrustStore, selected: &[&Handler]) -> Gate {
                     gated.standing = Standing::Narrowed;
                     if let HandlerKind::Wasm(spec) = &mut gated.handler.kind {
                         spec.allow = narrowed;
+                        spec.fuel = spec.fuel.min(DEFAULT_FUEL);
+                        spec.memory_mib = spec.memory_mib.min(DEFAULT_MEMORY_MIB);
                     }
+                    gated.handler.timeout = gated.handler.timeout.min(DEFAULT_TIMEOUT);
                     gated.notes.push(format!(
                         "runs without {} until trusted",
                         withheld.join(", ")
@@ -876,6 +882,34 @@ fn held_note(held: &BTreeMap<PathBuf, Held>) -> Option<String> {
         what.join(" and "),
         files.join(", ")
     ))
+}
+
+/// The limits of a project wasm hook raised above the sandbox defaults
+/// (fuel, memory, timeout), each described with the default it gets until
+/// trusted: a cloned repository must not be able to ask for all the memory
+/// or CPU time of the machine.
+pub fn raised_limits(handler: &Handler) -> Vec<String> {
+    let HandlerKind::Wasm(spec) = &handler.kind else {
+        return Vec::new();
+    };
+    let mut raised = Vec::new();
+    if spec.fuel > DEFAULT_FUEL {
+        raised.push(format!("`fuel` {} ({DEFAULT_FUEL} instead)", spec.fuel));
+    }
+    if spec.memory_mib > DEFAULT_MEMORY_MIB {
+        raised.push(format!(
+            "`memoryMiB` {} ({DEFAULT_MEMORY_MIB} instead)",
+            spec.memory_mib
+        ));
+    }
+    if handler.timeout > DEFAULT_TIMEOUT {
+        raised.push(format!(
+            "`timeout` {}s ({}s instead)",
+            handler.timeout.as_secs_f64(),
+            DEFAULT_TIMEOUT.as_secs_f64()
+        ));
+    }
+    raised
 }
 
 /// What an untrusted project wasm hook may keep of `grants`: reads inside the
@@ -1045,7 +1079,7 @@ pub fn review(project_root: &Path, hooks: &[&Handler]) -> String {
                     out.push_str(&format!("     {lead} {ask}\n"));
                 }
                 out.push_str(
-                    "     until trusted: read-only access inside the project, no environment, no network,\n       and its answers cannot allow a tool without asking or change its input\n",
+                    "     until trusted: read-only access inside the project, no environment, no network,\n       no more than the default limits, and its answers cannot allow a tool without\n       asking or change its input\n",
                 );
             }
             HandlerKind::Unsupported { kind } => {
@@ -1559,6 +1593,44 @@ mod tests {
             serde_json::json!({"hookSpecificOutput": {"hookEventName": "PostToolUse"}})
         );
         assert_eq!(removed, ["`updatedMCPToolOutput`"]);
+    }
+
+    #[test]
+    fn an_untrusted_wasm_hook_gets_no_more_than_the_default_limits() {
+        let p = Project::new();
+        let mut w = p.wasm(b"bytes", Grants::default());
+        if let HandlerKind::Wasm(spec) = &mut w.kind {
+            spec.fuel = DEFAULT_FUEL * 100;
+            spec.memory_mib = 4096;
+        }
+        w.timeout = Duration::from_secs(3600);
+        let gate = gate_with(&TrustStore::empty(), &[&w]);
+        let g = &gate.handlers[0];
+        assert_eq!(g.standing, Standing::Narrowed);
+        let HandlerKind::Wasm(spec) = &g.handler.kind else {
+            panic!("wasm")
+        };
+        assert_eq!(
+            (spec.fuel, spec.memory_mib, g.handler.timeout),
+            (DEFAULT_FUEL, DEFAULT_MEMORY_MIB, DEFAULT_TIMEOUT)
+        );
+        assert_eq!(
+            g.notes,
+            ["runs without `fuel` 200000000000 (2000000000 instead), `memoryMiB` 4096 (64 instead), \
+              `timeout` 3600s (60s instead) until trusted"]
+        );
+        // Lower limits are the hook's own business.
+        let mut small = p.wasm(b"bytes", Grants::default());
+        if let HandlerKind::Wasm(spec) = &mut small.kind {
+            spec.memory_mib = 8;
+        }
+        assert!(raised_limits(&small).is_empty());
+        // Trusted, it keeps what it asked for.
+        let home = tempfile::tempdir().unwrap();
+        let mut store = store_in(home.path());
+        store.trust(&p.root(), [&w]).unwrap();
+        let gate = gate_with(&store, &[&w]);
+        assert_eq!(gate.handlers[0].handler.timeout, Duration::from_secs(3600));
     }
 
     #[test]
