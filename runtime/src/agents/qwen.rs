@@ -15,6 +15,7 @@ use serde_json::Value;
 
 use super::claude_json::claude_json;
 use super::plan::{Verdict, DEFAULT_DENY};
+use super::{claude_handler, InstallSpec, JsonSpec, Registration, Shape, TimeUnit, UserPath};
 use super::{
     finish_decode, intent_for, object, resolve_event, tool, Agent, Caps, DecodeError, EventRow,
     Native, Table,
@@ -24,11 +25,15 @@ use crate::protocol::{Answer, Event, EventName};
 /// The Qwen Code adapter.
 pub struct Qwen;
 
+/// Qwen 0.15.10 and 0.24.4 read no `updatedInput` from a PreToolUse answer
+/// (their `PreToolUseHookOutput` has only the decision and its reason; the
+/// original command ran in tests/real-agents' `rewrite` phase). Only
+/// PermissionRequest's `decision.updatedInput` is applied.
 const TOOL: Caps = Caps {
     deny: true,
     ask: true,
     allow: true,
-    updated_input: true,
+    updated_input: false,
     context: true,
     block: false,
     stop: true,
@@ -37,6 +42,7 @@ const TOOL: Caps = Caps {
 const PERMISSION: Caps = Caps {
     ask: false,
     context: false,
+    updated_input: true,
     ..TOOL
 };
 const CONTEXT_BLOCK: Caps = Caps {
@@ -128,6 +134,22 @@ pub static TABLE: Table = Table {
     plain_stdout: false,
 };
 
+/// Qwen Code reads `hooks` in `settings.json` (JSONC allowed): Claude's shape
+/// and names, the timeout in milliseconds.
+pub static INSTALL: InstallSpec = InstallSpec {
+    registration: Registration::Json(JsonSpec {
+        shape: Shape::Nested,
+        handler: claude_handler(TimeUnit::Milliseconds),
+        root: &[],
+        jsonc: true,
+        off: &[("/disableAllHooks", true)],
+    }),
+    project: ".qwen/settings.json",
+    user: UserPath::home(".qwen/settings.json"),
+    detect: &[".qwen"],
+    detect_user: &[UserPath::home(".qwen")],
+};
+
 impl Agent for Qwen {
     fn id(&self) -> &'static str {
         "qwen"
@@ -139,6 +161,10 @@ impl Agent for Qwen {
 
     fn table(&self) -> &'static Table {
         &TABLE
+    }
+
+    fn install_spec(&self) -> Option<&'static InstallSpec> {
+        Some(&INSTALL)
     }
 
     fn decode(&self, input: Value, event: Option<&str>) -> Result<Event, DecodeError> {

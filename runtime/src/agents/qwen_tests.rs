@@ -48,8 +48,10 @@ fn answers_are_claude_json() {
     let n = Qwen.encode(&ev, &rewrite(json!({"command":"ls"})));
     assert_eq!(
         stdout_json(&n),
-        json!({"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow","updatedInput":{"command":"ls"}}})
+        json!({"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow"}}),
+        "Qwen ignores updatedInput before a tool"
     );
+    assert_eq!(n.notes().count(), 1, "says the rewrite was dropped");
     let n = Qwen.encode(&ev, &stop("halt"));
     assert_eq!(
         stdout_json(&n),
@@ -70,15 +72,20 @@ fn answers_are_claude_json() {
 
 #[test]
 fn a_rewrite_goes_back_in_qwen_s_param_names() {
+    // Qwen applies a rewrite only from PermissionRequest's decision.
     let ev = Qwen
-        .decode(json!({"hook_event_name":"PreToolUse","tool_name":"read_file","tool_input":{"absolute_path":"/a"}}), None)
+        .decode(json!({"hook_event_name":"PermissionRequest","tool_name":"read_file","tool_input":{"absolute_path":"/a"}}), None)
         .expect("decode");
     assert_eq!(ev.tool_name(), Some("Read"));
     assert_eq!(ev.tool_input().unwrap(), &json!({"file_path":"/a"}));
-    let n = Qwen.encode(&ev, &rewrite(json!({"file_path":"/b"})));
+    let a = answer(
+        json!({"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"allow","updatedInput":{"file_path":"/b"}}}}),
+    );
+    let n = Qwen.encode(&ev, &a);
     assert_eq!(
-        stdout_json(&n)["hookSpecificOutput"]["updatedInput"],
-        json!({"absolute_path":"/b"})
+        stdout_json(&n)["hookSpecificOutput"]["decision"]["updatedInput"],
+        json!({"absolute_path":"/b"}),
+        "{n:?}"
     );
 }
 

@@ -469,7 +469,7 @@ fn each_canonical_answer_is_each_agent_s_documented_answer() {
         ("qwen", "PreToolUse", "deny", HSO_DENY, 0, &[], 0),
         ("qwen", "PreToolUse", "ask", HSO_ASK, 0, &[], 0),
         ("qwen", "PreToolUse", "allow", HSO_ALLOW, 0, &[], 0),
-        ("qwen", "PreToolUse", "rewrite", HSO_REWRITE, 0, &[], 0),
+        ("qwen", "PreToolUse", "rewrite", HSO_ALLOW, 0, &[], 1),
         ("qwen", "SessionStart", "context", SS_CTX, 0, &[], 0),
         ("qwen", "UserPromptSubmit", "block", BLOCK_NO, 0, &[], 0),
         ("qwen", "Stop", "keep going", AGAIN, 0, &[], 0),
