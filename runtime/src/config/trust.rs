@@ -877,8 +877,13 @@ fn held_note(held: &BTreeMap<PathBuf, Held>) -> Option<String> {
         return None;
     }
     let files: Vec<String> = held.keys().map(|f| format!("`{}`", f.display())).collect();
+    let them = if total.skipped + total.narrowed + total.restricted == 1 {
+        "it"
+    } else {
+        "them"
+    };
     Some(format!(
-        "agenthooks: {} from {}; review and allow them with `agenthooks trust`",
+        "agenthooks: {} from {}; review and allow {them} with `agenthooks trust`",
         what.join(" and "),
         files.join(", ")
     ))
