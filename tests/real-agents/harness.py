@@ -23,6 +23,10 @@ Phases:
   text) hooks adding context, which the first model request must carry.
 - ``post``: as allow, plus a PostToolUse hook answering ``decision: block``
   for the echo call; its reason must reach the model with the echo result.
+- ``rewrite``: the hook allows the rm call with ``updatedInput`` running a
+  harmless echo instead; the victim survives and the echo's output reaches
+  the model. Skipped (not passed) where ``agenthooks agents`` says the agent
+  takes no updatedInput before a tool.
 - ``stop``: as allow, plus a Stop hook that blocks the first stop ("keep
   going"); its reason must reach the model and the agent must then finish.
 
@@ -51,7 +55,10 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 MARKER = "BLOCKED-BY-AGENTHOOKS-E2E"
 REASON = MARKER + " destructive rm refused by the project policy"
 PROMPT = "Run the shell commands the task needs, one at a time, then report the output."
-PHASES = ["deny", "exit2", "wasm", "allow", "context", "stop", "post"]
+PHASES = ["deny", "exit2", "wasm", "allow", "context", "stop", "post", "rewrite"]
+# The `rewrite` phase: the hook allows the rm call with `updatedInput` that
+# runs this harmless command instead; its output must reach the model.
+REWRITTEN = "REWRITTEN-BY-E2E"
 # The `post` phase: a PostToolUse hook answers `decision: block` with this
 # reason for the echo call ("reason to the agent" after a tool).
 POST_REASON = "POST-TOOL-E2E feedback from the after-tool hook"
@@ -86,6 +93,9 @@ case "$1" in
     ;;
   allow)
     printf '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow","permissionDecisionReason":"e2e control run"}}\n'
+    ;;
+  rewrite)
+    printf '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow","updatedInput":{"command":"echo %s"}}}\n' "$REWRITTEN"
     ;;
 esac
 exit 0
@@ -169,8 +179,9 @@ class Run:
             "type": "command",
             # In the wasm phase the command hook only logs and allows; the
             # component denies, and the aggregator must let the deny win.
-            "command": "REASON=%s sh %s %s %s" % (
-                shlex.quote(REASON), shlex.quote(guard), self.phase if self.phase in ("deny", "exit2") else "allow",
+            "command": "REASON=%s REWRITTEN=%s sh %s %s %s" % (
+                shlex.quote(REASON), REWRITTEN, shlex.quote(guard),
+                self.phase if self.phase in ("deny", "exit2", "rewrite") else "allow",
                 shlex.quote(self.hook_log)),
             "timeout": 30}]
         if self.phase == "wasm":
@@ -392,6 +403,16 @@ class Run:
             checks.append(("the Stop hook's block reason reached the model", bool(seen),
                            "%d of %d requests carry %s" % (len(seen), len(reqs), STOP_REASON.split()[0])))
             checks.append(("the agent then finished", self.agent_rc == 0, "agent exit %s" % (self.agent_rc,)))
+        if self.phase == "rewrite":
+            checks.append(("the rm did not run (victim survives)", survived,
+                           "victim exists" if survived else "victim DELETED"))
+            seen = [r for r in after_rm if REWRITTEN in (r.get("body") or "")]
+            detail = "%d of %d requests after the rm call carry %s" % (len(seen), len(after_rm), REWRITTEN)
+            if seen:
+                body = seen[0]["body"]
+                i = body.rfind(REWRITTEN)
+                detail += "; the model saw: ..." + body[max(0, i - 120):i + 60] + "..."
+            checks.append(("the rewritten command ran instead (its output reached the model)", bool(seen), detail))
         if self.phase in ("deny", "exit2", "wasm"):
             checks.append(("the rm was blocked (victim survives)", survived, "victim exists" if survived else "victim DELETED"))
             marked_after = [r for r in after_rm if MARKER in (r.get("body") or "")]
@@ -629,6 +650,22 @@ AGENTS = {
 }
 
 
+def answers_at(binary, agent, event):
+    """What `agenthooks agents --json` says `agent` acts on at `event` (the
+    table the encoder uses), or None when it cannot say."""
+    try:
+        res = subprocess.run([binary, "agents", "--json", agent], stdin=subprocess.DEVNULL,
+                             capture_output=True, text=True, timeout=30)
+        rows = json.loads(res.stdout)[0]["events"]
+    except (OSError, ValueError, LookupError, TypeError, subprocess.SubprocessError):
+        return None
+    return next((set(r.get("answers", [])) for r in rows if r.get("event") == event), None)
+
+
+# Phases that need an answer the agent may not act on: (phase, event, answer).
+NEEDS = {"rewrite": ("PreToolUse", "updatedInput")}
+
+
 def install_available(binary):
     """Whether this build of agenthooks has the `install` subcommand."""
     try:
@@ -693,6 +730,15 @@ def main():
             if phase not in PHASES:
                 print("unknown phase %r" % phase)
                 return 2
+            need = NEEDS.get(phase)
+            if need:
+                answers = answers_at(binary, agent, need[0])
+                if answers is not None and need[1] not in answers:
+                    # Not a pass: the agent cannot do it, and agenthooks says so.
+                    results.append((agent, phase, None, 0.0, (0, 0.0, 0.0)))
+                    print("SKIP %s %s %s (`agenthooks agents` says %s takes no %s at %s)" % (
+                        agent, version_of(agent), phase, agent, need[1], need[0]), flush=True)
+                    continue
             run = Run(agent, phase, os.path.join(os.path.abspath(args.out), "%s-%s" % (agent, phase)),
                       os.path.abspath(args.cache), binary, wiring)
             run.seconds = 0.0
@@ -719,17 +765,18 @@ def main():
                 print(run.debug_dump(), flush=True)
 
     passed = sum(1 for r in results if r[2])
-    failed = len(results) - passed
+    skipped = sum(1 for r in results if r[2] is None)
+    failed = len(results) - passed - skipped
     print("\nreal agents summary (wiring: %s):" % wiring)
     for agent, phase, ok, secs, calls in results:
-        print("  %-8s %-8s %-6s %s  %5.1fs  %3d calls, mean %4.0f ms, max %4.0f ms" % (
-            agent, version_of(agent), phase, "PASS" if ok else "FAIL", secs, *calls))
+        print("  %-8s %-8s %-7s %s  %5.1fs  %3d calls, mean %4.0f ms, max %4.0f ms" % (
+            agent, version_of(agent), phase, {True: "PASS", False: "FAIL", None: "SKIP"}[ok], secs, *calls))
     start = os.environ.get("AGENTS_STEP_START")
     if start:
         print("real agents: npm install %ss, whole step (build, install, runs) %.1fs" % (
             os.environ.get("AGENTS_INSTALL_SECONDS", "?"), time.time() - float(start)))
     # The plain closing line CI reads.
-    print("real-agents: %d passed, %d failed" % (passed, failed))
+    print("real-agents: %d passed, %d failed" % (passed, failed) + (", %d skipped" % skipped if skipped else ""))
     return 1 if failed else 0
 
 

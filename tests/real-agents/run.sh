@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Real agents, end to end: builds agenthooks, installs the pinned agent CLIs
 # from npm (cached), and runs each one against the fake model server on
-# 127.0.0.1 with deny / exit-2 / wasm / allow / context / stop / post hooks in .agents/hooks.json.
+# 127.0.0.1 with deny / exit-2 / wasm / allow / context / stop / post / rewrite hooks in .agents/hooks.json.
 #
 #   tests/real-agents/run.sh [harness options]   e.g. --agents claude,codex --phases deny
 #
