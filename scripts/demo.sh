@@ -89,7 +89,7 @@ fire "writing .env is denied" '"permissionDecision":"deny"' \
     PreToolUse --tool Write --input "{\"file_path\":\"$root/.env\",\"content\":\"TOKEN=x\"}"
 fire "pushing to main is denied" '"permissionDecision":"deny"' \
     PreToolUse --tool Bash --input '{"command":"git push origin main"}'
-branch=$(sed -n 's|^ref: refs/heads/||p' .git/HEAD 2>/dev/null || true)
+branch=$(git symbolic-ref --short -q HEAD 2>/dev/null || true)
 fire "a new session learns the git branch" "current git branch: ${branch:-none}" \
     SessionStart
 
