@@ -5,6 +5,7 @@
 
 use serde_json::Value;
 
+use super::{claude_handler, InstallSpec, JsonSpec, Registration, Shape, TimeUnit, UserPath};
 use super::{Agent, Caps, DecodeError, EventRow, Native, Table};
 use crate::protocol::{Answer, Event, EventName};
 
@@ -95,6 +96,22 @@ pub static TABLE: Table = Table {
     plain_stdout: false,
 };
 
+/// Claude Code reads `hooks` in `settings.json` (strict JSON), timeout in
+/// seconds; `disableAllHooks` switches every hook off.
+pub static INSTALL: InstallSpec = InstallSpec {
+    registration: Registration::Json(JsonSpec {
+        shape: Shape::Nested,
+        handler: claude_handler(TimeUnit::Seconds),
+        root: &[],
+        jsonc: false,
+        off: &[("/disableAllHooks", true)],
+    }),
+    project: ".claude/settings.json",
+    user: UserPath::home(".claude/settings.json"),
+    detect: &[".claude"],
+    detect_user: &[UserPath::home(".claude")],
+};
+
 impl Agent for Claude {
     fn id(&self) -> &'static str {
         "claude"
@@ -106,6 +123,10 @@ impl Agent for Claude {
 
     fn table(&self) -> &'static Table {
         &TABLE
+    }
+
+    fn install_spec(&self) -> Option<&'static InstallSpec> {
+        Some(&INSTALL)
     }
 
     fn decode(&self, input: Value, event: Option<&str>) -> Result<Event, DecodeError> {

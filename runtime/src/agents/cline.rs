@@ -22,6 +22,7 @@ use super::{
     finish_decode, intent_for, object, parse_if_string, rename, resolve_event, tool, Agent, Caps,
     DecodeError, EventRow, Native, Table, Verdict,
 };
+use super::{InstallSpec, Registration, UserPath};
 use crate::protocol::{Answer, Event, EventName};
 
 /// The Cline adapter.
@@ -93,6 +94,16 @@ pub static TABLE: Table = Table {
     plain_stdout: false,
 };
 
+/// Cline runs one executable per event, named after it, from its hooks
+/// directory.
+pub static INSTALL: InstallSpec = InstallSpec {
+    registration: Registration::Scripts,
+    project: ".clinerules/hooks",
+    user: UserPath::home("Documents/Cline/Hooks"),
+    detect: &[".clinerules", ".cline"],
+    detect_user: &[UserPath::home("Documents/Cline"), UserPath::home(".cline")],
+};
+
 impl Agent for Cline {
     fn id(&self) -> &'static str {
         "cline"
@@ -104,6 +115,10 @@ impl Agent for Cline {
 
     fn table(&self) -> &'static Table {
         &TABLE
+    }
+
+    fn install_spec(&self) -> Option<&'static InstallSpec> {
+        Some(&INSTALL)
     }
 
     fn decode(&self, input: Value, event: Option<&str>) -> Result<Event, DecodeError> {

@@ -15,6 +15,9 @@ use serde_json::{Map, Value};
 use super::claude_json::claude_json;
 use super::plan::{Verdict, DEFAULT_DENY};
 use super::{
+    claude_handler, InstallSpec, JsonSpec, Registration, Shape, TimeUnit, UserDir, UserPath,
+};
+use super::{
     finish_decode, intent_for, object, resolve_event, tool, Agent, Caps, DecodeError, EventRow,
     Native, Table,
 };
@@ -132,6 +135,23 @@ pub static TABLE: Table = Table {
     plain_stdout: false,
 };
 
+/// Codex reads `hooks.json` (its root accepts only `description` and
+/// `hooks`), Claude's shape, timeout in seconds; the user layer lives in
+/// `$CODEX_HOME`.
+pub static INSTALL: InstallSpec = InstallSpec {
+    registration: Registration::Json(JsonSpec {
+        shape: Shape::Nested,
+        handler: claude_handler(TimeUnit::Seconds),
+        root: &[],
+        jsonc: false,
+        off: &[],
+    }),
+    project: ".codex/hooks.json",
+    user: UserPath::new(UserDir::CodexHome, "hooks.json"),
+    detect: &[".codex"],
+    detect_user: &[UserPath::new(UserDir::CodexHome, "")],
+};
+
 impl Agent for Codex {
     fn id(&self) -> &'static str {
         "codex"
@@ -143,6 +163,10 @@ impl Agent for Codex {
 
     fn table(&self) -> &'static Table {
         &TABLE
+    }
+
+    fn install_spec(&self) -> Option<&'static InstallSpec> {
+        Some(&INSTALL)
     }
 
     fn decode(&self, input: Value, event: Option<&str>) -> Result<Event, DecodeError> {

@@ -21,6 +21,9 @@ use super::{
     finish_decode, intent_for, object, parse_if_string, rename, resolve_event, tool, Agent, Caps,
     DecodeError, EventRow, Native, Table,
 };
+use super::{
+    Field, InstallSpec, JsonSpec, Literal, Registration, Shape, TimeUnit, UserDir, UserPath,
+};
 use crate::protocol::{Answer, Event, EventName};
 
 /// The Copilot CLI adapter.
@@ -115,6 +118,31 @@ pub static TABLE: Table = Table {
     plain_stdout: false,
 };
 
+/// Copilot CLI reads every file in `.github/hooks` (and `$COPILOT_HOME/hooks`):
+/// we keep a file of our own with a `version`, camelCase (native) event keys
+/// and flat handlers with `bash` and `timeoutSec`.
+pub static INSTALL: InstallSpec = InstallSpec {
+    registration: Registration::Json(JsonSpec {
+        shape: Shape::Flat,
+        handler: &[
+            ("type", Field::Literal(Literal::Str("command"))),
+            ("bash", Field::Command),
+            ("timeoutSec", Field::Timeout(TimeUnit::Seconds)),
+        ],
+        root: &[("version", Literal::Int(1))],
+        jsonc: false,
+        off: &[("/disableAllHooks", true)],
+    }),
+    project: ".github/hooks/agenthooks.json",
+    user: UserPath::new(UserDir::CopilotHome, "hooks/agenthooks.json"),
+    detect: &[
+        ".github/hooks",
+        ".github/copilot-instructions.md",
+        ".github/copilot",
+    ],
+    detect_user: &[UserPath::new(UserDir::CopilotHome, "")],
+};
+
 impl Agent for Copilot {
     fn id(&self) -> &'static str {
         "copilot"
@@ -126,6 +154,10 @@ impl Agent for Copilot {
 
     fn table(&self) -> &'static Table {
         &TABLE
+    }
+
+    fn install_spec(&self) -> Option<&'static InstallSpec> {
+        Some(&INSTALL)
     }
 
     fn decode(&self, input: Value, event: Option<&str>) -> Result<Event, DecodeError> {

@@ -18,6 +18,7 @@ use super::{
     finish_decode, intent_for, object, resolve_event, tool, Agent, Caps, DecodeError, EventRow,
     Native, Table,
 };
+use super::{Field, InstallSpec, JsonSpec, Literal, Registration, Shape, TimeUnit, UserPath};
 use crate::protocol::{Answer, Event, EventName};
 
 /// The Cursor adapter.
@@ -107,6 +108,25 @@ pub static TABLE: Table = Table {
     plain_stdout: false,
 };
 
+/// Cursor reads `hooks.json` with a `version`, camelCase events and flat
+/// handlers, timeout in seconds.
+pub static INSTALL: InstallSpec = InstallSpec {
+    registration: Registration::Json(JsonSpec {
+        shape: Shape::Flat,
+        handler: &[
+            ("command", Field::Command),
+            ("timeout", Field::Timeout(TimeUnit::Seconds)),
+        ],
+        root: &[("version", Literal::Int(1))],
+        jsonc: false,
+        off: &[],
+    }),
+    project: ".cursor/hooks.json",
+    user: UserPath::home(".cursor/hooks.json"),
+    detect: &[".cursor"],
+    detect_user: &[UserPath::home(".cursor")],
+};
+
 impl Agent for Cursor {
     fn id(&self) -> &'static str {
         "cursor"
@@ -118,6 +138,10 @@ impl Agent for Cursor {
 
     fn table(&self) -> &'static Table {
         &TABLE
+    }
+
+    fn install_spec(&self) -> Option<&'static InstallSpec> {
+        Some(&INSTALL)
     }
 
     fn decode(&self, input: Value, event: Option<&str>) -> Result<Event, DecodeError> {

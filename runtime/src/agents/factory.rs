@@ -11,6 +11,7 @@
 use serde_json::Value;
 
 use super::qwen::{decode_claude_like, encode_claude_like};
+use super::{claude_handler, InstallSpec, JsonSpec, Registration, Shape, TimeUnit, UserPath};
 use super::{tool, Agent, Caps, DecodeError, EventRow, Native, Table};
 use crate::protocol::{Answer, Event, EventName};
 
@@ -80,6 +81,21 @@ pub static TABLE: Table = Table {
     plain_stdout: false,
 };
 
+/// Factory Droid reads Claude's shape from `hooks.json`, timeout in seconds.
+pub static INSTALL: InstallSpec = InstallSpec {
+    registration: Registration::Json(JsonSpec {
+        shape: Shape::Nested,
+        handler: claude_handler(TimeUnit::Seconds),
+        root: &[],
+        jsonc: false,
+        off: &[],
+    }),
+    project: ".factory/hooks.json",
+    user: UserPath::home(".factory/hooks.json"),
+    detect: &[".factory"],
+    detect_user: &[UserPath::home(".factory")],
+};
+
 impl Agent for Factory {
     fn id(&self) -> &'static str {
         "factory"
@@ -91,6 +107,10 @@ impl Agent for Factory {
 
     fn table(&self) -> &'static Table {
         &TABLE
+    }
+
+    fn install_spec(&self) -> Option<&'static InstallSpec> {
+        Some(&INSTALL)
     }
 
     fn decode(&self, input: Value, event: Option<&str>) -> Result<Event, DecodeError> {

@@ -20,6 +20,7 @@ use super::{
     finish_decode, intent_for, object, rename, resolve_event, tool, Agent, Caps, DecodeError,
     EventRow, Native, Table,
 };
+use super::{Field, InstallSpec, JsonSpec, Literal, Registration, Shape, TimeUnit, UserPath};
 use crate::protocol::{Answer, Event, EventName};
 
 /// The Gemini CLI adapter.
@@ -121,6 +122,28 @@ pub static TABLE: Table = Table {
     plain_stdout: false,
 };
 
+/// Gemini CLI reads `hooks` in `settings.json` (JSONC allowed) under its own
+/// event names; the timeout is in milliseconds and `name` is shown in its UI;
+/// `hooksConfig.enabled: false` switches every hook off.
+pub static INSTALL: InstallSpec = InstallSpec {
+    registration: Registration::Json(JsonSpec {
+        shape: Shape::Nested,
+        handler: &[
+            ("name", Field::Literal(Literal::Str("agenthooks"))),
+            ("type", Field::Literal(Literal::Str("command"))),
+            ("command", Field::Command),
+            ("timeout", Field::Timeout(TimeUnit::Milliseconds)),
+        ],
+        root: &[],
+        jsonc: true,
+        off: &[("/hooksConfig/enabled", false)],
+    }),
+    project: ".gemini/settings.json",
+    user: UserPath::home(".gemini/settings.json"),
+    detect: &[".gemini"],
+    detect_user: &[UserPath::home(".gemini")],
+};
+
 impl Agent for Gemini {
     fn id(&self) -> &'static str {
         "gemini"
@@ -132,6 +155,10 @@ impl Agent for Gemini {
 
     fn table(&self) -> &'static Table {
         &TABLE
+    }
+
+    fn install_spec(&self) -> Option<&'static InstallSpec> {
+        Some(&INSTALL)
     }
 
     fn decode(&self, input: Value, event: Option<&str>) -> Result<Event, DecodeError> {

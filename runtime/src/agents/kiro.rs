@@ -18,6 +18,7 @@ use super::{
     finish_decode, intent_for, object, rename, resolve_event, tool, Agent, Caps, DecodeError,
     EventRow, Native, Table,
 };
+use super::{Field, InstallSpec, JsonSpec, Literal, Registration, Shape, TimeUnit, UserPath};
 use crate::protocol::{Answer, Event, EventName};
 
 /// The Kiro CLI adapter.
@@ -68,6 +69,35 @@ pub static TABLE: Table = Table {
     plain_stdout: true,
 };
 
+/// Kiro CLI reads `hooks` inside an agent config; we keep our own agent,
+/// `agenthooks`, so the user's agents stay untouched. Flat handlers,
+/// `timeout_ms`.
+pub static INSTALL: InstallSpec = InstallSpec {
+    registration: Registration::Json(JsonSpec {
+        shape: Shape::Flat,
+        handler: &[
+            ("command", Field::Command),
+            ("timeout_ms", Field::Timeout(TimeUnit::Milliseconds)),
+        ],
+        root: &[
+            ("name", Literal::Str("agenthooks")),
+            (
+                "description",
+                Literal::Str(
+                    "Runs the hooks of .agents/hooks.json (written by agenthooks install kiro)",
+                ),
+            ),
+            ("tools", Literal::Strs(&["*"])),
+        ],
+        jsonc: false,
+        off: &[],
+    }),
+    project: ".kiro/agents/agenthooks.json",
+    user: UserPath::home(".kiro/agents/agenthooks.json"),
+    detect: &[".kiro"],
+    detect_user: &[UserPath::home(".kiro")],
+};
+
 impl Agent for Kiro {
     fn id(&self) -> &'static str {
         "kiro"
@@ -79,6 +109,10 @@ impl Agent for Kiro {
 
     fn table(&self) -> &'static Table {
         &TABLE
+    }
+
+    fn install_spec(&self) -> Option<&'static InstallSpec> {
+        Some(&INSTALL)
     }
 
     fn decode(&self, input: Value, event: Option<&str>) -> Result<Event, DecodeError> {

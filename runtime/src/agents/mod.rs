@@ -1,12 +1,15 @@
-//! One module per agent: its name table, decode, encode and capability row.
+//! One module per agent: its name table, decode, encode, install spec and
+//! capability row.
 //!
-//! Stage 1 (decode) and stage 6 (encode) of the pipeline. Adding an agent means
-//! adding one module and one line in [`AGENTS`].
+//! Stage 1 (decode) and stage 6 (encode) of the pipeline, and what `install`
+//! writes. Adding an agent means adding one module and one line in [`AGENTS`].
 //!
 //! Every agent's native names live in its module's [`Table`]; decode, encode,
-//! `install` and `agenthooks agents` all read that table. The shared halves are
-//! here ([`finish_decode`]) and in [`plan`] (which parts of an answer an agent
-//! acts on, and the note for each part it cannot).
+//! `install` and `agenthooks agents` all read that table. Where its hooks are
+//! configured lives in the same module's [`InstallSpec`]. The shared halves are
+//! here ([`finish_decode`]), in [`plan`] (which parts of an answer an agent
+//! acts on, and the note for each part it cannot) and in `crate::install`
+//! (merging, backups, scripts, the OpenCode plugin: nothing agent-specific).
 //!
 //! An agent module is mostly data:
 //!
@@ -14,6 +17,14 @@
 //!   optional synthesized tool, whether `install` registers it, and the
 //!   [`Caps`] it acts on), [`ToolRow`]s, `tool_input` [`Rename`]s and
 //!   top-level field renames;
+//! - `INSTALL`: the [`InstallSpec`] `install`, `uninstall` and `check` read:
+//!   the native file at project and user scope ([`UserPath`] names the user
+//!   directory the agent honours: `$HOME`, `$CODEX_HOME`, ...), how entries
+//!   are registered ([`Registration`]: a JSON file with a [`JsonSpec`] (the
+//!   [`Shape`], the handler's keys in order with the timeout's [`TimeUnit`],
+//!   root keys such as Copilot's `version`, JSONC or not, the settings that
+//!   switch all hooks off), one script per event, or a plugin), and the paths
+//!   whose presence means a project or user uses the agent;
 //! - `decode`: find the row ([`resolve_event`]: `--event` first, native or
 //!   canonical spelling, then the payload's own name field), reshape what is
 //!   peculiar to the agent into Claude's layout, then [`finish_decode`];
@@ -38,6 +49,7 @@ pub mod cursor;
 pub mod deadline;
 pub mod factory;
 pub mod gemini;
+mod install_spec;
 pub mod kiro;
 pub mod opencode;
 pub mod plan;
@@ -45,6 +57,10 @@ pub mod qwen;
 mod table;
 pub mod windsurf;
 
+pub use install_spec::{
+    claude_handler, Field, InstallSpec, JsonSpec, Literal, Registration, Shape, TimeUnit, UserDir,
+    UserPath,
+};
 pub use plan::{Intent, Verdict, NOTE_PREFIX};
 pub use table::{
     rename, tool, AnswerKind, Capabilities, CapabilityRow, Caps, EventRow, Rename, Table, ToolRow,
@@ -133,6 +149,10 @@ pub trait Agent: Sync + Send {
 
     /// The agent's events, tools, renames and capabilities.
     fn table(&self) -> &'static Table;
+
+    /// Where `install` registers the agent's hooks and what an entry looks
+    /// like; `None` for an agent install cannot write (none so far).
+    fn install_spec(&self) -> Option<&'static InstallSpec>;
 
     /// Native input → canonical event. `event` is the `--event` argument, native
     /// or canonical spelling, for agents whose payload does not name the event.

@@ -32,6 +32,7 @@ use super::{
     finish_decode, intent_for, object, rename, resolve_event, tool, Agent, Caps, DecodeError,
     EventRow, Native, Table, Verdict,
 };
+use super::{InstallSpec, Registration, UserDir, UserPath};
 use crate::protocol::{Answer, Event, EventName};
 
 /// The OpenCode adapter.
@@ -121,6 +122,16 @@ pub static TABLE: Table = Table {
     plain_stdout: false,
 };
 
+/// OpenCode has no command hooks: install writes a plugin that spawns the
+/// binary (`crate::install`), in its plugins directory.
+pub static INSTALL: InstallSpec = InstallSpec {
+    registration: Registration::Plugin,
+    project: ".opencode/plugins/agenthooks.js",
+    user: UserPath::new(UserDir::XdgConfigHome, "opencode/plugins/agenthooks.js"),
+    detect: &[".opencode"],
+    detect_user: &[UserPath::new(UserDir::XdgConfigHome, "opencode")],
+};
+
 impl Agent for OpenCode {
     fn id(&self) -> &'static str {
         "opencode"
@@ -132,6 +143,10 @@ impl Agent for OpenCode {
 
     fn table(&self) -> &'static Table {
         &TABLE
+    }
+
+    fn install_spec(&self) -> Option<&'static InstallSpec> {
+        Some(&INSTALL)
     }
 
     fn decode(&self, input: Value, event: Option<&str>) -> Result<Event, DecodeError> {

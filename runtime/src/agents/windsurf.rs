@@ -18,6 +18,7 @@ use super::{
     finish_decode, intent_for, object, parse_if_string, resolve_event, Agent, Caps, DecodeError,
     EventRow, Native, Table,
 };
+use super::{Field, InstallSpec, JsonSpec, Literal, Registration, Shape, UserPath};
 use crate::protocol::{Answer, Event, EventName};
 
 /// The Windsurf adapter.
@@ -66,6 +67,25 @@ pub static TABLE: Table = Table {
     plain_stdout: false,
 };
 
+/// Windsurf reads `hooks.json`: flat handlers under snake_case events, no
+/// timeout field; `show_output: false` keeps our notes out of its UI.
+pub static INSTALL: InstallSpec = InstallSpec {
+    registration: Registration::Json(JsonSpec {
+        shape: Shape::Flat,
+        handler: &[
+            ("command", Field::Command),
+            ("show_output", Field::Literal(Literal::Bool(false))),
+        ],
+        root: &[],
+        jsonc: false,
+        off: &[],
+    }),
+    project: ".windsurf/hooks.json",
+    user: UserPath::home(".codeium/windsurf/hooks.json"),
+    detect: &[".windsurf"],
+    detect_user: &[UserPath::home(".codeium/windsurf")],
+};
+
 impl Agent for Windsurf {
     fn id(&self) -> &'static str {
         "windsurf"
@@ -77,6 +97,10 @@ impl Agent for Windsurf {
 
     fn table(&self) -> &'static Table {
         &TABLE
+    }
+
+    fn install_spec(&self) -> Option<&'static InstallSpec> {
+        Some(&INSTALL)
     }
 
     fn decode(&self, input: Value, event: Option<&str>) -> Result<Event, DecodeError> {

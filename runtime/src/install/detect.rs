@@ -6,9 +6,9 @@ use std::fs;
 use std::path::{Path, PathBuf};
 
 use super::json;
-use super::targets::{self, Kind};
+use super::targets;
 use super::InstallError;
-use crate::agents::{Agent, AGENTS};
+use crate::agents::{Agent, Registration, UserDir, UserPath, AGENTS};
 use crate::config::Scope;
 
 /// The directories user-level configs live under, read from the environment
@@ -57,22 +57,25 @@ impl Env {
         }
     }
 
-    pub(crate) fn codex_home(&self) -> PathBuf {
-        self.codex_home
-            .clone()
-            .unwrap_or_else(|| self.home.join(".codex"))
+    /// A user directory, its default when its variable is unset.
+    pub fn user_dir(&self, dir: UserDir) -> PathBuf {
+        let (set, default) = match dir {
+            UserDir::Home => return self.home.clone(),
+            UserDir::CodexHome => (&self.codex_home, ".codex"),
+            UserDir::CopilotHome => (&self.copilot_home, ".copilot"),
+            UserDir::XdgConfigHome => (&self.xdg_config_home, ".config"),
+        };
+        set.clone().unwrap_or_else(|| self.home.join(default))
     }
 
-    pub(crate) fn copilot_home(&self) -> PathBuf {
-        self.copilot_home
-            .clone()
-            .unwrap_or_else(|| self.home.join(".copilot"))
-    }
-
-    pub(crate) fn xdg_config_home(&self) -> PathBuf {
-        self.xdg_config_home
-            .clone()
-            .unwrap_or_else(|| self.home.join(".config"))
+    /// A path under a user directory.
+    pub fn user_path(&self, path: UserPath) -> PathBuf {
+        let dir = self.user_dir(path.dir);
+        if path.path.is_empty() {
+            dir
+        } else {
+            dir.join(path.path)
+        }
     }
 }
 
@@ -89,12 +92,12 @@ pub fn detected(scope: Scope, project_root: &Path, env: &Env) -> Vec<&'static dy
         .iter()
         .copied()
         .filter(|agent| {
-            let Some(t) = targets::target(agent.id()) else {
+            let Ok(spec) = targets::spec(*agent) else {
                 return false;
             };
             match scope {
-                Scope::Project => t.detect.iter().any(|p| project_root.join(p).exists()),
-                Scope::User => (t.detect_user)(env).iter().any(|p| p.exists()),
+                Scope::Project => spec.detect.iter().any(|p| project_root.join(p).exists()),
+                Scope::User => spec.detect_user.iter().any(|p| env.user_path(*p).exists()),
             }
         })
         .collect()
@@ -106,25 +109,30 @@ pub fn installed(scope: Scope, project_root: &Path, env: &Env) -> Vec<&'static d
     AGENTS
         .iter()
         .copied()
-        .filter(|agent| {
-            let Some(t) = targets::target(agent.id()) else {
-                return false;
-            };
-            let path = t.path(scope, project_root, env);
-            match &t.kind {
-                Kind::Json(j) => fs::read(&path)
-                    .ok()
-                    .and_then(|bytes| json::parse(&path, &bytes, j.jsonc).ok())
-                    .is_some_and(|doc| json::has_ours(&doc.root, j.shape, agent.id())),
-                Kind::Scripts => fs::read_dir(&path).is_ok_and(|entries| {
-                    entries
-                        .flatten()
-                        .any(|e| file_is_ours(&e.path(), agent.id()))
-                }),
-                Kind::Plugin => file_is_ours(&path, agent.id()),
-            }
-        })
+        .filter(|agent| is_installed(*agent, scope, project_root, env))
         .collect()
+}
+
+/// Whether `agent` has entries of ours in its native config at this scope.
+/// Reads that one file (or directory); an unreadable one counts as not
+/// installed.
+pub fn is_installed(agent: &dyn Agent, scope: Scope, project_root: &Path, env: &Env) -> bool {
+    let Ok(spec) = targets::spec(agent) else {
+        return false;
+    };
+    let path = targets::path(spec, scope, project_root, env);
+    match &spec.registration {
+        Registration::Json(j) => fs::read(&path)
+            .ok()
+            .and_then(|bytes| json::parse(&path, &bytes, j.jsonc).ok())
+            .is_some_and(|doc| json::has_ours(&doc.root, j.shape, agent.id())),
+        Registration::Scripts => fs::read_dir(&path).is_ok_and(|entries| {
+            entries
+                .flatten()
+                .any(|e| file_is_ours(&e.path(), agent.id()))
+        }),
+        Registration::Plugin => file_is_ours(&path, agent.id()),
+    }
 }
 
 /// The setting in the agent's config at this scope that switches all its
@@ -135,11 +143,11 @@ pub fn switched_off(
     project_root: &Path,
     env: &Env,
 ) -> Option<(PathBuf, &'static str)> {
-    let t = targets::target(agent.id())?;
-    let Kind::Json(j) = &t.kind else {
+    let spec = targets::spec(agent).ok()?;
+    let Registration::Json(j) = &spec.registration else {
         return None;
     };
-    let path = t.path(scope, project_root, env);
+    let path = targets::path(spec, scope, project_root, env);
     let bytes = fs::read(&path).ok()?;
     let doc = json::parse(&path, &bytes, j.jsonc).ok()?;
     let root = serde_json::Value::Object(doc.root);

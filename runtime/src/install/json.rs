@@ -10,6 +10,7 @@ use serde::Serialize;
 use serde_json::{Map, Value};
 
 use super::InstallError;
+use crate::agents::Shape;
 use std::path::Path;
 
 /// How a file was laid out, so a rewrite looks like the original.
@@ -221,15 +222,6 @@ fn strip_comments(text: &str) -> String {
         }
     }
     out
-}
-
-/// How the entries sit under an event key.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Shape {
-    /// Claude's shape: `hooks.<Event>: [ {matcher, hooks: [ {type, command, timeout} ]} ]`.
-    Nested,
-    /// A flat list of handlers: `hooks.<event>: [ {command, ...} ]` (Copilot, Cursor, Windsurf, Kiro).
-    Flat,
 }
 
 /// Whether a command line is one agenthooks wrote for `agent`: it names

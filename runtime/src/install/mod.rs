@@ -3,7 +3,9 @@
 //!
 //! Not a pipeline stage: this is what makes an agent call the pipeline. The
 //! events come from the agent's table ([`crate::agents::Table::installed`]);
-//! the files and entry shapes from [`targets`]. Planning reads files and
+//! the files and entry shapes from the agent's own
+//! [`InstallSpec`](crate::agents::InstallSpec) (`INSTALL` in its module);
+//! nothing here names an agent but the OpenCode plugin. Planning reads files and
 //! computes new bytes without writing anything, so `--dry-run` is the same
 //! code as a real run; [`apply`] then writes.
 //!
@@ -26,8 +28,9 @@ mod opencode;
 mod plan;
 mod targets;
 
-pub use detect::{detected, installed, project_root, switched_off, Env};
+pub use crate::agents::Shape;
+pub use detect::{detected, installed, is_installed, project_root, switched_off, Env};
 pub use error::InstallError;
-pub use json::{is_ours, Shape};
+pub use json::is_ours;
 pub use plan::{apply, command_line, plan, Action, FileChange, Request, Status};
 pub use targets::NATIVE_TIMEOUT_SECS;

@@ -9,9 +9,9 @@ use serde_json::{Map, Value};
 
 use super::detect::{file_is_ours, Env};
 use super::json::{self, Layout};
-use super::targets::{self, JsonTarget, Kind};
+use super::targets;
 use super::InstallError;
-use crate::agents::Agent;
+use crate::agents::{Agent, JsonSpec, Registration};
 use crate::config::Scope;
 
 /// Install or uninstall.
@@ -179,23 +179,22 @@ pub(crate) fn backup_of(path: &Path) -> PathBuf {
 /// When a file cannot be read or parsed, or is in the way; nothing of this
 /// agent should be written then.
 pub fn plan(req: &Request<'_>) -> Result<Vec<FileChange>, InstallError> {
-    let id = req.agent.id();
-    let target = targets::target(id).ok_or_else(|| InstallError::NoTarget { agent: id.into() })?;
-    let path = target.path(req.scope, req.project_root, req.env);
+    let spec = targets::spec(req.agent)?;
+    let path = targets::path(spec, req.scope, req.project_root, req.env);
     let stop = match req.scope {
         Scope::Project => req.project_root.to_path_buf(),
         Scope::User => req.env.home.clone(),
     };
-    match &target.kind {
-        Kind::Json(j) => plan_json(req, j, path, &stop).map(|c| vec![c]),
-        Kind::Scripts => plan_scripts(req, &path, &stop),
-        Kind::Plugin => plan_plugin(req, path, &stop).map(|c| vec![c]),
+    match &spec.registration {
+        Registration::Json(j) => plan_json(req, j, path, &stop).map(|c| vec![c]),
+        Registration::Scripts => plan_scripts(req, &path, &stop),
+        Registration::Plugin => plan_plugin(req, path, &stop).map(|c| vec![c]),
     }
 }
 
 fn plan_json(
     req: &Request<'_>,
-    t: &JsonTarget,
+    t: &JsonSpec,
     path: PathBuf,
     stop: &Path,
 ) -> Result<FileChange, InstallError> {
@@ -209,7 +208,7 @@ fn plan_json(
         None => (Map::new(), Layout::fresh()),
     };
     let original = root.clone();
-    let extras = (t.root)();
+    let extras = targets::root_keys(t);
     let backup = backup_of(&path);
     let mut change = FileChange::unchanged(path.clone(), before.clone(), stop);
     match req.action {
@@ -220,7 +219,7 @@ fn plan_json(
                 .installed()
                 .map(|row| {
                     let command = command_line(req.binary, id, row.native);
-                    (row.native.to_string(), (t.entry)(&command, row.native))
+                    (row.native.to_string(), targets::entry(t, &command))
                 })
                 .collect();
             if wanted.is_empty() {

@@ -1,0 +1,158 @@
+//! The install half of an agent module, as data: where the agent reads its
+//! hooks from and what one of our entries looks like there.
+//!
+//! Each agent module declares one [`InstallSpec`] (`INSTALL`, returned by
+//! [`Agent::install_spec`](super::Agent::install_spec)) next to its
+//! [`Table`](super::Table). The event keys come from the table's installed
+//! rows; everything else `agenthooks install` writes comes from the spec.
+//! `crate::install` turns it into files and does what is the same for every
+//! agent (the JSON merge, backups, Cline's scripts, the OpenCode plugin).
+//!
+//! Why data and not code: the entry is built from the spec's fields in their
+//! order, so a spec says exactly which keys an entry has (and the unit of its
+//! timeout) and nothing an agent module writes can drift from what `install`,
+//! `uninstall` and `check` recognise as ours.
+
+/// A directory of the user's under which an agent keeps its user-level config.
+/// Each agent honours its own variable, with its own default.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum UserDir {
+    /// `$HOME`.
+    Home,
+    /// `$CODEX_HOME`, default `~/.codex`.
+    CodexHome,
+    /// `$COPILOT_HOME`, default `~/.copilot`.
+    CopilotHome,
+    /// `$XDG_CONFIG_HOME`, default `~/.config`.
+    XdgConfigHome,
+}
+
+/// A path under one of the user's directories.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct UserPath {
+    /// The directory it is under.
+    pub dir: UserDir,
+    /// The path below `dir` (empty: `dir` itself).
+    pub path: &'static str,
+}
+
+impl UserPath {
+    /// `path` under `dir`.
+    pub const fn new(dir: UserDir, path: &'static str) -> UserPath {
+        UserPath { dir, path }
+    }
+
+    /// `path` under `$HOME`.
+    pub const fn home(path: &'static str) -> UserPath {
+        UserPath::new(UserDir::Home, path)
+    }
+}
+
+/// How entries sit under an event key of a JSON hooks file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Shape {
+    /// Claude's shape: `hooks.<Event>: [ {matcher, hooks: [ {type, command, timeout} ]} ]`.
+    Nested,
+    /// A flat list of handlers: `hooks.<event>: [ {command, ...} ]` (Copilot, Cursor, Windsurf, Kiro).
+    Flat,
+}
+
+/// The unit of a handler's timeout field.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TimeUnit {
+    /// Whole seconds.
+    Seconds,
+    /// Milliseconds.
+    Milliseconds,
+}
+
+/// A constant JSON value written into an entry or at a file's root.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Literal {
+    /// A string.
+    Str(&'static str),
+    /// A non-negative integer.
+    Int(u64),
+    /// A boolean.
+    Bool(bool),
+    /// An array of strings.
+    Strs(&'static [&'static str]),
+}
+
+/// What one key of our handler object holds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Field {
+    /// Always this value.
+    Literal(Literal),
+    /// The command line: `agenthooks run --agent <id> --event <native>`.
+    Command,
+    /// The native timeout install writes (`crate::install::NATIVE_TIMEOUT_SECS`)
+    /// in this unit.
+    Timeout(TimeUnit),
+}
+
+/// An agent whose hooks live in a JSON file with a `hooks` object keyed by
+/// native event name.
+#[derive(Debug, Clone, Copy)]
+pub struct JsonSpec {
+    /// How entries sit under an event key. For [`Shape::Nested`] the handler
+    /// goes into `{"matcher": "*", "hooks": [<handler>]}`.
+    pub shape: Shape,
+    /// Our handler object: its keys, in the order written.
+    pub handler: &'static [(&'static str, Field)],
+    /// Root keys the file needs, added when missing (and removed again by
+    /// uninstall when they were ours).
+    pub root: &'static [(&'static str, Literal)],
+    /// Whether the agent accepts comments in this file (only changes what a
+    /// refusal says: agenthooks never rewrites a file with comments).
+    pub jsonc: bool,
+    /// Settings that switch every hook of the agent off: a JSON pointer and
+    /// the boolean value that does it (for `check`).
+    pub off: &'static [(&'static str, bool)],
+}
+
+/// How an agent's hooks are registered.
+#[derive(Debug, Clone, Copy)]
+pub enum Registration {
+    /// Entries in a JSON file.
+    Json(JsonSpec),
+    /// One executable script per event, named after the native event, in a
+    /// directory (Cline).
+    Scripts,
+    /// A plugin file that runs the binary (OpenCode).
+    Plugin,
+}
+
+/// Everything install needs to know about one agent besides its event table.
+#[derive(Debug, Clone, Copy)]
+pub struct InstallSpec {
+    /// How hooks are registered.
+    pub registration: Registration,
+    /// The file (or for [`Registration::Scripts`] the directory), relative
+    /// to the project root.
+    pub project: &'static str,
+    /// The same at user level.
+    pub user: UserPath,
+    /// Project paths whose presence means the project uses the agent.
+    pub detect: &'static [&'static str],
+    /// The same under the user's directories.
+    pub detect_user: &'static [UserPath],
+}
+
+/// The handler of Claude's own shape (`type`, `command`, `timeout`), with the
+/// timeout in `unit`; Claude, Codex, Factory (seconds) and Qwen
+/// (milliseconds) share it.
+pub const fn claude_handler(unit: TimeUnit) -> &'static [(&'static str, Field)] {
+    match unit {
+        TimeUnit::Seconds => &[
+            ("type", Field::Literal(Literal::Str("command"))),
+            ("command", Field::Command),
+            ("timeout", Field::Timeout(TimeUnit::Seconds)),
+        ],
+        TimeUnit::Milliseconds => &[
+            ("type", Field::Literal(Literal::Str("command"))),
+            ("command", Field::Command),
+            ("timeout", Field::Timeout(TimeUnit::Milliseconds)),
+        ],
+    }
+}
