@@ -54,7 +54,13 @@ fn cargo_build(args: &[&str]) -> Result<(), String> {
     }
 }
 
-/// The component of example `name`, built (all examples at once) on first use.
+fn component_path(name: &str) -> PathBuf {
+    target_dir().join(format!("wasm32-wasip2/release/{name}.wasm"))
+}
+
+/// The component of example `name`, built (all examples at once) and compiled
+/// into the shared cache on first use, so parallel tests do not each compile
+/// them with the (slow, debug-built) engine.
 fn component(name: &str) -> PathBuf {
     static BUILT: OnceLock<Result<(), String>> = OnceLock::new();
     let built = BUILT.get_or_init(|| {
@@ -62,12 +68,26 @@ fn component(name: &str) -> PathBuf {
         for example in EXAMPLES {
             args.extend(["-p", example]);
         }
-        cargo_build(&args)
+        cargo_build(&args)?;
+        let out = Command::new(crate::util::bin())
+            .arg("compile")
+            .args(EXAMPLES.iter().map(|e| component_path(e)))
+            .env("XDG_CACHE_HOME", xdg_cache())
+            .output()
+            .map_err(|e| format!("cannot run agenthooks compile: {e}"))?;
+        if !out.status.success() {
+            return Err(format!(
+                "agenthooks compile failed: {}{}",
+                String::from_utf8_lossy(&out.stdout),
+                String::from_utf8_lossy(&out.stderr)
+            ));
+        }
+        Ok(())
     });
     if let Err(e) = built {
         panic!("{e}");
     }
-    target_dir().join(format!("wasm32-wasip2/release/{name}.wasm"))
+    component_path(name)
 }
 
 /// The native command-hook binary of `dangerous-command-guard`, built on first use.
