@@ -20,4 +20,7 @@ pub mod exec;
 pub mod install;
 pub mod pipeline;
 pub mod protocol;
+pub mod runtime;
 pub mod select;
+
+pub use runtime::{Runtime, RuntimeOptions};

@@ -8,6 +8,7 @@ mod audit;
 mod examples;
 mod fail_closed;
 mod install;
+mod runtime;
 mod spine;
 mod trust;
 mod util;

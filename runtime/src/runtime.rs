@@ -1,0 +1,331 @@
+//! Library mode: an agent written in Rust embeds the pipeline and dispatches
+//! its events in process, with no process per event.
+//!
+//! A [`Runtime`] loads the configuration once and keeps it, the wasmtime
+//! engine, the compiled components and their `InstancePre`s warm across
+//! events (the [`WasmHost`] does the last three). Before each event it checks
+//! the two `hooks.json` files (one `stat` each) and reloads them when either
+//! changed; the wasm host does the same for each component it runs. Events
+//! are dispatched concurrently: [`Runtime::dispatch`] takes `&self`, and a
+//! `Runtime` is cheap to clone and share between tasks.
+//!
+//! It is the same data path as `agenthooks run`: [`pipeline::dispatch`]
+//! (select, trust, execute, aggregate), the audit log, and the agent
+//! adapters for [`Runtime::dispatch_native`]; only the process around it is
+//! gone. The pooling instance allocator is on by default here (about 10 µs
+//! less per wasm instantiation), never in the CLI (it costs a one-shot
+//! process about 0.4 ms; wasmtime-48.md §3.4).
+//!
+//! # Examples
+//!
+//! ```no_run
+//! use agenthooks::runtime::{Runtime, RuntimeOptions};
+//! use agenthooks::protocol::Event;
+//!
+//! # async fn demo() -> Result<(), Box<dyn std::error::Error>> {
+//! let runtime = Runtime::new(RuntimeOptions::default());
+//! let event = Event::new(
+//!     serde_json::json!({"hook_event_name": "PreToolUse", "cwd": "/repo",
+//!                        "tool_name": "Bash", "tool_input": {"command": "rm -rf /"}}),
+//!     None,
+//!     "my-agent",
+//! )?;
+//! let done = runtime.dispatch(event).await;
+//! println!("{}", serde_json::to_string(&done.answer)?);
+//! # Ok(()) }
+//! ```
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, SystemTime};
+
+use serde_json::Value;
+
+use crate::agents::{Agent, DecodeError, Native};
+use crate::audit::{AuditLog, Record};
+use crate::config::{self, Config, LoadOptions};
+use crate::exec::wasm::{CacheDir, EngineOptions, WasmHost};
+use crate::exec::ExecContext;
+use crate::pipeline::{self, Dispatched};
+use crate::protocol::Event;
+
+/// A config file changed this recently may change again without its
+/// timestamps showing it (their granularity): it is read again each event
+/// until it is older than this.
+const SETTLE: Duration = Duration::from_secs(3);
+
+/// How a [`Runtime`] is set up. The default matches `agenthooks run`: `$HOME`,
+/// the project root found from each event's `cwd`, the user's compile cache.
+#[derive(Debug, Clone)]
+pub struct RuntimeOptions {
+    /// The home directory holding `.agents/hooks.json`; `None` reads `$HOME`.
+    pub home: Option<PathBuf>,
+    /// The project root for every event; `None` finds it from each event's
+    /// `cwd` (or `CLAUDE_PROJECT_DIR`), as `run` does.
+    pub project_root: Option<PathBuf>,
+    /// Where compiled components are cached; `None` is the user's cache
+    /// directory ([`CacheDir::from_env`]).
+    pub cache: Option<CacheDir>,
+    /// Use wasmtime's pooling instance allocator (faster instantiation,
+    /// memory reserved up front). Default on.
+    pub pooling: bool,
+    /// Keep per-hook detail in the notes, as `run --verbose`.
+    pub verbose: bool,
+}
+
+impl Default for RuntimeOptions {
+    fn default() -> RuntimeOptions {
+        RuntimeOptions {
+            home: None,
+            project_root: None,
+            cache: None,
+            pooling: true,
+            verbose: false,
+        }
+    }
+}
+
+/// The pipeline kept warm in process. Cheap to clone; clones share everything.
+#[derive(Clone, Debug)]
+pub struct Runtime {
+    inner: Arc<Inner>,
+}
+
+#[derive(Debug)]
+struct Inner {
+    home: Option<PathBuf>,
+    project_root: Option<PathBuf>,
+    verbose: bool,
+    wasm: WasmHost,
+    /// The loaded configuration of each project root seen.
+    configs: Mutex<HashMap<Option<PathBuf>, Arc<Loaded>>>,
+}
+
+/// One project's configuration and the files it was read from.
+#[derive(Debug)]
+struct Loaded {
+    config: Config,
+    /// The user file and the project file, and what each was when read.
+    files: Vec<(PathBuf, Option<Stamp>)>,
+    /// Some file had changed too recently to trust its stamp.
+    recheck: bool,
+}
+
+/// What identifies a file's content without reading it: size, mtime and,
+/// on Unix, inode and ctime (which every write sets).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Stamp {
+    len: u64,
+    modified: Option<SystemTime>,
+    inode: u64,
+    changed: (i64, i64),
+}
+
+impl Stamp {
+    fn of(path: &Path) -> Option<Stamp> {
+        let meta = std::fs::metadata(path).ok()?;
+        #[cfg(unix)]
+        let (inode, changed) = {
+            use std::os::unix::fs::MetadataExt;
+            (meta.ino(), (meta.ctime(), meta.ctime_nsec()))
+        };
+        #[cfg(not(unix))]
+        let (inode, changed) = (0, (0, 0));
+        Some(Stamp {
+            len: meta.len(),
+            modified: meta.modified().ok(),
+            inode,
+            changed,
+        })
+    }
+
+    /// Whether the file last changed at least [`SETTLE`] before `now`.
+    fn settled(&self, now: SystemTime) -> bool {
+        let Some(limit) = now.checked_sub(SETTLE) else {
+            return false;
+        };
+        let modified_ok = self.modified.is_some_and(|m| m < limit);
+        let changed_ok = cfg!(not(unix))
+            || limit
+                .duration_since(SystemTime::UNIX_EPOCH)
+                .is_ok_and(|l| self.changed.0 < l.as_secs() as i64);
+        modified_ok && changed_ok
+    }
+}
+
+impl Runtime {
+    /// A runtime with `options`. Reads nothing yet: the configuration is
+    /// loaded by the first event of each project, the engine is built by the
+    /// first wasm hook.
+    pub fn new(options: RuntimeOptions) -> Runtime {
+        let home = options
+            .home
+            .or_else(|| std::env::var_os("HOME").map(PathBuf::from))
+            .filter(|h| !h.as_os_str().is_empty());
+        let cache = options.cache.unwrap_or_else(CacheDir::from_env);
+        let engine = EngineOptions {
+            pooling: options.pooling,
+        };
+        Runtime {
+            inner: Arc::new(Inner {
+                home,
+                project_root: options.project_root,
+                verbose: options.verbose,
+                wasm: WasmHost::with_options(cache, engine),
+                configs: Mutex::new(HashMap::new()),
+            }),
+        }
+    }
+
+    /// The wasm host this runtime runs components in (to compile ahead of
+    /// time with [`WasmHost::compile`]).
+    pub fn wasm_host(&self) -> &WasmHost {
+        &self.inner.wasm
+    }
+
+    /// The configuration `event` is dispatched against, reloaded first if a
+    /// `hooks.json` changed (its load errors and warnings are in it).
+    pub fn config(&self, event: &Event) -> Arc<Config> {
+        let root = self.root_for(event);
+        Arc::new(self.loaded(&root).config.clone())
+    }
+
+    /// Select, gate, execute and aggregate the hooks for `event`: the answer
+    /// `agenthooks run` would give, in Claude Code's shape, with one report
+    /// per selected hook and the notes `run` would print (config trouble
+    /// first). Writes the audit log when it is on, as `run` does.
+    pub async fn dispatch(&self, event: Event) -> Dispatched {
+        let root = self.root_for(&event);
+        let loaded = self.loaded(&root);
+        let config = &loaded.config;
+        let ctx = ExecContext {
+            project_root: root.clone(),
+            verbose: self.inner.verbose,
+            wasm: Some(self.inner.wasm.clone()),
+        };
+        let mut done = pipeline::dispatch(&event, config, &ctx).await;
+        if self.inner.verbose {
+            let lines = done.reports.iter().map(crate::cli::report::summary_line);
+            let lines: Vec<String> = lines.collect();
+            done.notes.splice(0..0, lines);
+        }
+        let config_notes = config.errors.iter().chain(&config.warnings).cloned();
+        done.notes.splice(0..0, config_notes);
+        let audit = config
+            .audit
+            .as_ref()
+            .map(|a| (a.path.as_path(), a.max_bytes));
+        if let Some(log) = AuditLog::resolve(audit) {
+            let record = Record::new(&event, root.as_deref(), &done.reports, &done.answer);
+            done.notes.extend(log.write(&record));
+        }
+        done
+    }
+
+    /// [`Runtime::dispatch`] for an agent's native input: decode it with
+    /// `agent`'s adapter (`event` names the event for agents whose payload
+    /// does not), dispatch, and encode the answer. The result is what `run
+    /// --agent <id>` would write: stdout, stderr lines (the agent's own,
+    /// then each note prefixed `agenthooks: `) and the exit code.
+    ///
+    /// # Errors
+    /// When the adapter cannot read `input` (where `run` allows with a note).
+    pub async fn dispatch_native(
+        &self,
+        agent: &dyn Agent,
+        input: Value,
+        event: Option<&str>,
+    ) -> Result<Native, DecodeError> {
+        let event = agent.decode(input, event)?;
+        let done = self.dispatch(event.clone()).await;
+        let mut native = agent.encode(&event, &done.answer);
+        native.stderr.extend(
+            done.notes
+                .iter()
+                .map(|note| crate::cli::report::note_line(note)),
+        );
+        Ok(native)
+    }
+
+    fn root_for(&self, event: &Event) -> Option<PathBuf> {
+        match &self.inner.project_root {
+            Some(root) => Some(root.clone()),
+            None => config::project_root(event.cwd().as_deref()),
+        }
+    }
+
+    /// The configuration of `root`, read again when a file changed.
+    fn loaded(&self, root: &Option<PathBuf>) -> Arc<Loaded> {
+        if let Some(loaded) = self.lock().get(root) {
+            let unchanged = !loaded.recheck
+                && loaded
+                    .files
+                    .iter()
+                    .all(|(path, stamp)| Stamp::of(path) == *stamp);
+            if unchanged {
+                return loaded.clone();
+            }
+        }
+        // Read outside the lock: another task may load the same root at the
+        // same time; both results are current, the last one is kept.
+        let loaded = Arc::new(self.load(root));
+        self.lock().insert(root.clone(), loaded.clone());
+        loaded
+    }
+
+    fn load(&self, root: &Option<PathBuf>) -> Loaded {
+        let mut paths = Vec::new();
+        if let Some(home) = &self.inner.home {
+            paths.push(home.join(".agents").join("hooks.json"));
+        }
+        if let Some(root) = root {
+            paths.push(root.join(".agents").join("hooks.json"));
+        }
+        // Stamps first: a change while reading shows as a different stamp next time.
+        let files: Vec<(PathBuf, Option<Stamp>)> = paths
+            .into_iter()
+            .map(|p| {
+                let stamp = Stamp::of(&p);
+                (p, stamp)
+            })
+            .collect();
+        let config = config::load(&LoadOptions {
+            home: self.inner.home.clone(),
+            project_root: root.clone(),
+        });
+        let now = SystemTime::now();
+        let recheck = files
+            .iter()
+            .any(|(_, stamp)| stamp.is_some_and(|s| !s.settled(now)));
+        Loaded {
+            config,
+            files,
+            recheck,
+        }
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<Option<PathBuf>, Arc<Loaded>>> {
+        // Inserts replace whole entries, so a panic elsewhere cannot leave the map inconsistent.
+        self.inner
+            .configs
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_stamp_is_settled_only_some_time_after_the_last_change() {
+        let tmp = tempfile::tempdir().unwrap();
+        let file = tmp.path().join("hooks.json");
+        std::fs::write(&file, "{}").unwrap();
+        let stamp = Stamp::of(&file).unwrap();
+        assert!(!stamp.settled(SystemTime::now()));
+        assert!(stamp.settled(SystemTime::now() + Duration::from_secs(60)));
+        assert_eq!(Stamp::of(&tmp.path().join("absent")), None);
+    }
+}
