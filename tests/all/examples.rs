@@ -346,3 +346,59 @@ fn a_new_hook_crate_builds_natively_and_its_tests_pass() {
     );
     assert!(stdout.contains("test result: ok. 2 passed"), "{stdout}");
 }
+
+#[test]
+fn the_guard_takes_extra_patterns_from_a_granted_variable() {
+    // User scope is trusted, so its `allow.env` grant holds.
+    let p = TempProject::new();
+    let hook = wasm(
+        &component("dangerous-command-guard"),
+        json!({"env": ["AGENTHOOKS_GUARD_EXTRA"]}),
+    );
+    p.user_hooks(&hooks("PreToolUse", "Bash", json!([hook])));
+    let run_with = |extra: &str, command: &str| {
+        let mut cmd = p.cmd(["run", "--agent", "claude"]);
+        cmd.env("XDG_CACHE_HOME", xdg_cache())
+            .env("AGENTHOOKS_GUARD_EXTRA", extra);
+        p.output(cmd, p.bash(command).to_string())
+    };
+    let ran = run_with(
+        "terraform\\s+destroy\nkubectl delete ns",
+        "terraform  destroy -auto-approve",
+    );
+    assert_eq!(ran.code(), 0);
+    assert_eq!(
+        decision(&ran),
+        (
+            "deny".to_string(),
+            "dangerous-command-guard: the command matches the blocked pattern `terraform\\s+destroy`"
+                .to_string()
+        )
+    );
+    assert_eq!(
+        run_with("terraform\\s+destroy", "terraform plan").stdout(),
+        ""
+    );
+    // A bad pattern is the hook's failure: a note naming it, and (by default) allow.
+    let ran = run_with("(unclosed", "terraform destroy");
+    assert_eq!(ran.code(), 0);
+    assert_eq!(ran.stdout(), "");
+    assert!(
+        ran.stderr()
+            .contains("AGENTHOOKS_GUARD_EXTRA: invalid pattern `(unclosed`"),
+        "{}",
+        ran.stderr()
+    );
+    // Without the grant the variable is invisible to the component.
+    let q = TempProject::new();
+    let hook = wasm(&component("dangerous-command-guard"), json!({}));
+    q.user_hooks(&hooks("PreToolUse", "Bash", json!([hook])));
+    let mut cmd = q.cmd(["run", "--agent", "claude"]);
+    cmd.env("XDG_CACHE_HOME", xdg_cache())
+        .env("AGENTHOOKS_GUARD_EXTRA", "terraform");
+    assert_eq!(
+        q.output(cmd, q.bash("terraform destroy").to_string())
+            .stdout(),
+        ""
+    );
+}
