@@ -55,6 +55,18 @@
 //! ]}]}}
 //! ```
 //!
+//! # Helpers
+//!
+//! - [`shell::commands`] splits a shell command line into the simple commands
+//!   it runs (through quotes, pipes, `sh -c`, `$(...)`), so a guard judges
+//!   what runs rather than substrings: `echo "rm -rf /"` only prints.
+//! - [`git::head`] reads the current branch from `.git/HEAD`.
+//! - [`log`] writes to the hook's log (`agenthooks fire`, `run --verbose`).
+//! - [`answer_native`] is the native mode's stdin-to-stdout step, for tests.
+//!
+//! `agenthooks new NAME` scaffolds a crate like the one above; `guest-examples/`
+//! in the agenthooks repository holds four real hooks built on this SDK.
+//!
 //! # Files, environment and network
 //!
 //! A component gets nothing unless `.agents/hooks.json` grants it: `"allow":
