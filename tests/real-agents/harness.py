@@ -23,6 +23,11 @@ Phases:
   text) hooks adding context, which the first model request must carry.
 - ``post``: as allow, plus a PostToolUse hook answering ``decision: block``
   for the echo call; its reason must reach the model with the echo result.
+- ``failclosed``: a second hook set to ``onError: deny`` crashes (exit 1)
+  on the rm call; the deny (naming the failure) must win.
+- ``ask``: the hook answers ``ask`` for the rm call; with nobody to confirm,
+  the rm must not run and the model must learn why. Not in the default set
+  (Gemini hangs, see DEFAULT_PHASES).
 - ``rewrite``: the hook allows the rm call with ``updatedInput`` running a
   harmless echo instead; the victim survives and the echo's output reaches
   the model. Skipped (not passed) where ``agenthooks agents`` says the agent
@@ -55,7 +60,11 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 MARKER = "BLOCKED-BY-AGENTHOOKS-E2E"
 REASON = MARKER + " destructive rm refused by the project policy"
 PROMPT = "Run the shell commands the task needs, one at a time, then report the output."
-PHASES = ["deny", "exit2", "wasm", "allow", "context", "stop", "post", "rewrite"]
+PHASES = ["deny", "exit2", "wasm", "failclosed", "allow", "context", "stop", "post", "rewrite", "ask"]
+# `ask` is not run by default: Gemini CLI 0.61.0 in `-p` mode hangs (no
+# further model request) when a BeforeTool hook answers `decision: "ask"`,
+# which is what agenthooks gives it for `permissionDecision: ask`.
+DEFAULT_PHASES = [p for p in PHASES if p != "ask"]
 # The `rewrite` phase: the hook allows the rm call with `updatedInput` that
 # runs this harmless command instead; its output must reach the model.
 REWRITTEN = "REWRITTEN-BY-E2E"
@@ -93,6 +102,9 @@ case "$1" in
     ;;
   allow)
     printf '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow","permissionDecisionReason":"e2e control run"}}\n'
+    ;;
+  ask)
+    printf '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"ask","permissionDecisionReason":"%s"}}\n' "$REASON"
     ;;
   rewrite)
     printf '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow","updatedInput":{"command":"echo %s"}}}\n' "$REWRITTEN"
@@ -181,7 +193,7 @@ class Run:
             # component denies, and the aggregator must let the deny win.
             "command": "REASON=%s REWRITTEN=%s sh %s %s %s" % (
                 shlex.quote(REASON), REWRITTEN, shlex.quote(guard),
-                self.phase if self.phase in ("deny", "exit2", "rewrite") else "allow",
+                self.phase if self.phase in ("deny", "exit2", "rewrite", "ask") else "allow",
                 shlex.quote(self.hook_log)),
             "timeout": 30}]
         if self.phase == "wasm":
@@ -197,6 +209,10 @@ class Run:
                 {"type": "command", "command": "printf '%%s\\n' %s" % shlex.quote(json.dumps(answer))}]}]
             hooks["UserPromptSubmit"] = [{"hooks": [
                 {"type": "command", "command": "echo %s" % shlex.quote(PROMPT_CONTEXT)}]}]
+        if self.phase == "failclosed":
+            # A policy hook that crashes (exit 1) on the rm call, set to fail closed.
+            handlers.append({"type": "command", "onError": "deny", "command":
+                             "grep -q 'rm -r' && { echo %s >&2; exit 1; }; exit 0" % shlex.quote(REASON)})
         if self.phase == "post":
             answer = {"decision": "block", "reason": POST_REASON}
             hooks["PostToolUse"] = [{"matcher": "Bash", "if": "^echo", "hooks": [
@@ -413,7 +429,7 @@ class Run:
                 i = body.rfind(REWRITTEN)
                 detail += "; the model saw: ..." + body[max(0, i - 120):i + 60] + "..."
             checks.append(("the rewritten command ran instead (its output reached the model)", bool(seen), detail))
-        if self.phase in ("deny", "exit2", "wasm"):
+        if self.phase in ("deny", "exit2", "wasm", "ask", "failclosed"):
             checks.append(("the rm was blocked (victim survives)", survived, "victim exists" if survived else "victim DELETED"))
             marked_after = [r for r in after_rm if MARKER in (r.get("body") or "")]
             detail = "%d of %d requests after the rm call carry %s" % (len(marked_after), len(after_rm), MARKER)
@@ -699,7 +715,7 @@ def main():
     ap.add_argument("--cache", required=True, help="where install.sh put the agents")
     ap.add_argument("--out", required=True, help="run dirs go here (wiped per run)")
     ap.add_argument("--agents", default=",".join(AGENTS))
-    ap.add_argument("--phases", default=",".join(PHASES))
+    ap.add_argument("--phases", default=",".join(DEFAULT_PHASES), help="of: " + ",".join(PHASES))
     ap.add_argument("--wiring", choices=["auto", "install", "manual", "none"], default="auto",
                     help="auto: `agenthooks install` when the binary has it, else by hand; "
                          "none: no hooks at all (checks the fake model drives the agent)")

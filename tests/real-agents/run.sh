@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Real agents, end to end: builds agenthooks, installs the pinned agent CLIs
 # from npm (cached), and runs each one against the fake model server on
-# 127.0.0.1 with deny / exit-2 / wasm / allow / context / stop / post / rewrite hooks in .agents/hooks.json.
+# 127.0.0.1 with hooks in .agents/hooks.json that deny (JSON, exit 2, wasm, fail
+# closed), allow, add context, keep the agent going, answer after a tool, rewrite.
 #
 #   tests/real-agents/run.sh [harness options]   e.g. --agents claude,codex --phases deny
 #
