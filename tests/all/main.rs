@@ -5,6 +5,7 @@
 
 mod agents;
 mod audit;
+mod copilot_double_run;
 mod examples;
 mod fail_closed;
 mod install;

@@ -128,7 +128,7 @@ pub fn check(root: &Path, env: &Env, trusted: impl Fn(&Handler) -> bool) -> Find
     let has = |id: &str| agents.iter().any(|a| a.id() == id);
     if has("claude") && has("copilot") {
         found.notes.push(
-            "Copilot CLI also runs the hooks in `.claude/settings.json`: with both agents installed, Copilot may run each hook twice"
+            "Copilot CLI also runs the hooks in `.claude/settings.json`; with both agents installed, that Claude entry steps aside under Copilot (`COPILOT_CLI` set), so each hook runs once"
                 .to_string(),
         );
     }

@@ -18,14 +18,16 @@
 
 use std::io::{self, Read, Write};
 use std::panic::AssertUnwindSafe;
+use std::path::Path;
 use std::process::ExitCode;
 
 use anyhow::{anyhow, Context};
 
 use crate::agents::{self, Native};
 use crate::audit::{AuditLog, Record};
-use crate::config::{self, LoadOptions};
+use crate::config::{self, LoadOptions, Scope};
 use crate::exec::ExecContext;
+use crate::install;
 use crate::pipeline::{self, Dispatched};
 use crate::select::select;
 
@@ -103,7 +105,17 @@ pub fn bridge(args: &Args, input: impl Read, notes: &mut Vec<String>) -> anyhow:
     let event = agent
         .decode(value, args.event.as_deref())
         .context("the hook input cannot be read")?;
-    let root = config::project_root(event.cwd().as_deref());
+    let cwd = event.cwd();
+    let root = config::project_root(cwd.as_deref());
+    if agent.id() == "claude" && copilot_runs_its_own_entry(root.as_deref().or(cwd.as_deref())) {
+        if args.verbose {
+            notes.push(
+                "Copilot CLI runs this event through its own agenthooks entry; the Claude entry steps aside"
+                    .to_string(),
+            );
+        }
+        return Ok(Native::default());
+    }
     let config = config::load(&LoadOptions {
         home: None,
         project_root: root.clone(),
@@ -142,6 +154,40 @@ pub fn bridge(args: &Args, input: impl Read, notes: &mut Vec<String>) -> anyhow:
         notes.extend(log.write(&record));
     }
     Ok(agent.encode(&event, &done.answer))
+}
+
+/// Whether this is Copilot CLI running the Claude entry while Copilot's own
+/// agenthooks entries are installed for the project at `root` or the user.
+///
+/// Why: Copilot CLI runs the hooks in `.claude/settings.json` as well as its
+/// own (`.github/hooks/`, `~/.copilot/hooks/`), and sets `COPILOT_CLI=1` for
+/// both. With both agents installed, every event would run the hooks twice:
+/// through `--agent copilot` and again through `--agent claude`. Copilot's own
+/// entry is the one that knows Copilot's dialect (top-level
+/// `permissionDecision`, exit 0 on our errors), so the Claude entry answers
+/// "no opinion" and runs nothing. Without Copilot's own entry installed the
+/// Claude entry is the only one, and runs as usual.
+///
+/// Cheap where it matters: outside Copilot (Claude Code itself) this is one
+/// variable lookup; under Copilot it reads at most our two small files.
+fn copilot_runs_its_own_entry(root: Option<&Path>) -> bool {
+    if std::env::var_os("COPILOT_CLI").is_none_or(|v| v.is_empty()) {
+        return false;
+    }
+    let Some(copilot) = agents::find("copilot") else {
+        return false;
+    };
+    let in_project = |env: &install::Env| {
+        root.is_some_and(|r| install::is_installed(copilot, Scope::Project, r, env))
+    };
+    match install::Env::from_process() {
+        Ok(env) => {
+            in_project(&env) || install::is_installed(copilot, Scope::User, Path::new(""), &env)
+        }
+        // No home: only the project's entry can be found (the home is not
+        // read at project scope).
+        Err(_) => in_project(&install::Env::with_home("")),
+    }
 }
 
 /// Read all of `input`, refusing more than [`MAX_INPUT`] bytes.
