@@ -103,20 +103,25 @@ impl Answer {
     /// stopping (at `Stop` it means "keep going", with `reason` as the next
     /// instruction). After a tool, `reason` is told to the model.
     pub fn block(reason: impl Into<String>) -> Answer {
-        Answer {
-            block: true,
-            ..Answer::none()
-        }
-        .with_reason(reason)
+        Answer::none().with_block(reason)
     }
 
     /// Stop the agent entirely (`continue: false`); `reason` is shown to the user.
     pub fn stop(reason: impl Into<String>) -> Answer {
-        Answer {
-            continue_: Some(false),
-            stop_reason: Some(reason.into()),
-            ..Answer::none()
-        }
+        Answer::none().with_stop(reason)
+    }
+
+    /// Also block, with `reason` (see [`Answer::block`]).
+    pub fn with_block(mut self, reason: impl Into<String>) -> Answer {
+        self.block = true;
+        self.with_reason(reason)
+    }
+
+    /// Also stop the agent, with `reason` shown to the user (see [`Answer::stop`]).
+    pub fn with_stop(mut self, reason: impl Into<String>) -> Answer {
+        self.continue_ = Some(false);
+        self.stop_reason = Some(reason.into());
+        self
     }
 
     /// Set the permission decision.
@@ -428,8 +433,7 @@ mod tests {
 
     #[test]
     fn block_with_deny_keeps_both_reasons() {
-        let a = Answer::deny("r").with_permission(Permission::Deny);
-        let a = Answer { block: true, ..a };
+        let a = Answer::deny("r").with_block("r");
         let json = a.to_claude_json("PreToolUse");
         assert_eq!(json["decision"], "block");
         assert_eq!(json["reason"], "r");

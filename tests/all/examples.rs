@@ -17,11 +17,13 @@ use serde_json::{json, Value};
 use crate::util::{hooks, repo_root, Ran, TempProject};
 use crate::wasm::xdg_cache;
 
-const EXAMPLES: &[&str] = &[
+/// The components built for the tests: the four examples and `tests/sdk-echo`.
+const COMPONENTS: &[&str] = &[
     "dangerous-command-guard",
     "protected-paths",
     "protected-branch-push",
     "session-branch-context",
+    "sdk-echo",
 ];
 
 fn target_dir() -> PathBuf {
@@ -65,13 +67,13 @@ fn component(name: &str) -> PathBuf {
     static BUILT: OnceLock<Result<(), String>> = OnceLock::new();
     let built = BUILT.get_or_init(|| {
         let mut args = vec!["--release", "--target", "wasm32-wasip2"];
-        for example in EXAMPLES {
-            args.extend(["-p", example]);
+        for name in COMPONENTS {
+            args.extend(["-p", name]);
         }
         cargo_build(&args)?;
         let out = Command::new(crate::util::bin())
             .arg("compile")
-            .args(EXAMPLES.iter().map(|e| component_path(e)))
+            .args(COMPONENTS.iter().map(|c| component_path(c)))
             .env("XDG_CACHE_HOME", xdg_cache())
             .output()
             .map_err(|e| format!("cannot run agenthooks compile: {e}"))?;
@@ -90,16 +92,20 @@ fn component(name: &str) -> PathBuf {
     component_path(name)
 }
 
-/// The native command-hook binary of `dangerous-command-guard`, built on first use.
-fn native_guard() -> PathBuf {
+/// The native command-hook build of `name` (`dangerous-command-guard` or
+/// `sdk-echo`), both built on first use.
+fn native(name: &str) -> PathBuf {
     static BUILT: OnceLock<Result<(), String>> = OnceLock::new();
-    if let Err(e) = BUILT.get_or_init(|| cargo_build(&["-p", "dangerous-command-guard"])) {
+    let built =
+        BUILT.get_or_init(|| cargo_build(&["-p", "dangerous-command-guard", "-p", "sdk-echo"]));
+    if let Err(e) = built {
         panic!("{e}");
     }
-    target_dir().join(format!(
-        "debug/dangerous-command-guard{}",
-        std::env::consts::EXE_SUFFIX
-    ))
+    target_dir().join(format!("debug/{name}{}", std::env::consts::EXE_SUFFIX))
+}
+
+fn native_guard() -> PathBuf {
+    native("dangerous-command-guard")
 }
 
 fn wasm(component: &Path, allow: Value) -> Value {
@@ -401,4 +407,109 @@ fn the_guard_takes_extra_patterns_from_a_granted_variable() {
             .stdout(),
         ""
     );
+}
+
+/// Every kind of answer the SDK builds reads the same to Claude Code whether
+/// it comes from the component (SDK -> WIT record -> host) or from the native
+/// build (SDK -> Claude JSON on stdout -> the output parser). Both run in user
+/// scope, where a wasm hook may allow and rewrite.
+#[test]
+fn every_answer_reads_the_same_from_the_component_and_the_native_build() {
+    let on_both_events = |handler: Value| {
+        let mut config = hooks("PreToolUse", "*", json!([handler]));
+        config["hooks"]["PermissionRequest"] = config["hooks"]["PreToolUse"].clone();
+        config
+    };
+    let as_wasm = TempProject::new();
+    as_wasm.user_hooks(&on_both_events(wasm(&component("sdk-echo"), json!({}))));
+    let as_command = TempProject::new();
+    let native_echo = native("sdk-echo").display().to_string();
+    as_command.user_hooks(&on_both_events(
+        json!({"type": "command", "command": native_echo}),
+    ));
+
+    let pre = "PreToolUse";
+    let request = "PermissionRequest";
+    // (event, the answer to build, whether the agent reads anything from it)
+    let cases = [
+        (pre, json!({"answer": {}}), false),
+        (pre, json!({"answer": {"permission": "allow"}}), true),
+        (
+            pre,
+            json!({"answer": {"permission": "allow", "updated_input": {"command": "ls"}}}),
+            true,
+        ),
+        (
+            pre,
+            json!({"answer": {"permission": "ask", "reason": "sure?"}}),
+            true,
+        ),
+        (pre, json!({"answer": {"permission": "defer"}}), true),
+        (
+            pre,
+            json!({"answer": {"permission": "deny", "reason": "no", "context": "c", "system_message": "w"}}),
+            true,
+        ),
+        (pre, json!({"answer": {"block": "blocked"}}), true),
+        (
+            pre,
+            json!({"answer": {"permission": "deny", "block": "both"}}),
+            true,
+        ),
+        (
+            pre,
+            json!({"answer": {"stop": "halt", "system_message": "bye"}}),
+            true,
+        ),
+        (pre, json!({"answer": {"context": "just context"}}), true),
+        (
+            pre,
+            json!({"answer": {"permission": "deny", "reason": "x",
+                     "extra": {"suppressOutput": true, "hookSpecificOutput": {"sessionTitle": "t"}}}}),
+            true,
+        ),
+        // A reason with nothing to explain says nothing to the agent.
+        (pre, json!({"answer": {"reason": "a reason alone"}}), false),
+        // A failure allows.
+        (pre, json!({"fail": "boom"}), false),
+        (
+            request,
+            json!({"answer": {"permission": "deny", "reason": "no"}}),
+            true,
+        ),
+        (request, json!({"answer": {"permission": "allow"}}), true),
+        // The permission prompt has no ask: it is left to the user.
+        (
+            request,
+            json!({"answer": {"permission": "ask", "reason": "?"}}),
+            false,
+        ),
+        // Left out until the host maps it: PermissionRequest allow with an
+        // updated input. The SDK writes `decision.updatedInput` (Claude Code's
+        // place for it); the wasm host (exec/wasm/bindings.rs) writes
+        // `hookSpecificOutput.updatedInput`, which does not reach the agent.
+    ];
+    for (event, tool_input, says) in cases {
+        let payload = |p: &TempProject| {
+            p.payload(
+                event,
+                json!({"tool_name": "Echo", "tool_input": tool_input, "tool_use_id": "t1"}),
+            )
+        };
+        let from_wasm = run(&as_wasm, &payload(&as_wasm));
+        let from_command = run(&as_command, &payload(&as_command));
+        assert_eq!(
+            from_wasm.stdout(),
+            from_command.stdout(),
+            "{event} {tool_input}\nwasm stderr: {}\ncommand stderr: {}",
+            from_wasm.stderr(),
+            from_command.stderr()
+        );
+        assert_eq!(
+            !from_wasm.stdout().is_empty(),
+            says,
+            "{event} {tool_input}\n{}",
+            from_wasm.stderr()
+        );
+    }
 }
