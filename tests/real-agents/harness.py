@@ -727,7 +727,13 @@ def main():
     ap.add_argument("--timeout", type=int, default=int(os.environ.get("RUN_TIMEOUT", "60")))
     args = ap.parse_args()
 
-    binary = os.path.abspath(args.bin)
+    # A copy of the binary for the whole run: a cargo build elsewhere (a shared
+    # target dir) must not swap it out between phases.
+    snapshot = os.path.join(os.path.abspath(args.out), "agenthooks-bin")
+    shutil.rmtree(snapshot, ignore_errors=True)
+    os.makedirs(snapshot)
+    binary = os.path.join(snapshot, "agenthooks")
+    shutil.copy2(os.path.abspath(args.bin), binary)
     wiring = args.wiring
     if wiring == "auto":
         wiring = "install" if install_available(binary) else "manual"
