@@ -3,8 +3,10 @@
 //!
 //! An entry is `<sha256 of the component>-<engine compatibility hash>.cwasm`
 //! in a private directory (created 0700, refused when another user could
-//! write to it). Its content is a magic, the sha256 of the artifact, and the
-//! artifact wasmtime serialized. Why the extra digest: deserializing runs
+//! write to it). Its content is the artifact wasmtime serialized, then the
+//! sha256 of the artifact and a magic (a trailer, so the file itself can be
+//! mapped by `Component::deserialize_file` on an index hit, `index.rs`: no
+//! read, no copy). Why the extra digest: deserializing runs
 //! native code that wasmtime only "lightly validates", so only bytes this
 //! program wrote, unchanged, are ever deserialized; a corrupt, truncated or
 //! stale entry is deleted and rebuilt. Entries are written to a temporary file
@@ -21,8 +23,9 @@ use wasmtime::Engine;
 
 use super::Notes;
 
-/// The first bytes of every entry: names the format, so a future layout is a miss.
-const MAGIC: &[u8; 8] = b"AHCWASM1";
+/// The last bytes of every entry: names the format, so another layout is a
+/// miss (version 1 had the magic and digest in front).
+const MAGIC: &[u8; 8] = b"AHCWASM2";
 const DIGEST_LEN: usize = 32;
 
 /// Where compiled components are kept, or nowhere.
@@ -263,29 +266,33 @@ fn read_entry(engine: &Engine, path: &Path, notes: &mut Notes) -> Option<Loaded>
 /// it cannot be read or loaded; the caller then takes the full path, which
 /// verifies (and deletes a damaged entry).
 pub(crate) fn load_recorded(engine: &Engine, path: &Path) -> Option<Loaded> {
-    let bytes = fs::read(path).ok()?;
-    let rest = bytes.strip_prefix(MAGIC.as_slice())?;
-    let artifact = rest.get(DIGEST_LEN..)?;
     // SAFETY: as in `read_entry`: the index matched this file's device,
     // inode, size, mtime and ctime to the moment its digest was verified (or
     // it was written by this program), and every write to a file sets its
-    // ctime, so these are the verified bytes; they are deserialized from memory.
-    let component = unsafe { Component::deserialize(engine, artifact) }.ok()?;
+    // ctime, so these are the verified bytes. It is mapped, not copied: entries
+    // are never changed in place (written whole under a temporary name and
+    // renamed; a damaged one is unlinked, which leaves a mapping intact), and
+    // no other user can write to the directory. wasmtime reads the artifact
+    // through its own section table, so the trailer after it is not looked at
+    // (`a_mapped_entry_loads_with_its_trailer` checks this).
+    let component = unsafe { Component::deserialize_file(engine, path) }.ok()?;
+    let artifact_len = fs::metadata(path)
+        .map(|m| m.len() as usize)
+        .unwrap_or(0)
+        .saturating_sub(DIGEST_LEN + MAGIC.len());
     Some(Loaded {
         component,
         status: CacheStatus::Hit,
-        artifact_len: artifact.len(),
+        artifact_len,
         entry: Some(path.to_path_buf()),
     })
 }
 
 /// The artifact inside an entry, if the magic and the digest match.
 fn verified_artifact(entry: &[u8]) -> Option<&[u8]> {
-    let rest = entry.strip_prefix(MAGIC.as_slice())?;
-    if rest.len() < DIGEST_LEN {
-        return None;
-    }
-    let (digest, artifact) = rest.split_at(DIGEST_LEN);
+    let rest = entry.strip_suffix(MAGIC.as_slice())?;
+    let artifact_len = rest.len().checked_sub(DIGEST_LEN)?;
+    let (artifact, digest) = rest.split_at(artifact_len);
     (Sha256::digest(artifact).as_slice() == digest).then_some(artifact)
 }
 
@@ -306,9 +313,9 @@ fn write_entry(path: &Path, artifact: &[u8]) -> std::io::Result<()> {
     }
     let result = (|| {
         let mut file = options.open(&tmp)?;
-        file.write_all(MAGIC)?;
-        file.write_all(&Sha256::digest(artifact))?;
         file.write_all(artifact)?;
+        file.write_all(&Sha256::digest(artifact))?;
+        file.write_all(MAGIC)?;
         drop(file);
         fs::rename(&tmp, path)
     })();
@@ -324,15 +331,35 @@ mod tests {
 
     #[test]
     fn entries_verify_their_digest() {
-        let mut entry = MAGIC.to_vec();
+        let mut entry = b"artifact".to_vec();
         entry.extend_from_slice(&Sha256::digest(b"artifact"));
-        entry.extend_from_slice(b"artifact");
+        entry.extend_from_slice(MAGIC);
         assert_eq!(verified_artifact(&entry), Some(&b"artifact"[..]));
         let mut flipped = entry.clone();
-        *flipped.last_mut().unwrap() ^= 1;
+        flipped[0] ^= 1;
         assert_eq!(verified_artifact(&flipped), None);
         assert_eq!(verified_artifact(&entry[..20]), None);
+        assert_eq!(verified_artifact(&entry[entry.len() - 30..]), None);
         assert_eq!(verified_artifact(b"\x7fELF...."), None);
+    }
+
+    #[test]
+    fn a_mapped_entry_loads_with_its_trailer() {
+        // The smallest component: the preamble of an empty `(component)`.
+        const EMPTY: &[u8] = b"\0asm\x0d\0\x01\0";
+        let engine = super::super::engine::new_engine(&Default::default()).unwrap();
+        let tmp = tempfile::tempdir().unwrap();
+        let cache = CacheDir::at(tmp.path());
+        let mut notes = Notes::new(true);
+        let loaded = load(&engine, &cache, EMPTY, &mut notes).unwrap();
+        assert_eq!(loaded.status, CacheStatus::Compiled);
+        let entry = loaded.entry.expect("stored");
+        let again = load_recorded(&engine, &entry).expect("maps with the trailer");
+        assert_eq!(again.artifact_len, loaded.artifact_len);
+        // The full path reads and verifies the same file.
+        let mut notes = Notes::new(true);
+        let hit = load(&engine, &cache, EMPTY, &mut notes).unwrap();
+        assert_eq!(hit.status, CacheStatus::Hit, "{:?}", notes.list);
     }
 
     #[test]
