@@ -484,10 +484,12 @@ fn every_answer_reads_the_same_from_the_component_and_the_native_build() {
             json!({"answer": {"permission": "ask", "reason": "?"}}),
             false,
         ),
-        // Left out until the host maps it: PermissionRequest allow with an
-        // updated input. The SDK writes `decision.updatedInput` (Claude Code's
-        // place for it); the wasm host (exec/wasm/bindings.rs) writes
-        // `hookSpecificOutput.updatedInput`, which does not reach the agent.
+        // A rewrite at the permission prompt lives inside the allow decision.
+        (
+            request,
+            json!({"answer": {"permission": "allow", "updated_input": {"command": "ls"}}}),
+            true,
+        ),
     ];
     for (event, tool_input, says) in cases {
         let payload = |p: &TempProject| {

@@ -116,7 +116,18 @@ pub(crate) fn to_answer(event: EventName, wit: wit::Answer) -> Result<Answer, Fa
     }
     if let Some(text) = wit.updated_input {
         let input = json_object("updated-input", &text)?;
-        specific(&mut answer, event).updated_input = Some(input);
+        let hso = specific(&mut answer, event);
+        // At PermissionRequest, Claude Code reads a rewrite only inside the
+        // allow decision (`decision.updatedInput`), never beside it.
+        match hso.decision.as_mut() {
+            Some(decision) if event == EventName::PermissionRequest => {
+                if decision.behavior == Some(Behavior::Allow) {
+                    decision.updated_input = Some(input);
+                }
+            }
+            _ if event == EventName::PermissionRequest => {}
+            _ => hso.updated_input = Some(input),
+        }
     }
     answer.system_message = wit.system_message;
     answer.continue_ = wit.continue_;
@@ -243,6 +254,31 @@ mod tests {
             ..empty()
         };
         assert_eq!(to_json(EventName::PermissionRequest, ask), json!({}));
+    }
+
+    #[test]
+    fn updated_input_at_permission_request_goes_inside_the_allow() {
+        let allow = wit::Answer {
+            permission: Some(Permission::Allow),
+            updated_input: Some(r#"{"command":"ls"}"#.into()),
+            ..empty()
+        };
+        assert_eq!(
+            to_json(EventName::PermissionRequest, allow),
+            json!({"hookSpecificOutput": {
+                "hookEventName": "PermissionRequest",
+                "decision": {"behavior": "allow", "updatedInput": {"command": "ls"}}
+            }})
+        );
+        // A rewrite with no allow cannot be honoured at the permission prompt.
+        let alone = wit::Answer {
+            updated_input: Some(r#"{"command":"ls"}"#.into()),
+            ..empty()
+        };
+        assert_eq!(
+            to_json(EventName::PermissionRequest, alone),
+            json!({"hookSpecificOutput": {"hookEventName": "PermissionRequest"}})
+        );
     }
 
     #[test]
