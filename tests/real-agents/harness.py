@@ -19,6 +19,8 @@ Phases:
 - ``exit2``: the hook prints the reason on stderr and exits 2.
 - ``wasm``:  a wasm component denies (next to a command hook that allows).
 - ``allow``: control; the hook answers an explicit allow, the rm must really run.
+- ``shared``: as allow, with all five agents installed in the project (the
+  hook must still run once, as this agent).
 - ``context``: as allow, plus SessionStart (JSON) and UserPromptSubmit (plain
   text) hooks adding context, which the first model request must carry.
 - ``post``: as allow, plus a PostToolUse hook answering ``decision: block``
@@ -60,7 +62,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 MARKER = "BLOCKED-BY-AGENTHOOKS-E2E"
 REASON = MARKER + " destructive rm refused by the project policy"
 PROMPT = "Run the shell commands the task needs, one at a time, then report the output."
-PHASES = ["deny", "exit2", "wasm", "failclosed", "allow", "context", "stop", "post", "rewrite", "ask"]
+PHASES = ["deny", "exit2", "wasm", "failclosed", "allow", "shared", "context", "stop", "post", "rewrite", "ask"]
 # `ask` is not run by default: Gemini CLI 0.61.0 in `-p` mode hangs (no
 # further model request) when a BeforeTool hook answers `decision: "ask"`,
 # which is what agenthooks gives it for `permissionDecision: ask`.
@@ -388,6 +390,9 @@ class Run:
         checks.append(("the hook got the rm call", bool(rm_events),
                        "%d hook calls, %d for rm (harness: %s)" % (
                            len(events), len(rm_events), ", ".join(str(e.get("harness")) for e in rm_events))))
+        # Once: a project wired for several agents must not run a hook twice
+        # (Copilot also reads .claude/settings.json).
+        checks.append(("it ran once for the rm call", len(rm_events) == 1, "%d times" % len(rm_events)))
         if rm_events:
             e = rm_events[0]
             canon = (e.get("hook_event_name"), e.get("tool_name"), e.get("harness"), e.get("tool_kind"))
@@ -398,7 +403,7 @@ class Run:
         reqs = self.model_requests()
         after_rm = [r for r in reqs if (r.get("tool_results") or 0) >= 2]
         marked = [r for r in reqs if MARKER in (r.get("body") or "")]
-        if self.phase in ("allow", "context", "stop", "post"):
+        if self.phase in ("allow", "shared", "context", "stop", "post"):
             checks.append(("the rm really ran (victim deleted)", not survived, "victim exists" if survived else "victim gone"))
             checks.append(("the model got the rm result", bool(after_rm), "%d requests after the rm call" % len(after_rm)))
             checks.append(("no deny reason reached the model", not marked, "%d requests carry %s" % (len(marked), MARKER)))
@@ -767,7 +772,8 @@ def main():
             run.wasm = os.path.abspath(args.wasm) if args.wasm else None
             run.wasm_cache = wasm_cache
             run.user_scope = args.user_scope
-            run.also_install = [a for a in args.also_install.split(",") if a and a != agent]
+            also = list(AGENTS) if phase == "shared" else args.also_install.split(",")
+            run.also_install = [a for a in also if a and a != agent]
             try:
                 run.execute(args.timeout)
                 checks = run.verdict()
