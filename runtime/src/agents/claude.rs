@@ -12,7 +12,11 @@ use crate::protocol::{Answer, Event, EventName};
 /// The Claude Code adapter.
 pub struct Claude;
 
-const TOOL: Caps = Caps {
+// What Claude Code acts on, by kind of event. The agents that copy Claude's
+// protocol (Qwen Code, Factory Droid) start from these and say where they differ.
+
+/// Before a tool: every verdict, a rewrite, context, stop and a message.
+pub const TOOL: Caps = Caps {
     deny: true,
     ask: true,
     allow: true,
@@ -22,27 +26,32 @@ const TOOL: Caps = Caps {
     stop: true,
     system_message: true,
 };
-const PERMISSION: Caps = Caps {
+/// PermissionRequest: allow or deny (with a rewrite), no ask, no context.
+pub const PERMISSION: Caps = Caps {
     context: false,
     ask: false,
     ..TOOL
 };
-const CONTEXT_BLOCK: Caps = Caps {
+/// Events that take context and `decision: block` (prompt, after a tool, stop).
+pub const CONTEXT_BLOCK: Caps = Caps {
     context: true,
     block: true,
     stop: true,
     system_message: true,
     ..Caps::NONE
 };
-const CONTEXT: Caps = Caps {
+/// Events that take context but cannot block.
+pub const CONTEXT: Caps = Caps {
     block: false,
     ..CONTEXT_BLOCK
 };
-const BLOCK: Caps = Caps {
+/// Events that can block but take no context.
+pub const BLOCK: Caps = Caps {
     context: false,
     ..CONTEXT_BLOCK
 };
-const OTHER: Caps = Caps {
+/// Events observed only: stop and a message work everywhere.
+pub const OTHER: Caps = Caps {
     stop: true,
     system_message: true,
     ..Caps::NONE

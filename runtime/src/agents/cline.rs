@@ -17,9 +17,8 @@
 
 use serde_json::{json, Map, Value};
 
-use super::plan::DEFAULT_DENY;
 use super::{
-    finish_decode, intent_for, object, parse_if_string, rename, resolve_event, tool, Agent, Caps,
+    finish_decode, intent_for, parse_if_string, rename, start_decode, tool, Agent, Caps,
     DecodeError, EventRow, Native, Table, Verdict,
 };
 use super::{InstallSpec, Registration, UserPath};
@@ -122,9 +121,7 @@ impl Agent for Cline {
     }
 
     fn decode(&self, input: Value, event: Option<&str>) -> Result<Event, DecodeError> {
-        let mut input = object(input)?;
-        let named = input.get("hookName").and_then(Value::as_str);
-        let row = resolve_event(self.id(), &TABLE, event, named)?;
+        let (mut input, row) = start_decode(self.id(), &TABLE, input, event, &["hookName"])?;
         let root = input
             .get("workspaceRoots")
             .and_then(Value::as_array)
@@ -155,15 +152,15 @@ impl Agent for Cline {
         match intent.verdict {
             Some(Verdict::Deny) => {
                 out.insert("cancel".into(), json!(true));
-                out.insert("errorMessage".into(), json!(intent.reason_or(DEFAULT_DENY)));
             }
             Some(Verdict::Ask) => {
                 out.insert("review".into(), json!(true));
-                if let Some(r) = intent.reason.as_deref().filter(|r| !r.is_empty()) {
-                    out.insert("errorMessage".into(), json!(r));
-                }
             }
+            // Cline has no allow: the tool runs unless a hook cancels it.
             Some(Verdict::Allow) | None => {}
+        }
+        if let Some(r) = intent.verdict_reason() {
+            out.insert("errorMessage".into(), json!(r));
         }
         if let Some(input) = &intent.updated_input {
             out.insert("overrideInput".into(), Value::Object(input.clone()));

@@ -18,8 +18,8 @@ use super::{
     claude_handler, InstallSpec, JsonSpec, Registration, Shape, TimeUnit, UserDir, UserPath,
 };
 use super::{
-    finish_decode, intent_for, object, resolve_event, tool, Agent, Caps, DecodeError, EventRow,
-    Native, Table,
+    finish_decode, intent_for, start_decode, tool, Agent, Caps, DecodeError, EventRow, Native,
+    Table,
 };
 use crate::protocol::{Answer, Event, EventName};
 
@@ -170,9 +170,7 @@ impl Agent for Codex {
     }
 
     fn decode(&self, input: Value, event: Option<&str>) -> Result<Event, DecodeError> {
-        let mut input = object(input)?;
-        let named = input.get("hook_event_name").and_then(Value::as_str);
-        let row = resolve_event(self.id(), &TABLE, event, named)?;
+        let (mut input, row) = start_decode(self.id(), &TABLE, input, event, &["hook_event_name"])?;
         let patch = input
             .get("tool_name")
             .and_then(Value::as_str)
@@ -211,9 +209,6 @@ impl Agent for Codex {
                         }
                     }
                 }
-            }
-            if intent.verdict == Some(Verdict::Deny) {
-                intent.reason = Some(intent.reason_or(DEFAULT_DENY));
             }
         }
         if intent.block.is_some() {

@@ -207,6 +207,12 @@ fn permission_request_answers_with_behavior_and_drops_rewrites() {
         json!({"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"allow"}}})
     );
     assert_eq!(n.notes().count(), 1);
+    // A deny that gives no reason still says why, as before a tool.
+    let a = answer(json!({"hookSpecificOutput":{"decision":{"behavior":"deny"}}}));
+    assert_eq!(
+        stdout_json(&Codex.encode(&ev, &a))["hookSpecificOutput"]["decision"],
+        json!({"behavior":"deny","message":"blocked by a hook"})
+    );
 }
 
 #[test]

@@ -15,10 +15,10 @@
 
 use serde_json::{json, Map, Value};
 
-use super::claude_json::verdict_str;
-use super::plan::{Verdict, DEFAULT_DENY};
+use super::claude_json::{behavior_str, verdict_str};
+use super::plan::{non_empty, DEFAULT_DENY};
 use super::{
-    finish_decode, intent_for, object, parse_if_string, rename, resolve_event, tool, Agent, Caps,
+    finish_decode, intent_for, parse_if_string, rename, start_decode, tool, Agent, Caps,
     DecodeError, EventRow, Native, Table,
 };
 use super::{
@@ -161,12 +161,10 @@ impl Agent for Copilot {
     }
 
     fn decode(&self, input: Value, event: Option<&str>) -> Result<Event, DecodeError> {
-        let mut input = object(input)?;
-        let named = input
-            .get("hookName")
-            .or_else(|| input.get("hook_event_name"))
-            .and_then(Value::as_str);
-        let row = resolve_event(self.id(), &TABLE, event, named)?;
+        // Only `permissionRequest` names itself (`hookName`); Claude-format
+        // registrations send Claude's payload.
+        let names = ["hookName", "hook_event_name"];
+        let (mut input, row) = start_decode(self.id(), &TABLE, input, event, &names)?;
         if let Some(name) = input.get("toolName").cloned() {
             input.entry("tool_name").or_insert(name);
         }
@@ -195,38 +193,33 @@ impl Agent for Copilot {
         match event.name() {
             EventName::PermissionRequest => {
                 if let Some(v) = intent.verdict {
-                    let behavior = if v == Verdict::Allow { "allow" } else { "deny" };
-                    out.insert("behavior".into(), json!(behavior));
-                    if let Some(r) = intent.reason.as_deref().filter(|r| !r.is_empty()) {
+                    out.insert("behavior".into(), json!(behavior_str(v)));
+                    if let Some(r) = intent.verdict_reason() {
                         out.insert("message".into(), json!(r));
                     }
                 }
                 if let Some(reason) = &intent.stop {
                     // Copilot stops the agent only through a deny with interrupt.
                     out.insert("behavior".into(), json!("deny"));
-                    out.entry("message")
-                        .or_insert_with(|| json!(non_empty_or(reason, "a hook stopped the agent")));
+                    out.entry("message").or_insert_with(|| {
+                        json!(non_empty(Some(reason)).unwrap_or("a hook stopped the agent"))
+                    });
                     out.insert("interrupt".into(), json!(true));
                 }
             }
             _ => {
                 if let Some(v) = intent.verdict {
                     out.insert("permissionDecision".into(), json!(verdict_str(v)));
-                    let reason = if v == Verdict::Deny {
-                        Some(intent.reason_or(DEFAULT_DENY))
-                    } else {
-                        intent.reason.clone().filter(|r| !r.is_empty())
-                    };
-                    if let Some(r) = reason {
+                    if let Some(r) = intent.verdict_reason() {
                         out.insert("permissionDecisionReason".into(), json!(r));
                     }
                 }
                 if let Some(input) = &intent.updated_input {
                     out.insert("modifiedArgs".into(), Value::Object(input.clone()));
                 }
-                if let Some(reason) = &intent.block {
+                if intent.block.is_some() {
                     out.insert("decision".into(), json!("block"));
-                    out.insert("reason".into(), json!(non_empty_or(reason, DEFAULT_DENY)));
+                    out.insert("reason".into(), json!(intent.block_reason_or(DEFAULT_DENY)));
                 }
                 if let Some(c) = &intent.context {
                     out.insert("additionalContext".into(), json!(c));
@@ -234,14 +227,6 @@ impl Agent for Copilot {
             }
         }
         Native::json(&Value::Object(out), intent.notes)
-    }
-}
-
-fn non_empty_or(s: &str, fallback: &str) -> String {
-    if s.trim().is_empty() {
-        fallback.to_string()
-    } else {
-        s.to_string()
     }
 }
 

@@ -13,10 +13,10 @@
 use serde_json::{json, Map, Value};
 
 use super::claude_json::verdict_str;
-use super::plan::{Verdict, DEFAULT_DENY};
+use super::plan::DEFAULT_DENY;
 use super::{
-    finish_decode, intent_for, object, resolve_event, tool, Agent, Caps, DecodeError, EventRow,
-    Native, Table,
+    finish_decode, intent_for, start_decode, tool, Agent, Caps, DecodeError, EventRow, Native,
+    Table,
 };
 use super::{Field, InstallSpec, JsonSpec, Literal, Registration, Shape, TimeUnit, UserPath};
 use crate::protocol::{Answer, Event, EventName};
@@ -145,9 +145,7 @@ impl Agent for Cursor {
     }
 
     fn decode(&self, input: Value, event: Option<&str>) -> Result<Event, DecodeError> {
-        let mut input = object(input)?;
-        let named = input.get("hook_event_name").and_then(Value::as_str);
-        let row = resolve_event(self.id(), &TABLE, event, named)?;
+        let (mut input, row) = start_decode(self.id(), &TABLE, input, event, &["hook_event_name"])?;
         if input.get("cwd").is_none() {
             let root = input
                 .get("workspace_roots")
@@ -208,12 +206,7 @@ impl Agent for Cursor {
         let mut out = Map::new();
         if let Some(v) = intent.verdict {
             out.insert("permission".into(), json!(verdict_str(v)));
-            let reason = if v == Verdict::Deny {
-                Some(intent.reason_or(DEFAULT_DENY))
-            } else {
-                intent.reason.clone().filter(|r| !r.is_empty())
-            };
-            if let Some(r) = reason {
+            if let Some(r) = intent.verdict_reason() {
                 out.insert("user_message".into(), json!(r));
                 out.insert("agent_message".into(), json!(r));
             }

@@ -10,40 +10,14 @@
 
 use serde_json::Value;
 
-use super::qwen::{decode_claude_like, encode_claude_like};
+use super::claude::{BLOCK, CONTEXT, CONTEXT_BLOCK, OTHER, TOOL};
+use super::claude_json;
 use super::{claude_handler, InstallSpec, JsonSpec, Registration, Shape, TimeUnit, UserPath};
-use super::{tool, Agent, Caps, DecodeError, EventRow, Native, Table};
+use super::{tool, Agent, DecodeError, EventRow, Native, Table};
 use crate::protocol::{Answer, Event, EventName};
 
 /// The Factory Droid adapter.
 pub struct Factory;
-
-const TOOL: Caps = Caps {
-    deny: true,
-    ask: true,
-    allow: true,
-    updated_input: true,
-    context: true,
-    block: false,
-    stop: true,
-    system_message: true,
-};
-const CONTEXT_BLOCK: Caps = Caps {
-    context: true,
-    block: true,
-    stop: true,
-    system_message: true,
-    ..Caps::NONE
-};
-const CONTEXT: Caps = Caps {
-    block: false,
-    ..CONTEXT_BLOCK
-};
-const OTHER: Caps = Caps {
-    stop: true,
-    system_message: true,
-    ..Caps::NONE
-};
 
 /// Factory Droid's table.
 pub static TABLE: Table = Table {
@@ -59,14 +33,7 @@ pub static TABLE: Table = Table {
         EventRow::new(EventName::Notification, "Notification", OTHER),
         EventRow::new(EventName::SubagentStop, "SubagentStop", CONTEXT_BLOCK),
         EventRow::new(EventName::Stop, "Stop", CONTEXT_BLOCK),
-        EventRow::new(
-            EventName::PreCompact,
-            "PreCompact",
-            Caps {
-                context: false,
-                ..CONTEXT_BLOCK
-            },
-        ),
+        EventRow::new(EventName::PreCompact, "PreCompact", BLOCK),
         EventRow::new(EventName::SessionEnd, "SessionEnd", OTHER),
     ],
     tools: &[
@@ -114,11 +81,11 @@ impl Agent for Factory {
     }
 
     fn decode(&self, input: Value, event: Option<&str>) -> Result<Event, DecodeError> {
-        decode_claude_like(self.id(), &TABLE, input, event)
+        claude_json::decode(self.id(), &TABLE, input, event)
     }
 
     fn encode(&self, event: &Event, answer: &Answer) -> Native {
-        encode_claude_like(self, event, answer)
+        claude_json::encode(self, event, answer)
     }
 }
 

@@ -14,11 +14,11 @@
 
 use serde_json::{json, Map, Value};
 
-use super::claude_json::verdict_str;
-use super::plan::{Verdict, DEFAULT_DENY};
+use super::claude_json::{verdict_str, write_common};
+use super::plan::DEFAULT_DENY;
 use super::{
-    finish_decode, intent_for, object, rename, resolve_event, tool, Agent, Caps, DecodeError,
-    EventRow, Native, Table,
+    finish_decode, intent_for, rename, start_decode, tool, Agent, Caps, DecodeError, EventRow,
+    Native, Table,
 };
 use super::{Field, InstallSpec, JsonSpec, Literal, Registration, Shape, TimeUnit, UserPath};
 use crate::protocol::{Answer, Event, EventName};
@@ -162,9 +162,7 @@ impl Agent for Gemini {
     }
 
     fn decode(&self, input: Value, event: Option<&str>) -> Result<Event, DecodeError> {
-        let mut input = object(input)?;
-        let named = input.get("hook_event_name").and_then(Value::as_str);
-        let row = resolve_event(self.id(), &TABLE, event, named)?;
+        let (mut input, row) = start_decode(self.id(), &TABLE, input, event, &["hook_event_name"])?;
         if let Some(name) = mcp_name(&input) {
             input.insert("tool_name".into(), Value::String(name));
         }
@@ -192,12 +190,7 @@ impl Agent for Gemini {
         let mut hso = Map::new();
         if let Some(v) = intent.verdict {
             out.insert("decision".into(), json!(verdict_str(v)));
-            let reason = if v == Verdict::Deny {
-                Some(intent.reason_or(DEFAULT_DENY))
-            } else {
-                intent.reason.clone().filter(|r| !r.is_empty())
-            };
-            if let Some(r) = reason {
+            if let Some(r) = intent.verdict_reason() {
                 out.insert("reason".into(), json!(r));
             }
         }
@@ -211,24 +204,7 @@ impl Agent for Gemini {
             offset_to_lines(event, &mut input);
             hso.insert("tool_input".into(), Value::Object(input));
         }
-        if let Some(c) = &intent.context {
-            hso.insert("additionalContext".into(), json!(c));
-        }
-        if let Some(reason) = &intent.stop {
-            out.insert("continue".into(), json!(false));
-            if !reason.is_empty() {
-                out.insert("stopReason".into(), json!(reason));
-            }
-        }
-        if let Some(m) = &intent.system_message {
-            out.insert("systemMessage".into(), json!(m));
-        }
-        if !hso.is_empty() {
-            let mut with_name = Map::new();
-            with_name.insert("hookEventName".into(), json!(row.native));
-            with_name.extend(hso);
-            out.insert("hookSpecificOutput".into(), Value::Object(with_name));
-        }
+        write_common(&mut out, hso, row.native, &intent);
         Native::json(&Value::Object(out), intent.notes)
     }
 }

@@ -13,10 +13,9 @@
 use serde_json::{json, Value};
 
 use super::plan::DEFAULT_DENY;
-use super::windsurf::one_line;
 use super::{
-    finish_decode, intent_for, object, rename, resolve_event, tool, Agent, Caps, DecodeError,
-    EventRow, Native, Table,
+    finish_decode, intent_for, rename, start_decode, tool, Agent, Caps, DecodeError, EventRow,
+    Native, Table,
 };
 use super::{Field, InstallSpec, JsonSpec, Literal, Registration, Shape, TimeUnit, UserPath};
 use crate::protocol::{Answer, Event, EventName};
@@ -116,9 +115,7 @@ impl Agent for Kiro {
     }
 
     fn decode(&self, input: Value, event: Option<&str>) -> Result<Event, DecodeError> {
-        let mut input = object(input)?;
-        let named = input.get("hook_event_name").and_then(Value::as_str);
-        let row = resolve_event(self.id(), &TABLE, event, named)?;
+        let (mut input, row) = start_decode(self.id(), &TABLE, input, event, &["hook_event_name"])?;
         let tool = input
             .get("tool_name")
             .and_then(Value::as_str)
@@ -162,7 +159,7 @@ impl Agent for Kiro {
             Err(native) => return native,
         };
         if intent.verdict.is_some() {
-            return Native::exit2(one_line(&intent.reason_or(DEFAULT_DENY)), intent.notes);
+            return Native::exit2(&intent.reason_or(DEFAULT_DENY), intent.notes);
         }
         Native::ok(intent.context.clone().unwrap_or_default(), intent.notes)
     }

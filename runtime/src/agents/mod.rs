@@ -25,7 +25,7 @@
 //!   root keys such as Copilot's `version`, JSONC or not, the settings that
 //!   switch all hooks off), one script per event, or a plugin), and the paths
 //!   whose presence means a project or user uses the agent;
-//! - `decode`: find the row ([`resolve_event`]: `--event` first, native or
+//! - `decode`: find the row ([`start_decode`]: `--event` first, native or
 //!   canonical spelling, then the payload's own name field), reshape what is
 //!   peculiar to the agent into Claude's layout, then [`finish_decode`];
 //! - `encode`: [`intent_for`] gives the row and an [`Intent`] holding only what
@@ -98,10 +98,10 @@ impl Native {
         Native::ok(stdout, notes)
     }
 
-    /// Exit 2 with `reason` as the first stderr line (agents that answer by exit
-    /// code only), the notes after it.
-    pub fn exit2(reason: String, notes: Vec<String>) -> Native {
-        let mut stderr = vec![reason];
+    /// Exit 2 with `reason`, folded onto one line, as the first stderr line
+    /// (agents that answer by exit code only), the notes after it.
+    pub fn exit2(reason: &str, notes: Vec<String>) -> Native {
+        let mut stderr = vec![reason.split_whitespace().collect::<Vec<_>>().join(" ")];
         stderr.extend(notes);
         Native {
             stdout: String::new(),
@@ -207,36 +207,38 @@ pub fn find(id: &str) -> Option<&'static dyn Agent> {
     AGENTS.iter().copied().find(|a| a.id() == id)
 }
 
-/// The payload as a JSON object.
+/// The shared start of every decode: the payload as a JSON object and the
+/// table row of its event, named on the command line (`argv`, native or
+/// canonical spelling) or else by the first of `name_keys` the payload has
+/// as a string (`hook_event_name`, Copilot's `hookName`, ...).
 ///
 /// # Errors
-/// [`EventError::NotAnObject`] for any other JSON value.
-pub fn object(input: Value) -> Result<Map<String, Value>, DecodeError> {
-    match input {
-        Value::Object(map) => Ok(map),
-        _ => Err(EventError::NotAnObject.into()),
-    }
-}
-
-/// The table row for the event named on the command line (`argv`, native or
-/// canonical spelling) or else in the payload (`payload`).
-///
-/// # Errors
-/// [`EventError::NoEventName`] when neither names one;
+/// [`EventError::NotAnObject`] for a payload that is not an object;
+/// [`EventError::NoEventName`] when nothing names the event;
 /// [`DecodeError::UnmappedEvent`] when the agent's table does not serve it.
-pub fn resolve_event(
+pub fn start_decode(
     agent: &'static str,
     table: &Table,
+    input: Value,
     argv: Option<&str>,
-    payload: Option<&str>,
-) -> Result<&'static EventRow, DecodeError> {
-    let name = argv.or(payload).ok_or(EventError::NoEventName)?;
-    table
+    name_keys: &[&str],
+) -> Result<(Map<String, Value>, &'static EventRow), DecodeError> {
+    let Value::Object(input) = input else {
+        return Err(EventError::NotAnObject.into());
+    };
+    let named = || {
+        name_keys
+            .iter()
+            .find_map(|k| input.get(*k).and_then(Value::as_str))
+    };
+    let name = argv.or_else(named).ok_or(EventError::NoEventName)?;
+    let row = table
         .resolve(name)
         .ok_or_else(|| DecodeError::UnmappedEvent {
             agent,
             event: name.to_string(),
-        })
+        })?;
+    Ok((input, row))
 }
 
 /// The shared end of every decode: `input` is already Claude-shaped except for

@@ -27,10 +27,11 @@
 
 use serde_json::{json, Map, Value};
 
+use super::claude_json::verdict_str;
 use super::plan::DEFAULT_DENY;
 use super::{
-    finish_decode, intent_for, object, rename, resolve_event, tool, Agent, Caps, DecodeError,
-    EventRow, Native, Table, Verdict,
+    finish_decode, intent_for, rename, start_decode, tool, Agent, Caps, DecodeError, EventRow,
+    Native, Table, Verdict,
 };
 use super::{InstallSpec, Registration, UserDir, UserPath};
 use crate::protocol::{Answer, Event, EventName};
@@ -150,9 +151,7 @@ impl Agent for OpenCode {
     }
 
     fn decode(&self, input: Value, event: Option<&str>) -> Result<Event, DecodeError> {
-        let mut payload = object(input)?;
-        let named = payload.get("hook").and_then(Value::as_str);
-        let row = resolve_event(self.id(), &TABLE, event, named)?;
+        let (mut payload, row) = start_decode(self.id(), &TABLE, input, event, &["hook"])?;
         let hook_in = payload
             .get("input")
             .and_then(Value::as_object)
@@ -239,12 +238,7 @@ impl Agent for OpenCode {
         let native_out = event.input().get("output").and_then(Value::as_object);
         match (event.name(), intent.verdict) {
             (EventName::PermissionRequest, Some(v)) => {
-                let status = match v {
-                    Verdict::Deny => "deny",
-                    Verdict::Ask => "ask",
-                    Verdict::Allow => "allow",
-                };
-                assign.insert("status".into(), json!(status));
+                assign.insert("status".into(), json!(verdict_str(v)));
             }
             (_, Some(Verdict::Deny)) => {
                 out.insert("error".into(), json!(intent.reason_or(DEFAULT_DENY)));

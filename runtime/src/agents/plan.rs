@@ -71,9 +71,20 @@ impl Intent {
             .unwrap_or(fallback)
             .to_string()
     }
+
+    /// The reason to write with the verdict: for a deny never empty
+    /// ([`DEFAULT_DENY`] when the hook gave none, since several agents need a
+    /// reason to act on a deny), otherwise the hook's reason when it gave one.
+    pub fn verdict_reason(&self) -> Option<String> {
+        match self.verdict? {
+            Verdict::Deny => Some(self.reason_or(DEFAULT_DENY)),
+            Verdict::Ask | Verdict::Allow => non_empty(self.reason.as_deref()).map(str::to_string),
+        }
+    }
 }
 
-fn non_empty(s: Option<&str>) -> Option<&str> {
+/// `s` unless it is missing or blank.
+pub(super) fn non_empty(s: Option<&str>) -> Option<&str> {
     s.filter(|s| !s.trim().is_empty())
 }
 

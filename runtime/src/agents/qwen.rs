@@ -13,13 +13,10 @@
 
 use serde_json::Value;
 
-use super::claude_json::claude_json;
-use super::plan::{Verdict, DEFAULT_DENY};
+use super::claude::{BLOCK, CONTEXT, CONTEXT_BLOCK, OTHER, PERMISSION};
+use super::{claude, claude_json};
 use super::{claude_handler, InstallSpec, JsonSpec, Registration, Shape, TimeUnit, UserPath};
-use super::{
-    finish_decode, intent_for, object, resolve_event, tool, Agent, Caps, DecodeError, EventRow,
-    Native, Table,
-};
+use super::{tool, Agent, Caps, DecodeError, EventRow, Native, Table};
 use crate::protocol::{Answer, Event, EventName};
 
 /// The Qwen Code adapter.
@@ -30,40 +27,8 @@ pub struct Qwen;
 /// original command ran in tests/real-agents' `rewrite` phase). Only
 /// PermissionRequest's `decision.updatedInput` is applied.
 const TOOL: Caps = Caps {
-    deny: true,
-    ask: true,
-    allow: true,
     updated_input: false,
-    context: true,
-    block: false,
-    stop: true,
-    system_message: true,
-};
-const PERMISSION: Caps = Caps {
-    ask: false,
-    context: false,
-    updated_input: true,
-    ..TOOL
-};
-const CONTEXT_BLOCK: Caps = Caps {
-    context: true,
-    block: true,
-    stop: true,
-    system_message: true,
-    ..Caps::NONE
-};
-const CONTEXT: Caps = Caps {
-    block: false,
-    ..CONTEXT_BLOCK
-};
-const BLOCK: Caps = Caps {
-    context: false,
-    ..CONTEXT_BLOCK
-};
-const OTHER: Caps = Caps {
-    stop: true,
-    system_message: true,
-    ..Caps::NONE
+    ..claude::TOOL
 };
 
 /// Qwen Code's table.
@@ -168,38 +133,12 @@ impl Agent for Qwen {
     }
 
     fn decode(&self, input: Value, event: Option<&str>) -> Result<Event, DecodeError> {
-        decode_claude_like(self.id(), &TABLE, input, event)
+        claude_json::decode(self.id(), &TABLE, input, event)
     }
 
     fn encode(&self, event: &Event, answer: &Answer) -> Native {
-        encode_claude_like(self, event, answer)
+        claude_json::encode(self, event, answer)
     }
-}
-
-/// Decode for agents whose payload is Claude's, named by `hook_event_name`.
-pub(super) fn decode_claude_like(
-    agent: &'static str,
-    table: &Table,
-    input: Value,
-    event: Option<&str>,
-) -> Result<Event, DecodeError> {
-    let input = object(input)?;
-    let named = input.get("hook_event_name").and_then(Value::as_str);
-    let row = resolve_event(agent, table, event, named)?;
-    finish_decode(agent, table, row, input)
-}
-
-/// Encode for agents that read Claude's JSON answer.
-pub(super) fn encode_claude_like(agent: &dyn Agent, event: &Event, answer: &Answer) -> Native {
-    let (row, mut intent) = match intent_for(agent, event, answer) {
-        Ok(found) => found,
-        Err(native) => return native,
-    };
-    if intent.verdict == Some(Verdict::Deny) {
-        intent.reason = Some(intent.reason_or(DEFAULT_DENY));
-    }
-    let value = claude_json(event.name(), row.native, &intent);
-    Native::json(&value, intent.notes)
 }
 
 #[cfg(test)]

@@ -15,8 +15,8 @@ use serde_json::{Map, Value};
 
 use super::plan::DEFAULT_DENY;
 use super::{
-    finish_decode, intent_for, object, parse_if_string, resolve_event, Agent, Caps, DecodeError,
-    EventRow, Native, Table,
+    finish_decode, intent_for, parse_if_string, start_decode, Agent, Caps, DecodeError, EventRow,
+    Native, Table,
 };
 use super::{Field, InstallSpec, JsonSpec, Literal, Registration, Shape, UserPath};
 use crate::protocol::{Answer, Event, EventName};
@@ -104,9 +104,8 @@ impl Agent for Windsurf {
     }
 
     fn decode(&self, input: Value, event: Option<&str>) -> Result<Event, DecodeError> {
-        let mut input = object(input)?;
-        let named = input.get("agent_action_name").and_then(Value::as_str);
-        let row = resolve_event(self.id(), &TABLE, event, named)?;
+        let (mut input, row) =
+            start_decode(self.id(), &TABLE, input, event, &["agent_action_name"])?;
         let (info, has_info) = match input.get("tool_info") {
             Some(Value::Object(info)) => (info.clone(), true),
             _ => (Map::new(), false),
@@ -168,21 +167,13 @@ impl Agent for Windsurf {
         };
         if intent.verdict.is_some() {
             // Only deny survives planning here (ask became a deny).
-            return Native::exit2(one_line(&intent.reason_or(DEFAULT_DENY)), intent.notes);
+            return Native::exit2(&intent.reason_or(DEFAULT_DENY), intent.notes);
         }
         if intent.block.is_some() {
-            return Native::exit2(
-                one_line(&intent.block_reason_or(DEFAULT_DENY)),
-                intent.notes,
-            );
+            return Native::exit2(&intent.block_reason_or(DEFAULT_DENY), intent.notes);
         }
         Native::ok(String::new(), intent.notes)
     }
-}
-
-/// A reason as one stderr line.
-pub(super) fn one_line(s: &str) -> String {
-    s.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
 #[cfg(test)]
