@@ -690,7 +690,7 @@ fn check_warns_when_the_agent_switched_its_hooks_off() {
         "{out}"
     );
     assert!(
-        out.contains("note: Copilot CLI also runs the hooks in `.claude/settings.json`"),
+        out.contains("note: GitHub Copilot CLI also runs the hooks in `.claude/settings.json`"),
         "{out}"
     );
 }

@@ -22,7 +22,8 @@ use super::{
     DecodeError, EventRow, Native, Table,
 };
 use super::{
-    Field, InstallSpec, JsonSpec, Literal, Registration, Shape, TimeUnit, UserDir, UserPath,
+    AlsoRuns, Field, InstallSpec, JsonSpec, Literal, Registration, Shape, TimeUnit, UserDir,
+    UserPath,
 };
 use crate::protocol::{Answer, Event, EventName};
 
@@ -158,6 +159,17 @@ impl Agent for Copilot {
 
     fn install_spec(&self) -> Option<&'static InstallSpec> {
         Some(&INSTALL)
+    }
+
+    /// Copilot CLI runs the hooks in `.claude/settings.json` as well as its
+    /// own, with `COPILOT_CLI=1` set for both. Its own entry is the one that
+    /// knows Copilot's dialect (top-level `permissionDecision`, exit 0 on our
+    /// errors), so the Claude entry is the one to step aside.
+    fn also_runs(&self) -> Option<AlsoRuns> {
+        Some(AlsoRuns {
+            agent: "claude",
+            env: "COPILOT_CLI",
+        })
     }
 
     fn decode(&self, input: Value, event: Option<&str>) -> Result<Event, DecodeError> {

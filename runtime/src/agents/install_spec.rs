@@ -139,6 +139,21 @@ pub struct InstallSpec {
     pub detect_user: &'static [UserPath],
 }
 
+/// Another agent's hooks config that an agent runs as well as its own, and
+/// how a hook tells which of the two is running it.
+///
+/// With both agents installed, that other agent's entry would run every hook
+/// a second time under this agent; `run` lets it step aside (answer "no
+/// opinion") and `check` says so.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct AlsoRuns {
+    /// The id of the agent whose entries this agent runs too.
+    pub agent: &'static str,
+    /// A variable this agent sets (non-empty) for every hook it runs, that
+    /// agent does not.
+    pub env: &'static str,
+}
+
 /// The handler of Claude's own shape (`type`, `command`, `timeout`), with the
 /// timeout in `unit`; Claude, Codex, Factory (seconds) and Qwen
 /// (milliseconds) share it.

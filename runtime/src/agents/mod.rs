@@ -58,8 +58,8 @@ mod table;
 pub mod windsurf;
 
 pub use install_spec::{
-    claude_handler, Field, InstallSpec, JsonSpec, Literal, Registration, Shape, TimeUnit, UserDir,
-    UserPath,
+    claude_handler, AlsoRuns, Field, InstallSpec, JsonSpec, Literal, Registration, Shape, TimeUnit,
+    UserDir, UserPath,
 };
 pub use plan::{Intent, Verdict, NOTE_PREFIX};
 pub use table::{
@@ -153,6 +153,12 @@ pub trait Agent: Sync + Send {
     /// Where `install` registers the agent's hooks and what an entry looks
     /// like; `None` for an agent install cannot write (none so far).
     fn install_spec(&self) -> Option<&'static InstallSpec>;
+
+    /// Another agent's hooks config this agent also runs (see [`AlsoRuns`]);
+    /// `None` for most agents.
+    fn also_runs(&self) -> Option<AlsoRuns> {
+        None
+    }
 
     /// Native input → canonical event. `event` is the `--event` argument, native
     /// or canonical spelling, for agents whose payload does not name the event.

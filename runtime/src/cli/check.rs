@@ -125,12 +125,20 @@ pub fn check(root: &Path, env: &Env, trusted: impl Fn(&Handler) -> bool) -> Find
         }
         agent_findings(*agent, &config.handlers, &mut found);
     }
-    let has = |id: &str| agents.iter().any(|a| a.id() == id);
-    if has("claude") && has("copilot") {
-        found.notes.push(
-            "Copilot CLI also runs the hooks in `.claude/settings.json`; with both agents installed, that Claude entry steps aside under Copilot (`COPILOT_CLI` set), so each hook runs once"
-                .to_string(),
-        );
+    for host in &agents {
+        let Some(also) = host.also_runs() else {
+            continue;
+        };
+        let Some(other) = agents.iter().find(|a| a.id() == also.agent) else {
+            continue;
+        };
+        let config = other.install_spec().map_or(other.id(), |s| s.project);
+        found.notes.push(format!(
+            "{host} also runs the hooks in `{config}`; with both agents installed, that {other} entry steps aside under {host} (`{env}` set), so each hook runs once",
+            host = host.display_name(),
+            other = other.display_name(),
+            env = also.env,
+        ));
     }
     found
 }

@@ -23,7 +23,7 @@ use std::process::ExitCode;
 
 use anyhow::{anyhow, Context};
 
-use crate::agents::{self, Native};
+use crate::agents::{self, Agent, Native};
 use crate::audit::{AuditLog, Record};
 use crate::config::{self, LoadOptions, Scope};
 use crate::exec::ExecContext;
@@ -107,12 +107,13 @@ pub fn bridge(args: &Args, input: impl Read, notes: &mut Vec<String>) -> anyhow:
         .context("the hook input cannot be read")?;
     let cwd = event.cwd();
     let root = config::project_root(cwd.as_deref());
-    if agent.id() == "claude" && copilot_runs_its_own_entry(root.as_deref().or(cwd.as_deref())) {
+    if let Some(host) = running_its_own_entry(agent, root.as_deref().or(cwd.as_deref())) {
         if args.verbose {
-            notes.push(
-                "Copilot CLI runs this event through its own agenthooks entry; the Claude entry steps aside"
-                    .to_string(),
-            );
+            notes.push(format!(
+                "{} runs this event through its own agenthooks entry; the {} entry steps aside",
+                host.display_name(),
+                agent.display_name()
+            ));
         }
         return Ok(Native::default());
     }
@@ -156,38 +157,31 @@ pub fn bridge(args: &Args, input: impl Read, notes: &mut Vec<String>) -> anyhow:
     Ok(agent.encode(&event, &done.answer))
 }
 
-/// Whether this is Copilot CLI running the Claude entry while Copilot's own
-/// agenthooks entries are installed for the project at `root` or the user.
+/// The agent that is running `agent`'s entry as well as its own (see
+/// [`agents::AlsoRuns`]: Copilot CLI runs Claude's), when its own agenthooks
+/// entries are installed for the project at `root` or the user. Without its
+/// own entry installed, `agent`'s entry is the only one and runs as usual.
 ///
-/// Why: Copilot CLI runs the hooks in `.claude/settings.json` as well as its
-/// own (`.github/hooks/`, `~/.copilot/hooks/`), and sets `COPILOT_CLI=1` for
-/// both. With both agents installed, every event would run the hooks twice:
-/// through `--agent copilot` and again through `--agent claude`. Copilot's own
-/// entry is the one that knows Copilot's dialect (top-level
-/// `permissionDecision`, exit 0 on our errors), so the Claude entry answers
-/// "no opinion" and runs nothing. Without Copilot's own entry installed the
-/// Claude entry is the only one, and runs as usual.
-///
-/// Cheap where it matters: outside Copilot (Claude Code itself) this is one
-/// variable lookup; under Copilot it reads at most our two small files.
-fn copilot_runs_its_own_entry(root: Option<&Path>) -> bool {
-    if std::env::var_os("COPILOT_CLI").is_none_or(|v| v.is_empty()) {
-        return false;
-    }
-    let Some(copilot) = agents::find("copilot") else {
-        return false;
-    };
+/// Cheap where it matters: outside such an agent (Claude Code itself) this is
+/// one variable lookup; inside, it reads at most our two small files.
+fn running_its_own_entry(agent: &dyn Agent, root: Option<&Path>) -> Option<&'static dyn Agent> {
+    let host = agents::AGENTS.iter().copied().find(|host| {
+        host.also_runs().is_some_and(|also| {
+            also.agent == agent.id() && std::env::var_os(also.env).is_some_and(|v| !v.is_empty())
+        })
+    })?;
     let in_project = |env: &install::Env| {
-        root.is_some_and(|r| install::is_installed(copilot, Scope::Project, r, env))
+        root.is_some_and(|r| install::is_installed(host, Scope::Project, r, env))
     };
-    match install::Env::from_process() {
+    let installed = match install::Env::from_process() {
         Ok(env) => {
-            in_project(&env) || install::is_installed(copilot, Scope::User, Path::new(""), &env)
+            in_project(&env) || install::is_installed(host, Scope::User, Path::new(""), &env)
         }
         // No home: only the project's entry can be found (the home is not
         // read at project scope).
         Err(_) => in_project(&install::Env::with_home("")),
-    }
+    };
+    installed.then_some(host)
 }
 
 /// Read all of `input`, refusing more than [`MAX_INPUT`] bytes.
