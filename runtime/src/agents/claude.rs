@@ -5,6 +5,7 @@
 
 use serde_json::Value;
 
+use super::deadline::{secs, Deadline};
 use super::{claude_handler, InstallSpec, JsonSpec, Registration, Shape, TimeUnit, UserPath};
 use super::{Agent, Caps, DecodeError, EventRow, Native, Table};
 use crate::protocol::{Answer, Event, EventName};
@@ -136,6 +137,13 @@ impl Agent for Claude {
 
     fn install_spec(&self) -> Option<&'static InstallSpec> {
         Some(&INSTALL)
+    }
+
+    /// Claude Code: 600 s; UserPromptSubmit 30 s.
+    fn deadline(&self) -> Deadline {
+        const DEADLINE: Deadline =
+            Deadline::new(secs(600), &[(EventName::UserPromptSubmit, secs(30))]);
+        DEADLINE
     }
 
     fn decode(&self, input: Value, event: Option<&str>) -> Result<Event, DecodeError> {

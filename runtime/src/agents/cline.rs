@@ -17,6 +17,7 @@
 
 use serde_json::{json, Map, Value};
 
+use super::deadline::{secs, Deadline};
 use super::{
     finish_decode, intent_for, parse_if_string, rename, start_decode, tool, Agent, Caps,
     DecodeError, EventRow, Native, Table, Verdict,
@@ -118,6 +119,11 @@ impl Agent for Cline {
 
     fn install_spec(&self) -> Option<&'static InstallSpec> {
         Some(&INSTALL)
+    }
+
+    /// Cline: 30 s for extension hooks (120 s for SDK tool hooks).
+    fn deadline(&self) -> Deadline {
+        Deadline::new(secs(30), &[])
     }
 
     fn decode(&self, input: Value, event: Option<&str>) -> Result<Event, DecodeError> {

@@ -13,6 +13,7 @@
 use serde_json::{Map, Value};
 
 use super::claude_json::claude_json;
+use super::deadline::{secs, Deadline};
 use super::plan::{Verdict, DEFAULT_DENY};
 use super::{
     claude_handler, InstallSpec, JsonSpec, Registration, Shape, TimeUnit, UserDir, UserPath,
@@ -167,6 +168,12 @@ impl Agent for Codex {
 
     fn install_spec(&self) -> Option<&'static InstallSpec> {
         Some(&INSTALL)
+    }
+
+    /// Codex: 600 s; SessionEnd 1 s (at most 3).
+    fn deadline(&self) -> Deadline {
+        const DEADLINE: Deadline = Deadline::new(secs(600), &[(EventName::SessionEnd, secs(1))]);
+        DEADLINE
     }
 
     fn decode(&self, input: Value, event: Option<&str>) -> Result<Event, DecodeError> {

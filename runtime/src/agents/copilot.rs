@@ -16,6 +16,7 @@
 use serde_json::{json, Map, Value};
 
 use super::claude_json::{behavior_str, verdict_str};
+use super::deadline::{secs, Deadline};
 use super::plan::{non_empty, DEFAULT_DENY};
 use super::{
     finish_decode, intent_for, parse_if_string, rename, start_decode, tool, Agent, Caps,
@@ -159,6 +160,11 @@ impl Agent for Copilot {
 
     fn install_spec(&self) -> Option<&'static InstallSpec> {
         Some(&INSTALL)
+    }
+
+    /// GitHub Copilot: 30 s.
+    fn deadline(&self) -> Deadline {
+        Deadline::new(secs(30), &[])
     }
 
     /// Copilot CLI runs the hooks in `.claude/settings.json` as well as its

@@ -11,76 +11,55 @@
 //! The numbers are the agents' documented defaults (checked 2026-11), not what
 //! `install` writes into their configs: a hook config written by hand gets the
 //! default, and the default is never longer than what `install` asks for, so
-//! the clamp is right either way. An agent whose default is not documented gets
-//! [`UNVERIFIED`], the shortest default seen.
+//! the clamp is right either way. Each agent module states its own
+//! ([`Agent::deadline`](super::Agent::deadline)); an agent whose default is not
+//! documented gets [`UNVERIFIED`], the shortest default seen.
 
 use std::time::Duration;
 
 use crate::protocol::EventName;
 
 /// The deadline assumed for a known agent whose default is not documented.
-pub const UNVERIFIED: Duration = Duration::from_secs(30);
+pub const UNVERIFIED: Deadline = Deadline::new(secs(30), &[]);
 
 /// The time kept back from the agent's deadline to aggregate, encode and
 /// write the answer: 2 s, or a fifth of a short deadline.
 const MARGIN: Duration = Duration::from_secs(2);
 
-/// One agent's deadlines.
-struct Row {
-    /// The agent id.
-    agent: &'static str,
-    /// How long it waits for a hook, unless the event is listed below.
-    default: Duration,
+/// How long one agent waits for a hook ([`Agent::deadline`](super::Agent::deadline)).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Deadline {
+    /// How long it waits, unless the event is listed in `exceptions`.
+    pub default: Duration,
     /// Events it waits for a different time.
-    exceptions: &'static [(EventName, Duration)],
+    pub exceptions: &'static [(EventName, Duration)],
 }
 
-const fn row(
-    agent: &'static str,
-    default: Duration,
-    exceptions: &'static [(EventName, Duration)],
-) -> Row {
-    Row {
-        agent,
-        default,
-        exceptions,
+impl Deadline {
+    /// `default` for every event but the `exceptions`.
+    pub const fn new(default: Duration, exceptions: &'static [(EventName, Duration)]) -> Deadline {
+        Deadline {
+            default,
+            exceptions,
+        }
+    }
+
+    /// How long the agent waits for a hook on `event`.
+    pub fn on(&self, event: EventName) -> Duration {
+        let special = self.exceptions.iter().find(|(e, _)| *e == event);
+        special.map_or(self.default, |(_, d)| *d)
     }
 }
 
-/// One row per agent whose default is documented: the one place these numbers live.
-const DEADLINES: &[Row] = &[
-    // Claude Code: 600 s; UserPromptSubmit 30 s.
-    row(
-        "claude",
-        secs(600),
-        &[(EventName::UserPromptSubmit, secs(30))],
-    ),
-    // Codex: 600 s; SessionEnd 1 s (at most 3).
-    row("codex", secs(600), &[(EventName::SessionEnd, secs(1))]),
-    // Gemini CLI: 60 000 ms.
-    row("gemini", secs(60), &[]),
-    // GitHub Copilot: 30 s.
-    row("copilot", secs(30), &[]),
-    // Qwen Code: 60 000 ms for commands.
-    row("qwen", secs(60), &[]),
-    // Cline: 30 s for extension hooks (120 s for SDK tool hooks).
-    row("cline", secs(30), &[]),
-    // Kiro: `timeout_ms` 30 000.
-    row("kiro", secs(30), &[]),
-];
-
-const fn secs(s: u64) -> Duration {
+/// Whole seconds, for the agents' deadline constants.
+pub const fn secs(s: u64) -> Duration {
     Duration::from_secs(s)
 }
 
 /// How long the agent `agent_id` waits for a hook on `event`: `None` for an
 /// id that is not a known agent (an embedding program sets its own limits).
 pub fn deadline(agent_id: &str, event: EventName) -> Option<Duration> {
-    if let Some(row) = DEADLINES.iter().find(|r| r.agent == agent_id) {
-        let special = row.exceptions.iter().find(|(e, _)| *e == event);
-        return Some(special.map_or(row.default, |(_, d)| *d));
-    }
-    super::find(agent_id).map(|_| UNVERIFIED)
+    super::find(agent_id).map(|a| a.deadline().on(event))
 }
 
 /// The longest a handler may run under an agent deadline of `deadline`:
@@ -103,6 +82,7 @@ mod tests {
         assert_eq!(deadline("codex", EventName::SessionEnd), Some(secs(1)));
         assert_eq!(deadline("gemini", EventName::PreToolUse), Some(secs(60)));
         assert_eq!(deadline("no-such-agent", EventName::PreToolUse), None);
+        assert_eq!(deadline("cursor", EventName::PreToolUse), Some(secs(30)));
     }
 
     #[test]

@@ -15,6 +15,7 @@
 use serde_json::{json, Map, Value};
 
 use super::claude_json::{verdict_str, write_common};
+use super::deadline::{secs, Deadline};
 use super::plan::DEFAULT_DENY;
 use super::{
     finish_decode, intent_for, rename, start_decode, tool, Agent, Caps, DecodeError, EventRow,
@@ -159,6 +160,11 @@ impl Agent for Gemini {
 
     fn install_spec(&self) -> Option<&'static InstallSpec> {
         Some(&INSTALL)
+    }
+
+    /// Gemini CLI: 60 000 ms.
+    fn deadline(&self) -> Deadline {
+        Deadline::new(secs(60), &[])
     }
 
     fn decode(&self, input: Value, event: Option<&str>) -> Result<Event, DecodeError> {

@@ -12,6 +12,7 @@
 
 use serde_json::{json, Value};
 
+use super::deadline::{secs, Deadline};
 use super::plan::DEFAULT_DENY;
 use super::{
     finish_decode, intent_for, rename, start_decode, tool, Agent, Caps, DecodeError, EventRow,
@@ -112,6 +113,11 @@ impl Agent for Kiro {
 
     fn install_spec(&self) -> Option<&'static InstallSpec> {
         Some(&INSTALL)
+    }
+
+    /// Kiro: `timeout_ms` 30 000.
+    fn deadline(&self) -> Deadline {
+        Deadline::new(secs(30), &[])
     }
 
     fn decode(&self, input: Value, event: Option<&str>) -> Result<Event, DecodeError> {

@@ -154,6 +154,12 @@ pub trait Agent: Sync + Send {
     /// like; `None` for an agent install cannot write (none so far).
     fn install_spec(&self) -> Option<&'static InstallSpec>;
 
+    /// How long the agent waits for a hook before it gives up (and allows);
+    /// [`deadline::UNVERIFIED`] where the agent does not document it.
+    fn deadline(&self) -> deadline::Deadline {
+        deadline::UNVERIFIED
+    }
+
     /// Another agent's hooks config this agent also runs (see [`AlsoRuns`]);
     /// `None` for most agents.
     fn also_runs(&self) -> Option<AlsoRuns> {

@@ -14,6 +14,7 @@
 use serde_json::Value;
 
 use super::claude::{BLOCK, CONTEXT, CONTEXT_BLOCK, OTHER, PERMISSION};
+use super::deadline::{secs, Deadline};
 use super::{claude, claude_json};
 use super::{claude_handler, InstallSpec, JsonSpec, Registration, Shape, TimeUnit, UserPath};
 use super::{tool, Agent, Caps, DecodeError, EventRow, Native, Table};
@@ -130,6 +131,11 @@ impl Agent for Qwen {
 
     fn install_spec(&self) -> Option<&'static InstallSpec> {
         Some(&INSTALL)
+    }
+
+    /// Qwen Code: 60 000 ms for commands.
+    fn deadline(&self) -> Deadline {
+        Deadline::new(secs(60), &[])
     }
 
     fn decode(&self, input: Value, event: Option<&str>) -> Result<Event, DecodeError> {
