@@ -122,9 +122,5 @@ fn agents_prints_the_capability_table() {
     assert!(v[0]["events"].as_array().is_some_and(|e| !e.is_empty()));
     let ran = project.output(project.cmd(["agents", "nope"]), "");
     assert_eq!(ran.code(), 2);
-    assert!(
-        ran.stderr().contains("no agent named `nope`"),
-        "{}",
-        ran.stderr()
-    );
+    ran.assert_stderr_contains("no agent named `nope`");
 }

@@ -189,7 +189,7 @@ fn a_fifo_at_the_log_path_does_not_hang_run() {
     let ran = p.run(&p.bash("ls"));
     assert_eq!(ran.code(), 0);
     assert!(ran.elapsed < std::time::Duration::from_secs(10));
-    assert!(ran.stderr().contains("audit log"), "{}", ran.stderr());
+    ran.assert_stderr_contains("audit log");
 }
 
 #[test]

@@ -107,7 +107,7 @@ fn under_copilot_with_its_own_entry_installed_the_claude_entry_runs_nothing() {
     let mut cmd = p.cmd(["run", "--agent", "claude", "--verbose"]);
     cmd.env("COPILOT_CLI", "1");
     let ran = p.output(cmd, copilot_claude_payload(&p).to_string());
-    assert!(ran.stderr().contains("steps aside"), "{}", ran.stderr());
+    ran.assert_stderr_contains("steps aside");
     assert_eq!(runs(&count), 1);
 }
 

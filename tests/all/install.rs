@@ -423,11 +423,7 @@ fn an_unknown_agent_is_bad_usage() {
     let p = TempProject::new();
     let ran = p.output(p.cmd(["install", "vim"]), "");
     assert_eq!(ran.code(), 2);
-    assert!(
-        ran.stderr().contains("no agent named `vim`"),
-        "{}",
-        ran.stderr()
-    );
+    ran.assert_stderr_contains("no agent named `vim`");
 }
 
 #[test]

@@ -5,15 +5,13 @@ use std::time::Duration;
 use serde_json::{json, Value};
 
 use crate::util::{
-    alive, command, command_with_timeout, eventually, fixtures, hooks, repo_root, TempProject,
+    alive, command, command_with_timeout, eventually, fixtures, hooks, read_pid, repo_root,
+    TempProject,
 };
 
 /// The project with `handlers` for PreToolUse on `Bash`, trusted.
 fn bash_project(handlers: Value) -> TempProject {
-    let p = TempProject::new();
-    p.project_hooks(&hooks("PreToolUse", "Bash", handlers));
-    p.trust();
-    p
+    TempProject::trusted(&hooks("PreToolUse", "Bash", handlers))
 }
 
 fn hso(answer: &Value) -> &Value {
@@ -74,9 +72,8 @@ fn updated_inputs_merge_key_by_key_and_the_first_hook_wins_a_conflict() {
 
 #[test]
 fn contexts_join_in_declaration_order_not_finishing_order() {
-    let p = TempProject::new();
     // The first-declared hook finishes last.
-    p.project_hooks(&hooks(
+    let p = TempProject::trusted(&hooks(
         "UserPromptSubmit",
         "",
         json!([
@@ -84,8 +81,7 @@ fn contexts_join_in_declaration_order_not_finishing_order() {
             command("echo from-second")
         ]),
     ));
-    p.trust();
-    let ran = p.run(&p.payload("UserPromptSubmit", json!({"prompt": "hi"})));
+    let ran = p.run(&p.prompt("hi"));
     let answer = ran.json();
     let context = hso(&answer)["additionalContext"]
         .as_str()
@@ -124,23 +120,11 @@ fn a_hook_past_its_timeout_allows_and_its_whole_process_group_is_killed() {
     ));
     p.trust();
     let ran = p.run(&p.bash("ls"));
-    assert!(
-        ran.elapsed < Duration::from_secs(2),
-        "took {:?}",
-        ran.elapsed
-    );
+    ran.assert_took_less_than(Duration::from_secs(2));
     assert_eq!(ran.code(), 0);
     assert_eq!(ran.stdout(), "", "a timeout allows");
-    assert!(
-        ran.stderr().contains("timed out after 1s"),
-        "{}",
-        ran.stderr()
-    );
-    let pid: i32 = std::fs::read_to_string(p.path("grandchild.pid"))
-        .expect("the hook wrote its grandchild's pid")
-        .trim()
-        .parse()
-        .expect("a pid");
+    ran.assert_stderr_contains("timed out after 1s");
+    let pid = read_pid(&p.path("grandchild.pid"));
     assert!(
         eventually(Duration::from_secs(2), || !alive(pid)),
         "grandchild {pid} survived the timeout"
@@ -167,26 +151,14 @@ fn a_background_process_holding_stdout_does_not_hold_the_answer_past_the_timeout
     ));
     p.trust();
     let ran = p.run(&p.bash("ls"));
-    assert!(
-        ran.elapsed < Duration::from_secs(2),
-        "took {:?}",
-        ran.elapsed
-    );
+    ran.assert_took_less_than(Duration::from_secs(2));
     assert_eq!(
         hso(&ran.json())["permissionDecision"],
         "deny",
         "its answer counts"
     );
-    assert!(
-        ran.stderr().contains("kept its output open"),
-        "{}",
-        ran.stderr()
-    );
-    let pid: i32 = std::fs::read_to_string(p.path("leak.pid"))
-        .unwrap()
-        .trim()
-        .parse()
-        .unwrap();
+    ran.assert_stderr_contains("kept its output open");
+    let pid = read_pid(&p.path("leak.pid"));
     assert!(
         eventually(Duration::from_secs(2), || !alive(pid)),
         "{pid} survived"
@@ -212,30 +184,20 @@ fn a_missing_command_allows_with_a_note() {
     let ran = p.run(&p.bash("ls"));
     assert_eq!(ran.code(), 0);
     assert_eq!(ran.stdout(), "");
-    assert!(
-        ran.stderr().contains("exited with code 127"),
-        "{}",
-        ran.stderr()
-    );
+    ran.assert_stderr_contains("exited with code 127");
 }
 
 #[test]
 fn an_async_hook_gets_its_input_but_does_not_delay_the_answer() {
-    let p = TempProject::new();
-    p.project_hooks(
+    let p = TempProject::trusted(
         &json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
             {"type": "command", "async": true,
              "command": "cat > \"$CLAUDE_PROJECT_DIR/async-input.json\"; sleep 5"},
             {"type": "command", "command": "echo 'sync said no' >&2; exit 2"}
         ]}]}}),
     );
-    p.trust();
     let ran = p.run(&p.bash("ls"));
-    assert!(
-        ran.elapsed < Duration::from_secs(3),
-        "took {:?}",
-        ran.elapsed
-    );
+    ran.assert_took_less_than(Duration::from_secs(3));
     assert_eq!(hso(&ran.json())["permissionDecision"], "deny");
     let path = p.path("async-input.json");
     assert!(
@@ -265,12 +227,10 @@ fn an_identical_hook_in_user_and_project_scope_runs_once() {
 
 #[test]
 fn if_filters_on_the_shell_command() {
-    let p = TempProject::new();
-    p.project_hooks(
+    let p = TempProject::trusted(
         &json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "if": "^git push",
         "hooks": [command("echo 'no push' >&2; exit 2")]}]}}),
     );
-    p.trust();
     assert_eq!(p.run(&p.bash("git status")).stdout(), "");
     assert_eq!(
         hso(&p.run(&p.bash("git push origin main")).json())["permissionDecision"],
@@ -290,7 +250,7 @@ fn a_broken_config_file_is_a_note_and_the_other_scope_still_runs() {
         ".agents/hooks.json",
         "{\n  \"hooks\": {\n    \"Stop\": [,]\n  }\n}\n",
     );
-    let ran = p.run(&p.payload("UserPromptSubmit", json!({"prompt": "x"})));
+    let ran = p.run(&p.prompt("x"));
     assert_eq!(ran.code(), 0);
     assert_eq!(hso(&ran.json())["additionalContext"], "user-hook-ran");
     let stderr = ran.stderr();
@@ -308,18 +268,10 @@ fn five_megabytes_of_hook_output_are_truncated_with_a_note() {
         "head -c 5000000 /dev/zero | tr '\\0' 'a'; echo 'big' >&2; exit 2"
     )]));
     let ran = p.run(&p.bash("ls"));
-    assert!(
-        ran.elapsed < Duration::from_secs(20),
-        "took {:?}",
-        ran.elapsed
-    );
+    ran.assert_took_less_than(Duration::from_secs(20));
     let answer = ran.json();
     assert_eq!(hso(&answer)["permissionDecision"], "deny");
-    assert!(
-        ran.stderr().contains("stdout was over 1 MiB"),
-        "{}",
-        ran.stderr()
-    );
+    ran.assert_stderr_contains("stdout was over 1 MiB");
 }
 
 #[test]
@@ -330,7 +282,7 @@ fn input_over_32_mib_is_refused_and_allows() {
     let ran = p.run(&payload);
     assert_eq!(ran.code(), 0);
     assert_eq!(ran.stdout(), "");
-    assert!(ran.stderr().contains("over 32 MiB"), "{}", ran.stderr());
+    ran.assert_stderr_contains("over 32 MiB");
 }
 
 #[test]
@@ -354,11 +306,7 @@ fn an_unknown_event_allows_with_a_note() {
     let ran = p.run(&json!({"hook_event_name": "NoSuchEvent", "cwd": p.root}));
     assert_eq!(ran.code(), 0);
     assert_eq!(ran.stdout(), "");
-    assert!(
-        ran.stderr().contains("unknown event `NoSuchEvent`"),
-        "{}",
-        ran.stderr()
-    );
+    ran.assert_stderr_contains("unknown event `NoSuchEvent`");
 }
 
 #[test]
@@ -366,11 +314,7 @@ fn an_unknown_agent_or_bad_arguments_allow() {
     let p = TempProject::new();
     let ran = p.output(p.cmd(["run", "--agent", "nope"]), "{}");
     assert_eq!((ran.code(), ran.stdout()), (0, String::new()));
-    assert!(
-        ran.stderr().contains("no agent named `nope`"),
-        "{}",
-        ran.stderr()
-    );
+    ran.assert_stderr_contains("no agent named `nope`");
     let ran = p.output(p.cmd(["run", "--agent", "claude", "--no-such-flag"]), "{}");
     assert_eq!((ran.code(), ran.stdout()), (0, String::new()));
     assert!(ran.stderr().starts_with("agenthooks: "), "{}", ran.stderr());
@@ -387,11 +331,7 @@ fn untrusted_project_commands_do_not_run() {
     let ran = p.run(&p.bash("ls"));
     assert_eq!(ran.stdout(), "");
     assert!(!p.path("ran").exists());
-    assert!(
-        ran.stderr().contains("agenthooks trust"),
-        "{}",
-        ran.stderr()
-    );
+    ran.assert_stderr_contains("agenthooks trust");
 }
 
 #[test]
@@ -404,7 +344,7 @@ fn hooks_run_in_the_event_cwd_with_the_project_dir_set() {
         json!([command("echo \"cwd=$(pwd) project=$CLAUDE_PROJECT_DIR\"")]),
     ));
     p.trust();
-    let mut payload = p.payload("UserPromptSubmit", json!({"prompt": "x"}));
+    let mut payload = p.prompt("x");
     payload["cwd"] = json!(p.path("sub"));
     let answer = p.run(&payload).json();
     let expected = format!(
@@ -677,26 +617,18 @@ fn a_hook_that_never_reads_a_large_input_does_not_deadlock() {
     let mut payload = p.bash("ls");
     payload["tool_input"]["content"] = json!("y".repeat(4 << 20));
     let ran = p.run(&payload);
-    assert!(
-        ran.elapsed < Duration::from_secs(10),
-        "took {:?}",
-        ran.elapsed
-    );
+    ran.assert_took_less_than(Duration::from_secs(10));
     assert_eq!(hso(&ran.json())["permissionDecisionReason"], "did not read");
 }
 
 #[test]
 fn output_that_is_not_utf8_survives_lossily() {
-    let p = TempProject::new();
-    p.project_hooks(&hooks(
+    let p = TempProject::trusted(&hooks(
         "UserPromptSubmit",
         "",
         json!([command("printf 'caf\\351 ok'")]),
     ));
-    p.trust();
-    let answer = p
-        .run(&p.payload("UserPromptSubmit", json!({"prompt": "x"})))
-        .json();
+    let answer = p.run(&p.prompt("x")).json();
     assert_eq!(hso(&answer)["additionalContext"], "caf\u{FFFD} ok");
 }
 
@@ -743,14 +675,12 @@ fn run_appends_one_audit_line_per_event() {
 
 #[test]
 fn a_cwd_that_does_not_exist_falls_back_to_the_project_root() {
-    let p = TempProject::new();
-    p.project_hooks(&hooks(
+    let p = TempProject::trusted(&hooks(
         "UserPromptSubmit",
         "",
         json!([command("echo \"cwd=$(pwd)\"")]),
     ));
-    p.trust();
-    let mut payload = p.payload("UserPromptSubmit", json!({"prompt": "x"}));
+    let mut payload = p.prompt("x");
     payload["cwd"] = json!("/nonexistent/agenthooks/cwd");
     // As in Claude Code, the agent names the project in the environment.
     let mut cmd = p.cmd(["run", "--agent", "claude"]);

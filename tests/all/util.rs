@@ -83,6 +83,19 @@ impl Ran {
             .code()
             .unwrap_or_else(|| panic!("killed by a signal; stderr: {}", self.stderr()))
     }
+
+    /// Fails the test, showing stderr, unless stderr contains `want`.
+    #[track_caller]
+    pub fn assert_stderr_contains(&self, want: &str) {
+        let stderr = self.stderr();
+        assert!(stderr.contains(want), "no {want:?} in stderr: {stderr}");
+    }
+
+    /// Fails the test unless the run took less than `limit`.
+    #[track_caller]
+    pub fn assert_took_less_than(&self, limit: Duration) {
+        assert!(self.elapsed < limit, "took {:?}", self.elapsed);
+    }
 }
 
 impl TempProject {
@@ -104,6 +117,14 @@ impl TempProject {
             std::fs::create_dir_all(&d).expect("create a directory");
         }
         TempProject { dir, root, home }
+    }
+
+    /// A project whose `.agents/hooks.json` is `config`, trusted.
+    pub fn trusted(config: &Value) -> TempProject {
+        let p = TempProject::new();
+        p.project_hooks(config);
+        p.trust();
+        p
     }
 
     /// A path inside the project.
@@ -226,6 +247,11 @@ impl TempProject {
         payload
     }
 
+    /// A UserPromptSubmit payload for `prompt`.
+    pub fn prompt(&self, prompt: &str) -> Value {
+        self.payload("UserPromptSubmit", json!({ "prompt": prompt }))
+    }
+
     /// A PreToolUse payload for `Bash` running `command`.
     pub fn bash(&self, command: &str) -> Value {
         self.payload(
@@ -271,6 +297,15 @@ pub fn eventually(limit: Duration, mut cond: impl FnMut() -> bool) -> bool {
         }
         std::thread::sleep(Duration::from_millis(20));
     }
+}
+
+/// The pid a hook wrote into `path`.
+pub fn read_pid(path: &Path) -> i32 {
+    let text = std::fs::read_to_string(path)
+        .unwrap_or_else(|e| panic!("the hook wrote no pid to {}: {e}", path.display()));
+    text.trim()
+        .parse()
+        .unwrap_or_else(|e| panic!("not a pid in {}: {text:?}: {e}", path.display()))
 }
 
 /// Whether a process with this pid exists (and is not a zombie we could see).

@@ -537,11 +537,7 @@ fn cli_well_behaved_guest_denies_next_to_a_command_hook() {
         "{context}"
     );
     // --verbose shows the guest's log.
-    assert!(
-        ran.stderr().contains("log info: deciding"),
-        "{}",
-        ran.stderr()
-    );
+    ran.assert_stderr_contains("log info: deciding");
 }
 
 #[test]
@@ -731,11 +727,7 @@ fn compile_reports_cache_hits_and_rebuilds_damaged_entries() {
         std::fs::write(entry, damaged).unwrap();
         let ran = compile(&p, &xdg, &[&deny]);
         assert!(ran.stdout().contains(": compiled, "), "{}", ran.stdout());
-        assert!(
-            ran.stderr().contains("is corrupt; rebuilt"),
-            "{}",
-            ran.stderr()
-        );
+        ran.assert_stderr_contains("is corrupt; rebuilt");
         assert_eq!(std::fs::read(entry).unwrap(), good);
     }
 
@@ -747,7 +739,7 @@ fn compile_reports_cache_hits_and_rebuilds_damaged_entries() {
     std::fs::write(entry, stale).unwrap();
     let ran = compile(&p, &xdg, &[&deny]);
     assert!(ran.stdout().contains(": compiled, "), "{}", ran.stdout());
-    assert!(ran.stderr().contains("is stale"), "{}", ran.stderr());
+    ran.assert_stderr_contains("is stale");
 
     // A precompiled artifact handed in as a component is refused, never loaded.
     let cwasm = p.tmp().join("hook.cwasm");
@@ -776,11 +768,7 @@ fn an_unusable_cache_dir_degrades_to_compiling_in_memory() {
         "{}",
         ran.stdout()
     );
-    assert!(
-        ran.stderr().contains("cannot be created"),
-        "{}",
-        ran.stderr()
-    );
+    ran.assert_stderr_contains("cannot be created");
 
     // A directory others can write to is not trusted.
     #[cfg(unix)]
@@ -799,7 +787,7 @@ fn an_unusable_cache_dir_degrades_to_compiling_in_memory() {
             "{}",
             ran.stdout()
         );
-        assert!(ran.stderr().contains("is not private"), "{}", ran.stderr());
+        ran.assert_stderr_contains("is not private");
         assert!(entries(&open.join("agenthooks")).is_empty());
     }
 
@@ -817,7 +805,7 @@ fn an_unusable_cache_dir_degrades_to_compiling_in_memory() {
         "{}",
         ran.stdout()
     );
-    assert!(ran.stderr().contains("is not writable"), "{}", ran.stderr());
+    ran.assert_stderr_contains("is not writable");
 
     // `run` works the same without a cache, and says why.
     let wasm = wasm_handler(&component, json!({}));
@@ -825,16 +813,8 @@ fn an_unusable_cache_dir_degrades_to_compiling_in_memory() {
     let mut cmd = p2.cmd(["run", "--agent", "claude"]);
     cmd.env("XDG_CACHE_HOME", &blocked);
     let ran = p2.output(cmd, p2.bash("ls").to_string());
-    assert!(
-        ran.stderr().contains("returned an error"),
-        "{}",
-        ran.stderr()
-    );
-    assert!(
-        ran.stderr().contains("cannot be created"),
-        "{}",
-        ran.stderr()
-    );
+    ran.assert_stderr_contains("returned an error");
+    ran.assert_stderr_contains("cannot be created");
 }
 
 #[test]
@@ -881,20 +861,12 @@ fn cli_a_guest_blocked_on_a_fifo_does_not_hold_the_process() {
     );
     p.user_hooks(&hooks("PreToolUse", "Bash", json!([wasm, command(ALSO)])));
     let ran = run_warm(&p, json!({"file_path": fifo}), false);
-    assert!(
-        ran.stderr().contains("timed out after 1s"),
-        "{}",
-        ran.stderr()
-    );
+    ran.assert_stderr_contains("timed out after 1s");
     assert_eq!(
         ran.json()["hookSpecificOutput"]["additionalContext"],
         "the command hook ran"
     );
-    assert!(
-        ran.elapsed < Duration::from_secs(2),
-        "took {:?}",
-        ran.elapsed
-    );
+    ran.assert_took_less_than(Duration::from_secs(2));
 }
 
 #[test]
