@@ -126,8 +126,8 @@ pub(crate) fn parse(path: &Path, bytes: &[u8], jsonc: bool) -> Result<Doc, Insta
             key: None,
         }),
         Err(e) => {
-            if let Some((line, column)) = first_comment(text_no_bom) {
-                if serde_json::from_str::<Value>(&strip_comments(text_no_bom)).is_ok() {
+            if let Some((stripped, (line, column))) = strip_comments(text_no_bom) {
+                if serde_json::from_str::<Value>(&stripped).is_ok() {
                     return Err(InstallError::Comments {
                         path: path.to_path_buf(),
                         line,
@@ -150,42 +150,22 @@ fn line_of(bytes: &[u8], offset: usize) -> usize {
     bytes[..offset].iter().filter(|b| **b == b'\n').count() + 1
 }
 
-/// The line and column (1-based) of the first `//` or `/* */` comment outside a string.
-fn first_comment(text: &str) -> Option<(usize, usize)> {
-    let mut in_string = false;
-    let mut escaped = false;
-    let (mut line, mut column) = (1, 0);
-    let mut chars = text.chars().peekable();
-    while let Some(c) = chars.next() {
-        column += 1;
-        if c == '\n' {
-            line += 1;
-            column = 0;
-            continue;
-        }
-        if in_string {
-            match (escaped, c) {
-                (true, _) => escaped = false,
-                (false, '\\') => escaped = true,
-                (false, '"') => in_string = false,
-                _ => {}
-            }
-        } else if c == '"' {
-            in_string = true;
-        } else if c == '/' && matches!(chars.peek(), Some('/') | Some('*')) {
-            return Some((line, column));
-        }
-    }
-    None
-}
-
-/// `text` with its comments replaced by spaces (to tell "has comments" from "is broken").
-fn strip_comments(text: &str) -> String {
+/// `text` with its `//` and `/* */` comments outside strings replaced by
+/// spaces (to tell "has comments" from "is broken"), and the line and column
+/// (1-based) where the first comment starts; `None` when there is none.
+fn strip_comments(text: &str) -> Option<(String, (usize, usize))> {
     let mut out = String::with_capacity(text.len());
+    let mut first = None;
     let mut in_string = false;
     let mut escaped = false;
     let mut chars = text.chars().peekable();
     while let Some(c) = chars.next() {
+        if !in_string && c == '/' && matches!(chars.peek(), Some('/' | '*')) && first.is_none() {
+            // Up to here `out` is `text` itself.
+            let line = out.matches('\n').count() + 1;
+            let column = out.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
+            first = Some((line, column));
+        }
         if in_string {
             out.push(c);
             match (escaped, c) {
@@ -221,7 +201,7 @@ fn strip_comments(text: &str) -> String {
             out.push(c);
         }
     }
-    out
+    first.map(|at| (out, at))
 }
 
 /// Whether a command line is one agenthooks wrote for `agent`: it names
