@@ -3,12 +3,12 @@
 //! row), and turn the rest into the safe reading plus one note each.
 //!
 //! Each agent then only writes its own spelling of an [`Intent`]. Because the
-//! dropping happens here, from the same [`Caps`] that `agenthooks agents`
+//! dropping happens here, from the same [`Caps`](super::Caps) that `agenthooks agents`
 //! prints, the printed table and the encoder cannot disagree.
 
 use serde_json::{Map, Value};
 
-use super::table::{AnswerKind, Caps, EventRow, Rename, Table};
+use super::table::{AnswerKind, EventRow, Rename, Table};
 use crate::protocol::{Answer, Behavior, Event, EventName, PermissionDecision};
 
 /// Every note the runtime writes to the agent's stderr starts with this.
@@ -135,14 +135,12 @@ pub fn plan(agent: &str, table: &Table, row: &EventRow, event: &Event, answer: &
     let updated = answer.updated_input();
     match verdict {
         Some(PermissionDecision::Deny) => {
-            keep_or_note(
-                &mut out,
-                agent,
-                native,
-                caps,
-                AnswerKind::Deny,
-                Verdict::Deny,
-            );
+            if caps.deny {
+                out.verdict = Some(Verdict::Deny);
+            } else {
+                out.notes
+                    .push(note(agent, native, AnswerKind::Deny, "dropped"));
+            }
         }
         Some(PermissionDecision::Ask) => {
             if caps.ask {
@@ -306,21 +304,6 @@ pub fn plan(agent: &str, table: &Table, row: &EventRow, event: &Event, answer: &
         ));
     }
     out
-}
-
-fn keep_or_note(
-    out: &mut Intent,
-    agent: &str,
-    native: &str,
-    caps: Caps,
-    kind: AnswerKind,
-    v: Verdict,
-) {
-    if caps.supports(kind) {
-        out.verdict = Some(v);
-    } else {
-        out.notes.push(note(agent, native, kind, "dropped"));
-    }
 }
 
 /// A canonical tool input → the agent's parameter names (the reverse of the

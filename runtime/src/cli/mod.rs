@@ -2,7 +2,7 @@
 //!
 //! One file per subcommand: an `Args` struct (clap derive) and a
 //! `run(args) -> anyhow::Result<ExitCode>`. To add a command, add
-//! `cli/<cmd>.rs`, a `mod` line, a variant in [`Cmd`] and its arm in [`run`].
+//! `cli/<cmd>.rs`, a `mod` line, a variant in [`Cmd`] and its arm in [`run`](fn@run).
 //!
 //! Exit codes: `run` answers in the calling agent's protocol and never fails
 //! because of itself; every other command exits 0 on success, 1 on a finding

@@ -106,13 +106,9 @@ pub async fn execute(handler: &Handler, event: &Event, ctx: &ExecContext) -> Rep
                 .unwrap_or_else(|| wasm::WasmHost::global());
             host.run(handler, spec, event, ctx).await
         }
-        HandlerKind::Unsupported { kind } => unsupported(handler, kind),
+        HandlerKind::Unsupported { kind } => {
+            let skip = Skip::Unsupported { kind: kind.clone() };
+            Report::skipped(handler, kind, skip)
+        }
     }
-}
-
-fn unsupported(handler: &Handler, kind: &str) -> Report {
-    let skip = Skip::Unsupported {
-        kind: kind.to_string(),
-    };
-    Report::skipped(handler, kind, skip)
 }
