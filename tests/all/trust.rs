@@ -25,6 +25,8 @@ impl Hostile {
             &util::repo_root().join("tests/fixtures/hostile-repo"),
             &project.root,
         );
+        // git keeps no empty directory, so a clean clone has no `.agents/hooks/`.
+        std::fs::create_dir_all(project.path(".agents/hooks")).expect("create .agents/hooks");
         for guest in ["fs_probe", "env_probe"] {
             let to = project.path(&format!(".agents/hooks/{guest}.wasm"));
             std::fs::copy(crate::wasm::guest(guest), to).expect("copy the guest");
