@@ -1,0 +1,458 @@
+//! The trust gate: what each selected handler may do at one event (run or
+//! not, which grants, how long), applied right after select, and what an
+//! untrusted hook's answer may say. See the parent module for the rules.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use serde_json::Value;
+
+use super::TrustStore;
+use crate::config::{
+    Grants, Handler, HandlerKind, Scope, DEFAULT_FUEL, DEFAULT_MEMORY_MIB, DEFAULT_TIMEOUT,
+};
+use crate::exec::Report;
+use crate::protocol::{
+    Answer, Behavior, Decision, Failure, HookSpecificOutput, Outcome, PermissionDecision, Skip,
+};
+
+/// How a selected handler stands with respect to trust.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Standing {
+    /// User scope: the user's own hook.
+    User,
+    /// A project hook whose current definition the user trusted.
+    Trusted,
+    /// A project wasm hook asking for nothing beyond reading the project:
+    /// it runs as declared; whether it is trusted is only looked up (hashing
+    /// the component) if its answer says what only trust allows.
+    Sandboxed,
+    /// A project wasm hook that is not trusted: it runs with its grants narrowed.
+    Narrowed,
+    /// A project command hook that is not trusted: it does not run.
+    Untrusted,
+    /// A handler type the runtime does not run; trust does not apply.
+    NotApplicable,
+}
+
+/// One selected handler after the trust gate.
+#[derive(Debug, Clone)]
+pub struct Gated {
+    /// The handler to run: the selected one, with its wasm grants narrowed
+    /// when it is an untrusted project hook.
+    pub handler: Handler,
+    /// Its standing.
+    pub standing: Standing,
+    /// `Some` when it must not run (an untrusted project command).
+    pub skip: Option<Skip>,
+    /// Notes for its report (grants withheld, ...).
+    pub notes: Vec<String>,
+    /// Set by [`Gate::clamp`]: why its timeout is shorter than configured,
+    /// added to its report only if it timed out (when the clamp mattered).
+    pub clamped: Option<String>,
+}
+
+/// How many untrusted project hooks of one file were held back, and how.
+#[derive(Debug, Clone, Copy, Default)]
+struct Held {
+    /// Command hooks not run.
+    skipped: usize,
+    /// Wasm hooks run with narrowed grants.
+    narrowed: usize,
+    /// Wasm hooks whose answer lost what only trust allows.
+    restricted: usize,
+}
+
+/// The trust gate's result for one event.
+#[derive(Debug, Clone, Default)]
+pub struct Gate {
+    /// Every selected handler, in the order given.
+    pub handlers: Vec<Gated>,
+    /// Notes for the whole run: at most one about untrusted hooks (naming
+    /// `agenthooks trust`), and one if the store is corrupt.
+    pub notes: Vec<String>,
+    /// The store, to look up a sandboxed hook's trust only when needed.
+    store: TrustStore,
+    /// Per declaring file.
+    held: BTreeMap<PathBuf, Held>,
+    /// Where in `notes` the note about untrusted hooks is.
+    held_note: Option<usize>,
+}
+
+impl Gate {
+    /// The handlers to execute, in order (the skipped ones left out).
+    pub fn runnable(&self) -> Vec<&Handler> {
+        self.handlers
+            .iter()
+            .filter(|g| g.skip.is_none())
+            .map(|g| &g.handler)
+            .collect()
+    }
+
+    /// Put the reports of [`Gate::runnable`] back among the skipped handlers,
+    /// in the original order, with each handler's gate notes added; and take
+    /// out of an untrusted project wasm hook's answer what only trust allows
+    /// ([`restrict`]), with a note.
+    ///
+    /// Extra reports (there should be none) are kept at the end, so nothing
+    /// an executor said is lost.
+    pub fn merge(&mut self, reports: Vec<Report>) -> Vec<Report> {
+        let mut reports = reports.into_iter();
+        let mut out = Vec::with_capacity(self.handlers.len());
+        let mut restricted = Vec::new();
+        for gated in &self.handlers {
+            let mut report = match &gated.skip {
+                Some(skip) => {
+                    Report::skipped(&gated.handler, kind_name(&gated.handler), skip.clone())
+                }
+                None => match reports.next() {
+                    Some(report) => report,
+                    None => continue,
+                },
+            };
+            report.notes.splice(0..0, gated.notes.iter().cloned());
+            if let (Some(why), Outcome::Failed(Failure::Timeout { .. })) =
+                (&gated.clamped, &report.outcome)
+            {
+                report.notes.push(why.clone());
+            }
+            let untrusted_wasm = || match gated.standing {
+                Standing::Narrowed => true,
+                Standing::Sandboxed => !self.store.trusts(&gated.handler),
+                Standing::User
+                | Standing::Trusted
+                | Standing::Untrusted
+                | Standing::NotApplicable => false,
+            };
+            if let Outcome::Answered(answer) = &mut report.outcome {
+                // Cheap check first: hashing the component is only worth it
+                // when the answer holds something to take out.
+                if !restrict(&mut answer.clone()).is_empty() && untrusted_wasm() {
+                    let removed = restrict(answer);
+                    report.notes.push(format!(
+                        "not trusted, so {} in its answer {} ignored",
+                        removed.join(", "),
+                        if removed.len() == 1 { "was" } else { "were" }
+                    ));
+                    restricted.push(gated.handler.file.clone());
+                }
+            }
+            out.push(report);
+        }
+        out.extend(reports);
+        for file in restricted {
+            self.held.entry(file).or_default().restricted += 1;
+        }
+        self.refresh_held_note();
+        out
+    }
+
+    /// Keep every handler within `budget`, the time left under the calling
+    /// agent's own hook deadline ([`crate::agents::deadline`]), so that a
+    /// fail-closed hook still answers before the agent gives up and allows.
+    /// A handler whose timeout is lowered and that then times out gets a
+    /// note saying so (a note on every run for every hook with the default
+    /// 60 s under a 30 s agent would be noise).
+    pub fn clamp(&mut self, budget: Duration, agent: &str, deadline: Duration) {
+        for gated in &mut self.handlers {
+            if gated.skip.is_some() || gated.handler.timeout <= budget {
+                continue;
+            }
+            gated.clamped = Some(format!(
+                "timeout lowered from {}s to {}s to answer within {agent}'s {}s hook deadline",
+                gated.handler.timeout.as_secs_f64(),
+                budget.as_secs_f64(),
+                deadline.as_secs_f64()
+            ));
+            gated.handler.timeout = budget;
+        }
+    }
+
+    /// Write (or rewrite) the one note about untrusted hooks.
+    fn refresh_held_note(&mut self) {
+        let Some(note) = held_note(&self.held) else {
+            return;
+        };
+        match self.held_note {
+            Some(i) => self.notes[i] = note,
+            None => {
+                self.held_note = Some(self.notes.len());
+                self.notes.push(note);
+            }
+        }
+    }
+}
+
+pub(super) fn kind_name(handler: &Handler) -> &str {
+    match &handler.kind {
+        HandlerKind::Command(_) => "command",
+        HandlerKind::Wasm(_) => "wasm",
+        HandlerKind::Unsupported { kind } => kind,
+    }
+}
+
+/// Take out of `answer` what a hook may say only once trusted, because it
+/// acts with the user's authority rather than merely refusing: allowing a
+/// tool without the agent's permission prompt (`permissionDecision: allow`,
+/// the deprecated `decision: approve`, PermissionRequest `behavior: allow`),
+/// and changing what runs or what the model reads (`updatedInput`,
+/// `updatedPermissions`, `updatedToolOutput`, ...). Deny, ask, block, stop,
+/// context and messages stay: a sandboxed hook may always say no, and what it
+/// can tell the model the repository's own files can tell it too. Returns the
+/// names of what was removed.
+pub fn restrict(answer: &mut Answer) -> Vec<String> {
+    let mut removed = Vec::new();
+    if answer.decision == Some(Decision::Approve) {
+        answer.decision = None;
+        removed.push("`decision: approve`".to_string());
+    }
+    let strip_updated = |extra: &mut serde_json::Map<String, Value>, removed: &mut Vec<String>| {
+        let keys: Vec<String> = extra
+            .keys()
+            .filter(|k| k.starts_with("updated"))
+            .cloned()
+            .collect();
+        for key in keys {
+            extra.remove(&key);
+            removed.push(format!("`{key}`"));
+        }
+    };
+    if let Some(hso) = answer.hook_specific_output.as_mut() {
+        if hso.permission_decision == Some(PermissionDecision::Allow) {
+            hso.permission_decision = None;
+            hso.permission_decision_reason = None;
+            removed.push("`permissionDecision: allow`".to_string());
+        }
+        if hso.updated_input.take().is_some() {
+            removed.push("`updatedInput`".to_string());
+        }
+        strip_updated(&mut hso.extra, &mut removed);
+        if let Some(decision) = hso.decision.as_mut() {
+            if decision.behavior == Some(Behavior::Allow) {
+                hso.decision = None;
+                removed.push("`decision.behavior: allow`".to_string());
+            } else {
+                if decision.updated_input.take().is_some() {
+                    removed.push("`decision.updatedInput`".to_string());
+                }
+                strip_updated(&mut decision.extra, &mut removed);
+            }
+        }
+        if hso == &HookSpecificOutput::default() {
+            answer.hook_specific_output = None;
+        }
+    }
+    removed
+}
+
+/// Apply trust to the selected handlers, reading the store only when a
+/// project hook is among them (the common path touches no file).
+pub fn gate(selected: &[&Handler]) -> Gate {
+    if selected.iter().all(|h| h.scope == Scope::User) {
+        return gate_with(&TrustStore::empty(), selected);
+    }
+    let (store, note) = TrustStore::load();
+    let mut gate = gate_with(&store, selected);
+    if let Some(note) = note {
+        gate.notes.insert(0, note);
+        if let Some(i) = gate.held_note.as_mut() {
+            *i += 1;
+        }
+    }
+    gate
+}
+
+/// Apply trust to the selected handlers with a given store.
+///
+/// User-scope hooks run as declared. A project command hook runs only if
+/// trusted, else it is skipped ([`Skip::Untrusted`]). A project wasm hook
+/// always runs; untrusted, it keeps only read access inside the project root
+/// (a write grant inside the project is downgraded to read-only), its report
+/// says what was withheld, and [`Gate::merge`] takes out of its answer what
+/// only trust allows. One note for the run counts what was held back and
+/// names `agenthooks trust`.
+pub fn gate_with(store: &TrustStore, selected: &[&Handler]) -> Gate {
+    let mut gate = Gate {
+        store: store.clone(),
+        ..Gate::default()
+    };
+    for &handler in selected {
+        let mut gated = Gated {
+            handler: handler.clone(),
+            standing: Standing::User,
+            skip: None,
+            notes: Vec::new(),
+            clamped: None,
+        };
+        if handler.scope == Scope::User {
+            gate.handlers.push(gated);
+            continue;
+        }
+        match &handler.kind {
+            HandlerKind::Unsupported { .. } => gated.standing = Standing::NotApplicable,
+            HandlerKind::Command(_) => {
+                if store.trusts(handler) {
+                    gated.standing = Standing::Trusted;
+                } else {
+                    gated.standing = Standing::Untrusted;
+                    gated.skip = Some(Skip::Untrusted);
+                    gate.held.entry(handler.file.clone()).or_default().skipped += 1;
+                }
+            }
+            HandlerKind::Wasm(spec) => {
+                let root = handler.project_root.as_deref();
+                let (narrowed, mut withheld) = narrow(&spec.allow, root);
+                withheld.extend(raised_limits(handler));
+                if withheld.is_empty() {
+                    // Trust would change its access in nothing: leave the
+                    // component unhashed unless its answer needs trust.
+                    gated.standing = Standing::Sandboxed;
+                } else if store.trusts(handler) {
+                    gated.standing = Standing::Trusted;
+                } else {
+                    gated.standing = Standing::Narrowed;
+                    if let HandlerKind::Wasm(spec) = &mut gated.handler.kind {
+                        spec.allow = narrowed;
+                        spec.fuel = spec.fuel.min(DEFAULT_FUEL);
+                        spec.memory_mib = spec.memory_mib.min(DEFAULT_MEMORY_MIB);
+                    }
+                    gated.handler.timeout = gated.handler.timeout.min(DEFAULT_TIMEOUT);
+                    gated.notes.push(format!(
+                        "runs without {} until trusted",
+                        withheld.join(", ")
+                    ));
+                    gate.held.entry(handler.file.clone()).or_default().narrowed += 1;
+                }
+            }
+        }
+        gate.handlers.push(gated);
+    }
+    gate.refresh_held_note();
+    gate
+}
+
+/// The one note of a run with untrusted project hooks, naming `agenthooks
+/// trust`; `None` when nothing was held back.
+fn held_note(held: &BTreeMap<PathBuf, Held>) -> Option<String> {
+    let plural = |n: usize| if n == 1 { "hook" } else { "hooks" };
+    let total = held.values().fold(Held::default(), |a, b| Held {
+        skipped: a.skipped + b.skipped,
+        narrowed: a.narrowed + b.narrowed,
+        restricted: a.restricted + b.restricted,
+    });
+    let mut what = Vec::new();
+    if total.skipped > 0 {
+        what.push(format!(
+            "skipped {} untrusted project command {}",
+            total.skipped,
+            plural(total.skipped)
+        ));
+    }
+    if total.narrowed > 0 {
+        what.push(format!(
+            "ran {} untrusted project wasm {} without the access {} for",
+            total.narrowed,
+            plural(total.narrowed),
+            if total.narrowed == 1 {
+                "it asks"
+            } else {
+                "they ask"
+            }
+        ));
+    }
+    if total.restricted > 0 {
+        what.push(format!(
+            "ignored the allow or rewrite in the answer of {} untrusted project wasm {}",
+            total.restricted,
+            plural(total.restricted)
+        ));
+    }
+    if what.is_empty() {
+        return None;
+    }
+    let files: Vec<String> = held.keys().map(|f| format!("`{}`", f.display())).collect();
+    let them = if total.skipped + total.narrowed + total.restricted == 1 {
+        "it"
+    } else {
+        "them"
+    };
+    Some(format!(
+        "agenthooks: {} from {}; review and allow {them} with `agenthooks trust`",
+        what.join(" and "),
+        files.join(", ")
+    ))
+}
+
+/// The limits of a project wasm hook raised above the sandbox defaults
+/// (fuel, memory, timeout), each described with the default it gets until
+/// trusted: a cloned repository must not be able to ask for all the memory
+/// or CPU time of the machine.
+pub fn raised_limits(handler: &Handler) -> Vec<String> {
+    let HandlerKind::Wasm(spec) = &handler.kind else {
+        return Vec::new();
+    };
+    let mut raised = Vec::new();
+    if spec.fuel > DEFAULT_FUEL {
+        raised.push(format!("`fuel` {} ({DEFAULT_FUEL} instead)", spec.fuel));
+    }
+    if spec.memory_mib > DEFAULT_MEMORY_MIB {
+        raised.push(format!(
+            "`memoryMiB` {} ({DEFAULT_MEMORY_MIB} instead)",
+            spec.memory_mib
+        ));
+    }
+    if handler.timeout > DEFAULT_TIMEOUT {
+        raised.push(format!(
+            "`timeout` {}s ({}s instead)",
+            handler.timeout.as_secs_f64(),
+            DEFAULT_TIMEOUT.as_secs_f64()
+        ));
+    }
+    raised
+}
+
+/// What an untrusted project wasm hook may keep of `grants`: reads inside the
+/// project root, and writes inside it downgraded to reads. Returns the
+/// narrowed grants and a description of each withheld part (empty when
+/// nothing is withheld).
+///
+/// Paths are compared canonicalized, so `..` and symlinks cannot reach
+/// outside the project; a path that does not exist is withheld.
+pub fn narrow(grants: &Grants, project_root: Option<&Path>) -> (Grants, Vec<String>) {
+    let root = project_root.and_then(|r| std::fs::canonicalize(r).ok());
+    let inside = |p: &Path| -> Option<PathBuf> {
+        let root = root.as_ref()?;
+        let canonical = std::fs::canonicalize(p).ok()?;
+        canonical.starts_with(root).then_some(canonical)
+    };
+    let mut narrowed = Grants::default();
+    let mut withheld = Vec::new();
+    for p in &grants.read {
+        match inside(p) {
+            Some(c) => narrowed.read.push(c),
+            None => withheld.push(format!(
+                "`allow.read` {} (outside the project)",
+                p.display()
+            )),
+        }
+    }
+    for p in &grants.write {
+        match inside(p) {
+            Some(c) => {
+                withheld.push(format!("`allow.write` {} (read-only instead)", p.display()));
+                if !narrowed.read.contains(&c) {
+                    narrowed.read.push(c);
+                }
+            }
+            None => withheld.push(format!("`allow.write` {}", p.display())),
+        }
+    }
+    if !grants.env.is_empty() {
+        withheld.push(format!("`allow.env` {}", grants.env.join(", ")));
+    }
+    if !grants.net.is_empty() {
+        withheld.push(format!("`allow.net` {}", grants.net.join(", ")));
+    }
+    (narrowed, withheld)
+}

@@ -1,0 +1,525 @@
+//! The trust store: which project hooks the user allowed to run with their rights.
+//!
+//! Part of stage 2 of the pipeline (load), applied right after select by
+//! [`gate`]. A repository is untrusted input: cloning one must not run its
+//! `.agents/hooks.json` commands. So a project-scope **command** hook runs
+//! only once the user trusted its exact definition (`agenthooks trust`, or
+//! `agenthooks install` run in the project); a project **wasm** hook always
+//! runs, because the sandbox is its boundary, but with no more than read-only
+//! access to the project until it is trusted: `allow.write`, `allow.env`,
+//! `allow.net` and reads outside the project need trust (DESIGN.md §8).
+//! User-scope hooks are the user's own and trusted by definition.
+//!
+//! What is trusted is a [`Fingerprint`]: the SHA-256 of a handler's canonical
+//! JSON (type, event, matcher, `if`, the command as written or the SHA-256 of
+//! the component's bytes, and the grants). Changing any of them, or swapping
+//! the component file, makes the hook untrusted again, as Codex and Gemini CLI
+//! fingerprint project hooks. A command's fingerprint also covers the bytes of
+//! the project scripts it runs ([`command_files`]), so a `git pull` that
+//! changes `check.sh` behind an unchanged command line is asked about again.
+//!
+//! The store is one JSON file, `$XDG_DATA_HOME/agenthooks/trust.json`
+//! (default `~/.local/share/agenthooks/trust.json`), keyed by the canonical
+//! project root and written atomically (temporary file + rename) in a 0700
+//! directory. A corrupt store reads as empty, with one note: it fails closed
+//! and never crashes `run`.
+//!
+//! This module holds the fingerprint and the store; `gate.rs` applies them to
+//! one event's selected handlers ([`gate`]), `review.rs` is what `trust` and
+//! `install` show and record ([`review`], [`trust_project`]).
+
+use std::collections::BTreeMap;
+use std::fmt;
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+use serde_json::{json, Value};
+use sha2::{Digest, Sha256};
+
+use super::{Handler, HandlerKind, Scope};
+use crate::select::Matcher;
+
+/// The environment variable that overrides the store's directory's parent.
+const XDG_DATA_HOME: &str = "XDG_DATA_HOME";
+
+/// The SHA-256 (lower-case hex) of a handler's canonical definition.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct Fingerprint(String);
+
+impl Fingerprint {
+    /// The hex digest.
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+impl fmt::Display for Fingerprint {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+/// Lower-case hex SHA-256 of `bytes`.
+pub fn sha256_hex(bytes: &[u8]) -> String {
+    let digest = Sha256::digest(bytes);
+    let mut out = String::with_capacity(64);
+    for b in digest {
+        out.push_str(&format!("{b:02x}"));
+    }
+    out
+}
+
+/// The matcher as canonical text: semantically equal matchers give equal text.
+fn matcher_text(matcher: &Matcher) -> String {
+    match matcher {
+        Matcher::All => "*".to_string(),
+        Matcher::Exact(names) => names.join("|"),
+        Matcher::Regex(re) => re.as_str().to_string(),
+    }
+}
+
+/// The command as written: the loader expanded `$CLAUDE_PROJECT_DIR` to the
+/// project root, which is put back, so the fingerprint does not depend on the
+/// spelling of the root (a symlinked path, a trailing slash) the loader found.
+fn as_written(command: &str, project_root: Option<&Path>) -> String {
+    let Some(root) = project_root.map(|r| r.to_string_lossy().into_owned()) else {
+        return command.to_string();
+    };
+    let root = root.trim_end_matches('/');
+    if root.is_empty() {
+        return command.to_string();
+    }
+    command.replace(root, "$CLAUDE_PROJECT_DIR")
+}
+
+/// Extensions of files a command hands to an interpreter (`python3 x.py`).
+const SCRIPT_EXTENSIONS: &[&str] = &[
+    "sh", "bash", "zsh", "fish", "py", "js", "mjs", "cjs", "ts", "rb", "pl", "php", "lua", "ps1",
+    "jar",
+];
+
+/// The project files a command runs: each word of the command that names a
+/// regular file inside the project which is executable or has a script
+/// extension, other than a redirect target. Returns (path relative to the
+/// project root, canonical path), sorted and without repeats.
+///
+/// Why: trusting `./.agents/hooks/check.sh` must not trust whatever a later
+/// `git pull` puts in `check.sh`, so the fingerprint covers those files'
+/// bytes. Files a hook writes (redirect targets, logs) are left out, or the
+/// hook would lose its trust each time it ran; the words are found by a plain
+/// split on shell punctuation, which is enough for the common forms
+/// (`./x.sh`, `python3 .agents/x.py`, `"$CLAUDE_PROJECT_DIR"/x.sh`).
+pub fn command_files(command: &str, project_root: &Path) -> Vec<(String, PathBuf)> {
+    let Ok(root) = std::fs::canonicalize(project_root) else {
+        return Vec::new();
+    };
+    let shown_root = project_root.to_string_lossy();
+    let mut words: Vec<(String, bool)> = Vec::new();
+    let mut word = String::new();
+    let mut redirect = false;
+    let flush = |word: &mut String, redirect: &mut bool, words: &mut Vec<(String, bool)>| {
+        if !word.is_empty() {
+            words.push((std::mem::take(word), *redirect));
+            *redirect = false;
+        }
+    };
+    // Quotes group a word and are dropped (`"$CLAUDE_PROJECT_DIR"/x.sh` is one word).
+    let mut quote: Option<char> = None;
+    for c in command.chars() {
+        match (quote, c) {
+            (Some(q), c) if c == q => quote = None,
+            (Some(_), c) => word.push(c),
+            (None, '\'' | '"') => quote = Some(c),
+            (None, '>' | '<') => {
+                flush(&mut word, &mut redirect, &mut words);
+                redirect = true;
+            }
+            (None, c) if c.is_whitespace() || matches!(c, ';' | '|' | '&' | '(' | ')' | '`') => {
+                flush(&mut word, &mut redirect, &mut words);
+            }
+            (None, c) => word.push(c),
+        }
+    }
+    flush(&mut word, &mut redirect, &mut words);
+    let mut files = Vec::new();
+    for (word, is_redirect_target) in words {
+        if is_redirect_target {
+            continue;
+        }
+        let word = word
+            .replace("${CLAUDE_PROJECT_DIR}", &shown_root)
+            .replace("$CLAUDE_PROJECT_DIR", &shown_root);
+        let has_script_extension = Path::new(&word)
+            .extension()
+            .and_then(|e| e.to_str())
+            .is_some_and(|e| SCRIPT_EXTENSIONS.contains(&e));
+        if !word.contains('/') && !has_script_extension {
+            continue;
+        }
+        let path = project_root.join(&word);
+        let Ok(canonical) = std::fs::canonicalize(&path) else {
+            continue;
+        };
+        let Ok(meta) = std::fs::metadata(&canonical) else {
+            continue;
+        };
+        if !meta.is_file() || !canonical.starts_with(&root) {
+            continue;
+        }
+        #[cfg(unix)]
+        let executable = {
+            use std::os::unix::fs::PermissionsExt;
+            meta.permissions().mode() & 0o111 != 0
+        };
+        #[cfg(not(unix))]
+        let executable = false;
+        if !executable && !has_script_extension {
+            continue;
+        }
+        let rel = canonical
+            .strip_prefix(&root)
+            .map(|p| p.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        files.push((rel, canonical));
+    }
+    files.sort();
+    files.dedup();
+    files
+}
+
+/// The canonical JSON a handler's fingerprint is the hash of, or `None` for a
+/// handler type the runtime does not run (it needs no trust).
+///
+/// For a wasm handler this reads the component file, so the fingerprint
+/// follows its bytes.
+///
+/// # Errors
+/// When the component file cannot be read.
+pub fn canonical_json(handler: &Handler) -> io::Result<Option<Value>> {
+    let common = |kind: &str| {
+        json!({
+            "type": kind,
+            "event": handler.event.as_str(),
+            "matcher": matcher_text(&handler.matcher),
+            "if": handler.if_.as_ref().map(regex::Regex::as_str),
+        })
+    };
+    let value = match &handler.kind {
+        HandlerKind::Command(spec) => {
+            let mut v = common("command");
+            v["command"] =
+                Value::String(as_written(&spec.command, handler.project_root.as_deref()));
+            if let Some(root) = handler.project_root.as_deref() {
+                let mut files = serde_json::Map::new();
+                for (rel, path) in command_files(&spec.command, root) {
+                    files.insert(rel, Value::String(sha256_hex(&std::fs::read(path)?)));
+                }
+                // Absent when empty, so a hook running no project file keeps
+                // the fingerprint of its definition alone.
+                if !files.is_empty() {
+                    v["files"] = Value::Object(files);
+                }
+            }
+            v
+        }
+        HandlerKind::Wasm(spec) => {
+            let bytes = std::fs::read(&spec.component)?;
+            let mut v = common("wasm");
+            v["componentSha256"] = Value::String(sha256_hex(&bytes));
+            v["allow"] = serde_json::to_value(&spec.allow).unwrap_or(Value::Null);
+            v
+        }
+        HandlerKind::Unsupported { .. } => return Ok(None),
+    };
+    Ok(Some(value))
+}
+
+/// The fingerprint of a handler (see [`canonical_json`]).
+///
+/// # Errors
+/// When the component file of a wasm handler cannot be read.
+pub fn fingerprint(handler: &Handler) -> io::Result<Option<Fingerprint>> {
+    Ok(canonical_json(handler)?.map(|v| Fingerprint(sha256_hex(v.to_string().as_bytes()))))
+}
+
+/// One trusted hook, as the store remembers it (for `trust --list`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct TrustedHook {
+    /// The hook's label when it was trusted.
+    pub label: String,
+    /// Its event.
+    pub event: String,
+    /// When (RFC 3339, UTC).
+    pub trusted_at: String,
+}
+
+/// The trusted hooks of one project.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ProjectTrust {
+    /// When the project's hooks were last trusted (RFC 3339, UTC).
+    pub trusted_at: String,
+    /// Fingerprint → what it was.
+    pub hooks: BTreeMap<Fingerprint, TrustedHook>,
+}
+
+#[derive(Debug, Default, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct StoreFile {
+    version: u32,
+    #[serde(default)]
+    projects: BTreeMap<String, ProjectTrust>,
+}
+
+/// The store's file format version.
+const STORE_VERSION: u32 = 1;
+
+/// Why the trust store could not be changed.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum TrustError {
+    /// Neither `XDG_DATA_HOME` nor `HOME` is set.
+    #[error("cannot find the trust store: neither `XDG_DATA_HOME` nor `HOME` is set")]
+    NoHome,
+    /// Writing the store failed.
+    #[error("cannot write the trust store `{path}`")]
+    Write {
+        /// The store file.
+        path: PathBuf,
+        /// The I/O error.
+        #[source]
+        source: io::Error,
+    },
+    /// The project root does not exist.
+    #[error("cannot find the project `{path}`")]
+    Project {
+        /// The project root as given.
+        path: PathBuf,
+        /// The I/O error.
+        #[source]
+        source: io::Error,
+    },
+}
+
+/// The trust store: project root → trusted fingerprints.
+#[derive(Debug, Clone, Default)]
+pub struct TrustStore {
+    path: Option<PathBuf>,
+    projects: BTreeMap<String, ProjectTrust>,
+}
+
+/// The trust store's file: `$XDG_DATA_HOME/agenthooks/trust.json`, else
+/// `$HOME/.local/share/agenthooks/trust.json`; `None` when neither is set.
+pub fn store_path() -> Option<PathBuf> {
+    let data = match std::env::var_os(XDG_DATA_HOME).map(PathBuf::from) {
+        // The XDG spec says relative values are invalid and must be ignored.
+        Some(dir) if dir.is_absolute() => dir,
+        _ => PathBuf::from(std::env::var_os("HOME")?).join(".local/share"),
+    };
+    Some(data.join("agenthooks").join("trust.json"))
+}
+
+/// The key of a project in the store: its canonical path, or the path as
+/// given when it cannot be canonicalized (it then matches nothing trusted).
+fn project_key(root: &Path) -> String {
+    std::fs::canonicalize(root)
+        .unwrap_or_else(|_| root.to_path_buf())
+        .to_string_lossy()
+        .into_owned()
+}
+
+impl TrustStore {
+    /// An empty store that is never saved (tests, no home directory).
+    pub fn empty() -> TrustStore {
+        TrustStore::default()
+    }
+
+    /// Read the store at [`store_path`].
+    ///
+    /// Never fails: a missing file is an empty store; an unreadable or corrupt
+    /// one is an empty store plus the note to show (fail closed).
+    pub fn load() -> (TrustStore, Option<String>) {
+        match store_path() {
+            Some(path) => TrustStore::load_from(&path),
+            None => (TrustStore::empty(), None),
+        }
+    }
+
+    /// Read the store at `path` (see [`TrustStore::load`]).
+    pub fn load_from(path: &Path) -> (TrustStore, Option<String>) {
+        let mut store = TrustStore {
+            path: Some(path.to_path_buf()),
+            projects: BTreeMap::new(),
+        };
+        let text = match std::fs::read(path) {
+            Ok(text) => text,
+            Err(e) if e.kind() == io::ErrorKind::NotFound => return (store, None),
+            Err(e) => return (store, Some(corrupt_note(path, &e.to_string()))),
+        };
+        match serde_json::from_slice::<StoreFile>(&text) {
+            Ok(file) if file.version == STORE_VERSION => {
+                store.projects = file.projects;
+                (store, None)
+            }
+            Ok(file) => {
+                let why = format!("unknown version {}", file.version);
+                (store, Some(corrupt_note(path, &why)))
+            }
+            Err(e) => (store, Some(corrupt_note(path, &e.to_string()))),
+        }
+    }
+
+    /// The file this store is read from and saved to.
+    pub fn path(&self) -> Option<&Path> {
+        self.path.as_deref()
+    }
+
+    /// Whether `fingerprint` is trusted for the project at `root`.
+    pub fn is_trusted(&self, root: &Path, fingerprint: &Fingerprint) -> bool {
+        self.projects
+            .get(&project_key(root))
+            .is_some_and(|p| p.hooks.contains_key(fingerprint))
+    }
+
+    /// Whether `handler` may run with its full rights: user scope always; a
+    /// project hook when its current fingerprint is trusted for its project.
+    pub fn trusts(&self, handler: &Handler) -> bool {
+        if handler.scope == Scope::User {
+            return true;
+        }
+        let Some(root) = handler.project_root.as_deref() else {
+            return false;
+        };
+        match fingerprint(handler) {
+            Ok(Some(fp)) => self.is_trusted(root, &fp),
+            Ok(None) | Err(_) => false,
+        }
+    }
+
+    /// Every trusted project: canonical root → its trusted hooks.
+    pub fn projects(&self) -> &BTreeMap<String, ProjectTrust> {
+        &self.projects
+    }
+
+    /// The trusted hooks of the project at `root`, if any.
+    pub fn project(&self, root: &Path) -> Option<&ProjectTrust> {
+        self.projects.get(&project_key(root))
+    }
+
+    /// Trust exactly `handlers` (their project-scope ones) for the project at
+    /// `root`, replacing what was trusted there before, so a hook that was
+    /// removed or changed is not trusted any more. Returns how many hooks are
+    /// now trusted. Call [`TrustStore::save`] to keep it.
+    ///
+    /// # Errors
+    /// When `root` does not exist.
+    pub fn trust<'a>(
+        &mut self,
+        root: &Path,
+        handlers: impl IntoIterator<Item = &'a Handler>,
+    ) -> Result<usize, TrustError> {
+        let canonical = std::fs::canonicalize(root).map_err(|source| TrustError::Project {
+            path: root.to_path_buf(),
+            source,
+        })?;
+        let now = crate::audit::rfc3339(std::time::SystemTime::now());
+        let mut hooks = BTreeMap::new();
+        for handler in handlers {
+            if handler.scope != Scope::Project {
+                continue;
+            }
+            // An unreadable component cannot be fingerprinted, so it cannot be
+            // trusted; it still runs sandboxed, without extra grants.
+            if let Ok(Some(fp)) = fingerprint(handler) {
+                let hook = TrustedHook {
+                    label: handler.label.clone(),
+                    event: handler.event.as_str().to_string(),
+                    trusted_at: now.clone(),
+                };
+                hooks.insert(fp, hook);
+            }
+        }
+        let count = hooks.len();
+        let key = canonical.to_string_lossy().into_owned();
+        self.projects.insert(
+            key,
+            ProjectTrust {
+                trusted_at: now,
+                hooks,
+            },
+        );
+        Ok(count)
+    }
+
+    /// Forget every trusted hook of the project at `root`. Returns how many
+    /// were trusted.
+    pub fn revoke(&mut self, root: &Path) -> usize {
+        let removed = self.projects.remove(&project_key(root));
+        // A project whose directory is gone is stored under its old canonical
+        // path, which is also what `project_key` falls back to.
+        removed.map_or(0, |p| p.hooks.len())
+    }
+
+    /// Write the store atomically: a temporary file in the same directory,
+    /// then a rename, in a directory only the user can read (0700).
+    ///
+    /// # Errors
+    /// When there is no store path or the file cannot be written.
+    pub fn save(&self) -> Result<(), TrustError> {
+        let path = self
+            .path
+            .clone()
+            .or_else(store_path)
+            .ok_or(TrustError::NoHome)?;
+        let write_err = |source| TrustError::Write {
+            path: path.clone(),
+            source,
+        };
+        let dir = path
+            .parent()
+            .ok_or_else(|| write_err(io::Error::other("the store path has no directory")))?;
+        create_private_dir(dir).map_err(write_err)?;
+        let file = StoreFile {
+            version: STORE_VERSION,
+            projects: self.projects.clone(),
+        };
+        let mut text = serde_json::to_vec_pretty(&file).map_err(|e| write_err(e.into()))?;
+        text.push(b'\n');
+        let mut tmp = tempfile::NamedTempFile::new_in(dir).map_err(write_err)?;
+        tmp.write_all(&text).map_err(write_err)?;
+        tmp.as_file().sync_all().map_err(write_err)?;
+        tmp.persist(&path).map_err(|e| write_err(e.error))?;
+        Ok(())
+    }
+}
+
+fn corrupt_note(path: &Path, why: &str) -> String {
+    format!(
+        "agenthooks: the trust store `{}` cannot be read ({why}); every project hook counts as \
+         untrusted; delete the file and run `agenthooks trust` in each project to trust its hooks again",
+        path.display()
+    )
+}
+
+fn create_private_dir(dir: &Path) -> io::Result<()> {
+    let mut builder = std::fs::DirBuilder::new();
+    builder.recursive(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::DirBuilderExt;
+        builder.mode(0o700);
+    }
+    builder.create(dir)
+}
+
+mod gate;
+mod review;
+
+pub use gate::{gate, gate_with, narrow, raised_limits, restrict, Gate, Gated, Standing};
+pub use review::{needs_trust, pending, review, trust_project};
+
+#[cfg(test)]
+mod tests;
