@@ -115,7 +115,8 @@ fn build_event(args: &Args, agent: &dyn Agent) -> anyhow::Result<Event> {
         (None, None) => None,
     };
     let cwd = match &args.cwd {
-        Some(dir) => absolute(dir)?,
+        Some(dir) => std::path::absolute(dir)
+            .with_context(|| format!("could not make `{}` absolute", dir.display()))?,
         None => std::env::current_dir().context("could not read the current directory")?,
     };
     if let (Some(text), None) = (&input, &args.tool) {
@@ -151,17 +152,6 @@ fn build_event(args: &Args, agent: &dyn Agent) -> anyhow::Result<Event> {
     };
     let payload = made_up(name, &cwd, args.tool.as_deref(), tool_input);
     Ok(Event::new(payload, Some(name), agent.id())?)
-}
-
-fn absolute(dir: &Path) -> anyhow::Result<PathBuf> {
-    let dir = if dir.is_absolute() {
-        dir.to_path_buf()
-    } else {
-        std::env::current_dir()
-            .context("could not read the current directory")?
-            .join(dir)
-    };
-    Ok(dir)
 }
 
 /// A payload like the one Claude Code sends for `name`.

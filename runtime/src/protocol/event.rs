@@ -110,16 +110,10 @@ event_names! {
 }
 
 impl EventName {
-    /// Whether this event carries `tool_name` / `tool_input`.
+    /// Whether this event carries `tool_name` / `tool_input`: exactly the
+    /// events whose matcher is tested against the tool name.
     pub fn is_tool_event(self) -> bool {
-        matches!(
-            self,
-            EventName::PreToolUse
-                | EventName::PermissionRequest
-                | EventName::PermissionDenied
-                | EventName::PostToolUse
-                | EventName::PostToolUseFailure
-        )
+        self.matcher_field() == Some("tool_name")
     }
 
     /// The input field a matcher is tested against for this event, if the event
