@@ -104,6 +104,17 @@ fn recorded_pre_tool_payloads_get_each_agent_s_native_deny() {
 }
 
 #[test]
+fn gemini_gets_a_json_no_opinion_even_when_run_cannot_read_the_input() {
+    // With an empty stdout Gemini would parse our stderr note as its answer.
+    let project = TempProject::new();
+    let ran = project.output(project.cmd(["run", "--agent", "gemini"]), "not json");
+    assert_eq!((ran.code(), ran.stdout()), (0, "{}".to_string()));
+    ran.assert_stderr_contains("not valid JSON");
+    let ran = project.output(project.cmd(["run", "--agent", "claude"]), "not json");
+    assert_eq!((ran.code(), ran.stdout()), (0, String::new()));
+}
+
+#[test]
 fn agents_prints_the_capability_table() {
     let project = TempProject::new();
     let ran = project.output(project.cmd(["agents"]), "");

@@ -27,9 +27,6 @@ use crate::protocol::{Answer, Event, EventName};
 /// The Gemini CLI adapter.
 pub struct Gemini;
 
-/// Gemini's "no opinion": an empty JSON object.
-const NOTHING: &str = "{}";
-
 /// Gemini's table.
 pub static TABLE: Table = Table {
     events: &[
@@ -181,16 +178,20 @@ impl Agent for Gemini {
         finish_decode(self.id(), &TABLE, row, input)
     }
 
+    /// Gemini parses stderr when stdout is empty, and reads plain text as
+    /// `allow` plus a system message: so stdout is always a JSON object and
+    /// stderr stays a log.
+    fn no_opinion(&self, notes: Vec<String>) -> Native {
+        Native::ok("{}".to_string(), notes)
+    }
+
     fn encode(&self, event: &Event, answer: &Answer) -> Native {
         let (row, mut intent) = match intent_for(self, event, answer) {
             Ok(found) => found,
             Err(native) => return native,
         };
-        // Gemini parses stderr when stdout is empty, and reads plain text as
-        // `allow` plus a system message: so stdout is always a JSON object
-        // (`{}` when there is nothing to say) and stderr stays a log.
         if intent.is_empty() {
-            return Native::ok(NOTHING.to_string(), intent.notes);
+            return self.no_opinion(intent.notes);
         }
         let mut out = Map::new();
         let mut hso = Map::new();

@@ -177,6 +177,14 @@ pub trait Agent: Sync + Send {
     /// Aggregated answer → what this agent acts on, with a note for each part it cannot do.
     fn encode(&self, event: &Event, answer: &Answer) -> Native;
 
+    /// "No opinion" in this agent's dialect, with `notes` on stderr: what
+    /// `run` answers when it has nothing to say or hits trouble of its own.
+    /// Exit 0 and an empty stdout, unless the agent reads an empty stdout
+    /// otherwise (Gemini then parses stderr as the answer).
+    fn no_opinion(&self, notes: Vec<String>) -> Native {
+        Native::ok(String::new(), notes)
+    }
+
     /// The canonical events this agent fires and the runtime can serve.
     fn events(&self) -> Vec<EventName> {
         self.table().canonical_events()
@@ -319,7 +327,7 @@ pub fn intent_for(
                     event.name()
                 )]
             };
-            Err(Native::ok(String::new(), notes))
+            Err(agent.no_opinion(notes))
         }
     }
 }

@@ -58,28 +58,33 @@ pub fn run(args: Args) -> ExitCode {
         eprintln!("agenthooks: internal error: {line}");
     }));
     let mut notes = Vec::new();
-    let native = allow_on_trouble(&mut notes, |notes| bridge(&args, io::stdin().lock(), notes));
+    let allow =
+        agents::find(&args.agent).map_or_else(Native::default, |a| a.no_opinion(Vec::new()));
+    let native = allow_on_trouble(&mut notes, allow, |notes| {
+        bridge(&args, io::stdin().lock(), notes)
+    });
     emit(&native, &notes);
     // Agents speak in small codes (0, 1, 2); anything else cannot be
     // represented and is an encoder bug, which must not read as a block.
     ExitCode::from(u8::try_from(native.exit_code).unwrap_or(0))
 }
 
-/// `answer`'s native answer; on its error or panic, an allow (exit 0, empty
-/// stdout) with a note saying why.
+/// `answer`'s native answer; on its error or panic, `allow` (the agent's "no
+/// opinion") with a note saying why.
 fn allow_on_trouble(
     notes: &mut Vec<String>,
+    allow: Native,
     answer: impl FnOnce(&mut Vec<String>) -> anyhow::Result<Native>,
 ) -> Native {
     match std::panic::catch_unwind(AssertUnwindSafe(|| answer(notes))) {
         Ok(Ok(native)) => native,
         Ok(Err(err)) => {
             notes.push(format!("{err:#}; allowing"));
-            Native::default()
+            allow
         }
         Err(_) => {
             notes.push("allowing after an internal error".to_string());
-            Native::default()
+            allow
         }
     }
 }
@@ -115,7 +120,7 @@ pub fn bridge(args: &Args, input: impl Read, notes: &mut Vec<String>) -> anyhow:
                 agent.display_name()
             ));
         }
-        return Ok(Native::default());
+        return Ok(agent.no_opinion(Vec::new()));
     }
     let config = config::load(&LoadOptions {
         home: None,
@@ -225,10 +230,14 @@ mod tests {
     #[test]
     fn errors_and_panics_allow_with_a_note() {
         let mut notes = Vec::new();
-        let native = allow_on_trouble(&mut notes, |_| Err(anyhow!("no agent named `x`")));
-        assert_eq!(native, Native::default());
-        let native = allow_on_trouble(&mut notes, |_| panic!("a bug"));
-        assert_eq!(native, Native::default());
+        // The agent's own "no opinion" (Gemini's is `{}`) is what trouble answers.
+        let allow = Native::ok("{}".to_string(), Vec::new());
+        let native = allow_on_trouble(&mut notes, allow.clone(), |_| {
+            Err(anyhow!("no agent named `x`"))
+        });
+        assert_eq!(native, allow);
+        let native = allow_on_trouble(&mut notes, allow.clone(), |_| panic!("a bug"));
+        assert_eq!(native, allow);
         assert_eq!(
             notes,
             [
@@ -241,7 +250,7 @@ mod tests {
             stderr: vec![],
             exit_code: 2,
         };
-        let native = allow_on_trouble(&mut notes, |_| Ok(answered.clone()));
+        let native = allow_on_trouble(&mut notes, allow, |_| Ok(answered.clone()));
         assert_eq!(native, answered);
     }
 
