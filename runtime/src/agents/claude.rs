@@ -135,8 +135,8 @@ impl Agent for Claude {
         &TABLE
     }
 
-    fn install_spec(&self) -> Option<&'static InstallSpec> {
-        Some(&INSTALL)
+    fn install_spec(&self) -> &'static InstallSpec {
+        &INSTALL
     }
 
     /// Claude Code: 600 s; UserPromptSubmit 30 s.

@@ -117,8 +117,8 @@ impl Agent for Cline {
         &TABLE
     }
 
-    fn install_spec(&self) -> Option<&'static InstallSpec> {
-        Some(&INSTALL)
+    fn install_spec(&self) -> &'static InstallSpec {
+        &INSTALL
     }
 
     /// Cline: 30 s for extension hooks (120 s for SDK tool hooks).

@@ -166,8 +166,8 @@ impl Agent for Codex {
         &TABLE
     }
 
-    fn install_spec(&self) -> Option<&'static InstallSpec> {
-        Some(&INSTALL)
+    fn install_spec(&self) -> &'static InstallSpec {
+        &INSTALL
     }
 
     /// Codex: 600 s; SessionEnd 1 s (at most 3).

@@ -158,8 +158,8 @@ impl Agent for Copilot {
         &TABLE
     }
 
-    fn install_spec(&self) -> Option<&'static InstallSpec> {
-        Some(&INSTALL)
+    fn install_spec(&self) -> &'static InstallSpec {
+        &INSTALL
     }
 
     /// GitHub Copilot: 30 s.

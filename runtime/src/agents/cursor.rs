@@ -140,8 +140,8 @@ impl Agent for Cursor {
         &TABLE
     }
 
-    fn install_spec(&self) -> Option<&'static InstallSpec> {
-        Some(&INSTALL)
+    fn install_spec(&self) -> &'static InstallSpec {
+        &INSTALL
     }
 
     fn decode(&self, input: Value, event: Option<&str>) -> Result<Event, DecodeError> {

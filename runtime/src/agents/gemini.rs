@@ -155,8 +155,8 @@ impl Agent for Gemini {
         &TABLE
     }
 
-    fn install_spec(&self) -> Option<&'static InstallSpec> {
-        Some(&INSTALL)
+    fn install_spec(&self) -> &'static InstallSpec {
+        &INSTALL
     }
 
     /// Gemini CLI: 60 000 ms.

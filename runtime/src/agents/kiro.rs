@@ -111,8 +111,8 @@ impl Agent for Kiro {
         &TABLE
     }
 
-    fn install_spec(&self) -> Option<&'static InstallSpec> {
-        Some(&INSTALL)
+    fn install_spec(&self) -> &'static InstallSpec {
+        &INSTALL
     }
 
     /// Kiro: `timeout_ms` 30 000.

@@ -151,8 +151,8 @@ pub trait Agent: Sync + Send {
     fn table(&self) -> &'static Table;
 
     /// Where `install` registers the agent's hooks and what an entry looks
-    /// like; `None` for an agent install cannot write (none so far).
-    fn install_spec(&self) -> Option<&'static InstallSpec>;
+    /// like (the module's `INSTALL`).
+    fn install_spec(&self) -> &'static InstallSpec;
 
     /// How long the agent waits for a hook before it gives up (and allows);
     /// [`deadline::UNVERIFIED`] where the agent does not document it.

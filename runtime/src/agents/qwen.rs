@@ -129,8 +129,8 @@ impl Agent for Qwen {
         &TABLE
     }
 
-    fn install_spec(&self) -> Option<&'static InstallSpec> {
-        Some(&INSTALL)
+    fn install_spec(&self) -> &'static InstallSpec {
+        &INSTALL
     }
 
     /// Qwen Code: 60 000 ms for commands.

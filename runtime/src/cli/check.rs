@@ -132,7 +132,7 @@ pub fn check(root: &Path, env: &Env, trusted: impl Fn(&Handler) -> bool) -> Find
         let Some(other) = agents.iter().find(|a| a.id() == also.agent) else {
             continue;
         };
-        let config = other.install_spec().map_or(other.id(), |s| s.project);
+        let config = other.install_spec().project;
         found.notes.push(format!(
             "{host} also runs the hooks in `{config}`; with both agents installed, that {other} entry steps aside under {host} (`{env}` set), so each hook runs once",
             host = host.display_name(),

@@ -92,9 +92,7 @@ pub fn detected(scope: Scope, project_root: &Path, env: &Env) -> Vec<&'static dy
         .iter()
         .copied()
         .filter(|agent| {
-            let Ok(spec) = targets::spec(*agent) else {
-                return false;
-            };
+            let spec = agent.install_spec();
             match scope {
                 Scope::Project => spec.detect.iter().any(|p| project_root.join(p).exists()),
                 Scope::User => spec.detect_user.iter().any(|p| env.user_path(*p).exists()),
@@ -117,9 +115,7 @@ pub fn installed(scope: Scope, project_root: &Path, env: &Env) -> Vec<&'static d
 /// Reads that one file (or directory); an unreadable one counts as not
 /// installed.
 pub fn is_installed(agent: &dyn Agent, scope: Scope, project_root: &Path, env: &Env) -> bool {
-    let Ok(spec) = targets::spec(agent) else {
-        return false;
-    };
+    let spec = agent.install_spec();
     let path = targets::path(spec, scope, project_root, env);
     match &spec.registration {
         Registration::Json(j) => fs::read(&path)
@@ -143,7 +139,7 @@ pub fn switched_off(
     project_root: &Path,
     env: &Env,
 ) -> Option<(PathBuf, &'static str)> {
-    let spec = targets::spec(agent).ok()?;
+    let spec = agent.install_spec();
     let Registration::Json(j) = &spec.registration else {
         return None;
     };

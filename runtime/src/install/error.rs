@@ -7,12 +7,6 @@ use std::path::PathBuf;
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum InstallError {
-    /// No install target is known for this agent.
-    #[error("agenthooks does not know where `{agent}` reads its hooks from")]
-    NoTarget {
-        /// The agent id.
-        agent: String,
-    },
     /// The file is not valid JSON.
     #[error("`{}`:{line}:{column}: not valid JSON ({what}); fix or move the file, then run again (nothing was changed)", path.display())]
     Parse {
@@ -89,7 +83,6 @@ mod tests {
     fn each_variant_displays_one_line() {
         let p = || Path::new(".claude/settings.json").to_path_buf();
         let all = [
-            InstallError::NoTarget { agent: "x".into() },
             InstallError::Parse {
                 path: p(),
                 line: 3,

@@ -179,7 +179,7 @@ pub(crate) fn backup_of(path: &Path) -> PathBuf {
 /// When a file cannot be read or parsed, or is in the way; nothing of this
 /// agent should be written then.
 pub fn plan(req: &Request<'_>) -> Result<Vec<FileChange>, InstallError> {
-    let spec = targets::spec(req.agent)?;
+    let spec = req.agent.install_spec();
     let path = targets::path(spec, req.scope, req.project_root, req.env);
     let stop = match req.scope {
         Scope::Project => req.project_root.to_path_buf(),

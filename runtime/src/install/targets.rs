@@ -9,24 +9,14 @@ use std::path::{Path, PathBuf};
 
 use serde_json::{json, Map, Value};
 
-use super::{Env, InstallError};
-use crate::agents::{Agent, Field, InstallSpec, JsonSpec, Literal, Shape, TimeUnit};
+use super::Env;
+use crate::agents::{Field, InstallSpec, JsonSpec, Literal, Shape, TimeUnit};
 use crate::config::Scope;
 
 /// The native timeout written where the format has one, in seconds: well above
 /// any deadline the runtime keeps itself (a handler's default is 60 s), so the
 /// agent never kills `agenthooks run` before it has answered.
 pub const NATIVE_TIMEOUT_SECS: u64 = 600;
-
-/// The install spec of an agent.
-///
-/// # Errors
-/// [`InstallError::NoTarget`] for an agent that has none.
-pub(crate) fn spec(agent: &dyn Agent) -> Result<&'static InstallSpec, InstallError> {
-    agent.install_spec().ok_or_else(|| InstallError::NoTarget {
-        agent: agent.id().into(),
-    })
-}
 
 /// The file or directory of `spec` for a scope; `project_root` is used for
 /// project scope.
@@ -75,31 +65,20 @@ pub(crate) fn root_keys(spec: &JsonSpec) -> Vec<(&'static str, Value)> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::agents::{self, Registration, AGENTS};
+    use crate::agents::{self, Agent, Registration};
 
     fn json_spec(id: &str) -> &'static JsonSpec {
         let agent = agents::find(id).unwrap();
-        match &spec(agent).unwrap().registration {
+        match &agent.install_spec().registration {
             Registration::Json(j) => j,
             other => panic!("`{id}` registers by {other:?}"),
         }
     }
 
     #[test]
-    fn every_registered_agent_has_an_install_target() {
-        for agent in AGENTS {
-            assert!(
-                spec(*agent).is_ok(),
-                "no install target for `{}`",
-                agent.id()
-            );
-        }
-    }
-
-    #[test]
     fn user_paths_follow_the_agents_own_home_variables() {
         let mut env = Env::with_home("/h");
-        let codex = spec(&agents::codex::Codex).unwrap();
+        let codex = agents::codex::Codex.install_spec();
         assert_eq!(
             path(codex, Scope::User, Path::new("/p"), &env),
             Path::new("/h/.codex/hooks.json")
@@ -116,7 +95,7 @@ mod tests {
         env.xdg_config_home = Some("/x".into());
         assert_eq!(
             path(
-                spec(&agents::opencode::OpenCode).unwrap(),
+                agents::opencode::OpenCode.install_spec(),
                 Scope::User,
                 Path::new("/p"),
                 &env
