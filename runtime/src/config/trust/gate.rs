@@ -420,6 +420,10 @@ pub fn raised_limits(handler: &Handler) -> Vec<String> {
 /// Paths are compared canonicalized, so `..` and symlinks cannot reach
 /// outside the project; a path that does not exist is withheld.
 pub fn narrow(grants: &Grants, project_root: Option<&Path>) -> (Grants, Vec<String>) {
+    if *grants == Grants::default() {
+        // Nothing to narrow: skip resolving the root (syscalls on every event).
+        return (Grants::default(), Vec::new());
+    }
     let root = project_root.and_then(|r| std::fs::canonicalize(r).ok());
     let inside = |p: &Path| -> Option<PathBuf> {
         let root = root.as_ref()?;
