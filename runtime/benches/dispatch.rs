@@ -4,6 +4,8 @@
 //! - `dispatch/one_wasm_hook`: the dangerous-command guard;
 //! - `dispatch/ten_wasm_hooks`: ten copies of it (ten instances per event);
 //! - `dispatch/one_command_hook`: `true`, a process per event;
+//! - `dispatch/one_trivial_wasm_hook`: the test suite's `deny` guest (when
+//!   `cargo test` has built it), which does next to nothing: the runtime's own cost;
 //! - `throughput/*`: events per second on one core (a current-thread runtime),
 //!   one at a time and 64 at once.
 //!
@@ -43,14 +45,17 @@ struct Project {
     event: Event,
 }
 
-fn project(hooks: &str, user_hooks: &str, components: usize) -> Project {
+fn project(hooks: &str, user_hooks: &str, components: usize, component: &Path) -> Project {
     let dir = tempfile::tempdir().expect("a temporary directory");
     let proj = dir.path().join("proj");
     std::fs::create_dir_all(proj.join(".agents/hooks")).expect("mkdir");
     std::fs::create_dir_all(dir.path().join("home/.agents")).expect("mkdir");
-    let guard = guard();
     for i in 0..components {
-        std::fs::copy(&guard, proj.join(format!(".agents/hooks/guard-{i}.wasm"))).expect("copy");
+        std::fs::copy(
+            component,
+            proj.join(format!(".agents/hooks/guard-{i}.wasm")),
+        )
+        .expect("copy");
     }
     std::fs::write(
         proj.join(".agents/hooks.json"),
@@ -122,12 +127,46 @@ fn dispatch(c: &mut Criterion) {
     let rt = one_core();
     let mut group = c.benchmark_group("dispatch");
     let command = r#"[{"type":"command","command":"true"}]"#.to_string();
-    for (name, hooks, user_hooks, components, denies) in [
-        ("one_wasm_hook", wasm_hooks(1), "[]".to_string(), 1, true),
-        ("ten_wasm_hooks", wasm_hooks(10), "[]".to_string(), 10, true),
-        ("one_command_hook", "[]".to_string(), command, 0, false),
-    ] {
-        let p = project(&hooks, &user_hooks, components);
+    let guard = guard();
+    let mut cases = vec![
+        (
+            "one_wasm_hook",
+            wasm_hooks(1),
+            "[]".to_string(),
+            1,
+            guard.clone(),
+        ),
+        (
+            "ten_wasm_hooks",
+            wasm_hooks(10),
+            "[]".to_string(),
+            10,
+            guard.clone(),
+        ),
+        (
+            "one_command_hook",
+            "[]".to_string(),
+            command,
+            0,
+            guard.clone(),
+        ),
+    ];
+    // The test suite's trivial `deny` guest, when built (`cargo test`): what
+    // the runtime itself costs per wasm hook, without the guard's own work.
+    let trivial = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../target/guests/wasm32-wasip2/release/deny.wasm");
+    if trivial.is_file() {
+        cases.push((
+            "one_trivial_wasm_hook",
+            wasm_hooks(1),
+            "[]".to_string(),
+            1,
+            trivial,
+        ));
+    }
+    for (name, hooks, user_hooks, components, component) in cases {
+        let denies = components > 0;
+        let p = project(&hooks, &user_hooks, components, &component);
         check(&p, &rt, denies);
         group.bench_function(name, |b| {
             b.iter_batched(
@@ -142,7 +181,7 @@ fn dispatch(c: &mut Criterion) {
 
 fn throughput(c: &mut Criterion) {
     let rt = one_core();
-    let p = project(&wasm_hooks(1), "[]", 1);
+    let p = project(&wasm_hooks(1), "[]", 1, &guard());
     check(&p, &rt, true);
     let mut group = c.benchmark_group("throughput");
     group.throughput(Throughput::Elements(1));
