@@ -68,6 +68,19 @@ impl Matcher {
     }
 }
 
+/// The matcher as it can be written back: `*` for [`Matcher::All`], the names
+/// joined by `|`, or the regex. Trust fingerprints hash this text, so it must
+/// stay stable.
+impl std::fmt::Display for Matcher {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Matcher::All => f.write_str("*"),
+            Matcher::Exact(names) => f.write_str(&names.join("|")),
+            Matcher::Regex(re) => f.write_str(re.as_str()),
+        }
+    }
+}
+
 /// The handlers `event` runs, in declaration order, identical ones once.
 ///
 /// A handler is selected when its event is the event's, its matcher accepts
@@ -185,6 +198,15 @@ mod tests {
         let prefix = m(Some("mcp__memory"));
         assert!(!prefix.matches(Some("mcp__memory__x")));
         assert!(!prefix.matches(Some("mcp__memory__create_entities")));
+    }
+
+    #[test]
+    fn a_matcher_displays_as_written_back() {
+        // Trust fingerprints hash this text: changing it untrusts every hook.
+        assert_eq!(m(None).to_string(), "*");
+        assert_eq!(m(Some("")).to_string(), "*");
+        assert_eq!(m(Some("Read, Grep ,Glob")).to_string(), "Read|Grep|Glob");
+        assert_eq!(m(Some("^Bash$")).to_string(), "^Bash$");
     }
 
     #[test]

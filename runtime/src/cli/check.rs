@@ -203,12 +203,13 @@ fn agent_findings(agent: &dyn Agent, handlers: &[Handler], found: &mut Findings)
                 h.event.as_str()
             ));
         }
-        if h.event.matcher_field() != Some("tool_name") {
+        if !h.event.is_tool_event() || matches!(h.matcher, Matcher::All) {
             continue;
         }
-        let (Some(tools), Some(source)) = (&tools, matcher_source(&h.matcher)) else {
+        let Some(tools) = &tools else {
             continue;
         };
+        let source = h.matcher.to_string();
         // MCP tool names are open-ended; a matcher about them cannot be judged.
         if source.to_ascii_lowercase().contains("mcp") {
             continue;
@@ -219,15 +220,6 @@ fn agent_findings(agent: &dyn Agent, handlers: &[Handler], found: &mut Findings)
                 tools.join(", ")
             ));
         }
-    }
-}
-
-/// The matcher as written, or `None` when it matches everything.
-fn matcher_source(m: &Matcher) -> Option<String> {
-    match m {
-        Matcher::All => None,
-        Matcher::Exact(names) => Some(names.join("|")),
-        Matcher::Regex(re) => Some(re.as_str().to_string()),
     }
 }
 

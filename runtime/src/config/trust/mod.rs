@@ -38,7 +38,6 @@ use serde_json::{json, Value};
 use sha2::{Digest, Sha256};
 
 use super::{Handler, HandlerKind, Scope};
-use crate::select::Matcher;
 
 /// The environment variable that overrides the store's directory's parent.
 const XDG_DATA_HOME: &str = "XDG_DATA_HOME";
@@ -72,14 +71,6 @@ pub fn sha256_hex(bytes: &[u8]) -> String {
 }
 
 /// The matcher as canonical text: semantically equal matchers give equal text.
-fn matcher_text(matcher: &Matcher) -> String {
-    match matcher {
-        Matcher::All => "*".to_string(),
-        Matcher::Exact(names) => names.join("|"),
-        Matcher::Regex(re) => re.as_str().to_string(),
-    }
-}
-
 /// The command as written: the loader expanded `$CLAUDE_PROJECT_DIR` to the
 /// project root, which is put back, so the fingerprint does not depend on the
 /// spelling of the root (a symlinked path, a trailing slash) the loader found.
@@ -202,7 +193,7 @@ pub fn canonical_json(handler: &Handler) -> io::Result<Option<Value>> {
         json!({
             "type": kind,
             "event": handler.event.as_str(),
-            "matcher": matcher_text(&handler.matcher),
+            "matcher": handler.matcher.to_string(),
             "if": handler.if_.as_ref().map(regex::Regex::as_str),
         })
     };

@@ -4,7 +4,7 @@
 use std::path::{Path, PathBuf};
 
 use super::gate::kind_name;
-use super::{command_files, matcher_text, sha256_hex, TrustError, TrustStore};
+use super::{command_files, sha256_hex, TrustError, TrustStore};
 use crate::config::{Handler, HandlerKind, Scope};
 use crate::select::Matcher;
 
@@ -60,7 +60,7 @@ pub fn review(project_root: &Path, hooks: &[&Handler]) -> String {
         let mut head = format!("  {}. {} hook on {}", i + 1, kind_name(h), h.event.as_str());
         match &h.matcher {
             Matcher::All => {}
-            m => head.push_str(&format!(", matcher `{}`", matcher_text(m))),
+            m => head.push_str(&format!(", matcher `{m}`")),
         }
         if let Some(re) = &h.if_ {
             head.push_str(&format!(", if `{}`", re.as_str()));

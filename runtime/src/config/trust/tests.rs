@@ -6,6 +6,7 @@ use crate::config::{
 };
 use crate::exec::Report;
 use crate::protocol::{Answer, EventName, Failure, Outcome, PermissionDecision, Skip};
+use crate::select::Matcher;
 
 struct Project {
     dir: tempfile::TempDir,
