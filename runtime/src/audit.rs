@@ -82,7 +82,7 @@ impl AuditLog {
     }
 
     /// Append one record. Never fails and never blocks: an error comes back
-    /// as the one-line note to show on stderr.
+    /// as a one-line note, like the pipeline's own notes (unprefixed).
     pub fn write(&self, record: &Record) -> Option<String> {
         let mut line = match serde_json::to_vec(record) {
             Ok(line) => line,
@@ -97,7 +97,7 @@ impl AuditLog {
 
     fn note(&self, why: &str) -> String {
         format!(
-            "agenthooks: cannot write the audit log `{}` ({why}); the answer is not affected",
+            "cannot write the audit log `{}` ({why}); the answer is not affected",
             self.path.display()
         )
     }

@@ -39,7 +39,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     for path in &paths {
         let (result, notes) = host.compile(path);
         for note in notes {
-            eprintln!("agenthooks: {note}");
+            eprintln!("{}", super::report::note_line(&note));
         }
         match result {
             Ok(c) => writeln!(
@@ -74,7 +74,7 @@ fn configured_components() -> Vec<PathBuf> {
         project_root: config::project_root(None),
     });
     for problem in loaded.errors.iter().chain(&loaded.warnings) {
-        eprintln!("agenthooks: {problem}");
+        eprintln!("{}", super::report::note_line(problem));
     }
     let set: BTreeSet<PathBuf> = loaded
         .handlers

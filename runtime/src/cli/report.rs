@@ -5,18 +5,19 @@ use std::fmt::Write as _;
 
 use serde_json::{json, Value};
 
+use crate::agents::NOTE_PREFIX;
 use crate::exec::Report;
 use crate::protocol::{Exit, Outcome};
 
 /// How much of a hook's stdout or stderr the text report shows.
 const EXCERPT_CHARS: usize = 400;
 
-/// A note as printed on stderr: prefixed `agenthooks: ` (once).
+/// A note as printed on stderr: prefixed [`NOTE_PREFIX`] (once).
 pub fn note_line(note: &str) -> String {
-    if note.starts_with("agenthooks: ") {
+    if note.starts_with(NOTE_PREFIX) {
         note.to_string()
     } else {
-        format!("agenthooks: {note}")
+        format!("{NOTE_PREFIX}{note}")
     }
 }
 
