@@ -731,11 +731,12 @@ fn compile_reports_cache_hits_and_rebuilds_damaged_entries() {
         assert_eq!(std::fs::read(entry).unwrap(), good);
     }
 
-    // Intact framing around bytes wasmtime refuses: stale, rebuilt.
+    // Intact framing (artifact, its SHA-256, the magic as a trailer) around
+    // bytes wasmtime refuses: stale, rebuilt.
     let payload = b"not a wasmtime artifact";
-    let mut stale = b"AHCWASM1".to_vec();
+    let mut stale = payload.to_vec();
     stale.extend_from_slice(&<sha2::Sha256 as sha2::Digest>::digest(payload));
-    stale.extend_from_slice(payload);
+    stale.extend_from_slice(b"AHCWASM2");
     std::fs::write(entry, stale).unwrap();
     let ran = compile(&p, &xdg, &[&deny]);
     assert!(ran.stdout().contains(": compiled, "), "{}", ran.stdout());
@@ -743,7 +744,8 @@ fn compile_reports_cache_hits_and_rebuilds_damaged_entries() {
 
     // A precompiled artifact handed in as a component is refused, never loaded.
     let cwasm = p.tmp().join("hook.cwasm");
-    std::fs::write(&cwasm, &good[40..]).unwrap();
+    // The entry without its trailer (SHA-256 and magic, 40 bytes).
+    std::fs::write(&cwasm, &good[..good.len() - 40]).unwrap();
     let ran = compile(&p, &xdg, &[&cwasm]);
     assert_eq!(ran.code(), 1);
     assert!(
