@@ -30,7 +30,12 @@
 //!   peculiar to the agent into Claude's layout, then [`finish_decode`];
 //! - `encode`: [`intent_for`] gives the row and an [`Intent`] holding only what
 //!   the row's [`Caps`] allow (the rest became notes, `ask` a deny, `stop`
-//!   before a tool a deny); the agent writes that in its own spelling.
+//!   before a tool a deny); the agent writes that in its own spelling. Agents
+//!   that speak Claude's JSON under their own names use `claude_json`'s
+//!   decode and encode whole;
+//! - only where the agent differs from the trait's defaults:
+//!   [`Agent::deadline`] (how long it waits for a hook), [`Agent::no_opinion`]
+//!   (Gemini answers `{}`), [`Agent::also_runs`] (Copilot runs Claude's hooks).
 //!
 //! Because dropping happens in [`plan::plan`] from the same [`Caps`] that
 //! [`Agent::capabilities`] prints, the printed table and the encoder agree;
