@@ -600,18 +600,12 @@ try {
 "#,
     )
     .unwrap();
-    let out = std::process::Command::new("node")
+    let out = p
+        .isolated("node")
         .arg(&driver)
         .arg(&module)
         .arg(&p.root)
         .arg(command)
-        .current_dir(&p.root)
-        .env("HOME", &p.home)
-        .env("XDG_CONFIG_HOME", p.home.join(".config"))
-        .env("XDG_DATA_HOME", p.home.join(".local/share"))
-        .env("XDG_CACHE_HOME", p.home.join(".cache"))
-        .env_remove("CLAUDE_PROJECT_DIR")
-        .env_remove("AGENTHOOKS_AUDIT")
         .output()
         .expect("node is installed (the OpenCode plugin test runs it)");
     let stdout = String::from_utf8_lossy(&out.stdout);

@@ -190,24 +190,29 @@ impl TempProject {
         self.home.join(".local/share/agenthooks/trust.json")
     }
 
-    /// `agenthooks ARGS` in the project, with this project's home and no
-    /// inherited hook variables.
-    pub fn cmd<I, S>(&self, args: I) -> Command
-    where
-        I: IntoIterator<Item = S>,
-        S: AsRef<std::ffi::OsStr>,
-    {
-        let mut cmd = Command::new(bin());
-        cmd.args(args)
-            .current_dir(&self.root)
+    /// `program` in the project, with this project's home and XDG
+    /// directories and no inherited hook variables.
+    pub fn isolated(&self, program: impl AsRef<std::ffi::OsStr>) -> std::process::Command {
+        let mut cmd = std::process::Command::new(program);
+        cmd.current_dir(&self.root)
             .env("HOME", &self.home)
             .env("XDG_CONFIG_HOME", self.home.join(".config"))
             .env("XDG_DATA_HOME", self.home.join(".local/share"))
             .env("XDG_CACHE_HOME", self.home.join(".cache"))
             .env_remove("CLAUDE_PROJECT_DIR")
             .env_remove("AGENTHOOKS_AUDIT")
-            .env("NO_COLOR", "1")
-            .timeout(Duration::from_secs(60));
+            .env("NO_COLOR", "1");
+        cmd
+    }
+
+    /// `agenthooks ARGS`, [`isolated`](TempProject::isolated), with a timeout.
+    pub fn cmd<I, S>(&self, args: I) -> Command
+    where
+        I: IntoIterator<Item = S>,
+        S: AsRef<std::ffi::OsStr>,
+    {
+        let mut cmd = Command::from_std(self.isolated(bin()));
+        cmd.args(args).timeout(Duration::from_secs(60));
         cmd
     }
 
