@@ -414,12 +414,8 @@ fn trust_on_a_terminal(h: &Hostile, answer: &str) -> (i32, String) {
 /// `agenthooks ARGS` on a terminal, answering `answer`.
 fn on_a_terminal(h: &Hostile, args: &str, answer: &str) -> (i32, String) {
     let line = format!("{} {args}", util::bin());
-    let mut cmd = std::process::Command::new("script");
+    let mut cmd = h.project.isolated("script");
     cmd.args(["-qec", &line, "/dev/null"])
-        .current_dir(&h.project.root)
-        .env("HOME", &h.project.home)
-        .env("XDG_DATA_HOME", h.project.home.join(".local/share"))
-        .env_remove("CLAUDE_PROJECT_DIR")
         .stdin(std::process::Stdio::piped())
         .stdout(std::process::Stdio::piped());
     let mut child = cmd.spawn().expect("`script` (util-linux) runs");
