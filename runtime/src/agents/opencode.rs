@@ -243,7 +243,8 @@ impl Agent for OpenCode {
             (_, Some(Verdict::Deny)) => {
                 out.insert("error".into(), json!(intent.reason_or(DEFAULT_DENY)));
             }
-            _ => {}
+            // Elsewhere OpenCode's table takes no ask or allow: planning left none.
+            (_, Some(Verdict::Ask | Verdict::Allow) | None) => {}
         }
         if let Some(input) = &intent.updated_input {
             assign.insert("args".into(), Value::Object(input.clone()));
