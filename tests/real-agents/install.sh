@@ -25,7 +25,10 @@ install_one() {
   # One retry: a registry hiccup should not fail the step.
   for try in 1 2; do
     rc=0
-    npm install --prefix "$prefix" --no-audit --no-fund --no-update-notifier --loglevel=error \
+    # Bounded: a registry that stalls must fail the step, not hang CI.
+    timeout -k 10 "${NPM_INSTALL_TIMEOUT:-300}" \
+      npm install --prefix "$prefix" --no-audit --no-fund --no-update-notifier --loglevel=error \
+      --prefer-offline --fetch-timeout=60000 --fetch-retries=2 \
       "$pkg@$ver" >"$prefix.log" 2>&1 || rc=$?
     [ $rc -ne 0 ] || break
     [ "$try" = 2 ] || sleep 3
