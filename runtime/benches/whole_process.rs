@@ -3,7 +3,8 @@
 //! compile-cache miss) next to `/bin/true`, a hello-world Rust binary and the
 //! same guard written as python3, bash+jq and node command hooks.
 //!
-//! Run it with `benches/whole-process.sh` (builds the guard component first),
+//! Run it with `benches/whole-process.sh` (builds the guard component first;
+//! `AGENTHOOKS_BENCH_BIN` times another build of the binary instead),
 //! or `cargo bench -p agenthooks --bench whole_process -- [--runs N]
 //! [--warmup N] [--miss-runs N]`. Prints a Markdown table: the median
 //! wall-clock time, the ratio to `/bin/true`, p10/p90, and the median peak
@@ -176,7 +177,10 @@ fn shell(cmd: &str) -> String {
 fn main() {
     let opts = options();
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
-    let agenthooks = PathBuf::from(env!("CARGO_BIN_EXE_agenthooks"));
+    // Another build of the binary (e.g. linked differently) can be compared.
+    let agenthooks = std::env::var_os("AGENTHOOKS_BENCH_BIN")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(env!("CARGO_BIN_EXE_agenthooks")));
     let guard = std::env::var_os("AGENTHOOKS_BENCH_GUARD")
         .map(PathBuf::from)
         .unwrap_or_else(|| root.join("target/wasm32-wasip2/release/dangerous-command-guard.wasm"));
