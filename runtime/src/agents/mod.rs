@@ -232,6 +232,26 @@ pub fn find(id: &str) -> Option<&'static dyn Agent> {
     AGENTS.iter().copied().find(|a| a.id() == id)
 }
 
+/// The agent a user named, or an error that lists the ids there are.
+///
+/// # Errors
+/// [`UnknownAgent`] when no agent has this id.
+pub fn named(id: &str) -> Result<&'static dyn Agent, UnknownAgent> {
+    find(id).ok_or_else(|| UnknownAgent { id: id.to_string() })
+}
+
+/// An agent id that names no agent (`--agent`, `install`, `agents`).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("no agent named `{id}` (known: {})", known_ids())]
+pub struct UnknownAgent {
+    /// The id as given.
+    pub id: String,
+}
+
+fn known_ids() -> String {
+    AGENTS.iter().map(|a| a.id()).collect::<Vec<_>>().join(", ")
+}
+
 /// The shared start of every decode: the payload as a JSON object and the
 /// table row of its event, named on the command line (`argv`, native or
 /// canonical spelling) or else by the first of `name_keys` the payload has

@@ -180,6 +180,12 @@ fn every_agent_is_registered_once_and_found_by_id() {
         assert_eq!(find(a.id()).map(|f| f.id()), Some(a.id()));
     }
     assert!(find("nope").is_none());
+    let err = named("nope").err().expect("no such agent");
+    assert!(
+        err.to_string()
+            .starts_with("no agent named `nope` (known: claude, codex, gemini,"),
+        "{err}"
+    );
 }
 
 #[test]

@@ -8,9 +8,9 @@
 use std::io::{self, Write};
 use std::process::ExitCode;
 
-use anyhow::{bail, Context};
+use anyhow::Context;
 
-use crate::agents::{find, AnswerKind, Capabilities, AGENTS};
+use crate::agents::{named, AnswerKind, Capabilities, AGENTS};
 
 /// `agenthooks agents`.
 #[derive(Debug, clap::Args)]
@@ -50,15 +50,7 @@ pub fn select(ids: &[String]) -> anyhow::Result<Vec<Capabilities>> {
     if ids.is_empty() {
         return Ok(AGENTS.iter().map(|a| a.capabilities()).collect());
     }
-    ids.iter()
-        .map(|id| match find(id) {
-            Some(agent) => Ok(agent.capabilities()),
-            None => {
-                let known: Vec<&str> = AGENTS.iter().map(|a| a.id()).collect();
-                bail!("no agent named `{id}` (known: {})", known.join(", "))
-            }
-        })
-        .collect()
+    ids.iter().map(|id| Ok(named(id)?.capabilities())).collect()
 }
 
 /// Column headers for the answer kinds, in [`AnswerKind::ALL`] order.

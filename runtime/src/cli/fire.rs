@@ -55,8 +55,7 @@ pub struct Args {
 /// # Errors
 /// An unknown event or agent, unreadable or invalid input, or a closed stdout.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let agent =
-        agents::find(&args.agent).ok_or_else(|| anyhow!("no agent named `{}`", args.agent))?;
+    let agent = agents::named(&args.agent)?;
     let event = build_event(&args, agent)?;
     let root = config::project_root(event.cwd().as_deref());
     let config = config::load(&LoadOptions {

@@ -9,7 +9,7 @@ use std::io::{self, Write as _};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use anyhow::{bail, Context as _};
+use anyhow::Context as _;
 
 use super::{EXIT_FINDING, EXIT_OK};
 use crate::agents::{self, Agent};
@@ -105,10 +105,7 @@ pub fn run_uninstall(args: UninstallArgs) -> anyhow::Result<ExitCode> {
 fn named(ids: &[String]) -> anyhow::Result<Vec<&'static dyn Agent>> {
     let mut out: Vec<&'static dyn Agent> = Vec::new();
     for id in ids {
-        let Some(agent) = agents::find(id) else {
-            let known: Vec<&str> = agents::AGENTS.iter().map(|a| a.id()).collect();
-            bail!("no agent named `{id}` (known: {})", known.join(", "));
-        };
+        let agent = agents::named(id)?;
         if !out.iter().any(|a| a.id() == agent.id()) {
             out.push(agent);
         }

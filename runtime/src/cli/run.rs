@@ -96,14 +96,7 @@ fn allow_on_trouble(
 /// Input over [`MAX_INPUT`], input that is not JSON, an unknown agent, or a
 /// payload the agent's adapter cannot decode.
 pub fn bridge(args: &Args, input: impl Read, notes: &mut Vec<String>) -> anyhow::Result<Native> {
-    let agent = agents::find(&args.agent).ok_or_else(|| {
-        let known: Vec<&str> = agents::AGENTS.iter().map(|a| a.id()).collect();
-        anyhow!(
-            "no agent named `{}` (known: {})",
-            args.agent,
-            known.join(", ")
-        )
-    })?;
+    let agent = agents::named(&args.agent)?;
     let bytes = read_bounded(input)?;
     let value: serde_json::Value =
         serde_json::from_slice(&bytes).context("the hook input is not valid JSON")?;
