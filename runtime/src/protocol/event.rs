@@ -415,6 +415,28 @@ mod tests {
     }
 
     #[test]
+    fn the_sdk_computes_the_same_tool_kinds() {
+        // A hook run natively (no runtime, so no `tool_kind` in its input)
+        // computes the kind with the SDK's copy of this table.
+        let mut names = vec![
+            "Bash",
+            "PowerShell",
+            "MultiEdit",
+            "NotebookEdit",
+            "mcp__s__t",
+        ];
+        for agent in crate::agents::AGENTS {
+            names.extend(agent.table().tools.iter().map(|t| t.canonical));
+            names.extend(agent.table().tools.iter().map(|t| t.native));
+        }
+        for name in names {
+            let host = ToolKind::of(name).as_str();
+            let sdk = agenthooks_sdk::ToolKind::of(name).as_str();
+            assert_eq!(host, sdk, "{name}");
+        }
+    }
+
+    #[test]
     fn if_target_is_input_json_for_other_tools() {
         let ev = Event::new(
             json!({"hook_event_name":"PreToolUse","tool_name":"Write","tool_input":{"file_path":"/a"}}),
