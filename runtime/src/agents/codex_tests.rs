@@ -194,7 +194,7 @@ fn unknown_answer_fields_are_never_written() {
 }
 
 #[test]
-fn permission_request_answers_with_behavior_and_drops_rewrites() {
+fn permission_request_answers_with_behavior_and_denies_rewrites_it_cannot_apply() {
     let ev = Codex
         .decode(json!({"hook_event_name":"PermissionRequest","tool_name":"Bash","tool_input":{"command":"x"}}), None)
         .expect("decode");
@@ -204,7 +204,9 @@ fn permission_request_answers_with_behavior_and_drops_rewrites() {
     let n = Codex.encode(&ev, &a);
     assert_eq!(
         stdout_json(&n),
-        json!({"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"allow"}}})
+        json!({"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"deny",
+            "message": "a hook rewrote the tool input, which codex cannot apply; denied rather than running the original input"}}}),
+        "an allow whose rewrite Codex cannot apply denies rather than run the original"
     );
     assert_eq!(n.notes().count(), 1);
     // A deny that gives no reason still says why, as before a tool.

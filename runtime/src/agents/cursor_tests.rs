@@ -127,7 +127,11 @@ fn permission_answers() {
         )
         .expect("decode");
     let n = Cursor.encode(&shell, &rewrite(json!({"command":"ls"})));
-    assert_eq!(stdout_json(&n), json!({"permission":"allow"}));
+    let why = "a hook rewrote the tool input, which cursor cannot apply; denied rather than running the original input";
+    assert_eq!(
+        stdout_json(&n),
+        json!({"permission":"deny","user_message":why,"agent_message":why})
+    );
     assert_eq!(n.notes().count(), 1);
     // beforeReadFile: allow or deny only.
     let read = Cursor

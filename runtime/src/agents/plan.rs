@@ -190,6 +190,21 @@ pub fn plan(agent: &str, table: &Table, row: &EventRow, event: &Event, answer: &
             if caps.updated_input {
                 let tool = event.tool_name().unwrap_or_default();
                 out.updated_input = Some(to_native_input(table, tool, input));
+            } else if caps.deny {
+                // The hook said "not as it is": running the original input
+                // would do what it meant to prevent, so the safe reading is a
+                // deny, as for an `ask` the agent cannot ask.
+                out.verdict = Some(Verdict::Deny);
+                out.reason = Some(format!(
+                    "a hook rewrote the tool input, which {agent} cannot apply; \
+                     denied rather than running the original input"
+                ));
+                out.notes.push(note(
+                    agent,
+                    native,
+                    AnswerKind::UpdatedInput,
+                    "denied instead (the original input would have run)",
+                ));
             } else {
                 out.notes.push(note(
                     agent,

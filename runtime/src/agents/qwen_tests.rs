@@ -48,10 +48,11 @@ fn answers_are_claude_json() {
     let n = Qwen.encode(&ev, &rewrite(json!({"command":"ls"})));
     assert_eq!(
         stdout_json(&n),
-        json!({"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow"}}),
-        "Qwen ignores updatedInput before a tool"
+        json!({"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny",
+            "permissionDecisionReason": "a hook rewrote the tool input, which qwen cannot apply; denied rather than running the original input"}}),
+        "Qwen ignores updatedInput before a tool, so the rewrite denies rather than run the original"
     );
-    assert_eq!(n.notes().count(), 1, "says the rewrite was dropped");
+    assert_eq!(n.notes().count(), 1, "says the rewrite became a deny");
     let n = Qwen.encode(&ev, &stop("halt"));
     assert_eq!(
         stdout_json(&n),

@@ -424,6 +424,10 @@ fn each_canonical_answer_is_each_agent_s_documented_answer() {
     const HSO_ASK: &str = r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"ask","permissionDecisionReason":"sure?"}}"#;
     const HSO_ALLOW: &str =
         r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow"}}"#;
+    // An agent that cannot apply a rewrite denies rather than run the original input.
+    const QWEN_REWRITE_DENIED: &str = r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"a hook rewrote the tool input, which qwen cannot apply; denied rather than running the original input"}}"#;
+    const WINDSURF_REWRITE_DENIED: &str = "a hook rewrote the tool input, which windsurf cannot apply; denied rather than running the original input";
+    const KIRO_REWRITE_DENIED: &str = "a hook rewrote the tool input, which kiro cannot apply; denied rather than running the original input";
     const HSO_REWRITE: &str = r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow","updatedInput":{"command":"ls -la"}}}"#;
     const SS_CTX: &str =
         r#"{"hookSpecificOutput":{"hookEventName":"SessionStart","additionalContext":"ctx"}}"#;
@@ -475,7 +479,7 @@ fn each_canonical_answer_is_each_agent_s_documented_answer() {
         ("qwen", "PreToolUse", "deny", HSO_DENY, 0, &[], 0),
         ("qwen", "PreToolUse", "ask", HSO_ASK, 0, &[], 0),
         ("qwen", "PreToolUse", "allow", HSO_ALLOW, 0, &[], 0),
-        ("qwen", "PreToolUse", "rewrite", HSO_ALLOW, 0, &[], 1),
+        ("qwen", "PreToolUse", "rewrite", QWEN_REWRITE_DENIED, 0, &[], 1),
         ("qwen", "SessionStart", "context", SS_CTX, 0, &[], 0),
         ("qwen", "UserPromptSubmit", "block", BLOCK_NO, 0, &[], 0),
         ("qwen", "Stop", "keep going", AGAIN, 0, &[], 0),
@@ -495,7 +499,7 @@ fn each_canonical_answer_is_each_agent_s_documented_answer() {
         ("windsurf", "pre_run_command", "deny", "", 2, &["no"], 0),
         ("windsurf", "pre_run_command", "ask", "", 2, &["a hook asked for confirmation, which windsurf cannot ask for: sure?"], 1),
         ("windsurf", "pre_run_command", "allow", "", 0, &[], 1),
-        ("windsurf", "pre_run_command", "rewrite", "", 0, &[], 2),
+        ("windsurf", "pre_run_command", "rewrite", "", 2, &[WINDSURF_REWRITE_DENIED], 2),
         ("windsurf", "pre_user_prompt", "context", "", 0, &[], 1),
         ("windsurf", "pre_user_prompt", "block", "", 2, &["no"], 0),
         ("windsurf", "post_cascade_response", "keep going", "", 0, &[], 1),
@@ -525,7 +529,7 @@ fn each_canonical_answer_is_each_agent_s_documented_answer() {
         ("kiro", "preToolUse", "deny", "", 2, &["no"], 0),
         ("kiro", "preToolUse", "ask", "", 2, &["a hook asked for confirmation, which kiro cannot ask for: sure?"], 1),
         ("kiro", "preToolUse", "allow", "", 0, &[], 1),
-        ("kiro", "preToolUse", "rewrite", "", 0, &[], 2),
+        ("kiro", "preToolUse", "rewrite", "", 2, &[KIRO_REWRITE_DENIED], 2),
         ("kiro", "agentSpawn", "context", "ctx", 0, &[], 0),
         ("kiro", "userPromptSubmit", "block", "", 0, &[], 1),
         ("kiro", "stop", "keep going", "", 0, &[], 1),

@@ -96,7 +96,9 @@ fn answers_are_exit_codes() {
     assert!(n.stderr[0].contains("confirmation") && n.stderr[0].contains("sure?"));
     assert_eq!(n.notes().count(), 1);
     let n = Windsurf.encode(&ev, &rewrite(json!({"command":"ls"})));
-    assert_eq!(n.exit_code, 0);
+    // No rewrites here: denied rather than running the original input.
+    assert_eq!(n.exit_code, 2);
+    assert!(n.stderr[0].contains("cannot apply"), "{n:?}");
     assert_eq!(
         n.notes().count(),
         2,
