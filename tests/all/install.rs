@@ -254,24 +254,95 @@ fn install_into_a_fresh_project_and_uninstall_leave_no_trace() {
 }
 
 #[test]
-fn entries_call_the_running_binary_with_generous_native_timeouts() {
+fn entries_call_the_running_binary_with_the_agents_own_deadline_as_timeout() {
     let p = TempProject::new();
-    let ran = p.output(p.cmd(["install", "claude", "gemini"]), "");
+    let ran = p.output(p.cmd(["install", "claude", "gemini", "codex"]), "");
     assert_eq!(ran.code(), 0, "{}", ran.stderr());
     let bin = Path::new(crate::util::bin()).canonicalize().unwrap();
-    let claude: Value =
-        serde_json::from_slice(&std::fs::read(p.path(".claude/settings.json")).unwrap()).unwrap();
+    let claude = read_json(&p, ".claude/settings.json");
     let handler = &claude["hooks"]["PreToolUse"][0]["hooks"][0];
     assert_eq!(
         handler["command"],
         format!("{} run --agent claude --event PreToolUse", bin.display())
     );
     assert_eq!(handler["timeout"], 600);
-    let gemini: Value =
-        serde_json::from_slice(&std::fs::read(p.path(".gemini/settings.json")).unwrap()).unwrap();
     assert_eq!(
-        gemini["hooks"]["BeforeTool"][0]["hooks"][0]["timeout"], 600_000,
+        claude["hooks"]["UserPromptSubmit"][0]["hooks"][0]["timeout"], 30,
+        "Claude waits 30 s for UserPromptSubmit"
+    );
+    let gemini = read_json(&p, ".gemini/settings.json");
+    assert_eq!(
+        gemini["hooks"]["BeforeTool"][0]["hooks"][0]["timeout"], 60_000,
         "milliseconds"
+    );
+    // Codex caps SessionEnd at 3 s and warns about more; it waits 1 s by default.
+    let codex = read_json(&p, ".codex/hooks.json");
+    assert_eq!(codex["hooks"]["SessionEnd"][0]["hooks"][0]["timeout"], 1);
+    assert_eq!(codex["hooks"]["PreToolUse"][0]["hooks"][0]["timeout"], 600);
+}
+
+/// What an older `agenthooks install` wrote: the same entries, each with a
+/// native timeout of 600 s.
+fn with_old_timeouts(v: &mut Value) {
+    for groups in v["hooks"].as_object_mut().unwrap().values_mut() {
+        for group in groups.as_array_mut().unwrap() {
+            for handler in group["hooks"].as_array_mut().unwrap() {
+                handler["timeout"] = json!(600);
+            }
+        }
+    }
+}
+
+#[test]
+fn an_entry_of_ours_with_an_old_timeout_is_updated_in_place() {
+    let p = TempProject::new();
+    assert_eq!(p.output(p.cmd(["install", "codex"]), "").code(), 0);
+    let current = read_json(&p, ".codex/hooks.json");
+    let mut old = current.clone();
+    with_old_timeouts(&mut old);
+    // The user added a hook of their own after ours.
+    let mine = json!({"hooks": [{"type": "command", "command": "./bye.sh", "timeout": 2}]});
+    old["hooks"]["SessionEnd"]
+        .as_array_mut()
+        .unwrap()
+        .push(mine.clone());
+    p.write(
+        ".codex/hooks.json",
+        serde_json::to_string_pretty(&old).unwrap() + "\n",
+    );
+
+    let ran = p.output(p.cmd(["install", "codex"]), "");
+    assert_eq!(ran.code(), 0, "{}", ran.stderr());
+    assert!(
+        ran.stdout().contains("codex: updated .codex/hooks.json"),
+        "{}",
+        ran.stdout()
+    );
+    let now = read_json(&p, ".codex/hooks.json");
+    let session_end = now["hooks"]["SessionEnd"].as_array().unwrap();
+    assert_eq!(
+        session_end[0], current["hooks"]["SessionEnd"][0],
+        "in place"
+    );
+    assert_eq!(session_end[0]["hooks"][0]["timeout"], 1);
+    assert_eq!(
+        session_end[1], mine,
+        "the user's hook keeps its own timeout"
+    );
+    let mut expected = current.clone();
+    expected["hooks"]["SessionEnd"]
+        .as_array_mut()
+        .unwrap()
+        .push(mine);
+    assert_eq!(now, expected);
+
+    let again = p.output(p.cmd(["install", "codex"]), "");
+    assert!(
+        again
+            .stdout()
+            .contains("codex: unchanged .codex/hooks.json"),
+        "{}",
+        again.stdout()
     );
 }
 
@@ -518,13 +589,13 @@ fn flat_formats_carry_their_own_keys_and_only_installed_events() {
         pre["bash"],
         format!("{bin} run --agent copilot --event preToolUse")
     );
-    assert_eq!(pre["timeoutSec"], 600);
+    assert_eq!(pre["timeoutSec"], 30, "Copilot waits 30 s");
     assert!(copilot["hooks"].get("PreToolUse").is_none());
 
     // Cursor: the generic preToolUse only, not also beforeShellExecution.
     let cursor = read_json(&p, ".cursor/hooks.json");
     assert_eq!(cursor["version"], 1);
-    assert_eq!(cursor["hooks"]["preToolUse"][0]["timeout"], 600);
+    assert_eq!(cursor["hooks"]["preToolUse"][0]["timeout"], 30);
     assert!(cursor["hooks"].get("beforeShellExecution").is_none());
 
     // Windsurf: one key per kind of action.
@@ -544,7 +615,7 @@ fn flat_formats_carry_their_own_keys_and_only_installed_events() {
     // Kiro: an agent config of our own, timeouts in ms.
     let kiro = read_json(&p, ".kiro/agents/agenthooks.json");
     assert_eq!(kiro["name"], "agenthooks");
-    assert_eq!(kiro["hooks"]["preToolUse"][0]["timeout_ms"], 600_000);
+    assert_eq!(kiro["hooks"]["preToolUse"][0]["timeout_ms"], 30_000);
 
     // Cline: one executable script per event.
     let script = p.path(".clinerules/hooks/PreToolUse");

@@ -170,9 +170,11 @@ impl Agent for Codex {
         &INSTALL
     }
 
-    /// Codex: 600 s; SessionEnd 1 s (at most 3).
+    /// Codex: 600 s; SessionEnd 1 s, and it clamps a configured SessionEnd
+    /// timeout to 3 s (warning "clamping SessionEnd hook timeout to 3s").
     fn deadline(&self) -> Deadline {
-        const DEADLINE: Deadline = Deadline::new(secs(600), &[(EventName::SessionEnd, secs(1))]);
+        const DEADLINE: Deadline = Deadline::new(secs(600), &[(EventName::SessionEnd, secs(1))])
+            .capped(&[(EventName::SessionEnd, secs(3))]);
         DEADLINE
     }
 

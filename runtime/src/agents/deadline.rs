@@ -8,10 +8,13 @@
 //! and a handler that runs past it is killed and counted as failed while
 //! there is still time to answer.
 //!
-//! The numbers are the agents' documented defaults (checked 2026-11), not what
-//! `install` writes into their configs: a hook config written by hand gets the
-//! default, and the default is never longer than what `install` asks for, so
-//! the clamp is right either way. Each agent module states its own
+//! The numbers are the agents' documented defaults (checked 2026-11), and
+//! `install` writes the same number as each entry's native timeout
+//! (`crate::install::native_timeout`), so an entry written by `install` and
+//! one written by hand (which gets the default) are clamped alike, and no
+//! agent is asked for more than it accepts: where an agent caps an event's
+//! timeout (Codex: SessionEnd at most 3 s, with a warning for more) the cap is
+//! recorded too and bounds [`Deadline::on`]. Each agent module states its own
 //! ([`Agent::deadline`](super::Agent::deadline)); an agent whose default is not
 //! documented gets [`UNVERIFIED`], the shortest default seen.
 
@@ -33,21 +36,38 @@ pub struct Deadline {
     pub default: Duration,
     /// Events it waits for a different time.
     pub exceptions: &'static [(EventName, Duration)],
+    /// Events whose configured timeout the agent caps (it clamps a longer one
+    /// and warns): the longest it accepts.
+    pub caps: &'static [(EventName, Duration)],
 }
 
 impl Deadline {
-    /// `default` for every event but the `exceptions`.
+    /// `default` for every event but the `exceptions`, no caps.
     pub const fn new(default: Duration, exceptions: &'static [(EventName, Duration)]) -> Deadline {
         Deadline {
             default,
             exceptions,
+            caps: &[],
         }
     }
 
-    /// How long the agent waits for a hook on `event`.
+    /// The same deadline with the agent's documented caps.
+    pub const fn capped(self, caps: &'static [(EventName, Duration)]) -> Deadline {
+        Deadline { caps, ..self }
+    }
+
+    /// How long the agent waits for a hook on `event`: its default or the
+    /// event's exception, never more than the event's cap.
     pub fn on(&self, event: EventName) -> Duration {
         let special = self.exceptions.iter().find(|(e, _)| *e == event);
-        special.map_or(self.default, |(_, d)| *d)
+        let wait = special.map_or(self.default, |(_, d)| *d);
+        self.cap(event).map_or(wait, |cap| wait.min(cap))
+    }
+
+    /// The longest timeout the agent accepts for `event`, where it caps it.
+    pub fn cap(&self, event: EventName) -> Option<Duration> {
+        let cap = self.caps.iter().find(|(e, _)| *e == event);
+        cap.map(|(_, d)| *d)
     }
 }
 
@@ -90,6 +110,33 @@ mod tests {
         for agent in super::super::AGENTS {
             let d = deadline(agent.id(), EventName::PreToolUse);
             assert!(d.is_some_and(|d| d >= secs(1)), "{}", agent.id());
+        }
+    }
+
+    #[test]
+    fn a_cap_bounds_the_wait() {
+        const CAPS: &[(EventName, Duration)] = &[(EventName::SessionEnd, secs(3))];
+        const D: Deadline = Deadline::new(secs(600), &[(EventName::Stop, secs(5))]).capped(CAPS);
+        assert_eq!(D.on(EventName::SessionEnd), secs(3));
+        assert_eq!(D.on(EventName::Stop), secs(5));
+        assert_eq!(D.on(EventName::PreToolUse), secs(600));
+        assert_eq!(D.cap(EventName::SessionEnd), Some(secs(3)));
+        assert_eq!(D.cap(EventName::PreToolUse), None);
+        let codex = super::super::Agent::deadline(&super::super::codex::Codex);
+        assert_eq!(codex.cap(EventName::SessionEnd), Some(secs(3)));
+    }
+
+    /// A default above its own cap would be a typo in an agent's data: `on`
+    /// hides it, so look at the raw numbers.
+    #[test]
+    fn no_agents_default_exceeds_its_cap() {
+        for agent in super::super::AGENTS {
+            let d = agent.deadline();
+            for (event, cap) in d.caps {
+                let exception = d.exceptions.iter().find(|(e, _)| e == event);
+                let wait = exception.map_or(d.default, |(_, w)| *w);
+                assert!(wait <= *cap, "{} {event:?}", agent.id());
+            }
         }
     }
 

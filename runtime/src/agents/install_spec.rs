@@ -86,8 +86,8 @@ pub enum Field {
     Literal(Literal),
     /// The command line: `agenthooks run --agent <id> --event <native>`.
     Command,
-    /// The native timeout install writes (`crate::install::NATIVE_TIMEOUT_SECS`)
-    /// in this unit.
+    /// The native timeout install writes (`crate::install::native_timeout`:
+    /// the agent's own deadline for the event) in this unit.
     Timeout(TimeUnit),
 }
 

@@ -12,7 +12,11 @@
 //! The rules, for every file:
 //! - merge: other keys and the user's own hooks stay as they are, key order
 //!   and indent are kept, a file whose content would not change is not written;
-//! - our entries are recognised by their command (see [`is_ours`]);
+//! - our entries are recognised by their command (see [`is_ours`]); one that
+//!   differs from what install would write now (another binary path, an older
+//!   timeout) is updated in place;
+//! - an entry's native timeout is the agent's own deadline for its event
+//!   ([`native_timeout`]), the one the runtime keeps the handlers under;
 //! - the first change backs the file up to `<file>.agenthooks.bak`, never
 //!   overwritten once it exists;
 //! - uninstall removes exactly our entries (and the containers that became
@@ -33,4 +37,4 @@ pub use detect::{detected, installed, is_installed, project_root, switched_off, 
 pub use error::InstallError;
 pub use json::is_ours;
 pub use plan::{apply, command_line, plan, Action, FileChange, Request, Status};
-pub use targets::NATIVE_TIMEOUT_SECS;
+pub use targets::{native_timeout, FALLBACK_TIMEOUT};

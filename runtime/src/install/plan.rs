@@ -219,7 +219,8 @@ fn plan_json(
                 .installed()
                 .map(|row| {
                     let command = command_line(req.binary, id, row.native);
-                    (row.native.to_string(), targets::entry(t, &command))
+                    let timeout = targets::native_timeout(id, row.canonical);
+                    (row.native.to_string(), targets::entry(t, &command, timeout))
                 })
                 .collect();
             if wanted.is_empty() {

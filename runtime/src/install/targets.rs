@@ -6,17 +6,41 @@
 //! ([`crate::agents::Table::installed`]). Nothing here names an agent.
 
 use std::path::{Path, PathBuf};
+use std::time::Duration;
 
 use serde_json::{json, Map, Value};
 
 use super::Env;
+use crate::agents::deadline;
 use crate::agents::{Field, InstallSpec, JsonSpec, Literal, Shape, TimeUnit};
 use crate::config::Scope;
+use crate::protocol::EventName;
 
-/// The native timeout written where the format has one, in seconds: well above
-/// any deadline the runtime keeps itself (a handler's default is 60 s), so the
-/// agent never kills `agenthooks run` before it has answered.
-pub const NATIVE_TIMEOUT_SECS: u64 = 600;
+/// The native timeout written for an agent whose deadline the runtime does not
+/// know (so it clamps nothing under one): 600 s, longer than any handler
+/// timeout a hooks file is likely to ask for.
+pub const FALLBACK_TIMEOUT: Duration = Duration::from_secs(600);
+
+/// The native timeout `install` writes for the agent `agent` on `event`: the
+/// deadline the runtime keeps that agent's handlers under
+/// ([`deadline::deadline`], which never exceeds the agent's cap for the
+/// event). The agent then waits exactly as long as the runtime assumes, so
+/// `run` answers before it gives up, and no agent clamps (and warns about)
+/// what we wrote. [`FALLBACK_TIMEOUT`] when the agent has no known deadline.
+pub fn native_timeout(agent: &str, event: EventName) -> Duration {
+    deadline::deadline(agent, event).unwrap_or(FALLBACK_TIMEOUT)
+}
+
+/// `timeout` as a count of `unit`, rounded up (never below the deadline: the
+/// runtime's budget is under the deadline itself), and at least 1.
+fn in_unit(timeout: Duration, unit: TimeUnit) -> u64 {
+    let ms = timeout.as_millis();
+    let n = match unit {
+        TimeUnit::Seconds => ms.div_ceil(1000),
+        TimeUnit::Milliseconds => ms,
+    };
+    u64::try_from(n).unwrap_or(u64::MAX).max(1)
+}
 
 /// The file or directory of `spec` for a scope; `project_root` is used for
 /// project scope.
@@ -36,8 +60,9 @@ fn literal(value: &Literal) -> Value {
     }
 }
 
-/// Our entry under one event key, running `command`.
-pub(crate) fn entry(spec: &JsonSpec, command: &str) -> Value {
+/// Our entry under one event key, running `command`, with `timeout` (see
+/// [`native_timeout`]) where the spec has a timeout field.
+pub(crate) fn entry(spec: &JsonSpec, command: &str, timeout: Duration) -> Value {
     let handler: Map<String, Value> = spec
         .handler
         .iter()
@@ -45,8 +70,7 @@ pub(crate) fn entry(spec: &JsonSpec, command: &str) -> Value {
             let value = match field {
                 Field::Literal(l) => literal(l),
                 Field::Command => json!(command),
-                Field::Timeout(TimeUnit::Seconds) => json!(NATIVE_TIMEOUT_SECS),
-                Field::Timeout(TimeUnit::Milliseconds) => json!(NATIVE_TIMEOUT_SECS * 1000),
+                Field::Timeout(unit) => json!(in_unit(timeout, *unit)),
             };
             ((*key).to_string(), value)
         })
@@ -107,45 +131,112 @@ mod tests {
     #[test]
     fn entries_have_each_agents_keys_in_order_and_timeout_unit() {
         let c = "agenthooks run --agent x --event E";
+        let t = Duration::from_secs(42);
         let nested = |handler: Value| json!({"matcher": "*", "hooks": [handler]});
-        let secs = nested(json!({"type": "command", "command": c, "timeout": 600}));
+        let secs = nested(json!({"type": "command", "command": c, "timeout": 42}));
         for id in ["claude", "codex", "factory"] {
-            assert_eq!(entry(json_spec(id), c), secs, "{id}");
+            assert_eq!(entry(json_spec(id), c, t), secs, "{id}");
         }
         assert_eq!(
-            entry(json_spec("qwen"), c),
-            nested(json!({"type": "command", "command": c, "timeout": 600_000}))
+            entry(json_spec("qwen"), c, t),
+            nested(json!({"type": "command", "command": c, "timeout": 42_000}))
         );
         assert_eq!(
-            entry(json_spec("gemini"), c),
+            entry(json_spec("gemini"), c, t),
             nested(
-                json!({"name": "agenthooks", "type": "command", "command": c, "timeout": 600_000})
+                json!({"name": "agenthooks", "type": "command", "command": c, "timeout": 42_000})
             )
         );
         assert_eq!(
-            entry(json_spec("copilot"), c),
-            json!({"type": "command", "bash": c, "timeoutSec": 600})
+            entry(json_spec("copilot"), c, t),
+            json!({"type": "command", "bash": c, "timeoutSec": 42})
         );
         assert_eq!(
-            entry(json_spec("cursor"), c),
-            json!({"command": c, "timeout": 600})
+            entry(json_spec("cursor"), c, t),
+            json!({"command": c, "timeout": 42})
         );
         assert_eq!(
-            entry(json_spec("windsurf"), c),
+            entry(json_spec("windsurf"), c, t),
             json!({"command": c, "show_output": false})
         );
         assert_eq!(
-            entry(json_spec("kiro"), c),
-            json!({"command": c, "timeout_ms": 600_000})
+            entry(json_spec("kiro"), c, t),
+            json!({"command": c, "timeout_ms": 42_000})
         );
         // Equal maps in another order would pass `==`; the bytes must not move.
         assert_eq!(
-            entry(json_spec("gemini"), c)["hooks"][0]
+            entry(json_spec("gemini"), c, t)["hooks"][0]
                 .as_object()
                 .unwrap()
                 .keys()
                 .collect::<Vec<_>>(),
             ["name", "type", "command", "timeout"]
+        );
+    }
+
+    #[test]
+    fn the_native_timeout_is_the_agents_own_deadline_for_the_event() {
+        let s = Duration::from_secs;
+        assert_eq!(native_timeout("claude", EventName::PreToolUse), s(600));
+        assert_eq!(native_timeout("claude", EventName::UserPromptSubmit), s(30));
+        assert_eq!(native_timeout("codex", EventName::PreToolUse), s(600));
+        assert_eq!(native_timeout("codex", EventName::SessionEnd), s(1));
+        assert_eq!(native_timeout("gemini", EventName::PreToolUse), s(60));
+        assert_eq!(native_timeout("kiro", EventName::PreToolUse), s(30));
+        // No deadline known: the generous fallback.
+        assert_eq!(
+            native_timeout("no-such-agent", EventName::PreToolUse),
+            FALLBACK_TIMEOUT
+        );
+    }
+
+    /// For every agent and installed event: the entry's timeout, read back in
+    /// the agent's unit, is at least the deadline the runtime clamps under
+    /// (so `run` answers first) and at most the agent's cap (so it does not
+    /// clamp and warn).
+    #[test]
+    fn every_written_timeout_covers_the_runtimes_deadline_and_respects_the_cap() {
+        for agent in agents::AGENTS {
+            let Registration::Json(spec) = &agent.install_spec().registration else {
+                continue;
+            };
+            let Some(unit) = spec.handler.iter().find_map(|(_, f)| match f {
+                Field::Timeout(u) => Some(*u),
+                _ => None,
+            }) else {
+                continue;
+            };
+            let scale = match unit {
+                TimeUnit::Seconds => 1000,
+                TimeUnit::Milliseconds => 1,
+            };
+            for row in agent.table().installed() {
+                let written = in_unit(native_timeout(agent.id(), row.canonical), unit);
+                let written = Duration::from_millis(written * scale);
+                let deadline = agent.deadline();
+                let id = agent.id();
+                assert!(written >= deadline.on(row.canonical), "{id} {}", row.native);
+                if let Some(cap) = deadline.cap(row.canonical) {
+                    assert!(written <= cap, "{id} {}", row.native);
+                }
+            }
+        }
+        assert_eq!(
+            agents::codex::Codex.deadline().cap(EventName::SessionEnd),
+            Some(Duration::from_secs(3))
+        );
+    }
+
+    #[test]
+    fn timeouts_round_up_to_the_unit_and_are_never_zero() {
+        let ms = Duration::from_millis;
+        assert_eq!(in_unit(ms(1500), TimeUnit::Seconds), 2);
+        assert_eq!(in_unit(ms(1500), TimeUnit::Milliseconds), 1500);
+        assert_eq!(in_unit(ms(30_000), TimeUnit::Seconds), 30);
+        assert_eq!(in_unit(Duration::ZERO, TimeUnit::Seconds), 1);
+        assert_eq!(
+            in_unit(Duration::from_micros(10), TimeUnit::Milliseconds),
+            1
         );
     }
 
