@@ -213,8 +213,13 @@ fn install_merges_is_idempotent_and_uninstall_restores_the_bytes_for_every_agent
             installed,
             "{agent}: second install changed something"
         );
+        let note = format!("{agent}: note: ");
         assert!(
-            again.stdout().lines().all(|l| l.contains(" unchanged ")),
+            again
+                .stdout()
+                .lines()
+                .filter(|l| !l.starts_with(&note))
+                .all(|l| l.contains(" unchanged ")),
             "{agent}: {}",
             again.stdout()
         );
@@ -367,6 +372,43 @@ fn a_stale_entry_is_replaced_in_place_and_the_users_hooks_stay_in_order() {
     let cmd = groups[0]["hooks"][0]["command"].as_str().unwrap();
     assert!(!cmd.starts_with("/old/") && cmd.ends_with(" run --agent claude --event PreToolUse"));
     assert_eq!(groups[1]["hooks"][0]["command"], "./mine.sh");
+}
+
+#[test]
+fn install_says_what_the_agent_itself_still_needs_before_it_runs_the_hooks() {
+    let p = TempProject::new();
+    let hint = "Codex runs these hooks only after you review and trust them in its /hooks screen";
+    let ran = p.output(p.cmd(["install", "claude", "codex"]), "");
+    assert_eq!(ran.code(), 0, "{}", ran.stderr());
+    let out = ran.stdout();
+    assert_eq!(
+        out.matches(&format!("codex: note: {hint}")).count(),
+        1,
+        "{out}"
+    );
+    assert!(out.contains("--dangerously-bypass-hook-trust"), "{out}");
+    assert!(!out.contains("claude: note"), "{out}");
+    // After the agent's own lines, before the next agent's.
+    let codex_line = out.find("codex: created").unwrap();
+    assert!(out.find("codex: note").unwrap() > codex_line, "{out}");
+
+    // A dry run says it too, marked as what applies once installed.
+    let dry = p.output(p.cmd(["install", "gemini", "--dry-run"]), "");
+    assert!(
+        dry.stdout().contains(
+            "gemini: note (once installed): Gemini CLI runs these hooks only in a folder you trust"
+        ),
+        "{}",
+        dry.stdout()
+    );
+
+    // Not after an uninstall, nor after a refused install.
+    let ran = p.output(p.cmd(["uninstall", "codex"]), "");
+    assert!(!ran.stdout().contains("note"), "{}", ran.stdout());
+    p.write(".kiro/agents/agenthooks.json", "{ broken");
+    let ran = p.output(p.cmd(["install", "kiro"]), "");
+    assert_eq!(ran.code(), 1);
+    assert!(!ran.stdout().contains("kiro: note"), "{}", ran.stdout());
 }
 
 #[test]

@@ -120,6 +120,7 @@ pub static INSTALL: InstallSpec = InstallSpec {
     user: UserPath::home(".claude/settings.json"),
     detect: &[".claude"],
     detect_user: &[UserPath::home(".claude")],
+    after_install: None,
 };
 
 impl Agent for Claude {

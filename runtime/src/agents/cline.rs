@@ -102,6 +102,9 @@ pub static INSTALL: InstallSpec = InstallSpec {
     user: UserPath::home("Documents/Cline/Hooks"),
     detect: &[".clinerules", ".cline"],
     detect_user: &[UserPath::home("Documents/Cline"), UserPath::home(".cline")],
+    after_install: Some(
+        "the Cline extension runs these scripts only with hooks switched on: Settings > Features > Enable Hooks",
+    ),
 };
 
 impl Agent for Cline {

@@ -151,6 +151,9 @@ pub static INSTALL: InstallSpec = InstallSpec {
     user: UserPath::new(UserDir::CodexHome, "hooks.json"),
     detect: &[".codex"],
     detect_user: &[UserPath::new(UserDir::CodexHome, "")],
+    after_install: Some(
+        "Codex runs these hooks only after you review and trust them in its /hooks screen (`codex exec --dangerously-bypass-hook-trust` skips that review), and project hooks only in a project you trust in Codex",
+    ),
 };
 
 impl Agent for Codex {

@@ -143,6 +143,7 @@ pub static INSTALL: InstallSpec = InstallSpec {
         ".github/copilot",
     ],
     detect_user: &[UserPath::new(UserDir::CopilotHome, "")],
+    after_install: Some("Copilot CLI loads these hooks only in a folder you trust in Copilot CLI"),
 };
 
 impl Agent for Copilot {

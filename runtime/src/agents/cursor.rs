@@ -125,6 +125,7 @@ pub static INSTALL: InstallSpec = InstallSpec {
     user: UserPath::home(".cursor/hooks.json"),
     detect: &[".cursor"],
     detect_user: &[UserPath::home(".cursor")],
+    after_install: Some("Cursor runs a project's hooks only in a workspace you trust"),
 };
 
 impl Agent for Cursor {

@@ -61,6 +61,7 @@ pub static INSTALL: InstallSpec = InstallSpec {
     user: UserPath::home(".factory/hooks.json"),
     detect: &[".factory"],
     detect_user: &[UserPath::home(".factory")],
+    after_install: None,
 };
 
 impl Agent for Factory {

@@ -140,6 +140,9 @@ pub static INSTALL: InstallSpec = InstallSpec {
     user: UserPath::home(".gemini/settings.json"),
     detect: &[".gemini"],
     detect_user: &[UserPath::home(".gemini")],
+    after_install: Some(
+        "Gemini CLI runs these hooks only in a folder you trust in Gemini CLI (headless `gemini -p`: `--skip-trust` or GEMINI_CLI_TRUST_WORKSPACE=true)",
+    ),
 };
 
 impl Agent for Gemini {

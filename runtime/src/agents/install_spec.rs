@@ -137,6 +137,12 @@ pub struct InstallSpec {
     pub detect: &'static [&'static str],
     /// The same under the user's directories.
     pub detect_user: &'static [UserPath],
+    /// What the user still has to do in the agent itself before it runs the
+    /// hooks `install` wrote (trust them, switch hooks on, pick an agent), in
+    /// one line; `install` prints it, since otherwise the install looks done
+    /// and the agent silently runs nothing. `None` when the hooks run as soon
+    /// as they are written.
+    pub after_install: Option<&'static str>,
 }
 
 /// Another agent's hooks config that an agent runs as well as its own, and

@@ -96,6 +96,9 @@ pub static INSTALL: InstallSpec = InstallSpec {
     user: UserPath::home(".kiro/agents/agenthooks.json"),
     detect: &[".kiro"],
     detect_user: &[UserPath::home(".kiro")],
+    after_install: Some(
+        "Kiro CLI runs these hooks only in the `agenthooks` agent: start it with `kiro-cli chat --agent agenthooks` (or make it your default agent)",
+    ),
 };
 
 impl Agent for Kiro {

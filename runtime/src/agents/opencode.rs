@@ -131,6 +131,7 @@ pub static INSTALL: InstallSpec = InstallSpec {
     user: UserPath::new(UserDir::XdgConfigHome, "opencode/plugins/agenthooks.js"),
     detect: &[".opencode"],
     detect_user: &[UserPath::new(UserDir::XdgConfigHome, "opencode")],
+    after_install: None,
 };
 
 impl Agent for OpenCode {

@@ -114,6 +114,7 @@ pub static INSTALL: InstallSpec = InstallSpec {
     user: UserPath::home(".qwen/settings.json"),
     detect: &[".qwen"],
     detect_user: &[UserPath::home(".qwen")],
+    after_install: None,
 };
 
 impl Agent for Qwen {

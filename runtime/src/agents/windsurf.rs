@@ -84,6 +84,7 @@ pub static INSTALL: InstallSpec = InstallSpec {
     user: UserPath::home(".codeium/windsurf/hooks.json"),
     detect: &[".windsurf"],
     detect_user: &[UserPath::home(".codeium/windsurf")],
+    after_install: None,
 };
 
 impl Agent for Windsurf {

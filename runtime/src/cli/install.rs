@@ -2,8 +2,10 @@
 //! `agenthooks uninstall A… [--user] [--dry-run] [--all-installed]`.
 //!
 //! Prints one line per file (`created`, `updated`, `unchanged`, `removed`,
-//! `restored`), one line per refusal on stderr, and exits 1 when any agent
-//! could not be changed.
+//! `restored`), after an install the step the agent itself still needs before
+//! it runs the hooks (trust them there, switch hooks on, ...: its install
+//! spec's `after_install`), one line per refusal on stderr, and exits 1 when
+//! any agent could not be changed.
 
 use std::io::{self, Write as _};
 use std::path::{Path, PathBuf};
@@ -113,6 +115,17 @@ fn named(ids: &[String]) -> anyhow::Result<Vec<&'static dyn Agent>> {
     Ok(out)
 }
 
+/// The agent's own step before it runs the installed hooks (its install
+/// spec's `after_install`), as one `<agent>: note: ...` line; on a dry run
+/// marked as applying once installed.
+fn after_install(out: &mut impl io::Write, agent: &dyn Agent, dry_run: bool) -> io::Result<()> {
+    let Some(hint) = agent.install_spec().after_install else {
+        return Ok(());
+    };
+    let mark = if dry_run { " (once installed)" } else { "" };
+    writeln!(out, "{}: note{mark}: {hint}", agent.id())
+}
+
 /// Where this run works.
 struct Ctx {
     scope: Scope,
@@ -182,7 +195,12 @@ impl Ctx {
                 Ok(changes)
             });
             match result {
-                Ok(changes) => self.print(&mut out, agent.id(), &changes, dry_run)?,
+                Ok(changes) => {
+                    self.print(&mut out, agent.id(), &changes, dry_run)?;
+                    if action == Action::Install {
+                        after_install(&mut out, *agent, dry_run)?;
+                    }
+                }
                 Err(err) => {
                     failed = true;
                     eprintln!("agenthooks: {}: {err}", agent.id());

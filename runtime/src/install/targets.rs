@@ -240,6 +240,23 @@ mod tests {
         );
     }
 
+    /// `install` prints each hint as one `<agent>: note: ...` line.
+    #[test]
+    fn after_install_hints_are_single_lines() {
+        let mut with_hint = Vec::new();
+        for agent in agents::AGENTS {
+            if let Some(hint) = agent.install_spec().after_install {
+                assert!(
+                    !hint.trim().is_empty() && !hint.contains('\n'),
+                    "{}",
+                    agent.id()
+                );
+                with_hint.push(agent.id());
+            }
+        }
+        assert!(with_hint.contains(&"codex") && !with_hint.contains(&"claude"));
+    }
+
     #[test]
     fn root_keys_are_the_specs_literals() {
         assert_eq!(root_keys(json_spec("copilot")), [("version", json!(1))]);
