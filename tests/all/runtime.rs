@@ -200,3 +200,42 @@ fn many_tasks_dispatch_at_once() {
         }
     }
 }
+
+#[test]
+fn more_events_at_once_than_the_instance_pool_holds_all_run() {
+    // 100 guests that block (each until its 1 s timeout) are alive at once:
+    // more than the pooling allocator's 64 instances. None may fail for
+    // want of a slot; each ends in its own timeout.
+    let p = TempProject::new();
+    p.write(
+        ".agents/hooks/sleep.wasm",
+        std::fs::read(guest("sleep")).expect("the sleep guest"),
+    );
+    p.project_hooks(&hooks(
+        "PreToolUse",
+        "Bash",
+        json!([{"type": "wasm", "component": ".agents/hooks/sleep.wasm", "timeout": 1}]),
+    ));
+    let runtime = runtime_for(&p);
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .expect("a runtime");
+    let payload = p.bash("ls");
+    let outcomes = rt.block_on(futures_util::future::join_all(
+        (0..100).map(|_| runtime.dispatch(event(&payload))),
+    ));
+    rt.shutdown_background();
+    for done in outcomes {
+        assert_eq!(done.reports.len(), 1);
+        assert!(
+            matches!(
+                done.reports[0].outcome,
+                Outcome::Failed(agenthooks::protocol::Failure::Timeout { .. })
+            ),
+            "{:?}",
+            done.reports[0].outcome
+        );
+    }
+}

@@ -13,6 +13,10 @@ use wasmtime::{Config, Engine};
 /// How often the epoch advances: the granularity of the wall-clock limit.
 pub(crate) const TICK: Duration = Duration::from_millis(10);
 
+/// Component instances a pooling engine holds at once; `WasmHost::run`
+/// waits for a free one rather than fail past it.
+pub(crate) const POOL_INSTANCES: usize = 64;
+
 /// Bytes of each pooled memory and table kept resident between instances.
 const KEEP_RESIDENT: usize = 8 << 20;
 
@@ -42,7 +46,7 @@ pub(crate) fn new_engine(options: &EngineOptions) -> wasmtime::Result<Engine> {
         .wasm_backtrace_max_frames(None);
     if options.pooling {
         let mut pool = wasmtime::PoolingAllocationConfig::new();
-        pool.total_component_instances(64)
+        pool.total_component_instances(POOL_INSTANCES as u32)
             .total_core_instances(512)
             .total_memories(128)
             .total_tables(512)

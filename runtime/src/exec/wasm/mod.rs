@@ -73,6 +73,9 @@ struct Inner {
     options: EngineOptions,
     runtime: OnceLock<Result<Runtime, String>>,
     prepared: Mutex<HashMap<PathBuf, Arc<Prepared>>>,
+    /// With pooling: one permit per instance slot, so more events at once
+    /// than the pool holds wait for a slot instead of failing.
+    slots: Option<tokio::sync::Semaphore>,
 }
 
 /// The engine and a linker holding WASI and the `host` interface.
@@ -140,9 +143,12 @@ impl WasmHost {
         WasmHost {
             inner: Arc::new(Inner {
                 cache,
-                options,
                 runtime: OnceLock::new(),
                 prepared: Mutex::new(HashMap::new()),
+                slots: options
+                    .pooling
+                    .then(|| tokio::sync::Semaphore::new(engine::POOL_INSTANCES)),
+                options,
             }),
         }
     }
@@ -190,6 +196,12 @@ impl WasmHost {
         let mut notes = Notes::new(ctx.verbose);
         report.outcome = match self.prepare_async(component, &mut notes).await {
             Ok(prepared) => {
+                // Held until the call's store (and instance) is dropped. The
+                // semaphore is never closed, so acquiring cannot fail.
+                let _slot = match &self.inner.slots {
+                    Some(slots) => slots.acquire().await.ok(),
+                    None => None,
+                };
                 self.call(&prepared.pre, &sandbox, event, &mut report, &mut notes)
                     .await
             }
