@@ -192,6 +192,11 @@ fn is_disk(path: &str) -> bool {
 /// The function name of a fork bomb `NAME(){ NAME|NAME& }`, if the command has one.
 fn fork_bomb(command: &str) -> Option<String> {
     let squeezed: String = command.chars().filter(|c| !c.is_whitespace()).collect();
+    // Every call runs in a fresh instance, so a regex is compiled anew each
+    // time; most commands define no function and need none.
+    if !squeezed.contains("(){") {
+        return None;
+    }
     let definition = Regex::new(r"([A-Za-z_:.][A-Za-z0-9_:.-]*)\(\)\{").ok()?;
     let bomb = definition.captures_iter(&squeezed).find_map(|caps| {
         let name = caps.get(1)?.as_str();
