@@ -17,6 +17,7 @@ pub mod audit;
 pub mod cli;
 pub mod config;
 pub mod exec;
+pub mod fsread;
 pub mod install;
 pub mod pipeline;
 pub mod protocol;

@@ -1,0 +1,262 @@
+//! Bounded reads of files a repository (or a user) controls.
+//!
+//! Every file agenthooks reads on an agent's critical path — `hooks.json`, a
+//! component, a script hashed for trust, a recorded payload — may be a FIFO, a
+//! symlink to `/dev/zero`, or a sparse file of gigabytes committed to git.
+//! [`read_bounded`] is the one way to read such a file: it opens without
+//! blocking (a FIFO with no writer would otherwise hang the open), refuses
+//! anything that is not a regular file, checks the size with `fstat` before
+//! reading, and never reads more than the cap even if the file grows while it
+//! is read.
+
+use std::fs::File;
+use std::io::{self, Read};
+use std::path::{Path, PathBuf};
+
+/// The caps on files the project controls (README: "Limits").
+pub mod caps {
+    /// A `hooks.json` (either scope).
+    pub const HOOKS_JSON: u64 = 4 << 20;
+    /// A wasm component.
+    pub const COMPONENT: u64 = 64 << 20;
+    /// A project script hashed for trust.
+    pub const SCRIPT: u64 = 16 << 20;
+    /// An event payload (`run`'s stdin, `fire --input-file`).
+    pub const PAYLOAD: u64 = 32 << 20;
+}
+
+/// Why a bounded read failed. Display is one line naming the file.
+#[derive(Debug, thiserror::Error)]
+pub enum ReadError {
+    /// The file does not exist.
+    #[error("`{}` does not exist", path.display())]
+    NotFound {
+        /// The file.
+        path: PathBuf,
+    },
+    /// Not a regular file (a FIFO, a device, a directory, a socket).
+    #[error("`{}` is {kind}, not a regular file; replace it with a regular file", path.display())]
+    NotRegular {
+        /// The file.
+        path: PathBuf,
+        /// What it is instead ("a FIFO", "a device", ...).
+        kind: &'static str,
+    },
+    /// Larger than the cap.
+    #[error("`{}` is {size} bytes, over the {cap}-byte limit; shrink it", path.display())]
+    TooLarge {
+        /// The file.
+        path: PathBuf,
+        /// Its size (or, for a file that grew while read, more than the cap).
+        size: u64,
+        /// The cap.
+        cap: u64,
+    },
+    /// Any other I/O error.
+    #[error("cannot read `{}`: {source}", path.display())]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// The error.
+        source: io::Error,
+    },
+}
+
+impl ReadError {
+    /// The file the error is about.
+    pub fn path(&self) -> &Path {
+        match self {
+            ReadError::NotFound { path }
+            | ReadError::NotRegular { path, .. }
+            | ReadError::TooLarge { path, .. }
+            | ReadError::Io { path, .. } => path,
+        }
+    }
+}
+
+/// Opens `path` for reading without blocking and checks that it is a regular
+/// file of at most `cap` bytes. Returns the open file and its metadata (taken
+/// from the open descriptor, so it describes what will be read).
+pub fn open_bounded(path: &Path, cap: u64) -> Result<(File, std::fs::Metadata), ReadError> {
+    let io_err = |source: io::Error| {
+        if source.kind() == io::ErrorKind::NotFound {
+            ReadError::NotFound {
+                path: path.to_path_buf(),
+            }
+        } else {
+            ReadError::Io {
+                path: path.to_path_buf(),
+                source,
+            }
+        }
+    };
+    // On Windows there is no O_NONBLOCK; refuse special files by their
+    // metadata before opening (named pipes live outside the file namespace).
+    #[cfg(not(unix))]
+    {
+        let meta = std::fs::metadata(path).map_err(io_err)?;
+        if !meta.is_file() {
+            return Err(ReadError::NotRegular {
+                path: path.to_path_buf(),
+                kind: if meta.is_dir() {
+                    "a directory"
+                } else {
+                    "not a file"
+                },
+            });
+        }
+    }
+    let mut options = std::fs::OpenOptions::new();
+    options.read(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        // O_NONBLOCK: opening a FIFO without a writer returns at once instead
+        // of waiting for one. O_NOCTTY: a terminal device never becomes ours.
+        options.custom_flags(libc::O_NONBLOCK | libc::O_NOCTTY);
+    }
+    let file = options.open(path).map_err(io_err)?;
+    let meta = file.metadata().map_err(io_err)?;
+    if !meta.is_file() {
+        return Err(ReadError::NotRegular {
+            path: path.to_path_buf(),
+            kind: kind_of(&meta),
+        });
+    }
+    if meta.len() > cap {
+        return Err(ReadError::TooLarge {
+            path: path.to_path_buf(),
+            size: meta.len(),
+            cap,
+        });
+    }
+    Ok((file, meta))
+}
+
+/// Reads all of `path` if it is a regular file of at most `cap` bytes.
+pub fn read_bounded(path: &Path, cap: u64) -> Result<Vec<u8>, ReadError> {
+    let (file, meta) = open_bounded(path, cap)?;
+    read_open(path, file, meta.len(), cap)
+}
+
+/// [`read_bounded`], as UTF-8 text (invalid UTF-8 is an `InvalidData` error).
+pub fn read_bounded_string(path: &Path, cap: u64) -> Result<String, ReadError> {
+    let bytes = read_bounded(path, cap)?;
+    String::from_utf8(bytes).map_err(|e| ReadError::Io {
+        path: path.to_path_buf(),
+        source: io::Error::new(io::ErrorKind::InvalidData, e.utf8_error()),
+    })
+}
+
+/// Reads an already checked file, never more than `cap` bytes (it may have
+/// grown since `fstat`).
+pub fn read_open(path: &Path, file: File, len_hint: u64, cap: u64) -> Result<Vec<u8>, ReadError> {
+    let mut bytes = Vec::with_capacity(len_hint.min(cap) as usize);
+    file.take(cap + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|source| ReadError::Io {
+            path: path.to_path_buf(),
+            source,
+        })?;
+    if bytes.len() as u64 > cap {
+        return Err(ReadError::TooLarge {
+            path: path.to_path_buf(),
+            size: bytes.len() as u64,
+            cap,
+        });
+    }
+    Ok(bytes)
+}
+
+fn kind_of(meta: &std::fs::Metadata) -> &'static str {
+    if meta.is_dir() {
+        return "a directory";
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        let t = meta.file_type();
+        if t.is_fifo() {
+            return "a FIFO";
+        }
+        if t.is_char_device() || t.is_block_device() {
+            return "a device";
+        }
+        if t.is_socket() {
+            return "a socket";
+        }
+    }
+    "not a regular file"
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_a_small_regular_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("a");
+        std::fs::write(&p, b"hello").unwrap();
+        assert_eq!(read_bounded(&p, 5).unwrap(), b"hello");
+        assert!(matches!(
+            read_bounded(&p, 4),
+            Err(ReadError::TooLarge { size: 5, cap: 4, .. })
+        ));
+    }
+
+    #[test]
+    fn missing_is_not_found() {
+        let dir = tempfile::tempdir().unwrap();
+        assert!(matches!(
+            read_bounded(&dir.path().join("nope"), 10),
+            Err(ReadError::NotFound { .. })
+        ));
+    }
+
+    #[test]
+    fn a_directory_is_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let e = read_bounded(dir.path(), 10).unwrap_err();
+        assert!(matches!(e, ReadError::NotRegular { .. }), "{e}");
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_fifo_is_refused_without_blocking() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("fifo");
+        let c = std::ffi::CString::new(p.to_str().unwrap()).unwrap();
+        assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+        let e = read_bounded(&p, 10).unwrap_err();
+        assert!(
+            matches!(e, ReadError::NotRegular { kind: "a FIFO", .. }),
+            "{e}"
+        );
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_symlink_to_dev_zero_is_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("zero");
+        std::os::unix::fs::symlink("/dev/zero", &p).unwrap();
+        let e = read_bounded(&p, 10).unwrap_err();
+        assert!(
+            matches!(e, ReadError::NotRegular { kind: "a device", .. }),
+            "{e}"
+        );
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_sparse_file_is_refused_by_size_before_reading() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("big");
+        let f = File::create(&p).unwrap();
+        f.set_len(2 << 30).unwrap();
+        let e = read_bounded(&p, caps::COMPONENT).unwrap_err();
+        assert!(matches!(e, ReadError::TooLarge { .. }), "{e}");
+        assert!(e.to_string().contains("over the"), "{e}");
+    }
+}
