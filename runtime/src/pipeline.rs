@@ -27,10 +27,10 @@
 //! ```
 
 use crate::agents::deadline;
-use crate::aggregate::{aggregate, Verdict};
-use crate::config::{trust, Config, Handler};
+use crate::aggregate::{aggregate, can_veto, refusal, Verdict};
+use crate::config::{trust, Config, Handler, OnError};
 use crate::exec::{execute_all, ExecContext, Report};
-use crate::protocol::{Answer, Event};
+use crate::protocol::{Answer, Event, Failure, Outcome};
 use crate::select::select;
 
 /// What one event came to.
@@ -47,18 +47,40 @@ pub struct Dispatched {
 /// Select, gate, execute and aggregate the handlers of `config` for `event`.
 pub async fn dispatch(event: &Event, config: &Config, ctx: &ExecContext) -> Dispatched {
     let selected = select(&config.handlers, event);
-    dispatch_selected(event, &selected, ctx).await
+    dispatch_selected(event, config, &selected, ctx).await
 }
 
-/// [`dispatch`] for handlers already selected: callers that must know whether
-/// anything matched before paying for an async runtime (the `run` command)
-/// select first and call this.
+/// [`dispatch`] for handlers already selected from `config`: callers that
+/// must know whether anything matched before paying for an async runtime
+/// (the `run` command) select first and call this (when nothing matched,
+/// only if [`Config::fails_closed`]).
 pub async fn dispatch_selected(
     event: &Event,
+    config: &Config,
     selected: &[&Handler],
     ctx: &ExecContext,
 ) -> Dispatched {
-    if selected.is_empty() {
+    let policy = config.on_config_error;
+    // Under `onConfigError: deny`, each broken file refuses in its own name.
+    let refused_by_config: Vec<(String, Outcome)> = if policy == OnError::Deny {
+        config
+            .broken
+            .iter()
+            .filter(|_| can_veto(event.name()))
+            .map(|b| {
+                let label = format!("`{}`", b.file.display());
+                let reason = format!(
+                    "{label} cannot be used ({}); fix it: until then agenthooks refuses \
+                     (`onConfigError: deny` in ~/.agents/hooks.json)",
+                    b.why
+                );
+                (label, Outcome::Answered(refusal(event.name(), reason)))
+            })
+            .collect()
+    } else {
+        Vec::new()
+    };
+    if selected.is_empty() && refused_by_config.is_empty() {
         return Dispatched::default();
     }
     let mut gate = trust::gate(selected);
@@ -68,16 +90,39 @@ pub async fn dispatch_selected(
     }
     let reports = execute_all(&gate.runnable(), event, ctx).await;
     let reports = gate.merge(reports);
-    let verdicts: Vec<Verdict<'_>> = gate
-        .handlers
+    // Under `onConfigError: deny`, a configured component that is missing
+    // refuses like a broken file (the hook it stands for never ran).
+    let missing: Vec<Option<Outcome>> = reports
         .iter()
-        .zip(&reports)
-        .map(|(gated, report)| Verdict {
-            label: &report.label,
-            on_error: gated.handler.on_error,
-            outcome: &report.outcome,
+        .map(|report| match &report.outcome {
+            Outcome::Failed(failure @ Failure::ComponentNotFound { .. })
+                if policy == OnError::Deny && can_veto(event.name()) =>
+            {
+                let reason = format!(
+                    "hook {}: {failure}: until then agenthooks refuses \
+                     (`onConfigError: deny` in ~/.agents/hooks.json)",
+                    report.label
+                );
+                Some(Outcome::Answered(refusal(event.name(), reason)))
+            }
+            _ => None,
         })
         .collect();
+    let mut verdicts: Vec<Verdict<'_>> = refused_by_config
+        .iter()
+        .map(|(label, outcome)| Verdict {
+            label,
+            on_error: OnError::Allow,
+            outcome,
+        })
+        .collect();
+    verdicts.extend(gate.handlers.iter().zip(&reports).zip(&missing).map(
+        |((gated, report), missing)| Verdict {
+            label: &report.label,
+            on_error: gated.handler.on_error,
+            outcome: missing.as_ref().unwrap_or(&report.outcome),
+        },
+    ));
     let aggregated = aggregate(event.name(), &verdicts);
     let mut notes = gate.notes.clone();
     notes.extend(aggregated.notes);

@@ -8,6 +8,7 @@ mod audit;
 mod copilot_double_run;
 mod examples;
 mod fail_closed;
+mod first_day;
 mod install;
 mod runtime;
 mod spine;

@@ -179,9 +179,9 @@ fn well_behaved_guest_denies_and_sees_the_event() {
     assert_eq!(report.stdout, "stdout from the guest\n");
     assert_eq!(report.stderr, "stderr from the guest\n");
     assert!(
-        report.notes.iter().any(|n| n == "log info: deciding"),
+        report.details.iter().any(|n| n == "log info: deciding"),
         "{:?}",
-        report.notes
+        report.details
     );
     let fuel = report.fuel_used.expect("fuel is reported");
     assert!(fuel > 0 && fuel < spec.fuel, "{fuel}");
@@ -897,16 +897,16 @@ fn a_long_lived_host_reuses_components_and_notices_a_rebuilt_one() {
         first.outcome
     );
     assert!(first
-        .notes
+        .details
         .iter()
         .any(|n| n.contains("compile cache") || n.contains("compiled")));
     let second = rt.block_on(host.run(&handler, &spec, &event, &ctx));
     assert!(matches!(second.outcome, Outcome::Answered(_)));
     // Warm: no load note the second time.
     assert!(
-        !second.notes.iter().any(|n| n.contains("compile")),
+        !second.details.iter().any(|n| n.contains("compile")),
         "{:?}",
-        second.notes
+        second.details
     );
     std::fs::copy(guest("guest_err"), &path).unwrap();
     let third = rt.block_on(host.run(&handler, &spec, &event, &ctx));

@@ -33,6 +33,10 @@ pub struct Report {
     pub stderr: String,
     /// Extra notes (output truncated, grants withheld, ...).
     pub notes: Vec<String>,
+    /// Detail kept only with [`ExecContext::verbose`] (a guest's log lines,
+    /// the compile cache): shown by `fire` and `run --verbose`, never among
+    /// the notes `run` prints for an agent.
+    pub details: Vec<String>,
     /// Fuel a wasm guest used.
     pub fuel_used: Option<u64>,
 }
@@ -50,6 +54,7 @@ impl Report {
             stdout: String::new(),
             stderr: String::new(),
             notes: Vec::new(),
+            details: Vec::new(),
             fuel_used: None,
         }
     }

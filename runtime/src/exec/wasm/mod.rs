@@ -109,6 +109,7 @@ pub struct Compiled {
 pub(crate) struct Notes {
     verbose: bool,
     list: Vec<String>,
+    details: Vec<String>,
 }
 
 impl Notes {
@@ -116,6 +117,7 @@ impl Notes {
         Notes {
             verbose,
             list: Vec::new(),
+            details: Vec::new(),
         }
     }
 
@@ -127,7 +129,7 @@ impl Notes {
     /// A note shown only with `--verbose`.
     pub(crate) fn detail(&mut self, text: String) {
         if self.verbose {
-            self.list.push(text);
+            self.details.push(text);
         }
     }
 }
@@ -208,6 +210,7 @@ impl WasmHost {
             Err(failure) => Outcome::Failed(failure),
         };
         report.notes.extend(notes.list);
+        report.details.extend(notes.details);
         report.duration = start.elapsed();
         report
     }
@@ -227,6 +230,7 @@ impl WasmHost {
             .inner
             .prepare(path, &mut notes, /*fresh*/ true)
             .map(|p| p.compiled);
+        notes.list.extend(notes.details);
         (result, notes.list)
     }
 
@@ -246,11 +250,12 @@ impl WasmHost {
         let job = tokio::task::spawn_blocking(move || {
             let mut notes = Notes::new(verbose);
             let result = inner.prepare(&path, &mut notes, /*fresh*/ false);
-            (result, notes.list)
+            (result, notes)
         });
         match job.await {
-            Ok((result, list)) => {
-                notes.list.extend(list);
+            Ok((result, done)) => {
+                notes.list.extend(done.list);
+                notes.details.extend(done.details);
                 result
             }
             Err(e) => Err(Failure::Internal {
@@ -426,8 +431,8 @@ impl Inner {
         let pre = runtime
             .linker
             .instantiate_pre(&loaded.component)
-            .and_then(HookPre::new)
-            .map_err(|e| classify::link_failure(&shown, &e))?;
+            .map_err(|e| classify::import_failure(&shown, &e))?;
+        let pre = HookPre::new(pre).map_err(|e| classify::link_failure(&shown, &e))?;
         let compiled = Compiled {
             status: loaded.status,
             duration: start.elapsed(),
