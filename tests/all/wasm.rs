@@ -924,6 +924,7 @@ fn every_guest_is_used_by_a_test() {
         include_str!("wasm.rs"),
         include_str!("trust.rs"),
         include_str!("fail_closed.rs"),
+        include_str!("first_day.rs"),
     ]
     .concat();
     let bins = workspace().join("tests/guests/src/bin");
