@@ -191,23 +191,25 @@ pub fn aggregate(event: EventName, verdicts: &[Verdict<'_>]) -> Aggregated {
     Aggregated { answer: out, notes }
 }
 
-/// Whether a refusal at `event` keeps something from happening (a tool call,
-/// a prompt, a compaction, ...), rather than making the agent keep going
+/// Whether a refusal at `event` keeps the agent from doing something (a tool
+/// call, a prompt, a new worktree or task), rather than making it keep going
 /// (Stop) or telling it after the fact (PostToolUse). Where the configuration
 /// itself is broken and the user asked to fail closed (`onConfigError`),
-/// these are the events refused: refusing a Stop would trap the agent in a loop.
+/// these are the events refused: refusing a Stop would trap the agent in a
+/// loop, refusing a compaction or a settings change could keep the session
+/// from recovering.
 pub fn can_veto(event: EventName) -> bool {
     match event {
         EventName::PreToolUse
         | EventName::PermissionRequest
         | EventName::UserPromptSubmit
         | EventName::UserPromptExpansion
-        | EventName::PreCompact
-        | EventName::ConfigChange
         | EventName::WorktreeCreate
         | EventName::TaskCreated
         | EventName::Elicitation => true,
-        EventName::SessionStart
+        EventName::PreCompact
+        | EventName::ConfigChange
+        | EventName::SessionStart
         | EventName::Setup
         | EventName::PermissionDenied
         | EventName::PostToolUse
