@@ -69,12 +69,8 @@ pub async fn dispatch_selected(
             .filter(|_| can_veto(event.name()))
             .map(|b| {
                 let label = format!("`{}`", b.file.display());
-                let reason = format!(
-                    "{label} cannot be used ({}); fix it: until then agenthooks refuses \
-                     (`onConfigError: deny` in ~/.agents/hooks.json)",
-                    b.why
-                );
-                (label, Outcome::Answered(refusal(event.name(), reason)))
+                let problem = format!("{label} cannot be used: {}; fix the file", b.why);
+                (label, config_refusal(event, &problem))
             })
             .collect()
     } else {
@@ -98,12 +94,8 @@ pub async fn dispatch_selected(
             Outcome::Failed(failure @ Failure::ComponentNotFound { .. })
                 if policy == OnError::Deny && can_veto(event.name()) =>
             {
-                let reason = format!(
-                    "hook {}: {failure}: until then agenthooks refuses \
-                     (`onConfigError: deny` in ~/.agents/hooks.json)",
-                    report.label
-                );
-                Some(Outcome::Answered(refusal(event.name(), reason)))
+                let problem = format!("hook {}: {failure}", report.label);
+                Some(config_refusal(event, &problem))
             }
             _ => None,
         })
@@ -140,4 +132,13 @@ pub async fn dispatch_selected(
         reports,
         notes,
     }
+}
+
+/// What a configuration problem comes to under `onConfigError: deny`: a
+/// refusal whose reason says what is wrong, what to do, and why it refuses.
+fn config_refusal(event: &Event, problem: &str) -> Outcome {
+    let reason = format!(
+        "{problem}; agenthooks refuses until then (`onConfigError: deny` in ~/.agents/hooks.json)"
+    );
+    Outcome::Answered(refusal(event.name(), reason))
 }

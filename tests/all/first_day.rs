@@ -43,7 +43,7 @@ fn a_broken_project_file_denies_under_the_users_on_config_error() {
     assert_eq!(decision, "deny", "{}", ran.stderr());
     let reason = reason.as_str().unwrap_or_default();
     assert!(reason.contains(&file.display().to_string()), "{reason}");
-    assert!(reason.contains("fix it"), "{reason}");
+    assert!(reason.contains("fix the file"), "{reason}");
     assert!(reason.contains("onConfigError"), "{reason}");
     // A prompt is refused too; a Stop is not (it would make the agent loop).
     let prompt = p.run(&p.prompt("hello")).json();
