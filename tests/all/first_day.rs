@@ -348,3 +348,11 @@ fn trust_list_outside_a_project_lists_the_store() {
     assert!(out.contains("1 trusted hook"), "{out}");
     assert!(out.contains("Not in a project"), "{out}");
 }
+
+#[test]
+fn compile_of_a_file_that_is_not_there_is_bad_usage() {
+    let p = TempProject::new();
+    let ran = p.output(p.cmd(["compile", "missing.wasm"]), "");
+    assert_eq!(ran.code(), 2, "{}", ran.stdout());
+    assert!(ran.stdout().contains("missing.wasm"), "{}", ran.stdout());
+}
