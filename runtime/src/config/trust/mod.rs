@@ -519,7 +519,7 @@ mod gate;
 mod review;
 
 pub use gate::{gate, gate_with, narrow, raised_limits, restrict, Gate, Gated, Standing};
-pub use review::{needs_trust, pending, previous, review, reviewed_text, trust_project};
+pub use review::{needs_trust, pending, previous, review, reviewed_text, trust_project, TEXT_CAP};
 
 #[cfg(test)]
 mod tests;
