@@ -9,6 +9,7 @@ mod copilot_double_run;
 mod examples;
 mod fail_closed;
 mod first_day;
+mod hostile_files;
 mod install;
 mod runtime;
 mod spine;

@@ -8,7 +8,7 @@
 //! never fires, or a matcher no tool of that agent can match. Notes (printed,
 //! not findings): events where an agent ignores every answer.
 
-use std::io::{self, Write as _};
+use std::io::{self, Read as _, Write as _};
 use std::path::Path;
 use std::process::ExitCode;
 
@@ -148,9 +148,10 @@ pub fn check(root: &Path, env: &Env, trusted: impl Fn(&Handler) -> bool) -> Find
 /// Why a component file cannot be run, if it cannot: one line naming the
 /// file, what is wrong and what to do.
 fn component_problem(path: &Path) -> Option<String> {
-    use std::io::Read as _;
     let shown = path.display();
     let build = "build it with `agenthooks build` (or your own build, then `agenthooks compile`)";
+    // Only the magic bytes, through a bounded open: a FIFO or a 2 GiB file
+    // is a finding, not a hang.
     let mut magic = Vec::with_capacity(8);
     let read = match fsread::open_bounded(path, fsread::caps::COMPONENT) {
         Ok((file, _)) => file.take(8).read_to_end(&mut magic),
@@ -280,5 +281,29 @@ mod tests {
         std::fs::copy(p("c.wasm"), &built).unwrap();
         let ignored = component_problem(&built).unwrap();
         assert!(ignored.contains("inside a build directory"), "{ignored}");
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn hostile_components_are_findings_not_hangs() {
+        let dir = tempfile::tempdir().unwrap();
+        let fifo = dir.path().join("f.wasm");
+        let c = std::ffi::CString::new(fifo.to_str().unwrap()).unwrap();
+        assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+        let problem = component_problem(&fifo).unwrap();
+        assert!(
+            problem.contains("is a FIFO, not a regular file"),
+            "{problem}"
+        );
+        let big = dir.path().join("big.wasm");
+        std::fs::File::create(&big)
+            .unwrap()
+            .set_len(2 << 30)
+            .unwrap();
+        let problem = component_problem(&big).unwrap();
+        assert!(
+            problem.contains("over the 67108864-byte limit"),
+            "{problem}"
+        );
     }
 }

@@ -5,10 +5,10 @@ use std::path::{Path, PathBuf};
 
 use super::gate::kind_name;
 use super::{
-    command_files, fingerprint, sha256_hex, Fingerprint, TrustError, TrustStore, TrustedHook,
+    command_files, file_sha256, fingerprint, Fingerprint, TrustError, TrustStore, TrustedHook,
 };
 use crate::config::{Handler, HandlerKind, Scope};
-use crate::fsread;
+use crate::fsread::{self, caps};
 use crate::select::Matcher;
 
 /// Whether trusting `handler` would change what it may do: a project command
@@ -72,8 +72,7 @@ pub fn review(
             HandlerKind::Command(spec) => {
                 out.push_str(&format!("       $ {}\n", spec.command));
                 for (rel, path) in command_files(&spec.command, project_root) {
-                    let hash = std::fs::read(path)
-                        .map(|b| sha256_hex(&b))
+                    let hash = file_sha256(&path, caps::SCRIPT)
                         .unwrap_or_else(|e| format!("(cannot read the file: {e})"));
                     out.push_str(&format!("       runs {rel} (sha256 {hash})\n"));
                 }
@@ -92,8 +91,7 @@ pub fn review(
                     "       component {}\n",
                     shown_path(&spec.component, project_root)
                 ));
-                let hash = std::fs::read(&spec.component)
-                    .map(|b| sha256_hex(&b))
+                let hash = file_sha256(&spec.component, caps::COMPONENT)
                     .unwrap_or_else(|e| format!("(cannot read the file: {e})"));
                 out.push_str(&format!("       sha256    {hash}\n"));
                 out.push_str(&format!(
@@ -173,22 +171,23 @@ pub fn reviewed_text(h: &Handler, project_root: &Path) -> String {
         HandlerKind::Command(spec) => {
             out.push_str(&format!("$ {}\n", spec.command));
             for (rel, path) in command_files(&spec.command, project_root) {
-                match fsread::read_bounded(&path, fsread::caps::SCRIPT) {
-                    Ok(bytes) => match String::from_utf8(bytes) {
-                        Ok(text) => out.push_str(&format!("--- {rel}\n{text}\n")),
-                        Err(e) => out.push_str(&format!(
-                            "--- {rel} (binary, sha256 {})\n",
-                            sha256_hex(e.as_bytes())
-                        )),
-                    },
-                    Err(e) => out.push_str(&format!("--- {rel}: {e}\n")),
+                // The text only of a script small enough to keep; else its digest.
+                let text = fsread::read_bounded(&path, TEXT_CAP as u64)
+                    .ok()
+                    .and_then(|bytes| String::from_utf8(bytes).ok());
+                match text {
+                    Some(text) => out.push_str(&format!("--- {rel}\n{text}\n")),
+                    None => {
+                        let hash =
+                            file_sha256(&path, caps::SCRIPT).unwrap_or_else(|e| e.to_string());
+                        out.push_str(&format!("--- {rel} (sha256 {hash})\n"));
+                    }
                 }
             }
         }
         HandlerKind::Wasm(spec) => {
-            let hash = fsread::read_bounded(&spec.component, fsread::caps::COMPONENT)
-                .map(|b| sha256_hex(&b))
-                .unwrap_or_else(|e| e.to_string());
+            let hash =
+                file_sha256(&spec.component, caps::COMPONENT).unwrap_or_else(|e| e.to_string());
             out.push_str(&format!(
                 "component {} (sha256 {hash})\nfuel {}, memory {} MiB, timeout {}s\nallow {}\n",
                 shown_path(&spec.component, project_root),
