@@ -5,6 +5,7 @@
 
 mod agents;
 mod audit;
+mod compile_budget;
 mod copilot_double_run;
 mod examples;
 mod fail_closed;

@@ -17,6 +17,7 @@ use clap::{Parser, Subcommand};
 pub mod agents;
 pub mod check;
 pub mod compile;
+pub mod compile_worker;
 pub mod fire;
 pub mod install;
 pub mod new;
@@ -64,6 +65,9 @@ pub enum Cmd {
     Agents(agents::Args),
     /// Scaffold a hook crate on agenthooks-sdk (a component and a command hook from one source).
     New(new::Args),
+    /// Compile one component into the cache in the background (for `run`, `trust`, `install`).
+    #[command(name = "__compile-worker", hide = true)]
+    CompileWorker(compile_worker::Args),
 }
 
 /// Parse the command line.
@@ -119,6 +123,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Cmd::Compile(args) => compile::run(args),
         Cmd::Agents(args) => agents::run(args),
         Cmd::New(args) => new::run(args),
+        Cmd::CompileWorker(args) => Ok(compile_worker::run(args)),
     }
 }
 

@@ -35,6 +35,9 @@ pub struct Report {
     pub notes: Vec<String>,
     /// Fuel a wasm guest used.
     pub fuel_used: Option<u64>,
+    /// The sha256 (hex) of the component bytes a wasm handler compiled and
+    /// ran: what the trust gate decides on after the run.
+    pub component_sha256: Option<String>,
 }
 
 impl Report {
@@ -51,6 +54,7 @@ impl Report {
             stderr: String::new(),
             notes: Vec::new(),
             fuel_used: None,
+            component_sha256: None,
         }
     }
 

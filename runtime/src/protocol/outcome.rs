@@ -132,6 +132,23 @@ pub enum Failure {
         /// What is missing.
         why: String,
     },
+    /// The component is still being compiled (in the background, filling the
+    /// compile cache) when the handler's time ran out.
+    // Not "allowed": under `onError: "deny"` the same failure denies.
+    #[error("still compiling ({secs} s so far); run `agenthooks compile` to warm the cache")]
+    StillCompiling {
+        /// How long it has been compiling, in whole seconds.
+        secs: u64,
+    },
+    /// Compiling the component failed on a limit of the compiler itself (CPU
+    /// time, memory), or the compiler died; remembered until the file changes.
+    #[error("`{path}` could not be compiled: {why}")]
+    CompileFailed {
+        /// The file.
+        path: String,
+        /// What stopped the compile and what to do.
+        why: String,
+    },
     /// The runtime itself failed around this handler.
     #[error("internal error: {why}")]
     Internal {
@@ -188,6 +205,11 @@ mod tests {
             Failure::WrongWorld {
                 path: "a.wasm".into(),
                 why: "no export".into(),
+            },
+            Failure::StillCompiling { secs: 3 },
+            Failure::CompileFailed {
+                path: "a.wasm".into(),
+                why: "over the CPU-time cap".into(),
             },
             Failure::Internal { why: "x".into() },
         ];

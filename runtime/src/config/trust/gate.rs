@@ -117,11 +117,19 @@ impl Gate {
             {
                 report.notes.push(why.clone());
             }
+            // Decided on the component bytes that ran, when the executor
+            // says which (it hashed them to compile them), not the file now.
+            let trusts = || match &report.component_sha256 {
+                Some(sha) => self.store.trusts_ran(&gated.handler, sha),
+                None => self.store.trusts(&gated.handler),
+            };
             let untrusted_wasm = || match gated.standing {
                 Standing::Narrowed => true,
-                Standing::Sandboxed => !self.store.trusts(&gated.handler),
+                Standing::Sandboxed => !trusts(),
+                // Its grants were trusted on the file before the run; what
+                // it may say depends on the bytes that ran.
+                Standing::Trusted => report.component_sha256.is_some() && !trusts(),
                 Standing::User
-                | Standing::Trusted
                 | Standing::Untrusted
                 | Standing::NotApplicable => false,
             };
