@@ -218,7 +218,9 @@ impl FileStamp {
                 .modified()
                 .ok()
                 .and_then(|m| m.duration_since(std::time::UNIX_EPOCH).ok())
-                .map_or((0, 0), |d| (d.as_secs() as i64, i64::from(d.subsec_nanos())));
+                .map_or((0, 0), |d| {
+                    (d.as_secs() as i64, i64::from(d.subsec_nanos()))
+                });
             FileStamp {
                 dev: 0,
                 ino: 0,
@@ -286,7 +288,11 @@ mod tests {
         assert_eq!(read_bounded(&p, 5).unwrap(), b"hello");
         assert!(matches!(
             read_bounded(&p, 4),
-            Err(ReadError::TooLarge { size: 5, cap: 4, .. })
+            Err(ReadError::TooLarge {
+                size: 5,
+                cap: 4,
+                ..
+            })
         ));
     }
 
@@ -328,7 +334,13 @@ mod tests {
         std::os::unix::fs::symlink("/dev/zero", &p).unwrap();
         let e = read_bounded(&p, 10).unwrap_err();
         assert!(
-            matches!(e, ReadError::NotRegular { kind: "a device", .. }),
+            matches!(
+                e,
+                ReadError::NotRegular {
+                    kind: "a device",
+                    ..
+                }
+            ),
             "{e}"
         );
     }

@@ -211,7 +211,10 @@ fn a_sparse_2_gib_component_is_refused_unread() {
         let peak = ran
             .stderr()
             .lines()
-            .find_map(|l| l.trim().strip_prefix("Maximum resident set size (kbytes): "))
+            .find_map(|l| {
+                l.trim()
+                    .strip_prefix("Maximum resident set size (kbytes): ")
+            })
             .and_then(|v| v.trim().parse::<u64>().ok());
         (ran, peak)
     } else {
@@ -361,7 +364,10 @@ fn in_process_a_cold_compile_is_bounded_by_the_deadline() {
     let report = rt.block_on(host.run(&handler, &spec, &event, &ctx));
     let took = start.elapsed();
     assert!(
-        matches!(report.outcome, Outcome::Failed(Failure::StillCompiling { .. })),
+        matches!(
+            report.outcome,
+            Outcome::Failed(Failure::StillCompiling { .. })
+        ),
         "{:?}",
         report.outcome
     );
@@ -378,4 +384,3 @@ fn in_process_a_cold_compile_is_bounded_by_the_deadline() {
     );
     rt.shutdown_background();
 }
-

@@ -129,9 +129,7 @@ impl Gate {
                 // Its grants were trusted on the file before the run; what
                 // it may say depends on the bytes that ran.
                 Standing::Trusted => report.component_sha256.is_some() && !trusts(),
-                Standing::User
-                | Standing::Untrusted
-                | Standing::NotApplicable => false,
+                Standing::User | Standing::Untrusted | Standing::NotApplicable => false,
             };
             if let Outcome::Answered(answer) = &mut report.outcome {
                 // Cheap check first: hashing the component is only worth it

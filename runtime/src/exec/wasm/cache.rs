@@ -101,7 +101,6 @@ pub enum CacheStatus {
 }
 
 /// A component and what loading it took.
-#[derive(Clone)]
 pub(crate) struct Loaded {
     pub component: Component,
     pub status: CacheStatus,
@@ -211,7 +210,8 @@ pub(crate) fn key(engine: &Engine, digest: &ComponentDigest) -> String {
 
 /// Where the lock of the compile of `digest` lives (`worker.rs`).
 pub(crate) fn lock_path(dir: &Path, engine: &Engine, digest: &ComponentDigest) -> PathBuf {
-    dir.join("locks").join(format!("{}.lock", key(engine, digest)))
+    dir.join("locks")
+        .join(format!("{}.lock", key(engine, digest)))
 }
 
 /// A compile that failed, remembered by component digest.
@@ -263,7 +263,8 @@ impl Remembered {
 const MAX_WHY: usize = 400;
 
 fn failure_path(dir: &Path, engine: &Engine, digest: &ComponentDigest) -> PathBuf {
-    dir.join("failed").join(format!("{}.txt", key(engine, digest)))
+    dir.join("failed")
+        .join(format!("{}.txt", key(engine, digest)))
 }
 
 /// Remember that compiling the component with `digest` failed. Best effort:
@@ -376,7 +377,7 @@ fn read_entry(
         Some(artifact) => artifact,
         None => {
             notes.detail(format!(
-                "compile cache entry `{}` is corrupt or not compiled from this component; rebuilt",
+                "compile cache entry `{}` is corrupt; rebuilt (damaged, or compiled from another component)",
                 path.display()
             ));
             let _ = fs::remove_file(path);

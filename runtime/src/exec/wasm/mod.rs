@@ -80,7 +80,7 @@ struct Inner {
     cache: CacheDir,
     options: EngineOptions,
     runtime: OnceLock<Result<Runtime, String>>,
-    prepared: Mutex<HashMap<PathBuf, Arc<Prepared>>>,
+    prepared: Mutex<HashMap<PathBuf, Warm>>,
     /// With pooling: one permit per instance slot, so more events at once
     /// than the pool holds wait for a slot instead of failing.
     slots: Option<tokio::sync::Semaphore>,
@@ -104,7 +104,7 @@ enum CompileIn {
 /// One in-process compile, shared by every event waiting for it.
 struct Inflight {
     started: Instant,
-    done: OnceLock<Result<cache::Loaded, Failure>>,
+    done: OnceLock<Result<Arc<Prepared>, Failure>>,
 }
 
 /// What a quick look at a component found: ready to run, or to be compiled.
@@ -126,11 +126,18 @@ struct Runtime {
     linker: Linker<HostState>,
 }
 
-/// A component ready to instantiate, and what loading it took.
-struct Prepared {
-    /// The file when it was read; reused only while equal and settled.
+/// A prepared component kept for its path, and the file as it was read.
+struct Warm {
+    /// Reused without reading the file only while equal and settled
+    /// ([`FileStamp`]); else the file is hashed again, and reused if the
+    /// bytes are the same.
     stamp: FileStamp,
     settled: bool,
+    prepared: Arc<Prepared>,
+}
+
+/// A component ready to instantiate, and what loading it took.
+struct Prepared {
     pre: HookPre<HostState>,
     compiled: Compiled,
     /// The sha256 of the bytes compiled: what runs, and what trust is decided on.
@@ -208,8 +215,7 @@ impl WasmHost {
         static HOST: OnceLock<WasmHost> = OnceLock::new();
         HOST.get_or_init(|| {
             let mut host = WasmHost::new(CacheDir::from_env());
-            if let (Ok(exe), Some(inner)) =
-                (std::env::current_exe(), Arc::get_mut(&mut host.inner))
+            if let (Ok(exe), Some(inner)) = (std::env::current_exe(), Arc::get_mut(&mut host.inner))
             {
                 inner.compile_in = CompileIn::Worker(exe);
             }
@@ -267,9 +273,18 @@ impl WasmHost {
                     None => None,
                 };
                 // What loading took comes out of the handler's time.
-                let left = deadline.into_std().saturating_duration_since(Instant::now());
-                self.call(&prepared.pre, &sandbox, left, event, &mut report, &mut notes)
-                    .await
+                let left = deadline
+                    .into_std()
+                    .saturating_duration_since(Instant::now());
+                self.call(
+                    &prepared.pre,
+                    &sandbox,
+                    left,
+                    event,
+                    &mut report,
+                    &mut notes,
+                )
+                .await
             }
             Err(failure) => Outcome::Failed(failure),
         };
@@ -359,13 +374,14 @@ impl WasmHost {
             }
         };
         let cold = match &self.inner.compile_in {
-            CompileIn::Worker(exe) => match self.wait_for_worker(exe, &path, cold, deadline).await? {
+            CompileIn::Worker(exe) => match self.wait_for_worker(exe, &path, cold, deadline).await?
+            {
                 Ok(prepared) => return Ok(prepared),
                 Err(cold) => cold,
             },
             CompileIn::Process => cold,
         };
-        self.compile_in_process(path, cold, deadline, notes).await
+        self.compile_in_process(path, cold, deadline).await
     }
 
     /// Compile in a detached worker and wait for it until `deadline`: the
@@ -429,7 +445,6 @@ impl WasmHost {
         path: PathBuf,
         cold: Cold,
         deadline: tokio::time::Instant,
-        notes: &mut Notes,
     ) -> Result<Arc<Prepared>, Failure> {
         let digest = cold.digest;
         let (flight, first) = {
@@ -449,42 +464,20 @@ impl WasmHost {
         if first {
             let inner = self.inner.clone();
             let flight = flight.clone();
-            let meta = cold.meta.clone();
-            let p = path.clone();
-            let bytes = cold.bytes;
             tokio::task::spawn_blocking(move || {
+                // Compiled, stored and linked whether or not an event still
+                // waits: the next one finds it warm (even with no cache).
                 // Its notes (cache trouble) would reach no one after the
                 // deadline; the next event sees the same trouble.
                 let mut notes = Notes::new(false);
-                let shown = p.display().to_string();
-                let loaded = inner.compile_bytes(&bytes, &digest, &shown, &mut notes);
-                if let (Ok(loaded), Some(dir), Ok(runtime)) =
-                    (&loaded, inner.cache.path(), inner.runtime())
-                {
-                    if let Some(entry) = &loaded.entry {
-                        index::record(&runtime.engine, dir, &p, &meta, entry);
-                    }
-                }
-                let _ = flight.done.set(loaded);
+                let prepared = inner.compile_cold(&path, cold, flight.started, &mut notes);
+                let _ = flight.done.set(prepared);
                 lock(&inner.inflight).remove(&digest);
             });
         }
-        let start = Instant::now();
         loop {
             if let Some(done) = flight.done.get() {
-                let loaded = done.clone()?;
-                let inner = self.inner.clone();
-                let meta = cold.meta;
-                let verbose = notes.verbose;
-                let link = blocking(deadline, start, move || {
-                    let mut notes = Notes::new(verbose);
-                    let shown = path.display().to_string();
-                    let linked = inner.link(&path, meta, loaded, start, &shown, &mut notes);
-                    (linked, notes.list)
-                });
-                let (linked, list) = link.await?;
-                notes.list.extend(list);
-                return linked;
+                return done.clone();
             }
             if tokio::time::Instant::now() >= deadline {
                 return Err(Failure::StillCompiling {
@@ -598,8 +591,8 @@ impl Inner {
         let stamp = FileStamp::of_path(path)?;
         self.lock()
             .get(path)
-            .filter(|p| p.settled && p.stamp == stamp)
-            .cloned()
+            .filter(|w| w.settled && w.stamp == stamp)
+            .map(|w| w.prepared.clone())
     }
 
     /// Look at the component at `path` without compiling it: ready from
@@ -612,8 +605,12 @@ impl Inner {
             fsread::open_bounded(path, fsread::caps::COMPONENT).map_err(|e| read_failure(&e))?;
         let stamp = FileStamp::of(&meta);
         if !fresh {
-            if let Some(p) = self.lock().get(path).filter(|p| p.settled && p.stamp == stamp) {
-                return Ok(Probe::Ready(p.clone()));
+            if let Some(w) = self
+                .lock()
+                .get(path)
+                .filter(|w| w.settled && w.stamp == stamp)
+            {
+                return Ok(Probe::Ready(w.prepared.clone()));
             }
         }
         let runtime = self.runtime()?;
@@ -630,6 +627,15 @@ impl Inner {
         }
         let bytes = read_open_component(path, &mut file, &meta)?;
         let digest = cache::digest_of(&bytes);
+        if !fresh {
+            // Loaded already, but the file changed too recently for its stamp
+            // to prove it (or was touched): the same bytes need no loading.
+            let same = self.lock().get(path).map(|w| w.prepared.clone());
+            if let Some(prepared) = same.filter(|p| p.digest == digest) {
+                self.keep(path, &meta, prepared.clone());
+                return Ok(Probe::Ready(prepared));
+            }
+        }
         if let Some(dir) = self.cache.path() {
             if let Some(failed) = cache::remembered_failure(dir, &runtime.engine, &digest) {
                 return Err(failed.failure(&shown));
@@ -746,22 +752,28 @@ impl Inner {
             },
             compiled.duration.as_secs_f64() * 1e3
         ));
-        // The stamp of the file as it was read, so a change since is seen;
-        // reused from memory only when it stands for the bytes (settled).
-        let stamp = FileStamp::of(&meta);
-        let settled = stamp.settled(SystemTime::now());
         let prepared = Arc::new(Prepared {
-            stamp,
-            settled,
             pre,
             compiled,
             digest: loaded.digest,
         });
-        self.lock().insert(path.to_path_buf(), prepared.clone());
+        self.keep(path, &meta, prepared.clone());
         Ok(prepared)
     }
 
-    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<PathBuf, Arc<Prepared>>> {
+    /// Keep `prepared` warm for `path`, stamped with the file as it was read
+    /// (`meta`), so a change since is seen.
+    fn keep(&self, path: &Path, meta: &std::fs::Metadata, prepared: Arc<Prepared>) {
+        let stamp = FileStamp::of(meta);
+        let warm = Warm {
+            stamp,
+            settled: stamp.settled(SystemTime::now()),
+            prepared,
+        };
+        self.lock().insert(path.to_path_buf(), warm);
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<PathBuf, Warm>> {
         // A panic while holding the lock leaves the map consistent (inserts are atomic).
         self.prepared
             .lock()
@@ -795,7 +807,8 @@ async fn blocking<T: Send + 'static>(
 
 fn lock<K, V>(map: &Mutex<HashMap<K, V>>) -> std::sync::MutexGuard<'_, HashMap<K, V>> {
     // Inserts and removals are whole: a panic elsewhere leaves the map consistent.
-    map.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+    map.lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
 /// The magic of a WebAssembly component: `\0asm`, version 13, layer 1.

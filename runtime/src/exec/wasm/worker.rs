@@ -57,7 +57,12 @@ pub(crate) enum Started {
 /// Start a worker compiling `component` (whose bytes hash to `digest`) into
 /// the cache at `dir`, unless one holds the key's lock already.
 #[cfg(unix)]
-pub(crate) fn start(exe: &Path, lock: &Path, component: &Path, digest: &ComponentDigest) -> Started {
+pub(crate) fn start(
+    exe: &Path,
+    lock: &Path,
+    component: &Path,
+    digest: &ComponentDigest,
+) -> Started {
     use std::os::fd::AsRawFd;
     use std::os::unix::process::CommandExt;
     let Some(file) = lock
@@ -159,7 +164,12 @@ fn try_lock(file: &File) -> bool {
 /// remember the failure when the child fails or hits a cap. Holds the lock
 /// on `lock_fd` (handed over by `run`) until it ends, or takes it itself.
 /// Exits with one of [`code`]'s values.
-pub fn supervise(cache: &CacheDir, component: &Path, digest: &str, lock_fd: Option<i32>) -> ExitCode {
+pub fn supervise(
+    cache: &CacheDir,
+    component: &Path,
+    digest: &str,
+    lock_fd: Option<i32>,
+) -> ExitCode {
     let exit = |c: i32| ExitCode::from(c as u8);
     let Some(digest) = parse_digest(digest) else {
         return exit(code::NOT_STORED);
@@ -224,11 +234,8 @@ pub fn supervise(cache: &CacheDir, component: &Path, digest: &str, lock_fd: Opti
     };
     let remembered = match output.status.code() {
         Some(code::STORED) => return exit(code::STORED),
-        Some(code::FAILED) => {
-            Remembered::from_line(&String::from_utf8_lossy(&output.stdout)).unwrap_or_else(|| {
-                Remembered::Limit("the compiler failed without saying why".into())
-            })
-        }
+        Some(code::FAILED) => Remembered::from_line(&String::from_utf8_lossy(&output.stdout))
+            .unwrap_or_else(|| Remembered::Limit("the compiler failed without saying why".into())),
         Some(_) => return exit(code::NOT_STORED),
         None => killed(&output.status),
     };
