@@ -208,8 +208,8 @@ pub fn canonical_json(handler: &Handler) -> io::Result<Option<Value>> {
             }
             v
         }
-        HandlerKind::Wasm(_) => {
-            let bytes = std::fs::read(&spec_component(handler))?;
+        HandlerKind::Wasm(spec) => {
+            let bytes = std::fs::read(&spec.component)?;
             return Ok(wasm_canonical_json(handler, &sha256_hex(&bytes)));
         }
         HandlerKind::Unsupported { .. } => return Ok(None),
@@ -225,13 +225,6 @@ fn common_json(handler: &Handler, kind: &str) -> Value {
         "matcher": handler.matcher.to_string(),
         "if": handler.if_.as_ref().map(regex::Regex::as_str),
     })
-}
-
-fn spec_component(handler: &Handler) -> PathBuf {
-    match &handler.kind {
-        HandlerKind::Wasm(spec) => spec.component.clone(),
-        _ => PathBuf::new(),
-    }
 }
 
 /// [`canonical_json`] of a wasm handler whose component bytes hash to

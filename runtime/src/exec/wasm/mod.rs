@@ -110,7 +110,7 @@ struct Inflight {
 /// What a quick look at a component found: ready to run, or to be compiled.
 enum Probe {
     Ready(Arc<Prepared>),
-    Cold(Cold),
+    Cold(Box<Cold>),
 }
 
 /// A component the cache does not hold, read and hashed.
@@ -309,7 +309,7 @@ impl WasmHost {
             Ok(Probe::Ready(p)) => Ok(p.compiled),
             Ok(Probe::Cold(cold)) => self
                 .inner
-                .compile_cold(path, cold, start, &mut notes)
+                .compile_cold(path, *cold, start, &mut notes)
                 .map(|p| p.compiled),
             Err(failure) => Err(failure),
         };
@@ -366,7 +366,7 @@ impl WasmHost {
             }
             (Ok(Probe::Cold(cold)), list) => {
                 notes.list.extend(list);
-                cold
+                *cold
             }
             (Err(failure), list) => {
                 notes.list.extend(list);
@@ -651,11 +651,11 @@ impl Inner {
                     .map(Probe::Ready);
             }
         }
-        Ok(Probe::Cold(Cold {
+        Ok(Probe::Cold(Box::new(Cold {
             bytes,
             digest,
             meta,
-        }))
+        })))
     }
 
     /// Compile a cold component here and now, store it, and link it.
