@@ -407,7 +407,7 @@ impl WasmHost {
             worker::Started::Unavailable => return Ok(Err(cold)),
         };
         let still = || Failure::StillCompiling {
-            secs: since.elapsed().unwrap_or_default().as_secs(),
+            secs: whole_secs(since.elapsed().unwrap_or_default()),
         };
         loop {
             let finished = match &mut child {
@@ -481,7 +481,7 @@ impl WasmHost {
             }
             if tokio::time::Instant::now() >= deadline {
                 return Err(Failure::StillCompiling {
-                    secs: flight.started.elapsed().as_secs(),
+                    secs: whole_secs(flight.started.elapsed()),
                 });
             }
             tokio::time::sleep(INFLIGHT_POLL).await;
@@ -800,9 +800,14 @@ async fn blocking<T: Send + 'static>(
             why: format!("loading the component failed: {e}"),
         }),
         Err(_elapsed) => Err(Failure::StillCompiling {
-            secs: start.elapsed().as_secs(),
+            secs: whole_secs(start.elapsed()),
         }),
     }
+}
+
+/// Seconds, rounded: a compile that has run 0.9 s has run "1 s so far".
+fn whole_secs(d: Duration) -> u64 {
+    d.as_secs_f64().round() as u64
 }
 
 fn lock<K, V>(map: &Mutex<HashMap<K, V>>) -> std::sync::MutexGuard<'_, HashMap<K, V>> {
@@ -814,15 +819,10 @@ fn lock<K, V>(map: &Mutex<HashMap<K, V>>) -> std::sync::MutexGuard<'_, HashMap<K
 /// The magic of a WebAssembly component: `\0asm`, version 13, layer 1.
 const COMPONENT_MAGIC: [u8; 8] = *b"\0asm\x0d\0\x01\0";
 
-/// Read the component at `path`: bounded ([`fsread::caps::COMPONENT`]), and
-/// only after its first bytes say it is a component.
-pub(crate) fn read_component(path: &Path) -> Result<Vec<u8>, Failure> {
-    let (mut file, meta) =
-        fsread::open_bounded(path, fsread::caps::COMPONENT).map_err(|e| read_failure(&e))?;
-    read_open_component(path, &mut file, &meta)
-}
-
-fn read_open_component(
+/// Read the component open as `file` (opened with [`fsread::open_bounded`],
+/// its size checked): only after its first bytes say it is a component, and
+/// never more than [`fsread::caps::COMPONENT`].
+pub(crate) fn read_open_component(
     path: &Path,
     file: &mut std::fs::File,
     meta: &std::fs::Metadata,

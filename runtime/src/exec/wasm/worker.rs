@@ -266,7 +266,12 @@ pub fn compile_child(cache: &CacheDir, component: &Path, digest: &str) -> ExitCo
     let Some(digest) = parse_digest(digest) else {
         return exit(code::NOT_STORED);
     };
-    let Ok(bytes) = super::read_component(component) else {
+    let Ok((mut file, meta)) =
+        crate::fsread::open_bounded(component, crate::fsread::caps::COMPONENT)
+    else {
+        return exit(code::NOT_STORED);
+    };
+    let Ok(bytes) = super::read_open_component(component, &mut file, &meta) else {
         return exit(code::NOT_STORED);
     };
     if cache::digest_of(&bytes) != digest {
@@ -280,7 +285,13 @@ pub fn compile_child(cache: &CacheDir, component: &Path, digest: &str) -> ExitCo
         Ok(loaded) if loaded.status == cache::CacheStatus::CompiledUncached => {
             exit(code::NOT_STORED)
         }
-        Ok(_) => exit(code::STORED),
+        Ok(loaded) => {
+            // The next event finds the entry without reading the component.
+            if let (Some(dir), Some(entry)) = (cache.path(), &loaded.entry) {
+                super::index::record(&engine, dir, component, &meta, entry);
+            }
+            exit(code::STORED)
+        }
         Err(e) => {
             let why = match super::classify::compile_failure("", &e) {
                 crate::protocol::Failure::NotAComponent { why, .. } => why,
