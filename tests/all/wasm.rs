@@ -731,12 +731,15 @@ fn compile_reports_cache_hits_and_rebuilds_damaged_entries() {
         assert_eq!(std::fs::read(entry).unwrap(), good);
     }
 
-    // Intact framing (artifact, its SHA-256, the magic as a trailer) around
-    // bytes wasmtime refuses: stale, rebuilt.
+    // Intact framing (artifact, the component's SHA-256, the SHA-256 of
+    // both, the magic as a trailer) around bytes wasmtime refuses: stale, rebuilt.
+    use sha2::Digest as _;
     let payload = b"not a wasmtime artifact";
+    let component = sha2::Sha256::digest(std::fs::read(&deny).unwrap());
     let mut stale = payload.to_vec();
-    stale.extend_from_slice(&<sha2::Sha256 as sha2::Digest>::digest(payload));
-    stale.extend_from_slice(b"AHCWASM2");
+    stale.extend_from_slice(&component);
+    stale.extend_from_slice(&sha2::Sha256::digest(&stale));
+    stale.extend_from_slice(b"AHCWASM3");
     std::fs::write(entry, stale).unwrap();
     let ran = compile(&p, &xdg, &[&deny]);
     assert!(ran.stdout().contains(": compiled, "), "{}", ran.stdout());
@@ -744,8 +747,8 @@ fn compile_reports_cache_hits_and_rebuilds_damaged_entries() {
 
     // A precompiled artifact handed in as a component is refused, never loaded.
     let cwasm = p.tmp().join("hook.cwasm");
-    // The entry without its trailer (SHA-256 and magic, 40 bytes).
-    std::fs::write(&cwasm, &good[..good.len() - 40]).unwrap();
+    // The entry without its trailer (two SHA-256s and the magic, 72 bytes).
+    std::fs::write(&cwasm, &good[..good.len() - 72]).unwrap();
     let ran = compile(&p, &xdg, &[&cwasm]);
     assert_eq!(ran.code(), 1);
     assert!(
