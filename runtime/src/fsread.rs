@@ -201,7 +201,11 @@ mod tests {
         assert_eq!(read_bounded(&p, 5).unwrap(), b"hello");
         assert!(matches!(
             read_bounded(&p, 4),
-            Err(ReadError::TooLarge { size: 5, cap: 4, .. })
+            Err(ReadError::TooLarge {
+                size: 5,
+                cap: 4,
+                ..
+            })
         ));
     }
 
@@ -243,7 +247,13 @@ mod tests {
         std::os::unix::fs::symlink("/dev/zero", &p).unwrap();
         let e = read_bounded(&p, 10).unwrap_err();
         assert!(
-            matches!(e, ReadError::NotRegular { kind: "a device", .. }),
+            matches!(
+                e,
+                ReadError::NotRegular {
+                    kind: "a device",
+                    ..
+                }
+            ),
             "{e}"
         );
     }

@@ -509,7 +509,9 @@ fn create_private_dir(dir: &Path) -> io::Result<()> {
 mod gate;
 mod review;
 
-pub use gate::{gate, gate_with, narrow, raised_limits, restrict, Gate, Gated, Standing};
+pub use gate::{
+    gate, gate_with, narrow, raised_limits, restrict, Gate, Gated, Standing, UNTRUSTED_PER_EVENT,
+};
 pub use review::{needs_trust, pending, review, trust_project};
 
 #[cfg(test)]
