@@ -49,6 +49,8 @@ struct Measured {
 /// `agenthooks run --agent claude` on `stdin` with the warm compile cache,
 /// reaped with `wait4` for its own peak RSS; killed after 60 s.
 #[cfg(unix)]
+// The child is reaped by `wait4` (for its rusage), which `Child` cannot know.
+#[allow(clippy::zombie_processes)]
 fn run_measured(p: &TempProject, stdin: Vec<u8>) -> Measured {
     use std::os::unix::process::ExitStatusExt;
     warm();
