@@ -211,6 +211,7 @@ impl Runtime {
             project_root: root.clone(),
             verbose: self.inner.verbose,
             wasm: Some(self.inner.wasm.clone()),
+            ..ExecContext::default()
         };
         let mut done = pipeline::dispatch(&event, config, &ctx).await;
         if self.inner.verbose {

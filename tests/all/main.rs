@@ -5,6 +5,7 @@
 
 mod agents;
 mod audit;
+mod budgets;
 mod copilot_double_run;
 mod examples;
 mod fail_closed;

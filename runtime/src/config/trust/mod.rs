@@ -540,6 +540,7 @@ mod review;
 
 pub use gate::{
     gate, gate_reads_files, gate_with, narrow, raised_limits, restrict, Gate, Gated, Standing,
+    UNTRUSTED_PER_EVENT,
 };
 pub use review::{needs_trust, pending, review, trust_project};
 
