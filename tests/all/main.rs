@@ -9,6 +9,7 @@ mod copilot_double_run;
 mod examples;
 mod fail_closed;
 mod install;
+mod new_build;
 mod runtime;
 mod spine;
 mod trust;
