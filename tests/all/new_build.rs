@@ -180,6 +180,11 @@ fn build_names_what_it_cannot_build() {
     let ran = p.output(p.cmd(["build", "nope"]), "");
     assert_eq!(ran.code(), 2);
     ran.assert_stderr_contains("no wasm handler in hooks.json names a component `nope.wasm`");
+    // A hooks.json that does not parse may hide hooks: a finding, naming the file.
+    p.write(".agents/hooks.json", "{\"hooks\": {},}\n");
+    let ran = p.output(p.cmd(["build"]), "");
+    assert_eq!(ran.code(), 1, "{}", ran.stdout());
+    ran.assert_stderr_contains("hooks.json");
 }
 
 /// A dependency-free crate builds fast; its component is a plain WASI program,

@@ -60,8 +60,8 @@ pub fn component_of(crate_dir: &Path) -> PathBuf {
 /// Build, copy and precompile each configured component that has a crate;
 /// one line per component.
 ///
-/// Exits 0 when every one built, 1 when one failed, 2 when a `NAME` matches
-/// no configured component.
+/// Exits 0 when every one built, 1 when one failed or a hooks.json has an
+/// error, 2 when a `NAME` matches no configured component.
 ///
 /// # Errors
 /// No working directory, or a closed stdout.
@@ -104,7 +104,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     };
 
     let mut out = io::stdout().lock();
-    let mut failed = false;
+    // A file that cannot be read or parsed may hide hooks to build.
+    let mut failed = !loaded.errors.is_empty();
     let mut built = 0;
     for component in &components {
         let named = args.names.is_empty()
