@@ -18,8 +18,11 @@ use crate::util::{hooks, repo_root, Ran, TempProject};
 /// The cargo and rustup homes of the machine: the tests give `HOME` a
 /// temporary directory, where neither the toolchain nor the registry cache is.
 fn with_toolchain(cmd: &mut assert_cmd::Command) {
-    let home = std::env::var_os("HOME").map(PathBuf::from).unwrap_or_default();
-    let cargo_home = std::env::var_os("CARGO_HOME").map_or_else(|| home.join(".cargo"), PathBuf::from);
+    let home = std::env::var_os("HOME")
+        .map(PathBuf::from)
+        .unwrap_or_default();
+    let cargo_home =
+        std::env::var_os("CARGO_HOME").map_or_else(|| home.join(".cargo"), PathBuf::from);
     let rustup_home =
         std::env::var_os("RUSTUP_HOME").map_or_else(|| home.join(".rustup"), PathBuf::from);
     cmd.env("CARGO_HOME", cargo_home)
@@ -78,7 +81,11 @@ fn the_sdk_carries_the_same_wit_as_the_host() {
              carries its own copy so that it can be packaged)"
         );
     }
-    assert_eq!(host.len(), sdk.len(), "wit/ and sdk/wit/ hold different files");
+    assert_eq!(
+        host.len(),
+        sdk.len(),
+        "wit/ and sdk/wit/ hold different files"
+    );
 }
 
 #[test]
@@ -97,7 +104,10 @@ fn new_puts_the_crate_in_the_project_and_lists_it_in_a_new_hooks_json() {
     let manifest = std::fs::read_to_string(krate.join("Cargo.toml")).expect("read Cargo.toml");
     let sdk = repo_root().join("sdk").canonicalize().expect("the SDK");
     assert!(
-        manifest.contains(&format!("agenthooks-sdk = {{ path = \"{}\" }}", sdk.display())),
+        manifest.contains(&format!(
+            "agenthooks-sdk = {{ path = \"{}\" }}",
+            sdk.display()
+        )),
         "{manifest}"
     );
     // The printed component is the one hooks.json names, next to the crate.
@@ -119,7 +129,11 @@ fn new_puts_the_crate_in_the_project_and_lists_it_in_a_new_hooks_json() {
         config["hooks"]["PreToolUse"][0]["hooks"][0],
         json!({"type": "wasm", "component": ".agents/hooks/guard.wasm", "timeout": 5})
     );
-    assert!(ran.stdout().contains("agenthooks build guard"), "{}", ran.stdout());
+    assert!(
+        ran.stdout().contains("agenthooks build guard"),
+        "{}",
+        ran.stdout()
+    );
 
     // An existing hooks.json is the user's: left byte for byte, the entry printed.
     let before = b"{ \"hooks\": {} }\n// mine\n";
@@ -171,7 +185,8 @@ fn build_names_what_it_cannot_build() {
     let ran = p.output(p.cmd(["build"]), "");
     ok(&ran);
     assert!(
-        ran.stdout().contains(".agents/hooks/prebuilt.wasm: no crate at `.agents/hooks/prebuilt/`"),
+        ran.stdout()
+            .contains(".agents/hooks/prebuilt.wasm: no crate at `.agents/hooks/prebuilt/`"),
         "{}",
         ran.stdout()
     );
@@ -218,11 +233,16 @@ fn build_finds_the_component_where_cargo_put_it_and_copies_it_into_place() {
     assert!(!p.path(".agents/hooks/plain/target").exists());
     assert_eq!(ran.code(), 1, "{}", ran.stdout());
     assert!(
-        ran.stdout().contains(".agents/hooks/plain.wasm: built from `.agents/hooks/plain/`"),
+        ran.stdout()
+            .contains(".agents/hooks/plain.wasm: built from `.agents/hooks/plain/`"),
         "{}",
         ran.stdout()
     );
-    assert!(ran.stdout().contains("but it does not load"), "{}", ran.stdout());
+    assert!(
+        ran.stdout().contains("but it does not load"),
+        "{}",
+        ran.stdout()
+    );
     // A crate that does not compile: cargo's errors, then one line naming it.
     p.write(".agents/hooks/plain/src/main.rs", "fn main() {\n");
     let mut cmd = p.cmd(["build", "plain"]);
@@ -260,7 +280,8 @@ fn new_build_fire_with_no_flags() {
     ok(&ran);
     assert!(printed.is_file(), "{}", ran.stdout());
     assert!(
-        ran.stdout().contains("no-force.wasm: built from `.agents/hooks/no-force/`"),
+        ran.stdout()
+            .contains("no-force.wasm: built from `.agents/hooks/no-force/`"),
         "{}",
         ran.stdout()
     );
@@ -276,8 +297,14 @@ fn new_build_fire_with_no_flags() {
     let ran = fire("git push --force origin main");
     ok(&ran);
     let stdout = ran.stdout();
-    assert!(stdout.contains("\"permissionDecision\":\"deny\""), "{stdout}");
-    assert!(stdout.contains("no-force: force-pushing rewrites shared history"), "{stdout}");
+    assert!(
+        stdout.contains("\"permissionDecision\":\"deny\""),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("no-force: force-pushing rewrites shared history"),
+        "{stdout}"
+    );
     // The build warmed the compile cache the fire uses.
     assert!(!stdout.contains("failed"), "{stdout}");
     let ran = fire("git push origin feature");
@@ -297,6 +324,10 @@ fn the_sdk_packages() {
         .output()
         .expect("run cargo package");
     let list = String::from_utf8_lossy(&out.stdout);
-    assert!(out.status.success(), "{list}\n{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{list}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     assert!(list.lines().any(|l| l == "wit/hook.wit"), "{list}");
 }

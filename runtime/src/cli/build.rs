@@ -52,7 +52,9 @@ pub fn crate_of(component: &Path) -> Option<PathBuf> {
 
 /// The component a crate directory builds: `DIR/NAME.wasm` for `DIR/NAME/`.
 pub fn component_of(crate_dir: &Path) -> PathBuf {
-    let mut name = crate_dir.file_name().map_or_else(OsString::new, OsString::from);
+    let mut name = crate_dir
+        .file_name()
+        .map_or_else(OsString::new, OsString::from);
     name.push(".wasm");
     crate_dir.with_file_name(name)
 }
@@ -87,7 +89,11 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let unknown: Vec<&String> = args
         .names
         .iter()
-        .filter(|n| !components.iter().any(|c| stem(c).as_deref() == Some(n.as_str())))
+        .filter(|n| {
+            !components
+                .iter()
+                .any(|c| stem(c).as_deref() == Some(n.as_str()))
+        })
         .collect();
     if !unknown.is_empty() {
         for name in unknown {
@@ -109,7 +115,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let mut built = 0;
     for component in &components {
         let named = args.names.is_empty()
-            || args.names.iter().any(|n| stem(component).as_deref() == Some(n.as_str()));
+            || args
+                .names
+                .iter()
+                .any(|n| stem(component).as_deref() == Some(n.as_str()));
         if !named {
             continue;
         }
@@ -322,7 +331,10 @@ mod tests {
     #[test]
     fn a_component_and_its_crate_name_each_other() {
         let component = Path::new("/p/.agents/hooks/guard.wasm");
-        assert_eq!(crate_of(component), Some(PathBuf::from("/p/.agents/hooks/guard")));
+        assert_eq!(
+            crate_of(component),
+            Some(PathBuf::from("/p/.agents/hooks/guard"))
+        );
         assert_eq!(component_of(Path::new("/p/.agents/hooks/guard")), component);
         assert_eq!(crate_of(Path::new("/p/guard.component")), None);
         assert_eq!(crate_of(Path::new("/p/guard")), None);
@@ -342,16 +354,29 @@ mod tests {
         };
         let wasm = "/elsewhere/wasm32-wasip2/release/guard.wasm";
         assert_eq!(
-            artifact(&msg("/p/.agents/hooks/guard/Cargo.toml", "bin", wasm), manifest),
+            artifact(
+                &msg("/p/.agents/hooks/guard/Cargo.toml", "bin", wasm),
+                manifest
+            ),
             Some(("guard".to_string(), PathBuf::from(wasm)))
         );
         // A dependency's library, another package's binary, another message.
         assert_eq!(
-            artifact(&msg("/p/.agents/hooks/guard/Cargo.toml", "lib", "/x/libguard.rlib"), manifest),
+            artifact(
+                &msg(
+                    "/p/.agents/hooks/guard/Cargo.toml",
+                    "lib",
+                    "/x/libguard.rlib"
+                ),
+                manifest
+            ),
             None
         );
         assert_eq!(artifact(&msg("/q/Cargo.toml", "bin", wasm), manifest), None);
-        assert_eq!(artifact(r#"{"reason":"build-finished","success":true}"#, manifest), None);
+        assert_eq!(
+            artifact(r#"{"reason":"build-finished","success":true}"#, manifest),
+            None
+        );
         assert_eq!(artifact("not json", manifest), None);
     }
 

@@ -174,7 +174,7 @@ fn relative(from: &Path, to: &Path) -> PathBuf {
         .take_while(|(a, b)| a == b)
         .count();
     let ups = from.components().count() - common;
-    let mut path: PathBuf = std::iter::repeat(Component::ParentDir).take(ups).collect();
+    let mut path: PathBuf = std::iter::repeat_n(Component::ParentDir, ups).collect();
     path.extend(to.components().skip(common));
     path
 }
@@ -215,7 +215,10 @@ pub fn scaffold(dir: &Path, name: &str, sdk: &SdkSource) -> anyhow::Result<Vec<P
         SdkSource::Version(v) => toml_string(v),
         SdkSource::Path(p) => {
             if p.to_str().is_none() {
-                bail!("the SDK path `{}` is not UTF-8; Cargo.toml cannot name it", p.display());
+                bail!(
+                    "the SDK path `{}` is not UTF-8; Cargo.toml cannot name it",
+                    p.display()
+                );
             }
             format!("{{ path = {} }}", toml_string(&slash_path(p)))
         }
@@ -398,7 +401,10 @@ mod tests {
     fn a_path_is_written_as_a_valid_toml_string() {
         assert_eq!(toml_string("plain/sdk"), "\"plain/sdk\"");
         // Rust's `{:?}` would write `\u{1b}`, which TOML rejects.
-        assert_eq!(toml_string("a\u{1b}b\u{7f}c\\d\""), r#""a\u001bb\u007Fc\\d\"""#);
+        assert_eq!(
+            toml_string("a\u{1b}b\u{7f}c\\d\""),
+            r#""a\u001bb\u007Fc\\d\"""#
+        );
     }
 
     #[test]
@@ -407,7 +413,10 @@ mod tests {
             relative(Path::new("/p/.agents/hooks/h"), Path::new("/p/sdk")),
             PathBuf::from("../../../sdk")
         );
-        assert_eq!(relative(Path::new("/p/a"), Path::new("/p/a/b")), PathBuf::from("b"));
+        assert_eq!(
+            relative(Path::new("/p/a"), Path::new("/p/a/b")),
+            PathBuf::from("b")
+        );
     }
 
     #[test]
