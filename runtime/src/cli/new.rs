@@ -148,8 +148,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     if let SdkSource::Version(v) = &sdk {
         eprintln!(
             "agenthooks: agenthooks-sdk {v} is not on crates.io yet and the checkout this agenthooks \
-             was built from is gone: in `{}` set `agenthooks-sdk = {{ path = \"<agenthooks checkout>/sdk\" }}` \
-             (or run `new` again with `--sdk-path <agenthooks checkout>/sdk`)",
+             was built from is gone, so the crate does not build as it is: in `{}` set \
+             `agenthooks-sdk = {{ path = \"<a clone of agenthooks>/sdk\" }}`",
             shown(&dir.join("Cargo.toml"))
         );
     }
