@@ -331,3 +331,64 @@ fn the_sdk_packages() {
     );
     assert!(list.lines().any(|l| l == "wit/hook.wit"), "{list}");
 }
+
+/// This repository's own `.agents/` works in a fresh clone: its components
+/// are committed (not built by `scripts/demo.sh` first), and they answer.
+#[test]
+fn the_repositorys_own_components_are_committed_and_run() {
+    let out = Command::new("git")
+        .args(["ls-files", "--", ".agents"])
+        .current_dir(repo_root())
+        .output()
+        .expect("run git ls-files");
+    let tracked = String::from_utf8_lossy(&out.stdout);
+    let config: Value = serde_json::from_slice(
+        &std::fs::read(repo_root().join(".agents/hooks.json")).expect("read .agents/hooks.json"),
+    )
+    .expect("the repository's hooks.json is JSON");
+    let mut components: Vec<String> = Vec::new();
+    let mut stack = vec![&config];
+    while let Some(v) = stack.pop() {
+        match v {
+            Value::Object(map) => {
+                if let Some(Value::String(c)) = map.get("component") {
+                    components.push(c.clone());
+                }
+                stack.extend(map.values());
+            }
+            Value::Array(items) => stack.extend(items),
+            _ => {}
+        }
+    }
+    assert!(!components.is_empty());
+    for c in &components {
+        assert!(
+            tracked.lines().any(|l| l == c),
+            "{c} is not committed, so a fresh clone lacks it: {tracked}"
+        );
+    }
+    // A copy of what a clone has, fired at: the guard denies.
+    let p = TempProject::new();
+    p.write(
+        ".agents/hooks.json",
+        std::fs::read(repo_root().join(".agents/hooks.json")).unwrap(),
+    );
+    for c in &components {
+        p.write(c, std::fs::read(repo_root().join(c)).unwrap());
+    }
+    let mut cmd = p.cmd(["run", "--agent", "claude"]);
+    cmd.env("XDG_CACHE_HOME", crate::wasm::xdg_cache());
+    let ran = p.output(cmd, p.bash("rm -rf /").to_string());
+    ok(&ran);
+    let answer = ran.json();
+    assert_eq!(
+        answer["hookSpecificOutput"]["permissionDecision"], "deny",
+        "{answer}"
+    );
+    assert!(
+        answer["hookSpecificOutput"]["permissionDecisionReason"]
+            .as_str()
+            .is_some_and(|r| r.starts_with("dangerous-command-guard:")),
+        "{answer}"
+    );
+}
