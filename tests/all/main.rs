@@ -8,6 +8,7 @@ mod audit;
 mod copilot_double_run;
 mod examples;
 mod fail_closed;
+mod hostile_files;
 mod install;
 mod new_build;
 mod runtime;

@@ -128,7 +128,7 @@ impl Gate {
             if let Outcome::Answered(answer) = &mut report.outcome {
                 // Cheap check first: hashing the component is only worth it
                 // when the answer holds something to take out.
-                if !restrict(&mut answer.clone()).is_empty() && untrusted_wasm() {
+                if needs_trust_to_say(answer) && untrusted_wasm() {
                     let removed = restrict(answer);
                     report.notes.push(format!(
                         "not trusted, so {} in its answer {} ignored",
@@ -146,6 +146,17 @@ impl Gate {
         }
         self.refresh_held_note();
         out
+    }
+
+    /// Whether [`Gate::merge`] of `reports` will hash a component: a
+    /// sandboxed project hook answered with what only trust allows. Async
+    /// callers then merge off the executor.
+    pub fn merge_reads_files(&self, reports: &[Report]) -> bool {
+        let runnable = self.handlers.iter().filter(|g| g.skip.is_none());
+        runnable.zip(reports).any(|(gated, report)| {
+            gated.standing == Standing::Sandboxed
+                && matches!(&report.outcome, Outcome::Answered(a) if needs_trust_to_say(a))
+        })
     }
 
     /// Keep every handler within `budget`, the time left under the calling
@@ -246,6 +257,28 @@ pub fn restrict(answer: &mut Answer) -> Vec<String> {
     removed
 }
 
+/// Whether `answer` says something [`restrict`] would take out.
+fn needs_trust_to_say(answer: &Answer) -> bool {
+    !restrict(&mut answer.clone()).is_empty()
+}
+
+/// Whether [`gate`] may hash files for these handlers (a project command
+/// hook's scripts, a project wasm hook's component when it asks for more
+/// than the sandbox defaults): async callers then gate off the executor.
+/// Reading the trust store alone (small, bounded) does not count.
+pub fn gate_reads_files(selected: &[&Handler]) -> bool {
+    selected.iter().any(|h| {
+        h.scope == Scope::Project
+            && match &h.kind {
+                HandlerKind::Command(_) => true,
+                HandlerKind::Wasm(spec) => {
+                    spec.allow != Grants::default() || !raised_limits(h).is_empty()
+                }
+                HandlerKind::Unsupported { .. } => false,
+            }
+    })
+}
+
 /// Apply trust to the selected handlers, reading the store only when a
 /// project hook is among them (the common path touches no file).
 pub fn gate(selected: &[&Handler]) -> Gate {
@@ -292,7 +325,12 @@ pub fn gate_with(store: &TrustStore, selected: &[&Handler]) -> Gate {
         match &handler.kind {
             HandlerKind::Unsupported { .. } => gated.standing = Standing::NotApplicable,
             HandlerKind::Command(_) => {
-                if store.trusts(handler) {
+                let trusted = store.lookup(handler).unwrap_or_else(|e| {
+                    // A script that became a FIFO or a huge file: changed.
+                    gated.notes.push(format!("counts as changed: {e}"));
+                    false
+                });
+                if trusted {
                     gated.standing = Standing::Trusted;
                 } else {
                     gated.standing = Standing::Untrusted;
