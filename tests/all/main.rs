@@ -11,6 +11,7 @@ mod examples;
 mod fail_closed;
 mod hostile_files;
 mod install;
+mod new_build;
 mod runtime;
 mod spine;
 mod trust;
