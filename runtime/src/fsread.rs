@@ -23,6 +23,9 @@ pub mod caps {
     pub const SCRIPT: u64 = 16 << 20;
     /// An event payload (`run`'s stdin, `fire --input-file`).
     pub const PAYLOAD: u64 = 32 << 20;
+    /// The trust store (the user's own file, but read on every event with
+    /// project hooks, so bounded like the rest).
+    pub const TRUST_STORE: u64 = 64 << 20;
 }
 
 /// Why a bounded read failed. Display is one line naming the file.
@@ -71,6 +74,21 @@ impl ReadError {
             | ReadError::TooLarge { path, .. }
             | ReadError::Io { path, .. } => path,
         }
+    }
+}
+
+impl From<ReadError> for io::Error {
+    /// For APIs that return `io::Result`: the kind follows the cause
+    /// (`NotFound`, `InvalidData` for a file that is not regular or too
+    /// large) and the [`ReadError`] stays inside, so its one-line Display is
+    /// the error's and `get_ref()` recovers it typed.
+    fn from(e: ReadError) -> io::Error {
+        let kind = match &e {
+            ReadError::NotFound { .. } => io::ErrorKind::NotFound,
+            ReadError::NotRegular { .. } | ReadError::TooLarge { .. } => io::ErrorKind::InvalidData,
+            ReadError::Io { source, .. } => source.kind(),
+        };
+        io::Error::new(kind, e)
     }
 }
 
@@ -255,6 +273,25 @@ impl FileStamp {
     }
 }
 
+/// Streams all of `path` (a regular file of at most `cap` bytes) into
+/// `sink` — a hasher, say — without holding it in memory. Returns the
+/// number of bytes.
+pub fn copy_bounded(path: &Path, cap: u64, sink: &mut impl io::Write) -> Result<u64, ReadError> {
+    let (file, _) = open_bounded(path, cap)?;
+    let n = io::copy(&mut file.take(cap + 1), sink).map_err(|source| ReadError::Io {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    if n > cap {
+        return Err(ReadError::TooLarge {
+            path: path.to_path_buf(),
+            size: n,
+            cap,
+        });
+    }
+    Ok(n)
+}
+
 fn kind_of(meta: &std::fs::Metadata) -> &'static str {
     if meta.is_dir() {
         return "a directory";
@@ -343,6 +380,35 @@ mod tests {
             ),
             "{e}"
         );
+    }
+
+    #[test]
+    fn copy_streams_a_file_and_stops_at_the_cap() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("a");
+        std::fs::write(&p, b"hello").unwrap();
+        let mut out = Vec::new();
+        assert_eq!(copy_bounded(&p, 5, &mut out).unwrap(), 5);
+        assert_eq!(out, b"hello");
+        let e = copy_bounded(&p, 4, &mut Vec::new()).unwrap_err();
+        assert!(matches!(e, ReadError::TooLarge { cap: 4, .. }), "{e}");
+    }
+
+    #[test]
+    fn as_an_io_error_it_keeps_its_kind_line_and_type() {
+        let dir = tempfile::tempdir().unwrap();
+        let e: io::Error = read_bounded(&dir.path().join("nope"), 1)
+            .unwrap_err()
+            .into();
+        assert_eq!(e.kind(), io::ErrorKind::NotFound);
+        let e: io::Error = read_bounded(dir.path(), 1).unwrap_err().into();
+        assert_eq!(e.kind(), io::ErrorKind::InvalidData);
+        assert!(
+            e.to_string().contains("is a directory, not a regular file"),
+            "{e}"
+        );
+        let inner = e.get_ref().and_then(|i| i.downcast_ref::<ReadError>());
+        assert!(matches!(inner, Some(ReadError::NotRegular { .. })));
     }
 
     #[cfg(unix)]

@@ -151,12 +151,21 @@ impl Runtime {
     /// first). Writes the audit log when it is on, as `run` does.
     pub async fn dispatch(&self, event: Event) -> Dispatched {
         let root = self.root_for(&event);
-        let loaded = self.loaded(&root);
+        let loaded = match self.fresh(&root) {
+            Some(loaded) => loaded,
+            // Reading and parsing the files is blocking I/O: off the executor.
+            None => {
+                let this = self.clone();
+                let key = root.clone();
+                pipeline::blocking(move || this.reload(&key)).await
+            }
+        };
         let config = &loaded.config;
         let ctx = ExecContext {
             project_root: root.clone(),
             verbose: self.inner.verbose,
             wasm: Some(self.inner.wasm.clone()),
+            ..ExecContext::default()
         };
         let mut done = pipeline::dispatch(&event, config, &ctx).await;
         if self.inner.verbose {
@@ -172,7 +181,8 @@ impl Runtime {
             .map(|a| (a.path.as_path(), a.max_bytes));
         if let Some(log) = AuditLog::resolve(audit) {
             let record = Record::new(&event, root.as_deref(), &done.reports, &done.answer);
-            done.notes.extend(log.write(&record));
+            let note = pipeline::blocking(move || log.write(&record)).await;
+            done.notes.extend(note);
         }
         done
     }
@@ -211,16 +221,23 @@ impl Runtime {
 
     /// The configuration of `root`, read again when a file changed.
     fn loaded(&self, root: &Option<PathBuf>) -> Arc<Loaded> {
-        if let Some(loaded) = self.lock().get(root) {
-            let unchanged = !loaded.recheck
-                && loaded
-                    .files
-                    .iter()
-                    .all(|(path, stamp)| FileStamp::of_path(path) == *stamp);
-            if unchanged {
-                return loaded.clone();
-            }
-        }
+        self.fresh(root).unwrap_or_else(|| self.reload(root))
+    }
+
+    /// The kept configuration of `root` if neither file changed since it was
+    /// read (one `stat` each: the fast path, kept on the caller's thread).
+    fn fresh(&self, root: &Option<PathBuf>) -> Option<Arc<Loaded>> {
+        let loaded = self.lock().get(root)?.clone();
+        let unchanged = !loaded.recheck
+            && loaded
+                .files
+                .iter()
+                .all(|(path, stamp)| FileStamp::of_path(path) == *stamp);
+        unchanged.then_some(loaded)
+    }
+
+    /// Read the configuration of `root` and keep it.
+    fn reload(&self, root: &Option<PathBuf>) -> Arc<Loaded> {
         // Read outside the lock: another task may load the same root at the
         // same time; both results are current, the last one is kept.
         let loaded = Arc::new(self.load(root));
@@ -265,5 +282,40 @@ impl Runtime {
             .configs
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_changed_config_is_read_off_the_executor() {
+        let tmp = tempfile::tempdir().unwrap();
+        let (home, project) = (tmp.path().join("home"), tmp.path().join("project"));
+        std::fs::create_dir_all(home.join(".agents")).unwrap();
+        std::fs::create_dir_all(&project).unwrap();
+        // Big enough that parsing it cannot finish before the executor
+        // first polls the blocking task.
+        let mut text = String::from(r#"{"hooks": {"Stop": []}}"#);
+        text.push_str(&" ".repeat(1 << 20));
+        std::fs::write(home.join(".agents/hooks.json"), text).unwrap();
+        let runtime = Runtime::new(RuntimeOptions {
+            home: Some(home),
+            project_root: Some(project.clone()),
+            cache: Some(CacheDir::at(tmp.path().join("cache"))),
+            pooling: false,
+            verbose: false,
+        });
+        let event = Event::new(
+            serde_json::json!({"hook_event_name": "PreToolUse", "cwd": project,
+                               "tool_name": "Bash", "tool_input": {"command": "ls"}}),
+            None,
+            "test",
+        )
+        .unwrap();
+        let (done, yielded) = pipeline::yields(runtime.dispatch(event));
+        assert!(yielded, "the config was read on the executor");
+        assert!(done.notes.is_empty(), "{:?}", done.notes);
     }
 }

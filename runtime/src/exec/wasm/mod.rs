@@ -256,7 +256,8 @@ impl WasmHost {
             Some(base) if spec.component.is_relative() => base.join(&spec.component),
             _ => spec.component.clone(),
         };
-        let sandbox = Sandbox::from_spec(spec, handler.timeout, base.as_deref());
+        let sandbox =
+            Sandbox::from_spec(spec, handler.timeout, base.as_deref()).sharing(ctx.event_memory());
         // A timeout too large for the clock is no deadline at all (a year).
         let deadline = start
             .checked_add(handler.timeout)
@@ -533,9 +534,7 @@ impl WasmHost {
         let output_full = out.len() > OUTPUT_LIMIT || err.len() > OUTPUT_LIMIT;
         report.stdout = lossy(&out);
         report.stderr = lossy(&err);
-        for (level, line) in std::mem::take(&mut store.data_mut().log.lines) {
-            notes.detail(format!("log {}: {line}", bindings::level_name(level)));
-        }
+        store.data_mut().log.drain_into(notes);
         let fuel_left = store.get_fuel().ok();
         let cx = classify::CallContext {
             fuel: sandbox.fuel,
@@ -553,7 +552,7 @@ impl WasmHost {
             Ok(Ok(Ok(_))) if output_full => Outcome::Failed(Failure::OutputLimit {
                 limit: OUTPUT_LIMIT,
             }),
-            Ok(Ok(Ok(answer))) => match bindings::to_answer(event.name(), answer) {
+            Ok(Ok(Ok(answer))) => match bindings::to_answer(event.name(), answer, notes) {
                 Ok(answer) => Outcome::Answered(answer),
                 Err(failure) => Outcome::Failed(failure),
             },
