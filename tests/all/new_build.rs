@@ -4,9 +4,10 @@
 //!
 //! [`new_build_fire_with_no_flags`] builds a real SDK component with cargo
 //! (wasm32-wasip2, release): slow the first time (about a minute on two
-//! cores), incremental after, in `target/new-build`. It runs cargo offline, so
-//! the SDK's dependencies must be in the local registry cache (a workspace
-//! build puts them there).
+//! cores), incremental after, in `target/examples`, which the examples tests
+//! share, so the SDK is built for wasm once per test run. It runs cargo
+//! offline, so the SDK's dependencies must be in the local registry cache (a
+//! workspace build puts them there).
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -275,7 +276,7 @@ fn new_build_fire_with_no_flags() {
     with_toolchain(&mut cmd);
     // Shared between runs so that a second run is incremental; also shows
     // that the component is found wherever the target directory is.
-    cmd.env("CARGO_TARGET_DIR", repo_root().join("target/new-build"));
+    cmd.env("CARGO_TARGET_DIR", repo_root().join("target/examples"));
     let ran = p.output(cmd, "");
     ok(&ran);
     assert!(printed.is_file(), "{}", ran.stdout());
