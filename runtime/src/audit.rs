@@ -302,6 +302,7 @@ mod tests {
             notes: Vec::new(),
             details: Vec::new(),
             fuel_used: None,
+            component_sha256: None,
         }
     }
 

@@ -186,6 +186,93 @@ pub fn read_open(path: &Path, file: File, len_hint: u64, cap: u64) -> Result<Vec
     Ok(bytes)
 }
 
+/// How long before a read a file must have last changed for its [`FileStamp`]
+/// to stand for its bytes: well above any file system's timestamp
+/// granularity (FAT's is 2 s).
+pub const SETTLE: std::time::Duration = std::time::Duration::from_secs(3);
+
+/// What identifies a file's bytes without reading them: device, inode, size,
+/// mtime and ctime (seconds, nanoseconds). The one rule for "has this file
+/// changed?" (the compile index, the warm component map, the config reload).
+///
+/// Why it is enough: every change to a file's bytes sets its ctime to the
+/// current time, and no system call sets ctime to anything else, so a file
+/// with the recorded stamp has the recorded bytes, unless it changed within
+/// the timestamp granularity of the read: as git does for its index ("racy
+/// git"), a stamp is trusted only once it is [`settled`](FileStamp::settled).
+/// Without inodes and ctimes (not Unix) only size and mtime are compared, and
+/// [`FileStamp::exact`] says so.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct FileStamp {
+    /// Device.
+    pub dev: u64,
+    /// Inode.
+    pub ino: u64,
+    /// Size in bytes.
+    pub size: u64,
+    /// Last modification (seconds, nanoseconds since the epoch).
+    pub mtime: (i64, i64),
+    /// Last status change (seconds, nanoseconds); zero where unknown.
+    pub ctime: (i64, i64),
+}
+
+impl FileStamp {
+    /// The stamp in `meta`.
+    pub fn of(meta: &std::fs::Metadata) -> FileStamp {
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::MetadataExt;
+            FileStamp {
+                dev: meta.dev(),
+                ino: meta.ino(),
+                size: meta.size(),
+                mtime: (meta.mtime(), meta.mtime_nsec()),
+                ctime: (meta.ctime(), meta.ctime_nsec()),
+            }
+        }
+        #[cfg(not(unix))]
+        {
+            let mtime = meta
+                .modified()
+                .ok()
+                .and_then(|m| m.duration_since(std::time::UNIX_EPOCH).ok())
+                .map_or((0, 0), |d| {
+                    (d.as_secs() as i64, i64::from(d.subsec_nanos()))
+                });
+            FileStamp {
+                dev: 0,
+                ino: 0,
+                size: meta.len(),
+                mtime,
+                ctime: (0, 0),
+            }
+        }
+    }
+
+    /// The stamp of the file at `path` (following symlinks), if it exists.
+    pub fn of_path(path: &Path) -> Option<FileStamp> {
+        std::fs::metadata(path).ok().map(|m| FileStamp::of(&m))
+    }
+
+    /// Whether the platform gives inodes and ctimes, so that an equal stamp
+    /// means equal bytes (once settled).
+    pub const fn exact() -> bool {
+        cfg!(unix)
+    }
+
+    /// Whether the file last changed at least [`SETTLE`] before `now`.
+    pub fn settled(&self, now: std::time::SystemTime) -> bool {
+        let newest = self.mtime.max(self.ctime);
+        let Ok(now) = now.duration_since(std::time::SystemTime::UNIX_EPOCH) else {
+            return false;
+        };
+        let Ok(secs) = i64::try_from(now.saturating_sub(SETTLE).as_secs()) else {
+            return false;
+        };
+        newest.0 < secs
+    }
+}
+
 /// Streams all of `path` (a regular file of at most `cap` bytes) into
 /// `sink` — a hasher, say — without holding it in memory. Returns the
 /// number of bytes.
@@ -334,5 +421,24 @@ mod tests {
         let e = read_bounded(&p, caps::COMPONENT).unwrap_err();
         assert!(matches!(e, ReadError::TooLarge { .. }), "{e}");
         assert!(e.to_string().contains("over the"), "{e}");
+    }
+
+    #[test]
+    fn a_stamp_changes_with_the_bytes_and_settles_later() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("f");
+        std::fs::write(&p, b"one").unwrap();
+        let first = FileStamp::of_path(&p).unwrap();
+        let now = std::time::SystemTime::now();
+        assert!(!first.settled(now));
+        assert!(first.settled(now + std::time::Duration::from_secs(60)));
+        std::thread::sleep(std::time::Duration::from_millis(20));
+        std::fs::write(&p, b"two").unwrap();
+        let second = FileStamp::of_path(&p).unwrap();
+        assert_eq!(first.size, second.size);
+        if FileStamp::exact() {
+            assert_ne!(first, second, "same size, new ctime");
+        }
+        assert_eq!(FileStamp::of_path(&dir.path().join("absent")), None);
     }
 }

@@ -45,9 +45,15 @@ pub struct Dispatched {
 }
 
 /// Select, gate, execute and aggregate the handlers of `config` for `event`.
+///
+/// The per-event budgets are `config`'s (the user file's), whatever `ctx` says.
 pub async fn dispatch(event: &Event, config: &Config, ctx: &ExecContext) -> Dispatched {
     let selected = select(&config.handlers, event);
-    dispatch_selected(event, config, &selected, ctx).await
+    let ctx = ExecContext {
+        budgets: config.budgets,
+        ..ctx.clone()
+    };
+    dispatch_selected(event, config, &selected, &ctx).await
 }
 
 /// [`dispatch`] for handlers already selected from `config`: callers that

@@ -5,12 +5,15 @@
 
 mod agents;
 mod audit;
+mod budgets;
+mod compile_budget;
 mod copilot_double_run;
 mod examples;
 mod fail_closed;
 mod first_day;
 mod hostile_files;
 mod install;
+mod new_build;
 mod runtime;
 mod spine;
 mod trust;

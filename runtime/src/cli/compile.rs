@@ -5,6 +5,8 @@
 //! name. One line per component: its path, whether the cache already had it,
 //! how long it took and the compiled size. Exit 0, or 1 when any failed (2
 //! when a file named on the command line does not exist).
+//! It compiles in this process and waits, however long it takes; `trust` and
+//! `install` instead start background workers ([`warm_in_background`]).
 
 use std::collections::BTreeSet;
 use std::io::{self, Write};
@@ -12,7 +14,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use crate::config::{self, HandlerKind, LoadOptions};
-use crate::exec::wasm::{CacheStatus, WasmHost};
+use crate::exec::wasm::{worker, CacheStatus, WasmHost};
 use crate::protocol::Failure;
 
 /// `agenthooks compile`.
@@ -32,7 +34,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let named = !args.paths.is_empty();
     let mut not_found = false;
     let paths: Vec<PathBuf> = if args.paths.is_empty() {
-        configured_components()
+        configured_components(config::project_root(None), true)
     } else {
         args.paths
     };
@@ -76,14 +78,36 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     }))
 }
 
-/// Every component the user's and this project's configs name, once each, sorted.
-fn configured_components() -> Vec<PathBuf> {
+/// Start a detached compile worker for every component the user's and the
+/// project's configs name that the cache does not hold yet, and say so in
+/// one line: `trust` and `install` warm the cache before the first event.
+///
+/// # Errors
+/// When `out` cannot be written.
+pub fn warm_in_background(out: &mut impl Write, project_root: Option<PathBuf>) -> io::Result<()> {
+    let paths = configured_components(project_root, false);
+    let started = worker::warm_in_background(&paths);
+    if started > 0 {
+        writeln!(
+            out,
+            "compiling {started} wasm component{} in the background to warm the compile cache",
+            if started == 1 { "" } else { "s" }
+        )?;
+    }
+    Ok(())
+}
+
+/// Every component the user's and `project_root`'s configs name, once each,
+/// sorted; their problems on stderr when `report`.
+fn configured_components(project_root: Option<PathBuf>, report: bool) -> Vec<PathBuf> {
     let loaded = config::load(&LoadOptions {
         home: None,
-        project_root: config::project_root(None),
+        project_root,
     });
     for problem in loaded.errors.iter().chain(&loaded.warnings) {
-        eprintln!("{}", super::report::note_line(problem));
+        if report {
+            eprintln!("{}", super::report::note_line(problem));
+        }
     }
     let set: BTreeSet<PathBuf> = loaded
         .handlers

@@ -133,6 +133,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let ctx = ExecContext {
         project_root: root.clone(),
         verbose: true,
+        budgets: config.budgets,
         ..ExecContext::default()
     };
     let runtime = tokio::runtime::Builder::new_current_thread()

@@ -46,6 +46,11 @@ pub struct HooksFile {
     /// prompt until it is fixed (honoured in the user file only).
     #[serde(default)]
     pub on_config_error: Option<OnError>,
+    /// MiB of linear memory all wasm hooks of one event may hold together
+    /// (default 512; honoured in the user file only).
+    #[serde(rename = "eventMemoryMiB", default)]
+    #[schemars(range(min = 1))]
+    pub event_memory_mib: Option<u64>,
 }
 
 /// The keys [`HooksFile`] knows, for [`unknown_keys`].
@@ -56,6 +61,7 @@ const FILE_KEYS: &[&str] = &[
     "onError",
     "audit",
     "onConfigError",
+    "eventMemoryMiB",
 ];
 
 /// `audit`: where to append one JSON line per event.

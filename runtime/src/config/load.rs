@@ -277,6 +277,20 @@ fn load_file(ctx: &Ctx<'_>, config: &mut Config) {
         }
     }
 
+    if let Some(mib) = parsed.event_memory_mib {
+        match ctx.scope {
+            Scope::User if mib == 0 => ctx.warn(
+                config,
+                "`eventMemoryMiB` must be at least 1; the default is used",
+            ),
+            Scope::User => config.budgets.event_memory_mib = mib,
+            Scope::Project => ctx.warn(
+                config,
+                "`eventMemoryMiB` is honoured only in the user file `~/.agents/hooks.json`; ignored",
+            ),
+        }
+    }
+
     let on_error = parsed.on_error.unwrap_or_default();
     let Some(events) = parsed.hooks else {
         return;

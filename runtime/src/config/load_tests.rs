@@ -722,6 +722,26 @@ fn audit_is_read_from_the_user_file_only() {
 }
 
 #[test]
+fn the_event_memory_budget_is_set_in_the_user_file_only() {
+    let d = Dirs::new();
+    assert_eq!(d.load().budgets.event_memory_mib, 512);
+    d.write_user(r#"{"eventMemoryMiB": 256}"#);
+    d.write_project(r#"{"eventMemoryMiB": 100000}"#);
+    let c = d.load();
+    assert_eq!(c.budgets.event_memory_mib, 256);
+    assert_eq!(c.warnings.len(), 1, "{:?}", c.warnings);
+    assert!(c.warnings[0].contains("`eventMemoryMiB` is honoured only in the user file"));
+    d.write_user(r#"{"eventMemoryMiB": 0}"#);
+    let c = d.load();
+    assert_eq!(c.budgets.event_memory_mib, 512);
+    assert!(
+        c.warnings[0].contains("must be at least 1"),
+        "{:?}",
+        c.warnings
+    );
+}
+
+#[test]
 fn project_root_prefers_the_variable_then_the_nearest_marker() {
     let d = Dirs::new();
     let root = d.project();

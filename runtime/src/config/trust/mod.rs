@@ -209,14 +209,7 @@ pub fn command_files(command: &str, project_root: &Path) -> Vec<(String, PathBuf
 /// When the component file or a script cannot be read within its cap
 /// ([`fsread::caps`]); the error is a [`ReadError`] inside the `io::Error`.
 pub fn canonical_json(handler: &Handler) -> io::Result<Option<Value>> {
-    let common = |kind: &str| {
-        json!({
-            "type": kind,
-            "event": handler.event.as_str(),
-            "matcher": handler.matcher.to_string(),
-            "if": handler.if_.as_ref().map(regex::Regex::as_str),
-        })
-    };
+    let common = |kind: &str| common_json(handler, kind);
     let value = match &handler.kind {
         HandlerKind::Command(spec) => {
             let mut v = common("command");
@@ -237,14 +230,40 @@ pub fn canonical_json(handler: &Handler) -> io::Result<Option<Value>> {
         }
         HandlerKind::Wasm(spec) => {
             let digest = file_sha256(&spec.component, caps::COMPONENT)?;
-            let mut v = common("wasm");
-            v["componentSha256"] = Value::String(digest);
-            v["allow"] = serde_json::to_value(&spec.allow).unwrap_or(Value::Null);
-            v
+            return Ok(wasm_canonical_json(handler, &digest));
         }
         HandlerKind::Unsupported { .. } => return Ok(None),
     };
     Ok(Some(value))
+}
+
+/// What every handler's canonical JSON starts with.
+fn common_json(handler: &Handler, kind: &str) -> Value {
+    json!({
+        "type": kind,
+        "event": handler.event.as_str(),
+        "matcher": handler.matcher.to_string(),
+        "if": handler.if_.as_ref().map(regex::Regex::as_str),
+    })
+}
+
+/// [`canonical_json`] of a wasm handler whose component bytes hash to
+/// `component_sha256` (hex): what was compiled and ran, not the file now.
+fn wasm_canonical_json(handler: &Handler, component_sha256: &str) -> Option<Value> {
+    let HandlerKind::Wasm(spec) = &handler.kind else {
+        return None;
+    };
+    let mut v = common_json(handler, "wasm");
+    v["componentSha256"] = Value::String(component_sha256.to_string());
+    v["allow"] = serde_json::to_value(&spec.allow).unwrap_or(Value::Null);
+    Some(v)
+}
+
+/// The fingerprint of a wasm handler whose component bytes (the ones that
+/// ran) hash to `component_sha256`; `None` for another kind of handler.
+pub fn wasm_fingerprint(handler: &Handler, component_sha256: &str) -> Option<Fingerprint> {
+    wasm_canonical_json(handler, component_sha256)
+        .map(|v| Fingerprint(sha256_hex(v.to_string().as_bytes())))
 }
 
 /// The fingerprint of a handler (see [`canonical_json`]).
@@ -424,6 +443,19 @@ impl TrustStore {
         Ok(fingerprint(handler)?.is_some_and(|fp| self.is_trusted(root, &fp)))
     }
 
+    /// [`TrustStore::trusts`] for a wasm hook that ran the component bytes
+    /// hashing to `component_sha256`: trust decided on what ran, not on the
+    /// file as it is after the run.
+    pub fn trusts_ran(&self, handler: &Handler, component_sha256: &str) -> bool {
+        if handler.scope == Scope::User {
+            return true;
+        }
+        let Some(root) = handler.project_root.as_deref() else {
+            return false;
+        };
+        wasm_fingerprint(handler, component_sha256).is_some_and(|fp| self.is_trusted(root, &fp))
+    }
+
     /// Every trusted project: canonical root → its trusted hooks.
     pub fn projects(&self) -> &BTreeMap<String, ProjectTrust> {
         &self.projects
@@ -549,6 +581,7 @@ mod review;
 
 pub use gate::{
     gate, gate_reads_files, gate_with, narrow, raised_limits, restrict, Gate, Gated, Standing,
+    UNTRUSTED_PER_EVENT,
 };
 pub use review::{needs_trust, pending, previous, review, reviewed_text, trust_project, TEXT_CAP};
 

@@ -752,3 +752,47 @@ fn only_a_gate_that_may_hash_is_said_to_read_files() {
     assert!(!gate.merge_reads_files(&[answered(&sandboxed, deny)]));
     assert!(gate.merge_reads_files(&[answered(&sandboxed, allow)]));
 }
+
+#[test]
+fn an_untrusted_project_runs_at_most_the_cap_of_hooks_per_event() {
+    let p = Project::new();
+    let user = handler(
+        Scope::User,
+        None,
+        HandlerKind::Command(CommandSpec {
+            command: "u".into(),
+            async_: false,
+        }),
+    );
+    let mut hooks = vec![user];
+    for i in 0..UNTRUSTED_PER_EVENT + 4 {
+        let mut w = p.wasm(b"bytes", Grants::default());
+        w.label = format!("w{i}");
+        hooks.push(w);
+    }
+    let refs: Vec<&Handler> = hooks.iter().collect();
+    let gate = gate_with(&TrustStore::empty(), &refs);
+    // The user's hook and the first sixteen run; the last four are skipped.
+    assert_eq!(gate.runnable().len(), 1 + UNTRUSTED_PER_EVENT);
+    let skipped: Vec<&str> = gate
+        .handlers
+        .iter()
+        .filter(|g| g.skip == Some(Skip::OverUntrustedCap { cap: 16 }))
+        .map(|g| g.handler.label.as_str())
+        .collect();
+    assert_eq!(skipped, ["w16", "w17", "w18", "w19"]);
+    assert_eq!(gate.notes.len(), 1, "{:?}", gate.notes);
+    assert!(
+        gate.notes[0].contains("skipped 4 more untrusted project hooks past the limit of 16")
+            && gate.notes[0].contains("`agenthooks trust`"),
+        "{}",
+        gate.notes[0]
+    );
+    // Trusted, they all run.
+    let home = tempfile::tempdir().unwrap();
+    let mut store = store_in(home.path());
+    store.trust(&p.root(), &hooks).unwrap();
+    let gate = gate_with(&store, &refs);
+    assert_eq!(gate.runnable().len(), hooks.len());
+    assert!(gate.notes.is_empty(), "{:?}", gate.notes);
+}
