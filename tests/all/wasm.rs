@@ -277,7 +277,7 @@ fn flooding_the_log_keeps_the_quota_and_drops_the_rest() {
     // The log is diagnostics: a flood loses its tail, not the hook's answer.
     assert_eq!(context(&report), "logged");
     let kept = report
-        .notes
+        .details
         .iter()
         .filter(|n| n.starts_with("log debug: "))
         .count();
