@@ -173,3 +173,26 @@ fn a_trusted_script_replaced_by_a_fifo_or_a_huge_file_counts_as_changed() {
         ran.assert_stderr_contains("agenthooks trust");
     }
 }
+
+#[test]
+fn check_prints_each_finding_on_one_bounded_line() {
+    // A 100,000-character event name with line breaks in it: `check` names it
+    // in a warning, cut to one line instead of echoing the whole name.
+    let name = format!("Pre\n{}", "x".repeat(100_000));
+    let p = guarded(|path| {
+        let mut hooks = serde_json::Map::new();
+        hooks.insert(name.clone(), json!([]));
+        std::fs::write(path, json!({ "hooks": hooks }).to_string()).expect("write");
+    });
+    let checked = run_bounded(&p, &["check"], "");
+    assert_eq!(checked.code(), 1, "{}", checked.stdout());
+    let stdout = checked.stdout();
+    assert!(stdout.contains("xxxx"), "the event is named: {stdout}");
+    for line in stdout.lines() {
+        assert!(
+            line.chars().count() <= 2 * agenthooks::protocol::NOTE_MAX_CHARS,
+            "a line of {} characters",
+            line.chars().count()
+        );
+    }
+}

@@ -19,6 +19,7 @@ use crate::agents::{claude, Agent, Caps};
 use crate::config::{self, Handler, HandlerKind, LoadOptions, Scope};
 use crate::fsread::{self, ReadError};
 use crate::install::{self, Env};
+use crate::protocol::one_line;
 use crate::select::Matcher;
 use crate::suggest;
 
@@ -52,13 +53,13 @@ pub fn run(_args: Args) -> anyhow::Result<ExitCode> {
     }
     let mut out = io::stdout().lock();
     for line in &found.errors {
-        writeln!(out, "error: {line}")?;
+        writeln!(out, "error: {}", one_line(line))?;
     }
     for line in &found.warnings {
-        writeln!(out, "warning: {line}")?;
+        writeln!(out, "warning: {}", one_line(line))?;
     }
     for line in &found.notes {
-        writeln!(out, "note: {line}")?;
+        writeln!(out, "note: {}", one_line(line))?;
     }
     let count = found.errors.len() + found.warnings.len();
     if count == 0 {
