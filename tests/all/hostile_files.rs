@@ -196,3 +196,30 @@ fn check_prints_each_finding_on_one_bounded_line() {
         );
     }
 }
+
+#[test]
+fn trust_names_a_hook_it_cannot_fingerprint_and_exits_1() {
+    let p = TempProject::new();
+    let script = p.script("check.sh", "exit 0");
+    p.project_hooks(&hooks(
+        "PreToolUse",
+        "Bash",
+        json!([
+            command("\"$CLAUDE_PROJECT_DIR\"/.agents/hooks/check.sh"),
+            command("true"),
+        ]),
+    ));
+    std::fs::remove_file(&script).expect("remove the script");
+    mkfifo(&script);
+    let ran = run_bounded(&p, &["trust", "--yes"], "");
+    // Before, it said "Trusted 1 hook" and exited 0: the FIFO hook was left
+    // out without a word.
+    assert_eq!(ran.code(), 1, "{}", ran.stdout());
+    let stdout = ran.stdout();
+    assert!(stdout.contains("Trusted 1 hook"), "{stdout}");
+    let named: Vec<&str> = stdout
+        .lines()
+        .filter(|l| l.contains("was not trusted") && l.contains("is a FIFO"))
+        .collect();
+    assert_eq!(named.len(), 1, "{stdout}");
+}

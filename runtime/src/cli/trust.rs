@@ -83,7 +83,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     }
     let code = match review_and_trust(&root, &store, &config, args.yes, &mut stdout)? {
         Reviewed::NothingToTrust | Reviewed::Trusted(_) => EXIT_OK,
-        Reviewed::Declined | Reviewed::NoTerminal => EXIT_FINDING,
+        Reviewed::Declined | Reviewed::NoTerminal | Reviewed::Incomplete(_) => EXIT_FINDING,
     };
     super::compile::warm_in_background(&mut stdout, Some(root.clone()))?;
     Ok(ExitCode::from(code))
@@ -100,6 +100,10 @@ pub enum Reviewed {
     Declined,
     /// No terminal to ask on and no `yes`: nothing changed.
     NoTerminal,
+    /// The user agreed, but some hooks could not be fingerprinted (a file
+    /// they name is missing, a FIFO, too large): this many were trusted,
+    /// the others were named.
+    Incomplete(usize),
 }
 
 /// Show the hooks of `config` that need trust at `root` and trust them if
@@ -168,6 +172,13 @@ pub fn review_and_trust(
         hooks(count),
         root.display()
     )?;
+    let refused = TrustStore::untrustable(&config.handlers);
+    for line in &refused {
+        writeln!(out, "{}", crate::protocol::one_line(line))?;
+    }
+    if !refused.is_empty() {
+        return Ok(Reviewed::Incomplete(count));
+    }
     Ok(Reviewed::Trusted(count))
 }
 

@@ -488,8 +488,9 @@ impl TrustStore {
             if handler.scope != Scope::Project {
                 continue;
             }
-            // An unreadable component cannot be fingerprinted, so it cannot be
-            // trusted; it still runs sandboxed, without extra grants.
+            // An unreadable component or script cannot be fingerprinted, so
+            // it cannot be trusted (a wasm hook still runs sandboxed, without
+            // extra grants); [`TrustStore::untrustable`] names it.
             if let Ok(Some(fp)) = fingerprint(handler) {
                 let hook = TrustedHook {
                     label: handler.label.clone(),
@@ -513,6 +514,23 @@ impl TrustStore {
             },
         );
         Ok(count)
+    }
+
+    /// The project hooks among `handlers` that [`TrustStore::trust`] cannot
+    /// trust because a file they name cannot be fingerprinted (missing, a
+    /// FIFO, over its size cap, ...): one line each, naming the hook and why.
+    pub fn untrustable<'a>(handlers: impl IntoIterator<Item = &'a Handler>) -> Vec<String> {
+        handlers
+            .into_iter()
+            .filter(|h| h.scope == Scope::Project)
+            .filter_map(|h| match fingerprint(h) {
+                Err(e) => Some(format!(
+                    "`{}` was not trusted: {e}; fix the file and run `agenthooks trust` again",
+                    h.label
+                )),
+                Ok(_) => None,
+            })
+            .collect()
     }
 
     /// Forget every trusted hook of the project at `root`. Returns how many
