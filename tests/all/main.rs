@@ -9,6 +9,7 @@ mod copilot_double_run;
 mod examples;
 mod fail_closed;
 mod install;
+mod portable;
 mod runtime;
 mod spine;
 mod trust;
