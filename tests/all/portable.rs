@@ -105,8 +105,7 @@ fn feed(mut cmd: Command, stdin: &str) -> Output {
     let mut child = cmd.spawn().expect("start the entry");
     // A hook that exits before reading all of stdin closes the pipe: not an error here.
     let _ = child.stdin.take().unwrap().write_all(stdin.as_bytes());
-    let out = child.wait_with_output().unwrap();
-    out
+    child.wait_with_output().unwrap()
 }
 
 /// A recorded payload, moved into the project.
