@@ -1160,3 +1160,37 @@ fn install_on_a_full_disk_leaves_the_file_intact_and_says_so_in_one_line() {
         .collect();
     assert_eq!(names, ["settings.json"], "{names:?}");
 }
+
+#[cfg(unix)]
+#[test]
+fn a_native_file_that_is_a_fifo_or_a_link_to_a_device_is_refused_at_once() {
+    let p = TempProject::new();
+    std::fs::create_dir_all(p.path(".claude")).unwrap();
+    let fifo = std::ffi::CString::new(p.path(".claude/settings.json").to_str().unwrap()).unwrap();
+    // SAFETY: mkfifo on a path this test owns.
+    assert_eq!(unsafe { libc::mkfifo(fifo.as_ptr(), 0o644) }, 0);
+    std::fs::create_dir_all(p.path(".codex")).unwrap();
+    std::os::unix::fs::symlink("/dev/zero", p.path(".codex/hooks.json")).unwrap();
+    // (No `snapshot` here: it would read the FIFO and /dev/zero.)
+    let ran = p.output(p.cmd(["install", "claude", "codex"]), "");
+    assert_eq!(ran.code(), 1, "{}", ran.stderr());
+    let err = ran.stderr();
+    assert!(
+        err.contains("settings.json` is a FIFO, not a regular file"),
+        "{err}"
+    );
+    assert!(
+        err.contains("hooks.json` is a device, not a regular file"),
+        "{err}"
+    );
+    ran.assert_took_less_than(std::time::Duration::from_secs(10));
+    for dir in [".claude", ".codex"] {
+        let names: Vec<_> = std::fs::read_dir(p.path(dir))
+            .unwrap()
+            .flatten()
+            .map(|e| e.file_name())
+            .collect();
+        assert_eq!(names.len(), 1, "{dir}: {names:?}");
+    }
+    assert!(!Path::new("/dev/.zero.agenthooks.lock").exists());
+}

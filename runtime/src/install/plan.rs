@@ -14,7 +14,7 @@ use super::write::{self, Lock};
 use super::InstallError;
 use crate::agents::{Agent, JsonSpec, Registration};
 use crate::config::Scope;
-use crate::fsread::{caps, read_bounded, ReadError};
+use crate::fsread::{caps, open_bounded, read_bounded, ReadError};
 
 /// Install or uninstall.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -443,6 +443,14 @@ pub fn change(req: &Request<'_>) -> Result<Vec<FileChange>, InstallError> {
     let spec = req.agent.install_spec();
     let path = targets::path(spec, req.scope, req.project_root, req.env);
     let target = write::resolve(&path).map_err(|e| InstallError::io(&path, e))?;
+    if !matches!(spec.registration, Registration::Scripts) {
+        // A FIFO or a device (a link to `/dev/zero`) is refused before a lock
+        // file is made next to it.
+        match open_bounded(&path, u64::MAX) {
+            Ok(_) | Err(ReadError::NotFound { .. }) => {}
+            Err(e) => return Err(e.into()),
+        }
+    }
     let Some(dir) = target.parent().filter(|d| !d.as_os_str().is_empty()) else {
         return plan(req).and_then(|c| apply(&c).map(|()| c));
     };
