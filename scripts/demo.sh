@@ -6,7 +6,9 @@
 # 1. adds the wasm32-wasip2 target if it is missing;
 # 2. builds the example hooks in guest-examples/ as WebAssembly components and
 #    copies them to .agents/hooks/<name>.wasm, where this repository's own
-#    .agents/hooks.json expects them;
+#    .agents/hooks.json expects them (they are committed, so a fresh clone's
+#    hooks run before this script ever did; rebuilding keeps them in step with
+#    their source, and `git status` shows when they were not);
 # 3. builds the agenthooks binary;
 # 4. fires made-up events through the real pipeline with `agenthooks fire` and
 #    checks each answer: a dangerous command and a harmless one, a write to
@@ -40,14 +42,21 @@ fi
 step "building the example hooks as components (wasm32-wasip2, release)"
 packages=()
 for name in "${examples[@]}"; do packages+=(-p "$name"); done
-cargo build --release --target wasm32-wasip2 "${packages[@]}"
+# Source paths without this machine's directories in them (panic messages
+# embed them), so that a rebuild from the same source and Cargo.lock gives the
+# committed components byte for byte, whoever runs it.
+cargo_home=${CARGO_HOME:-$HOME/.cargo}
+RUSTFLAGS="${RUSTFLAGS:-} --remap-path-prefix=$cargo_home=/cargo --remap-path-prefix=$root=/agenthooks" \
+    cargo build --release --target wasm32-wasip2 "${packages[@]}"
 
 # Honour CARGO_TARGET_DIR and build.target-dir: ask cargo where it builds.
 target_dir=$(cargo metadata --format-version 1 --no-deps |
     sed -n 's/.*"target_directory":"\([^"]*\)".*/\1/p')
 mkdir -p .agents/hooks
 for name in "${examples[@]}"; do
-    cp "$target_dir/wasm32-wasip2/release/$name.wasm" ".agents/hooks/$name.wasm"
+    # Copy, then rename: a hook firing meanwhile never reads half a component.
+    cp "$target_dir/wasm32-wasip2/release/$name.wasm" ".agents/hooks/.$name.wasm.tmp"
+    mv -f ".agents/hooks/.$name.wasm.tmp" ".agents/hooks/$name.wasm"
     printf '  .agents/hooks/%s.wasm\n' "$name"
 done
 

@@ -104,8 +104,8 @@ pub fn aggregate(event: EventName, verdicts: &[Verdict<'_>]) -> Aggregated {
                 answer: std::borrow::Cow::Borrowed(answer),
             }),
             // The trust gate says once per run which hooks were not trusted
-            // and how to trust them; a note per hook would repeat it.
-            Outcome::Skipped(crate::protocol::Skip::Untrusted) => {}
+            // (or over its cap) and how to trust them; a note per hook would repeat it.
+            Outcome::Skipped(skip) if skip.noted_once() => {}
             Outcome::Skipped(skip) => notes.push(format!("hook {}: {skip}", v.label)),
             Outcome::Failed(failure) => {
                 notes.push(format!("hook {}: {failure}", v.label));

@@ -301,6 +301,7 @@ mod tests {
             stderr: String::new(),
             notes: Vec::new(),
             fuel_used: None,
+            component_sha256: None,
         }
     }
 

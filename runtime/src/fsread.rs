@@ -23,6 +23,9 @@ pub mod caps {
     pub const SCRIPT: u64 = 16 << 20;
     /// An event payload (`run`'s stdin, `fire --input-file`).
     pub const PAYLOAD: u64 = 32 << 20;
+    /// The trust store (the user's own file, but read on every event with
+    /// project hooks, so bounded like the rest).
+    pub const TRUST_STORE: u64 = 64 << 20;
 }
 
 /// Why a bounded read failed. Display is one line naming the file.
@@ -71,6 +74,21 @@ impl ReadError {
             | ReadError::TooLarge { path, .. }
             | ReadError::Io { path, .. } => path,
         }
+    }
+}
+
+impl From<ReadError> for io::Error {
+    /// For APIs that return `io::Result`: the kind follows the cause
+    /// (`NotFound`, `InvalidData` for a file that is not regular or too
+    /// large) and the [`ReadError`] stays inside, so its one-line Display is
+    /// the error's and `get_ref()` recovers it typed.
+    fn from(e: ReadError) -> io::Error {
+        let kind = match &e {
+            ReadError::NotFound { .. } => io::ErrorKind::NotFound,
+            ReadError::NotRegular { .. } | ReadError::TooLarge { .. } => io::ErrorKind::InvalidData,
+            ReadError::Io { source, .. } => source.kind(),
+        };
+        io::Error::new(kind, e)
     }
 }
 
@@ -168,6 +186,112 @@ pub fn read_open(path: &Path, file: File, len_hint: u64, cap: u64) -> Result<Vec
     Ok(bytes)
 }
 
+/// How long before a read a file must have last changed for its [`FileStamp`]
+/// to stand for its bytes: well above any file system's timestamp
+/// granularity (FAT's is 2 s).
+pub const SETTLE: std::time::Duration = std::time::Duration::from_secs(3);
+
+/// What identifies a file's bytes without reading them: device, inode, size,
+/// mtime and ctime (seconds, nanoseconds). The one rule for "has this file
+/// changed?" (the compile index, the warm component map, the config reload).
+///
+/// Why it is enough: every change to a file's bytes sets its ctime to the
+/// current time, and no system call sets ctime to anything else, so a file
+/// with the recorded stamp has the recorded bytes, unless it changed within
+/// the timestamp granularity of the read: as git does for its index ("racy
+/// git"), a stamp is trusted only once it is [`settled`](FileStamp::settled).
+/// Without inodes and ctimes (not Unix) only size and mtime are compared, and
+/// [`FileStamp::exact`] says so.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct FileStamp {
+    /// Device.
+    pub dev: u64,
+    /// Inode.
+    pub ino: u64,
+    /// Size in bytes.
+    pub size: u64,
+    /// Last modification (seconds, nanoseconds since the epoch).
+    pub mtime: (i64, i64),
+    /// Last status change (seconds, nanoseconds); zero where unknown.
+    pub ctime: (i64, i64),
+}
+
+impl FileStamp {
+    /// The stamp in `meta`.
+    pub fn of(meta: &std::fs::Metadata) -> FileStamp {
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::MetadataExt;
+            FileStamp {
+                dev: meta.dev(),
+                ino: meta.ino(),
+                size: meta.size(),
+                mtime: (meta.mtime(), meta.mtime_nsec()),
+                ctime: (meta.ctime(), meta.ctime_nsec()),
+            }
+        }
+        #[cfg(not(unix))]
+        {
+            let mtime = meta
+                .modified()
+                .ok()
+                .and_then(|m| m.duration_since(std::time::UNIX_EPOCH).ok())
+                .map_or((0, 0), |d| {
+                    (d.as_secs() as i64, i64::from(d.subsec_nanos()))
+                });
+            FileStamp {
+                dev: 0,
+                ino: 0,
+                size: meta.len(),
+                mtime,
+                ctime: (0, 0),
+            }
+        }
+    }
+
+    /// The stamp of the file at `path` (following symlinks), if it exists.
+    pub fn of_path(path: &Path) -> Option<FileStamp> {
+        std::fs::metadata(path).ok().map(|m| FileStamp::of(&m))
+    }
+
+    /// Whether the platform gives inodes and ctimes, so that an equal stamp
+    /// means equal bytes (once settled).
+    pub const fn exact() -> bool {
+        cfg!(unix)
+    }
+
+    /// Whether the file last changed at least [`SETTLE`] before `now`.
+    pub fn settled(&self, now: std::time::SystemTime) -> bool {
+        let newest = self.mtime.max(self.ctime);
+        let Ok(now) = now.duration_since(std::time::SystemTime::UNIX_EPOCH) else {
+            return false;
+        };
+        let Ok(secs) = i64::try_from(now.saturating_sub(SETTLE).as_secs()) else {
+            return false;
+        };
+        newest.0 < secs
+    }
+}
+
+/// Streams all of `path` (a regular file of at most `cap` bytes) into
+/// `sink` — a hasher, say — without holding it in memory. Returns the
+/// number of bytes.
+pub fn copy_bounded(path: &Path, cap: u64, sink: &mut impl io::Write) -> Result<u64, ReadError> {
+    let (file, _) = open_bounded(path, cap)?;
+    let n = io::copy(&mut file.take(cap + 1), sink).map_err(|source| ReadError::Io {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    if n > cap {
+        return Err(ReadError::TooLarge {
+            path: path.to_path_buf(),
+            size: n,
+            cap,
+        });
+    }
+    Ok(n)
+}
+
 fn kind_of(meta: &std::fs::Metadata) -> &'static str {
     if meta.is_dir() {
         return "a directory";
@@ -201,7 +325,11 @@ mod tests {
         assert_eq!(read_bounded(&p, 5).unwrap(), b"hello");
         assert!(matches!(
             read_bounded(&p, 4),
-            Err(ReadError::TooLarge { size: 5, cap: 4, .. })
+            Err(ReadError::TooLarge {
+                size: 5,
+                cap: 4,
+                ..
+            })
         ));
     }
 
@@ -243,9 +371,44 @@ mod tests {
         std::os::unix::fs::symlink("/dev/zero", &p).unwrap();
         let e = read_bounded(&p, 10).unwrap_err();
         assert!(
-            matches!(e, ReadError::NotRegular { kind: "a device", .. }),
+            matches!(
+                e,
+                ReadError::NotRegular {
+                    kind: "a device",
+                    ..
+                }
+            ),
             "{e}"
         );
+    }
+
+    #[test]
+    fn copy_streams_a_file_and_stops_at_the_cap() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("a");
+        std::fs::write(&p, b"hello").unwrap();
+        let mut out = Vec::new();
+        assert_eq!(copy_bounded(&p, 5, &mut out).unwrap(), 5);
+        assert_eq!(out, b"hello");
+        let e = copy_bounded(&p, 4, &mut Vec::new()).unwrap_err();
+        assert!(matches!(e, ReadError::TooLarge { cap: 4, .. }), "{e}");
+    }
+
+    #[test]
+    fn as_an_io_error_it_keeps_its_kind_line_and_type() {
+        let dir = tempfile::tempdir().unwrap();
+        let e: io::Error = read_bounded(&dir.path().join("nope"), 1)
+            .unwrap_err()
+            .into();
+        assert_eq!(e.kind(), io::ErrorKind::NotFound);
+        let e: io::Error = read_bounded(dir.path(), 1).unwrap_err().into();
+        assert_eq!(e.kind(), io::ErrorKind::InvalidData);
+        assert!(
+            e.to_string().contains("is a directory, not a regular file"),
+            "{e}"
+        );
+        let inner = e.get_ref().and_then(|i| i.downcast_ref::<ReadError>());
+        assert!(matches!(inner, Some(ReadError::NotRegular { .. })));
     }
 
     #[cfg(unix)]
@@ -258,5 +421,24 @@ mod tests {
         let e = read_bounded(&p, caps::COMPONENT).unwrap_err();
         assert!(matches!(e, ReadError::TooLarge { .. }), "{e}");
         assert!(e.to_string().contains("over the"), "{e}");
+    }
+
+    #[test]
+    fn a_stamp_changes_with_the_bytes_and_settles_later() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("f");
+        std::fs::write(&p, b"one").unwrap();
+        let first = FileStamp::of_path(&p).unwrap();
+        let now = std::time::SystemTime::now();
+        assert!(!first.settled(now));
+        assert!(first.settled(now + std::time::Duration::from_secs(60)));
+        std::thread::sleep(std::time::Duration::from_millis(20));
+        std::fs::write(&p, b"two").unwrap();
+        let second = FileStamp::of_path(&p).unwrap();
+        assert_eq!(first.size, second.size);
+        if FileStamp::exact() {
+            assert_ne!(first, second, "same size, new ctime");
+        }
+        assert_eq!(FileStamp::of_path(&dir.path().join("absent")), None);
     }
 }

@@ -45,9 +45,15 @@ pub struct Dispatched {
 }
 
 /// Select, gate, execute and aggregate the handlers of `config` for `event`.
+///
+/// The per-event budgets are `config`'s (the user file's), whatever `ctx` says.
 pub async fn dispatch(event: &Event, config: &Config, ctx: &ExecContext) -> Dispatched {
     let selected = select(&config.handlers, event);
-    dispatch_selected(event, &selected, ctx).await
+    let ctx = ExecContext {
+        budgets: config.budgets,
+        ..ctx.clone()
+    };
+    dispatch_selected(event, &selected, &ctx).await
 }
 
 /// [`dispatch`] for handlers already selected: callers that must know whether
@@ -61,13 +67,24 @@ pub async fn dispatch_selected(
     if selected.is_empty() {
         return Dispatched::default();
     }
-    let mut gate = trust::gate(selected);
+    let mut gate = if trust::gate_reads_files(selected) {
+        let owned: Vec<Handler> = selected.iter().map(|&h| h.clone()).collect();
+        blocking(move || trust::gate(&owned.iter().collect::<Vec<_>>())).await
+    } else {
+        trust::gate(selected)
+    };
     // A fail-closed hook must answer before the agent gives up on `run` and allows.
     if let Some(deadline) = deadline::deadline(event.harness(), event.name()) {
         gate.clamp(deadline::budget(deadline), event.harness(), deadline);
     }
     let reports = execute_all(&gate.runnable(), event, ctx).await;
-    let reports = gate.merge(reports);
+    let reports = if gate.merge_reads_files(&reports) {
+        let (merged, back) = blocking(move || (gate.merge(reports), gate)).await;
+        gate = back;
+        merged
+    } else {
+        gate.merge(reports)
+    };
     let verdicts: Vec<Verdict<'_>> = gate
         .handlers
         .iter()
@@ -94,5 +111,83 @@ pub async fn dispatch_selected(
         answer: aggregated.answer,
         reports,
         notes,
+    }
+}
+
+/// Runs `work`, blocking file I/O such as hashing scripts and components for
+/// trust, on tokio's blocking pool, so that in library mode a [`Runtime`]
+/// shared on a multi-threaded executor does not stall other tasks while a
+/// large file is read. A panic in `work` goes on unwinding here.
+///
+/// [`Runtime`]: crate::runtime::Runtime
+pub(crate) async fn blocking<T: Send + 'static>(work: impl FnOnce() -> T + Send + 'static) -> T {
+    match tokio::task::spawn_blocking(work).await {
+        Ok(value) => value,
+        Err(e) if e.is_panic() => std::panic::resume_unwind(e.into_panic()),
+        // Only when the runtime shuts down, which drops this future too.
+        Err(e) => panic!("blocking work was cancelled: {e}"),
+    }
+}
+
+/// Runs `work` on a one-thread executor next to a task that only records
+/// that it ran, and says whether it did: it can only if `work` yielded, as
+/// awaiting [`blocking`] work does and reading a file inline does not.
+#[cfg(test)]
+pub(crate) fn yields<T>(work: impl std::future::Future<Output = T>) -> (T, bool) {
+    use std::sync::atomic::{AtomicBool, Ordering};
+    use std::sync::Arc;
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .expect("a runtime");
+    let ran = Arc::new(AtomicBool::new(false));
+    let flag = ran.clone();
+    runtime.block_on(async move {
+        tokio::spawn(async move { flag.store(true, Ordering::SeqCst) });
+        let out = work.await;
+        (out, ran.load(Ordering::SeqCst))
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::config::{self, LoadOptions};
+    use crate::protocol::{Outcome, Skip};
+
+    #[test]
+    fn a_project_script_is_hashed_for_trust_off_the_executor() {
+        let tmp = tempfile::tempdir().unwrap();
+        let (home, project) = (tmp.path().join("home"), tmp.path().join("project"));
+        std::fs::create_dir_all(project.join(".agents")).unwrap();
+        std::fs::create_dir_all(&home).unwrap();
+        // Big enough that hashing it cannot finish before the executor
+        // first polls the blocking task.
+        std::fs::write(project.join("big.sh"), vec![b'#'; 1 << 20]).unwrap();
+        std::fs::write(
+            project.join(".agents/hooks.json"),
+            r#"{"hooks": {"PreToolUse": [{"hooks": [{"type": "command", "command": "sh ./big.sh"}]}]}}"#,
+        )
+        .unwrap();
+        let config = config::load(&LoadOptions {
+            home: Some(home),
+            project_root: Some(project.clone()),
+        });
+        let event = Event::new(
+            serde_json::json!({"hook_event_name": "PreToolUse", "cwd": project,
+                               "tool_name": "Bash", "tool_input": {"command": "ls"}}),
+            None,
+            "test",
+        )
+        .unwrap();
+        let selected = select(&config.handlers, &event);
+        assert!(trust::gate_reads_files(&selected));
+        let ctx = ExecContext::new(Some(project.clone()));
+        let (done, yielded) = yields(dispatch_selected(&event, &selected, &ctx));
+        assert!(yielded, "the gate hashed the script on the executor");
+        assert!(matches!(
+            done.reports[0].outcome,
+            Outcome::Skipped(Skip::Untrusted)
+        ));
     }
 }

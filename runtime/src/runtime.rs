@@ -36,9 +36,9 @@
 //! ```
 
 use std::collections::HashMap;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
-use std::time::{Duration, SystemTime};
+use std::time::SystemTime;
 
 use serde_json::Value;
 
@@ -47,13 +47,9 @@ use crate::audit::{AuditLog, Record};
 use crate::config::{self, Config, LoadOptions};
 use crate::exec::wasm::{CacheDir, EngineOptions, WasmHost};
 use crate::exec::ExecContext;
+use crate::fsread::FileStamp;
 use crate::pipeline::{self, Dispatched};
 use crate::protocol::Event;
-
-/// A config file changed this recently may change again without its
-/// timestamps showing it (their granularity): it is read again each event
-/// until it is older than this.
-const SETTLE: Duration = Duration::from_secs(3);
 
 /// How a [`Runtime`] is set up. The default matches `agenthooks run`: `$HOME`,
 /// the project root found from each event's `cwd`, the user's compile cache.
@@ -107,51 +103,9 @@ struct Inner {
 struct Loaded {
     config: Config,
     /// The user file and the project file, and what each was when read.
-    files: Vec<(PathBuf, Option<Stamp>)>,
+    files: Vec<(PathBuf, Option<FileStamp>)>,
     /// Some file had changed too recently to trust its stamp.
     recheck: bool,
-}
-
-/// What identifies a file's content without reading it: size, mtime and,
-/// on Unix, inode and ctime (which every write sets).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-struct Stamp {
-    len: u64,
-    modified: Option<SystemTime>,
-    inode: u64,
-    changed: (i64, i64),
-}
-
-impl Stamp {
-    fn of(path: &Path) -> Option<Stamp> {
-        let meta = std::fs::metadata(path).ok()?;
-        #[cfg(unix)]
-        let (inode, changed) = {
-            use std::os::unix::fs::MetadataExt;
-            (meta.ino(), (meta.ctime(), meta.ctime_nsec()))
-        };
-        #[cfg(not(unix))]
-        let (inode, changed) = (0, (0, 0));
-        Some(Stamp {
-            len: meta.len(),
-            modified: meta.modified().ok(),
-            inode,
-            changed,
-        })
-    }
-
-    /// Whether the file last changed at least [`SETTLE`] before `now`.
-    fn settled(&self, now: SystemTime) -> bool {
-        let Some(limit) = now.checked_sub(SETTLE) else {
-            return false;
-        };
-        let modified_ok = self.modified.is_some_and(|m| m < limit);
-        let changed_ok = cfg!(not(unix))
-            || limit
-                .duration_since(SystemTime::UNIX_EPOCH)
-                .is_ok_and(|l| self.changed.0 < l.as_secs() as i64);
-        modified_ok && changed_ok
-    }
 }
 
 impl Runtime {
@@ -197,12 +151,21 @@ impl Runtime {
     /// first). Writes the audit log when it is on, as `run` does.
     pub async fn dispatch(&self, event: Event) -> Dispatched {
         let root = self.root_for(&event);
-        let loaded = self.loaded(&root);
+        let loaded = match self.fresh(&root) {
+            Some(loaded) => loaded,
+            // Reading and parsing the files is blocking I/O: off the executor.
+            None => {
+                let this = self.clone();
+                let key = root.clone();
+                pipeline::blocking(move || this.reload(&key)).await
+            }
+        };
         let config = &loaded.config;
         let ctx = ExecContext {
             project_root: root.clone(),
             verbose: self.inner.verbose,
             wasm: Some(self.inner.wasm.clone()),
+            ..ExecContext::default()
         };
         let mut done = pipeline::dispatch(&event, config, &ctx).await;
         if self.inner.verbose {
@@ -218,7 +181,8 @@ impl Runtime {
             .map(|a| (a.path.as_path(), a.max_bytes));
         if let Some(log) = AuditLog::resolve(audit) {
             let record = Record::new(&event, root.as_deref(), &done.reports, &done.answer);
-            done.notes.extend(log.write(&record));
+            let note = pipeline::blocking(move || log.write(&record)).await;
+            done.notes.extend(note);
         }
         done
     }
@@ -257,16 +221,23 @@ impl Runtime {
 
     /// The configuration of `root`, read again when a file changed.
     fn loaded(&self, root: &Option<PathBuf>) -> Arc<Loaded> {
-        if let Some(loaded) = self.lock().get(root) {
-            let unchanged = !loaded.recheck
-                && loaded
-                    .files
-                    .iter()
-                    .all(|(path, stamp)| Stamp::of(path) == *stamp);
-            if unchanged {
-                return loaded.clone();
-            }
-        }
+        self.fresh(root).unwrap_or_else(|| self.reload(root))
+    }
+
+    /// The kept configuration of `root` if neither file changed since it was
+    /// read (one `stat` each: the fast path, kept on the caller's thread).
+    fn fresh(&self, root: &Option<PathBuf>) -> Option<Arc<Loaded>> {
+        let loaded = self.lock().get(root)?.clone();
+        let unchanged = !loaded.recheck
+            && loaded
+                .files
+                .iter()
+                .all(|(path, stamp)| FileStamp::of_path(path) == *stamp);
+        unchanged.then_some(loaded)
+    }
+
+    /// Read the configuration of `root` and keep it.
+    fn reload(&self, root: &Option<PathBuf>) -> Arc<Loaded> {
         // Read outside the lock: another task may load the same root at the
         // same time; both results are current, the last one is kept.
         let loaded = Arc::new(self.load(root));
@@ -283,10 +254,10 @@ impl Runtime {
             paths.push(root.join(".agents").join("hooks.json"));
         }
         // Stamps first: a change while reading shows as a different stamp next time.
-        let files: Vec<(PathBuf, Option<Stamp>)> = paths
+        let files: Vec<(PathBuf, Option<FileStamp>)> = paths
             .into_iter()
             .map(|p| {
-                let stamp = Stamp::of(&p);
+                let stamp = FileStamp::of_path(&p);
                 (p, stamp)
             })
             .collect();
@@ -319,13 +290,32 @@ mod tests {
     use super::*;
 
     #[test]
-    fn a_stamp_is_settled_only_some_time_after_the_last_change() {
+    fn a_changed_config_is_read_off_the_executor() {
         let tmp = tempfile::tempdir().unwrap();
-        let file = tmp.path().join("hooks.json");
-        std::fs::write(&file, "{}").unwrap();
-        let stamp = Stamp::of(&file).unwrap();
-        assert!(!stamp.settled(SystemTime::now()));
-        assert!(stamp.settled(SystemTime::now() + Duration::from_secs(60)));
-        assert_eq!(Stamp::of(&tmp.path().join("absent")), None);
+        let (home, project) = (tmp.path().join("home"), tmp.path().join("project"));
+        std::fs::create_dir_all(home.join(".agents")).unwrap();
+        std::fs::create_dir_all(&project).unwrap();
+        // Big enough that parsing it cannot finish before the executor
+        // first polls the blocking task.
+        let mut text = String::from(r#"{"hooks": {"Stop": []}}"#);
+        text.push_str(&" ".repeat(1 << 20));
+        std::fs::write(home.join(".agents/hooks.json"), text).unwrap();
+        let runtime = Runtime::new(RuntimeOptions {
+            home: Some(home),
+            project_root: Some(project.clone()),
+            cache: Some(CacheDir::at(tmp.path().join("cache"))),
+            pooling: false,
+            verbose: false,
+        });
+        let event = Event::new(
+            serde_json::json!({"hook_event_name": "PreToolUse", "cwd": project,
+                               "tool_name": "Bash", "tool_input": {"command": "ls"}}),
+            None,
+            "test",
+        )
+        .unwrap();
+        let (done, yielded) = pipeline::yields(runtime.dispatch(event));
+        assert!(yielded, "the config was read on the executor");
+        assert!(done.notes.is_empty(), "{:?}", done.notes);
     }
 }

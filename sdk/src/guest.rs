@@ -14,7 +14,10 @@ use crate::{Answer, Event, HookOutput, Permission, ToolKind};
 #[allow(missing_docs, clippy::all)]
 pub mod bindings {
     wit_bindgen::generate!({
-        path: "../wit",
+        // The SDK's own copy of the repository's `wit/`, so that the crate
+        // builds from its package alone; `tests/all/new_build.rs` fails when
+        // the two differ.
+        path: "wit",
         world: "hook",
         // `export!` (ours) invokes this from the hook's crate.
         pub_export_macro: true,

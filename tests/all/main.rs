@@ -5,10 +5,14 @@
 
 mod agents;
 mod audit;
+mod budgets;
+mod compile_budget;
 mod copilot_double_run;
 mod examples;
 mod fail_closed;
+mod hostile_files;
 mod install;
+mod new_build;
 mod portable;
 mod runtime;
 mod spine;

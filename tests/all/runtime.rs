@@ -217,6 +217,14 @@ fn more_events_at_once_than_the_instance_pool_holds_all_run() {
         json!([{"type": "wasm", "component": ".agents/hooks/sleep.wasm", "timeout": 1}]),
     ));
     let runtime = runtime_for(&p);
+    // Compiled first: a compile counts against the 1 s timeout too.
+    let (compiled, _) = runtime
+        .wasm_host()
+        .compile(&p.path(".agents/hooks/sleep.wasm"));
+    compiled.expect("the sleep guest compiles");
+    // Past the settle time of the file just written, so the events take the
+    // component from memory instead of hashing it again each (FileStamp).
+    std::thread::sleep(agenthooks::fsread::SETTLE + std::time::Duration::from_secs(1));
     let rt = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()

@@ -8,7 +8,7 @@
 //! never fires, or a matcher no tool of that agent can match. Notes (printed,
 //! not findings): events where an agent ignores every answer.
 
-use std::io::{self, Write as _};
+use std::io::{self, Read as _, Write as _};
 use std::path::Path;
 use std::process::ExitCode;
 
@@ -17,6 +17,7 @@ use anyhow::Context as _;
 use super::{EXIT_FINDING, EXIT_OK};
 use crate::agents::{Agent, Caps};
 use crate::config::{self, Handler, HandlerKind, LoadOptions, Scope};
+use crate::fsread::{self, ReadError};
 use crate::install::{self, Env};
 use crate::select::Matcher;
 
@@ -146,13 +147,24 @@ pub fn check(root: &Path, env: &Env, trusted: impl Fn(&Handler) -> bool) -> Find
 /// Why a component file cannot be run, if it cannot.
 fn component_problem(path: &Path) -> Option<String> {
     let shown = path.display();
-    let bytes = match std::fs::read(path) {
-        Ok(b) => b,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+    // Only the magic bytes, through a bounded open: a FIFO or a 2 GiB file
+    // is a finding, not a hang.
+    let mut bytes = Vec::with_capacity(8);
+    let read = fsread::open_bounded(path, fsread::caps::COMPONENT).and_then(|(file, _)| {
+        file.take(8)
+            .read_to_end(&mut bytes)
+            .map_err(|source| ReadError::Io {
+                path: path.to_path_buf(),
+                source,
+            })
+    });
+    match read {
+        Ok(_) => {}
+        Err(ReadError::NotFound { .. }) => {
             return Some(format!("component `{shown}` does not exist"))
         }
-        Err(e) => return Some(format!("component `{shown}` cannot be read: {e}")),
-    };
+        Err(e) => return Some(format!("component {e}")),
+    }
     match bytes.get(..8) {
         Some([0, b'a', b's', b'm', _, _, 1, 0]) => None,
         Some([0, b'a', b's', b'm', 1, 0, 0, 0]) => Some(format!(
@@ -244,5 +256,29 @@ mod tests {
         assert!(component_problem(&p("none.wasm"))
             .unwrap()
             .contains("does not exist"));
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn hostile_components_are_findings_not_hangs() {
+        let dir = tempfile::tempdir().unwrap();
+        let fifo = dir.path().join("f.wasm");
+        let c = std::ffi::CString::new(fifo.to_str().unwrap()).unwrap();
+        assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+        let problem = component_problem(&fifo).unwrap();
+        assert!(
+            problem.contains("is a FIFO, not a regular file"),
+            "{problem}"
+        );
+        let big = dir.path().join("big.wasm");
+        std::fs::File::create(&big)
+            .unwrap()
+            .set_len(2 << 30)
+            .unwrap();
+        let problem = component_problem(&big).unwrap();
+        assert!(
+            problem.contains("over the 67108864-byte limit"),
+            "{problem}"
+        );
     }
 }

@@ -4,6 +4,8 @@
 //! Without paths it compiles every component the user and project configs
 //! name. One line per component: its path, whether the cache already had it,
 //! how long it took and the compiled size. Exit 0, or 1 when any failed.
+//! It compiles in this process and waits, however long it takes; `trust` and
+//! `install` instead start background workers ([`warm_in_background`]).
 
 use std::collections::BTreeSet;
 use std::io::{self, Write};
@@ -11,7 +13,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use crate::config::{self, HandlerKind, LoadOptions};
-use crate::exec::wasm::{CacheStatus, WasmHost};
+use crate::exec::wasm::{worker, CacheStatus, WasmHost};
 
 /// `agenthooks compile`.
 #[derive(Debug, clap::Args)]
@@ -26,7 +28,7 @@ pub struct Args {
 /// When stdout cannot be written.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let paths: Vec<PathBuf> = if args.paths.is_empty() {
-        configured_components()
+        configured_components(config::project_root(None), true)
     } else {
         args.paths
     };
@@ -67,14 +69,36 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     }))
 }
 
-/// Every component the user's and this project's configs name, once each, sorted.
-fn configured_components() -> Vec<PathBuf> {
+/// Start a detached compile worker for every component the user's and the
+/// project's configs name that the cache does not hold yet, and say so in
+/// one line: `trust` and `install` warm the cache before the first event.
+///
+/// # Errors
+/// When `out` cannot be written.
+pub fn warm_in_background(out: &mut impl Write, project_root: Option<PathBuf>) -> io::Result<()> {
+    let paths = configured_components(project_root, false);
+    let started = worker::warm_in_background(&paths);
+    if started > 0 {
+        writeln!(
+            out,
+            "compiling {started} wasm component{} in the background to warm the compile cache",
+            if started == 1 { "" } else { "s" }
+        )?;
+    }
+    Ok(())
+}
+
+/// Every component the user's and `project_root`'s configs name, once each,
+/// sorted; their problems on stderr when `report`.
+fn configured_components(project_root: Option<PathBuf>, report: bool) -> Vec<PathBuf> {
     let loaded = config::load(&LoadOptions {
         home: None,
-        project_root: config::project_root(None),
+        project_root,
     });
     for problem in loaded.errors.iter().chain(&loaded.warnings) {
-        eprintln!("{}", super::report::note_line(problem));
+        if report {
+            eprintln!("{}", super::report::note_line(problem));
+        }
     }
     let set: BTreeSet<PathBuf> = loaded
         .handlers

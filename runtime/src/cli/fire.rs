@@ -19,6 +19,7 @@ use super::report;
 use crate::agents::{self, Agent, Native};
 use crate::config::{self, LoadOptions};
 use crate::exec::ExecContext;
+use crate::fsread;
 use crate::pipeline::{self, Dispatched};
 use crate::protocol::{Event, EventName};
 use crate::select::select;
@@ -66,6 +67,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let ctx = ExecContext {
         project_root: root.clone(),
         verbose: true,
+        budgets: config.budgets,
         ..ExecContext::default()
     };
     let runtime = tokio::runtime::Builder::new_current_thread()
@@ -107,10 +109,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
 fn build_event(args: &Args, agent: &dyn Agent) -> anyhow::Result<Event> {
     let input = match (&args.input, &args.input_file) {
         (Some(text), _) => Some(text.clone()),
-        (None, Some(path)) => Some(
-            std::fs::read_to_string(path)
-                .with_context(|| format!("could not read `{}`", path.display()))?,
-        ),
+        // Bounded like `run`'s stdin: `/dev/zero` or a FIFO is refused at once.
+        (None, Some(path)) => {
+            Some(fsread::read_bounded_string(path, fsread::caps::PAYLOAD).context("--input-file")?)
+        }
         (None, None) => None,
     };
     let cwd = match &args.cwd {

@@ -81,6 +81,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     }
     ctx.warn_about_binary();
     let code = ctx.each(&agents, Action::Install, args.dry_run)?;
+    if !args.dry_run {
+        let root = (ctx.scope == Scope::Project).then(|| ctx.root.clone());
+        super::compile::warm_in_background(&mut io::stdout().lock(), root)?;
+    }
     if ctx.scope == Scope::Project && !args.dry_run {
         // On a terminal, offer to trust the project's hooks after showing
         // them, as `agenthooks trust` does (DESIGN.md §8); else say they wait.

@@ -15,8 +15,10 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 pub mod agents;
+pub mod build;
 pub mod check;
 pub mod compile;
+pub mod compile_worker;
 pub mod fire;
 pub mod install;
 pub mod new;
@@ -64,6 +66,11 @@ pub enum Cmd {
     Agents(agents::Args),
     /// Scaffold a hook crate on agenthooks-sdk (a component and a command hook from one source).
     New(new::Args),
+    /// Build the hook crates hooks.json's components come from, put each in place, precompile it.
+    Build(build::Args),
+    /// Compile one component into the cache in the background (for `run`, `trust`, `install`).
+    #[command(name = "__compile-worker", hide = true)]
+    CompileWorker(compile_worker::Args),
 }
 
 /// Parse the command line.
@@ -119,6 +126,8 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Cmd::Compile(args) => compile::run(args),
         Cmd::Agents(args) => agents::run(args),
         Cmd::New(args) => new::run(args),
+        Cmd::Build(args) => build::run(args),
+        Cmd::CompileWorker(args) => Ok(compile_worker::run(args)),
     }
 }
 

@@ -2,69 +2,192 @@
 //!
 //! The crate is one `src/main.rs` holding a hook function, its unit tests and
 //! `agenthooks_sdk::export!`, so the same source builds as a component
-//! (`cargo build --release --target wasm32-wasip2`) and as a native Claude
-//! Code command hook (`cargo build --release`). It carries an empty
-//! `[workspace]` so it builds on its own wherever it is created, inside
-//! another workspace too.
+//! (`agenthooks build`) and as a native Claude Code command hook
+//! (`cargo build --release`). It carries an empty `[workspace]` so it builds
+//! on its own wherever it is created, inside another workspace too.
+//!
+//! It goes to `.agents/hooks/NAME/` in the project, so that `agenthooks build`
+//! finds it from the component `.agents/hooks/NAME.wasm` the config names (see
+//! [`super::build`]). Until `agenthooks-sdk` is published, the dependency is
+//! the SDK of the checkout this binary was built from, as a path relative to
+//! the crate when that checkout is the project itself.
 
+use std::env;
 use std::fs;
 use std::io::{self, Write};
-use std::path::{Path, PathBuf};
+use std::path::{Component, Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::{bail, Context};
+use serde_json::json;
+
+use super::build;
+use crate::config;
+use crate::fsread;
 
 /// `agenthooks new`.
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// The hook's name: the crate, the binary and the component (`<NAME>.wasm`).
     pub name: String,
-    /// Where to create it; default `./<NAME>`. Must not exist or be empty.
+    /// Where to create it; default `.agents/hooks/<NAME>` in the project (the
+    /// nearest directory up from here with `.agents/` or `.git`). Must not
+    /// exist or be empty.
     #[arg(long, value_name = "DIR")]
     pub dir: Option<PathBuf>,
-    /// Depend on a local checkout of the SDK (its `sdk/` directory) instead of
-    /// the released `agenthooks-sdk`.
+    /// Depend on this checkout of the SDK (its `sdk/` directory); default the
+    /// SDK of the checkout agenthooks was built from, when it still exists.
     #[arg(long, value_name = "DIR")]
     pub sdk_path: Option<PathBuf>,
 }
 
-/// Create the crate and print how to build and use it.
+/// Create the crate, list it in `.agents/hooks.json` when that file does not
+/// exist yet, and print how to build and use it.
 ///
 /// # Errors
 /// An invalid name, an existing non-empty directory, or a failed write.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let dir = args
-        .dir
-        .clone()
-        .unwrap_or_else(|| PathBuf::from(&args.name));
-    let sdk = match &args.sdk_path {
-        Some(path) => SdkSource::Path(
+    check_name(&args.name)?;
+    let cwd = env::current_dir().context("cannot read the working directory")?;
+    let cwd = cwd.canonicalize().unwrap_or(cwd);
+    let root = config::project_root(Some(&cwd)).unwrap_or_else(|| cwd.clone());
+    let dir = match &args.dir {
+        Some(dir) => cwd.join(dir),
+        None => root.join(".agents").join("hooks").join(&args.name),
+    };
+    fs::create_dir_all(&dir).with_context(|| format!("cannot create `{}`", dir.display()))?;
+    // Canonical, so that the relative SDK path and the component's path in
+    // hooks.json are computed between real locations.
+    let dir = dir
+        .canonicalize()
+        .with_context(|| format!("cannot resolve `{}`", dir.display()))?;
+    let root = root.canonicalize().unwrap_or(root);
+    let sdk_dir = match &args.sdk_path {
+        Some(path) => Some(
             path.canonicalize()
                 .with_context(|| format!("`--sdk-path {}`", path.display()))?,
         ),
+        None => checkout_sdk(),
+    };
+    let sdk = match &sdk_dir {
+        // Inside the project, a relative path travels with the repository.
+        Some(sdk) if sdk.starts_with(&root) && dir.starts_with(&root) => {
+            SdkSource::Path(relative(&dir, sdk))
+        }
+        Some(sdk) => SdkSource::Path(sdk.clone()),
         None => SdkSource::Version(env!("CARGO_PKG_VERSION").to_string()),
     };
     let files = scaffold(&dir, &args.name, &sdk)?;
+
+    let component = build::component_of(&dir);
+    let in_project = component.strip_prefix(&root).ok();
+    // hooks.json names it relative to the project root when it can, so the
+    // entry works in every clone.
+    let listed = in_project.map_or_else(|| slash_path(&component), slash_path);
+    let hooks_json = root.join(".agents").join("hooks.json");
+    let entry = json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
+        {"type": "wasm", "component": listed, "timeout": 5}
+    ]}]}});
+    let shown = |p: &Path| match p.strip_prefix(&cwd) {
+        Ok(rel) if !rel.as_os_str().is_empty() => rel.display().to_string(),
+        _ => p.display().to_string(),
+    };
+
     let mut out = io::stdout().lock();
     writeln!(
         out,
         "created `{}`, a hook crate on agenthooks-sdk:",
-        dir.display()
+        shown(&dir)
     )?;
     for file in &files {
         writeln!(out, "  {}", file.display())?;
     }
-    let name = &args.name;
+    // Only a file that does not exist is written: an existing one is the
+    // user's, and its bytes are theirs.
+    let added = in_project.is_some()
+        && !hooks_json.exists()
+        && match build::write_atomic(
+            &hooks_json,
+            format!("{}\n", serde_json::to_string_pretty(&entry)?).as_bytes(),
+            build::Replace::No,
+        ) {
+            Ok(()) => true,
+            Err(e) if e.kind() == io::ErrorKind::AlreadyExists => false,
+            Err(e) => {
+                eprintln!("agenthooks: cannot create `{}`: {e}", hooks_json.display());
+                false
+            }
+        };
+    if added {
+        writeln!(
+            out,
+            "created `{}` with a PreToolUse entry for it (matcher `Bash`)",
+            shown(&hooks_json)
+        )?;
+    } else {
+        writeln!(
+            out,
+            "add it to `{}`:\n{}",
+            shown(&hooks_json),
+            serde_json::to_string_pretty(&entry)?
+        )?;
+    }
     writeln!(
         out,
-        "\ntest it:   cd {dir} && cargo test\n\
-         build it:  cargo build --release --target wasm32-wasip2   (rustup target add wasm32-wasip2)\n\
-         use it in .agents/hooks.json:\n  \
-         {{\"hooks\": {{\"PreToolUse\": [{{\"matcher\": \"Bash\", \"hooks\": [\n    \
-         {{\"type\": \"wasm\", \"component\": \"{dir}/target/wasm32-wasip2/release/{name}.wasm\"}}]}}]}}}}",
-        dir = dir.display()
+        "its component: `{}` (commit it; `agenthooks build` rebuilds it)\n\n\
+         edit:   {}\n\
+         test:   cargo test --manifest-path {}\n\
+         build:  agenthooks build {}   (once: rustup target add wasm32-wasip2)\n\
+         try:    agenthooks fire PreToolUse --tool Bash --input '{{\"command\":\"git push --force\"}}'",
+        shown(&component),
+        shown(&dir.join("src").join("main.rs")),
+        shown(&dir.join("Cargo.toml")),
+        args.name,
     )?;
+    drop(out);
+    if let SdkSource::Version(v) = &sdk {
+        eprintln!(
+            "agenthooks: agenthooks-sdk {v} is not on crates.io yet and the checkout this agenthooks \
+             was built from is gone, so the crate does not build as it is: in `{}` set \
+             `agenthooks-sdk = {{ path = \"<a clone of agenthooks>/sdk\" }}`",
+            shown(&dir.join("Cargo.toml"))
+        );
+    }
     Ok(ExitCode::SUCCESS)
+}
+
+/// The SDK of the checkout this binary was built from, when it is still there.
+fn checkout_sdk() -> Option<PathBuf> {
+    let sdk = Path::new(env!("CARGO_MANIFEST_DIR")).parent()?.join("sdk");
+    let manifest = fsread::read_bounded_string(&sdk.join("Cargo.toml"), 1 << 20).ok()?;
+    if !manifest.contains("name = \"agenthooks-sdk\"") {
+        return None;
+    }
+    sdk.canonicalize().ok()
+}
+
+/// `to` as a path from the directory `from` (both absolute and canonical).
+fn relative(from: &Path, to: &Path) -> PathBuf {
+    let common = from
+        .components()
+        .zip(to.components())
+        .take_while(|(a, b)| a == b)
+        .count();
+    let ups = from.components().count() - common;
+    let mut path: PathBuf = std::iter::repeat_n(Component::ParentDir, ups).collect();
+    path.extend(to.components().skip(common));
+    path
+}
+
+/// A path with `/` separators, which hooks.json and Cargo.toml read on every
+/// system (a `\\` would need escaping and reads as an escape on Unix).
+fn slash_path(path: &Path) -> String {
+    let text = path.to_string_lossy();
+    if cfg!(windows) {
+        text.replace('\\', "/")
+    } else {
+        text.into_owned()
+    }
 }
 
 /// Where the scaffold takes the SDK from.
@@ -72,14 +195,15 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
 pub enum SdkSource {
     /// `agenthooks-sdk = "<version>"`.
     Version(String),
-    /// `agenthooks-sdk = { path = "<dir>" }`.
+    /// `agenthooks-sdk = { path = "<dir>" }`, relative to the crate or absolute.
     Path(PathBuf),
 }
 
 /// Write the crate `name` into `dir`; returns the files written, relative to `dir`.
 ///
 /// # Errors
-/// An invalid crate name, a `dir` that exists and is not empty, or a failed write.
+/// An invalid crate name, a `dir` that exists and is not empty, an SDK path
+/// that is not UTF-8, or a failed write.
 pub fn scaffold(dir: &Path, name: &str, sdk: &SdkSource) -> anyhow::Result<Vec<PathBuf>> {
     check_name(name)?;
     if let Ok(mut entries) = fs::read_dir(dir) {
@@ -88,9 +212,16 @@ pub fn scaffold(dir: &Path, name: &str, sdk: &SdkSource) -> anyhow::Result<Vec<P
         }
     }
     let sdk_dep = match sdk {
-        SdkSource::Version(v) => format!("\"{v}\""),
-        // Debug formatting quotes and escapes the path as a TOML basic string would.
-        SdkSource::Path(p) => format!("{{ path = {:?} }}", p.display().to_string()),
+        SdkSource::Version(v) => toml_string(v),
+        SdkSource::Path(p) => {
+            if p.to_str().is_none() {
+                bail!(
+                    "the SDK path `{}` is not UTF-8; Cargo.toml cannot name it",
+                    p.display()
+                );
+            }
+            format!("{{ path = {} }}", toml_string(&slash_path(p)))
+        }
     };
     let files = [
         (
@@ -113,6 +244,14 @@ pub fn scaffold(dir: &Path, name: &str, sdk: &SdkSource) -> anyhow::Result<Vec<P
         written.push(PathBuf::from(rel));
     }
     Ok(written)
+}
+
+/// `text` as a TOML basic string. JSON's string escapes are a subset of
+/// TOML's; TOML also wants DEL escaped, which JSON leaves raw.
+fn toml_string(text: &str) -> String {
+    serde_json::Value::from(text)
+        .to_string()
+        .replace('\u{7f}', "\\u007F")
 }
 
 /// A name cargo accepts for a package and a binary, and a file name everywhere.
@@ -158,9 +297,9 @@ const MAIN_RS: &str = r#"//! `{{name}}`: an agenthooks hook.
 //! command-hook protocol (stdin to stdout) everywhere else.
 //!
 //! - test:      `cargo test`
-//! - component: `cargo build --release --target wasm32-wasip2`
-//!   gives `target/wasm32-wasip2/release/{{name}}.wasm`; list it in
-//!   `.agents/hooks.json` as `{"type": "wasm", "component": "..."}`.
+//! - component: `agenthooks build {{name}}` (from the project) builds it for
+//!   wasm32-wasip2 and puts it at `.agents/hooks/{{name}}.wasm`, next to this
+//!   crate, where `.agents/hooks.json` names it; commit that file.
 //! - command:   `cargo build --release` gives `target/release/{{name}}`, a
 //!   Claude Code command hook.
 
@@ -242,7 +381,7 @@ mod tests {
         assert!(toml.contains("\n[workspace]\n"), "{toml}");
         let main = fs::read_to_string(dir.join("src/main.rs")).unwrap();
         assert!(main.contains("agenthooks_sdk::export!(hook);"));
-        assert!(main.contains("release/my-hook.wasm"));
+        assert!(main.contains("`.agents/hooks/my-hook.wasm`"));
         assert!(!main.contains("{{"), "every placeholder is filled");
     }
 
@@ -255,6 +394,28 @@ mod tests {
         assert!(
             toml.contains(r#"agenthooks-sdk = { path = "/x/a \"b\"/sdk" }"#),
             "{toml}"
+        );
+    }
+
+    #[test]
+    fn a_path_is_written_as_a_valid_toml_string() {
+        assert_eq!(toml_string("plain/sdk"), "\"plain/sdk\"");
+        // Rust's `{:?}` would write `\u{1b}`, which TOML rejects.
+        assert_eq!(
+            toml_string("a\u{1b}b\u{7f}c\\d\""),
+            r#""a\u001bb\u007Fc\\d\"""#
+        );
+    }
+
+    #[test]
+    fn a_relative_path_climbs_to_the_common_ancestor() {
+        assert_eq!(
+            relative(Path::new("/p/.agents/hooks/h"), Path::new("/p/sdk")),
+            PathBuf::from("../../../sdk")
+        );
+        assert_eq!(
+            relative(Path::new("/p/a"), Path::new("/p/a/b")),
+            PathBuf::from("b")
         );
     }
 

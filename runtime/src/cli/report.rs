@@ -7,18 +7,17 @@ use serde_json::{json, Value};
 
 use crate::agents::NOTE_PREFIX;
 use crate::exec::Report;
-use crate::protocol::{Exit, Outcome};
+use crate::protocol::{one_line, Exit, Outcome};
 
 /// How much of a hook's stdout or stderr the text report shows.
 const EXCERPT_CHARS: usize = 400;
 
-/// A note as printed on stderr: prefixed [`NOTE_PREFIX`] (once).
+/// A note as printed on stderr: prefixed [`NOTE_PREFIX`] (once), and cut to
+/// one line of bounded length ([`one_line`]): every note passes here, so a
+/// 10 MB event name or a guest's multi-line message cannot flood stderr.
 pub fn note_line(note: &str) -> String {
-    if note.starts_with(NOTE_PREFIX) {
-        note.to_string()
-    } else {
-        format!("{NOTE_PREFIX}{note}")
-    }
+    let note = note.strip_prefix(NOTE_PREFIX).unwrap_or(note);
+    format!("{NOTE_PREFIX}{}", one_line(note))
 }
 
 /// `answered`, `failed` or `skipped`.
@@ -117,7 +116,7 @@ pub fn report_text(index: usize, report: &Report) -> String {
         }
     }
     for note in &report.notes {
-        let _ = writeln!(out, "      note: {note}");
+        let _ = writeln!(out, "      note: {}", one_line(note));
     }
     out
 }
@@ -148,6 +147,16 @@ mod tests {
     fn notes_are_prefixed_once() {
         assert_eq!(note_line("x"), "agenthooks: x");
         assert_eq!(note_line("agenthooks: x"), "agenthooks: x");
+    }
+
+    #[test]
+    fn notes_are_one_bounded_line() {
+        let huge = format!("unknown event `{}`\nsecond line", "X".repeat(10 << 20));
+        let line = note_line(&huge);
+        assert!(!line.contains('\n'));
+        assert!(line.len() < 1000, "{}", line.len());
+        assert!(line.starts_with("agenthooks: unknown event `XXX"));
+        assert!(line.ends_with('…'));
     }
 
     #[test]

@@ -132,6 +132,7 @@ pub fn bridge(args: &Args, input: impl Read, notes: &mut Vec<String>) -> anyhow:
         let ctx = ExecContext {
             project_root: root.clone(),
             verbose: args.verbose,
+            budgets: config.budgets,
             ..ExecContext::default()
         };
         let done = runtime.block_on(pipeline::dispatch_selected(&event, &selected, &ctx));

@@ -79,6 +79,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         Reviewed::NothingToTrust | Reviewed::Trusted(_) => EXIT_OK,
         Reviewed::Declined | Reviewed::NoTerminal => EXIT_FINDING,
     };
+    super::compile::warm_in_background(&mut stdout, Some(root.clone()))?;
     Ok(ExitCode::from(code))
 }
 

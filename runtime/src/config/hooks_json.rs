@@ -41,10 +41,22 @@ pub struct HooksFile {
     /// The audit log (honoured in the user file only).
     #[serde(default)]
     pub audit: Option<AuditEntry>,
+    /// MiB of linear memory all wasm hooks of one event may hold together
+    /// (default 512; honoured in the user file only).
+    #[serde(rename = "eventMemoryMiB", default)]
+    #[schemars(range(min = 1))]
+    pub event_memory_mib: Option<u64>,
 }
 
 /// The keys [`HooksFile`] knows, for [`unknown_keys`].
-const FILE_KEYS: &[&str] = &["$schema", "description", "hooks", "onError", "audit"];
+const FILE_KEYS: &[&str] = &[
+    "$schema",
+    "description",
+    "hooks",
+    "onError",
+    "audit",
+    "eventMemoryMiB",
+];
 
 /// `audit`: where to append one JSON line per event.
 #[derive(Debug, Clone, Deserialize, JsonSchema)]

@@ -10,7 +10,6 @@
 use std::env;
 use std::ffi::OsString;
 use std::fs;
-use std::io;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -22,6 +21,7 @@ use super::{
     AuditConfig, CommandSpec, Config, Grants, Handler, HandlerKind, OnError, Scope, WasmSpec,
     DEFAULT_FUEL, DEFAULT_MEMORY_MIB, DEFAULT_TIMEOUT,
 };
+use crate::fsread::{self, caps, ReadError};
 use crate::protocol::EventName;
 use crate::select::Matcher;
 
@@ -146,28 +146,54 @@ impl Ctx<'_> {
 }
 
 fn load_file(ctx: &Ctx<'_>, config: &mut Config) {
-    let text = match fs::read_to_string(ctx.file) {
-        Ok(text) => text,
-        Err(e) if e.kind() == io::ErrorKind::NotFound => return,
+    // Either file may be a FIFO, a symlink to `/dev/zero` or gigabytes of
+    // sparse zeros committed to git: a bounded read refuses them at once, so
+    // the other scope still decides within the agent's deadline.
+    let bytes = match fsread::read_bounded(ctx.file, caps::HOOKS_JSON) {
+        Ok(bytes) => bytes,
+        Err(ReadError::NotFound { .. }) => return,
         Err(e) => {
-            ctx.error(config, format_args!("cannot read it: {e}"));
+            // The error names the file and what to do.
+            config.errors.push(format!("{e} (other scopes still run)"));
             return;
         }
     };
     config.files.push(ctx.file.to_path_buf());
+    let text = match std::str::from_utf8(&bytes) {
+        Ok(text) => text,
+        Err(e) => {
+            ctx.error(
+                config,
+                format_args!(
+                    "it is not UTF-8 text (an invalid byte at offset {}); save it as UTF-8",
+                    e.valid_up_to()
+                ),
+            );
+            return;
+        }
+    };
     if text.trim().is_empty() {
         return;
     }
     // Parse twice: as a plain value to find unknown keys, and typed. Both keep
     // serde_json's line and column, which `from_value` would lose.
-    let value: serde_json::Value = match serde_json::from_str(&text) {
+    let value: serde_json::Value = match serde_json::from_str(text) {
         Ok(value) => value,
         Err(e) => {
             ctx.error(config, json_error(&e));
             return;
         }
     };
-    let parsed: HooksFile = match serde_json::from_str(&text) {
+    // serde reads a struct from an array too (`[]` would be a file with no
+    // hooks, silently): the file is an object or it is wrong.
+    if let Some(kind) = not_an_object(&value) {
+        ctx.error(
+            config,
+            format_args!("the top level is {kind}, not an object; write `{{\"hooks\": {{...}}}}`"),
+        );
+        return;
+    }
+    let parsed: HooksFile = match serde_json::from_str(text) {
         Ok(parsed) => parsed,
         Err(e) => {
             ctx.error(config, json_error(&e));
@@ -212,6 +238,20 @@ fn load_file(ctx: &Ctx<'_>, config: &mut Config) {
         }
     }
 
+    if let Some(mib) = parsed.event_memory_mib {
+        match ctx.scope {
+            Scope::User if mib == 0 => ctx.warn(
+                config,
+                "`eventMemoryMiB` must be at least 1; the default is used",
+            ),
+            Scope::User => config.budgets.event_memory_mib = mib,
+            Scope::Project => ctx.warn(
+                config,
+                "`eventMemoryMiB` is honoured only in the user file `~/.agents/hooks.json`; ignored",
+            ),
+        }
+    }
+
     let on_error = parsed.on_error.unwrap_or_default();
     let Some(events) = parsed.hooks else {
         return;
@@ -225,6 +265,19 @@ fn load_file(ctx: &Ctx<'_>, config: &mut Config) {
             let at = format!("hooks.{event}[{g}]");
             resolve_group(ctx, config, event, &at, group, on_error);
         }
+    }
+}
+
+/// What a JSON value is when it is not an object ("an array", ...).
+fn not_an_object(value: &serde_json::Value) -> Option<&'static str> {
+    use serde_json::Value;
+    match value {
+        Value::Object(_) => None,
+        Value::Array(_) => Some("an array"),
+        Value::String(_) => Some("a string"),
+        Value::Number(_) => Some("a number"),
+        Value::Bool(_) => Some("a boolean"),
+        Value::Null => Some("null"),
     }
 }
 

@@ -193,7 +193,120 @@ fn wrong_types_are_errors_with_a_position() {
     d.write_project("[1]");
     let c = d.load();
     assert_eq!(c.errors.len(), 2, "{:?}", c.errors);
-    assert!(c.errors[1].contains("line 1 column"), "{:?}", c.errors);
+    assert!(
+        c.errors[1].contains("the top level is an array"),
+        "{:?}",
+        c.errors
+    );
+}
+
+#[test]
+fn a_top_level_that_is_not_an_object_is_one_error_naming_the_file() {
+    let d = Dirs::new();
+    d.write_user(&one_handler(json!({"type": "command", "command": "u"})));
+    // serde would read `[]` as a file with no hooks, silently.
+    for (text, kind) in [
+        ("[]", "an array"),
+        ("\"hooks\"", "a string"),
+        ("3", "a number"),
+        ("null", "null"),
+    ] {
+        d.write_project(text);
+        let c = d.load();
+        assert_eq!(commands(&c), ["u"], "{text}");
+        assert_eq!(
+            c.errors,
+            [format!(
+                "`{}`: the top level is {kind}, not an object; write `{{\"hooks\": {{...}}}}`; \
+                 fix the file (other scopes still run)",
+                d.project_file().display()
+            )],
+            "{text}"
+        );
+    }
+}
+
+#[test]
+fn invalid_utf8_is_one_error_and_the_other_scope_runs() {
+    let d = Dirs::new();
+    d.write_user(&one_handler(json!({"type": "command", "command": "u"})));
+    fs::create_dir_all(d.project().join(".agents")).unwrap();
+    fs::write(d.project_file(), b"{\"hooks\": \xff}").unwrap();
+    let c = d.load();
+    assert_eq!(commands(&c), ["u"]);
+    assert_eq!(
+        c.errors,
+        [format!(
+            "`{}`: it is not UTF-8 text (an invalid byte at offset 10); save it as UTF-8; \
+             fix the file (other scopes still run)",
+            d.project_file().display()
+        )]
+    );
+}
+
+/// A hostile project file: one error naming it, read without blocking or
+/// reading it whole, and the user's hooks still load.
+#[cfg(unix)]
+fn hostile_project_file(make: impl FnOnce(&Path), says: &str) {
+    let d = Dirs::new();
+    d.write_user(&one_handler(json!({"type": "command", "command": "u"})));
+    fs::create_dir_all(d.project().join(".agents")).unwrap();
+    make(&d.project_file());
+    let c = d.load();
+    assert_eq!(commands(&c), ["u"]);
+    assert_eq!(c.errors.len(), 1, "{:?}", c.errors);
+    let shown = format!("`{}`", d.project_file().display());
+    assert!(c.errors[0].starts_with(&shown), "{:?}", c.errors);
+    assert!(c.errors[0].contains(says), "{:?}", c.errors);
+    assert!(
+        c.errors[0].ends_with("(other scopes still run)"),
+        "{:?}",
+        c.errors
+    );
+    assert!(!c.errors[0].contains('\n'));
+}
+
+#[cfg(unix)]
+#[test]
+fn a_fifo_project_file_does_not_block_the_user_scope() {
+    hostile_project_file(
+        |p| {
+            let c = std::ffi::CString::new(p.to_str().unwrap()).unwrap();
+            assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+        },
+        "is a FIFO, not a regular file",
+    );
+}
+
+#[cfg(unix)]
+#[test]
+fn a_project_file_linked_to_dev_zero_does_not_block_the_user_scope() {
+    hostile_project_file(
+        |p| std::os::unix::fs::symlink("/dev/zero", p).unwrap(),
+        "is a device, not a regular file",
+    );
+}
+
+#[cfg(unix)]
+#[test]
+fn a_huge_sparse_project_file_is_refused_by_its_size() {
+    hostile_project_file(
+        |p| fs::File::create(p).unwrap().set_len(2 << 30).unwrap(),
+        "is 2147483648 bytes, over the 4194304-byte limit",
+    );
+}
+
+#[cfg(unix)]
+#[test]
+fn a_hostile_user_file_does_not_block_the_project_scope() {
+    let d = Dirs::new();
+    d.write_project(&one_handler(json!({"type": "command", "command": "p"})));
+    fs::create_dir_all(d.home().join(".agents")).unwrap();
+    std::os::unix::fs::symlink("/dev/zero", d.user_file()).unwrap();
+    let c = d.load();
+    assert_eq!(commands(&c), ["p"]);
+    assert_eq!(c.errors.len(), 1, "{:?}", c.errors);
+    assert!(c.errors[0].contains(&d.user_file().display().to_string()));
 }
 
 #[test]
@@ -240,14 +353,13 @@ fn unreadable_file_is_an_error() {
     // A directory where the file should be cannot be read as text.
     fs::create_dir_all(d.project_file()).unwrap();
     let c = d.load();
-    assert_eq!(c.errors.len(), 1);
-    assert!(
-        c.errors[0].starts_with(&format!(
-            "`{}`: cannot read it: ",
+    assert_eq!(
+        c.errors,
+        [format!(
+            "`{}` is a directory, not a regular file; replace it with a regular file \
+             (other scopes still run)",
             d.project_file().display()
-        )),
-        "{:?}",
-        c.errors
+        )]
     );
 }
 
@@ -598,6 +710,26 @@ fn audit_is_read_from_the_user_file_only() {
     assert_eq!(c.warnings.len(), 1);
     assert!(c.warnings[0].contains("`audit` is honoured only in the user file"));
     assert!(c.warnings[0].starts_with(&format!("`{}`", d.project_file().display())));
+}
+
+#[test]
+fn the_event_memory_budget_is_set_in_the_user_file_only() {
+    let d = Dirs::new();
+    assert_eq!(d.load().budgets.event_memory_mib, 512);
+    d.write_user(r#"{"eventMemoryMiB": 256}"#);
+    d.write_project(r#"{"eventMemoryMiB": 100000}"#);
+    let c = d.load();
+    assert_eq!(c.budgets.event_memory_mib, 256);
+    assert_eq!(c.warnings.len(), 1, "{:?}", c.warnings);
+    assert!(c.warnings[0].contains("`eventMemoryMiB` is honoured only in the user file"));
+    d.write_user(r#"{"eventMemoryMiB": 0}"#);
+    let c = d.load();
+    assert_eq!(c.budgets.event_memory_mib, 512);
+    assert!(
+        c.warnings[0].contains("must be at least 1"),
+        "{:?}",
+        c.warnings
+    );
 }
 
 #[test]

@@ -39,6 +39,25 @@ pub struct Config {
     pub project_root: Option<PathBuf>,
     /// The audit log settings, from the user file's `audit` object.
     pub audit: Option<AuditConfig>,
+    /// The per-event budgets, from the user file (defaults otherwise).
+    pub budgets: Budgets,
+}
+
+/// Limits on one event as a whole, across its handlers. Set in the user file
+/// only: a cloned repository must not be able to raise them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Budgets {
+    /// Linear memory all wasm handlers of one event may hold together, in MiB
+    /// (`eventMemoryMiB`); default [`DEFAULT_EVENT_MEMORY_MIB`].
+    pub event_memory_mib: u64,
+}
+
+impl Default for Budgets {
+    fn default() -> Budgets {
+        Budgets {
+            event_memory_mib: DEFAULT_EVENT_MEMORY_MIB,
+        }
+    }
 }
 
 /// Where the audit log goes (user file only: a project must not pick where the user's log is written).
@@ -165,3 +184,5 @@ pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(60);
 pub const DEFAULT_FUEL: u64 = 2_000_000_000;
 /// Default wasm linear memory limit in MiB.
 pub const DEFAULT_MEMORY_MIB: u64 = 64;
+/// Default linear memory of all wasm handlers of one event together, in MiB.
+pub const DEFAULT_EVENT_MEMORY_MIB: u64 = 512;

@@ -12,6 +12,10 @@
 //! - **One deadline for everything.** The exit *and* the end of its output must
 //!   come before the timeout: a background process that keeps stdout open
 //!   does not keep us waiting past it.
+//! - **Nothing outlives the hook.** Once it has exited and closed its output
+//!   (or at the timeout), its process group is killed: a grandchild that
+//!   closed its stdio and stayed in the group (`sleep 30 >/dev/null &`) does
+//!   not outlive `run`. Only `async` hooks are left running, by design.
 //! - **Bounded output.** At most [`OUTPUT_LIMIT`] bytes of stdout and of stderr
 //!   are kept; the rest is read (so the hook never blocks on a full pipe) and
 //!   dropped, with a note.
@@ -118,9 +122,8 @@ pub async fn run(
     })
     .await
     .is_ok();
-    if !finished {
-        kill_group(&mut child, pgid);
-    }
+    // Whether it finished or not: what it left in its group goes with it.
+    kill_group(&mut child, pgid);
     let status = match status {
         Some(status) => status,
         None => {
@@ -191,6 +194,10 @@ fn shell(command: &str) -> Command {
 }
 
 /// Kill the hook and everything in its process group (`pgid`, its pid).
+///
+/// Also after the leader was reaped: the group's id cannot be handed to a new
+/// process while a member of the group lives, and with none left the kill
+/// finds nothing (`ESRCH`).
 fn kill_group(child: &mut Child, pgid: Option<u32>) {
     #[cfg(unix)]
     if let Some(pid) = pgid {
@@ -368,5 +375,36 @@ mod tests {
             report.notes,
             ["its stdout was over 1 MiB; the last 24 bytes were dropped"]
         );
+    }
+
+    #[tokio::test]
+    async fn a_grandchild_left_in_the_group_is_killed_when_the_hook_returns() {
+        let dir = tempfile::tempdir().unwrap();
+        let pid_file = dir.path().join("pid");
+        let cmd = format!(
+            "sleep 30 >/dev/null 2>&1 </dev/null & echo $! > '{}'; exit 0",
+            pid_file.display()
+        );
+        let report = run_cmd(&cmd, Duration::from_secs(10)).await;
+        assert_eq!(report.exit, Some(Exit::Code(0)));
+        let pid: i32 = std::fs::read_to_string(&pid_file)
+            .unwrap()
+            .trim()
+            .parse()
+            .unwrap();
+        // SIGKILL is sent before `run` returns; the orphan is reaped by init.
+        let gone = (0..250).any(|_| {
+            let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
+            let state = stat
+                .rsplit(')')
+                .next()
+                .and_then(|s| s.split_whitespace().next());
+            if matches!(state, None | Some("Z")) {
+                return true;
+            }
+            std::thread::sleep(Duration::from_millis(20));
+            false
+        });
+        assert!(gone, "the grandchild {pid} outlived the hook");
     }
 }

@@ -6,9 +6,11 @@
 //! hook finishes first (DESIGN.md §5).
 
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
 use std::time::Duration;
 
-use crate::config::{Handler, HandlerKind};
+use crate::config::{Budgets, Handler, HandlerKind};
 use crate::protocol::{Event, Exit, Outcome, Skip};
 
 pub mod command;
@@ -35,6 +37,9 @@ pub struct Report {
     pub notes: Vec<String>,
     /// Fuel a wasm guest used.
     pub fuel_used: Option<u64>,
+    /// The sha256 (hex) of the component bytes a wasm handler compiled and
+    /// ran: what the trust gate decides on after the run.
+    pub component_sha256: Option<String>,
 }
 
 impl Report {
@@ -51,6 +56,7 @@ impl Report {
             stderr: String::new(),
             notes: Vec::new(),
             fuel_used: None,
+            component_sha256: None,
         }
     }
 
@@ -77,6 +83,12 @@ pub struct ExecContext {
     /// The wasm host to run wasm handlers in (a long-lived process keeps one
     /// warm across events); `None` uses the process-wide [`wasm::WasmHost::global`].
     pub wasm: Option<wasm::WasmHost>,
+    /// The per-event budgets (the user's `hooks.json` may set them).
+    pub budgets: Budgets,
+    /// The guest memory the wasm handlers of the event being run share:
+    /// [`execute_all`] sets a fresh one for each event; `None` (a handler
+    /// run on its own) gives that handler a budget of its own.
+    pub event_memory: Option<EventMemory>,
 }
 
 impl ExecContext {
@@ -87,11 +99,88 @@ impl ExecContext {
             ..ExecContext::default()
         }
     }
+
+    /// The event memory budget a wasm handler run in this context charges.
+    pub fn event_memory(&self) -> EventMemory {
+        self.event_memory
+            .clone()
+            .unwrap_or_else(|| EventMemory::new(self.budgets.event_memory_mib))
+    }
 }
 
-/// Run every handler at once; the reports come back in the order of `handlers`.
+/// Guest memory shared by the wasm handlers of one event: each store charges
+/// its linear-memory growth here and is credited back when it is dropped, so
+/// forty hooks of 64 MiB each cannot take 2.5 GiB between them.
+///
+/// Cheap to clone; clones share the count.
+#[derive(Debug, Clone)]
+pub struct EventMemory {
+    limit: usize,
+    limit_mib: u64,
+    used: Arc<AtomicUsize>,
+}
+
+/// Two budgets are the same when they share one count.
+impl PartialEq for EventMemory {
+    fn eq(&self, other: &EventMemory) -> bool {
+        Arc::ptr_eq(&self.used, &other.used)
+    }
+}
+
+impl Eq for EventMemory {}
+
+impl EventMemory {
+    /// A budget of `limit_mib` MiB with nothing used yet.
+    pub fn new(limit_mib: u64) -> EventMemory {
+        let limit = usize::try_from(limit_mib)
+            .ok()
+            .and_then(|mib| mib.checked_mul(1 << 20))
+            .unwrap_or(usize::MAX);
+        EventMemory {
+            limit,
+            limit_mib,
+            used: Arc::new(AtomicUsize::new(0)),
+        }
+    }
+
+    /// The budget in MiB.
+    pub fn limit_mib(&self) -> u64 {
+        self.limit_mib
+    }
+
+    /// Bytes charged now.
+    pub fn in_use(&self) -> usize {
+        self.used.load(Ordering::Acquire)
+    }
+
+    /// Take `bytes` from the budget; `false` (and nothing taken) when they do not fit.
+    pub(crate) fn charge(&self, bytes: usize) -> bool {
+        self.used
+            .fetch_update(Ordering::AcqRel, Ordering::Acquire, |used| {
+                used.checked_add(bytes).filter(|&total| total <= self.limit)
+            })
+            .is_ok()
+    }
+
+    /// Give back `bytes` taken by [`EventMemory::charge`].
+    pub(crate) fn credit(&self, bytes: usize) {
+        let _ = self
+            .used
+            .fetch_update(Ordering::AcqRel, Ordering::Acquire, |used| {
+                Some(used.saturating_sub(bytes))
+            });
+    }
+}
+
+/// Run every handler of one event at once; the reports come back in the
+/// order of `handlers`. The wasm handlers among them share one fresh
+/// [`EventMemory`] of `ctx.budgets.event_memory_mib`.
 pub async fn execute_all(handlers: &[&Handler], event: &Event, ctx: &ExecContext) -> Vec<Report> {
-    let runs = handlers.iter().map(|handler| execute(handler, event, ctx));
+    let ctx = ExecContext {
+        event_memory: Some(EventMemory::new(ctx.budgets.event_memory_mib)),
+        ..ctx.clone()
+    };
+    let runs = handlers.iter().map(|handler| execute(handler, event, &ctx));
     futures_util::future::join_all(runs).await
 }
 

@@ -10,7 +10,7 @@ use super::targets;
 use super::InstallError;
 use crate::agents::{Agent, Registration, UserDir, UserPath, AGENTS};
 use crate::config::Scope;
-use crate::fsread::{caps, read_bounded};
+use crate::fsread::{self, caps};
 
 /// The directories user-level configs live under, read from the environment
 /// once so that everything below is testable with paths passed in.
@@ -119,7 +119,8 @@ pub fn is_installed(agent: &dyn Agent, scope: Scope, project_root: &Path, env: &
     let spec = agent.install_spec();
     let path = targets::path(spec, scope, project_root, env);
     match &spec.registration {
-        Registration::Json(j) => read_bounded(&path, caps::HOOKS_JSON)
+        // A project's native config may be a FIFO or `/dev/zero`: bounded reads.
+        Registration::Json(j) => fsread::read_bounded(&path, caps::HOOKS_JSON)
             .ok()
             .and_then(|bytes| json::parse(&path, &bytes, j.jsonc).ok())
             .is_some_and(|doc| json::has_ours(&doc.root, j.shape, agent.id())),
@@ -145,7 +146,7 @@ pub fn switched_off(
         return None;
     };
     let path = targets::path(spec, scope, project_root, env);
-    let bytes = read_bounded(&path, caps::HOOKS_JSON).ok()?;
+    let bytes = fsread::read_bounded(&path, caps::HOOKS_JSON).ok()?;
     let doc = json::parse(&path, &bytes, j.jsonc).ok()?;
     let root = serde_json::Value::Object(doc.root);
     j.off
@@ -157,10 +158,8 @@ pub fn switched_off(
 }
 
 /// Whether a script or plugin file is one agenthooks wrote for `agent`.
-/// Read bounded: the file is the repository's, and `run` asks this on every
-/// event of an agent that also runs another agent's hooks.
 pub(crate) fn file_is_ours(path: &Path, agent: &str) -> bool {
-    read_bounded(path, caps::SCRIPT).is_ok_and(|bytes| {
+    fsread::read_bounded(path, caps::SCRIPT).is_ok_and(|bytes| {
         String::from_utf8_lossy(&bytes)
             .lines()
             .any(|l| json::is_ours(l, agent))

@@ -12,5 +12,5 @@ pub use answer::{
     Answer, Behavior, Decision, HookSpecificOutput, PermissionDecision, PermissionRequestDecision,
 };
 pub use event::{Event, EventError, EventName, ToolKind, UnknownEvent};
-pub use outcome::{Failure, Outcome, Skip};
+pub use outcome::{one_line, Failure, Outcome, Skip, NOTE_MAX_CHARS};
 pub use parse::{parse_output, parse_stdout, plain_text_is_context, Exit};

@@ -37,6 +37,23 @@ pub enum Skip {
         /// The `type` of the handler.
         kind: String,
     },
+    /// An untrusted project already ran `cap` hooks at this event.
+    #[error(
+        "not run: an untrusted project runs at most {cap} hooks per event; \
+         run `agenthooks trust` to run them all"
+    )]
+    OverUntrustedCap {
+        /// The most hooks an untrusted project runs per event.
+        cap: usize,
+    },
+}
+
+impl Skip {
+    /// Whether the trust gate already says once per run what was skipped this
+    /// way and what to do, so a note per hook would only repeat it.
+    pub fn noted_once(&self) -> bool {
+        matches!(self, Skip::Untrusted | Skip::OverUntrustedCap { .. })
+    }
 }
 
 /// How a handler failed. `Display` is the note shown on stderr (without the hook's name).
@@ -89,6 +106,16 @@ pub enum Failure {
         /// The limit in MiB.
         limit_mib: u64,
     },
+    /// A wasm guest's memory growth would take the wasm hooks of this event,
+    /// together, past the event's memory budget.
+    #[error(
+        "event memory budget of {limit_mib} MiB exhausted (all wasm hooks of one event share it); \
+         raise `eventMemoryMiB` in ~/.agents/hooks.json if they need more"
+    )]
+    EventMemoryBudget {
+        /// The budget in MiB.
+        limit_mib: u64,
+    },
     /// A wasm guest overflowed its stack.
     #[error("overflowed the wasm stack (deep recursion)")]
     StackOverflow,
@@ -99,7 +126,7 @@ pub enum Failure {
         message: String,
     },
     /// A wasm guest returned `err(...)` from `handle`.
-    #[error("returned an error: {message}")]
+    #[error("returned an error: {}", one_line(message))]
     GuestError {
         /// The guest's message.
         message: String,
@@ -132,6 +159,23 @@ pub enum Failure {
         /// What is missing.
         why: String,
     },
+    /// The component is still being compiled (in the background, filling the
+    /// compile cache) when the handler's time ran out.
+    // Not "allowed": under `onError: "deny"` the same failure denies.
+    #[error("still compiling ({secs} s so far); run `agenthooks compile` to warm the cache")]
+    StillCompiling {
+        /// How long it has been compiling, in whole seconds.
+        secs: u64,
+    },
+    /// Compiling the component failed on a limit of the compiler itself (CPU
+    /// time, memory), or the compiler died; remembered until the file changes.
+    #[error("`{path}` could not be compiled: {why}")]
+    CompileFailed {
+        /// The file.
+        path: String,
+        /// What stopped the compile and what to do.
+        why: String,
+    },
     /// The runtime itself failed around this handler.
     #[error("internal error: {why}")]
     Internal {
@@ -142,9 +186,70 @@ pub enum Failure {
 
 fn stderr_suffix(stderr: &str) -> String {
     match stderr.lines().map(str::trim).find(|l| !l.is_empty()) {
-        Some(line) => format!(": {line}"),
+        Some(line) => format!(": {}", one_line(line)),
         None => String::new(),
     }
+}
+
+/// The most characters of a note (or of a hook's text quoted in one), `…` not counted.
+pub const NOTE_MAX_CHARS: usize = 400;
+
+/// `text` as one line of at most [`NOTE_MAX_CHARS`] characters (and a `…`
+/// when cut): line breaks become one space, other control characters are
+/// escaped (`\u{1b}`), so nothing a hook or a payload says can end a line
+/// of stderr early, fake one, or steer the terminal.
+///
+/// The one rule for every note: it reads only as much of `text` as it
+/// keeps (plus a bounded run of whitespace), so a 10 MB event name costs
+/// no more than a short one.
+pub fn one_line(text: &str) -> String {
+    // Whitespace is read without being kept: bound how much is read at all.
+    const READ_MAX: usize = 16 * NOTE_MAX_CHARS;
+    let mut out = String::new();
+    let mut kept = 0;
+    let mut broke = false;
+    let mut cut = false;
+    for (read, c) in text.trim().chars().enumerate() {
+        if kept > NOTE_MAX_CHARS || read >= READ_MAX {
+            cut = true;
+            break;
+        }
+        match c {
+            '\n' | '\r' | '\t' => {
+                while out.ends_with(' ') {
+                    out.pop();
+                    kept -= 1;
+                }
+                broke = true;
+            }
+            ' ' if broke => {}
+            c => {
+                if broke {
+                    out.push(' ');
+                    kept += 1;
+                    broke = false;
+                }
+                if c.is_control() {
+                    for e in c.escape_default() {
+                        out.push(e);
+                        kept += 1;
+                    }
+                } else {
+                    out.push(c);
+                    kept += 1;
+                }
+            }
+        }
+    }
+    if cut || kept > NOTE_MAX_CHARS {
+        let at = out
+            .char_indices()
+            .nth(NOTE_MAX_CHARS)
+            .map_or(out.len(), |(i, _)| i);
+        out.truncate(at);
+        out.push('…');
+    }
+    out
 }
 
 #[cfg(test)]
@@ -170,12 +275,13 @@ mod tests {
             },
             Failure::OutOfFuel { fuel: 10 },
             Failure::MemoryLimit { limit_mib: 64 },
+            Failure::EventMemoryBudget { limit_mib: 512 },
             Failure::StackOverflow,
             Failure::Trap {
                 message: "unreachable".into(),
             },
             Failure::GuestError {
-                message: "bad".into(),
+                message: "bad\nworse".into(),
             },
             Failure::OutputLimit { limit: 65536 },
             Failure::ComponentNotFound {
@@ -188,6 +294,11 @@ mod tests {
             Failure::WrongWorld {
                 path: "a.wasm".into(),
                 why: "no export".into(),
+            },
+            Failure::StillCompiling { secs: 3 },
+            Failure::CompileFailed {
+                path: "a.wasm".into(),
+                why: "over the CPU-time cap".into(),
             },
             Failure::Internal { why: "x".into() },
         ];
@@ -211,5 +322,45 @@ mod tests {
             .to_string(),
             "timed out after 1.5s and was killed"
         );
+    }
+
+    #[test]
+    fn foreign_text_in_a_failure_is_one_bounded_line() {
+        let long = Failure::GuestError {
+            message: "x".repeat(10 << 20),
+        };
+        assert!(long.to_string().chars().count() <= NOTE_MAX_CHARS + 30);
+        let exit = Failure::ExitCode {
+            code: 1,
+            stderr: format!("{}\nmore", "e".repeat(5000)),
+        };
+        assert!(exit.to_string().ends_with('…'));
+    }
+
+    #[test]
+    fn one_line_joins_lines_escapes_controls_and_cuts() {
+        assert_eq!(
+            one_line("  first  \n  second\r\n\tthird "),
+            "first second third"
+        );
+        assert_eq!(one_line("a\u{1b}[31mb"), "a\\u{1b}[31mb");
+        assert_eq!(one_line(""), "");
+        let exact = "é".repeat(NOTE_MAX_CHARS);
+        assert_eq!(one_line(&exact), exact);
+        let over = format!("{exact}z");
+        let cut = one_line(&over);
+        assert_eq!(cut, format!("{exact}…"));
+        // Ten megabytes in, one short line out.
+        let huge = format!("unknown event `{}`", "X".repeat(10 << 20));
+        assert_eq!(one_line(&huge).chars().count(), NOTE_MAX_CHARS + 1);
+        let spaces = format!("a{}b", "\n ".repeat(1 << 20));
+        assert_eq!(one_line(&spaces), "a…");
+    }
+
+    #[test]
+    fn skips_the_gate_sums_up_are_noted_once() {
+        assert!(Skip::Untrusted.noted_once());
+        assert!(Skip::OverUntrustedCap { cap: 16 }.noted_once());
+        assert!(!Skip::Async.noted_once());
     }
 }

@@ -62,7 +62,14 @@ struct Held {
     narrowed: usize,
     /// Wasm hooks whose answer lost what only trust allows.
     restricted: usize,
+    /// Hooks not run past [`UNTRUSTED_PER_EVENT`].
+    capped: usize,
 }
+
+/// The most hooks an untrusted project runs at one event: the rest are
+/// skipped ([`Skip::OverUntrustedCap`]) until the user trusts the project,
+/// so a cloned repository cannot start hundreds of sandboxes per tool call.
+pub const UNTRUSTED_PER_EVENT: usize = 16;
 
 /// The trust gate's result for one event.
 #[derive(Debug, Clone, Default)]
@@ -117,18 +124,24 @@ impl Gate {
             {
                 report.notes.push(why.clone());
             }
+            // Decided on the component bytes that ran, when the executor
+            // says which (it hashed them to compile them), not the file now.
+            let trusts = || match &report.component_sha256 {
+                Some(sha) => self.store.trusts_ran(&gated.handler, sha),
+                None => self.store.trusts(&gated.handler),
+            };
             let untrusted_wasm = || match gated.standing {
                 Standing::Narrowed => true,
-                Standing::Sandboxed => !self.store.trusts(&gated.handler),
-                Standing::User
-                | Standing::Trusted
-                | Standing::Untrusted
-                | Standing::NotApplicable => false,
+                Standing::Sandboxed => !trusts(),
+                // Its grants were trusted on the file before the run; what
+                // it may say depends on the bytes that ran.
+                Standing::Trusted => report.component_sha256.is_some() && !trusts(),
+                Standing::User | Standing::Untrusted | Standing::NotApplicable => false,
             };
             if let Outcome::Answered(answer) = &mut report.outcome {
                 // Cheap check first: hashing the component is only worth it
                 // when the answer holds something to take out.
-                if !restrict(&mut answer.clone()).is_empty() && untrusted_wasm() {
+                if needs_trust_to_say(answer) && untrusted_wasm() {
                     let removed = restrict(answer);
                     report.notes.push(format!(
                         "not trusted, so {} in its answer {} ignored",
@@ -146,6 +159,17 @@ impl Gate {
         }
         self.refresh_held_note();
         out
+    }
+
+    /// Whether [`Gate::merge`] of `reports` will hash a component: a
+    /// sandboxed project hook answered with what only trust allows. Async
+    /// callers then merge off the executor.
+    pub fn merge_reads_files(&self, reports: &[Report]) -> bool {
+        let runnable = self.handlers.iter().filter(|g| g.skip.is_none());
+        runnable.zip(reports).any(|(gated, report)| {
+            gated.standing == Standing::Sandboxed
+                && matches!(&report.outcome, Outcome::Answered(a) if needs_trust_to_say(a))
+        })
     }
 
     /// Keep every handler within `budget`, the time left under the calling
@@ -246,6 +270,28 @@ pub fn restrict(answer: &mut Answer) -> Vec<String> {
     removed
 }
 
+/// Whether `answer` says something [`restrict`] would take out.
+fn needs_trust_to_say(answer: &Answer) -> bool {
+    !restrict(&mut answer.clone()).is_empty()
+}
+
+/// Whether [`gate`] may hash files for these handlers (a project command
+/// hook's scripts, a project wasm hook's component when it asks for more
+/// than the sandbox defaults): async callers then gate off the executor.
+/// Reading the trust store alone (small, bounded) does not count.
+pub fn gate_reads_files(selected: &[&Handler]) -> bool {
+    selected.iter().any(|h| {
+        h.scope == Scope::Project
+            && match &h.kind {
+                HandlerKind::Command(_) => true,
+                HandlerKind::Wasm(spec) => {
+                    spec.allow != Grants::default() || !raised_limits(h).is_empty()
+                }
+                HandlerKind::Unsupported { .. } => false,
+            }
+    })
+}
+
 /// Apply trust to the selected handlers, reading the store only when a
 /// project hook is among them (the common path touches no file).
 pub fn gate(selected: &[&Handler]) -> Gate {
@@ -292,7 +338,12 @@ pub fn gate_with(store: &TrustStore, selected: &[&Handler]) -> Gate {
         match &handler.kind {
             HandlerKind::Unsupported { .. } => gated.standing = Standing::NotApplicable,
             HandlerKind::Command(_) => {
-                if store.trusts(handler) {
+                let trusted = store.lookup(handler).unwrap_or_else(|e| {
+                    // A script that became a FIFO or a huge file: changed.
+                    gated.notes.push(format!("counts as changed: {e}"));
+                    false
+                });
+                if trusted {
                     gated.standing = Standing::Trusted;
                 } else {
                     gated.standing = Standing::Untrusted;
@@ -328,8 +379,51 @@ pub fn gate_with(store: &TrustStore, selected: &[&Handler]) -> Gate {
         }
         gate.handlers.push(gated);
     }
+    cap_untrusted(&mut gate, store);
     gate.refresh_held_note();
     gate
+}
+
+/// Skip the untrusted project hooks past the first [`UNTRUSTED_PER_EVENT`]
+/// that would run. Only sandboxed (unhashed) hooks past the cap have their
+/// trust looked up, and only in a project the user trusted something in: a
+/// trusted hook runs whatever the count.
+fn cap_untrusted(gate: &mut Gate, store: &TrustStore) {
+    let mut run = 0;
+    for gated in &mut gate.handlers {
+        let untrusted = match gated.standing {
+            Standing::Narrowed | Standing::Sandboxed => gated.skip.is_none(),
+            Standing::User | Standing::Trusted | Standing::Untrusted | Standing::NotApplicable => {
+                false
+            }
+        };
+        if !untrusted {
+            continue;
+        }
+        if run < UNTRUSTED_PER_EVENT {
+            run += 1;
+            continue;
+        }
+        let known = gated
+            .handler
+            .project_root
+            .as_deref()
+            .is_some_and(|root| store.project(root).is_some());
+        if gated.standing == Standing::Sandboxed && known && store.trusts(&gated.handler) {
+            gated.standing = Standing::Trusted;
+            continue;
+        }
+        gated.skip = Some(Skip::OverUntrustedCap {
+            cap: UNTRUSTED_PER_EVENT,
+        });
+        let held = gate.held.entry(gated.handler.file.clone()).or_default();
+        held.capped += 1;
+        if gated.standing == Standing::Narrowed {
+            // It does not run at all, narrowed or not.
+            held.narrowed -= 1;
+            gated.notes.clear();
+        }
+    }
 }
 
 /// The one note of a run with untrusted project hooks, naming `agenthooks
@@ -340,6 +434,7 @@ fn held_note(held: &BTreeMap<PathBuf, Held>) -> Option<String> {
         skipped: a.skipped + b.skipped,
         narrowed: a.narrowed + b.narrowed,
         restricted: a.restricted + b.restricted,
+        capped: a.capped + b.capped,
     });
     let mut what = Vec::new();
     if total.skipped > 0 {
@@ -368,11 +463,18 @@ fn held_note(held: &BTreeMap<PathBuf, Held>) -> Option<String> {
             plural(total.restricted)
         ));
     }
+    if total.capped > 0 {
+        what.push(format!(
+            "skipped {} more untrusted project {} past the limit of {UNTRUSTED_PER_EVENT} per event",
+            total.capped,
+            plural(total.capped)
+        ));
+    }
     if what.is_empty() {
         return None;
     }
     let files: Vec<String> = held.keys().map(|f| format!("`{}`", f.display())).collect();
-    let them = if total.skipped + total.narrowed + total.restricted == 1 {
+    let them = if total.skipped + total.narrowed + total.restricted + total.capped == 1 {
         "it"
     } else {
         "them"

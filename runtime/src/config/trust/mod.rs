@@ -38,6 +38,7 @@ use serde_json::{json, Value};
 use sha2::{Digest, Sha256};
 
 use super::{Handler, HandlerKind, Scope};
+use crate::fsread::{self, caps, ReadError};
 
 /// The environment variable that overrides the store's directory's parent.
 const XDG_DATA_HOME: &str = "XDG_DATA_HOME";
@@ -70,6 +71,22 @@ pub fn sha256_hex(bytes: &[u8]) -> String {
     out
 }
 
+/// Lower-case hex SHA-256 of a file the project controls, streamed through a
+/// bounded read ([`fsread::copy_bounded`]): a FIFO, a device or a file over
+/// `cap` is an error naming it, never a hang or gigabytes hashed.
+///
+/// # Errors
+/// When the file is missing, not a regular file, over `cap`, or unreadable.
+pub fn file_sha256(path: &Path, cap: u64) -> Result<String, ReadError> {
+    let mut hasher = Sha256::new();
+    fsread::copy_bounded(path, cap, &mut hasher)?;
+    let mut out = String::with_capacity(64);
+    for b in hasher.finalize() {
+        out.push_str(&format!("{b:02x}"));
+    }
+    Ok(out)
+}
+
 /// The matcher as canonical text: semantically equal matchers give equal text.
 /// The command as written: the loader expanded `$CLAUDE_PROJECT_DIR` to the
 /// project root, which is put back, so the fingerprint does not depend on the
@@ -92,8 +109,10 @@ const SCRIPT_EXTENSIONS: &[&str] = &[
 ];
 
 /// The project files a command runs: each word of the command that names a
-/// regular file inside the project which is executable or has a script
-/// extension, other than a redirect target. Returns (path relative to the
+/// file (not a directory) inside the project which is executable or has a
+/// script extension, other than a redirect target. A special file there (a
+/// FIFO named `check.sh`) is listed too, so that fingerprinting it fails
+/// with a note rather than quietly leaving it out. Returns (path relative to the
 /// project root, canonical path), sorted and without repeats.
 ///
 /// Why: trusting `./.agents/hooks/check.sh` must not trust whatever a later
@@ -156,7 +175,7 @@ pub fn command_files(command: &str, project_root: &Path) -> Vec<(String, PathBuf
         let Ok(meta) = std::fs::metadata(&canonical) else {
             continue;
         };
-        if !meta.is_file() || !canonical.starts_with(&root) {
+        if meta.is_dir() || !canonical.starts_with(&root) {
             continue;
         }
         #[cfg(unix)]
@@ -187,16 +206,10 @@ pub fn command_files(command: &str, project_root: &Path) -> Vec<(String, PathBuf
 /// follows its bytes.
 ///
 /// # Errors
-/// When the component file cannot be read.
+/// When the component file or a script cannot be read within its cap
+/// ([`fsread::caps`]); the error is a [`ReadError`] inside the `io::Error`.
 pub fn canonical_json(handler: &Handler) -> io::Result<Option<Value>> {
-    let common = |kind: &str| {
-        json!({
-            "type": kind,
-            "event": handler.event.as_str(),
-            "matcher": handler.matcher.to_string(),
-            "if": handler.if_.as_ref().map(regex::Regex::as_str),
-        })
-    };
+    let common = |kind: &str| common_json(handler, kind);
     let value = match &handler.kind {
         HandlerKind::Command(spec) => {
             let mut v = common("command");
@@ -205,7 +218,7 @@ pub fn canonical_json(handler: &Handler) -> io::Result<Option<Value>> {
             if let Some(root) = handler.project_root.as_deref() {
                 let mut files = serde_json::Map::new();
                 for (rel, path) in command_files(&spec.command, root) {
-                    files.insert(rel, Value::String(sha256_hex(&std::fs::read(path)?)));
+                    files.insert(rel, Value::String(file_sha256(&path, caps::SCRIPT)?));
                 }
                 // Absent when empty, so a hook running no project file keeps
                 // the fingerprint of its definition alone.
@@ -216,15 +229,41 @@ pub fn canonical_json(handler: &Handler) -> io::Result<Option<Value>> {
             v
         }
         HandlerKind::Wasm(spec) => {
-            let bytes = std::fs::read(&spec.component)?;
-            let mut v = common("wasm");
-            v["componentSha256"] = Value::String(sha256_hex(&bytes));
-            v["allow"] = serde_json::to_value(&spec.allow).unwrap_or(Value::Null);
-            v
+            let digest = file_sha256(&spec.component, caps::COMPONENT)?;
+            return Ok(wasm_canonical_json(handler, &digest));
         }
         HandlerKind::Unsupported { .. } => return Ok(None),
     };
     Ok(Some(value))
+}
+
+/// What every handler's canonical JSON starts with.
+fn common_json(handler: &Handler, kind: &str) -> Value {
+    json!({
+        "type": kind,
+        "event": handler.event.as_str(),
+        "matcher": handler.matcher.to_string(),
+        "if": handler.if_.as_ref().map(regex::Regex::as_str),
+    })
+}
+
+/// [`canonical_json`] of a wasm handler whose component bytes hash to
+/// `component_sha256` (hex): what was compiled and ran, not the file now.
+fn wasm_canonical_json(handler: &Handler, component_sha256: &str) -> Option<Value> {
+    let HandlerKind::Wasm(spec) = &handler.kind else {
+        return None;
+    };
+    let mut v = common_json(handler, "wasm");
+    v["componentSha256"] = Value::String(component_sha256.to_string());
+    v["allow"] = serde_json::to_value(&spec.allow).unwrap_or(Value::Null);
+    Some(v)
+}
+
+/// The fingerprint of a wasm handler whose component bytes (the ones that
+/// ran) hash to `component_sha256`; `None` for another kind of handler.
+pub fn wasm_fingerprint(handler: &Handler, component_sha256: &str) -> Option<Fingerprint> {
+    wasm_canonical_json(handler, component_sha256)
+        .map(|v| Fingerprint(sha256_hex(v.to_string().as_bytes())))
 }
 
 /// The fingerprint of a handler (see [`canonical_json`]).
@@ -345,9 +384,9 @@ impl TrustStore {
             path: Some(path.to_path_buf()),
             projects: BTreeMap::new(),
         };
-        let text = match std::fs::read(path) {
+        let text = match fsread::read_bounded(path, caps::TRUST_STORE) {
             Ok(text) => text,
-            Err(e) if e.kind() == io::ErrorKind::NotFound => return (store, None),
+            Err(ReadError::NotFound { .. }) => return (store, None),
             Err(e) => return (store, Some(corrupt_note(path, &e.to_string()))),
         };
         match serde_json::from_slice::<StoreFile>(&text) {
@@ -377,17 +416,39 @@ impl TrustStore {
 
     /// Whether `handler` may run with its full rights: user scope always; a
     /// project hook when its current fingerprint is trusted for its project.
+    /// A hook that cannot be fingerprinted is not trusted.
     pub fn trusts(&self, handler: &Handler) -> bool {
+        self.lookup(handler).unwrap_or(false)
+    }
+
+    /// [`TrustStore::trusts`], with the reason when the handler could not be
+    /// fingerprinted (its script or component is a FIFO, too large, gone):
+    /// such a hook counts as changed, hence untrusted, and the reason is
+    /// worth a note.
+    ///
+    /// # Errors
+    /// The read error (one line naming the file) when fingerprinting failed.
+    pub fn lookup(&self, handler: &Handler) -> io::Result<bool> {
+        if handler.scope == Scope::User {
+            return Ok(true);
+        }
+        let Some(root) = handler.project_root.as_deref() else {
+            return Ok(false);
+        };
+        Ok(fingerprint(handler)?.is_some_and(|fp| self.is_trusted(root, &fp)))
+    }
+
+    /// [`TrustStore::trusts`] for a wasm hook that ran the component bytes
+    /// hashing to `component_sha256`: trust decided on what ran, not on the
+    /// file as it is after the run.
+    pub fn trusts_ran(&self, handler: &Handler, component_sha256: &str) -> bool {
         if handler.scope == Scope::User {
             return true;
         }
         let Some(root) = handler.project_root.as_deref() else {
             return false;
         };
-        match fingerprint(handler) {
-            Ok(Some(fp)) => self.is_trusted(root, &fp),
-            Ok(None) | Err(_) => false,
-        }
+        wasm_fingerprint(handler, component_sha256).is_some_and(|fp| self.is_trusted(root, &fp))
     }
 
     /// Every trusted project: canonical root → its trusted hooks.
@@ -509,7 +570,10 @@ fn create_private_dir(dir: &Path) -> io::Result<()> {
 mod gate;
 mod review;
 
-pub use gate::{gate, gate_with, narrow, raised_limits, restrict, Gate, Gated, Standing};
+pub use gate::{
+    gate, gate_reads_files, gate_with, narrow, raised_limits, restrict, Gate, Gated, Standing,
+    UNTRUSTED_PER_EVENT,
+};
 pub use review::{needs_trust, pending, review, trust_project};
 
 #[cfg(test)]

@@ -4,8 +4,9 @@
 use std::path::{Path, PathBuf};
 
 use super::gate::kind_name;
-use super::{command_files, sha256_hex, TrustError, TrustStore};
+use super::{command_files, file_sha256, TrustError, TrustStore};
 use crate::config::{Handler, HandlerKind, Scope};
+use crate::fsread::caps;
 use crate::select::Matcher;
 
 /// Whether trusting `handler` would change what it may do: a project command
@@ -71,8 +72,7 @@ pub fn review(project_root: &Path, hooks: &[&Handler]) -> String {
             HandlerKind::Command(spec) => {
                 out.push_str(&format!("       $ {}\n", spec.command));
                 for (rel, path) in command_files(&spec.command, project_root) {
-                    let hash = std::fs::read(path)
-                        .map(|b| sha256_hex(&b))
+                    let hash = file_sha256(&path, caps::SCRIPT)
                         .unwrap_or_else(|e| format!("(cannot read the file: {e})"));
                     out.push_str(&format!("       runs {rel} (sha256 {hash})\n"));
                 }
@@ -91,8 +91,7 @@ pub fn review(project_root: &Path, hooks: &[&Handler]) -> String {
                     "       component {}\n",
                     shown_path(&spec.component, project_root)
                 ));
-                let hash = std::fs::read(&spec.component)
-                    .map(|b| sha256_hex(&b))
+                let hash = file_sha256(&spec.component, caps::COMPONENT)
                     .unwrap_or_else(|e| format!("(cannot read the file: {e})"));
                 out.push_str(&format!("       sha256    {hash}\n"));
                 out.push_str(&format!(

@@ -624,3 +624,137 @@ fn the_review_shows_what_each_hook_may_do() {
     let store = TrustStore::empty();
     assert_eq!(pending(&store, &[cmd.clone(), w.clone()]).len(), 2);
 }
+
+#[test]
+fn a_script_that_became_a_fifo_or_too_big_counts_as_changed_with_a_note() {
+    let p = Project::new();
+    let script = p.root().join(".agents/hooks/check.sh");
+    std::fs::write(&script, "#!/bin/sh\nexit 0\n").unwrap();
+    let h = p.command("./.agents/hooks/check.sh");
+    let home = tempfile::tempdir().unwrap();
+    let mut store = store_in(home.path());
+    store.trust(&p.root(), [&h]).unwrap();
+    assert!(store.trusts(&h));
+
+    std::fs::remove_file(&script).unwrap();
+    let c = std::ffi::CString::new(script.to_str().unwrap()).unwrap();
+    assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o644) }, 0);
+    // Listed, so that hashing it fails instead of leaving it out quietly.
+    assert_eq!(command_files(&h_command(&h), &p.root()).len(), 1);
+    let e = store.lookup(&h).unwrap_err();
+    assert!(
+        e.to_string().contains("is a FIFO, not a regular file"),
+        "{e}"
+    );
+    let gate = gate_with(&store, &[&h]);
+    assert_eq!(gate.handlers[0].skip, Some(Skip::Untrusted));
+    assert_eq!(
+        gate.handlers[0].notes,
+        [format!(
+            "counts as changed: `{}` is a FIFO, not a regular file; replace it with a regular file",
+            script.canonicalize().unwrap().display()
+        )]
+    );
+
+    std::fs::remove_file(&script).unwrap();
+    std::fs::File::create(&script)
+        .unwrap()
+        .set_len(crate::fsread::caps::SCRIPT + 1)
+        .unwrap();
+    let e = store.lookup(&h).unwrap_err();
+    assert!(
+        e.to_string().contains("over the 16777216-byte limit"),
+        "{e}"
+    );
+    assert!(!store.trusts(&h));
+}
+
+fn h_command(h: &Handler) -> String {
+    match &h.kind {
+        HandlerKind::Command(spec) => spec.command.clone(),
+        _ => unreachable!(),
+    }
+}
+
+#[test]
+fn only_a_gate_that_may_hash_is_said_to_read_files() {
+    let p = Project::new();
+    let sandboxed = p.wasm(b"bytes", Grants::default());
+    let user = handler(
+        Scope::User,
+        None,
+        HandlerKind::Command(CommandSpec {
+            command: "true".into(),
+            async_: false,
+        }),
+    );
+    // The benchmark's path: user hooks and sandboxed project wasm hooks.
+    assert!(!gate_reads_files(&[&user, &sandboxed]));
+    assert!(gate_reads_files(&[&user, &p.command("true")]));
+    let granted = p.wasm(
+        b"bytes",
+        Grants {
+            env: vec!["HOME".into()],
+            ..Grants::default()
+        },
+    );
+    assert!(gate_reads_files(&[&granted]));
+    let mut hungry = sandboxed.clone();
+    if let HandlerKind::Wasm(spec) = &mut hungry.kind {
+        spec.fuel = DEFAULT_FUEL + 1;
+    }
+    assert!(gate_reads_files(&[&hungry]));
+
+    // Merging hashes only for an answer that needs trust.
+    let gate = gate_with(&TrustStore::empty(), &[&sandboxed]);
+    let deny = serde_json::json!({"hookSpecificOutput": {"hookEventName": "PreToolUse",
+        "permissionDecision": "deny"}});
+    let allow = serde_json::json!({"hookSpecificOutput": {"hookEventName": "PreToolUse",
+        "permissionDecision": "allow"}});
+    assert!(!gate.merge_reads_files(&[answered(&sandboxed, deny)]));
+    assert!(gate.merge_reads_files(&[answered(&sandboxed, allow)]));
+}
+
+#[test]
+fn an_untrusted_project_runs_at_most_the_cap_of_hooks_per_event() {
+    let p = Project::new();
+    let user = handler(
+        Scope::User,
+        None,
+        HandlerKind::Command(CommandSpec {
+            command: "u".into(),
+            async_: false,
+        }),
+    );
+    let mut hooks = vec![user];
+    for i in 0..UNTRUSTED_PER_EVENT + 4 {
+        let mut w = p.wasm(b"bytes", Grants::default());
+        w.label = format!("w{i}");
+        hooks.push(w);
+    }
+    let refs: Vec<&Handler> = hooks.iter().collect();
+    let gate = gate_with(&TrustStore::empty(), &refs);
+    // The user's hook and the first sixteen run; the last four are skipped.
+    assert_eq!(gate.runnable().len(), 1 + UNTRUSTED_PER_EVENT);
+    let skipped: Vec<&str> = gate
+        .handlers
+        .iter()
+        .filter(|g| g.skip == Some(Skip::OverUntrustedCap { cap: 16 }))
+        .map(|g| g.handler.label.as_str())
+        .collect();
+    assert_eq!(skipped, ["w16", "w17", "w18", "w19"]);
+    assert_eq!(gate.notes.len(), 1, "{:?}", gate.notes);
+    assert!(
+        gate.notes[0].contains("skipped 4 more untrusted project hooks past the limit of 16")
+            && gate.notes[0].contains("`agenthooks trust`"),
+        "{}",
+        gate.notes[0]
+    );
+    // Trusted, they all run.
+    let home = tempfile::tempdir().unwrap();
+    let mut store = store_in(home.path());
+    store.trust(&p.root(), &hooks).unwrap();
+    let gate = gate_with(&store, &refs);
+    assert_eq!(gate.runnable().len(), hooks.len());
+    assert!(gate.notes.is_empty(), "{:?}", gate.notes);
+}

@@ -3,8 +3,11 @@
 //!
 //! Why async exports: an outer `tokio::time::timeout` can only stop a guest
 //! blocked inside a host call (a WASI sleep, a file read) when the call is a
-//! future (wasmtime-48.md §4.3). `host.log` stays sync but trappable, so a log
-//! flood ends the guest with a typed error.
+//! future (wasmtime-48.md §4.3). `host.log` stays sync and cannot fail: past
+//! its quota a line is only counted (`sandbox.rs`).
+//!
+//! A guest's answer is held to what a command hook can answer: 1 MiB of text
+//! in all ([`ANSWER_LIMIT`]), cut with a note.
 
 use serde_json::{Map, Value};
 
@@ -18,7 +21,6 @@ pub(crate) mod wit {
     wasmtime::component::bindgen!({
         path: "../wit",
         world: "hook",
-        imports: { "agenthooks:hook/host.log": trappable },
         exports: { default: async },
     });
 }
@@ -27,6 +29,12 @@ pub(crate) use wit::agenthooks::hook::host::Level;
 use wit::agenthooks::hook::types::{Permission, ToolKind as WitToolKind};
 pub(crate) use wit::agenthooks::hook::{host::Host as HostImports, types::Host as TypesImports};
 pub(crate) use wit::{Hook, HookPre};
+
+use super::Notes;
+
+/// The most text a wasm answer holds, all its fields together: what a command
+/// hook's answer can hold (its stdout is cut at this size).
+pub const ANSWER_LIMIT: usize = crate::exec::command::OUTPUT_LIMIT;
 
 /// The WIT event for `event`: the typed common fields plus the whole input as JSON text.
 pub(crate) fn wit_event(event: &Event) -> wit::Event {
@@ -67,10 +75,20 @@ fn permission_decision(p: Permission) -> PermissionDecision {
 /// prompt knows only allow and deny; `block` becomes `decision: "block"` with
 /// `reason`; `extra` is merged over the result, objects recursively.
 ///
+/// An answer over [`ANSWER_LIMIT`] is cut first ([`cap`]), with a note.
+///
 /// # Errors
 /// [`Failure::BadOutput`] when `updated-input` or `extra` is not a JSON object,
-/// or `extra` sets a known field to a value of the wrong type.
-pub(crate) fn to_answer(event: EventName, wit: wit::Answer) -> Result<Answer, Failure> {
+/// `extra` sets a known field to a value of the wrong type, or the two are
+/// over [`ANSWER_LIMIT`] together.
+pub(crate) fn to_answer(
+    event: EventName,
+    mut wit: wit::Answer,
+    notes: &mut Notes,
+) -> Result<Answer, Failure> {
+    if let Some(note) = cap(&mut wit)? {
+        notes.note(note);
+    }
     let mut answer = Answer::none();
     fn specific(answer: &mut Answer, event: EventName) -> &mut HookSpecificOutput {
         let hso = answer.specific_mut();
@@ -147,6 +165,57 @@ pub(crate) fn to_answer(event: EventName, wit: wit::Answer) -> Result<Answer, Fa
     }
 }
 
+/// Hold `wit` to [`ANSWER_LIMIT`] bytes of text in all. The JSON fields
+/// (`updated-input`, `extra`) cannot be cut and still mean something, so they
+/// count first and are refused whole when over the limit, as a command's JSON
+/// cut at 1 MiB is; the text fields share what is left, in order, each cut at
+/// a character boundary. Returns the note when anything was cut.
+fn cap(wit: &mut wit::Answer) -> Result<Option<String>, Failure> {
+    let json = [&wit.updated_input, &wit.extra]
+        .iter()
+        .map(|f| f.as_ref().map_or(0, String::len))
+        .fold(0usize, usize::saturating_add);
+    if json > ANSWER_LIMIT {
+        return Err(Failure::BadOutput {
+            why: format!(
+                "`updated-input` and `extra` are {json} bytes, over the {} MiB an answer may hold",
+                ANSWER_LIMIT >> 20
+            ),
+        });
+    }
+    let mut left = ANSWER_LIMIT - json;
+    let mut cut = Vec::new();
+    for (name, field) in [
+        ("reason", &mut wit.reason),
+        ("additional-context", &mut wit.additional_context),
+        ("system-message", &mut wit.system_message),
+        ("stop-reason", &mut wit.stop_reason),
+    ] {
+        let Some(text) = field.as_mut() else { continue };
+        if text.len() > left {
+            cut.push(format!("`{name}` ({} bytes)", text.len()));
+            let mut at = left;
+            while !text.is_char_boundary(at) {
+                at -= 1;
+            }
+            if at == 0 {
+                *field = None;
+                continue;
+            }
+            text.truncate(at);
+            text.shrink_to_fit();
+        }
+        left -= text.len();
+    }
+    Ok((!cut.is_empty()).then(|| {
+        format!(
+            "its answer was over {} MiB; cut {} to fit",
+            ANSWER_LIMIT >> 20,
+            cut.join(", ")
+        )
+    }))
+}
+
 fn json_object(field: &str, text: &str) -> Result<Map<String, Value>, Failure> {
     match serde_json::from_str::<Value>(text) {
         Ok(Value::Object(map)) => Ok(map),
@@ -206,14 +275,16 @@ mod tests {
     }
 
     fn to_json(event: EventName, wit: wit::Answer) -> Value {
-        serde_json::to_value(to_answer(event, wit).unwrap()).unwrap()
+        serde_json::to_value(to_answer(event, wit, &mut Notes::new(false)).unwrap()).unwrap()
     }
 
     #[test]
     fn empty_answer_is_no_opinion() {
-        assert!(to_answer(EventName::PreToolUse, empty())
-            .unwrap()
-            .is_empty());
+        assert!(
+            to_answer(EventName::PreToolUse, empty(), &mut Notes::new(false))
+                .unwrap()
+                .is_empty()
+        );
     }
 
     #[test]
@@ -304,7 +375,7 @@ mod tests {
             updated_input: Some(r#"{"command":"ls -la"}"#.into()),
             ..empty()
         };
-        let answer = to_answer(EventName::PreToolUse, ok).unwrap();
+        let answer = to_answer(EventName::PreToolUse, ok, &mut Notes::new(false)).unwrap();
         assert_eq!(answer.updated_input().unwrap()["command"], "ls -la");
         for bad in ["{", "[1]", "3"] {
             let wit = wit::Answer {
@@ -312,7 +383,7 @@ mod tests {
                 ..empty()
             };
             assert!(matches!(
-                to_answer(EventName::PreToolUse, wit),
+                to_answer(EventName::PreToolUse, wit, &mut Notes::new(false)),
                 Err(Failure::BadOutput { .. })
             ));
         }
@@ -338,7 +409,7 @@ mod tests {
             ..empty()
         };
         assert!(matches!(
-            to_answer(EventName::Stop, wrong_type),
+            to_answer(EventName::Stop, wrong_type, &mut Notes::new(false)),
             Err(Failure::BadOutput { .. })
         ));
     }
@@ -361,5 +432,49 @@ mod tests {
         assert_eq!(wit.session_id.as_deref(), Some("s1"));
         let input: Value = serde_json::from_str(&wit.input).unwrap();
         assert_eq!(input, event.to_json());
+    }
+
+    #[test]
+    fn an_answer_over_the_limit_is_cut_at_a_char_boundary_with_a_note() {
+        let wit = wit::Answer {
+            permission: Some(Permission::Deny),
+            reason: Some("é".repeat(ANSWER_LIMIT)),
+            additional_context: Some("c".repeat(10)),
+            system_message: Some("fits".into()),
+            updated_input: Some(r#"{"command":"ls"}"#.into()),
+            ..empty()
+        };
+        let mut notes = Notes::new(false);
+        let answer = to_answer(EventName::PreToolUse, wit, &mut notes).unwrap();
+        let reason = answer.permission_reason().unwrap();
+        let json = r#"{"command":"ls"}"#.len();
+        // Two-byte characters: the cut lands on a boundary at or below the room left.
+        assert_eq!(reason.len(), (ANSWER_LIMIT - json) / 2 * 2);
+        assert!(reason.chars().all(|c| c == 'é'));
+        assert_eq!(answer.additional_context(), None);
+        assert_eq!(answer.system_message, None);
+        assert_eq!(
+            notes.list,
+            [format!(
+                "its answer was over 1 MiB; cut `reason` ({} bytes), \
+                 `additional-context` (10 bytes), `system-message` (4 bytes) to fit",
+                2 * ANSWER_LIMIT
+            )]
+        );
+        let small = wit::Answer {
+            reason: Some("r".repeat(ANSWER_LIMIT)),
+            ..empty()
+        };
+        let mut notes = Notes::new(false);
+        to_answer(EventName::Stop, small, &mut notes).unwrap();
+        assert!(notes.list.is_empty(), "{:?}", notes.list);
+        let json = wit::Answer {
+            extra: Some(format!(r#"{{"x":"{}"}}"#, "x".repeat(ANSWER_LIMIT))),
+            ..empty()
+        };
+        assert!(matches!(
+            to_answer(EventName::Stop, json, &mut Notes::new(false)),
+            Err(Failure::BadOutput { .. })
+        ));
     }
 }

@@ -3,14 +3,22 @@
 //!
 //! An entry is `<sha256 of the component>-<engine compatibility hash>.cwasm`
 //! in a private directory (created 0700, refused when another user could
-//! write to it). Its content is the artifact wasmtime serialized, then the
-//! sha256 of the artifact and a magic (a trailer, so the file itself can be
-//! mapped by `Component::deserialize_file` on an index hit, `index.rs`: no
-//! read, no copy). Why the extra digest: deserializing runs
+//! write to it). Its content is the artifact wasmtime serialized, then a
+//! trailer: the sha256 of the component it was compiled from, the sha256 of
+//! artifact and component digest together, and a magic (a trailer, so the
+//! file itself can be mapped by `Component::deserialize_file` on an index
+//! hit, `index.rs`: no read, no copy). Why the digests: deserializing runs
 //! native code that wasmtime only "lightly validates", so only bytes this
-//! program wrote, unchanged, are ever deserialized; a corrupt, truncated or
-//! stale entry is deleted and rebuilt. Entries are written to a temporary file
+//! program wrote, unchanged, are ever deserialized; and an entry runs only
+//! for the component it was compiled from, so a valid entry of another
+//! component copied under this one's key is refused and rebuilt, as is a
+//! corrupt, truncated or stale one. Entries are written to a temporary file
 //! in the same directory and renamed, so readers never see half an entry.
+//!
+//! Beside the entries: `failed/`, one small record per component digest whose
+//! compile failed (so the next event fails at once with the same note until
+//! the file changes), and `locks/`, one lock file per key held by the
+//! background compile worker (`worker.rs`) while it compiles.
 
 use std::fs;
 use std::hash::{Hash, Hasher};
@@ -22,11 +30,24 @@ use wasmtime::component::Component;
 use wasmtime::Engine;
 
 use super::Notes;
+use crate::protocol::Failure;
 
 /// The last bytes of every entry: names the format, so another layout is a
-/// miss (version 1 had the magic and digest in front).
-const MAGIC: &[u8; 8] = b"AHCWASM2";
+/// miss (version 1 had the magic and digest in front; version 2 did not
+/// name the component).
+const MAGIC: &[u8; 8] = b"AHCWASM3";
 const DIGEST_LEN: usize = 32;
+/// Component digest, entry digest, magic.
+const TRAILER_LEN: usize = 2 * DIGEST_LEN + MAGIC.len();
+
+/// The sha256 of a component's bytes: the key of its cache entry, what the
+/// entry is bound to, and what trust is decided on.
+pub type ComponentDigest = [u8; DIGEST_LEN];
+
+/// The sha256 of `wasm`.
+pub(crate) fn digest_of(wasm: &[u8]) -> ComponentDigest {
+    Sha256::digest(wasm).into()
+}
 
 /// Where compiled components are kept, or nowhere.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -87,9 +108,13 @@ pub(crate) struct Loaded {
     pub artifact_len: usize,
     /// The cache entry it was loaded from or stored in (for the index, `index.rs`).
     pub entry: Option<PathBuf>,
+    /// The sha256 of the component bytes it was compiled from.
+    pub digest: ComponentDigest,
 }
 
-/// Load `wasm` from the cache, or compile it (and store it).
+/// Load `wasm` (whose sha256 is `digest`) from the cache, or compile it and
+/// store it. A store that fails (a full disk, `RLIMIT_FSIZE`, a read-only
+/// cache) leaves the component compiled in memory, with a note.
 ///
 /// # Errors
 /// When `wasm` does not compile: the caller reports it as "not a component".
@@ -97,25 +122,19 @@ pub(crate) fn load(
     engine: &Engine,
     cache: &CacheDir,
     wasm: &[u8],
+    digest: &ComponentDigest,
     notes: &mut Notes,
 ) -> wasmtime::Result<Loaded> {
-    let Some(dir) = cache.path() else {
-        return compile_only(engine, wasm, CacheStatus::CompiledUncached);
+    let Some(dir) = usable(cache, notes) else {
+        return compile_only(engine, wasm, digest, CacheStatus::CompiledUncached);
     };
-    if let Err(why) = ensure_private_dir(dir) {
-        notes.note(format!(
-            "compile cache `{}` {why}; compiled in memory",
-            dir.display()
-        ));
-        return compile_only(engine, wasm, CacheStatus::CompiledUncached);
-    }
-    let path = dir.join(entry_name(engine, wasm));
-    if let Some(loaded) = read_entry(engine, &path, notes) {
+    let path = entry_path(dir, engine, digest);
+    if let Some(loaded) = read_entry(engine, &path, digest, notes) {
         return Ok(loaded);
     }
     let component = Component::new(engine, wasm)?;
     let artifact = component.serialize()?;
-    let status = match write_entry(&path, &artifact) {
+    let status = match write_entry(&path, &artifact, digest) {
         Ok(()) => CacheStatus::Compiled,
         Err(e) => {
             notes.note(format!(
@@ -131,10 +150,41 @@ pub(crate) fn load(
         status,
         artifact_len: artifact.len(),
         entry,
+        digest: *digest,
     })
 }
 
-fn compile_only(engine: &Engine, wasm: &[u8], status: CacheStatus) -> wasmtime::Result<Loaded> {
+/// The cache directory if it can be used (created, private), else a note.
+pub(crate) fn usable<'a>(cache: &'a CacheDir, notes: &mut Notes) -> Option<&'a Path> {
+    let dir = cache.path()?;
+    match ensure_private_dir(dir) {
+        Ok(()) => Some(dir),
+        Err(why) => {
+            notes.note(format!(
+                "compile cache `{}` {why}; compiled in memory",
+                dir.display()
+            ));
+            None
+        }
+    }
+}
+
+/// The entry of the component with `digest`, if the cache holds it intact.
+pub(crate) fn cached(
+    engine: &Engine,
+    dir: &Path,
+    digest: &ComponentDigest,
+    notes: &mut Notes,
+) -> Option<Loaded> {
+    read_entry(engine, &entry_path(dir, engine, digest), digest, notes)
+}
+
+fn compile_only(
+    engine: &Engine,
+    wasm: &[u8],
+    digest: &ComponentDigest,
+    status: CacheStatus,
+) -> wasmtime::Result<Loaded> {
     let component = Component::new(engine, wasm)?;
     // The size is for `agenthooks compile`'s report; serializing is cheap next to compiling.
     let artifact_len = component.serialize().map(|a| a.len()).unwrap_or(0);
@@ -143,17 +193,109 @@ fn compile_only(engine: &Engine, wasm: &[u8], status: CacheStatus) -> wasmtime::
         status,
         artifact_len,
         entry: None,
+        digest: *digest,
     })
 }
 
-/// The entry's file name: the component's sha256 and the engine's compatibility
+/// Where the entry of the component with `digest` lives.
+pub(crate) fn entry_path(dir: &Path, engine: &Engine, digest: &ComponentDigest) -> PathBuf {
+    dir.join(format!("{}.cwasm", key(engine, digest)))
+}
+
+/// The cache key: the component's sha256 and the engine's compatibility
 /// hash, so another wasmtime version, target or `Config` never reads it.
-fn entry_name(engine: &Engine, wasm: &[u8]) -> String {
-    format!(
-        "{}-{}.cwasm",
-        hex(&Sha256::digest(wasm)),
-        compat_hex(engine)
-    )
+pub(crate) fn key(engine: &Engine, digest: &ComponentDigest) -> String {
+    format!("{}-{}", hex(digest), compat_hex(engine))
+}
+
+/// Where the lock of the compile of `digest` lives (`worker.rs`).
+pub(crate) fn lock_path(dir: &Path, engine: &Engine, digest: &ComponentDigest) -> PathBuf {
+    dir.join("locks")
+        .join(format!("{}.lock", key(engine, digest)))
+}
+
+/// A compile that failed, remembered by component digest.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Remembered {
+    /// wasmtime refused the bytes ([`Failure::NotAComponent`]).
+    Invalid(String),
+    /// The compiler hit a cap or died ([`Failure::CompileFailed`]).
+    Limit(String),
+}
+
+impl Remembered {
+    /// The failure a run of the component at `path` reports.
+    pub(crate) fn failure(&self, path: &str) -> Failure {
+        match self {
+            Remembered::Invalid(why) => Failure::NotAComponent {
+                path: path.to_string(),
+                why: why.clone(),
+            },
+            Remembered::Limit(why) => Failure::CompileFailed {
+                path: path.to_string(),
+                why: why.clone(),
+            },
+        }
+    }
+
+    /// One line for a record (or the worker's report to its supervisor).
+    pub(crate) fn to_line(&self) -> String {
+        let (kind, why) = match self {
+            Remembered::Invalid(why) => ("invalid", why),
+            Remembered::Limit(why) => ("limit", why),
+        };
+        format!("{kind} {}", why.replace(['\n', '\r'], " "))
+    }
+
+    /// The record written by [`Remembered::to_line`], if it is one.
+    pub(crate) fn from_line(line: &str) -> Option<Remembered> {
+        let (kind, why) = line.trim_end().split_once(' ')?;
+        let why: String = why.chars().take(MAX_WHY).collect();
+        match kind {
+            "invalid" => Some(Remembered::Invalid(why)),
+            "limit" => Some(Remembered::Limit(why)),
+            _ => None,
+        }
+    }
+}
+
+/// The longest reason a failure record keeps.
+const MAX_WHY: usize = 400;
+
+fn failure_path(dir: &Path, engine: &Engine, digest: &ComponentDigest) -> PathBuf {
+    dir.join("failed")
+        .join(format!("{}.txt", key(engine, digest)))
+}
+
+/// Remember that compiling the component with `digest` failed. Best effort:
+/// a record that cannot be written costs the next event a compile.
+pub(crate) fn remember_failure(
+    dir: &Path,
+    engine: &Engine,
+    digest: &ComponentDigest,
+    failure: &Remembered,
+) {
+    let path = failure_path(dir, engine, digest);
+    let Some(parent) = path.parent() else { return };
+    if ensure_private_dir(parent).is_err() {
+        return;
+    }
+    let Ok(mut file) = tempfile::NamedTempFile::new_in(parent) else {
+        return;
+    };
+    if file.write_all(failure.to_line().as_bytes()).is_ok() {
+        let _ = file.persist(&path);
+    }
+}
+
+/// The failure remembered for the component with `digest`, if any.
+pub(crate) fn remembered_failure(
+    dir: &Path,
+    engine: &Engine,
+    digest: &ComponentDigest,
+) -> Option<Remembered> {
+    let text = crate::fsread::read_bounded_string(&failure_path(dir, engine, digest), 4096).ok()?;
+    Remembered::from_line(&text)
 }
 
 /// The engine's compatibility hash: 16 hex digits, the same for every
@@ -214,7 +356,12 @@ pub(crate) fn ensure_private_dir(dir: &Path) -> Result<(), String> {
 
 /// The entry at `path`, if it is there, intact and loadable; a damaged or
 /// stale entry is deleted (the caller then rebuilds it).
-fn read_entry(engine: &Engine, path: &Path, notes: &mut Notes) -> Option<Loaded> {
+fn read_entry(
+    engine: &Engine,
+    path: &Path,
+    digest: &ComponentDigest,
+    notes: &mut Notes,
+) -> Option<Loaded> {
     let bytes = match fs::read(path) {
         Ok(bytes) => bytes,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return None,
@@ -226,11 +373,11 @@ fn read_entry(engine: &Engine, path: &Path, notes: &mut Notes) -> Option<Loaded>
             return None;
         }
     };
-    let artifact = match verified_artifact(&bytes) {
+    let artifact = match verified_artifact(&bytes, digest) {
         Some(artifact) => artifact,
         None => {
             notes.detail(format!(
-                "compile cache entry `{}` is corrupt; rebuilt",
+                "compile cache entry `{}` is corrupt; rebuilt (damaged, or compiled from another component)",
                 path.display()
             ));
             let _ = fs::remove_file(path);
@@ -239,14 +386,17 @@ fn read_entry(engine: &Engine, path: &Path, notes: &mut Notes) -> Option<Loaded>
     };
     // SAFETY: `artifact` is exactly what `Component::serialize` of this
     // program wrote into a directory only this user can write (checked by
-    // `ensure_private_dir`), verified against the sha256 stored with it; it
-    // is deserialized from memory, so changing the file later cannot affect it.
+    // `ensure_private_dir`), verified against the sha256 stored with it,
+    // which also covers the digest of the component it was compiled from
+    // (checked equal to this one's); it is deserialized from memory, so
+    // changing the file later cannot affect it.
     match unsafe { Component::deserialize(engine, artifact) } {
         Ok(component) => Some(Loaded {
             component,
             status: CacheStatus::Hit,
             artifact_len: artifact.len(),
             entry: Some(path.to_path_buf()),
+            digest: *digest,
         }),
         Err(e) => {
             notes.detail(format!(
@@ -262,10 +412,15 @@ fn read_entry(engine: &Engine, path: &Path, notes: &mut Notes) -> Option<Loaded>
 
 /// Load the entry at `path`, which the index (`index.rs`) found unchanged
 /// since its digest was verified or it was written: its digest is not
-/// checked again (hashing it was most of a cached run's time). `None` when
-/// it cannot be read or loaded; the caller then takes the full path, which
-/// verifies (and deletes a damaged entry).
+/// checked again (hashing it was most of a cached run's time), but the
+/// component digest in its trailer must be the one its name is the key of.
+/// `None` when it cannot be read or loaded; the caller then takes the full
+/// path, which verifies (and deletes a damaged entry).
 pub(crate) fn load_recorded(engine: &Engine, path: &Path) -> Option<Loaded> {
+    let (digest, len) = trailer_digest(path)?;
+    if path.file_name()?.to_str()? != format!("{}.cwasm", key(engine, &digest)) {
+        return None;
+    }
     // SAFETY: as in `read_entry`: the index matched this file's device,
     // inode, size, mtime and ctime to the moment its digest was verified (or
     // it was written by this program), and every write to a file sets its
@@ -276,28 +431,58 @@ pub(crate) fn load_recorded(engine: &Engine, path: &Path) -> Option<Loaded> {
     // through its own section table, so the trailer after it is not looked at
     // (`a_mapped_entry_loads_with_its_trailer` checks this).
     let component = unsafe { Component::deserialize_file(engine, path) }.ok()?;
-    let artifact_len = fs::metadata(path)
-        .map(|m| m.len() as usize)
-        .unwrap_or(0)
-        .saturating_sub(DIGEST_LEN + MAGIC.len());
     Some(Loaded {
         component,
         status: CacheStatus::Hit,
-        artifact_len,
+        artifact_len: len.saturating_sub(TRAILER_LEN as u64) as usize,
         entry: Some(path.to_path_buf()),
+        digest,
     })
 }
 
-/// The artifact inside an entry, if the magic and the digest match.
-fn verified_artifact(entry: &[u8]) -> Option<&[u8]> {
+/// The component digest in the trailer of the entry at `path`, and the
+/// entry's length: two small reads, not the whole artifact.
+fn trailer_digest(path: &Path) -> Option<(ComponentDigest, u64)> {
+    use std::io::{Read, Seek, SeekFrom};
+    let (mut file, meta) = crate::fsread::open_bounded(path, u64::MAX).ok()?;
+    let len = meta.len();
+    file.seek(SeekFrom::Start(len.checked_sub(TRAILER_LEN as u64)?))
+        .ok()?;
+    let mut trailer = [0u8; TRAILER_LEN];
+    file.read_exact(&mut trailer).ok()?;
+    if &trailer[2 * DIGEST_LEN..] != MAGIC {
+        return None;
+    }
+    let mut digest = [0u8; DIGEST_LEN];
+    digest.copy_from_slice(&trailer[..DIGEST_LEN]);
+    Some((digest, len))
+}
+
+/// The artifact inside an entry, if the magic and the digest match and it
+/// was compiled from the component with `component`.
+fn verified_artifact<'a>(entry: &'a [u8], component: &ComponentDigest) -> Option<&'a [u8]> {
     let rest = entry.strip_suffix(MAGIC.as_slice())?;
-    let artifact_len = rest.len().checked_sub(DIGEST_LEN)?;
-    let (artifact, digest) = rest.split_at(artifact_len);
-    (Sha256::digest(artifact).as_slice() == digest).then_some(artifact)
+    let artifact_len = rest.len().checked_sub(2 * DIGEST_LEN)?;
+    let (artifact, digests) = rest.split_at(artifact_len);
+    let (from, digest) = digests.split_at(DIGEST_LEN);
+    (from == component && entry_digest(artifact, component).as_slice() == digest)
+        .then_some(artifact)
+}
+
+/// The digest of an entry: its artifact and the component it was compiled from.
+fn entry_digest(artifact: &[u8], component: &ComponentDigest) -> [u8; DIGEST_LEN] {
+    let mut sha = Sha256::new();
+    sha.update(artifact);
+    sha.update(component);
+    sha.finalize().into()
 }
 
 /// Write an entry atomically: a new temporary file in the same directory, then rename.
-fn write_entry(path: &Path, artifact: &[u8]) -> std::io::Result<()> {
+pub(crate) fn write_entry(
+    path: &Path,
+    artifact: &[u8],
+    component: &ComponentDigest,
+) -> std::io::Result<()> {
     let dir = path.parent().unwrap_or(Path::new("."));
     let nanos = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
@@ -314,7 +499,8 @@ fn write_entry(path: &Path, artifact: &[u8]) -> std::io::Result<()> {
     let result = (|| {
         let mut file = options.open(&tmp)?;
         file.write_all(artifact)?;
-        file.write_all(&Sha256::digest(artifact))?;
+        file.write_all(component)?;
+        file.write_all(&entry_digest(artifact, component))?;
         file.write_all(MAGIC)?;
         drop(file);
         fs::rename(&tmp, path)
@@ -330,17 +516,43 @@ mod tests {
     use super::*;
 
     #[test]
-    fn entries_verify_their_digest() {
-        let mut entry = b"artifact".to_vec();
-        entry.extend_from_slice(&Sha256::digest(b"artifact"));
-        entry.extend_from_slice(MAGIC);
-        assert_eq!(verified_artifact(&entry), Some(&b"artifact"[..]));
+    fn entries_verify_their_digest_and_their_component() {
+        let tmp = tempfile::tempdir().unwrap();
+        let path = tmp.path().join("e.cwasm");
+        let component = digest_of(b"component");
+        write_entry(&path, b"artifact", &component).unwrap();
+        let entry = fs::read(&path).unwrap();
+        assert_eq!(
+            verified_artifact(&entry, &component),
+            Some(&b"artifact"[..])
+        );
+        assert_eq!(verified_artifact(&entry, &digest_of(b"another")), None);
         let mut flipped = entry.clone();
         flipped[0] ^= 1;
-        assert_eq!(verified_artifact(&flipped), None);
-        assert_eq!(verified_artifact(&entry[..20]), None);
-        assert_eq!(verified_artifact(&entry[entry.len() - 30..]), None);
-        assert_eq!(verified_artifact(b"\x7fELF...."), None);
+        assert_eq!(verified_artifact(&flipped, &component), None);
+        let mut claimed = entry.clone();
+        claimed[8] ^= 1; // the component digest, right after the artifact
+        assert_eq!(verified_artifact(&claimed, &component), None);
+        assert_eq!(verified_artifact(&entry[..20], &component), None);
+        assert_eq!(
+            verified_artifact(&entry[entry.len() - 30..], &component),
+            None
+        );
+        assert_eq!(verified_artifact(b"\x7fELF....", &component), None);
+    }
+
+    #[test]
+    fn a_failure_record_round_trips_on_one_line() {
+        for r in [
+            Remembered::Invalid("bad\nfunction".into()),
+            Remembered::Limit("over the cap".into()),
+        ] {
+            let line = r.to_line();
+            assert!(!line.contains('\n'));
+            let back = Remembered::from_line(&line).unwrap();
+            assert_eq!(back.failure("a.wasm").to_string().lines().count(), 1);
+        }
+        assert_eq!(Remembered::from_line("what ever"), None);
     }
 
     #[test]
@@ -351,15 +563,25 @@ mod tests {
         let tmp = tempfile::tempdir().unwrap();
         let cache = CacheDir::at(tmp.path());
         let mut notes = Notes::new(true);
-        let loaded = load(&engine, &cache, EMPTY, &mut notes).unwrap();
+        let digest = digest_of(EMPTY);
+        let loaded = load(&engine, &cache, EMPTY, &digest, &mut notes).unwrap();
         assert_eq!(loaded.status, CacheStatus::Compiled);
         let entry = loaded.entry.expect("stored");
         let again = load_recorded(&engine, &entry).expect("maps with the trailer");
         assert_eq!(again.artifact_len, loaded.artifact_len);
         // The full path reads and verifies the same file.
         let mut notes = Notes::new(true);
-        let hit = load(&engine, &cache, EMPTY, &mut notes).unwrap();
+        let hit = load(&engine, &cache, EMPTY, &digest, &mut notes).unwrap();
         assert_eq!(hit.status, CacheStatus::Hit, "{:?}", notes.list);
+        assert_eq!(again.digest, digest);
+        // Under another component's key, the same entry is refused.
+        let other = digest_of(b"other");
+        let forged = entry_path(tmp.path(), &engine, &other);
+        fs::copy(&entry, &forged).unwrap();
+        assert!(load_recorded(&engine, &forged).is_none());
+        let mut notes = Notes::new(true);
+        assert!(cached(&engine, tmp.path(), &other, &mut notes).is_none());
+        assert!(!forged.exists(), "a forged entry is deleted");
     }
 
     #[test]

@@ -5,9 +5,9 @@ use std::time::Duration;
 
 use wasmtime::Trap;
 
-use super::limiter::{MemoryLimitExceeded, TableLimitExceeded};
-use super::sandbox::{LogLimitExceeded, OUTPUT_LIMIT};
-use crate::protocol::Failure;
+use super::limiter::{EventMemoryExhausted, MemoryLimitExceeded, TableLimitExceeded};
+use super::sandbox::OUTPUT_LIMIT;
+use crate::protocol::{one_line, Failure};
 
 /// What the classifier needs to know about the call that failed.
 #[derive(Debug, Clone)]
@@ -31,8 +31,10 @@ pub(crate) fn call_failure(err: &wasmtime::Error, cx: &CallContext) -> Failure {
             limit_mib: cx.memory_mib,
         };
     }
-    if let Some(e) = err.downcast_ref::<LogLimitExceeded>() {
-        return Failure::OutputLimit { limit: e.limit };
+    if let Some(e) = err.downcast_ref::<EventMemoryExhausted>() {
+        return Failure::EventMemoryBudget {
+            limit_mib: e.limit_mib,
+        };
     }
     if let Some(e) = err.downcast_ref::<TableLimitExceeded>() {
         return Failure::Trap {
@@ -94,14 +96,6 @@ fn panic_message(stderr: &str) -> Option<String> {
     lines.next().map(|l| one_line(l.trim()))
 }
 
-fn one_line(s: &str) -> String {
-    let s = s.split('\n').map(str::trim).collect::<Vec<_>>().join(" ");
-    match s.char_indices().nth(300) {
-        Some((at, _)) => format!("{}…", &s[..at]),
-        None => s,
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -127,8 +121,8 @@ mod tests {
                 Failure::MemoryLimit { limit_mib: 3 },
             ),
             (
-                wasmtime::Error::new(LogLimitExceeded { limit: 7 }),
-                Failure::OutputLimit { limit: 7 },
+                wasmtime::Error::new(EventMemoryExhausted { limit_mib: 7 }),
+                Failure::EventMemoryBudget { limit_mib: 7 },
             ),
             (
                 wasmtime::Error::new(Trap::OutOfFuel),

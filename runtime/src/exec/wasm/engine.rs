@@ -44,6 +44,12 @@ pub(crate) fn new_engine(options: &EngineOptions) -> wasmtime::Result<Engine> {
         .max_wasm_stack(MAX_WASM_STACK)
         // Users see the trap's one-line description, never a backtrace.
         .wasm_backtrace_max_frames(None);
+    if file_size_limited() {
+        // Copy-on-write memory images are written to a memfd, which counts
+        // against RLIMIT_FSIZE: under a limit, instantiation would fail with
+        // EFBIG. Initialize memories by copying instead.
+        config.memory_init_cow(false);
+    }
     if options.pooling {
         let mut pool = wasmtime::PoolingAllocationConfig::new();
         pool.total_component_instances(POOL_INSTANCES as u32)
@@ -72,6 +78,23 @@ pub(crate) fn new_engine(options: &EngineOptions) -> wasmtime::Result<Engine> {
         })
         .map_err(|e| wasmtime::format_err!("cannot start the epoch ticker: {e}"))?;
     Ok(engine)
+}
+
+/// Whether this process may not write files of any size (`RLIMIT_FSIZE`).
+#[cfg(unix)]
+fn file_size_limited() -> bool {
+    let mut limit = libc::rlimit {
+        rlim_cur: 0,
+        rlim_max: 0,
+    };
+    // SAFETY: getrlimit writes into the struct we own.
+    let ok = unsafe { libc::getrlimit(libc::RLIMIT_FSIZE, &mut limit) } == 0;
+    ok && limit.rlim_cur != libc::RLIM_INFINITY
+}
+
+#[cfg(not(unix))]
+fn file_size_limited() -> bool {
+    false
 }
 
 #[cfg(test)]

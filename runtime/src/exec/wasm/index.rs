@@ -16,96 +16,58 @@
 //! ctime to anything else, so a file with the recorded ctime has the recorded
 //! bytes. One gap remains: a change within the file system's timestamp
 //! granularity of the read would keep the ctime. So, as git does for its
-//! index ("racy git"), a component changed less than [`SETTLE`] before it was
-//! read is not recorded; the next run after that reads and records it.
+//! index ("racy git"), a component changed less than
+//! [`SETTLE`](crate::fsread::SETTLE) before it was read is not recorded; the
+//! next run after that reads and records it. The rule is [`FileStamp`]'s, the
+//! same the warm component map and the config reload use.
 //!
-//! Trust is not involved: the trust gate (`config::trust`) fingerprints
-//! component bytes itself. The index only decides which compiled artifact
-//! runs for a path, and it runs the artifact of the bytes that are there.
+//! Trust: an index hit reads no component, yet the trust gate still learns
+//! which bytes run: the entry's trailer names the digest of the component it
+//! was compiled from (`cache.rs`), which must match its key.
 
 use std::fs;
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::time::{Duration, SystemTime};
+use std::time::SystemTime;
 
 use sha2::{Digest, Sha256};
 use wasmtime::Engine;
 
-/// How long before a read a component must have last changed for the read
-/// to be recorded: well above any file system's timestamp granularity
-/// (FAT's is 2 s).
-pub(crate) const SETTLE: Duration = Duration::from_secs(3);
+use crate::fsread::FileStamp;
 
 /// First word of a record: a future layout is a miss, not a misread.
 const VERSION: &str = "ahidx1";
 
-/// A file's identity: device, inode, size, mtime and ctime (seconds, nanoseconds).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) struct Identity {
-    dev: u64,
-    ino: u64,
-    size: u64,
-    mtime: (i64, i64),
-    ctime: (i64, i64),
+/// A file's identity, as the one "has this file changed?" rule ([`FileStamp`])
+/// has it; `None` where the platform gives no inode and ctime (no index there).
+pub(crate) fn identity(meta: &fs::Metadata) -> Option<FileStamp> {
+    FileStamp::exact().then(|| FileStamp::of(meta))
 }
 
-impl Identity {
-    /// The identity in `meta`; `None` where the platform gives no inode and ctime.
-    #[cfg(unix)]
-    pub(crate) fn of(meta: &fs::Metadata) -> Option<Identity> {
-        use std::os::unix::fs::MetadataExt;
-        Some(Identity {
-            dev: meta.dev(),
-            ino: meta.ino(),
-            size: meta.size(),
-            mtime: (meta.mtime(), meta.mtime_nsec()),
-            ctime: (meta.ctime(), meta.ctime_nsec()),
-        })
-    }
+fn words(stamp: &FileStamp) -> [String; 7] {
+    [
+        stamp.dev.to_string(),
+        stamp.ino.to_string(),
+        stamp.size.to_string(),
+        stamp.mtime.0.to_string(),
+        stamp.mtime.1.to_string(),
+        stamp.ctime.0.to_string(),
+        stamp.ctime.1.to_string(),
+    ]
+}
 
-    /// No index without inodes and ctimes: every run takes the full path.
-    #[cfg(not(unix))]
-    pub(crate) fn of(_meta: &fs::Metadata) -> Option<Identity> {
-        None
-    }
-
-    /// Whether the file last changed at least [`SETTLE`] before `now`.
-    fn settled(&self, now: SystemTime) -> bool {
-        let newest = self.mtime.max(self.ctime);
-        let Ok(now) = now.duration_since(SystemTime::UNIX_EPOCH) else {
-            return false;
-        };
-        let Ok(secs) = i64::try_from(now.saturating_sub(SETTLE).as_secs()) else {
-            return false;
-        };
-        newest.0 < secs
-    }
-
-    fn words(&self) -> [String; 7] {
-        [
-            self.dev.to_string(),
-            self.ino.to_string(),
-            self.size.to_string(),
-            self.mtime.0.to_string(),
-            self.mtime.1.to_string(),
-            self.ctime.0.to_string(),
-            self.ctime.1.to_string(),
-        ]
-    }
-
-    fn parse(words: &mut std::str::SplitWhitespace<'_>) -> Option<Identity> {
-        let mut next = || words.next()?.parse::<i64>().ok();
-        let dev = u64::try_from(next()?).ok()?;
-        let ino = u64::try_from(next()?).ok()?;
-        let size = u64::try_from(next()?).ok()?;
-        Some(Identity {
-            dev,
-            ino,
-            size,
-            mtime: (next()?, next()?),
-            ctime: (next()?, next()?),
-        })
-    }
+fn parse(words: &mut std::str::SplitWhitespace<'_>) -> Option<FileStamp> {
+    let mut next = || words.next()?.parse::<i64>().ok();
+    let dev = u64::try_from(next()?).ok()?;
+    let ino = u64::try_from(next()?).ok()?;
+    let size = u64::try_from(next()?).ok()?;
+    Some(FileStamp {
+        dev,
+        ino,
+        size,
+        mtime: (next()?, next()?),
+        ctime: (next()?, next()?),
+    })
 }
 
 /// The engine's compatibility hash as hex: records of another wasmtime
@@ -132,7 +94,7 @@ pub(crate) fn lookup(
     component: &Path,
     meta: &fs::Metadata,
 ) -> Option<PathBuf> {
-    let current = Identity::of(meta)?;
+    let current = identity(meta)?;
     let compat = compat(engine);
     let text = fs::read_to_string(record_path(cache_dir, component, &compat)).ok()?;
     let (fields, recorded_path) = text.split_once('\n')?;
@@ -143,22 +105,22 @@ pub(crate) fn lookup(
     if words.next()? != VERSION || words.next()? != compat {
         return None;
     }
-    if Identity::parse(&mut words)? != current {
+    if parse(&mut words)? != current {
         return None;
     }
     let entry_name = words.next()?;
-    let entry_identity = Identity::parse(&mut words)?;
+    let entry_identity = parse(&mut words)?;
     if entry_name.contains(['/', '\\']) || !entry_name.ends_with(".cwasm") {
         return None;
     }
     let entry = cache_dir.join(entry_name);
     let entry_meta = fs::symlink_metadata(&entry).ok()?;
-    (entry_meta.is_file() && Identity::of(&entry_meta)? == entry_identity).then_some(entry)
+    (entry_meta.is_file() && identity(&entry_meta)? == entry_identity).then_some(entry)
 }
 
 /// Record that `entry` (verified or written just now) holds the compiled form
 /// of the bytes `component` had when its metadata `meta` was taken, unless the
-/// component changed too recently to be sure ([`SETTLE`]). Best effort: a
+/// component changed too recently to be sure ([`FileStamp::settled`]). Best effort: a
 /// record that cannot be written only costs the next run the full path.
 pub(crate) fn record(
     engine: &Engine,
@@ -178,18 +140,18 @@ fn try_record(
     entry: &Path,
     now: SystemTime,
 ) -> Option<()> {
-    let identity = Identity::of(meta)?;
-    if !identity.settled(now) {
+    let stamp = identity(meta)?;
+    if !stamp.settled(now) {
         return None;
     }
-    let entry_identity = Identity::of(&fs::symlink_metadata(entry).ok()?)?;
+    let entry_identity = identity(&fs::symlink_metadata(entry).ok()?)?;
     let entry_name = entry.file_name()?.to_str()?;
     let compat = compat(engine);
     let path = record_path(cache_dir, component, &compat);
     let text = format!(
         "{VERSION} {compat} {} {entry_name} {}\n{}",
-        identity.words().join(" "),
-        entry_identity.words().join(" "),
+        words(&stamp).join(" "),
+        words(&entry_identity).join(" "),
         component.to_str()?,
     );
     let dir = path.parent()?;
@@ -205,6 +167,7 @@ fn try_record(
 mod tests {
     use super::*;
     use crate::exec::wasm::EngineOptions;
+    use std::time::Duration;
 
     fn engine() -> Engine {
         super::super::engine::new_engine(&EngineOptions::default()).unwrap()

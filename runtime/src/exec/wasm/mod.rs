@@ -15,6 +15,12 @@
 //! inside a host call (a WASI sleep, a file read). The call is a future under
 //! an outer [`tokio::time::timeout`], so [`WasmHost::run`] returns within the
 //! timeout plus [`GRACE`] whatever the guest does (wasmtime-48.md §4.3).
+//!
+//! One deadline per handler, compile included: a component the cache does
+//! not hold is compiled off the event's path — by a detached worker process
+//! in the CLI (`worker.rs`), on a blocking thread in library mode — and the
+//! event waits for it only until the handler's timeout, then fails with
+//! [`Failure::StillCompiling`] while the compile goes on to fill the cache.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -26,6 +32,7 @@ use wasmtime::{Engine, Store, UpdateDeadline};
 
 use crate::config::{Handler, Scope, WasmSpec};
 use crate::exec::{ExecContext, Report};
+use crate::fsread::{self, FileStamp, ReadError};
 use crate::protocol::{Event, Failure, Outcome};
 
 mod bindings;
@@ -35,8 +42,9 @@ mod engine;
 mod index;
 mod limiter;
 mod sandbox;
+pub mod worker;
 
-pub use cache::{CacheDir, CacheStatus};
+pub use cache::{CacheDir, CacheStatus, ComponentDigest};
 pub use engine::EngineOptions;
 pub use sandbox::{Sandbox, LOG_LIMIT, OUTPUT_LIMIT};
 
@@ -52,7 +60,7 @@ pub const GRACE: Duration = Duration::from_millis(200);
 /// Cheap to create and to clone (clones share everything); the engine is
 /// built by the first call that needs it. A long-lived process keeps one
 /// `WasmHost` so the engine, compiled components and `InstancePre`s stay warm
-/// across events; a changed component file is noticed (size or mtime) and reloaded.
+/// across events; a changed component file is noticed ([`FileStamp`]) and reloaded.
 #[derive(Clone)]
 pub struct WasmHost {
     inner: Arc<Inner>,
@@ -72,10 +80,44 @@ struct Inner {
     cache: CacheDir,
     options: EngineOptions,
     runtime: OnceLock<Result<Runtime, String>>,
-    prepared: Mutex<HashMap<PathBuf, Arc<Prepared>>>,
+    prepared: Mutex<HashMap<PathBuf, Warm>>,
     /// With pooling: one permit per instance slot, so more events at once
     /// than the pool holds wait for a slot instead of failing.
     slots: Option<tokio::sync::Semaphore>,
+    /// Where a cold component is compiled.
+    compile_in: CompileIn,
+    /// In-process compiles under way, by component digest: one compile per
+    /// component however many events wait for it.
+    inflight: Mutex<HashMap<ComponentDigest, Arc<Inflight>>>,
+}
+
+/// Where a component the cache does not hold is compiled.
+#[derive(Debug, Clone)]
+enum CompileIn {
+    /// A detached `agenthooks` worker process (the CLI: the process ends
+    /// with the event, the worker goes on to fill the cache).
+    Worker(PathBuf),
+    /// A blocking thread of this process (library mode: the process lives on).
+    Process,
+}
+
+/// One in-process compile, shared by every event waiting for it.
+struct Inflight {
+    started: Instant,
+    done: OnceLock<Result<Arc<Prepared>, Failure>>,
+}
+
+/// What a quick look at a component found: ready to run, or to be compiled.
+enum Probe {
+    Ready(Arc<Prepared>),
+    Cold(Box<Cold>),
+}
+
+/// A component the cache does not hold, read and hashed.
+struct Cold {
+    bytes: Vec<u8>,
+    digest: ComponentDigest,
+    meta: std::fs::Metadata,
 }
 
 /// The engine and a linker holding WASI and the `host` interface.
@@ -84,15 +126,23 @@ struct Runtime {
     linker: Linker<HostState>,
 }
 
-/// A component ready to instantiate, and what loading it took.
-struct Prepared {
-    stamp: Stamp,
-    pre: HookPre<HostState>,
-    compiled: Compiled,
+/// A prepared component kept for its path, and the file as it was read.
+struct Warm {
+    /// Reused without reading the file only while equal and settled
+    /// ([`FileStamp`]); else the file is hashed again, and reused if the
+    /// bytes are the same.
+    stamp: FileStamp,
+    settled: bool,
+    prepared: Arc<Prepared>,
 }
 
-/// Size and mtime: enough to notice a rebuilt component without reading it.
-type Stamp = (u64, Option<SystemTime>);
+/// A component ready to instantiate, and what loading it took.
+struct Prepared {
+    pre: HookPre<HostState>,
+    compiled: Compiled,
+    /// The sha256 of the bytes compiled: what runs, and what trust is decided on.
+    digest: ComponentDigest,
+}
 
 /// What loading one component took (for `agenthooks compile` and `--verbose`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -149,22 +199,36 @@ impl WasmHost {
                     .pooling
                     .then(|| tokio::sync::Semaphore::new(engine::POOL_INSTANCES)),
                 options,
+                compile_in: CompileIn::Process,
+                inflight: Mutex::new(HashMap::new()),
             }),
         }
     }
 
     /// The process's host, caching in [`CacheDir::from_env`]. The CLI uses
     /// this one, so every wasm handler of a run shares one engine.
+    ///
+    /// It compiles a component the cache does not hold in a detached worker
+    /// process (this executable's hidden `__compile-worker`), so a one-shot
+    /// `run` never waits on a compile past its handler's timeout.
     pub fn global() -> &'static WasmHost {
         static HOST: OnceLock<WasmHost> = OnceLock::new();
-        HOST.get_or_init(|| WasmHost::new(CacheDir::from_env()))
+        HOST.get_or_init(|| {
+            let mut host = WasmHost::new(CacheDir::from_env());
+            if let (Ok(exe), Some(inner)) = (std::env::current_exe(), Arc::get_mut(&mut host.inner))
+            {
+                inner.compile_in = CompileIn::Worker(exe);
+            }
+            host
+        })
     }
 
     /// Run `handler` (whose kind is `spec`) on `event` and report what it came to.
     ///
-    /// Never fails and never outlives `handler.timeout` + [`GRACE`] once the
-    /// component is loaded (compiling a component on a cache miss is not
-    /// counted). Log lines and cache details go to `notes` with `ctx.verbose`.
+    /// Never fails and never outlives `handler.timeout` + [`GRACE`], compiling
+    /// included: a component still compiling at the timeout fails with
+    /// [`Failure::StillCompiling`] and goes on compiling into the cache. Log
+    /// lines and cache details go to `notes` with `ctx.verbose`.
     ///
     /// A guest abandoned in blocking host I/O (a FIFO in a granted directory)
     /// leaves a tokio blocking thread behind: shut the runtime down with
@@ -192,18 +256,36 @@ impl WasmHost {
             Some(base) if spec.component.is_relative() => base.join(&spec.component),
             _ => spec.component.clone(),
         };
-        let sandbox = Sandbox::from_spec(spec, handler.timeout, base.as_deref());
+        let sandbox =
+            Sandbox::from_spec(spec, handler.timeout, base.as_deref()).sharing(ctx.event_memory());
+        // A timeout too large for the clock is no deadline at all (a year).
+        let deadline = start
+            .checked_add(handler.timeout)
+            .unwrap_or_else(|| start + Duration::from_secs(365 * 86_400));
+        let deadline = tokio::time::Instant::from_std(deadline);
         let mut notes = Notes::new(ctx.verbose);
-        report.outcome = match self.prepare_async(component, &mut notes).await {
+        report.outcome = match self.prepare_async(component, deadline, &mut notes).await {
             Ok(prepared) => {
+                report.component_sha256 = Some(cache::hex(&prepared.digest));
                 // Held until the call's store (and instance) is dropped. The
                 // semaphore is never closed, so acquiring cannot fail.
                 let _slot = match &self.inner.slots {
                     Some(slots) => slots.acquire().await.ok(),
                     None => None,
                 };
-                self.call(&prepared.pre, &sandbox, event, &mut report, &mut notes)
-                    .await
+                // What loading took comes out of the handler's time.
+                let left = deadline
+                    .into_std()
+                    .saturating_duration_since(Instant::now());
+                self.call(
+                    &prepared.pre,
+                    &sandbox,
+                    left,
+                    event,
+                    &mut report,
+                    &mut notes,
+                )
+                .await
             }
             Err(failure) => Outcome::Failed(failure),
         };
@@ -213,8 +295,8 @@ impl WasmHost {
     }
 
     /// Load, compile (or fetch from the cache) and link the component at
-    /// `path` now, so a later [`WasmHost::run`] starts warm. Blocks: call it
-    /// outside async code (or in `spawn_blocking`).
+    /// `path` now, in this process, so a later [`WasmHost::run`] starts warm.
+    /// Blocks: call it outside async code (or in `spawn_blocking`).
     ///
     /// Returns what loading took, and notes (cache trouble, withheld grants).
     ///
@@ -223,46 +305,197 @@ impl WasmHost {
     /// component, wrong world, or an internal error building the engine.
     pub fn compile(&self, path: &Path) -> (Result<Compiled, Failure>, Vec<String>) {
         let mut notes = Notes::new(true);
-        let result = self
-            .inner
-            .prepare(path, &mut notes, /*fresh*/ true)
-            .map(|p| p.compiled);
+        let start = Instant::now();
+        let result = match self.inner.probe(path, &mut notes, /*fresh*/ true) {
+            Ok(Probe::Ready(p)) => Ok(p.compiled),
+            Ok(Probe::Cold(cold)) => self
+                .inner
+                .compile_cold(path, *cold, start, &mut notes)
+                .map(|p| p.compiled),
+            Err(failure) => Err(failure),
+        };
         (result, notes.list)
+    }
+
+    /// Start a detached compile worker for the component at `path` unless
+    /// the cache holds it (or it fails at once, or a worker is at it
+    /// already). Whether one was started. For `trust` and `install`, which
+    /// warm the cache ahead of the first event.
+    pub fn start_worker(&self, path: &Path) -> bool {
+        let CompileIn::Worker(exe) = &self.inner.compile_in else {
+            return false;
+        };
+        let mut notes = Notes::new(false);
+        let Ok(Probe::Cold(cold)) = self.inner.probe(path, &mut notes, false) else {
+            return false;
+        };
+        let (Some(dir), Ok(runtime)) = (self.inner.cache.path(), self.inner.runtime()) else {
+            return false;
+        };
+        let lock = cache::lock_path(dir, &runtime.engine, &cold.digest);
+        matches!(
+            worker::start(exe, &lock, path, &cold.digest),
+            worker::Started::Spawned(_)
+        )
     }
 
     async fn prepare_async(
         &self,
         path: PathBuf,
+        deadline: tokio::time::Instant,
         notes: &mut Notes,
     ) -> Result<Arc<Prepared>, Failure> {
         // Warm: a stat and a map lookup, no thread hop.
         if let Some(prepared) = self.inner.warm(&path) {
             return Ok(prepared);
         }
+        let start = Instant::now();
         let inner = self.inner.clone();
         let verbose = notes.verbose;
-        // Compiling takes 0.1 s (more in debug builds): keep it off the
-        // executor, where command hooks' timers run.
-        let job = tokio::task::spawn_blocking(move || {
+        // Reading and hashing a large component takes a while: keep it off
+        // the executor, where command hooks' timers run.
+        let probe_path = path.clone();
+        let probe = blocking(deadline, start, move || {
             let mut notes = Notes::new(verbose);
-            let result = inner.prepare(&path, &mut notes, /*fresh*/ false);
-            (result, notes.list)
+            let probe = inner.probe(&probe_path, &mut notes, false);
+            (probe, notes.list)
         });
-        match job.await {
-            Ok((result, list)) => {
+        let cold = match probe.await? {
+            (Ok(Probe::Ready(prepared)), list) => {
                 notes.list.extend(list);
-                result
+                return Ok(prepared);
             }
-            Err(e) => Err(Failure::Internal {
-                why: format!("loading the component failed: {e}"),
-            }),
+            (Ok(Probe::Cold(cold)), list) => {
+                notes.list.extend(list);
+                *cold
+            }
+            (Err(failure), list) => {
+                notes.list.extend(list);
+                return Err(failure);
+            }
+        };
+        let cold = match &self.inner.compile_in {
+            CompileIn::Worker(exe) => match self.wait_for_worker(exe, &path, cold, deadline).await?
+            {
+                Ok(prepared) => return Ok(prepared),
+                Err(cold) => cold,
+            },
+            CompileIn::Process => cold,
+        };
+        self.compile_in_process(path, cold, deadline).await
+    }
+
+    /// Compile in a detached worker and wait for it until `deadline`: the
+    /// prepared component when it finished in time, or the cold component
+    /// back when no worker could store it (the caller compiles in process).
+    async fn wait_for_worker(
+        &self,
+        exe: &Path,
+        path: &Path,
+        cold: Cold,
+        deadline: tokio::time::Instant,
+    ) -> Result<Result<Arc<Prepared>, Cold>, Failure> {
+        let runtime = self.inner.runtime()?;
+        let Some(dir) = self.inner.cache.path().map(Path::to_path_buf) else {
+            return Ok(Err(cold));
+        };
+        let lock = cache::lock_path(&dir, &runtime.engine, &cold.digest);
+        let entry = cache::entry_path(&dir, &runtime.engine, &cold.digest);
+        let since = SystemTime::now();
+        let (mut child, since) = match worker::start(exe, &lock, path, &cold.digest) {
+            worker::Started::Spawned(child) => (Some(child), since),
+            worker::Started::Busy(since) => (None, since),
+            worker::Started::Unavailable => return Ok(Err(cold)),
+        };
+        let still = || Failure::StillCompiling {
+            secs: whole_secs(since.elapsed().unwrap_or_default()),
+        };
+        loop {
+            let finished = match &mut child {
+                Some(child) => child.try_wait().ok().flatten().is_some(),
+                // Another process's worker: done when its entry is there
+                // or its lock is free (it failed, or stored nothing).
+                None => entry.exists() || worker::lock_free(&lock),
+            };
+            if finished {
+                break;
+            }
+            if tokio::time::Instant::now() >= deadline {
+                return Err(still());
+            }
+            tokio::time::sleep(WORKER_POLL).await;
+        }
+        let inner = self.inner.clone();
+        let path = path.to_path_buf();
+        let start = Instant::now();
+        let job = blocking(deadline, start, move || {
+            let done = inner.after_worker(&path, &cold, start);
+            (done, cold)
+        });
+        match job.await? {
+            (Ok(Some(prepared)), _) => Ok(Ok(prepared)),
+            (Ok(None), cold) => Ok(Err(cold)),
+            (Err(failure), _) => Err(failure),
         }
     }
 
+    /// Compile on a blocking thread (one per component however many events
+    /// ask) and wait for it until `deadline`; the compile goes on after it.
+    async fn compile_in_process(
+        &self,
+        path: PathBuf,
+        cold: Cold,
+        deadline: tokio::time::Instant,
+    ) -> Result<Arc<Prepared>, Failure> {
+        let digest = cold.digest;
+        let (flight, first) = {
+            let mut map = lock(&self.inner.inflight);
+            match map.get(&digest) {
+                Some(flight) => (flight.clone(), false),
+                None => {
+                    let flight = Arc::new(Inflight {
+                        started: Instant::now(),
+                        done: OnceLock::new(),
+                    });
+                    map.insert(digest, flight.clone());
+                    (flight, true)
+                }
+            }
+        };
+        if first {
+            let inner = self.inner.clone();
+            let flight = flight.clone();
+            tokio::task::spawn_blocking(move || {
+                // Compiled, stored and linked whether or not an event still
+                // waits: the next one finds it warm (even with no cache).
+                // Its notes (cache trouble) would reach no one after the
+                // deadline; the next event sees the same trouble.
+                let mut notes = Notes::new(false);
+                let prepared = inner.compile_cold(&path, cold, flight.started, &mut notes);
+                let _ = flight.done.set(prepared);
+                lock(&inner.inflight).remove(&digest);
+            });
+        }
+        loop {
+            if let Some(done) = flight.done.get() {
+                return done.clone();
+            }
+            if tokio::time::Instant::now() >= deadline {
+                return Err(Failure::StillCompiling {
+                    secs: whole_secs(flight.started.elapsed()),
+                });
+            }
+            tokio::time::sleep(INFLIGHT_POLL).await;
+        }
+    }
+
+    /// Call the guest with `left` of the handler's time (its timeout less
+    /// what loading took).
     async fn call(
         &self,
         pre: &HookPre<HostState>,
         sandbox: &Sandbox,
+        left: Duration,
         event: &Event,
         report: &mut Report,
         notes: &mut Notes,
@@ -279,7 +512,7 @@ impl WasmHost {
                 why: format!("cannot set fuel: {e}"),
             });
         }
-        let deadline = Instant::now() + sandbox.timeout;
+        let deadline = Instant::now() + left;
         store.set_epoch_deadline(1);
         store.epoch_deadline_callback(move |_| {
             // Yielding each tick lets the outer timeout and other hooks run.
@@ -294,16 +527,14 @@ impl WasmHost {
             let hook: Hook = pre.instantiate_async(&mut store).await?;
             hook.call_handle(&mut store, &input).await
         };
-        let result = tokio::time::timeout(sandbox.timeout + GRACE, call).await;
+        let result = tokio::time::timeout(left + GRACE, call).await;
 
         let out = stdout.contents();
         let err = stderr.contents();
         let output_full = out.len() > OUTPUT_LIMIT || err.len() > OUTPUT_LIMIT;
         report.stdout = lossy(&out);
         report.stderr = lossy(&err);
-        for (level, line) in std::mem::take(&mut store.data_mut().log.lines) {
-            notes.detail(format!("log {}: {line}", bindings::level_name(level)));
-        }
+        store.data_mut().log.drain_into(notes);
         let fuel_left = store.get_fuel().ok();
         let cx = classify::CallContext {
             fuel: sandbox.fuel,
@@ -321,7 +552,7 @@ impl WasmHost {
             Ok(Ok(Ok(_))) if output_full => Outcome::Failed(Failure::OutputLimit {
                 limit: OUTPUT_LIMIT,
             }),
-            Ok(Ok(Ok(answer))) => match bindings::to_answer(event.name(), answer) {
+            Ok(Ok(Ok(answer))) => match bindings::to_answer(event.name(), answer, notes) {
                 Ok(answer) => Outcome::Answered(answer),
                 Err(failure) => Outcome::Failed(failure),
             },
@@ -353,45 +584,32 @@ impl Inner {
         })
     }
 
-    /// The prepared component at `path`: from memory when the file is
-    /// unchanged (unless `fresh`), else read, compiled or loaded from the
-    /// cache, and linked.
-    /// The prepared component at `path` if it is loaded and the file unchanged.
+    /// The prepared component at `path` if it is loaded and the file
+    /// unchanged since (by [`FileStamp`], and settled when it was read).
     fn warm(&self, path: &Path) -> Option<Arc<Prepared>> {
-        let meta = std::fs::metadata(path).ok()?;
-        let stamp = (meta.len(), meta.modified().ok());
-        self.lock().get(path).filter(|p| p.stamp == stamp).cloned()
+        let stamp = FileStamp::of_path(path)?;
+        self.lock()
+            .get(path)
+            .filter(|w| w.settled && w.stamp == stamp)
+            .map(|w| w.prepared.clone())
     }
 
-    fn prepare(
-        &self,
-        path: &Path,
-        notes: &mut Notes,
-        fresh: bool,
-    ) -> Result<Arc<Prepared>, Failure> {
+    /// Look at the component at `path` without compiling it: ready from
+    /// memory (unless `fresh`), the index or the cache; a failure (unreadable,
+    /// too large, not a component, a compile remembered as failed); or cold.
+    fn probe(&self, path: &Path, notes: &mut Notes, fresh: bool) -> Result<Probe, Failure> {
         let start = Instant::now();
         let shown = path.display().to_string();
-        let meta = match std::fs::metadata(path) {
-            Ok(meta) if meta.is_file() => meta,
-            Ok(_) => {
-                return Err(Failure::NotAComponent {
-                    path: shown,
-                    why: "not a file".into(),
-                })
-            }
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-                return Err(Failure::ComponentNotFound { path: shown })
-            }
-            Err(e) => {
-                return Err(Failure::Internal {
-                    why: format!("cannot read `{shown}`: {e}"),
-                })
-            }
-        };
-        let stamp = (meta.len(), meta.modified().ok());
+        let (mut file, meta) =
+            fsread::open_bounded(path, fsread::caps::COMPONENT).map_err(|e| read_failure(&e))?;
+        let stamp = FileStamp::of(&meta);
         if !fresh {
-            if let Some(p) = self.lock().get(path).filter(|p| p.stamp == stamp) {
-                return Ok(p.clone());
+            if let Some(w) = self
+                .lock()
+                .get(path)
+                .filter(|w| w.settled && w.stamp == stamp)
+            {
+                return Ok(Probe::Ready(w.prepared.clone()));
             }
         }
         let runtime = self.runtime()?;
@@ -401,64 +619,283 @@ impl Inner {
             let entry = index::lookup(&runtime.engine, dir, path, &meta)?;
             cache::load_recorded(&runtime.engine, &entry)
         });
-        let loaded = match indexed {
-            Some(loaded) => loaded,
-            None => {
-                let bytes = std::fs::read(path).map_err(|e| Failure::Internal {
-                    why: format!("cannot read `{shown}`: {e}"),
-                })?;
-                if Engine::detect_precompiled(&bytes).is_some() {
-                    // Deserializing runs native code: never from a file a user handed us.
-                    return Err(Failure::NotAComponent {
-                        path: shown,
-                        why: "a precompiled artifact is not accepted; give the `.wasm` component"
-                            .into(),
-                    });
-                }
-                let loaded = cache::load(&runtime.engine, &self.cache, &bytes, notes)
-                    .map_err(|e| classify::compile_failure(&shown, &e))?;
-                if let (Some(dir), Some(entry)) = (self.cache.path(), &loaded.entry) {
+        if let Some(loaded) = indexed {
+            return self
+                .link(path, meta, loaded, start, &shown, notes)
+                .map(Probe::Ready);
+        }
+        let bytes = read_open_component(path, &mut file, &meta)?;
+        let digest = cache::digest_of(&bytes);
+        if !fresh {
+            // Loaded already, but the file changed too recently for its stamp
+            // to prove it (or was touched): the same bytes need no loading.
+            let same = self.lock().get(path).map(|w| w.prepared.clone());
+            if let Some(prepared) = same.filter(|p| p.digest == digest) {
+                self.keep(path, &meta, prepared.clone());
+                return Ok(Probe::Ready(prepared));
+            }
+        }
+        if let Some(dir) = self.cache.path() {
+            if let Some(failed) = cache::remembered_failure(dir, &runtime.engine, &digest) {
+                return Err(failed.failure(&shown));
+            }
+            if let Some(loaded) = cache::usable(&self.cache, notes)
+                .and_then(|dir| cache::cached(&runtime.engine, dir, &digest, notes))
+            {
+                if let Some(entry) = &loaded.entry {
                     index::record(&runtime.engine, dir, path, &meta, entry);
                 }
-                loaded
+                return self
+                    .link(path, meta, loaded, start, &shown, notes)
+                    .map(Probe::Ready);
             }
+        }
+        Ok(Probe::Cold(Box::new(Cold {
+            bytes,
+            digest,
+            meta,
+        })))
+    }
+
+    /// Compile a cold component here and now, store it, and link it.
+    fn compile_cold(
+        &self,
+        path: &Path,
+        cold: Cold,
+        start: Instant,
+        notes: &mut Notes,
+    ) -> Result<Arc<Prepared>, Failure> {
+        let shown = path.display().to_string();
+        let loaded = self.compile_bytes(&cold.bytes, &cold.digest, &shown, notes)?;
+        if let (Some(dir), Some(entry)) = (self.cache.path(), &loaded.entry) {
+            index::record(&self.runtime()?.engine, dir, path, &cold.meta, entry);
+        }
+        self.link(path, cold.meta, loaded, start, &shown, notes)
+    }
+
+    /// Compile `bytes` (and store them in the cache); a compile error is
+    /// remembered by digest, so the next event fails at once.
+    fn compile_bytes(
+        &self,
+        bytes: &[u8],
+        digest: &ComponentDigest,
+        shown: &str,
+        notes: &mut Notes,
+    ) -> Result<cache::Loaded, Failure> {
+        let runtime = self.runtime()?;
+        cache::load(&runtime.engine, &self.cache, bytes, digest, notes).map_err(|e| {
+            let failure = classify::compile_failure(shown, &e);
+            if let (Some(dir), Failure::NotAComponent { why, .. }) = (self.cache.path(), &failure) {
+                let remembered = cache::Remembered::Invalid(why.clone());
+                cache::remember_failure(dir, &runtime.engine, digest, &remembered);
+            }
+            failure
+        })
+    }
+
+    /// After a worker ended: its remembered failure, the entry it stored
+    /// (linked), or `None` when it stored nothing.
+    fn after_worker(
+        &self,
+        path: &Path,
+        cold: &Cold,
+        start: Instant,
+    ) -> Result<Option<Arc<Prepared>>, Failure> {
+        let shown = path.display().to_string();
+        let runtime = self.runtime()?;
+        let Some(dir) = self.cache.path() else {
+            return Ok(None);
         };
+        if let Some(failed) = cache::remembered_failure(dir, &runtime.engine, &cold.digest) {
+            return Err(failed.failure(&shown));
+        }
+        let mut notes = Notes::new(false);
+        let Some(loaded) = cache::cached(&runtime.engine, dir, &cold.digest, &mut notes) else {
+            return Ok(None);
+        };
+        if let Some(entry) = &loaded.entry {
+            index::record(&runtime.engine, dir, path, &cold.meta, entry);
+        }
+        self.link(path, cold.meta.clone(), loaded, start, &shown, &mut notes)
+            .map(Some)
+    }
+
+    /// Link a loaded component and keep it warm for `path`.
+    fn link(
+        &self,
+        path: &Path,
+        meta: std::fs::Metadata,
+        loaded: cache::Loaded,
+        start: Instant,
+        shown: &str,
+        notes: &mut Notes,
+    ) -> Result<Arc<Prepared>, Failure> {
+        let runtime = self.runtime()?;
         let pre = runtime
             .linker
             .instantiate_pre(&loaded.component)
             .and_then(HookPre::new)
-            .map_err(|e| classify::link_failure(&shown, &e))?;
+            .map_err(|e| classify::link_failure(shown, &e))?;
         let compiled = Compiled {
             status: loaded.status,
             duration: start.elapsed(),
             artifact_len: loaded.artifact_len,
         };
-        if !fresh {
-            // `compile` prints its own line; a run says it only with --verbose.
-            notes.detail(format!(
-                "`{shown}`: {} in {:.1} ms",
-                match compiled.status {
-                    CacheStatus::Hit => "loaded from the compile cache",
-                    CacheStatus::Compiled => "compiled and cached",
-                    CacheStatus::CompiledUncached => "compiled",
-                },
-                compiled.duration.as_secs_f64() * 1e3
-            ));
-        }
+        // `compile` prints its own line; a run says it only with --verbose.
+        notes.detail(format!(
+            "`{shown}`: {} in {:.1} ms",
+            match compiled.status {
+                CacheStatus::Hit => "loaded from the compile cache",
+                CacheStatus::Compiled => "compiled and cached",
+                CacheStatus::CompiledUncached => "compiled",
+            },
+            compiled.duration.as_secs_f64() * 1e3
+        ));
         let prepared = Arc::new(Prepared {
-            stamp,
             pre,
             compiled,
+            digest: loaded.digest,
         });
-        self.lock().insert(path.to_path_buf(), prepared.clone());
+        self.keep(path, &meta, prepared.clone());
         Ok(prepared)
     }
 
-    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<PathBuf, Arc<Prepared>>> {
+    /// Keep `prepared` warm for `path`, stamped with the file as it was read
+    /// (`meta`), so a change since is seen.
+    fn keep(&self, path: &Path, meta: &std::fs::Metadata, prepared: Arc<Prepared>) {
+        let stamp = FileStamp::of(meta);
+        let warm = Warm {
+            stamp,
+            settled: stamp.settled(SystemTime::now()),
+            prepared,
+        };
+        self.lock().insert(path.to_path_buf(), warm);
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<PathBuf, Warm>> {
         // A panic while holding the lock leaves the map consistent (inserts are atomic).
         self.prepared
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+}
+
+/// How often `run` looks whether its compile worker is done.
+const WORKER_POLL: Duration = Duration::from_millis(10);
+
+/// How often an event looks whether the in-process compile it waits on is done.
+const INFLIGHT_POLL: Duration = Duration::from_millis(5);
+
+/// Run `job` on a blocking thread and wait for it until `deadline`; past it,
+/// the job goes on and the handler is still compiling (loading, really).
+async fn blocking<T: Send + 'static>(
+    deadline: tokio::time::Instant,
+    start: Instant,
+    job: impl FnOnce() -> T + Send + 'static,
+) -> Result<T, Failure> {
+    match tokio::time::timeout_at(deadline, tokio::task::spawn_blocking(job)).await {
+        Ok(Ok(done)) => Ok(done),
+        Ok(Err(e)) => Err(Failure::Internal {
+            why: format!("loading the component failed: {e}"),
+        }),
+        Err(_elapsed) => Err(Failure::StillCompiling {
+            secs: whole_secs(start.elapsed()),
+        }),
+    }
+}
+
+/// Seconds, rounded: a compile that has run 0.9 s has run "1 s so far".
+fn whole_secs(d: Duration) -> u64 {
+    d.as_secs_f64().round() as u64
+}
+
+fn lock<K, V>(map: &Mutex<HashMap<K, V>>) -> std::sync::MutexGuard<'_, HashMap<K, V>> {
+    // Inserts and removals are whole: a panic elsewhere leaves the map consistent.
+    map.lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+/// The magic of a WebAssembly component: `\0asm`, version 13, layer 1.
+const COMPONENT_MAGIC: [u8; 8] = *b"\0asm\x0d\0\x01\0";
+
+/// Read the component open as `file` (opened with [`fsread::open_bounded`],
+/// its size checked): only after its first bytes say it is a component, and
+/// never more than [`fsread::caps::COMPONENT`].
+pub(crate) fn read_open_component(
+    path: &Path,
+    file: &mut std::fs::File,
+    meta: &std::fs::Metadata,
+) -> Result<Vec<u8>, Failure> {
+    use std::io::Read;
+    let shown = path.display().to_string();
+    let not = |why: &str| Failure::NotAComponent {
+        path: shown.clone(),
+        why: why.into(),
+    };
+    let mut head = [0u8; 8];
+    let mut got = 0;
+    while got < head.len() {
+        match file.read(&mut head[got..]) {
+            Ok(0) => break,
+            Ok(n) => got += n,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(e) => {
+                return Err(read_failure(&ReadError::Io {
+                    path: path.to_path_buf(),
+                    source: e,
+                }))
+            }
+        }
+    }
+    let head = &head[..got];
+    if head != COMPONENT_MAGIC {
+        return Err(if head.starts_with(b"\0asm") && head.get(4) == Some(&1) {
+            not("it is a core wasm module; make it a component (`wasm-tools component new`, or build for wasm32-wasip2)")
+        } else if head.starts_with(b"\x7fELF") || Engine::detect_precompiled(head).is_some() {
+            // Deserializing runs native code: never from a file a user handed us.
+            not("a precompiled artifact is not accepted; give the `.wasm` component")
+        } else {
+            not("it does not start with the WebAssembly component magic bytes")
+        });
+    }
+    let rest = fsread::read_open(
+        path,
+        file.try_clone().map_err(|e| {
+            read_failure(&ReadError::Io {
+                path: path.to_path_buf(),
+                source: e,
+            })
+        })?,
+        meta.len().saturating_sub(8),
+        fsread::caps::COMPONENT - 8,
+    )
+    .map_err(|e| read_failure(&e))?;
+    let mut bytes = Vec::with_capacity(8 + rest.len());
+    bytes.extend_from_slice(head);
+    bytes.extend_from_slice(&rest);
+    Ok(bytes)
+}
+
+/// The failure of a component that cannot be read: not found, or one line
+/// naming the file and what is wrong (a FIFO, over the size cap, ...).
+fn read_failure(e: &ReadError) -> Failure {
+    let path = e.path().display().to_string();
+    match e {
+        ReadError::NotFound { .. } => Failure::ComponentNotFound { path },
+        ReadError::TooLarge { size, cap, .. } => Failure::NotAComponent {
+            path,
+            why: format!(
+                "it is {size} bytes, over the {cap}-byte ({} MiB) limit for components; refused unread",
+                cap >> 20
+            ),
+        },
+        ReadError::NotRegular { kind, .. } => Failure::NotAComponent {
+            path,
+            why: format!("it is {kind}, not a regular file"),
+        },
+        ReadError::Io { source, .. } => Failure::Internal {
+            why: format!("cannot read `{path}`: {source}"),
+        },
     }
 }
 

@@ -4,7 +4,8 @@
 //! Defaults (DESIGN.md §6): 2·10⁹ fuel, the handler's timeout, 64 MiB of
 //! linear memory, no preopened directories, no environment, no arguments, no
 //! network, stdin empty, stdout and stderr captured up to 64 KiB each, at most
-//! 64 KiB of `host.log` per call.
+//! 1,000 lines or 64 KiB of `host.log` per call (the rest dropped with a
+//! note), and every memory growth charged to the event's shared budget.
 
 use std::collections::HashSet;
 use std::net::{SocketAddr, ToSocketAddrs};
@@ -19,12 +20,17 @@ use wasmtime_wasi::{FsPerms, WasiCtx, WasiCtxBuilder, WasiCtxView, WasiView};
 
 use super::bindings::{self, Level};
 use super::limiter::HookLimiter;
+use super::Notes;
 use crate::config::{Grants, WasmSpec, DEFAULT_FUEL, DEFAULT_MEMORY_MIB, DEFAULT_TIMEOUT};
+use crate::exec::EventMemory;
 
 /// Bytes of stdout, and separately of stderr, a guest may write per call.
 pub const OUTPUT_LIMIT: usize = 64 << 10;
-/// Bytes of `host.log` a guest may write per call.
+/// Bytes of `host.log` kept per call.
 pub const LOG_LIMIT: usize = 64 << 10;
+/// Lines of `host.log` kept per call: counted as well as bytes, so a flood of
+/// empty lines is bounded too.
+pub const LOG_LINES: usize = 1000;
 /// Bytes one `wasi:random` call may ask for (wasmtime's default is 64 MiB of host memory).
 const RANDOM_LIMIT: usize = 1 << 20;
 
@@ -46,6 +52,8 @@ pub struct Sandbox {
     pub env: Vec<String>,
     /// `host:port` pairs the guest may open TCP connections to.
     pub net: Vec<String>,
+    /// The memory budget shared with the other wasm hooks of the event, if any.
+    pub event_memory: Option<EventMemory>,
 }
 
 impl Default for Sandbox {
@@ -65,7 +73,15 @@ impl Sandbox {
             write: Vec::new(),
             env: Vec::new(),
             net: Vec::new(),
+            event_memory: None,
         }
+    }
+
+    /// This sandbox, its memory growth also charged to `event` (shared with
+    /// the other wasm hooks of the event).
+    pub fn sharing(mut self, event: EventMemory) -> Sandbox {
+        self.event_memory = Some(event);
+        self
     }
 
     /// The sandbox a wasm handler asked for. Relative grant paths are taken
@@ -89,6 +105,7 @@ impl Sandbox {
             write: write.iter().map(absolute).collect(),
             env: env.clone(),
             net: net.clone(),
+            event_memory: None,
         }
     }
 
@@ -148,7 +165,7 @@ impl Sandbox {
         HostState {
             wasi: b.build(),
             table: ResourceTable::new(),
-            limiter: HookLimiter::new(self.memory_bytes()),
+            limiter: HookLimiter::new(self.memory_bytes(), self.event_memory.clone()),
             log: Log::default(),
             stdout,
             stderr,
@@ -231,20 +248,46 @@ fn net_grants(grants: &[String], notes: &mut Vec<String>) -> NetGrants {
     out
 }
 
-/// The log lines of one call, bounded by [`LOG_LIMIT`].
+/// The log lines of one call: the first [`LOG_LINES`] lines or
+/// [`LOG_LIMIT`] bytes, whichever comes first; past that, lines are only
+/// counted, so a flood costs the host nothing per call.
 #[derive(Debug, Default)]
 pub(crate) struct Log {
     /// `(level, message)` in the order logged.
-    pub lines: Vec<(Level, String)>,
+    lines: Vec<(Level, String)>,
     bytes: usize,
+    /// Lines past the quota, dropped.
+    dropped: u64,
 }
 
-/// The guest logged more than [`LOG_LIMIT`] bytes in one call.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("the hook logged more than {limit} bytes")]
-pub(crate) struct LogLimitExceeded {
-    /// The limit in bytes.
-    pub limit: usize,
+impl Log {
+    fn push(&mut self, level: Level, message: String) {
+        let full = self.dropped > 0
+            || self.lines.len() >= LOG_LINES
+            || self.bytes.saturating_add(message.len()) > LOG_LIMIT;
+        if full {
+            self.dropped = self.dropped.saturating_add(1);
+            return;
+        }
+        self.bytes += message.len();
+        self.lines.push((level, message));
+    }
+
+    /// The kept lines as details (shown with `--verbose`), and one note when
+    /// lines were dropped.
+    pub(crate) fn drain_into(&mut self, notes: &mut Notes) {
+        for (level, line) in std::mem::take(&mut self.lines) {
+            notes.detail(format!("log {}: {line}", bindings::level_name(level)));
+        }
+        if self.dropped > 0 {
+            notes.note(format!(
+                "its log went past {LOG_LINES} lines or {} KiB in one call; \
+                 the {} lines after that were dropped",
+                LOG_LIMIT >> 10,
+                self.dropped
+            ));
+        }
+    }
 }
 
 /// Everything one store holds: WASI, the limiter, the log and the output pipes.
@@ -269,13 +312,8 @@ impl WasiView for HostState {
 impl bindings::TypesImports for HostState {}
 
 impl bindings::HostImports for HostState {
-    fn log(&mut self, level: Level, message: String) -> wasmtime::Result<()> {
-        self.log.bytes = self.log.bytes.saturating_add(message.len());
-        if self.log.bytes > LOG_LIMIT {
-            return Err(wasmtime::Error::new(LogLimitExceeded { limit: LOG_LIMIT }));
-        }
-        self.log.lines.push((level, message));
-        Ok(())
+    fn log(&mut self, level: Level, message: String) {
+        self.log.push(level, message);
     }
 }
 
@@ -327,14 +365,32 @@ mod tests {
     }
 
     #[test]
-    fn log_past_the_quota_is_a_typed_error() {
+    fn the_log_keeps_lines_and_bytes_up_to_the_quota_and_counts_the_rest() {
         let mut state = Sandbox::new().build(&mut Vec::new());
-        state.log(Level::Info, "x".repeat(LOG_LIMIT)).unwrap();
-        let err = state.log(Level::Info, "y".into()).unwrap_err();
+        // Empty lines cost no bytes: the line count bounds them.
+        for _ in 0..LOG_LINES + 5000 {
+            state.log(Level::Info, String::new());
+        }
+        assert_eq!(state.log.lines.len(), LOG_LINES);
+        assert_eq!(state.log.dropped, 5000);
+        let mut notes = Notes::new(false);
+        state.log.drain_into(&mut notes);
         assert_eq!(
-            err.downcast_ref::<LogLimitExceeded>(),
-            Some(&LogLimitExceeded { limit: LOG_LIMIT })
+            notes.list,
+            ["its log went past 1000 lines or 64 KiB in one call; \
+              the 5000 lines after that were dropped"]
         );
+
+        let mut state = Sandbox::new().build(&mut Vec::new());
+        state.log(Level::Info, "x".repeat(LOG_LIMIT - 1));
+        state.log(Level::Warn, "yy".into());
+        // Once past the quota, even a line that would fit is dropped.
+        state.log(Level::Warn, String::new());
         assert_eq!(state.log.lines.len(), 1);
+        assert_eq!(state.log.dropped, 2);
+        let mut notes = Notes::new(true);
+        state.log.drain_into(&mut notes);
+        assert_eq!(notes.list.len(), 2, "{:?}", notes.list);
+        assert!(notes.list[0].starts_with("log info: xxx"));
     }
 }

@@ -1,0 +1,400 @@
+//! `agenthooks build [NAME...]`: build the hook crates the configs refer to,
+//! put each component where `hooks.json` says, and precompile it.
+//!
+//! One convention ties a component to its source: the component
+//! `DIR/NAME.wasm` is built from the crate in `DIR/NAME/` (what `agenthooks
+//! new` creates), so `hooks.json` stays Claude Code's format plus nothing. A
+//! component without such a crate (built elsewhere, or by another toolchain)
+//! is left as it is.
+//!
+//! The crate is built by `cargo build --release --target wasm32-wasip2` run in
+//! its directory (so its own `.cargo/config.toml` counts), and the component
+//! is found in cargo's JSON messages, never at a guessed `target/` path: a
+//! `CARGO_TARGET_DIR`, a `build.target-dir` or an enclosing workspace all move
+//! it. The component replaces the configured file atomically, then is
+//! compiled into the compile cache, so the first event runs warm.
+//!
+//! Built components are meant to be committed: a teammate's clone runs them
+//! without a Rust toolchain, and reviews a change to one like a lockfile's.
+
+use std::collections::BTreeSet;
+use std::env;
+use std::ffi::OsString;
+use std::fs;
+use std::io::{self, BufRead, BufReader, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Command, ExitCode, Stdio};
+
+use anyhow::Context as _;
+use serde_json::Value;
+
+use super::{report, EXIT_ERROR, EXIT_FINDING, EXIT_OK};
+use crate::config::{self, HandlerKind, LoadOptions};
+use crate::exec::wasm::{CacheStatus, WasmHost};
+use crate::fsread::{self, caps};
+
+/// The target every hook component is built for.
+const TARGET: &str = "wasm32-wasip2";
+
+/// `agenthooks build`.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// Only these hooks, by component name (`NAME` for `.agents/hooks/NAME.wasm`);
+    /// every configured component that has a crate when omitted.
+    #[arg(value_name = "NAME")]
+    pub names: Vec<String>,
+}
+
+/// The crate a component is built from: `DIR/NAME/` for `DIR/NAME.wasm`.
+pub fn crate_of(component: &Path) -> Option<PathBuf> {
+    (component.extension()? == "wasm").then(|| component.with_extension(""))
+}
+
+/// The component a crate directory builds: `DIR/NAME.wasm` for `DIR/NAME/`.
+pub fn component_of(crate_dir: &Path) -> PathBuf {
+    let mut name = crate_dir
+        .file_name()
+        .map_or_else(OsString::new, OsString::from);
+    name.push(".wasm");
+    crate_dir.with_file_name(name)
+}
+
+/// Build, copy and precompile each configured component that has a crate;
+/// one line per component.
+///
+/// Exits 0 when every one built, 1 when one failed or a hooks.json has an
+/// error, 2 when a `NAME` matches no configured component.
+///
+/// # Errors
+/// No working directory, or a closed stdout.
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let cwd = env::current_dir().context("cannot read the working directory")?;
+    let root = config::project_root(Some(&cwd));
+    let loaded = config::load(&LoadOptions {
+        home: None,
+        project_root: root.clone(),
+    });
+    for problem in loaded.errors.iter().chain(&loaded.warnings) {
+        eprintln!("{}", report::note_line(problem));
+    }
+    let components: BTreeSet<PathBuf> = loaded
+        .handlers
+        .iter()
+        .filter_map(|h| match &h.kind {
+            HandlerKind::Wasm(spec) => Some(spec.component.clone()),
+            _ => None,
+        })
+        .collect();
+    let stem = |c: &Path| c.file_stem().map(|s| s.to_string_lossy().into_owned());
+    let unknown: Vec<&String> = args
+        .names
+        .iter()
+        .filter(|n| {
+            !components
+                .iter()
+                .any(|c| stem(c).as_deref() == Some(n.as_str()))
+        })
+        .collect();
+    if !unknown.is_empty() {
+        for name in unknown {
+            eprintln!(
+                "agenthooks: build: no wasm handler in hooks.json names a component `{name}.wasm`; \
+                 add one (`agenthooks new {name}` prints it)"
+            );
+        }
+        return Ok(ExitCode::from(EXIT_ERROR));
+    }
+    let shown = |p: &Path| {
+        let base = root.as_deref().unwrap_or(&cwd);
+        p.strip_prefix(base).unwrap_or(p).display().to_string()
+    };
+
+    let mut out = io::stdout().lock();
+    // A file that cannot be read or parsed may hide hooks to build.
+    let mut failed = !loaded.errors.is_empty();
+    let mut built = 0;
+    for component in &components {
+        let named = args.names.is_empty()
+            || args
+                .names
+                .iter()
+                .any(|n| stem(component).as_deref() == Some(n.as_str()));
+        if !named {
+            continue;
+        }
+        let krate = crate_of(component).filter(|dir| dir.join("Cargo.toml").is_file());
+        let Some(krate) = krate else {
+            if args.names.is_empty() {
+                writeln!(
+                    out,
+                    "{}: no crate at `{}/`; left as it is",
+                    shown(component),
+                    shown(&component.with_extension(""))
+                )?;
+            } else {
+                failed = true;
+                writeln!(
+                    out,
+                    "{}: failed: no crate at `{}/` to build it from (a Cargo.toml there)",
+                    shown(component),
+                    shown(&component.with_extension(""))
+                )?;
+            }
+            continue;
+        };
+        // Cargo's own progress and errors go to stderr as they happen.
+        out.flush()?;
+        match build_one(&krate, component) {
+            Ok(size) => {
+                built += 1;
+                let (result, notes) = WasmHost::global().compile(component);
+                for note in notes {
+                    eprintln!("{}", report::note_line(&note));
+                }
+                let precompiled = match result {
+                    Ok(c) => match c.status {
+                        CacheStatus::Hit => "already in the compile cache".to_string(),
+                        CacheStatus::Compiled => format!(
+                            "compiled into the cache in {:.0} ms",
+                            c.duration.as_secs_f64() * 1e3
+                        ),
+                        CacheStatus::CompiledUncached => {
+                            "compiled, but the cache could not keep it".to_string()
+                        }
+                    },
+                    Err(failure) => {
+                        failed = true;
+                        format!("but it does not load: {failure}")
+                    }
+                };
+                writeln!(
+                    out,
+                    "{}: built from `{}/`, {} KiB; {precompiled}",
+                    shown(component),
+                    shown(&krate),
+                    size.div_ceil(1024)
+                )?;
+            }
+            Err(why) => {
+                failed = true;
+                writeln!(out, "{}: failed: {why:#}", shown(component))?;
+            }
+        }
+    }
+    if components.is_empty() {
+        writeln!(
+            out,
+            "no wasm hooks configured in hooks.json; nothing to build (`agenthooks new NAME` starts one)"
+        )?;
+    } else if built == 0 && !failed {
+        writeln!(out, "no hook crate to build")?;
+    }
+    Ok(ExitCode::from(if failed { EXIT_FINDING } else { EXIT_OK }))
+}
+
+/// Build the crate in `krate` and put its component at `component`; its size.
+fn build_one(krate: &Path, component: &Path) -> anyhow::Result<usize> {
+    let manifest = krate.join("Cargo.toml");
+    let cargo = env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+    let mut child = Command::new(&cargo)
+        .args(["build", "--release", "--target", TARGET])
+        .arg("--message-format=json-render-diagnostics")
+        .arg("--manifest-path")
+        .arg(&manifest)
+        .current_dir(krate)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::inherit())
+        .spawn()
+        .with_context(|| {
+            format!(
+                "cannot run `{}`; is Rust installed (https://rustup.rs)?",
+                Path::new(&cargo).display()
+            )
+        })?;
+    let stdout = child.stdout.take().context("cargo's stdout")?;
+    let manifest = manifest.canonicalize().unwrap_or(manifest);
+    let want = krate
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let mut bins = Vec::new();
+    for line in BufReader::new(stdout).lines() {
+        let line = line.context("reading cargo's messages")?;
+        if let Some(bin) = artifact(&line, &manifest) {
+            bins.push(bin);
+        }
+    }
+    let status = child.wait().context("waiting for cargo")?;
+    if !status.success() {
+        anyhow::bail!(
+            "`cargo build --release --target {TARGET}` failed (its errors are above; \
+             `rustup target add {TARGET}` if the target is missing)"
+        );
+    }
+    let built = match bins.as_slice() {
+        [(_, path)] => path.clone(),
+        _ => bins
+            .iter()
+            .find(|(name, _)| *name == want)
+            .map(|(_, path)| path.clone())
+            .with_context(|| {
+                format!(
+                    "the crate builds {} binaries and none is named `{want}`; \
+                     name the hook's binary like its directory",
+                    bins.len()
+                )
+            })?,
+    };
+    let bytes = fsread::read_bounded(&built, caps::COMPONENT)?;
+    write_atomic(component, &bytes, Replace::Yes)
+        .with_context(|| format!("cannot write `{}`", component.display()))?;
+    Ok(bytes.len())
+}
+
+/// A binary of the package at `manifest` from one line of cargo's JSON
+/// messages: its name and the `.wasm` file.
+fn artifact(line: &str, manifest: &Path) -> Option<(String, PathBuf)> {
+    let msg: Value = serde_json::from_str(line).ok()?;
+    if msg["reason"] != "compiler-artifact" {
+        return None;
+    }
+    let from = Path::new(msg["manifest_path"].as_str()?);
+    if from != manifest && from.canonicalize().ok().as_deref() != Some(manifest) {
+        return None;
+    }
+    let target = &msg["target"];
+    if !target["kind"].as_array()?.iter().any(|k| k == "bin") {
+        return None;
+    }
+    let file = msg["filenames"]
+        .as_array()?
+        .iter()
+        .filter_map(Value::as_str)
+        .find(|f| f.ends_with(".wasm"))?;
+    Some((target["name"].as_str()?.to_string(), PathBuf::from(file)))
+}
+
+/// Whether [`write_atomic`] may replace an existing file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Replace {
+    /// Replace it (a built component).
+    Yes,
+    /// Fail when it exists (a file the user may have written meanwhile).
+    No,
+}
+
+/// Write `bytes` to `path` whole or not at all: a temporary file in the same
+/// directory, flushed to disk, renamed over `path` (or linked in only if
+/// `path` does not exist, for [`Replace::No`]), then the directory flushed.
+/// A replaced file keeps its permissions; a new one gets the usual 0644.
+///
+/// # Errors
+/// The directory cannot be written, or `path` exists under [`Replace::No`].
+pub fn write_atomic(path: &Path, bytes: &[u8], replace: Replace) -> io::Result<()> {
+    let dir = match path.parent() {
+        Some(dir) if !dir.as_os_str().is_empty() => dir,
+        _ => Path::new("."),
+    };
+    fs::create_dir_all(dir)?;
+    let mut tmp = tempfile::Builder::new()
+        .prefix(".agenthooks-")
+        .suffix(".tmp")
+        .tempfile_in(dir)?;
+    tmp.write_all(bytes)?;
+    match fs::metadata(path) {
+        Ok(meta) => tmp.as_file().set_permissions(meta.permissions())?,
+        #[cfg(unix)]
+        Err(_) => {
+            use std::os::unix::fs::PermissionsExt;
+            tmp.as_file()
+                .set_permissions(fs::Permissions::from_mode(0o644))?;
+        }
+        #[cfg(not(unix))]
+        Err(_) => {}
+    }
+    tmp.as_file().sync_all()?;
+    match replace {
+        Replace::Yes => tmp.persist(path).map_err(|e| e.error)?,
+        Replace::No => tmp.persist_noclobber(path).map_err(|e| e.error)?,
+    };
+    // The rename itself is durable only once the directory is.
+    #[cfg(unix)]
+    fs::File::open(dir)?.sync_all()?;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_component_and_its_crate_name_each_other() {
+        let component = Path::new("/p/.agents/hooks/guard.wasm");
+        assert_eq!(
+            crate_of(component),
+            Some(PathBuf::from("/p/.agents/hooks/guard"))
+        );
+        assert_eq!(component_of(Path::new("/p/.agents/hooks/guard")), component);
+        assert_eq!(crate_of(Path::new("/p/guard.component")), None);
+        assert_eq!(crate_of(Path::new("/p/guard")), None);
+    }
+
+    #[test]
+    fn the_artifact_is_the_bin_of_this_package_from_cargos_messages() {
+        let manifest = Path::new("/p/.agents/hooks/guard/Cargo.toml");
+        let msg = |manifest: &str, kind: &str, file: &str| {
+            serde_json::json!({
+                "reason": "compiler-artifact",
+                "manifest_path": manifest,
+                "target": {"kind": [kind], "name": "guard"},
+                "filenames": [file],
+            })
+            .to_string()
+        };
+        let wasm = "/elsewhere/wasm32-wasip2/release/guard.wasm";
+        assert_eq!(
+            artifact(
+                &msg("/p/.agents/hooks/guard/Cargo.toml", "bin", wasm),
+                manifest
+            ),
+            Some(("guard".to_string(), PathBuf::from(wasm)))
+        );
+        // A dependency's library, another package's binary, another message.
+        assert_eq!(
+            artifact(
+                &msg(
+                    "/p/.agents/hooks/guard/Cargo.toml",
+                    "lib",
+                    "/x/libguard.rlib"
+                ),
+                manifest
+            ),
+            None
+        );
+        assert_eq!(artifact(&msg("/q/Cargo.toml", "bin", wasm), manifest), None);
+        assert_eq!(
+            artifact(r#"{"reason":"build-finished","success":true}"#, manifest),
+            None
+        );
+        assert_eq!(artifact("not json", manifest), None);
+    }
+
+    #[test]
+    fn an_atomic_write_replaces_or_refuses_to() {
+        let tmp = tempfile::tempdir().unwrap();
+        let path = tmp.path().join("sub/file.wasm");
+        write_atomic(&path, b"one", Replace::Yes).unwrap();
+        write_atomic(&path, b"two", Replace::Yes).unwrap();
+        assert_eq!(fs::read(&path).unwrap(), b"two");
+        let err = write_atomic(&path, b"three", Replace::No).unwrap_err();
+        assert_eq!(err.kind(), io::ErrorKind::AlreadyExists);
+        assert_eq!(fs::read(&path).unwrap(), b"two");
+        // No temporary file is left behind.
+        let names: Vec<_> = fs::read_dir(path.parent().unwrap())
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
+        assert_eq!(names, [OsString::from("file.wasm")]);
+    }
+}

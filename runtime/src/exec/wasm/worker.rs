@@ -1,0 +1,371 @@
+//! Compiling a component outside the event's critical path: `run` starts a
+//! detached `agenthooks __compile-worker` for a component the cache does not
+//! hold, waits on it only until the handler's deadline, and leaves it to fill
+//! the cache. The worker compiles in a child of its own with hard caps on CPU
+//! time and memory, so a compile bomb ends, and it remembers a failed compile
+//! by component digest (`cache.rs`), so the next event fails at once.
+//!
+//! One worker per cache key: the lock file `<cache>/locks/<key>.lock` is
+//! taken by `run` before it spawns the worker and handed to it (as fd 3), so
+//! the lock lives exactly as long as the compile. A `run` that finds the lock
+//! taken waits for the entry the other worker is writing instead.
+
+use std::fs::File;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, ExitCode, Stdio};
+use std::time::{Duration, SystemTime};
+
+use super::cache::{self, ComponentDigest, Remembered};
+use super::{CacheDir, Notes};
+
+/// CPU time (all threads) a compile may take before it is stopped and
+/// remembered as failed. Large Python and JavaScript components (12–18 MB)
+/// take about 30 s in a release build; ten times that is a compile bomb.
+pub const CPU_CAP: Duration = Duration::from_secs(300);
+
+/// Memory a compile may use (its data segment and heap, `RLIMIT_DATA`;
+/// address space where that is not counted).
+pub const MEMORY_CAP_MIB: u64 = 3 << 10;
+
+/// The hidden subcommand that runs a worker.
+pub const SUBCOMMAND: &str = "__compile-worker";
+
+/// The descriptor the lock is handed to the worker on.
+const LOCK_FD: i32 = 3;
+
+/// Worker exit codes, read by [`super::WasmHost`] in `run`.
+pub(crate) mod code {
+    /// Compiled and stored in the cache.
+    pub const STORED: i32 = 0;
+    /// The compile failed; a failure record was written.
+    pub const FAILED: i32 = 1;
+    /// Nothing stored or remembered (the file changed, the cache is not
+    /// writable): whoever waits compiles in memory.
+    pub const NOT_STORED: i32 = 3;
+}
+
+/// How a compile worker stands for one cache key.
+pub(crate) enum Started {
+    /// We started it; it holds the lock.
+    Spawned(Child),
+    /// Another process holds the lock (since about `since`).
+    Busy(SystemTime),
+    /// No worker can be used (no lock, no executable): compile in process.
+    Unavailable,
+}
+
+/// Start a worker compiling `component` (whose bytes hash to `digest`) into
+/// the cache at `dir`, unless one holds the key's lock already.
+#[cfg(unix)]
+pub(crate) fn start(
+    exe: &Path,
+    lock: &Path,
+    component: &Path,
+    digest: &ComponentDigest,
+) -> Started {
+    use std::os::fd::AsRawFd;
+    use std::os::unix::process::CommandExt;
+    let Some(file) = lock
+        .parent()
+        .and_then(|dir| cache::ensure_private_dir(dir).ok())
+        .and_then(|()| open_lock(lock))
+    else {
+        return Started::Unavailable;
+    };
+    if !try_lock(&file) {
+        let since = file
+            .metadata()
+            .and_then(|m| m.modified())
+            .unwrap_or_else(|_| SystemTime::now());
+        return Started::Busy(since);
+    }
+    // The lock file's mtime says when this compile started (for "N s so far").
+    let _ = file.set_len(0);
+    let _ = file.set_modified(SystemTime::now());
+    let fd = file.as_raw_fd();
+    let mut cmd = Command::new(exe);
+    cmd.arg(SUBCOMMAND)
+        .arg("--digest")
+        .arg(cache::hex(digest))
+        .arg("--lock-fd")
+        .arg(LOCK_FD.to_string())
+        .arg(component)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null());
+    // SAFETY: only async-signal-safe calls between fork and exec: setsid,
+    // nice, fcntl and dup2 (which clears close-on-exec on the new descriptor).
+    unsafe {
+        cmd.pre_exec(move || {
+            // Its own session: the agent killing `run`'s process group on
+            // its deadline must not stop the compile that fills the cache.
+            libc::setsid();
+            // In the background: never starve the agent's own work.
+            libc::nice(10);
+            // dup2 onto itself keeps close-on-exec: clear it by hand then.
+            let moved = if fd == LOCK_FD {
+                libc::fcntl(fd, libc::F_SETFD, 0)
+            } else {
+                libc::dup2(fd, LOCK_FD)
+            };
+            if moved < 0 {
+                return Err(std::io::Error::last_os_error());
+            }
+            Ok(())
+        });
+    }
+    match cmd.spawn() {
+        // Our descriptor closes when `file` drops; the worker's copy keeps the lock.
+        Ok(child) => Started::Spawned(child),
+        Err(_) => Started::Unavailable,
+    }
+}
+
+/// No background worker off Unix: compile in process.
+#[cfg(not(unix))]
+pub(crate) fn start(_: &Path, _: &Path, _: &Path, _: &ComponentDigest) -> Started {
+    Started::Unavailable
+}
+
+/// Whether the lock at `path` is free now (its compile is over).
+#[cfg(unix)]
+pub(crate) fn lock_free(path: &Path) -> bool {
+    open_lock(path).is_some_and(|f| try_lock(&f))
+}
+
+/// Off Unix there are no locks: never wait on one.
+#[cfg(not(unix))]
+pub(crate) fn lock_free(_: &Path) -> bool {
+    true
+}
+
+#[cfg(unix)]
+fn open_lock(path: &Path) -> Option<File> {
+    use std::os::unix::fs::OpenOptionsExt;
+    std::fs::OpenOptions::new()
+        .read(true)
+        .write(true)
+        .create(true)
+        .truncate(false)
+        .mode(0o600)
+        .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK)
+        .open(path)
+        .ok()
+}
+
+#[cfg(unix)]
+fn try_lock(file: &File) -> bool {
+    use std::os::fd::AsRawFd;
+    // SAFETY: flock on a descriptor we own; no memory is involved.
+    unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) == 0 }
+}
+
+/// The worker: compile `component` into `cache` in a capped child, and
+/// remember the failure when the child fails or hits a cap. Holds the lock
+/// on `lock_fd` (handed over by `run`) until it ends, or takes it itself.
+/// Exits with one of [`code`]'s values.
+pub fn supervise(
+    cache: &CacheDir,
+    component: &Path,
+    digest: &str,
+    lock_fd: Option<i32>,
+) -> ExitCode {
+    let exit = |c: i32| ExitCode::from(c as u8);
+    let Some(digest) = parse_digest(digest) else {
+        return exit(code::NOT_STORED);
+    };
+    let Some(dir) = cache.path() else {
+        return exit(code::NOT_STORED);
+    };
+    let engine = match super::engine::new_engine(&Default::default()) {
+        Ok(engine) => engine,
+        Err(_) => return exit(code::NOT_STORED),
+    };
+    #[cfg(unix)]
+    let _lock = match lock_fd {
+        Some(fd) => {
+            use std::os::fd::FromRawFd;
+            // SAFETY: `run` handed us this descriptor (dup2 in `start`) and
+            // nothing else in this process uses it.
+            let file = unsafe { File::from_raw_fd(fd) };
+            set_cloexec(&file);
+            file
+        }
+        None => {
+            let path = cache::lock_path(dir, &engine, &digest);
+            let _ = path.parent().map(cache::ensure_private_dir);
+            match open_lock(&path) {
+                Some(file) if try_lock(&file) => {
+                    set_cloexec(&file);
+                    file
+                }
+                _ => return exit(code::NOT_STORED),
+            }
+        }
+    };
+    #[cfg(not(unix))]
+    let _ = lock_fd;
+    let Ok(exe) = std::env::current_exe() else {
+        return exit(code::NOT_STORED);
+    };
+    let mut cmd = Command::new(exe);
+    cmd.arg(SUBCOMMAND)
+        .arg("--child")
+        .arg("--digest")
+        .arg(cache::hex(&digest))
+        .arg(component)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null());
+    #[cfg(unix)]
+    {
+        use std::os::unix::process::CommandExt;
+        // SAFETY: only setrlimit between fork and exec (async-signal-safe).
+        unsafe {
+            cmd.pre_exec(|| {
+                set_caps();
+                Ok(())
+            });
+        }
+    }
+    let output = match cmd.output() {
+        Ok(output) => output,
+        Err(_) => return exit(code::NOT_STORED),
+    };
+    let remembered = match output.status.code() {
+        Some(code::STORED) => return exit(code::STORED),
+        Some(code::FAILED) => Remembered::from_line(&String::from_utf8_lossy(&output.stdout))
+            .unwrap_or_else(|| Remembered::Limit("the compiler failed without saying why".into())),
+        Some(_) => return exit(code::NOT_STORED),
+        None => killed(&output.status),
+    };
+    cache::remember_failure(dir, &engine, &digest, &remembered);
+    exit(code::FAILED)
+}
+
+/// Why the compile child died of a signal.
+fn killed(status: &std::process::ExitStatus) -> Remembered {
+    #[cfg(unix)]
+    {
+        use std::os::unix::process::ExitStatusExt;
+        if matches!(status.signal(), Some(libc::SIGXCPU | libc::SIGKILL)) {
+            return Remembered::Limit(format!(
+                "compiling took more than the {} s CPU-time cap; make the component smaller",
+                CPU_CAP.as_secs()
+            ));
+        }
+    }
+    Remembered::Limit(format!(
+        "the compiler died ({status}), most likely over the {MEMORY_CAP_MIB} MiB memory cap; make the component smaller"
+    ))
+}
+
+/// The capped child: compile and store, or say why not on stdout.
+pub fn compile_child(cache: &CacheDir, component: &Path, digest: &str) -> ExitCode {
+    let exit = |c: i32| ExitCode::from(c as u8);
+    let Some(digest) = parse_digest(digest) else {
+        return exit(code::NOT_STORED);
+    };
+    let Ok((mut file, meta)) =
+        crate::fsread::open_bounded(component, crate::fsread::caps::COMPONENT)
+    else {
+        return exit(code::NOT_STORED);
+    };
+    let Ok(bytes) = super::read_open_component(component, &mut file, &meta) else {
+        return exit(code::NOT_STORED);
+    };
+    if cache::digest_of(&bytes) != digest {
+        return exit(code::NOT_STORED); // changed since `run` hashed it
+    }
+    let Ok(engine) = super::engine::new_engine(&Default::default()) else {
+        return exit(code::NOT_STORED);
+    };
+    let mut notes = Notes::new(false);
+    match cache::load(&engine, cache, &bytes, &digest, &mut notes) {
+        Ok(loaded) if loaded.status == cache::CacheStatus::CompiledUncached => {
+            exit(code::NOT_STORED)
+        }
+        Ok(loaded) => {
+            // The next event finds the entry without reading the component.
+            if let (Some(dir), Some(entry)) = (cache.path(), &loaded.entry) {
+                super::index::record(&engine, dir, component, &meta, entry);
+            }
+            exit(code::STORED)
+        }
+        Err(e) => {
+            let why = match super::classify::compile_failure("", &e) {
+                crate::protocol::Failure::NotAComponent { why, .. } => why,
+                other => other.to_string(),
+            };
+            println!("{}", Remembered::Invalid(why).to_line());
+            exit(code::FAILED)
+        }
+    }
+}
+
+/// Apply the compile caps to this process (between fork and exec).
+#[cfg(unix)]
+fn set_caps() {
+    let cpu = CPU_CAP.as_secs() as libc::rlim_t;
+    let mem = (MEMORY_CAP_MIB << 20) as libc::rlim_t;
+    // The soft limit sends SIGXCPU; the hard one, a little later, SIGKILL.
+    let cpu_limit = libc::rlimit {
+        rlim_cur: cpu,
+        rlim_max: cpu + 5,
+    };
+    let mem_limit = libc::rlimit {
+        rlim_cur: mem,
+        rlim_max: mem,
+    };
+    // SAFETY: setrlimit with valid pointers; lowering limits needs no privilege.
+    unsafe {
+        libc::setrlimit(libc::RLIMIT_CPU, &cpu_limit);
+        #[cfg(target_os = "linux")]
+        libc::setrlimit(libc::RLIMIT_DATA, &mem_limit);
+        #[cfg(not(target_os = "linux"))]
+        libc::setrlimit(libc::RLIMIT_AS, &mem_limit);
+    }
+}
+
+#[cfg(unix)]
+fn set_cloexec(file: &File) {
+    use std::os::fd::AsRawFd;
+    // SAFETY: fcntl on a descriptor we own.
+    unsafe {
+        libc::fcntl(file.as_raw_fd(), libc::F_SETFD, libc::FD_CLOEXEC);
+    }
+}
+
+fn parse_digest(hex: &str) -> Option<ComponentDigest> {
+    if hex.len() != 64 {
+        return None;
+    }
+    let mut out = [0u8; 32];
+    for (i, byte) in out.iter_mut().enumerate() {
+        *byte = u8::from_str_radix(hex.get(2 * i..2 * i + 2)?, 16).ok()?;
+    }
+    Some(out)
+}
+
+/// Start a detached worker for each of `components` not in the cache yet;
+/// returns how many were started (for `trust` and `install` to say so).
+pub fn warm_in_background(components: &[PathBuf]) -> usize {
+    let host = super::WasmHost::global();
+    components
+        .iter()
+        .filter(|path| host.start_worker(path))
+        .count()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn digests_parse_from_their_hex() {
+        let d = cache::digest_of(b"x");
+        assert_eq!(parse_digest(&cache::hex(&d)), Some(d));
+        assert_eq!(parse_digest("zz"), None);
+        assert_eq!(parse_digest(&"g".repeat(64)), None);
+    }
+}
