@@ -101,7 +101,7 @@ impl Lock {
                 ));
             }
             std::thread::sleep(pause);
-            pause = (pause * 2).min(Duration::from_millis(50));
+            pause = (pause * 2).min(Duration::from_millis(10));
         }
     }
 }
