@@ -121,7 +121,7 @@ pub fn aggregate(event: EventName, verdicts: &[Verdict<'_>]) -> Aggregated {
                         );
                         said.push(Said {
                             label: v.label,
-                            answer: std::borrow::Cow::Owned(fail_closed(event, reason)),
+                            answer: std::borrow::Cow::Owned(refusal(event, reason)),
                         });
                     }
                     OnError::Deny | OnError::Allow => {}
@@ -136,7 +136,7 @@ pub fn aggregate(event: EventName, verdicts: &[Verdict<'_>]) -> Aggregated {
     // continue: false, from any hook; stop reasons joined.
     if said.iter().any(|s| s.answer.stops()) {
         out.continue_ = Some(false);
-        out.stop_reason = join(
+        out.stop_reason = join_reasons(
             said.iter()
                 .filter(|s| s.answer.stops())
                 .filter_map(|s| s.answer.stop_reason.as_deref()),
@@ -156,7 +156,8 @@ pub fn aggregate(event: EventName, verdicts: &[Verdict<'_>]) -> Aggregated {
             let blockers: Vec<&Said<'_>> = said.iter().filter(|s| s.answer.blocks()).collect();
             if !blockers.is_empty() {
                 out.decision = Some(Decision::Block);
-                out.reason = join(blockers.iter().filter_map(|s| s.answer.reason.as_deref()));
+                out.reason =
+                    join_reasons(blockers.iter().filter_map(|s| s.answer.reason.as_deref()));
             }
         }
         other => {
@@ -190,8 +191,52 @@ pub fn aggregate(event: EventName, verdicts: &[Verdict<'_>]) -> Aggregated {
     Aggregated { answer: out, notes }
 }
 
-/// The answer a failed `onError: "deny"` handler stands for at `event`.
-fn fail_closed(event: EventName, reason: String) -> Answer {
+/// Whether a refusal at `event` keeps the agent from doing something (a tool
+/// call, a prompt, a new worktree or task), rather than making it keep going
+/// (Stop) or telling it after the fact (PostToolUse). Where the configuration
+/// itself is broken and the user asked to fail closed (`onConfigError`),
+/// these are the events refused: refusing a Stop would trap the agent in a
+/// loop, refusing a compaction or a settings change could keep the session
+/// from recovering.
+pub fn can_veto(event: EventName) -> bool {
+    match event {
+        EventName::PreToolUse
+        | EventName::PermissionRequest
+        | EventName::UserPromptSubmit
+        | EventName::UserPromptExpansion
+        | EventName::WorktreeCreate
+        | EventName::TaskCreated
+        | EventName::Elicitation => true,
+        EventName::PreCompact
+        | EventName::ConfigChange
+        | EventName::SessionStart
+        | EventName::Setup
+        | EventName::PermissionDenied
+        | EventName::PostToolUse
+        | EventName::PostToolUseFailure
+        | EventName::PostToolBatch
+        | EventName::Notification
+        | EventName::MessageDisplay
+        | EventName::SubagentStart
+        | EventName::SubagentStop
+        | EventName::TaskCompleted
+        | EventName::Stop
+        | EventName::StopFailure
+        | EventName::TeammateIdle
+        | EventName::InstructionsLoaded
+        | EventName::CwdChanged
+        | EventName::DirectoryAdded
+        | EventName::FileChanged
+        | EventName::WorktreeRemove
+        | EventName::PostCompact
+        | EventName::ElicitationResult
+        | EventName::SessionEnd => false,
+    }
+}
+
+/// The answer that refuses at `event` with `reason`, in the field Claude Code
+/// reads there: what a failed `onError: "deny"` handler stands for.
+pub fn refusal(event: EventName, reason: String) -> Answer {
     let mut answer = Answer::none();
     match event {
         EventName::PreToolUse => {
@@ -218,7 +263,7 @@ fn pre_tool_use(said: &[Said<'_>], specific: &mut HookSpecificOutput, notes: &mu
     let winner = said.iter().filter_map(|s| s.answer.permission()).max();
     if let Some(winner) = winner {
         specific.permission_decision = Some(winner);
-        specific.permission_decision_reason = join(
+        specific.permission_decision_reason = join_reasons(
             said.iter()
                 .filter(|s| s.answer.permission() == Some(winner))
                 .filter_map(|s| s.answer.permission_reason()),
@@ -277,7 +322,7 @@ fn permission_request(
             .zip(&behaviors)
             .filter(|(_, b)| b.map(|(b, _)| b) == Some(winner))
     };
-    decision.message = join(winners().filter_map(|(_, b)| b.and_then(|(_, m)| m)));
+    decision.message = join_reasons(winners().filter_map(|(_, b)| b.and_then(|(_, m)| m)));
     let interrupt = winners().any(|(s, _)| {
         s.answer
             .hook_specific_output
@@ -355,6 +400,17 @@ fn merge_first_wins(into: &mut Map<String, Value>, from: &Map<String, Value>) {
             into.insert(k.clone(), v.clone());
         }
     }
+}
+
+/// Join the non-empty reasons one a line, each once (two hooks refusing for
+/// the same reason say it once), in order; `None` when there are none.
+fn join_reasons<'s>(texts: impl Iterator<Item = &'s str>) -> Option<String> {
+    let mut seen: Vec<&str> = Vec::new();
+    join(texts.filter(|t| {
+        let new = !seen.contains(t);
+        seen.push(t);
+        new
+    }))
 }
 
 /// Join the non-empty texts one a line; `None` when there are none.

@@ -656,3 +656,47 @@ fn blockable_events_are_the_ones_claude_code_lets_block() {
         assert!(!blockable.contains(&e), "{e}");
     }
 }
+
+#[test]
+fn identical_reasons_are_joined_once_in_order() {
+    let got = agg(
+        PreToolUse,
+        &[pre("deny", "X"), pre("deny", "Y"), pre("deny", "X")],
+    );
+    assert_eq!(
+        json_of(&got)["hookSpecificOutput"]["permissionDecisionReason"],
+        "X\nY"
+    );
+    let blocked = agg(
+        UserPromptSubmit,
+        &[
+            ran(UserPromptSubmit, 2, "", "X"),
+            ran(UserPromptSubmit, 2, "", "X"),
+        ],
+    );
+    assert_eq!(json_of(&blocked)["reason"], "X");
+    // Context is not a reason: each hook's is kept.
+    let context = agg(
+        SessionStart,
+        &[context(SessionStart, "C"), context(SessionStart, "C")],
+    );
+    assert_eq!(
+        json_of(&context)["hookSpecificOutput"]["additionalContext"],
+        "C\nC"
+    );
+}
+
+#[test]
+fn a_refusal_is_where_it_stops_something_before_it_happens() {
+    for event in EventName::ALL {
+        if can_veto(*event) {
+            // Every event a configuration failure refuses can be refused.
+            assert!(
+                takes_block(*event) || matches!(event, PreToolUse | PermissionRequest),
+                "{event}"
+            );
+        }
+    }
+    assert!(can_veto(PreToolUse) && can_veto(UserPromptSubmit));
+    assert!(!can_veto(Stop) && !can_veto(PostToolUse) && !can_veto(SessionStart));
+}

@@ -300,6 +300,7 @@ mod tests {
             stdout: String::new(),
             stderr: String::new(),
             notes: Vec::new(),
+            details: Vec::new(),
             fuel_used: None,
             component_sha256: None,
         }

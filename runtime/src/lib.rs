@@ -23,5 +23,6 @@ pub mod pipeline;
 pub mod protocol;
 pub mod runtime;
 pub mod select;
+pub mod suggest;
 
 pub use runtime::{Runtime, RuntimeOptions};

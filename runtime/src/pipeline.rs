@@ -27,10 +27,10 @@
 //! ```
 
 use crate::agents::deadline;
-use crate::aggregate::{aggregate, Verdict};
-use crate::config::{trust, Config, Handler};
+use crate::aggregate::{aggregate, can_veto, refusal, Verdict};
+use crate::config::{trust, Config, Handler, OnError};
 use crate::exec::{execute_all, ExecContext, Report};
-use crate::protocol::{Answer, Event};
+use crate::protocol::{Answer, Event, Failure, Outcome};
 use crate::select::select;
 
 /// What one event came to.
@@ -53,18 +53,36 @@ pub async fn dispatch(event: &Event, config: &Config, ctx: &ExecContext) -> Disp
         budgets: config.budgets,
         ..ctx.clone()
     };
-    dispatch_selected(event, &selected, &ctx).await
+    dispatch_selected(event, config, &selected, &ctx).await
 }
 
-/// [`dispatch`] for handlers already selected: callers that must know whether
-/// anything matched before paying for an async runtime (the `run` command)
-/// select first and call this.
+/// [`dispatch`] for handlers already selected from `config`: callers that
+/// must know whether anything matched before paying for an async runtime
+/// (the `run` command) select first and call this (when nothing matched,
+/// only if [`Config::fails_closed`]).
 pub async fn dispatch_selected(
     event: &Event,
+    config: &Config,
     selected: &[&Handler],
     ctx: &ExecContext,
 ) -> Dispatched {
-    if selected.is_empty() {
+    let policy = config.on_config_error;
+    // Under `onConfigError: deny`, each broken file refuses in its own name.
+    let refused_by_config: Vec<(String, Outcome)> = if policy == OnError::Deny {
+        config
+            .broken
+            .iter()
+            .filter(|_| can_veto(event.name()))
+            .map(|b| {
+                let label = format!("`{}`", b.file.display());
+                let problem = format!("{label} cannot be used: {}; fix the file", b.why);
+                (label, config_refusal(event, &problem))
+            })
+            .collect()
+    } else {
+        Vec::new()
+    };
+    if selected.is_empty() && refused_by_config.is_empty() {
         return Dispatched::default();
     }
     let mut gate = if trust::gate_reads_files(selected) {
@@ -85,16 +103,35 @@ pub async fn dispatch_selected(
     } else {
         gate.merge(reports)
     };
-    let verdicts: Vec<Verdict<'_>> = gate
-        .handlers
+    // Under `onConfigError: deny`, a configured component that is missing
+    // refuses like a broken file (the hook it stands for never ran).
+    let missing: Vec<Option<Outcome>> = reports
         .iter()
-        .zip(&reports)
-        .map(|(gated, report)| Verdict {
-            label: &report.label,
-            on_error: gated.handler.on_error,
-            outcome: &report.outcome,
+        .map(|report| match &report.outcome {
+            Outcome::Failed(failure @ Failure::ComponentNotFound { .. })
+                if policy == OnError::Deny && can_veto(event.name()) =>
+            {
+                let problem = format!("hook {}: {failure}", report.label);
+                Some(config_refusal(event, &problem))
+            }
+            _ => None,
         })
         .collect();
+    let mut verdicts: Vec<Verdict<'_>> = refused_by_config
+        .iter()
+        .map(|(label, outcome)| Verdict {
+            label,
+            on_error: OnError::Allow,
+            outcome,
+        })
+        .collect();
+    verdicts.extend(gate.handlers.iter().zip(&reports).zip(&missing).map(
+        |((gated, report), missing)| Verdict {
+            label: &report.label,
+            on_error: gated.handler.on_error,
+            outcome: missing.as_ref().unwrap_or(&report.outcome),
+        },
+    ));
     let aggregated = aggregate(event.name(), &verdicts);
     let mut notes = gate.notes.clone();
     notes.extend(aggregated.notes);
@@ -112,6 +149,15 @@ pub async fn dispatch_selected(
         reports,
         notes,
     }
+}
+
+/// What a configuration problem comes to under `onConfigError: deny`: a
+/// refusal whose reason says what is wrong, what to do, and why it refuses.
+fn config_refusal(event: &Event, problem: &str) -> Outcome {
+    let reason = format!(
+        "{problem}; agenthooks refuses until then (`onConfigError: deny` in ~/.agents/hooks.json)"
+    );
+    Outcome::Answered(refusal(event.name(), reason))
 }
 
 /// Runs `work`, blocking file I/O such as hashing scripts and components for
@@ -183,7 +229,7 @@ mod tests {
         let selected = select(&config.handlers, &event);
         assert!(trust::gate_reads_files(&selected));
         let ctx = ExecContext::new(Some(project.clone()));
-        let (done, yielded) = yields(dispatch_selected(&event, &selected, &ctx));
+        let (done, yielded) = yields(dispatch_selected(&event, &config, &selected, &ctx));
         assert!(yielded, "the gate hashed the script on the executor");
         assert!(matches!(
             done.reports[0].outcome,

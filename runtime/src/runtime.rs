@@ -169,7 +169,10 @@ impl Runtime {
         };
         let mut done = pipeline::dispatch(&event, config, &ctx).await;
         if self.inner.verbose {
-            let lines = done.reports.iter().map(crate::cli::report::summary_line);
+            let lines = done
+                .reports
+                .iter()
+                .flat_map(crate::cli::report::verbose_lines);
             let lines: Vec<String> = lines.collect();
             done.notes.splice(0..0, lines);
         }

@@ -10,6 +10,7 @@ mod compile_budget;
 mod copilot_double_run;
 mod examples;
 mod fail_closed;
+mod first_day;
 mod hostile_files;
 mod install;
 mod new_build;

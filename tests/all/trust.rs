@@ -234,8 +234,9 @@ fn a_swapped_component_is_untrusted_again() {
     assert_eq!(withheld.len(), 1, "{stderr}");
     assert!(withheld[0].contains("fs_probe.wasm"), "{stderr}");
     let list = h.trust(&["--list"]);
+    // Listed once, as changed (not also as trusted).
     assert!(
-        list.stdout().contains("Not trusted in"),
+        list.stdout().contains("Changed since trusted"),
         "{}",
         list.stdout()
     );

@@ -179,9 +179,9 @@ fn well_behaved_guest_denies_and_sees_the_event() {
     assert_eq!(report.stdout, "stdout from the guest\n");
     assert_eq!(report.stderr, "stderr from the guest\n");
     assert!(
-        report.notes.iter().any(|n| n == "log info: deciding"),
+        report.details.iter().any(|n| n == "log info: deciding"),
         "{:?}",
-        report.notes
+        report.details
     );
     let fuel = report.fuel_used.expect("fuel is reported");
     assert!(fuel > 0 && fuel < spec.fuel, "{fuel}");
@@ -277,7 +277,7 @@ fn flooding_the_log_keeps_the_quota_and_drops_the_rest() {
     // The log is diagnostics: a flood loses its tail, not the hook's answer.
     assert_eq!(context(&report), "logged");
     let kept = report
-        .notes
+        .details
         .iter()
         .filter(|n| n.starts_with("log debug: "))
         .count();
@@ -913,16 +913,16 @@ fn a_long_lived_host_reuses_components_and_notices_a_rebuilt_one() {
         first.outcome
     );
     assert!(first
-        .notes
+        .details
         .iter()
         .any(|n| n.contains("compile cache") || n.contains("compiled")));
     let second = rt.block_on(host.run(&handler, &spec, &event, &ctx));
     assert!(matches!(second.outcome, Outcome::Answered(_)));
     // Warm: no load note the second time.
     assert!(
-        !second.notes.iter().any(|n| n.contains("compile")),
+        !second.details.iter().any(|n| n.contains("compile")),
         "{:?}",
-        second.notes
+        second.details
     );
     // In the cache already, so the swapped file loads within the timeout
     // (which counts compiling too).
@@ -943,6 +943,7 @@ fn every_guest_is_used_by_a_test() {
         include_str!("wasm.rs"),
         include_str!("trust.rs"),
         include_str!("fail_closed.rs"),
+        include_str!("first_day.rs"),
         include_str!("budgets.rs"),
     ]
     .concat();

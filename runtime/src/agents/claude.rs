@@ -66,6 +66,40 @@ macro_rules! same_names {
     };
 }
 
+/// Claude Code's built-in tools, as hooks see them (`mcp__<server>__<tool>`
+/// aside): what a plain-name matcher can match in Claude Code, and what
+/// `fire --tool` checks a name against.
+pub const TOOLS: &[&str] = &[
+    "Agent",
+    "AskUserQuestion",
+    "Bash",
+    "BashOutput",
+    "Edit",
+    "EnterPlanMode",
+    "ExitPlanMode",
+    "Glob",
+    "Grep",
+    "KillShell",
+    "LS",
+    "LSP",
+    "ListMcpResourcesTool",
+    "MultiEdit",
+    "NotebookEdit",
+    "NotebookRead",
+    "PowerShell",
+    "Read",
+    "ReadMcpResourceTool",
+    "Skill",
+    "SlashCommand",
+    "Task",
+    "TaskOutput",
+    "TaskStop",
+    "TodoWrite",
+    "WebFetch",
+    "WebSearch",
+    "Write",
+];
+
 /// Claude Code's table: every event under its own name, no renames.
 pub static TABLE: Table = Table {
     events: same_names! {

@@ -15,11 +15,12 @@ use std::process::ExitCode;
 use anyhow::Context as _;
 
 use super::{EXIT_FINDING, EXIT_OK};
-use crate::agents::{Agent, Caps};
+use crate::agents::{claude, Agent, Caps};
 use crate::config::{self, Handler, HandlerKind, LoadOptions, Scope};
 use crate::fsread::{self, ReadError};
 use crate::install::{self, Env};
 use crate::select::Matcher;
+use crate::suggest;
 
 /// `agenthooks check`.
 #[derive(Debug, clap::Args)]
@@ -144,40 +145,52 @@ pub fn check(root: &Path, env: &Env, trusted: impl Fn(&Handler) -> bool) -> Find
     found
 }
 
-/// Why a component file cannot be run, if it cannot.
+/// Why a component file cannot be run, if it cannot: one line naming the
+/// file, what is wrong and what to do.
 fn component_problem(path: &Path) -> Option<String> {
     let shown = path.display();
+    let build = "build it with `agenthooks build` (or your own build, then `agenthooks compile`)";
     // Only the magic bytes, through a bounded open: a FIFO or a 2 GiB file
     // is a finding, not a hang.
-    let mut bytes = Vec::with_capacity(8);
-    let read = fsread::open_bounded(path, fsread::caps::COMPONENT).and_then(|(file, _)| {
-        file.take(8)
-            .read_to_end(&mut bytes)
-            .map_err(|source| ReadError::Io {
-                path: path.to_path_buf(),
-                source,
-            })
-    });
-    match read {
-        Ok(_) => {}
+    let mut magic = Vec::with_capacity(8);
+    let read = match fsread::open_bounded(path, fsread::caps::COMPONENT) {
+        Ok((file, _)) => file.take(8).read_to_end(&mut magic),
         Err(ReadError::NotFound { .. }) => {
-            return Some(format!("component `{shown}` does not exist"))
+            return Some(format!(
+                "component `{shown}` does not exist; {build}, or fix the path"
+            ))
         }
         Err(e) => return Some(format!("component {e}")),
+    };
+    if let Err(e) = read {
+        return Some(format!("component `{shown}` cannot be read: {e}"));
     }
-    match bytes.get(..8) {
-        Some([0, b'a', b's', b'm', _, _, 1, 0]) => None,
-        Some([0, b'a', b's', b'm', 1, 0, 0, 0]) => Some(format!(
-            "`{shown}` is a core wasm module, not a component; build for wasm32-wasip2 (or run `wasm-tools component new`)"
-        )),
-        _ => Some(format!("`{shown}` is not a WebAssembly component")),
+    match magic[..] {
+        [0, b'a', b's', b'm', _, _, 1, 0] => {}
+        [0, b'a', b's', b'm', 1, 0, 0, 0] => {
+            return Some(format!(
+                "`{shown}` is a core wasm module, not a component; build for wasm32-wasip2 (or run `wasm-tools component new`)"
+            ))
+        }
+        _ => return Some(format!("`{shown}` is not a WebAssembly component; {build}")),
     }
+    // A build directory is not committed: a teammate's clone has no component there.
+    if path.components().any(|c| c.as_os_str() == "target") {
+        return Some(format!(
+            "component `{shown}` is inside a build directory (`target/`), which is not committed, so a fresh clone has no component there; put it beside hooks.json (`agenthooks build` does)"
+        ));
+    }
+    None
 }
 
 /// The canonical tool names a hook can see from this agent, or `None` when
-/// the agent's names are Claude Code's own (nothing to check against).
-fn tool_names(agent: &dyn Agent) -> Option<Vec<&'static str>> {
+/// the agent does not say which tools it has (nothing to check against).
+pub(crate) fn tool_names(agent: &dyn Agent) -> Option<Vec<&'static str>> {
     let table = agent.table();
+    // Claude Code's names are the canonical ones: its table renames nothing.
+    if std::ptr::eq(table, &claude::TABLE) {
+        return Some(claude::TOOLS.to_vec());
+    }
     if table.tools.is_empty() {
         return None;
     }
@@ -227,8 +240,13 @@ fn agent_findings(agent: &dyn Agent, handlers: &[Handler], found: &mut Findings)
             continue;
         }
         if !tools.iter().any(|t| h.matcher.matches(Some(t))) {
+            let hint = source
+                .split('|')
+                .map(|word| suggest::did_you_mean(word, tools.iter().copied()))
+                .find(|hint| !hint.is_empty())
+                .unwrap_or_default();
             found.warnings.push(format!(
-                "{at}: matcher `{source}` matches no tool {name} has (as hooks see them: {})",
+                "{at}: matcher `{source}` matches no tool {name} has{hint} (as hooks see them: {})",
                 tools.join(", ")
             ));
         }
@@ -253,9 +271,16 @@ mod tests {
         assert!(component_problem(&p("t.wasm"))
             .unwrap()
             .contains("not a WebAssembly component"));
-        assert!(component_problem(&p("none.wasm"))
-            .unwrap()
-            .contains("does not exist"));
+        let missing = component_problem(&p("none.wasm")).unwrap();
+        assert!(missing.contains("does not exist"), "{missing}");
+        assert!(missing.contains("agenthooks build"), "{missing}");
+        let dir = component_problem(dir.path()).unwrap();
+        assert!(dir.contains("a directory"), "{dir}");
+        std::fs::create_dir_all(p("target/wasm32-wasip2/release")).unwrap();
+        let built = p("target/wasm32-wasip2/release/g.wasm");
+        std::fs::copy(p("c.wasm"), &built).unwrap();
+        let ignored = component_problem(&built).unwrap();
+        assert!(ignored.contains("inside a build directory"), "{ignored}");
     }
 
     #[cfg(unix)]

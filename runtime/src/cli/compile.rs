@@ -3,7 +3,8 @@
 //!
 //! Without paths it compiles every component the user and project configs
 //! name. One line per component: its path, whether the cache already had it,
-//! how long it took and the compiled size. Exit 0, or 1 when any failed.
+//! how long it took and the compiled size. Exit 0, or 1 when any failed (2
+//! when a file named on the command line does not exist).
 //! It compiles in this process and waits, however long it takes; `trust` and
 //! `install` instead start background workers ([`warm_in_background`]).
 
@@ -14,6 +15,7 @@ use std::process::ExitCode;
 
 use crate::config::{self, HandlerKind, LoadOptions};
 use crate::exec::wasm::{worker, CacheStatus, WasmHost};
+use crate::protocol::Failure;
 
 /// `agenthooks compile`.
 #[derive(Debug, clap::Args)]
@@ -27,6 +29,10 @@ pub struct Args {
 /// # Errors
 /// When stdout cannot be written.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    // A file named on the command line that is not there is bad usage (2);
+    // a configured component that is missing is a finding (1).
+    let named = !args.paths.is_empty();
+    let mut not_found = false;
     let paths: Vec<PathBuf> = if args.paths.is_empty() {
         configured_components(config::project_root(None), true)
     } else {
@@ -58,11 +64,14 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             )?,
             Err(failure) => {
                 failed = true;
+                not_found |= matches!(failure, Failure::ComponentNotFound { .. });
                 writeln!(stdout, "{}: failed: {failure}", path.display())?;
             }
         }
     }
-    Ok(ExitCode::from(if failed {
+    Ok(ExitCode::from(if named && not_found {
+        super::EXIT_ERROR
+    } else if failed {
         super::EXIT_FINDING
     } else {
         super::EXIT_OK

@@ -7,6 +7,9 @@
 //! real. With `--input` and no `--tool`, the input is a whole payload in the
 //! `--agent`'s dialect (one recorded from a real session, say), decoded by
 //! that agent's adapter exactly as `run` decodes it.
+//!
+//! `--expect ANSWER` makes it a test: exit 1 unless the aggregated answer is
+//! that one (see [`Expected`]).
 
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
@@ -15,14 +18,15 @@ use std::process::ExitCode;
 use anyhow::{anyhow, bail, Context};
 use serde_json::{json, Map, Value};
 
-use super::report;
-use crate::agents::{self, Agent, Native};
+use super::{check, report, EXIT_FINDING, EXIT_OK};
+use crate::agents::{self, claude, Agent, Native};
 use crate::config::{self, LoadOptions};
 use crate::exec::ExecContext;
 use crate::fsread;
 use crate::pipeline::{self, Dispatched};
-use crate::protocol::{Event, EventName};
+use crate::protocol::{Answer, Behavior, Event, EventName, PermissionDecision};
 use crate::select::select;
+use crate::suggest;
 
 /// `agenthooks fire`.
 #[derive(Debug, clap::Args)]
@@ -49,9 +53,69 @@ pub struct Args {
     /// Print one JSON document instead of text.
     #[arg(long)]
     pub json: bool,
+    /// Exit 1, with one line saying what came instead, unless the aggregated
+    /// answer is this one: a repository's CI can test its hooks.
+    #[arg(long, value_enum, value_name = "ANSWER")]
+    pub expect: Option<Expected>,
 }
 
-/// Build the event, dispatch it, print what happened. Exits 0.
+/// What an aggregated answer comes to, for `--expect`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Expected {
+    /// Before a tool: `permissionDecision: deny`; PermissionRequest: `behavior: deny`.
+    Deny,
+    /// `decision: block` (a prompt, after a tool, at stop, ...).
+    Block,
+    /// Before a tool: `permissionDecision: ask`.
+    Ask,
+    /// Before a tool: `permissionDecision: defer`.
+    Defer,
+    /// An explicit allow (`permissionDecision` or `behavior`).
+    Allow,
+    /// No decision, but `additionalContext`.
+    Context,
+    /// `continue: false`: the agent stops.
+    Stop,
+    /// No decision and no context.
+    None,
+}
+
+impl Expected {
+    /// What `answer` comes to: the strongest thing it says.
+    pub fn of(answer: &Answer) -> Expected {
+        let behavior = answer
+            .hook_specific_output
+            .as_ref()
+            .and_then(|h| h.decision.as_ref())
+            .and_then(|d| d.behavior);
+        if answer.stops() {
+            return Expected::Stop;
+        }
+        // The aggregator puts a decision before a tool in `permissionDecision`,
+        // so a top-level block is a block of another event.
+        if answer.blocks() {
+            return Expected::Block;
+        }
+        match (answer.permission(), behavior) {
+            (Some(PermissionDecision::Deny), _) | (_, Some(Behavior::Deny)) => Expected::Deny,
+            (Some(PermissionDecision::Defer), _) => Expected::Defer,
+            (Some(PermissionDecision::Ask), _) => Expected::Ask,
+            (Some(PermissionDecision::Allow), _) | (_, Some(Behavior::Allow)) => Expected::Allow,
+            _ if answer.additional_context().is_some() => Expected::Context,
+            _ => Expected::None,
+        }
+    }
+
+    fn name(self) -> String {
+        use clap::ValueEnum as _;
+        self.to_possible_value()
+            .map(|v| v.get_name().to_string())
+            .unwrap_or_default()
+    }
+}
+
+/// Build the event, dispatch it, print what happened. Exits 0, or with
+/// `--expect`, 1 when the answer is another one.
 ///
 /// # Errors
 /// An unknown event or agent, unreadable or invalid input, or a closed stdout.
@@ -64,6 +128,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         project_root: root.clone(),
     });
     let selected = select(&config.handlers, &event);
+    // Verbose for the per-hook details `fire` shows; they are kept apart
+    // from the notes, so the stderr shown is what `run` prints.
     let ctx = ExecContext {
         project_root: root.clone(),
         verbose: true,
@@ -74,7 +140,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         .enable_all()
         .build()
         .context("could not start the async runtime")?;
-    let done = runtime.block_on(pipeline::dispatch_selected(&event, &selected, &ctx));
+    let done = runtime.block_on(pipeline::dispatch_selected(
+        &event, &config, &selected, &ctx,
+    ));
     // A wasm guest stuck in host file I/O (a FIFO) leaves a blocking thread
     // behind after its timeout; dropping the runtime would wait for it.
     runtime.shutdown_background();
@@ -101,7 +169,23 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         .lock()
         .write_all(text.as_bytes())
         .context("could not print the report")?;
-    Ok(ExitCode::SUCCESS)
+    match args.expect {
+        Some(expected) => {
+            let got = Expected::of(&done.answer);
+            if got == expected {
+                Ok(ExitCode::from(EXIT_OK))
+            } else {
+                eprintln!(
+                    "fire: expected {}, got {} (the aggregated answer for {})",
+                    expected.name(),
+                    got.name(),
+                    event.name()
+                );
+                Ok(ExitCode::from(EXIT_FINDING))
+            }
+        }
+        None => Ok(ExitCode::from(EXIT_OK)),
+    }
 }
 
 /// The event `fire` sends: a recorded payload decoded by the agent, or one
@@ -132,18 +216,30 @@ fn build_event(args: &Args, agent: &dyn Agent) -> anyhow::Result<Event> {
         return Ok(event);
     }
     let name: EventName = args.event.parse().map_err(|_| {
+        let names = EventName::ALL.iter().map(|e| e.as_str());
         anyhow!(
-            "unknown event `{}`; one of: {}",
+            "unknown event `{}`{}; one of: {}",
             args.event,
-            EventName::ALL
-                .iter()
-                .map(|e| e.as_str())
-                .collect::<Vec<_>>()
-                .join(", ")
+            suggest::did_you_mean(&args.event, names.clone()),
+            names.collect::<Vec<_>>().join(", ")
         )
     })?;
     if args.tool.is_some() && !name.is_tool_event() {
         bail!("`--tool` applies to tool events only, not `{name}`");
+    }
+    if let Some(tool) = &args.tool {
+        let mut known = claude::TOOLS.to_vec();
+        known.extend(check::tool_names(agent).unwrap_or_default());
+        let hint = suggest::did_you_mean(tool, known);
+        if !hint.is_empty() && !tool.starts_with("mcp__") {
+            eprintln!(
+                "{}",
+                report::note_line(&format!(
+                    "`--tool {tool}`: no tool of {} has that name{hint}",
+                    agent.display_name()
+                ))
+            );
+        }
     }
     let tool_input = match input {
         Some(text) => {
@@ -275,6 +371,8 @@ struct Shown<'a> {
 impl Shown<'_> {
     /// What `run` would write on stderr: the agent's lines, then the notes.
     fn stderr_lines(&self) -> Vec<String> {
+        // The same lines as `run` without `--verbose` (what an agent sees):
+        // per-hook details are in each hook's block, not here.
         let mut lines = self.native.stderr.clone();
         lines.extend(self.notes.iter().map(|n| report::note_line(n)));
         lines
@@ -334,5 +432,39 @@ impl Shown<'_> {
             out.push_str(&format!("  stderr: {line}\n"));
         }
         out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_answer_comes_to_the_strongest_thing_it_says() {
+        let of = |v: Value| Expected::of(&serde_json::from_value(v).unwrap());
+        let pre = |d: &str| json!({"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": d}});
+        assert_eq!(of(pre("deny")), Expected::Deny);
+        assert_eq!(of(pre("ask")), Expected::Ask);
+        assert_eq!(of(pre("defer")), Expected::Defer);
+        assert_eq!(of(pre("allow")), Expected::Allow);
+        assert_eq!(
+            of(json!({"decision": "block", "reason": "r"})),
+            Expected::Block
+        );
+        assert_eq!(
+            of(
+                json!({"hookSpecificOutput": {"hookEventName": "PermissionRequest", "decision": {"behavior": "deny"}}})
+            ),
+            Expected::Deny
+        );
+        assert_eq!(
+            of(
+                json!({"hookSpecificOutput": {"hookEventName": "SessionStart", "additionalContext": "c"}})
+            ),
+            Expected::Context
+        );
+        assert_eq!(of(json!({"continue": false})), Expected::Stop);
+        assert_eq!(of(json!({})), Expected::None);
+        assert_eq!(Expected::Deny.name(), "deny");
     }
 }

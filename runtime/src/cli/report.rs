@@ -49,6 +49,18 @@ pub fn summary_line(report: &Report) -> String {
     line
 }
 
+/// What `run --verbose` adds for one hook: its [`summary_line`], then its
+/// details (a guest's log lines, the compile cache), each naming the hook.
+pub fn verbose_lines(report: &Report) -> impl Iterator<Item = String> + '_ {
+    let label = &report.label;
+    std::iter::once(summary_line(report)).chain(
+        report
+            .details
+            .iter()
+            .map(move |detail| format!("hook {label}: {detail}")),
+    )
+}
+
 /// `exit 0` or `signal 9`.
 pub fn exit_text(exit: Exit) -> String {
     match exit {
@@ -82,6 +94,7 @@ pub fn report_json(report: &Report) -> Value {
         "stdout": report.stdout,
         "stderr": report.stderr,
         "notes": report.notes,
+        "details": report.details,
         "fuel_used": report.fuel_used,
     })
 }
@@ -117,6 +130,9 @@ pub fn report_text(index: usize, report: &Report) -> String {
     }
     for note in &report.notes {
         let _ = writeln!(out, "      note: {}", one_line(note));
+    }
+    for detail in &report.details {
+        let _ = writeln!(out, "      {detail}");
     }
     out
 }

@@ -122,7 +122,7 @@ pub fn bridge(args: &Args, input: impl Read, notes: &mut Vec<String>) -> anyhow:
     notes.extend(config.errors.iter().cloned());
     notes.extend(config.warnings.iter().cloned());
     let selected = select(&config.handlers, &event);
-    let done = if selected.is_empty() {
+    let done = if selected.is_empty() && !config.fails_closed() {
         Dispatched::default()
     } else {
         let runtime = tokio::runtime::Builder::new_current_thread()
@@ -135,14 +135,16 @@ pub fn bridge(args: &Args, input: impl Read, notes: &mut Vec<String>) -> anyhow:
             budgets: config.budgets,
             ..ExecContext::default()
         };
-        let done = runtime.block_on(pipeline::dispatch_selected(&event, &selected, &ctx));
+        let done = runtime.block_on(pipeline::dispatch_selected(
+            &event, &config, &selected, &ctx,
+        ));
         // A wasm guest stuck in host file I/O (a FIFO) leaves a blocking
         // thread behind after its timeout; dropping the runtime would wait for it.
         runtime.shutdown_background();
         done
     };
     if args.verbose {
-        notes.extend(done.reports.iter().map(super::report::summary_line));
+        notes.extend(done.reports.iter().flat_map(super::report::verbose_lines));
     }
     notes.extend(done.notes.iter().cloned());
     let audit = config

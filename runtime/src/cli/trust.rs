@@ -37,24 +37,30 @@ pub struct Args {
 /// # Errors
 /// When there is no project, or the trust store cannot be written.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    const NO_PROJECT: &str =
+        "no project here (no `.agents/` or `.git` above the current directory); pass `--project DIR`";
     let root = match &args.project {
-        Some(dir) => dir.clone(),
-        None => config::project_root(None).context(
-            "no project here (no `.agents/` or `.git` above the current directory); pass `--project DIR`",
-        )?,
+        Some(dir) => Some(dir.clone()),
+        None => config::project_root(None),
     };
-    let root = std::fs::canonicalize(&root)
-        .with_context(|| format!("cannot find the project `{}`", root.display()))?;
+    let root = root
+        .map(|root| {
+            std::fs::canonicalize(&root)
+                .with_context(|| format!("cannot find the project `{}`", root.display()))
+        })
+        .transpose()?;
     let (store, note) = TrustStore::load();
     if let Some(note) = note {
         eprintln!("{note}");
     }
     let mut stdout = io::stdout().lock();
     if args.list {
-        let config = load(&root);
-        list(&mut stdout, &store, &root, &config)?;
+        // The trusted projects can be listed from anywhere.
+        let project = root.as_deref().map(|root| (root, load(root)));
+        list(&mut stdout, &store, project.as_ref().map(|(r, c)| (*r, c)))?;
         return Ok(ExitCode::from(EXIT_OK));
     }
+    let root = root.context(NO_PROJECT)?;
     if args.revoke {
         let mut store = store;
         let count = store.revoke(&root);
@@ -127,7 +133,8 @@ pub fn review_and_trust(
         }
         return Ok(Reviewed::NothingToTrust);
     }
-    write!(out, "{}", trust::review(root, &pending))?;
+    let previous = trust::previous(store, root, &config.handlers, &pending);
+    write!(out, "{}", trust::review(root, &pending, &previous))?;
     writeln!(out)?;
     let confirmed = if yes {
         true
@@ -221,8 +228,13 @@ fn confirm(input: &mut impl BufRead) -> io::Result<bool> {
     ))
 }
 
-/// `--list`: every trusted project, then the state of this project's hooks.
-fn list(out: &mut impl Write, store: &TrustStore, root: &Path, config: &Config) -> io::Result<()> {
+/// `--list`: every trusted project, then, in a project, the state of each
+/// of its hooks: trusted, changed since trusted, or new.
+fn list(
+    out: &mut impl Write,
+    store: &TrustStore,
+    project: Option<(&Path, &Config)>,
+) -> io::Result<()> {
     match store.path() {
         Some(path) => writeln!(out, "Trust store: {}", path.display())?,
         None => writeln!(
@@ -233,33 +245,85 @@ fn list(out: &mut impl Write, store: &TrustStore, root: &Path, config: &Config) 
     if store.projects().is_empty() {
         writeln!(out, "No trusted projects.")?;
     }
-    for (project, trusted) in store.projects() {
+    // The store is keyed by the canonical root, as `run` canonicalized it.
+    let here = project.map(|(root, _)| root.to_string_lossy().into_owned());
+    for (name, trusted) in store.projects() {
         let n = trusted.hooks.len();
         writeln!(
             out,
-            "{project}: {n} trusted {} (since {})",
+            "{name}: {n} trusted {} (since {})",
             hooks(n),
             trusted.trusted_at
         )?;
+        // This project's hooks are listed below, each in its current state.
+        if here.as_deref() == Some(name.as_str()) {
+            continue;
+        }
         for hook in trusted.hooks.values() {
             writeln!(out, "  {} on {}", hook.label, hook.event)?;
         }
     }
+    let Some((root, config)) = project else {
+        writeln!(
+            out,
+            "\nNot in a project: run `agenthooks trust --list` in one (or pass `--project DIR`) to see its hooks."
+        )?;
+        return Ok(());
+    };
     let pending = trust::pending(store, &config.handlers);
+    let previous = trust::previous(store, root, &config.handlers, &pending);
+    let trusted: Vec<&config::Handler> = config
+        .handlers
+        .iter()
+        .filter(|h| trust::needs_trust(h) && !pending.iter().any(|p| std::ptr::eq(*p, *h)))
+        .collect();
     writeln!(out)?;
+    if !trusted.is_empty() {
+        writeln!(out, "Trusted in {}:", root.display())?;
+        for h in &trusted {
+            writeln!(out, "  {} on {}", h.label, h.event.as_str())?;
+        }
+    }
     if pending.is_empty() {
         writeln!(
             out,
             "Every hook of {} is trusted or needs no trust.",
             root.display()
         )?;
-    } else {
+        return Ok(());
+    }
+    let changed: Vec<_> = pending
+        .iter()
+        .zip(&previous)
+        .filter(|(_, p)| p.is_some())
+        .collect();
+    if !changed.is_empty() {
+        writeln!(
+            out,
+            "Changed since trusted (not trusted until reviewed again):"
+        )?;
+        for (h, before) in &changed {
+            let since = before.map(|b| b.trusted_at.as_str()).unwrap_or_default();
+            writeln!(
+                out,
+                "  {} on {} (trusted {since})",
+                h.label,
+                h.event.as_str()
+            )?;
+        }
+    }
+    let new: Vec<_> = pending
+        .iter()
+        .zip(&previous)
+        .filter(|(_, p)| p.is_none())
+        .collect();
+    if !new.is_empty() {
         writeln!(out, "Not trusted in {}:", root.display())?;
-        for h in &pending {
+        for (h, _) in &new {
             writeln!(out, "  {} on {}", h.label, h.event.as_str())?;
         }
-        writeln!(out, "Review them with `agenthooks trust`.")?;
     }
+    writeln!(out, "Review them with `agenthooks trust`.")?;
     Ok(())
 }
 

@@ -41,6 +41,11 @@ pub struct HooksFile {
     /// The audit log (honoured in the user file only).
     #[serde(default)]
     pub audit: Option<AuditEntry>,
+    /// What a broken `hooks.json` (either scope) or a missing component counts
+    /// as: `allow` (default, with a note) or `deny` for every tool call and
+    /// prompt until it is fixed (honoured in the user file only).
+    #[serde(default)]
+    pub on_config_error: Option<OnError>,
     /// MiB of linear memory all wasm hooks of one event may hold together
     /// (default 512; honoured in the user file only).
     #[serde(rename = "eventMemoryMiB", default)]
@@ -55,6 +60,7 @@ const FILE_KEYS: &[&str] = &[
     "hooks",
     "onError",
     "audit",
+    "onConfigError",
     "eventMemoryMiB",
 ];
 
@@ -365,11 +371,15 @@ pub enum Unknown {
         at: String,
         /// The key.
         key: String,
+        /// The known key it is closest to (`memoryMib` → `memoryMiB`).
+        suggestion: Option<&'static str>,
     },
     /// A name under `hooks` that is not a Claude Code event.
     Event {
         /// The name as written.
         name: String,
+        /// The event it is closest to (`PreToolUs` → `PreToolUse`).
+        suggestion: Option<&'static str>,
     },
     /// A handler whose `type` is missing (`None`) or not one this runtime knows.
     HandlerType {
@@ -398,6 +408,10 @@ pub fn unknown_keys(file: &Value) -> Vec<Unknown> {
         if event.parse::<EventName>().is_err() {
             found.push(Unknown::Event {
                 name: event.clone(),
+                suggestion: crate::suggest::closest(
+                    event,
+                    EventName::ALL.iter().map(|e| e.as_str()),
+                ),
             });
             continue;
         }
@@ -440,7 +454,7 @@ pub fn unknown_keys(file: &Value) -> Vec<Unknown> {
 
 fn extra_keys(
     object: &serde_json::Map<String, Value>,
-    known: &[&str],
+    known: &[&'static str],
     at: &str,
     found: &mut Vec<Unknown>,
 ) {
@@ -449,6 +463,7 @@ fn extra_keys(
             found.push(Unknown::Key {
                 at: at.to_string(),
                 key: key.clone(),
+                suggestion: crate::suggest::closest(key, known.iter().copied()),
             });
         }
     }
@@ -575,16 +590,17 @@ mod tests {
             }
         });
         let found = unknown_keys(&v);
-        let key = |at: &str, key: &str| Unknown::Key {
+        let key = |at: &str, key: &str, suggestion| Unknown::Key {
             at: at.into(),
             key: key.into(),
+            suggestion,
         };
         let expect = [
-            key("the top level", "hook"),
-            key("audit", "size"),
-            key("hooks.PreToolUse[0]", "matchr"),
-            key("hooks.PreToolUse[0].hooks[0]", "comand"),
-            key("hooks.PreToolUse[0].hooks[1].allow", "exec"),
+            key("the top level", "hook", Some("hooks")),
+            key("audit", "size", None),
+            key("hooks.PreToolUse[0]", "matchr", Some("matcher")),
+            key("hooks.PreToolUse[0].hooks[0]", "comand", Some("command")),
+            key("hooks.PreToolUse[0].hooks[1].allow", "exec", None),
             Unknown::HandlerType {
                 at: "hooks.PreToolUse[0].hooks[3]".into(),
                 type_: Some("shell".into()),
@@ -595,6 +611,7 @@ mod tests {
             },
             Unknown::Event {
                 name: "PreToolUze".into(),
+                suggestion: Some("PreToolUse"),
             },
         ];
         assert_eq!(found, expect);

@@ -18,8 +18,8 @@ use super::hooks_json::{
 };
 use super::if_rule::{self, IfSpec};
 use super::{
-    AuditConfig, CommandSpec, Config, Grants, Handler, HandlerKind, OnError, Scope, WasmSpec,
-    DEFAULT_FUEL, DEFAULT_MEMORY_MIB, DEFAULT_TIMEOUT,
+    AuditConfig, BrokenFile, CommandSpec, Config, Grants, Handler, HandlerKind, OnError, Scope,
+    WasmSpec, DEFAULT_FUEL, DEFAULT_MEMORY_MIB, DEFAULT_TIMEOUT,
 };
 use crate::fsread::{self, caps, ReadError};
 use crate::protocol::EventName;
@@ -137,11 +137,21 @@ impl Ctx<'_> {
             .push(format!("`{}`: {what}", self.file.display()));
     }
 
-    fn error(&self, config: &mut Config, what: impl std::fmt::Display) {
-        config.errors.push(format!(
-            "`{}`: {what}; fix the file (other scopes still run)",
-            self.file.display()
-        ));
+    /// The file cannot be used at all. `text` is what could be read of it:
+    /// a policy it spells out is honoured as far as it can be.
+    fn error(&self, config: &mut Config, what: impl std::fmt::Display, text: Option<&str>) {
+        let says = |key| text.is_some_and(|t| OnError::denies_in(t, key));
+        if self.scope == Scope::User && says("onConfigError") {
+            config.on_config_error = OnError::Deny;
+        }
+        let broken = BrokenFile {
+            file: self.file.to_path_buf(),
+            scope: self.scope,
+            why: what.to_string(),
+            lost_deny: says("onError"),
+        };
+        config.errors.push(broken.to_string());
+        config.broken.push(broken);
     }
 }
 
@@ -155,6 +165,12 @@ fn load_file(ctx: &Ctx<'_>, config: &mut Config) {
         Err(e) => {
             // The error names the file and what to do.
             config.errors.push(format!("{e} (other scopes still run)"));
+            config.broken.push(BrokenFile {
+                file: ctx.file.to_path_buf(),
+                scope: ctx.scope,
+                why: e.to_string(),
+                lost_deny: false,
+            });
             return;
         }
     };
@@ -168,6 +184,7 @@ fn load_file(ctx: &Ctx<'_>, config: &mut Config) {
                     "it is not UTF-8 text (an invalid byte at offset {}); save it as UTF-8",
                     e.valid_up_to()
                 ),
+                None,
             );
             return;
         }
@@ -180,7 +197,7 @@ fn load_file(ctx: &Ctx<'_>, config: &mut Config) {
     let value: serde_json::Value = match serde_json::from_str(text) {
         Ok(value) => value,
         Err(e) => {
-            ctx.error(config, json_error(&e));
+            ctx.error(config, json_error(&e), Some(text));
             return;
         }
     };
@@ -190,24 +207,36 @@ fn load_file(ctx: &Ctx<'_>, config: &mut Config) {
         ctx.error(
             config,
             format_args!("the top level is {kind}, not an object; write `{{\"hooks\": {{...}}}}`"),
+            Some(text),
         );
         return;
     }
     let parsed: HooksFile = match serde_json::from_str(text) {
         Ok(parsed) => parsed,
         Err(e) => {
-            ctx.error(config, json_error(&e));
+            ctx.error(config, json_error(&e), Some(text));
             return;
         }
     };
     for unknown in unknown_keys(&value) {
         match unknown {
-            Unknown::Key { at, key } => {
-                ctx.warn(config, format_args!("{at}: unknown key `{key}`; ignored"));
-            }
-            Unknown::Event { name } => ctx.warn(
+            Unknown::Key {
+                at,
+                key,
+                suggestion,
+            } => ctx.warn(
                 config,
-                format_args!("unknown event `{name}` in `hooks`; its hooks never run"),
+                format_args!(
+                    "{at}: unknown key `{key}`; ignored{}",
+                    crate::suggest::hint(suggestion)
+                ),
+            ),
+            Unknown::Event { name, suggestion } => ctx.warn(
+                config,
+                format_args!(
+                    "unknown event `{name}` in `hooks`; its hooks never run{}",
+                    crate::suggest::hint(suggestion)
+                ),
             ),
             Unknown::HandlerType {
                 at,
@@ -234,6 +263,16 @@ fn load_file(ctx: &Ctx<'_>, config: &mut Config) {
             Scope::Project => ctx.warn(
                 config,
                 "`audit` is honoured only in the user file `~/.agents/hooks.json`; ignored",
+            ),
+        }
+    }
+
+    if let Some(policy) = parsed.on_config_error {
+        match ctx.scope {
+            Scope::User => config.on_config_error = policy,
+            Scope::Project => ctx.warn(
+                config,
+                "`onConfigError` is honoured only in the user file `~/.agents/hooks.json`; ignored",
             ),
         }
     }

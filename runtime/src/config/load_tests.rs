@@ -395,9 +395,18 @@ fn unknown_keys_events_and_types_warn_and_the_rest_runs() {
         c.warnings,
         [
             format!("`{f}`: the top level: unknown key `disableAllHooks`; ignored"),
-            format!("`{f}`: unknown event `PreToolUze` in `hooks`; its hooks never run"),
-            format!("`{f}`: hooks.PreToolUse[0]: unknown key `matchr`; ignored"),
-            format!("`{f}`: hooks.PreToolUse[0].hooks[0]: unknown key `comand`; ignored"),
+            format!(
+                "`{f}`: unknown event `PreToolUze` in `hooks`; its hooks never run; \
+                 did you mean `PreToolUse`?"
+            ),
+            format!(
+                "`{f}`: hooks.PreToolUse[0]: unknown key `matchr`; ignored; \
+                 did you mean `matcher`?"
+            ),
+            format!(
+                "`{f}`: hooks.PreToolUse[0].hooks[0]: unknown key `comand`; ignored; \
+                 did you mean `command`?"
+            ),
             format!(
                 "`{f}`: hooks.PreToolUse[0].hooks[1]: unknown handler type `shell`; \
                  this handler is skipped"
@@ -874,5 +883,67 @@ fn claude_permission_rules_in_if_name_the_tool_and_match_the_command() {
     assert_eq!(
         chosen(&event("Edit", json!({"file_path": "/p/src/a.rs"}))),
         ["edit-guard"]
+    );
+}
+
+#[test]
+fn on_config_error_is_the_users_and_a_broken_file_is_typed() {
+    let d = Dirs::new();
+    d.write_user(r#"{"onConfigError": "deny"}"#);
+    d.write_project(r#"{"onError": "deny", "hooks": {},}"#);
+    let c = d.load();
+    assert_eq!(c.on_config_error, OnError::Deny);
+    assert!(c.fails_closed());
+    assert_eq!(c.broken.len(), 1);
+    let broken = &c.broken[0];
+    assert_eq!(
+        (broken.file.clone(), broken.scope),
+        (d.project_file(), Scope::Project)
+    );
+    assert!(broken.lost_deny);
+    assert_eq!(c.errors, [broken.to_string()]);
+    assert!(
+        c.errors[0].ends_with("its `onError: deny` could not apply"),
+        "{:?}",
+        c.errors
+    );
+
+    // A project cannot set it.
+    let d = Dirs::new();
+    d.write_project(r#"{"onConfigError": "deny"}"#);
+    let c = d.load();
+    assert_eq!(c.on_config_error, OnError::Allow);
+    assert!(
+        c.warnings[0].contains("honoured only in the user file"),
+        "{:?}",
+        c.warnings
+    );
+
+    // A broken user file that spells it out is honoured.
+    let d = Dirs::new();
+    d.write_user(r#"{"onConfigError" : "deny", "hooks": {"Stop": []},}"#);
+    let c = d.load();
+    assert_eq!(c.on_config_error, OnError::Deny);
+    assert!(!c.broken[0].lost_deny);
+    assert_eq!(c.broken[0].file, d.user_file());
+}
+
+#[test]
+fn unknown_names_get_a_suggestion() {
+    let d = Dirs::new();
+    d.write_user(
+        r#"{"hooks": {"PreToolUs": [], "Stop": [{"hooks": [{"type": "wasm", "component": "g.wasm", "memoryMib": 1}]}]}}"#,
+    );
+    let c = d.load();
+    let text = c.warnings.join("\n");
+    assert!(
+        text.contains(
+            "unknown event `PreToolUs` in `hooks`; its hooks never run; did you mean `PreToolUse`?"
+        ),
+        "{text}"
+    );
+    assert!(
+        text.contains("unknown key `memoryMib`; ignored; did you mean `memoryMiB`?"),
+        "{text}"
     );
 }

@@ -39,8 +39,50 @@ pub struct Config {
     pub project_root: Option<PathBuf>,
     /// The audit log settings, from the user file's `audit` object.
     pub audit: Option<AuditConfig>,
+    /// The files behind `errors`, typed, for the `onConfigError` policy.
+    pub broken: Vec<BrokenFile>,
+    /// What a broken `hooks.json` or a missing component counts as: the user
+    /// file's `onConfigError` (a project cannot set it).
+    pub on_config_error: OnError,
     /// The per-event budgets, from the user file (defaults otherwise).
     pub budgets: Budgets,
+}
+
+impl Config {
+    /// Whether a broken file makes this configuration refuse what it can
+    /// (the user asked for `"onConfigError": "deny"`).
+    pub fn fails_closed(&self) -> bool {
+        self.on_config_error == OnError::Deny && !self.broken.is_empty()
+    }
+}
+
+/// A `hooks.json` that could not be read or parsed, so none of its hooks run.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BrokenFile {
+    /// The file.
+    pub file: PathBuf,
+    /// Its scope.
+    pub scope: Scope,
+    /// What is wrong, on one line (`line 3 column 5: trailing comma`).
+    pub why: String,
+    /// The file says `"onError": "deny"` somewhere, which cannot apply to
+    /// hooks that were never read.
+    pub lost_deny: bool,
+}
+
+impl std::fmt::Display for BrokenFile {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "`{}`: {}; fix the file (other scopes still run)",
+            self.file.display(),
+            self.why
+        )?;
+        if self.lost_deny {
+            f.write_str("; its `onError: deny` could not apply")?;
+        }
+        Ok(())
+    }
 }
 
 /// Limits on one event as a whole, across its handlers. Set in the user file
@@ -90,6 +132,15 @@ pub enum OnError {
     Allow,
     /// Failure denies, with a reason naming the hook and the failure (fail closed).
     Deny,
+}
+
+impl OnError {
+    /// Whether `key` is set to `"deny"` anywhere in `text`, a file that is not
+    /// valid JSON: the only way to honour a policy written in a broken file.
+    pub(crate) fn denies_in(text: &str, key: &str) -> bool {
+        let pattern = format!(r#""{}"\s*:\s*"deny""#, regex::escape(key));
+        regex::Regex::new(&pattern).is_ok_and(|re| re.is_match(text))
+    }
 }
 
 /// Directories, variables and addresses a wasm handler may use. Nothing by default.

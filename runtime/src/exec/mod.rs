@@ -35,6 +35,10 @@ pub struct Report {
     pub stderr: String,
     /// Extra notes (output truncated, grants withheld, ...).
     pub notes: Vec<String>,
+    /// Detail kept only with [`ExecContext::verbose`] (a guest's log lines,
+    /// the compile cache): shown by `fire` and `run --verbose`, never among
+    /// the notes `run` prints for an agent.
+    pub details: Vec<String>,
     /// Fuel a wasm guest used.
     pub fuel_used: Option<u64>,
     /// The sha256 (hex) of the component bytes a wasm handler compiled and
@@ -55,6 +59,7 @@ impl Report {
             stdout: String::new(),
             stderr: String::new(),
             notes: Vec::new(),
+            details: Vec::new(),
             fuel_used: None,
             component_sha256: None,
         }

@@ -151,6 +151,16 @@ pub enum Failure {
         /// What wasmtime said.
         why: String,
     },
+    /// The component imports something the host does not provide.
+    #[error(
+        "`{path}` cannot load: {why}; a hook may import WASI and `agenthooks:hook/host` only, so build it without that import"
+    )]
+    MissingImport {
+        /// The file.
+        path: String,
+        /// Which import (wasmtime's message).
+        why: String,
+    },
     /// The component does not implement the `agenthooks:hook/hook` world.
     #[error("`{path}` does not implement the `agenthooks:hook` world: {why}")]
     WrongWorld {
@@ -294,6 +304,10 @@ mod tests {
             Failure::WrongWorld {
                 path: "a.wasm".into(),
                 why: "no export".into(),
+            },
+            Failure::MissingImport {
+                path: "a.wasm".into(),
+                why: "component imports instance `x:y/z`".into(),
             },
             Failure::StillCompiling { secs: 3 },
             Failure::CompileFailed {

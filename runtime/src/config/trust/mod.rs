@@ -284,6 +284,11 @@ pub struct TrustedHook {
     pub event: String,
     /// When (RFC 3339, UTC).
     pub trusted_at: String,
+    /// The hook as the user reviewed it (its definition and the text of the
+    /// project scripts it runs), at most [`review::TEXT_CAP`] bytes: what a
+    /// re-review diffs the changed hook against.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub text: Option<String>,
 }
 
 /// The trusted hooks of one project.
@@ -490,6 +495,10 @@ impl TrustStore {
                     label: handler.label.clone(),
                     event: handler.event.as_str().to_string(),
                     trusted_at: now.clone(),
+                    text: Some(review::reviewed_text(
+                        handler,
+                        handler.project_root.as_deref().unwrap_or(&canonical),
+                    )),
                 };
                 hooks.insert(fp, hook);
             }
@@ -574,7 +583,7 @@ pub use gate::{
     gate, gate_reads_files, gate_with, narrow, raised_limits, restrict, Gate, Gated, Standing,
     UNTRUSTED_PER_EVENT,
 };
-pub use review::{needs_trust, pending, review, trust_project};
+pub use review::{needs_trust, pending, previous, review, reviewed_text, trust_project, TEXT_CAP};
 
 #[cfg(test)]
 mod tests;

@@ -4,9 +4,11 @@
 use std::path::{Path, PathBuf};
 
 use super::gate::kind_name;
-use super::{command_files, file_sha256, TrustError, TrustStore};
+use super::{
+    command_files, file_sha256, fingerprint, Fingerprint, TrustError, TrustStore, TrustedHook,
+};
 use crate::config::{Handler, HandlerKind, Scope};
-use crate::fsread::caps;
+use crate::fsread::{self, caps};
 use crate::select::Matcher;
 
 /// Whether trusting `handler` would change what it may do: a project command
@@ -36,7 +38,14 @@ pub fn pending<'a>(store: &TrustStore, handlers: &'a [Handler]) -> Vec<&'a Handl
 /// shows an extension's permissions: for a command, its event, matcher and
 /// exact command line and that it runs with the user's rights; for a wasm
 /// hook, its component's hash, its limits and each grant it asks for.
-pub fn review(project_root: &Path, hooks: &[&Handler]) -> String {
+///
+/// `previous` (from [`previous`], one per hook) is what a changed hook was
+/// when it was trusted: its review then shows the lines that changed.
+pub fn review(
+    project_root: &Path,
+    hooks: &[&Handler],
+    previous: &[Option<&TrustedHook>],
+) -> String {
     let mut out = String::new();
     let files: Vec<String> = {
         let mut files: Vec<String> = hooks
@@ -58,16 +67,7 @@ pub fn review(project_root: &Path, hooks: &[&Handler]) -> String {
     ));
     for (i, h) in hooks.iter().enumerate() {
         out.push('\n');
-        let mut head = format!("  {}. {} hook on {}", i + 1, kind_name(h), h.event.as_str());
-        match &h.matcher {
-            Matcher::All => {}
-            m => head.push_str(&format!(", matcher `{m}`")),
-        }
-        if let Some(re) = &h.if_ {
-            head.push_str(&format!(", if `{}`", re.as_str()));
-        }
-        out.push_str(&head);
-        out.push('\n');
+        out.push_str(&format!("  {}. {}\n", i + 1, headline(h)));
         match &h.kind {
             HandlerKind::Command(spec) => {
                 out.push_str(&format!("       $ {}\n", spec.command));
@@ -134,6 +134,158 @@ pub fn review(project_root: &Path, hooks: &[&Handler]) -> String {
                 ));
             }
         }
+        if let Some(before) = previous.get(i).copied().flatten() {
+            out.push_str(&changed_since(before, &reviewed_text(h, project_root)));
+        }
+    }
+    out
+}
+
+/// The most bytes of a hook's reviewed text the trust store keeps.
+pub const TEXT_CAP: usize = 8 << 10;
+
+/// The most lines of a diff a re-review shows.
+const DIFF_LINES: usize = 60;
+
+/// A hook in one line: `command hook on PreToolUse, matcher `Bash`, if `^git``.
+fn headline(h: &Handler) -> String {
+    let mut head = format!("{} hook on {}", kind_name(h), h.event.as_str());
+    match &h.matcher {
+        Matcher::All => {}
+        m => head.push_str(&format!(", matcher `{m}`")),
+    }
+    if let Some(re) = &h.if_ {
+        head.push_str(&format!(", if `{}`", re.as_str()));
+    }
+    head
+}
+
+/// The hook as the user reviews it, in plain lines: its headline, its
+/// command and the text of each project script it runs, or its component's
+/// digest, limits and grants. The trust store keeps it (at most
+/// [`TEXT_CAP`] bytes) so that a re-review can show what changed.
+pub fn reviewed_text(h: &Handler, project_root: &Path) -> String {
+    let mut out = headline(h);
+    out.push('\n');
+    match &h.kind {
+        HandlerKind::Command(spec) => {
+            out.push_str(&format!("$ {}\n", spec.command));
+            for (rel, path) in command_files(&spec.command, project_root) {
+                // The text only of a script small enough to keep; else its digest.
+                let text = fsread::read_bounded(&path, TEXT_CAP as u64)
+                    .ok()
+                    .and_then(|bytes| String::from_utf8(bytes).ok());
+                match text {
+                    Some(text) => out.push_str(&format!("--- {rel}\n{text}\n")),
+                    None => {
+                        let hash =
+                            file_sha256(&path, caps::SCRIPT).unwrap_or_else(|e| e.to_string());
+                        out.push_str(&format!("--- {rel} (sha256 {hash})\n"));
+                    }
+                }
+            }
+        }
+        HandlerKind::Wasm(spec) => {
+            let hash =
+                file_sha256(&spec.component, caps::COMPONENT).unwrap_or_else(|e| e.to_string());
+            out.push_str(&format!(
+                "component {} (sha256 {hash})\nfuel {}, memory {} MiB, timeout {}s\nallow {}\n",
+                shown_path(&spec.component, project_root),
+                spec.fuel,
+                spec.memory_mib,
+                h.timeout.as_secs_f64(),
+                serde_json::to_string(&spec.allow).unwrap_or_default()
+            ));
+        }
+        HandlerKind::Unsupported { .. } => {}
+    }
+    if out.len() > TEXT_CAP {
+        let mut cut = TEXT_CAP;
+        while !out.is_char_boundary(cut) {
+            cut -= 1;
+        }
+        out.truncate(cut);
+        out.push_str("\n… (the rest is not kept)\n");
+    }
+    out
+}
+
+/// For each of `pending`, the trusted hook it is most likely a changed
+/// version of, if any: a hook of the project's trusted set whose fingerprint
+/// no current hook has any more, for the same event, preferring the same
+/// label, then the most similar reviewed text. Each is paired at most once.
+pub fn previous<'s>(
+    store: &'s TrustStore,
+    project_root: &Path,
+    handlers: &[Handler],
+    pending: &[&Handler],
+) -> Vec<Option<&'s TrustedHook>> {
+    let Some(project) = store.project(project_root) else {
+        return vec![None; pending.len()];
+    };
+    let current: Vec<Fingerprint> = handlers
+        .iter()
+        .filter(|h| h.scope == Scope::Project)
+        .filter_map(|h| fingerprint(h).ok().flatten())
+        .collect();
+    let mut stale: Vec<&TrustedHook> = project
+        .hooks
+        .iter()
+        .filter(|(fp, _)| !current.contains(fp))
+        .map(|(_, hook)| hook)
+        .collect();
+    pending
+        .iter()
+        .map(|h| {
+            let text = reviewed_text(h, project_root);
+            let score = |old: &TrustedHook| {
+                let same_label = if old.label == h.label { 1.0 } else { 0.0 };
+                let similar = old.text.as_deref().map_or(0.0, |old| {
+                    similar::TextDiff::from_lines(old, text.as_str()).ratio()
+                });
+                same_label + similar
+            };
+            let best = stale
+                .iter()
+                .enumerate()
+                .filter(|(_, old)| old.event == h.event.as_str())
+                .max_by(|(_, a), (_, b)| score(a).total_cmp(&score(b)))
+                .map(|(i, _)| i)?;
+            Some(stale.remove(best))
+        })
+        .collect()
+}
+
+/// "changed since you trusted it", and a diff of the reviewed texts.
+fn changed_since(before: &TrustedHook, now: &str) -> String {
+    let mut out = format!(
+        "     changed since you trusted it ({}):\n",
+        before.trusted_at
+    );
+    let Some(old) = before.text.as_deref() else {
+        out.push_str("       (what it was is not known: trusted by an older agenthooks)\n");
+        return out;
+    };
+    let diff = similar::TextDiff::from_lines(old, now);
+    let mut lines = Vec::new();
+    for change in diff.iter_all_changes() {
+        let sign = match change.tag() {
+            similar::ChangeTag::Equal => continue,
+            similar::ChangeTag::Delete => '-',
+            similar::ChangeTag::Insert => '+',
+        };
+        lines.push(format!(
+            "       {sign} {}",
+            change.value().trim_end_matches('\n')
+        ));
+    }
+    let more = lines.len().saturating_sub(DIFF_LINES);
+    for line in lines.iter().take(DIFF_LINES) {
+        out.push_str(line);
+        out.push('\n');
+    }
+    if more > 0 {
+        out.push_str(&format!("       … {more} more changed lines\n"));
     }
     out
 }

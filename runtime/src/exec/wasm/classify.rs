@@ -80,8 +80,17 @@ pub(crate) fn compile_failure(path: &str, err: &wasmtime::Error) -> Failure {
     }
 }
 
-/// Why a compiled component does not fit the `hook` world (imports the linker
-/// lacks, or no `handle` export of the right type).
+/// Why the host cannot link a compiled component: an import it does not
+/// provide. wasmtime's outermost message names the import.
+pub(crate) fn import_failure(path: &str, err: &wasmtime::Error) -> Failure {
+    Failure::MissingImport {
+        path: path.to_string(),
+        why: one_line(&err.to_string()),
+    }
+}
+
+/// Why a linked component does not fit the `hook` world (no `handle` export
+/// of the right type).
 pub(crate) fn link_failure(path: &str, err: &wasmtime::Error) -> Failure {
     Failure::WrongWorld {
         path: path.to_string(),

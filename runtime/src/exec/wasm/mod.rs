@@ -159,6 +159,7 @@ pub struct Compiled {
 pub(crate) struct Notes {
     verbose: bool,
     list: Vec<String>,
+    details: Vec<String>,
 }
 
 impl Notes {
@@ -166,6 +167,7 @@ impl Notes {
         Notes {
             verbose,
             list: Vec::new(),
+            details: Vec::new(),
         }
     }
 
@@ -174,10 +176,16 @@ impl Notes {
         self.list.push(text);
     }
 
+    /// Take in the notes and details gathered elsewhere (another thread).
+    fn absorb(&mut self, other: Notes) {
+        self.list.extend(other.list);
+        self.details.extend(other.details);
+    }
+
     /// A note shown only with `--verbose`.
     pub(crate) fn detail(&mut self, text: String) {
         if self.verbose {
-            self.list.push(text);
+            self.details.push(text);
         }
     }
 }
@@ -290,6 +298,7 @@ impl WasmHost {
             Err(failure) => Outcome::Failed(failure),
         };
         report.notes.extend(notes.list);
+        report.details.extend(notes.details);
         report.duration = start.elapsed();
         report
     }
@@ -314,6 +323,7 @@ impl WasmHost {
                 .map(|p| p.compiled),
             Err(failure) => Err(failure),
         };
+        notes.list.extend(notes.details);
         (result, notes.list)
     }
 
@@ -358,19 +368,19 @@ impl WasmHost {
         let probe = blocking(deadline, start, move || {
             let mut notes = Notes::new(verbose);
             let probe = inner.probe(&probe_path, &mut notes, false);
-            (probe, notes.list)
+            (probe, notes)
         });
         let cold = match probe.await? {
             (Ok(Probe::Ready(prepared)), list) => {
-                notes.list.extend(list);
+                notes.absorb(list);
                 return Ok(prepared);
             }
             (Ok(Probe::Cold(cold)), list) => {
-                notes.list.extend(list);
+                notes.absorb(list);
                 *cold
             }
             (Err(failure), list) => {
-                notes.list.extend(list);
+                notes.absorb(list);
                 return Err(failure);
             }
         };
@@ -734,8 +744,8 @@ impl Inner {
         let pre = runtime
             .linker
             .instantiate_pre(&loaded.component)
-            .and_then(HookPre::new)
-            .map_err(|e| classify::link_failure(shown, &e))?;
+            .map_err(|e| classify::import_failure(shown, &e))?;
+        let pre = HookPre::new(pre).map_err(|e| classify::link_failure(shown, &e))?;
         let compiled = Compiled {
             status: loaded.status,
             duration: start.elapsed(),
