@@ -258,23 +258,48 @@ fn install_into_a_fresh_project_and_uninstall_leave_no_trace() {
     }
 }
 
+/// The command an entry of `agent` for `event` runs, calling `program`.
+fn launcher(program: &str, agent: &str, event: &str) -> String {
+    agenthooks::install::command_line(
+        Path::new(program),
+        agenthooks::agents::find(agent).unwrap(),
+        event,
+    )
+}
+
 #[test]
-fn entries_call_the_running_binary_with_the_agents_own_deadline_as_timeout() {
+fn project_entries_call_agenthooks_by_name_with_the_agents_own_deadline_as_timeout() {
     let p = TempProject::new();
-    let ran = p.output(p.cmd(["install", "claude", "gemini", "codex"]), "");
+    let mut cmd = p.cmd(["install", "claude", "gemini", "codex"]);
+    cmd.env("PATH", "/usr/bin:/bin");
+    let ran = p.output(cmd, "");
     assert_eq!(ran.code(), 0, "{}", ran.stderr());
+    // Not on this PATH: said once, on stderr.
+    assert_eq!(
+        ran.stderr()
+            .matches("`agenthooks` is not on PATH here")
+            .count(),
+        1,
+        "{}",
+        ran.stderr()
+    );
     let bin = Path::new(crate::util::bin()).canonicalize().unwrap();
     let claude = read_json(&p, ".claude/settings.json");
     let handler = &claude["hooks"]["PreToolUse"][0]["hooks"][0];
     assert_eq!(
         handler["command"],
-        format!("{} run --agent claude --event PreToolUse", bin.display())
+        launcher("agenthooks", "claude", "PreToolUse")
+    );
+    assert!(
+        !all_text(&p.root).contains(&bin.display().to_string()),
+        "this machine's path is in the project's files"
     );
     assert_eq!(handler["timeout"], 600);
-    assert_eq!(
-        claude["hooks"]["UserPromptSubmit"][0]["hooks"][0]["timeout"], 30,
-        "Claude waits 30 s for UserPromptSubmit"
-    );
+    let timeout = |event: &str| claude["hooks"][event][0]["hooks"][0]["timeout"].clone();
+    assert_eq!(timeout("UserPromptSubmit"), 30, "Claude waits 30 s");
+    assert_eq!(timeout("MessageDisplay"), 10, "Claude waits 10 s");
+    // Claude waits 1.5 s on SessionEnd and accepts at most 60.
+    assert_eq!(timeout("SessionEnd"), 2);
     let gemini = read_json(&p, ".gemini/settings.json");
     assert_eq!(
         gemini["hooks"]["BeforeTool"][0]["hooks"][0]["timeout"], 60_000,
@@ -284,6 +309,73 @@ fn entries_call_the_running_binary_with_the_agents_own_deadline_as_timeout() {
     let codex = read_json(&p, ".codex/hooks.json");
     assert_eq!(codex["hooks"]["SessionEnd"][0]["hooks"][0]["timeout"], 1);
     assert_eq!(codex["hooks"]["PreToolUse"][0]["hooks"][0]["timeout"], 600);
+}
+
+#[test]
+fn absolute_paths_go_only_into_user_files_or_on_request_with_a_warning_for_build_outputs() {
+    let p = TempProject::new();
+    let bin = Path::new(crate::util::bin()).canonicalize().unwrap();
+    let bin = bin.to_str().unwrap();
+    // The test binary lives under cargo's target/: install says so.
+    let warning = "a cargo build output (under `target/`)";
+    let ran = p.output(p.cmd(["install", "--absolute", "claude"]), "");
+    assert_eq!(ran.code(), 0, "{}", ran.stderr());
+    assert_eq!(ran.stderr().matches(warning).count(), 1, "{}", ran.stderr());
+    let claude = read_json(&p, ".claude/settings.json");
+    assert_eq!(
+        claude["hooks"]["Stop"][0]["hooks"][0]["command"],
+        launcher(bin, "claude", "Stop")
+    );
+    // Back to the portable form: the same entries, updated in place.
+    let ran = p.output(p.cmd(["install", "claude"]), "");
+    assert!(ran.stdout().contains("claude: updated"), "{}", ran.stdout());
+    assert!(!ran.stderr().contains(warning), "{}", ran.stderr());
+    let claude = read_json(&p, ".claude/settings.json");
+    assert_eq!(
+        claude["hooks"]["Stop"][0]["hooks"][0]["command"],
+        launcher("agenthooks", "claude", "Stop")
+    );
+    assert_eq!(claude["hooks"]["Stop"].as_array().unwrap().len(), 1);
+
+    let ran = p.output(p.cmd(["install", "--user", "codex"]), "");
+    assert_eq!(ran.code(), 0, "{}", ran.stderr());
+    assert!(ran.stderr().contains(warning), "{}", ran.stderr());
+    let text = std::fs::read_to_string(p.home.join(".codex/hooks.json")).unwrap();
+    let user: Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(
+        user["hooks"]["Stop"][0]["hooks"][0]["command"],
+        launcher(bin, "codex", "Stop")
+    );
+}
+
+#[test]
+fn uninstall_removes_entries_of_the_older_absolute_path_form() {
+    let p = TempProject::new();
+    let (files, _) = existing("claude");
+    let (rel, text) = &files[0];
+    p.write(rel, text);
+    let mut v: Value = serde_json::from_str(text).unwrap();
+    // What install wrote before entries became launchers: a bare path.
+    for event in ["PreToolUse", "Stop"] {
+        let entry = json!({"matcher": "*", "hooks": [{"type": "command", "command": format!("/home/me/.cargo/bin/agenthooks run --agent claude --event {event}"), "timeout": 600}]});
+        v["hooks"][event] = json!([entry]);
+    }
+    let old = serde_json::to_string_pretty(&v).unwrap() + "\n";
+    p.write(rel, &old);
+    let ran = p.output(p.cmd(["uninstall", "claude"]), "");
+    assert_eq!(ran.code(), 0, "{}", ran.stderr());
+    let now = all_text(&p.root);
+    assert!(!now.contains("agenthooks run"), "{now}");
+    assert!(now.contains("npx prettier --write"), "{now}");
+    // And install upgrades them in place instead of adding a second entry.
+    p.write(rel, &old);
+    assert_eq!(p.output(p.cmd(["install", "claude"]), "").code(), 0);
+    let v = read_json(&p, rel);
+    assert_eq!(v["hooks"]["Stop"].as_array().unwrap().len(), 1);
+    assert_eq!(
+        v["hooks"]["Stop"][0]["hooks"][0]["command"],
+        launcher("agenthooks", "claude", "Stop")
+    );
 }
 
 /// What an older `agenthooks install` wrote: the same entries, each with a
@@ -370,7 +462,7 @@ fn a_stale_entry_is_replaced_in_place_and_the_users_hooks_stay_in_order() {
     let groups = v["hooks"]["PreToolUse"].as_array().unwrap();
     assert_eq!(groups.len(), 2);
     let cmd = groups[0]["hooks"][0]["command"].as_str().unwrap();
-    assert!(!cmd.starts_with("/old/") && cmd.ends_with(" run --agent claude --event PreToolUse"));
+    assert!(!cmd.contains("/old/") && cmd.contains(" run --agent claude --event PreToolUse "));
     assert_eq!(groups[1]["hooks"][0]["command"], "./mine.sh");
 }
 
@@ -620,17 +712,11 @@ fn flat_formats_carry_their_own_keys_and_only_installed_events() {
         "",
     );
     assert_eq!(ran.code(), 0, "{}", ran.stderr());
-    let bin = Path::new(crate::util::bin()).canonicalize().unwrap();
-    let bin = bin.display();
-
     // Copilot: native camelCase keys (its native payloads), `bash` + `timeoutSec`.
     let copilot = read_json(&p, ".github/hooks/agenthooks.json");
     assert_eq!(copilot["version"], 1);
     let pre = &copilot["hooks"]["preToolUse"][0];
-    assert_eq!(
-        pre["bash"],
-        format!("{bin} run --agent copilot --event preToolUse")
-    );
+    assert_eq!(pre["bash"], launcher("agenthooks", "copilot", "preToolUse"));
     assert_eq!(pre["timeoutSec"], 30, "Copilot waits 30 s");
     assert!(copilot["hooks"].get("PreToolUse").is_none());
 
@@ -650,7 +736,7 @@ fn flat_formats_carry_their_own_keys_and_only_installed_events() {
     ] {
         assert_eq!(
             windsurf["hooks"][key][0]["command"],
-            format!("{bin} run --agent windsurf --event {key}")
+            launcher("agenthooks", "windsurf", key)
         );
     }
 
@@ -663,7 +749,13 @@ fn flat_formats_carry_their_own_keys_and_only_installed_events() {
     let script = p.path(".clinerules/hooks/PreToolUse");
     let text = std::fs::read_to_string(&script).unwrap();
     assert!(text.starts_with("#!/bin/sh\n"), "{text}");
-    assert!(text.contains(&format!("exec {bin} run --agent cline --event PreToolUse")));
+    assert!(
+        text.contains(&format!(
+            "\n{}\n",
+            launcher("agenthooks", "cline", "PreToolUse")
+        )),
+        "{text}"
+    );
     #[cfg(unix)]
     {
         use std::os::unix::fs::PermissionsExt;
@@ -742,7 +834,9 @@ fn the_opencode_plugin_blocks_and_allows_through_the_real_binary() {
         "Bash",
         json!([command(&guard.display().to_string())]),
     ));
-    let ran = p.output(p.cmd(["install", "opencode"]), "");
+    // By path: `agenthooks` is not on the test's PATH (portable.rs runs the
+    // plugin's by-name form).
+    let ran = p.output(p.cmd(["install", "--absolute", "opencode"]), "");
     assert_eq!(ran.code(), 0, "{}", ran.stderr());
 
     let denied = run_opencode_plugin(&p, "rm -rf build");
@@ -796,4 +890,307 @@ fn check_warns_when_the_agent_switched_its_hooks_off() {
         out.contains("note: GitHub Copilot CLI also runs the hooks in `.claude/settings.json`"),
         "{out}"
     );
+}
+
+/// The project file of an agent that registers in a JSON file.
+fn json_file(agent: &str) -> Option<&'static str> {
+    let spec = agenthooks::agents::find(agent).unwrap().install_spec();
+    matches!(spec.registration, agenthooks::agents::Registration::Json(_)).then_some(spec.project)
+}
+
+/// Install then uninstall `agent`; the project tree must be as before, byte for byte.
+#[track_caller]
+fn assert_round_trip(p: &TempProject, agent: &str, what: &str) {
+    let before = snapshot(&p.root);
+    let ran = p.output(p.cmd(["install", agent]), "");
+    assert_eq!(ran.code(), 0, "{agent} {what}: {}", ran.stderr());
+    assert_registered(p, agent);
+    let ran = p.output(p.cmd(["uninstall", agent]), "");
+    assert_eq!(ran.code(), 0, "{agent} {what}: {}", ran.stderr());
+    let after = snapshot(&p.root);
+    assert_eq!(
+        after.keys().collect::<Vec<_>>(),
+        before.keys().collect::<Vec<_>>(),
+        "{agent} {what}: files differ"
+    );
+    for (rel, bytes) in &before {
+        assert_eq!(
+            after[rel].as_deref().map(String::from_utf8_lossy),
+            bytes.as_deref().map(String::from_utf8_lossy),
+            "{agent} {what}: {rel} changed"
+        );
+    }
+}
+
+#[test]
+fn install_then_uninstall_restores_every_agents_file_byte_for_byte() {
+    let variants: &[(&str, &str)] = &[
+        ("an empty object", "{}\n"),
+        ("an empty object without a newline", "{}"),
+        ("no final newline", "{\n  \"model\": \"x\"\n}"),
+        ("CRLF line ends", "{\r\n  \"model\": \"x\"\r\n}\r\n"),
+        (
+            "empty hooks of the user's, CRLF",
+            "{\r\n  \"hooks\": {},\r\n  \"model\": \"x\"\r\n}\r\n",
+        ),
+        ("one line", "{\"model\":\"x\"}"),
+        ("an empty file", ""),
+    ];
+    for agent in agents() {
+        let Some(rel) = json_file(agent) else {
+            continue;
+        };
+        for (what, text) in variants {
+            let p = TempProject::new();
+            p.write(rel, text);
+            assert_round_trip(&p, agent, what);
+        }
+        // A file install creates goes again, with the directories it made,
+        // and a directory holding something else of the user's stays.
+        let p = TempProject::new();
+        assert_round_trip(&p, agent, "no file");
+        let p = TempProject::new();
+        let dir = p.path(rel).parent().unwrap().to_path_buf();
+        std::fs::create_dir_all(dir.join("keep")).unwrap();
+        assert_round_trip(&p, agent, "an existing directory");
+    }
+}
+
+#[test]
+fn a_users_own_kiro_agent_of_that_name_and_a_cursor_file_without_version_come_back_as_they_were() {
+    let p = TempProject::new();
+    p.write(
+        ".kiro/agents/agenthooks.json",
+        "{\n  \"name\": \"agenthooks\",\n  \"description\": \"my own agent\",\n  \"tools\": [\"fs_read\"],\n  \"hooks\": {\n    \"stop\": [\n      {\n        \"command\": \"./done.sh\"\n      }\n    ]\n  }\n}\n",
+    );
+    assert_round_trip(&p, "kiro", "the user's own agent file");
+    let p = TempProject::new();
+    p.write(".kiro/agents/agenthooks.json", "{\"prompt\": \"be brief\"}");
+    assert_round_trip(&p, "kiro", "a one-key agent file");
+
+    let p = TempProject::new();
+    p.write(
+        ".cursor/hooks.json",
+        "{\n  \"hooks\": {\n    \"stop\": [\n      {\n        \"command\": \"./notify.sh\"\n      }\n    ]\n  }\n}\n",
+    );
+    assert_round_trip(&p, "cursor", "hooks without a version");
+}
+
+#[cfg(unix)]
+#[test]
+fn a_symlinked_native_file_stays_a_link_and_its_target_is_updated_and_restored() {
+    let p = TempProject::new();
+    let (files, mine) = existing("claude");
+    let (_, text) = &files[0];
+    let shared = p.write("shared/claude-settings.json", text);
+    std::fs::create_dir_all(p.path(".claude")).unwrap();
+    let link = p.path(".claude/settings.json");
+    std::os::unix::fs::symlink("../shared/claude-settings.json", &link).unwrap();
+    let is_link = || {
+        std::fs::symlink_metadata(&link)
+            .unwrap()
+            .file_type()
+            .is_symlink()
+    };
+
+    let ran = p.output(p.cmd(["install", "claude"]), "");
+    assert_eq!(ran.code(), 0, "{}", ran.stderr());
+    assert!(is_link(), "install replaced the link by a file");
+    let target = std::fs::read_to_string(&shared).unwrap();
+    assert!(
+        target.contains(" run --agent claude --event PreToolUse"),
+        "{target}"
+    );
+    assert!(target.contains(mine), "{target}");
+
+    let ran = p.output(p.cmd(["uninstall", "claude"]), "");
+    assert_eq!(ran.code(), 0, "{}", ran.stderr());
+    assert!(is_link(), "uninstall replaced the link by a file");
+    assert_eq!(std::fs::read_to_string(&shared).unwrap(), *text);
+    assert_eq!(
+        std::fs::read_link(&link).unwrap(),
+        Path::new("../shared/claude-settings.json")
+    );
+}
+
+/// Eight installs at once into one file (five agents whose files are links
+/// to it, some twice): every agent's entries and the user's own content are
+/// there afterwards.
+#[cfg(unix)]
+#[test]
+fn eight_concurrent_installs_into_one_file_lose_nothing() {
+    let order = [
+        "claude", "codex", "factory", "qwen", "gemini", "claude", "codex", "factory",
+    ];
+    for round in 0..3 {
+        let p = TempProject::new();
+        let (files, mine) = existing("claude");
+        let (rel, text) = &files[0];
+        let shared = p.write(rel, text);
+        for agent in ["codex", "factory", "qwen", "gemini"] {
+            let link = p.path(json_file(agent).unwrap());
+            std::fs::create_dir_all(link.parent().unwrap()).unwrap();
+            std::os::unix::fs::symlink(&shared, &link).unwrap();
+        }
+        let children: Vec<_> = order
+            .iter()
+            .map(|agent| {
+                p.isolated(crate::util::bin())
+                    .args(["install", agent])
+                    .stdin(std::process::Stdio::null())
+                    .stdout(std::process::Stdio::piped())
+                    .stderr(std::process::Stdio::piped())
+                    .spawn()
+                    .unwrap()
+            })
+            .collect();
+        for (agent, child) in order.iter().zip(children) {
+            let out = child.wait_with_output().unwrap();
+            assert!(
+                out.status.success(),
+                "round {round}, {agent}: {}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+        }
+        let text = std::fs::read_to_string(&shared).unwrap();
+        assert!(
+            text.contains(mine),
+            "round {round}: the user's hook is gone:\n{text}"
+        );
+        assert!(text.contains("DISABLE_TELEMETRY"), "round {round}:\n{text}");
+        for agent in ["claude", "codex", "factory", "qwen", "gemini"] {
+            for native in natives(agent) {
+                let needle = format!(" run --agent {agent} --event {native} ");
+                assert!(
+                    text.contains(&needle),
+                    "round {round}: {agent} {native} lost:\n{text}"
+                );
+            }
+        }
+        let leftovers: Vec<_> = snapshot(&p.root)
+            .into_keys()
+            .filter(|k| k.ends_with(".lock") || k.ends_with(".tmp"))
+            .collect();
+        assert!(leftovers.is_empty(), "{leftovers:?}");
+    }
+}
+
+/// A tmpfs of `size` mounted on `dir`, unmounted on drop; `None` (with a
+/// printed reason) where this test may not mount.
+struct Tmpfs(std::path::PathBuf);
+
+impl Tmpfs {
+    fn mount(dir: &Path, size: &str) -> Option<Tmpfs> {
+        let out = std::process::Command::new("mount")
+            .args(["-t", "tmpfs", "-o", &format!("size={size}"), "tmpfs"])
+            .arg(dir)
+            .output();
+        match out {
+            Ok(o) if o.status.success() => Some(Tmpfs(dir.to_path_buf())),
+            Ok(o) => {
+                println!(
+                    "SKIPPED: cannot mount a tmpfs here ({}); the full-disk install test did not run",
+                    String::from_utf8_lossy(&o.stderr).trim()
+                );
+                None
+            }
+            Err(e) => {
+                println!("SKIPPED: no `mount` ({e}); the full-disk install test did not run");
+                None
+            }
+        }
+    }
+}
+
+impl Drop for Tmpfs {
+    fn drop(&mut self) {
+        let _ = std::process::Command::new("umount")
+            .arg("-l")
+            .arg(&self.0)
+            .status();
+    }
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn install_on_a_full_disk_leaves_the_file_intact_and_says_so_in_one_line() {
+    let p = TempProject::new();
+    let Some(_fs) = Tmpfs::mount(&p.root, "64k") else {
+        return;
+    };
+    std::fs::create_dir_all(p.path(".git")).unwrap();
+    // About 28 KiB of the user's settings: the file and its backup fit in
+    // 64 KiB, and the rewritten file (some 12 KiB larger) does not fit next
+    // to them (nor next to the backup alone, where a plain rewrite would be
+    // cut short).
+    let allow: Vec<String> = (0..830)
+        .map(|i| format!("Bash(npm run task-{i:04}:*)"))
+        .collect();
+    let text =
+        serde_json::to_string_pretty(&json!({"permissions": {"allow": allow}})).unwrap() + "\n";
+    assert!(
+        (27 * 1024..30 * 1024).contains(&text.len()),
+        "{}",
+        text.len()
+    );
+    let file = p.write(".claude/settings.json", &text);
+
+    let ran = p.output(p.cmd(["install", "claude"]), "");
+    assert_eq!(ran.code(), 1, "{}{}", ran.stdout(), ran.stderr());
+    assert_eq!(
+        std::fs::read_to_string(&file).unwrap(),
+        text,
+        "the file changed"
+    );
+    let err = ran.stderr();
+    let lines: Vec<_> = err
+        .lines()
+        .filter(|l| !l.contains("is not on PATH"))
+        .collect();
+    assert_eq!(lines.len(), 1, "{err}");
+    assert!(
+        lines[0].contains("settings.json") && lines[0].contains("No space left"),
+        "{err}"
+    );
+    // Nothing half-written is left: no temporary file, no lock, no backup.
+    let names: Vec<_> = std::fs::read_dir(p.path(".claude"))
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(names, ["settings.json"], "{names:?}");
+}
+
+#[cfg(unix)]
+#[test]
+fn a_native_file_that_is_a_fifo_or_a_link_to_a_device_is_refused_at_once() {
+    let p = TempProject::new();
+    std::fs::create_dir_all(p.path(".claude")).unwrap();
+    let fifo = std::ffi::CString::new(p.path(".claude/settings.json").to_str().unwrap()).unwrap();
+    // SAFETY: mkfifo on a path this test owns.
+    assert_eq!(unsafe { libc::mkfifo(fifo.as_ptr(), 0o644) }, 0);
+    std::fs::create_dir_all(p.path(".codex")).unwrap();
+    std::os::unix::fs::symlink("/dev/zero", p.path(".codex/hooks.json")).unwrap();
+    // (No `snapshot` here: it would read the FIFO and /dev/zero.)
+    let ran = p.output(p.cmd(["install", "claude", "codex"]), "");
+    assert_eq!(ran.code(), 1, "{}", ran.stderr());
+    let err = ran.stderr();
+    assert!(
+        err.contains("settings.json` is a FIFO, not a regular file"),
+        "{err}"
+    );
+    assert!(
+        err.contains("hooks.json` is a device, not a regular file"),
+        "{err}"
+    );
+    ran.assert_took_less_than(std::time::Duration::from_secs(10));
+    for dir in [".claude", ".codex"] {
+        let names: Vec<_> = std::fs::read_dir(p.path(dir))
+            .unwrap()
+            .flatten()
+            .map(|e| e.file_name())
+            .collect();
+        assert_eq!(names.len(), 1, "{dir}: {names:?}");
+    }
+    assert!(!Path::new("/dev/.zero.agenthooks.lock").exists());
 }

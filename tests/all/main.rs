@@ -14,6 +14,7 @@ mod first_day;
 mod hostile_files;
 mod install;
 mod new_build;
+mod portable;
 mod runtime;
 mod spine;
 mod trust;

@@ -3,6 +3,8 @@
 //! Docs: <https://code.claude.com/docs/en/hooks> (checked 2026-11 against the
 //! recorded payloads of Claude Code 2.1.197 and 2.1.332 in `tests/fixtures/agents/`).
 
+use std::time::Duration;
+
 use serde_json::Value;
 
 use super::deadline::{secs, Deadline};
@@ -174,10 +176,19 @@ impl Agent for Claude {
         &INSTALL
     }
 
-    /// Claude Code: 600 s; UserPromptSubmit 30 s.
+    /// Claude Code: 600 s; UserPromptSubmit 30 s, MessageDisplay 10 s;
+    /// SessionEnd 1.5 s, which a hook's `timeout` may raise to at most 60 s
+    /// (`reference/agent-protocols.md` §1.1, `agents-2026.md` §1.1).
     fn deadline(&self) -> Deadline {
-        const DEADLINE: Deadline =
-            Deadline::new(secs(600), &[(EventName::UserPromptSubmit, secs(30))]);
+        const DEADLINE: Deadline = Deadline::new(
+            secs(600),
+            &[
+                (EventName::UserPromptSubmit, secs(30)),
+                (EventName::MessageDisplay, secs(10)),
+                (EventName::SessionEnd, Duration::from_millis(1500)),
+            ],
+        )
+        .capped(&[(EventName::SessionEnd, secs(60))]);
         DEADLINE
     }
 

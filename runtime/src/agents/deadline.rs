@@ -103,6 +103,29 @@ mod tests {
         assert_eq!(deadline("gemini", EventName::PreToolUse), Some(secs(60)));
         assert_eq!(deadline("no-such-agent", EventName::PreToolUse), None);
         assert_eq!(deadline("cursor", EventName::PreToolUse), Some(secs(30)));
+        assert_eq!(
+            deadline("claude", EventName::MessageDisplay),
+            Some(secs(10))
+        );
+        assert_eq!(
+            deadline("claude", EventName::SessionEnd),
+            Some(Duration::from_millis(1500))
+        );
+    }
+
+    /// No agent is registered (nor clamped) past what it accepts: Claude caps
+    /// a SessionEnd hook at 60 s, Codex at 3 s.
+    #[test]
+    fn session_end_stays_under_each_agents_cap() {
+        for (id, cap) in [("claude", secs(60)), ("codex", secs(3))] {
+            let agent = super::super::find(id).unwrap();
+            assert_eq!(
+                agent.deadline().cap(EventName::SessionEnd),
+                Some(cap),
+                "{id}"
+            );
+            assert!(agent.deadline().on(EventName::SessionEnd) <= cap, "{id}");
+        }
     }
 
     #[test]

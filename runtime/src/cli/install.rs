@@ -33,6 +33,11 @@ pub struct Args {
     /// Every agent whose config folder exists in the project (or under `$HOME` with `--user`).
     #[arg(long)]
     pub all_detected: bool,
+    /// Name this binary by its absolute path in the project's files too (by
+    /// default they call `agenthooks` from `PATH`, so they work on every
+    /// machine that has it; `--user` files always use the absolute path).
+    #[arg(long)]
+    pub absolute: bool,
 }
 
 /// `agenthooks uninstall`.
@@ -57,7 +62,7 @@ pub struct UninstallArgs {
 /// # Errors
 /// Bad usage (an unknown agent) or no working directory / home.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let ctx = Ctx::new(args.user)?;
+    let ctx = Ctx::new(args.user, args.absolute)?;
     let mut agents = named(&args.agents)?;
     if args.all_detected {
         for agent in install::detected(ctx.scope, &ctx.root, &ctx.env) {
@@ -74,6 +79,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             return Ok(ExitCode::from(EXIT_OK));
         }
     }
+    ctx.warn_about_binary();
     let code = ctx.each(&agents, Action::Install, args.dry_run)?;
     if !args.dry_run {
         let root = (ctx.scope == Scope::Project).then(|| ctx.root.clone());
@@ -95,7 +101,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
 /// # Errors
 /// Bad usage (an unknown agent) or no working directory / home.
 pub fn run_uninstall(args: UninstallArgs) -> anyhow::Result<ExitCode> {
-    let ctx = Ctx::new(args.user)?;
+    let ctx = Ctx::new(args.user, false)?;
     let mut agents = named(&args.agents)?;
     if args.all_installed {
         for agent in install::installed(ctx.scope, &ctx.root, &ctx.env) {
@@ -105,6 +111,49 @@ pub fn run_uninstall(args: UninstallArgs) -> anyhow::Result<ExitCode> {
         }
     }
     ctx.each(&agents, Action::Uninstall, args.dry_run)
+}
+
+/// Why `binary` (absolute) is a poor thing for an agent's config to name:
+/// it lives in a cargo build directory (`cargo clean` or the next checkout
+/// removes it) or in a temporary directory.
+fn temporary_place(binary: &Path) -> Option<&'static str> {
+    // `<dir>/target/<profile>/agenthooks`: a directory named `target` above
+    // the binary's own directory.
+    let parents = binary.parent().map(Path::components).into_iter().flatten();
+    let dirs: Vec<_> = parents.map(|c| c.as_os_str()).collect();
+    if dirs.iter().rev().skip(1).any(|d| *d == "target") {
+        return Some("a cargo build output (under `target/`) that `cargo clean` removes");
+    }
+    let temp = std::env::temp_dir();
+    let temps = [
+        temp.as_path(),
+        Path::new("/tmp"),
+        Path::new("/var/tmp"),
+        Path::new("/dev/shm"),
+    ];
+    if temps.iter().any(|t| binary.starts_with(t)) {
+        return Some("in a temporary directory");
+    }
+    None
+}
+
+/// The first executable `name` on `PATH`.
+fn find_on_path(name: &Path) -> Option<PathBuf> {
+    let path = std::env::var_os("PATH")?;
+    std::env::split_paths(&path)
+        .map(|dir| dir.join(name))
+        .find(|p| is_executable(p))
+}
+
+#[cfg(unix)]
+fn is_executable(p: &Path) -> bool {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::metadata(p).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+}
+
+#[cfg(not(unix))]
+fn is_executable(p: &Path) -> bool {
+    p.with_extension("exe").is_file() || p.is_file()
 }
 
 /// The agents named on the command line.
@@ -130,26 +179,53 @@ fn after_install(out: &mut impl io::Write, agent: &dyn Agent, dry_run: bool) -> 
     writeln!(out, "{}: note{mark}: {hint}", agent.id())
 }
 
+/// The name project entries call agenthooks by (looked up on `PATH`).
+const NAME: &str = "agenthooks";
+
 /// Where this run works.
 struct Ctx {
     scope: Scope,
     root: PathBuf,
     env: Env,
+    /// What the entries call: [`NAME`], or this binary's absolute path.
     binary: PathBuf,
 }
 
 impl Ctx {
-    fn new(user: bool) -> anyhow::Result<Ctx> {
+    fn new(user: bool, absolute: bool) -> anyhow::Result<Ctx> {
         let cwd = std::env::current_dir().context("cannot read the working directory")?;
         let env = Env::from_process()?;
-        let exe = std::env::current_exe().context("cannot find the agenthooks binary")?;
-        let binary = exe.canonicalize().unwrap_or(exe);
+        let binary = if user || absolute {
+            let exe = std::env::current_exe().context("cannot find the agenthooks binary")?;
+            exe.canonicalize().unwrap_or(exe)
+        } else {
+            PathBuf::from(NAME)
+        };
         Ok(Ctx {
             scope: if user { Scope::User } else { Scope::Project },
             root: install::project_root(&cwd),
             env,
             binary,
         })
+    }
+
+    /// One line on stderr when the entries would call a binary that will
+    /// not be there later: an absolute path in a build or temporary
+    /// directory, or a name that is not on this machine's `PATH`.
+    fn warn_about_binary(&self) {
+        if self.binary.is_absolute() {
+            if let Some(place) = temporary_place(&self.binary) {
+                eprintln!(
+                    "agenthooks: warning: the entries will call `{}`, {place}; install agenthooks (cargo install --locked --path runtime) and run install again from there",
+                    self.binary.display()
+                );
+            }
+        } else if find_on_path(&self.binary).is_none() {
+            eprintln!(
+                "agenthooks: note: `{}` is not on PATH here; the entries call it by name and skip (allow) until it is: cargo install --locked --path runtime",
+                self.binary.display()
+            );
+        }
     }
 
     fn base(&self) -> &Path {
@@ -192,12 +268,11 @@ impl Ctx {
                 env: &self.env,
                 binary: &self.binary,
             };
-            let result = install::plan(&req).and_then(|changes| {
-                if !dry_run {
-                    install::apply(&changes)?;
-                }
-                Ok(changes)
-            });
+            let result = if dry_run {
+                install::plan(&req)
+            } else {
+                install::change(&req)
+            };
             match result {
                 Ok(changes) => {
                     self.print(&mut out, agent.id(), &changes, dry_run)?;
@@ -264,5 +339,22 @@ impl Ctx {
             }
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn build_and_temporary_directories_are_told_apart_from_installed_places() {
+        let t = |p: &str| temporary_place(Path::new(p));
+        assert!(t("/home/me/agenthooks/target/debug/agenthooks").is_some());
+        assert!(t("/w/target/x86_64-unknown-linux-gnu/release/agenthooks").is_some());
+        assert!(t("/tmp/x/agenthooks").is_some());
+        assert!(t("/home/me/.cargo/bin/agenthooks").is_none());
+        assert!(t("/usr/local/bin/agenthooks").is_none());
+        // A directory of that name holding the binary itself is a choice, not a build.
+        assert!(t("/opt/target/agenthooks").is_none());
     }
 }

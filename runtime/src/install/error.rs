@@ -54,7 +54,20 @@ pub enum InstallError {
     /// `HOME` is not set, so user-level files cannot be found.
     #[error("`HOME` is not set, so the user-level config cannot be found")]
     NoHome,
-    /// Reading or writing a file failed.
+    /// A file could not be read (bounded read: not a regular file, too
+    /// large, unreadable).
+    #[error("{0}; nothing was changed")]
+    Read(#[from] crate::fsread::ReadError),
+    /// A file could not be written; it keeps the bytes it had.
+    #[error("cannot write `{}`: {source}; the file keeps what it had", path.display())]
+    Write {
+        /// The file.
+        path: PathBuf,
+        /// The error.
+        #[source]
+        source: std::io::Error,
+    },
+    /// Any other file operation failed (a directory, a lock, a removal).
     #[error("`{}`: {source}", path.display())]
     Io {
         /// The file.
@@ -68,6 +81,13 @@ pub enum InstallError {
 impl InstallError {
     pub(crate) fn io(path: &std::path::Path, source: std::io::Error) -> Self {
         InstallError::Io {
+            path: path.to_path_buf(),
+            source,
+        }
+    }
+
+    pub(crate) fn write(path: &std::path::Path, source: std::io::Error) -> Self {
+        InstallError::Write {
             path: path.to_path_buf(),
             source,
         }
@@ -115,6 +135,11 @@ mod tests {
             },
             InstallError::NoHome,
             InstallError::io(&p(), std::io::Error::other("denied")),
+            InstallError::write(&p(), std::io::Error::other("No space left on device")),
+            InstallError::Read(crate::fsread::ReadError::NotRegular {
+                path: p(),
+                kind: "a FIFO",
+            }),
         ];
         for e in all {
             let text = e.to_string();

@@ -12,9 +12,16 @@
 //! The rules, for every file:
 //! - merge: other keys and the user's own hooks stay as they are, key order
 //!   and indent are kept, a file whose content would not change is not written;
-//! - our entries are recognised by their command (see [`is_ours`]); one that
-//!   differs from what install would write now (another binary path, an older
-//!   timeout) is updated in place;
+//! - an entry's command is a small launcher ([`command_line`]) that runs
+//!   `agenthooks` by name in the project's files (they are committed and run
+//!   on other machines) and by absolute path in the user's (or with
+//!   `--absolute`), and answers "no opinion" with a one-line install hint
+//!   when the binary is missing, so a missing agenthooks never blocks an
+//!   agent;
+//! - our entries are recognised by their command (see [`is_ours`]), in the
+//!   launcher form and in the older bare `/abs/agenthooks run ...` form; one
+//!   that differs from what install would write now (another binary path, an
+//!   older timeout) is updated in place;
 //! - an entry's native timeout is the agent's own deadline for its event
 //!   ([`native_timeout`]), the one the runtime keeps the handlers under;
 //! - the first change backs the file up to `<file>.agenthooks.bak`, never
@@ -23,7 +30,11 @@
 //!   empty through that); when the result equals the backup, the backup's
 //!   bytes are put back and the backup removed; a file install created is
 //!   deleted, with its directories if they are empty;
-//! - a file that cannot be parsed is reported and left alone.
+//! - a file that cannot be parsed is reported and left alone;
+//! - every write is atomic and every read-modify-write holds the file's lock
+//!   (see `write`): a crash, a full disk or a concurrent install never leaves
+//!   a file half-written or loses another install's entries, and a native file
+//!   that is a symlink is written at its target, the link staying a link.
 
 mod detect;
 mod error;
@@ -31,10 +42,13 @@ mod json;
 mod opencode;
 mod plan;
 mod targets;
+mod write;
 
 pub use crate::agents::Shape;
 pub use detect::{detected, installed, is_installed, project_root, switched_off, Env};
 pub use error::InstallError;
 pub use json::is_ours;
-pub use plan::{apply, command_line, plan, Action, FileChange, Request, Status};
+pub use plan::{
+    apply, change, command_line, plan, Action, FileChange, Request, Status, NOT_INSTALLED,
+};
 pub use targets::{native_timeout, FALLBACK_TIMEOUT};

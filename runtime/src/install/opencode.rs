@@ -19,6 +19,7 @@
 
 use std::path::Path;
 
+use super::plan::NOT_INSTALLED;
 use crate::agents::Table;
 
 /// Bus events arrive through the plugin's `event` hook rather than by name.
@@ -31,8 +32,13 @@ fn is_bus_event(native: &str) -> bool {
 }
 
 /// The plugin's source for this binary and the table's installed events.
+///
+/// `binary` is the bare name `agenthooks` (then `spawn` looks it up on the
+/// `PATH` OpenCode runs with) or an absolute path; when it cannot be started
+/// the plugin logs [`NOT_INSTALLED`] and allows.
 pub(crate) fn plugin(binary: &Path, table: &Table) -> String {
     let binary = serde_json::to_string(&binary.to_string_lossy()).unwrap_or_default();
+    let missing = serde_json::to_string(NOT_INSTALLED).unwrap_or_default();
     let mut hooks = String::new();
     let mut bus = Vec::new();
     for row in table.installed() {
@@ -52,6 +58,7 @@ pub(crate) fn plugin(binary: &Path, table: &Table) -> String {
 import {{ spawn }} from "node:child_process";
 
 const BINARY = {binary};
+const MISSING = {missing};
 const BUS_EVENTS = new Set([{bus}]);
 
 function call(hook, input, output, context) {{
@@ -64,13 +71,13 @@ function call(hook, input, output, context) {{
         stdio: ["pipe", "pipe", "pipe"],
       }});
     }} catch (err) {{
-      console.error(`agenthooks: cannot start ${{BINARY}}: ${{err}}; allowing`);
+      console.error(err && err.code === "ENOENT" ? MISSING : `agenthooks: cannot start ${{BINARY}}: ${{err}}; allowing`);
       return resolve({{}});
     }}
     child.stdout.on("data", (d) => (stdout += d));
     child.stderr.on("data", (d) => (stderr += d));
     child.on("error", (err) => {{
-      console.error(`agenthooks: ${{err}}; allowing`);
+      console.error(err && err.code === "ENOENT" ? MISSING : `agenthooks: ${{err}}; allowing`);
       resolve({{}});
     }});
     child.on("close", () => {{

@@ -10,9 +10,11 @@ use serde_json::{Map, Value};
 use super::detect::{file_is_ours, Env};
 use super::json::{self, Layout};
 use super::targets;
+use super::write::{self, Lock};
 use super::InstallError;
 use crate::agents::{Agent, JsonSpec, Registration};
 use crate::config::Scope;
+use crate::fsread::{caps, open_bounded, read_bounded, ReadError};
 
 /// Install or uninstall.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -36,7 +38,9 @@ pub struct Request<'a> {
     pub project_root: &'a Path,
     /// Where user-level files live.
     pub env: &'a Env,
-    /// The absolute path of the `agenthooks` binary the entries call.
+    /// The `agenthooks` the entries call: the bare name `agenthooks` (found
+    /// on `PATH` wherever the agent runs; for files a team commits) or an
+    /// absolute path (see [`command_line`]).
     pub binary: &'a Path,
 }
 
@@ -137,13 +141,36 @@ impl FileChange {
     }
 }
 
-/// The command line an entry runs: the binary (shell-quoted when it needs to
-/// be), `run --agent <agent> --event <event>`.
-pub fn command_line(binary: &Path, agent: &str, event: &str) -> String {
-    format!(
-        "{} run --agent {agent} --event {event}",
-        shell_quote(&binary.to_string_lossy())
-    )
+/// The one line an entry's launcher prints on stderr when it cannot find
+/// `agenthooks` (it then answers "no opinion", so the agent goes on).
+pub const NOT_INSTALLED: &str = "agenthooks: not found on PATH; this hook was skipped (allowed). Install it: cargo install --locked --path runtime (in the agenthooks repository)";
+
+/// The command line an entry runs: a tiny launcher, valid in `sh`, `bash`,
+/// `zsh` and `fish` (Codex runs it with the user's `$SHELL -lc`), that
+/// `exec`s `<binary> run --agent <agent> --event <event>` when `binary` can
+/// be run, and otherwise prints [`NOT_INSTALLED`] on stderr and the agent's
+/// own "no opinion" ([`Agent::no_opinion`]: nothing, or `{}` for Gemini)
+/// with exit 0.
+///
+/// `binary` is the bare name `agenthooks` (looked up on the `PATH` of the
+/// machine the agent runs on: what a project file a team commits must say)
+/// or an absolute path (user files, `install --absolute`). Without the
+/// fallback a missing binary is exit 127: an error on every event, and a deny
+/// of every tool call where the agent fails closed on errors (Copilot's
+/// preToolUse; Gemini reads exit 127 with text on stderr as a deny).
+pub fn command_line(binary: &Path, agent: &dyn Agent, event: &str) -> String {
+    let program = shell_quote(&binary.to_string_lossy());
+    let mut line = format!(
+        "command -v {program} >/dev/null 2>&1 && exec {program} run --agent {} --event {} || echo {} >&2",
+        agent.id(),
+        shell_quote(event),
+        shell_quote(NOT_INSTALLED),
+    );
+    let neutral = agent.no_opinion(Vec::new()).stdout;
+    if !neutral.is_empty() {
+        line.push_str(&format!(" && echo {}", shell_quote(&neutral)));
+    }
+    line
 }
 
 fn shell_quote(s: &str) -> String {
@@ -157,11 +184,14 @@ fn shell_quote(s: &str) -> String {
     }
 }
 
-fn read_opt(path: &Path) -> Result<Option<Vec<u8>>, InstallError> {
-    match fs::read(path) {
+/// The bytes of a native file the repository (or the user) controls, read
+/// bounded ([`crate::fsread`]: a FIFO or `/dev/zero` in its place never
+/// hangs install); `None` when it does not exist.
+fn read_opt(path: &Path, cap: u64) -> Result<Option<Vec<u8>>, InstallError> {
+    match read_bounded(path, cap) {
         Ok(b) => Ok(Some(b)),
-        Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(None),
-        Err(e) => Err(InstallError::io(path, e)),
+        Err(ReadError::NotFound { .. }) => Ok(None),
+        Err(e) => Err(e.into()),
     }
 }
 
@@ -199,7 +229,7 @@ fn plan_json(
     stop: &Path,
 ) -> Result<FileChange, InstallError> {
     let id = req.agent.id();
-    let before = read_opt(&path)?;
+    let before = read_opt(&path, caps::HOOKS_JSON)?;
     let (mut root, layout) = match &before {
         Some(bytes) => {
             let doc = json::parse(&path, bytes, t.jsonc)?;
@@ -218,7 +248,7 @@ fn plan_json(
                 .table()
                 .installed()
                 .map(|row| {
-                    let command = command_line(req.binary, id, row.native);
+                    let command = command_line(req.binary, req.agent, row.native);
                     let timeout = targets::native_timeout(id, row.canonical);
                     (row.native.to_string(), targets::entry(t, &command, timeout))
                 })
@@ -251,20 +281,26 @@ fn plan_json(
             if root == original {
                 return Ok(change);
             }
-            let backup_bytes = read_opt(&backup)?;
+            let backup_bytes = read_opt(&backup, caps::HOOKS_JSON)?;
             let backup_root = backup_bytes
                 .as_deref()
                 .and_then(|b| json::parse(&backup, b, t.jsonc).ok())
                 .map(|d| d.root);
-            if !root.contains_key("hooks") {
-                // Root keys install adds (Copilot's `version`) go again when
-                // they were ours: no backup (install created the file), or a
-                // backup without them.
-                for (k, v) in &extras {
-                    let ours = backup_root.as_ref().is_none_or(|b| !b.contains_key(*k));
-                    if ours && root.get(*k) == Some(v) {
-                        root.shift_remove(*k);
-                    }
+            if let Some(b) = &backup_root {
+                keep_empty_containers(&mut root, b);
+            }
+            // Root keys install adds (Copilot's and Cursor's `version`) go
+            // again when they were ours: the backup (the file as install found
+            // it) lacks them, or there is no backup and nothing else is left
+            // (install created the file). Without a backup a key next to the
+            // user's own hooks may be the user's, so it stays.
+            for (k, v) in &extras {
+                let ours = match &backup_root {
+                    Some(b) => !b.contains_key(*k),
+                    None => !root.contains_key("hooks"),
+                };
+                if ours && root.get(*k) == Some(v) {
+                    root.shift_remove(*k);
                 }
             }
             if let (Some(bytes), Some(b)) = (backup_bytes, &backup_root) {
@@ -284,10 +320,31 @@ fn plan_json(
     Ok(change)
 }
 
+/// Puts back the empty `hooks` object and empty event arrays the file had
+/// before install (`backup`) that became empty again by taking our entries
+/// out: install filled them, so [`json::sync`] cannot tell them from
+/// containers it created.
+fn keep_empty_containers(root: &mut Map<String, Value>, backup: &Map<String, Value>) {
+    let Some(Value::Object(had)) = backup.get("hooks") else {
+        return;
+    };
+    let hooks = root
+        .entry("hooks".to_string())
+        .or_insert_with(|| Value::Object(Map::new()));
+    let Value::Object(hooks) = hooks else {
+        return;
+    };
+    for (event, items) in had {
+        if items.as_array().is_some_and(Vec::is_empty) && !hooks.contains_key(event) {
+            hooks.insert(event.clone(), Value::Array(Vec::new()));
+        }
+    }
+}
+
 /// Cline's hook file for one event: a shell script that hands over to `run`.
 fn cline_script(command: &str, agent: &str) -> String {
     format!(
-        "#!/bin/sh\n# Written by `agenthooks install {agent}`; `agenthooks uninstall {agent}` removes it.\nexec {command}\n"
+        "#!/bin/sh\n# Written by `agenthooks install {agent}`; `agenthooks uninstall {agent}` removes it.\n{command}\n"
     )
 }
 
@@ -303,7 +360,7 @@ fn plan_scripts(
             .table()
             .installed()
             .map(|row| {
-                let command = command_line(req.binary, id, row.native);
+                let command = command_line(req.binary, req.agent, row.native);
                 (row.native, cline_script(&command, id))
             })
             .collect(),
@@ -334,7 +391,7 @@ fn plan_scripts(
             });
         }
         if ours && !wanted.iter().any(|(event, _)| *event == name) {
-            let before = read_opt(&path)?;
+            let before = read_opt(&path, caps::SCRIPT)?;
             let mut change = FileChange::unchanged(path, before, stop);
             change.after = None;
             changes.push(change);
@@ -342,7 +399,7 @@ fn plan_scripts(
     }
     for (event, script) in wanted {
         let path = dir.join(event);
-        let before = read_opt(&path)?;
+        let before = read_opt(&path, caps::SCRIPT)?;
         let mut change = FileChange::unchanged(path, before, stop);
         change.after = Some(script.into_bytes());
         change.executable = true;
@@ -353,7 +410,7 @@ fn plan_scripts(
 
 fn plan_plugin(req: &Request<'_>, path: PathBuf, stop: &Path) -> Result<FileChange, InstallError> {
     let id = req.agent.id();
-    let before = read_opt(&path)?;
+    let before = read_opt(&path, caps::SCRIPT)?;
     if before.is_some() && !file_is_ours(&path, id) {
         return Err(InstallError::Conflict {
             path,
@@ -370,56 +427,142 @@ fn plan_plugin(req: &Request<'_>, path: PathBuf, stop: &Path) -> Result<FileChan
     Ok(change)
 }
 
-/// Writes planned changes: backup first, then the file; deletions also remove
-/// the directories they leave empty.
+/// Plans and applies one agent's change while holding the lock of the file
+/// it changes ([`Lock`]), so that no other install or uninstall reads the
+/// file between this one's read and its write: what `install` and
+/// `uninstall` run (a dry run calls [`plan`] alone and locks nothing).
+///
+/// A symlinked native file is locked and written at its target. Directories
+/// created for the file (or for its lock) are removed again when nothing was
+/// written.
 ///
 /// # Errors
-/// The first write that fails (changes before it stay applied).
+/// As [`plan`] and [`apply`]; also when the lock stays held by another
+/// process for [`write::LOCK_WAIT`].
+pub fn change(req: &Request<'_>) -> Result<Vec<FileChange>, InstallError> {
+    let spec = req.agent.install_spec();
+    let path = targets::path(spec, req.scope, req.project_root, req.env);
+    let target = write::resolve(&path).map_err(|e| InstallError::io(&path, e))?;
+    if !matches!(spec.registration, Registration::Scripts) {
+        // A FIFO or a device (a link to `/dev/zero`) is refused before a lock
+        // file is made next to it.
+        match open_bounded(&path, u64::MAX) {
+            Ok(_) | Err(ReadError::NotFound { .. }) => {}
+            Err(e) => return Err(e.into()),
+        }
+    }
+    let Some(dir) = target.parent().filter(|d| !d.as_os_str().is_empty()) else {
+        return plan(req).and_then(|c| apply(&c).map(|()| c));
+    };
+    let mut attempts = 0;
+    loop {
+        let created = if req.action == Action::Install {
+            create_dirs(dir)?
+        } else if dir.is_dir() {
+            Vec::new()
+        } else {
+            // Nothing to uninstall where the directory does not exist.
+            return plan(req);
+        };
+        let lock = match Lock::acquire(&target, write::LOCK_WAIT) {
+            Ok(lock) => lock,
+            // Another uninstall removed the (empty) directory meanwhile.
+            Err(e) if e.kind() == io::ErrorKind::NotFound && attempts < 3 => {
+                attempts += 1;
+                continue;
+            }
+            Err(e) => return Err(InstallError::io(&write::lock_path(&target), e)),
+        };
+        let result = plan(req).and_then(|c| apply_changes(&c, false).map(|()| c));
+        // Unlocked first: the lock file is in the directories pruned below.
+        drop(lock);
+        match &result {
+            Ok(changes) if changes.iter().any(|c| c.status() != Status::Unchanged) => {
+                for c in changes.iter().filter(|c| c.after.is_none()) {
+                    prune_empty_dirs(&c.path, &c.stop);
+                }
+            }
+            _ => {
+                for d in created.iter().rev() {
+                    // Fails (and is left) when something else is in it now.
+                    let _ = fs::remove_dir(d);
+                }
+            }
+        }
+        return result;
+    }
+}
+
+/// Creates `dir` and its missing parents; returns the ones it created,
+/// outermost first.
+fn create_dirs(dir: &Path) -> Result<Vec<PathBuf>, InstallError> {
+    let mut missing = Vec::new();
+    let mut d = Some(dir);
+    while let Some(p) = d {
+        if p.as_os_str().is_empty() || p.exists() {
+            break;
+        }
+        missing.push(p.to_path_buf());
+        d = p.parent();
+    }
+    missing.reverse();
+    fs::create_dir_all(dir).map_err(|e| InstallError::io(dir, e))?;
+    Ok(missing)
+}
+
+/// Writes planned changes: backup first, then the file, each atomically
+/// (see [`write`]); a symlinked file is written at its target, so the link
+/// stays a link. Deletions also remove the directories they leave empty.
+///
+/// # Errors
+/// The first write that fails. That file keeps its old bytes (and a backup
+/// made for it in this call is removed again); changes to other files
+/// before it stay applied.
 pub fn apply(changes: &[FileChange]) -> Result<(), InstallError> {
+    apply_changes(changes, true)
+}
+
+/// [`apply`], removing the directories a deletion leaves empty when `prune`.
+fn apply_changes(changes: &[FileChange], prune: bool) -> Result<(), InstallError> {
     for change in changes {
         if change.status() == Status::Unchanged {
             continue;
         }
+        let mut new_backup = None;
         if let (Some(backup), Some(before)) = (&change.backup, &change.before) {
             if !backup.exists() {
-                fs::write(backup, before).map_err(|e| InstallError::io(backup, e))?;
+                write::write_new(backup, before).map_err(|e| InstallError::write(backup, e))?;
+                new_backup = Some(backup);
             }
         }
         match &change.after {
             Some(bytes) => {
-                if let Some(parent) = change.path.parent() {
-                    fs::create_dir_all(parent).map_err(|e| InstallError::io(parent, e))?;
-                }
-                fs::write(&change.path, bytes).map_err(|e| InstallError::io(&change.path, e))?;
-                if change.executable {
-                    make_executable(&change.path)?;
+                let written = write::resolve(&change.path)
+                    .and_then(|target| {
+                        if let Some(parent) = target.parent() {
+                            fs::create_dir_all(parent)?;
+                        }
+                        write::write(&target, bytes, change.executable)
+                    })
+                    .map_err(|e| InstallError::write(&change.path, e));
+                if let Err(e) = written {
+                    if let Some(backup) = new_backup {
+                        let _ = write::remove(backup);
+                    }
+                    return Err(e);
                 }
             }
             None => {
-                match fs::remove_file(&change.path) {
-                    Ok(()) => {}
-                    Err(e) if e.kind() == io::ErrorKind::NotFound => {}
-                    Err(e) => return Err(InstallError::io(&change.path, e)),
+                write::remove(&change.path).map_err(|e| InstallError::io(&change.path, e))?;
+                if prune {
+                    prune_empty_dirs(&change.path, &change.stop);
                 }
-                prune_empty_dirs(&change.path, &change.stop);
             }
         }
         if let Some(backup) = &change.drop_backup {
-            fs::remove_file(backup).map_err(|e| InstallError::io(backup, e))?;
+            write::remove(backup).map_err(|e| InstallError::io(backup, e))?;
         }
     }
-    Ok(())
-}
-
-#[cfg(unix)]
-fn make_executable(path: &Path) -> Result<(), InstallError> {
-    use std::os::unix::fs::PermissionsExt;
-    fs::set_permissions(path, fs::Permissions::from_mode(0o755))
-        .map_err(|e| InstallError::io(path, e))
-}
-
-#[cfg(not(unix))]
-fn make_executable(_path: &Path) -> Result<(), InstallError> {
     Ok(())
 }
 
@@ -436,5 +579,41 @@ fn prune_empty_dirs(file: &Path, stop: &Path) {
             break;
         }
         dir = d.parent();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::agents;
+
+    #[test]
+    fn the_launcher_runs_agenthooks_by_name_or_answers_no_opinion() {
+        let claude = agents::find("claude").unwrap();
+        let line = command_line(Path::new("agenthooks"), claude, "PreToolUse");
+        assert_eq!(
+            line,
+            format!(
+                "command -v agenthooks >/dev/null 2>&1 && exec agenthooks run --agent claude --event PreToolUse || echo '{NOT_INSTALLED}' >&2"
+            )
+        );
+        assert!(json::is_ours(&line, "claude"));
+        // Gemini reads an empty stdout as "parse stderr": the launcher prints `{}`.
+        let gemini = agents::find("gemini").unwrap();
+        let line = command_line(Path::new("agenthooks"), gemini, "BeforeTool");
+        assert!(line.ends_with(" >&2 && echo '{}'"), "{line}");
+        // An absolute path with a space is quoted in both places.
+        let line = command_line(Path::new("/opt/my tools/agenthooks"), claude, "Stop");
+        assert!(line.starts_with("command -v '/opt/my tools/agenthooks' >/dev/null 2>&1 && exec '/opt/my tools/agenthooks' run --agent claude --event Stop"), "{line}");
+    }
+
+    #[test]
+    fn every_agents_no_opinion_exits_zero_and_the_hint_is_one_quotable_line() {
+        for agent in agents::AGENTS {
+            let neutral = agent.no_opinion(Vec::new());
+            assert_eq!(neutral.exit_code, 0, "{}", agent.id());
+            assert!(!neutral.stdout.contains('\n'), "{}", agent.id());
+        }
+        assert!(!NOT_INSTALLED.contains(['\n', '\'', '\\', '$', '`']));
     }
 }

@@ -181,6 +181,18 @@ mod tests {
         assert_eq!(native_timeout("claude", EventName::UserPromptSubmit), s(30));
         assert_eq!(native_timeout("codex", EventName::PreToolUse), s(600));
         assert_eq!(native_timeout("codex", EventName::SessionEnd), s(1));
+        assert_eq!(
+            native_timeout("claude", EventName::SessionEnd),
+            Duration::from_millis(1500)
+        );
+        assert_eq!(
+            in_unit(
+                native_timeout("claude", EventName::SessionEnd),
+                TimeUnit::Seconds
+            ),
+            2
+        );
+        assert_eq!(native_timeout("claude", EventName::MessageDisplay), s(10));
         assert_eq!(native_timeout("gemini", EventName::PreToolUse), s(60));
         assert_eq!(native_timeout("kiro", EventName::PreToolUse), s(30));
         // No deadline known: the generous fallback.
