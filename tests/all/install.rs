@@ -499,7 +499,7 @@ fn install_says_what_the_agent_itself_still_needs_before_it_runs_the_hooks() {
     assert!(!ran.stdout().contains("note"), "{}", ran.stdout());
     p.write(".kiro/agents/agenthooks.json", "{ broken");
     let ran = p.output(p.cmd(["install", "kiro"]), "");
-    assert_eq!(ran.code(), 1);
+    assert_eq!(ran.code(), 2);
     assert!(!ran.stdout().contains("kiro: note"), "{}", ran.stdout());
 }
 
@@ -509,7 +509,7 @@ fn a_broken_native_file_is_reported_and_left_alone() {
     let broken = "{\n  \"hooks\": {\n    \"PreToolUse\": [\n  }\n}\n";
     p.write(".claude/settings.json", broken);
     let ran = p.output(p.cmd(["install", "claude", "codex"]), "");
-    assert_eq!(ran.code(), 1, "{}", ran.stdout());
+    assert_eq!(ran.code(), 2, "{}", ran.stdout());
     let err = ran.stderr();
     assert!(
         err.contains(".claude/settings.json`:4:3: not valid JSON"),
@@ -525,7 +525,7 @@ fn a_broken_native_file_is_reported_and_left_alone() {
     assert!(p.path(".codex/hooks.json").exists());
     // Uninstall refuses the same way.
     let ran = p.output(p.cmd(["uninstall", "claude"]), "");
-    assert_eq!(ran.code(), 1);
+    assert_eq!(ran.code(), 2);
     assert_eq!(
         std::fs::read_to_string(p.path(".claude/settings.json")).unwrap(),
         broken
@@ -538,7 +538,7 @@ fn a_settings_file_with_comments_is_refused_not_corrupted() {
     let text = "{\n  // the team's model\n  \"model\": {\"name\": \"gemini-2.5-pro\"}\n}\n";
     p.write(".gemini/settings.json", text);
     let ran = p.output(p.cmd(["install", "gemini"]), "");
-    assert_eq!(ran.code(), 1);
+    assert_eq!(ran.code(), 2);
     assert!(
         ran.stderr()
             .contains(".gemini/settings.json`:2:3: has comments"),
@@ -602,6 +602,16 @@ fn dry_run_prints_a_unified_diff_and_writes_nothing() {
         "{out}"
     );
     assert!(out.contains("dry run: nothing was written"), "{out}");
+    // It says what it would do, never that it did it.
+    assert!(
+        out.contains("claude: would update .claude/settings.json")
+            && out.contains("codex: would create .codex/hooks.json"),
+        "{out}"
+    );
+    assert!(
+        !out.contains(": created ") && !out.contains(": updated "),
+        "{out}"
+    );
     assert_eq!(snapshot(&p.root), before);
 }
 
@@ -690,7 +700,7 @@ fn cline_will_not_replace_a_users_own_event_script() {
     p.write(".clinerules/hooks/PreToolUse", mine);
     let before = snapshot(&p.root);
     let ran = p.output(p.cmd(["install", "cline"]), "");
-    assert_eq!(ran.code(), 1);
+    assert_eq!(ran.code(), 2);
     assert!(
         ran.stderr()
             .contains("PreToolUse`: Cline runs one script per event"),
@@ -1136,7 +1146,7 @@ fn install_on_a_full_disk_leaves_the_file_intact_and_says_so_in_one_line() {
     let file = p.write(".claude/settings.json", &text);
 
     let ran = p.output(p.cmd(["install", "claude"]), "");
-    assert_eq!(ran.code(), 1, "{}{}", ran.stdout(), ran.stderr());
+    assert_eq!(ran.code(), 2, "{}{}", ran.stdout(), ran.stderr());
     assert_eq!(
         std::fs::read_to_string(&file).unwrap(),
         text,
@@ -1173,7 +1183,7 @@ fn a_native_file_that_is_a_fifo_or_a_link_to_a_device_is_refused_at_once() {
     std::os::unix::fs::symlink("/dev/zero", p.path(".codex/hooks.json")).unwrap();
     // (No `snapshot` here: it would read the FIFO and /dev/zero.)
     let ran = p.output(p.cmd(["install", "claude", "codex"]), "");
-    assert_eq!(ran.code(), 1, "{}", ran.stderr());
+    assert_eq!(ran.code(), 2, "{}", ran.stderr());
     let err = ran.stderr();
     assert!(
         err.contains("settings.json` is a FIFO, not a regular file"),

@@ -13,7 +13,7 @@ use std::process::ExitCode;
 
 use anyhow::Context as _;
 
-use super::{EXIT_FINDING, EXIT_OK};
+use super::{EXIT_ERROR, EXIT_OK};
 use crate::agents::{self, Agent};
 use crate::config::Scope;
 use crate::install::{self, Action, Env, FileChange, Request, Status};
@@ -289,7 +289,8 @@ impl Ctx {
         if dry_run {
             writeln!(out, "dry run: nothing was written")?;
         }
-        Ok(ExitCode::from(if failed { EXIT_FINDING } else { EXIT_OK }))
+        // A file that could not be changed is an error (README: 2), not a finding.
+        Ok(ExitCode::from(if failed { EXIT_ERROR } else { EXIT_OK }))
     }
 
     /// One line when project command hooks will be skipped until trusted.
@@ -326,7 +327,12 @@ impl Ctx {
     ) -> io::Result<()> {
         for change in changes {
             let status = change.status();
-            let mut line = format!("{agent}: {} {}", status.as_str(), self.show(&change.path));
+            let word = if dry_run {
+                status.planned()
+            } else {
+                status.as_str()
+            };
+            let mut line = format!("{agent}: {word} {}", self.show(&change.path));
             if let (Some(backup), false) = (&change.backup, dry_run) {
                 line.push_str(&format!(" (backup: {})", self.show(backup)));
             }

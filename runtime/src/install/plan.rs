@@ -70,6 +70,17 @@ impl Status {
             Status::Restored => "restored",
         }
     }
+
+    /// The words printed for it by a dry run, which changes nothing.
+    pub fn planned(self) -> &'static str {
+        match self {
+            Status::Unchanged => "unchanged",
+            Status::Created => "would create",
+            Status::Updated => "would update",
+            Status::Removed => "would remove",
+            Status::Restored => "would restore",
+        }
+    }
 }
 
 /// One file's planned change.
