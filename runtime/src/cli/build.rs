@@ -17,7 +17,6 @@
 //! Built components are meant to be committed: a teammate's clone runs them
 //! without a Rust toolchain, and reviews a change to one like a lockfile's.
 
-use std::collections::BTreeSet;
 use std::env;
 use std::ffi::OsString;
 use std::fs;
@@ -29,7 +28,7 @@ use anyhow::Context as _;
 use serde_json::Value;
 
 use super::{report, EXIT_ERROR, EXIT_FINDING, EXIT_OK};
-use crate::config::{self, HandlerKind, LoadOptions};
+use crate::config;
 use crate::exec::wasm::{CacheStatus, WasmHost};
 use crate::fsread::{self, caps};
 
@@ -70,21 +69,7 @@ pub fn component_of(crate_dir: &Path) -> PathBuf {
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let cwd = env::current_dir().context("cannot read the working directory")?;
     let root = config::project_root(Some(&cwd));
-    let loaded = config::load(&LoadOptions {
-        home: None,
-        project_root: root.clone(),
-    });
-    for problem in loaded.errors.iter().chain(&loaded.warnings) {
-        eprintln!("{}", report::note_line(problem));
-    }
-    let components: BTreeSet<PathBuf> = loaded
-        .handlers
-        .iter()
-        .filter_map(|h| match &h.kind {
-            HandlerKind::Wasm(spec) => Some(spec.component.clone()),
-            _ => None,
-        })
-        .collect();
+    let (components, broken) = super::compile::configured(root.clone(), true);
     let stem = |c: &Path| c.file_stem().map(|s| s.to_string_lossy().into_owned());
     let unknown: Vec<&String> = args
         .names
@@ -111,7 +96,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
 
     let mut out = io::stdout().lock();
     // A file that cannot be read or parsed may hide hooks to build.
-    let mut failed = !loaded.errors.is_empty();
+    let mut failed = broken;
     let mut built = 0;
     for component in &components {
         let named = args.names.is_empty()

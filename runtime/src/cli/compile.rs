@@ -100,6 +100,13 @@ pub fn warm_in_background(out: &mut impl Write, project_root: Option<PathBuf>) -
 /// Every component the user's and `project_root`'s configs name, once each,
 /// sorted; their problems on stderr when `report`.
 fn configured_components(project_root: Option<PathBuf>, report: bool) -> Vec<PathBuf> {
+    configured(project_root, report).0
+}
+
+/// [`configured_components`], and whether a hooks.json had an error (which
+/// may hide components): the one reading of "what the configs name" that
+/// `compile`, the warm-up and `build` share.
+pub(super) fn configured(project_root: Option<PathBuf>, report: bool) -> (Vec<PathBuf>, bool) {
     let loaded = config::load(&LoadOptions {
         home: None,
         project_root,
@@ -117,5 +124,5 @@ fn configured_components(project_root: Option<PathBuf>, report: bool) -> Vec<Pat
             _ => None,
         })
         .collect();
-    set.into_iter().collect()
+    (set.into_iter().collect(), !loaded.errors.is_empty())
 }
