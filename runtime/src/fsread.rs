@@ -26,6 +26,11 @@ pub mod caps {
     /// The trust store (the user's own file, but read on every event with
     /// project hooks, so bounded like the rest).
     pub const TRUST_STORE: u64 = 64 << 20;
+    /// A compile-cache entry: the compiled artefact of a component of at most
+    /// [`COMPONENT`] bytes, which is several times the component's size.
+    pub const CACHE_ENTRY: u64 = 1 << 30;
+    /// A compile-cache index record (a line of numbers and a path).
+    pub const CACHE_RECORD: u64 = 64 << 10;
 }
 
 /// Why a bounded read failed. Display is one line naming the file.

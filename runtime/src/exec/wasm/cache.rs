@@ -362,14 +362,14 @@ fn read_entry(
     digest: &ComponentDigest,
     notes: &mut Notes,
 ) -> Option<Loaded> {
-    let bytes = match fs::read(path) {
+    // Bounded and non-blocking like every other read on the event's path:
+    // the cache is private, but a damaged one must cost a rebuild, never a
+    // hang on a FIFO or gigabytes of memory.
+    let bytes = match crate::fsread::read_bounded(path, crate::fsread::caps::CACHE_ENTRY) {
         Ok(bytes) => bytes,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return None,
+        Err(crate::fsread::ReadError::NotFound { .. }) => return None,
         Err(e) => {
-            notes.detail(format!(
-                "compile cache entry `{}` unreadable ({e}); recompiling",
-                path.display()
-            ));
+            notes.detail(format!("compile cache entry unreadable: {e}; recompiling"));
             return None;
         }
     };
@@ -539,6 +539,31 @@ mod tests {
             None
         );
         assert_eq!(verified_artifact(b"\x7fELF....", &component), None);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn an_entry_that_is_a_fifo_is_a_miss_not_a_hang() {
+        let engine = super::super::engine::new_engine(&Default::default()).unwrap();
+        let tmp = tempfile::tempdir().unwrap();
+        let digest = digest_of(b"component");
+        let path = entry_path(tmp.path(), &engine, &digest);
+        let c = std::ffi::CString::new(path.to_str().unwrap()).unwrap();
+        // SAFETY: mkfifo(3) reads the NUL-terminated path and nothing else.
+        assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+        let (tx, rx) = std::sync::mpsc::channel();
+        let dir = tmp.path().to_path_buf();
+        std::thread::spawn(move || {
+            let mut notes = Notes::new(true);
+            let hit = cached(&engine, &dir, &digest, &mut notes).is_some();
+            let _ = tx.send((hit, notes.details));
+        });
+        // A plain read would wait for a writer forever: fail instead of hanging.
+        let (hit, notes) = rx
+            .recv_timeout(std::time::Duration::from_secs(10))
+            .expect("reading a FIFO entry hung");
+        assert!(!hit);
+        assert!(notes.iter().any(|n| n.contains("is a FIFO")), "{notes:?}");
     }
 
     #[test]

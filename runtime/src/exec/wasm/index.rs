@@ -96,7 +96,9 @@ pub(crate) fn lookup(
 ) -> Option<PathBuf> {
     let current = identity(meta)?;
     let compat = compat(engine);
-    let text = fs::read_to_string(record_path(cache_dir, component, &compat)).ok()?;
+    let record = record_path(cache_dir, component, &compat);
+    let text =
+        crate::fsread::read_bounded_string(&record, crate::fsread::caps::CACHE_RECORD).ok()?;
     let (fields, recorded_path) = text.split_once('\n')?;
     if recorded_path.as_bytes() != component.as_os_str().as_encoded_bytes() {
         return None; // a collision of the record's name: not ours
@@ -264,5 +266,30 @@ mod tests {
                 "{bad}"
             );
         }
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_record_that_is_a_fifo_is_a_miss_not_a_hang() {
+        let engine = engine();
+        let tmp = tempfile::tempdir().unwrap();
+        let component = tmp.path().join("hook.wasm");
+        fs::write(&component, b"c").unwrap();
+        let meta = fs::metadata(&component).unwrap();
+        let record = record_path(tmp.path(), &component, &compat(&engine));
+        fs::create_dir_all(record.parent().unwrap()).unwrap();
+        let c = std::ffi::CString::new(record.to_str().unwrap()).unwrap();
+        // SAFETY: mkfifo(3) reads the NUL-terminated path and nothing else.
+        assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+        let (tx, rx) = std::sync::mpsc::channel();
+        let dir = tmp.path().to_path_buf();
+        std::thread::spawn(move || {
+            let _ = tx.send(lookup(&engine, &dir, &component, &meta));
+        });
+        // A plain read would wait for a writer forever: fail instead of hanging.
+        let found = rx
+            .recv_timeout(std::time::Duration::from_secs(10))
+            .expect("reading a FIFO record hung");
+        assert_eq!(found, None);
     }
 }
