@@ -142,6 +142,23 @@ fn existing(agent: &str) -> (Vec<(&'static str, String)>, &'static str) {
             ],
             "export const Notify",
         ),
+        "kilo" => (
+            vec![
+                (
+                    ".kilo/plugin/notify.js",
+                    "export const Notify = async () => ({})\n".to_string(),
+                ),
+                ("kilo.json", "{\n  \"autoupdate\": false\n}\n".to_string()),
+            ],
+            "export const Notify",
+        ),
+        "pi" => (
+            vec![(
+                ".pi/extensions/notify.ts",
+                "export default function (pi) {}\n".to_string(),
+            )],
+            "export default function (pi)",
+        ),
         other => panic!("no existing config for `{other}`"),
     }
 }

@@ -69,10 +69,13 @@ pub mod deadline;
 pub mod factory;
 pub mod gemini;
 mod install_spec;
+pub mod kilo;
 pub mod kiro;
 pub mod opencode;
+pub mod pi;
 pub mod plan;
 pub mod qwen;
+mod shim;
 mod table;
 pub mod windsurf;
 
@@ -239,6 +242,8 @@ pub static AGENTS: &[&dyn Agent] = &[
     &factory::Factory,
     &kiro::Kiro,
     &opencode::OpenCode,
+    &kilo::Kilo,
+    &pi::Pi,
 ];
 
 /// The agent with this id.

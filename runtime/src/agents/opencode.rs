@@ -35,8 +35,7 @@ use super::{
     finish_decode, intent_for, rename, start_decode, tool, Agent, Caps, DecodeError, EventRow,
     Native, Table, Verdict,
 };
-use super::{InstallSpec, PluginSpec, Registration, UserDir, UserPath};
-use crate::install::NOT_INSTALLED;
+use super::{shim, InstallSpec, PluginSpec, Registration, UserDir, UserPath};
 use crate::protocol::{Answer, Event, EventName};
 use std::path::Path;
 
@@ -158,156 +157,171 @@ impl Agent for OpenCode {
     }
 
     fn decode(&self, input: Value, event: Option<&str>) -> Result<Event, DecodeError> {
-        let (mut payload, row) = start_decode(self.id(), &TABLE, input, event, &["hook"])?;
-        let hook_in = payload
-            .get("input")
-            .and_then(Value::as_object)
-            .cloned()
-            .unwrap_or_default();
-        let hook_out = payload
-            .get("output")
-            .and_then(Value::as_object)
-            .cloned()
-            .unwrap_or_default();
-        if let Some(dir) = payload.get("directory").cloned() {
-            payload.entry("cwd").or_insert(dir);
-        }
-        let session = hook_in
-            .get("sessionID")
-            .or_else(|| hook_in.get("info").and_then(|i| i.get("id")))
-            .cloned();
-        if let Some(s) = session {
-            payload.entry("session_id").or_insert(s);
-        }
-        match row.canonical {
-            EventName::PreToolUse | EventName::PostToolUse => {
-                if let Some(t) = hook_in.get("tool") {
-                    payload.insert("tool_name".into(), t.clone());
-                }
-                let args = if row.canonical == EventName::PreToolUse {
-                    hook_out.get("args")
-                } else {
-                    hook_in.get("args")
-                };
-                let args = args.filter(|a| a.is_object()).cloned().unwrap_or(json!({}));
-                payload.insert("tool_input".into(), args);
-                if let Some(id) = hook_in.get("callID") {
-                    payload.insert("tool_use_id".into(), id.clone());
-                }
-                if row.canonical == EventName::PostToolUse {
-                    if let Some(result) = hook_out.get("output") {
-                        payload.insert("tool_response".into(), result.clone());
-                    }
-                }
-            }
-            EventName::PermissionRequest => {
-                if let Some(t) = hook_in.get("type") {
-                    payload.insert("tool_name".into(), t.clone());
-                }
-                let mut args = hook_in
-                    .get("metadata")
-                    .and_then(Value::as_object)
-                    .cloned()
-                    .unwrap_or_default();
-                let pattern = match hook_in.get("pattern") {
-                    Some(Value::String(p)) => Some(p.clone()),
-                    Some(Value::Array(ps)) => Some(
-                        ps.iter()
-                            .filter_map(Value::as_str)
-                            .collect::<Vec<_>>()
-                            .join(" "),
-                    ),
-                    _ => None,
-                };
-                let is_bash = hook_in.get("type").and_then(Value::as_str) == Some("bash");
-                if let (Some(p), true) = (pattern, is_bash) {
-                    args.entry("command").or_insert(json!(p));
-                }
-                payload.insert("tool_input".into(), Value::Object(args));
-            }
-            EventName::UserPromptSubmit => {
-                payload
-                    .entry("prompt")
-                    .or_insert(json!(prompt_text(&hook_out)));
-            }
-            _ => {}
-        }
-        finish_decode(self.id(), &TABLE, row, payload)
+        decode_as(self.id(), input, event)
     }
 
     fn encode(&self, event: &Event, answer: &Answer) -> Native {
-        let (_, intent) = match intent_for(self, event, answer) {
-            Ok(found) => found,
-            Err(native) => return native,
-        };
-        let mut out = Map::new();
-        let mut assign = Map::new();
-        let native_out = event.input().get("output").and_then(Value::as_object);
-        match (event.name(), intent.verdict) {
-            (EventName::PermissionRequest, Some(v)) => {
-                assign.insert("status".into(), json!(verdict_str(v)));
-            }
-            (_, Some(Verdict::Deny)) => {
-                out.insert("error".into(), json!(intent.reason_or(DEFAULT_DENY)));
-            }
-            // Elsewhere OpenCode's table takes no ask or allow: planning left none.
-            (_, Some(Verdict::Ask | Verdict::Allow) | None) => {}
-        }
-        if let Some(input) = &intent.updated_input {
-            assign.insert("args".into(), Value::Object(input.clone()));
-        }
-        let mut appended: Vec<String> = Vec::new();
-        if let Some(reason) = &intent.block {
-            if event.name() == EventName::UserPromptSubmit {
-                out.insert("error".into(), json!(intent.block_reason_or(DEFAULT_DENY)));
-            } else if !reason.is_empty() {
-                appended.push(reason.clone());
-            }
-        }
-        if let Some(c) = &intent.context {
-            appended.push(c.clone());
-        }
-        if !appended.is_empty() {
-            let text = appended.join("\n\n");
-            match event.name() {
-                EventName::PostToolUse => {
-                    let original = match event.input().get("tool_response") {
-                        Some(Value::String(s)) => s.clone(),
-                        Some(Value::Null) | None => String::new(),
-                        Some(other) => other.to_string(),
-                    };
-                    let joined = if original.is_empty() {
-                        text
-                    } else {
-                        format!("{original}\n\n{text}")
-                    };
-                    assign.insert("output".into(), json!(joined));
-                }
-                EventName::UserPromptSubmit => {
-                    assign.insert("parts".into(), Value::Array(parts_with(native_out, &text)));
-                }
-                EventName::PreCompact => {
-                    let mut list = native_out
-                        .and_then(|o| o.get("context"))
-                        .and_then(Value::as_array)
-                        .cloned()
-                        .unwrap_or_default();
-                    list.push(json!(text));
-                    assign.insert("context".into(), Value::Array(list));
-                }
-                _ => {}
-            }
-        }
-        if !assign.is_empty() {
-            out.insert("output".into(), Value::Object(assign));
-        }
-        let value = if out.is_empty() {
-            Value::Null
-        } else {
-            Value::Object(out)
-        };
-        Native::json(&value, intent.notes)
+        encode_as(self, event, answer)
     }
+}
+
+/// Decodes what [`plugin`] sends, for OpenCode or a fork (`agent`) that loads
+/// the same plugins and so has the same [`TABLE`].
+pub(crate) fn decode_as(
+    agent: &'static str,
+    input: Value,
+    event: Option<&str>,
+) -> Result<Event, DecodeError> {
+    let (mut payload, row) = start_decode(agent, &TABLE, input, event, &["hook"])?;
+    let hook_in = payload
+        .get("input")
+        .and_then(Value::as_object)
+        .cloned()
+        .unwrap_or_default();
+    let hook_out = payload
+        .get("output")
+        .and_then(Value::as_object)
+        .cloned()
+        .unwrap_or_default();
+    if let Some(dir) = payload.get("directory").cloned() {
+        payload.entry("cwd").or_insert(dir);
+    }
+    let session = hook_in
+        .get("sessionID")
+        .or_else(|| hook_in.get("info").and_then(|i| i.get("id")))
+        .cloned();
+    if let Some(s) = session {
+        payload.entry("session_id").or_insert(s);
+    }
+    match row.canonical {
+        EventName::PreToolUse | EventName::PostToolUse => {
+            if let Some(t) = hook_in.get("tool") {
+                payload.insert("tool_name".into(), t.clone());
+            }
+            let args = if row.canonical == EventName::PreToolUse {
+                hook_out.get("args")
+            } else {
+                hook_in.get("args")
+            };
+            let args = args.filter(|a| a.is_object()).cloned().unwrap_or(json!({}));
+            payload.insert("tool_input".into(), args);
+            if let Some(id) = hook_in.get("callID") {
+                payload.insert("tool_use_id".into(), id.clone());
+            }
+            if row.canonical == EventName::PostToolUse {
+                if let Some(result) = hook_out.get("output") {
+                    payload.insert("tool_response".into(), result.clone());
+                }
+            }
+        }
+        EventName::PermissionRequest => {
+            if let Some(t) = hook_in.get("type") {
+                payload.insert("tool_name".into(), t.clone());
+            }
+            let mut args = hook_in
+                .get("metadata")
+                .and_then(Value::as_object)
+                .cloned()
+                .unwrap_or_default();
+            let pattern = match hook_in.get("pattern") {
+                Some(Value::String(p)) => Some(p.clone()),
+                Some(Value::Array(ps)) => Some(
+                    ps.iter()
+                        .filter_map(Value::as_str)
+                        .collect::<Vec<_>>()
+                        .join(" "),
+                ),
+                _ => None,
+            };
+            let is_bash = hook_in.get("type").and_then(Value::as_str) == Some("bash");
+            if let (Some(p), true) = (pattern, is_bash) {
+                args.entry("command").or_insert(json!(p));
+            }
+            payload.insert("tool_input".into(), Value::Object(args));
+        }
+        EventName::UserPromptSubmit => {
+            payload
+                .entry("prompt")
+                .or_insert(json!(prompt_text(&hook_out)));
+        }
+        _ => {}
+    }
+    finish_decode(agent, &TABLE, row, payload)
+}
+
+/// Encodes an answer for [`plugin`] to act on, for OpenCode or a fork.
+pub(crate) fn encode_as(agent: &dyn Agent, event: &Event, answer: &Answer) -> Native {
+    let (_, intent) = match intent_for(agent, event, answer) {
+        Ok(found) => found,
+        Err(native) => return native,
+    };
+    let mut out = Map::new();
+    let mut assign = Map::new();
+    let native_out = event.input().get("output").and_then(Value::as_object);
+    match (event.name(), intent.verdict) {
+        (EventName::PermissionRequest, Some(v)) => {
+            assign.insert("status".into(), json!(verdict_str(v)));
+        }
+        (_, Some(Verdict::Deny)) => {
+            out.insert("error".into(), json!(intent.reason_or(DEFAULT_DENY)));
+        }
+        // Elsewhere OpenCode's table takes no ask or allow: planning left none.
+        (_, Some(Verdict::Ask | Verdict::Allow) | None) => {}
+    }
+    if let Some(input) = &intent.updated_input {
+        assign.insert("args".into(), Value::Object(input.clone()));
+    }
+    let mut appended: Vec<String> = Vec::new();
+    if let Some(reason) = &intent.block {
+        if event.name() == EventName::UserPromptSubmit {
+            out.insert("error".into(), json!(intent.block_reason_or(DEFAULT_DENY)));
+        } else if !reason.is_empty() {
+            appended.push(reason.clone());
+        }
+    }
+    if let Some(c) = &intent.context {
+        appended.push(c.clone());
+    }
+    if !appended.is_empty() {
+        let text = appended.join("\n\n");
+        match event.name() {
+            EventName::PostToolUse => {
+                let original = match event.input().get("tool_response") {
+                    Some(Value::String(s)) => s.clone(),
+                    Some(Value::Null) | None => String::new(),
+                    Some(other) => other.to_string(),
+                };
+                let joined = if original.is_empty() {
+                    text
+                } else {
+                    format!("{original}\n\n{text}")
+                };
+                assign.insert("output".into(), json!(joined));
+            }
+            EventName::UserPromptSubmit => {
+                assign.insert("parts".into(), Value::Array(parts_with(native_out, &text)));
+            }
+            EventName::PreCompact => {
+                let mut list = native_out
+                    .and_then(|o| o.get("context"))
+                    .and_then(Value::as_array)
+                    .cloned()
+                    .unwrap_or_default();
+                list.push(json!(text));
+                assign.insert("context".into(), Value::Array(list));
+            }
+            _ => {}
+        }
+    }
+    if !assign.is_empty() {
+        out.insert("output".into(), Value::Object(assign));
+    }
+    let value = if out.is_empty() {
+        Value::Null
+    } else {
+        Value::Object(out)
+    };
+    Native::json(&value, intent.notes)
 }
 
 /// Bus events arrive through the plugin's `event` hook rather than by name.
@@ -320,15 +334,9 @@ fn is_bus_event(native: &str) -> bool {
 }
 
 /// The plugin's source for agent `id` (OpenCode or a fork that loads the same
-/// plugins), this binary and the table's installed events.
-///
-/// `binary` is the bare name `agenthooks` (then `spawn` looks it up on the
-/// `PATH` OpenCode runs with) or an absolute path; when it cannot be started
-/// the plugin logs [`NOT_INSTALLED`] and allows.
+/// plugins), this binary and the table's installed events: [`shim::prelude`]
+/// and the hooks that call it.
 pub(crate) fn plugin(id: &str, binary: &Path, table: &Table) -> String {
-    let binary = serde_json::to_string(&binary.to_string_lossy()).unwrap_or_default();
-    let missing = serde_json::to_string(NOT_INSTALLED).unwrap_or_default();
-    let agent = serde_json::to_string(id).unwrap_or_default();
     let mut hooks = String::new();
     let mut bus = Vec::new();
     for row in table.installed() {
@@ -337,55 +345,14 @@ pub(crate) fn plugin(id: &str, binary: &Path, table: &Table) -> String {
             bus.push(name);
         } else {
             hooks.push_str(&format!(
-                "    {name}: async (input, output) => act(await call({name}, input, output), output),\n"
+                "    {name}: async (input, output) => act(await run({name}, input, output), output),\n"
             ));
         }
     }
     let bus = bus.join(", ");
     format!(
-        r#"// Written by `agenthooks install {id}`: each hook below runs
-// `agenthooks run --agent {id} --event <hook>`; `agenthooks uninstall {id}` removes this file.
-import {{ spawn }} from "node:child_process";
-
-const BINARY = {binary};
-const AGENT = {agent};
-const MISSING = {missing};
+        r#"{prelude}
 const BUS_EVENTS = new Set([{bus}]);
-
-function call(hook, input, output, context) {{
-  return new Promise((resolve) => {{
-    let stdout = "";
-    let stderr = "";
-    let child;
-    try {{
-      child = spawn(BINARY, ["run", "--agent", AGENT, "--event", hook], {{
-        stdio: ["pipe", "pipe", "pipe"],
-      }});
-    }} catch (err) {{
-      console.error(err && err.code === "ENOENT" ? MISSING : `agenthooks: cannot start ${{BINARY}}: ${{err}}; allowing`);
-      return resolve({{}});
-    }}
-    child.stdout.on("data", (d) => (stdout += d));
-    child.stderr.on("data", (d) => (stderr += d));
-    child.on("error", (err) => {{
-      console.error(err && err.code === "ENOENT" ? MISSING : `agenthooks: ${{err}}; allowing`);
-      resolve({{}});
-    }});
-    child.on("close", () => {{
-      for (const line of stderr.split("\n")) if (line.trim()) console.error(line);
-      const text = stdout.trim();
-      if (!text) return resolve({{}});
-      try {{
-        resolve(JSON.parse(text));
-      }} catch {{
-        console.error(`agenthooks: unreadable answer ${{JSON.stringify(text.slice(0, 200))}}; allowing`);
-        resolve({{}});
-      }}
-    }});
-    child.stdin.on("error", () => {{}});
-    child.stdin.end(JSON.stringify({{ hook, input, output, ...context }}));
-  }});
-}}
 
 function act(answer, output) {{
   if (answer && typeof answer.output === "object" && answer.output !== null && output) {{
@@ -395,16 +362,15 @@ function act(answer, output) {{
 }}
 
 export const AgentHooks = async ({{ directory, worktree }}) => {{
-  const context = {{ directory, worktree }};
-  const run = (hook, input, output) => call(hook, input, output, context);
+  const run = (hook, input, output) => call(hook, {{ hook, input, output, directory, worktree }});
   return {{
-{hooks_with_context}    event: async ({{ event }}) => {{
+{hooks}    event: async ({{ event }}) => {{
       if (event && BUS_EVENTS.has(event.type)) act(await run(event.type, event.properties ?? {{}}, {{}}), null);
     }},
   }};
 }};
 "#,
-        hooks_with_context = hooks.replace("await call(", "await run(")
+        prelude = shim::prelude(id, binary, "hook"),
     )
 }
 

@@ -545,6 +545,26 @@ fn each_canonical_answer_is_each_agent_s_documented_answer() {
         ("opencode", "session.idle", "keep going", "", 0, &[], 1),
         ("opencode", "session.idle", "stop", "", 0, &[], 1),
         ("opencode", "tool.execute.before", "none", "", 0, &[], 0),
+
+        ("kilo", "tool.execute.before", "deny", r#"{"error":"no"}"#, 0, &[], 0),
+        ("kilo", "tool.execute.before", "ask", r#"{"error":"a hook asked for confirmation, which kilo cannot ask for: sure?"}"#, 0, &[], 1),
+        ("kilo", "tool.execute.before", "allow", "", 0, &[], 1),
+        ("kilo", "tool.execute.before", "rewrite", r#"{"output":{"args":{"command":"ls -la"}}}"#, 0, &[], 0),
+        ("kilo", "tool.execute.after", "context", r#"{"output":{"output":"ctx"}}"#, 0, &[], 0),
+        ("kilo", "chat.message", "block", r#"{"error":"no"}"#, 0, &[], 0),
+        ("kilo", "session.idle", "keep going", "", 0, &[], 1),
+        ("kilo", "session.idle", "stop", "", 0, &[], 1),
+        ("kilo", "tool.execute.before", "none", "", 0, &[], 0),
+
+        ("pi", "tool_call", "deny", r#"{"result":{"block":true,"reason":"no"}}"#, 0, &[], 0),
+        ("pi", "tool_call", "ask", r#"{"result":{"block":true,"reason":"a hook asked for confirmation, which pi cannot ask for: sure?"}}"#, 0, &[], 1),
+        ("pi", "tool_call", "allow", "", 0, &[], 1),
+        ("pi", "tool_call", "rewrite", r#"{"input":{"command":"ls -la"}}"#, 0, &[], 0),
+        ("pi", "tool_result", "context", r#"{"result":{"content":[{"type":"text","text":"ctx"}]}}"#, 0, &[], 0),
+        ("pi", "before_agent_start", "block", "", 0, &[], 1),
+        ("pi", "agent_end", "keep going", "", 0, &[], 1),
+        ("pi", "agent_end", "stop", "", 0, &[], 1),
+        ("pi", "tool_call", "none", "", 0, &[], 0),
     ];
     for agent in AGENTS {
         let n = cases.iter().filter(|c| c.0 == agent.id()).count();

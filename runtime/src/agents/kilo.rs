@@ -1,0 +1,102 @@
+//! Kilo CLI (`@kilocode/cli`): a fork of OpenCode that loads the same JS
+//! plugins, from `.kilo/plugin/` (project) and `$XDG_CONFIG_HOME/kilo/plugin/`
+//! (user). `install` writes OpenCode's plugin ([`opencode::plugin`]) naming
+//! this agent, so the contract, the table, decode and encode are OpenCode's;
+//! only the id, the paths and the detection differ.
+//!
+//! Verified against the binary (`@kilocode/cli` 7.7.7, driven by
+//! `tests/real-agents/` against the fake model on 127.0.0.1, payloads under
+//! `tests/fixtures/agents/kilo-7.7.7/`): the project plugin directory
+//! `.kilo/plugin/`, `tool.execute.before` denying by throwing, the hook
+//! names and payloads of OpenCode. From the reference only
+//! (`shared/reference/real-agents-2026.md` §2): the user-level directory.
+//! Kilo has no Claude-format command hooks (no `PreToolUse` in the binary).
+
+use serde_json::Value;
+
+use super::opencode::{self, decode_as, encode_as};
+use super::{Agent, DecodeError, Native, Table};
+use super::{InstallSpec, PluginSpec, Registration, UserDir, UserPath};
+use crate::protocol::{Answer, Event};
+
+/// The Kilo CLI adapter.
+pub struct Kilo;
+
+/// Kilo loads OpenCode's plugins, so install writes OpenCode's plugin, in
+/// Kilo's plugin directory, calling `run --agent kilo`.
+pub static INSTALL: InstallSpec = InstallSpec {
+    registration: Registration::Plugin(PluginSpec {
+        text: |binary, table| opencode::plugin("kilo", binary, table),
+    }),
+    project: ".kilo/plugin/agenthooks.js",
+    user: UserPath::new(UserDir::XDG_CONFIG_HOME, "kilo/plugin/agenthooks.js"),
+    detect: &[".kilo", "kilo.json"],
+    detect_user: &[UserPath::new(UserDir::XDG_CONFIG_HOME, "kilo")],
+    after_install: None,
+};
+
+impl Agent for Kilo {
+    fn id(&self) -> &'static str {
+        "kilo"
+    }
+
+    fn display_name(&self) -> &'static str {
+        "Kilo CLI"
+    }
+
+    fn table(&self) -> &'static Table {
+        &opencode::TABLE
+    }
+
+    fn install_spec(&self) -> &'static InstallSpec {
+        &INSTALL
+    }
+
+    fn decode(&self, input: Value, event: Option<&str>) -> Result<Event, DecodeError> {
+        decode_as(self.id(), input, event)
+    }
+
+    fn encode(&self, event: &Event, answer: &Answer) -> Native {
+        encode_as(self, event, answer)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::Path;
+
+    use serde_json::json;
+
+    use super::*;
+    use crate::agents::tests::deny;
+    use crate::protocol::EventName;
+
+    #[test]
+    fn kilo_decodes_opencode_payloads_as_itself() {
+        let ev = Kilo
+            .decode(
+                json!({"hook":"tool.execute.before","input":{"tool":"bash","sessionID":"s","callID":"c"},
+                       "output":{"args":{"command":"rm -rf /"}},"directory":"/w"}),
+                None,
+            )
+            .expect("decode");
+        assert_eq!(
+            (ev.name(), ev.tool_name(), ev.harness()),
+            (EventName::PreToolUse, Some("Bash"), "kilo")
+        );
+        let native = Kilo.encode(&ev, &deny("no"));
+        assert_eq!(native.stdout, r#"{"error":"no"}"#);
+    }
+
+    #[test]
+    fn the_plugin_calls_run_as_kilo_in_kilos_plugin_dir() {
+        let Registration::Plugin(spec) = INSTALL.registration else {
+            panic!("kilo registers by plugin");
+        };
+        let src = (spec.text)(Path::new("agenthooks"), Kilo.table());
+        assert!(src.contains(r#"const AGENT = "kilo";"#));
+        assert!(src.lines().any(|l| crate::install::is_ours(l, "kilo")));
+        assert!(!src.lines().any(|l| crate::install::is_ours(l, "opencode")));
+        assert!(INSTALL.project.starts_with(".kilo/plugin/"));
+    }
+}

@@ -1,0 +1,283 @@
+//! Pi (`@mariozechner/pi-coding-agent`): no command hooks, only TS/JS
+//! extensions; `install` writes one ([`extension`], the text below) to
+//! `.pi/extensions/agenthooks.ts` (user: `~/.pi/agent/extensions/`) that
+//! hands each subscribed event to `agenthooks run --agent pi --event <event>`.
+//!
+//! Source: the package's `docs/extensions.md` and `dist/core/tools/*.js`
+//! (0.73.1, read from the npm tarball); verified against the binary (0.73.1,
+//! `tests/real-agents/` against the fake model on 127.0.0.1, payloads under
+//! `tests/fixtures/agents/pi-0.73.1/`): project extensions load in `-p` mode
+//! with no trust prompt, `tool_call` blocks with `{block: true, reason}` and
+//! the model gets `reason` as the tool result.
+//!
+//! # The extension contract
+//!
+//! - argv: `run --agent pi --event <event>`, `<event>` a `pi.on` name
+//!   (`tool_call`, `tool_result`, `before_agent_start`, `session_start`,
+//!   `agent_end`, `session_before_compact`, `session_shutdown`);
+//! - stdin: `{"event": <name>, "payload": <the event's fields the runtime
+//!   reads>, "cwd": ctx.cwd, "session_id": <the session's id>}`;
+//! - stdout: nothing (no opinion), or one JSON object with `"result"` (what
+//!   the handler returns to Pi: `{block, reason}` for `tool_call`,
+//!   `{content}` for `tool_result`, `{message}` for `before_agent_start`)
+//!   and/or `"input"` (the tool's whole new input, Pi's parameter names,
+//!   put in place of `event.input`, which Pi then runs).
+//! - stderr: one line each, to Pi's log. Exit code always 0.
+//!
+//! What Pi cannot be told: `ask` or `allow` before a tool (it has no
+//! permission prompt in the loop), blocking a prompt (`before_agent_start`
+//! cannot cancel; `input` can, but does not fire for `pi -p`), keeping the
+//! agent going at `agent_end`.
+
+use std::path::Path;
+
+use serde_json::{json, Map, Value};
+
+use super::plan::DEFAULT_DENY;
+use super::{
+    finish_decode, intent_for, rename, shim, start_decode, tool, Agent, Caps, DecodeError,
+    EventRow, Native, Table, Verdict,
+};
+use super::{InstallSpec, PluginSpec, Registration, UserPath};
+use crate::protocol::{Answer, Event, EventName};
+
+/// The Pi adapter.
+pub struct Pi;
+
+/// Pi's table.
+pub static TABLE: Table = Table {
+    events: &[
+        EventRow::new(EventName::SessionStart, "session_start", Caps::NONE),
+        EventRow::new(
+            EventName::UserPromptSubmit,
+            "before_agent_start",
+            Caps {
+                context: true,
+                ..Caps::NONE
+            },
+        ),
+        EventRow::new(
+            EventName::PreToolUse,
+            "tool_call",
+            Caps {
+                deny: true,
+                updated_input: true,
+                ..Caps::NONE
+            },
+        ),
+        EventRow::new(
+            EventName::PostToolUse,
+            "tool_result",
+            Caps {
+                block: true,
+                context: true,
+                ..Caps::NONE
+            },
+        ),
+        EventRow::new(EventName::Stop, "agent_end", Caps::NONE),
+        EventRow::new(EventName::PreCompact, "session_before_compact", Caps::NONE),
+        EventRow::new(EventName::SessionEnd, "session_shutdown", Caps::NONE),
+    ],
+    tools: &[
+        tool("Bash", "bash"),
+        tool("Read", "read"),
+        tool("Write", "write"),
+        tool("Edit", "edit"),
+        tool("Grep", "grep"),
+        tool("Glob", "find"),
+        tool("LS", "ls"),
+    ],
+    renames: &[
+        rename(Some("Read"), "path", "file_path"),
+        rename(Some("Write"), "path", "file_path"),
+        rename(Some("Edit"), "path", "file_path"),
+        rename(Some("Edit"), "oldText", "old_string"),
+        rename(Some("Edit"), "newText", "new_string"),
+    ],
+    fields: &[],
+    notes: &[
+        "runs through an extension that install writes (.pi/extensions/agenthooks.ts); it calls agenthooks for each event",
+        "before a tool: deny and rewrite; Pi has no permission prompt, so ask becomes deny",
+        "a prompt takes context (before_agent_start) but cannot be blocked in pi -p",
+        "a failed tool arrives as PostToolUse with tool_response_native.isError",
+    ],
+    plain_stdout: false,
+};
+
+/// Pi has no command hooks: install writes an extension ([`extension`]) that
+/// spawns the binary; Pi loads project extensions without asking.
+pub static INSTALL: InstallSpec = InstallSpec {
+    registration: Registration::Plugin(PluginSpec { text: extension }),
+    project: ".pi/extensions/agenthooks.ts",
+    user: UserPath::home(".pi/agent/extensions/agenthooks.ts"),
+    detect: &[".pi"],
+    detect_user: &[UserPath::home(".pi")],
+    after_install: None,
+};
+
+/// The fields of a Pi event the shim sends (the rest, such as the system
+/// prompt or every message of the turn, is large and read by no hook).
+const SENT_FIELDS: &[&str] = &[
+    "type",
+    "reason",
+    "prompt",
+    "toolName",
+    "toolCallId",
+    "input",
+    "content",
+    "isError",
+];
+
+/// The extension's source for this binary and the table's installed events:
+/// [`shim::prelude`] and one `pi.on` per event.
+fn extension(binary: &Path, table: &Table) -> String {
+    let events: Vec<String> = table
+        .installed()
+        .map(|row| serde_json::to_string(row.native).unwrap_or_default())
+        .collect();
+    let fields: Vec<String> = SENT_FIELDS
+        .iter()
+        .map(|f| serde_json::to_string(f).unwrap_or_default())
+        .collect();
+    format!(
+        r#"{prelude}
+const EVENTS = [{events}];
+const FIELDS = [{fields}];
+
+export default function (pi) {{
+  for (const name of EVENTS) {{
+    pi.on(name, async (event, ctx) => {{
+      const payload = {{}};
+      for (const key of FIELDS) if (event && event[key] !== undefined) payload[key] = event[key];
+      let session_id;
+      try {{
+        session_id = ctx?.sessionManager?.getSessionId?.();
+      }} catch {{}}
+      const answer = await call(name, {{ event: name, payload, cwd: ctx?.cwd, session_id }});
+      if (answer && answer.input && typeof answer.input === "object" && event && event.input) {{
+        for (const key of Object.keys(event.input)) delete event.input[key];
+        Object.assign(event.input, answer.input);
+      }}
+      return answer && typeof answer.result === "object" ? answer.result : undefined;
+    }});
+  }}
+}}
+"#,
+        prelude = shim::prelude("pi", binary, "event"),
+        events = events.join(", "),
+        fields = fields.join(", "),
+    )
+}
+
+impl Agent for Pi {
+    fn id(&self) -> &'static str {
+        "pi"
+    }
+
+    fn display_name(&self) -> &'static str {
+        "Pi"
+    }
+
+    fn table(&self) -> &'static Table {
+        &TABLE
+    }
+
+    fn install_spec(&self) -> &'static InstallSpec {
+        &INSTALL
+    }
+
+    fn decode(&self, input: Value, event: Option<&str>) -> Result<Event, DecodeError> {
+        let (mut out, row) = start_decode(self.id(), &TABLE, input, event, &["event"])?;
+        let payload = out
+            .get("payload")
+            .and_then(Value::as_object)
+            .cloned()
+            .unwrap_or_default();
+        let copy = |out: &mut Map<String, Value>, from: &str, to: &str| {
+            if let Some(v) = payload.get(from) {
+                out.entry(to.to_string()).or_insert(v.clone());
+            }
+        };
+        match row.canonical {
+            EventName::PreToolUse | EventName::PostToolUse => {
+                copy(&mut out, "toolName", "tool_name");
+                copy(&mut out, "input", "tool_input");
+                copy(&mut out, "toolCallId", "tool_use_id");
+                if row.canonical == EventName::PostToolUse {
+                    let native = json!({
+                        "content": payload.get("content").cloned().unwrap_or(Value::Null),
+                        "isError": payload.get("isError").cloned().unwrap_or(Value::Null),
+                    });
+                    out.insert("tool_response".into(), native);
+                }
+            }
+            EventName::UserPromptSubmit => copy(&mut out, "prompt", "prompt"),
+            EventName::SessionStart => copy(&mut out, "reason", "source"),
+            EventName::SessionEnd => copy(&mut out, "reason", "reason"),
+            _ => {}
+        }
+        finish_decode(self.id(), &TABLE, row, out)
+    }
+
+    fn encode(&self, event: &Event, answer: &Answer) -> Native {
+        let (_, intent) = match intent_for(self, event, answer) {
+            Ok(found) => found,
+            Err(native) => return native,
+        };
+        let mut out = Map::new();
+        if let Some(Verdict::Deny) = intent.verdict {
+            out.insert(
+                "result".into(),
+                json!({"block": true, "reason": intent.reason_or(DEFAULT_DENY)}),
+            );
+        }
+        if let Some(input) = &intent.updated_input {
+            out.insert("input".into(), Value::Object(input.clone()));
+        }
+        let mut appended: Vec<String> = Vec::new();
+        if let Some(reason) = intent.block.as_ref().filter(|r| !r.is_empty()) {
+            appended.push(reason.clone());
+        }
+        if let Some(c) = &intent.context {
+            appended.push(c.clone());
+        }
+        if !appended.is_empty() {
+            let text = appended.join("\n\n");
+            match event.name() {
+                EventName::PostToolUse => {
+                    let mut content = native_content(event);
+                    content.push(json!({"type": "text", "text": text}));
+                    out.insert("result".into(), json!({ "content": content }));
+                }
+                EventName::UserPromptSubmit => {
+                    out.insert(
+                        "result".into(),
+                        json!({"message": {"customType": "agenthooks", "content": text, "display": false}}),
+                    );
+                }
+                _ => {}
+            }
+        }
+        let value = if out.is_empty() {
+            Value::Null
+        } else {
+            Value::Object(out)
+        };
+        Native::json(&value, intent.notes)
+    }
+}
+
+/// The tool result's content blocks as Pi sent them.
+fn native_content(event: &Event) -> Vec<Value> {
+    event
+        .input()
+        .get("payload")
+        .and_then(|p| p.get("content"))
+        .and_then(Value::as_array)
+        .cloned()
+        .unwrap_or_default()
+}
+
+#[cfg(test)]
+#[path = "pi_tests.rs"]
+mod tests;
