@@ -31,7 +31,9 @@ import time
 import uuid
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
-# Shell tool names per agent family, and how each one wants its arguments.
+# Shell tools by name, and the arguments each one wants for a command; any
+# other property the tool's JSON schema requires is filled from the schema
+# (fill_required), so a new agent's shell tool needs at most a name here.
 SHELL_TOOLS = {
     "Bash": lambda cmd: {"command": cmd, "description": "run " + cmd.split()[0]},
     "exec_command": lambda cmd: {"cmd": cmd},
@@ -43,7 +45,38 @@ SHELL_TOOLS = {
         "description": "run " + cmd.split()[0],
         "is_background": False,
     },
+    "Execute": lambda cmd: {"command": cmd},
+    "launch-process": lambda cmd: {"command": cmd},
 }
+
+
+def filler(name, schema):
+    """A plausible value for a required property the script does not know."""
+    kind = (schema or {}).get("type")
+    if isinstance(kind, list):
+        kind = next((k for k in kind if k != "null"), None)
+    if (schema or {}).get("enum"):
+        return schema["enum"][0]
+    if kind == "boolean":
+        return name in ("wait",)
+    if kind in ("integer", "number"):
+        return 30
+    if kind == "array":
+        return []
+    if kind == "object":
+        return {}
+    return "run the command"
+
+
+def fill_required(args, schema):
+    """`args` plus a value for each property `schema` requires that it lacks."""
+    schema = schema if isinstance(schema, dict) else {}
+    props = schema.get("properties") or {}
+    for name in schema.get("required") or []:
+        if name not in args:
+            args[name] = filler(name, props.get(name))
+    return args
+
 
 FINAL_PREFIX = "FINAL-ANSWER. The last tool said: "
 
@@ -54,15 +87,16 @@ class Script:
     def __init__(self, rm_command):
         self.rm_command = rm_command
 
-    def step(self, n_results, last_result, tool_names):
-        """Returns ("tool", name, args) or ("text", text)."""
-        shell = next((t for t in SHELL_TOOLS if t in tool_names), None)
+    def step(self, n_results, last_result, tools):
+        """Returns ("tool", name, args) or ("text", text). `tools` maps each
+        offered tool's name to its JSON schema (or None)."""
+        shell = next((t for t in SHELL_TOOLS if t in tools), None)
         if shell is None:
             return ("text", "OK.")
         if n_results == 0:
-            return ("tool", shell, SHELL_TOOLS[shell]("echo hello"))
+            return ("tool", shell, fill_required(SHELL_TOOLS[shell]("echo hello"), tools[shell]))
         if n_results == 1:
-            return ("tool", shell, SHELL_TOOLS[shell](self.rm_command))
+            return ("tool", shell, fill_required(SHELL_TOOLS[shell](self.rm_command), tools[shell]))
         return ("text", FINAL_PREFIX + (last_result or "")[:2000])
 
 
@@ -90,7 +124,7 @@ def anthropic_results(body):
 
 
 def anthropic_reply(handler, body, script):
-    tools = [t.get("name") for t in body.get("tools", []) or [] if isinstance(t, dict)]
+    tools = {t.get("name"): t.get("input_schema") for t in body.get("tools", []) or [] if isinstance(t, dict)}
     results = anthropic_results(body)
     step = script.step(len(results), results[-1] if results else None, tools)
     msg_id = "msg_" + uuid.uuid4().hex[:20]
@@ -172,10 +206,11 @@ def responses_results(body):
 
 
 def responses_reply(handler, body, script):
-    tools = []
+    tools = {}
     for t in body.get("tools", []) or []:
         if isinstance(t, dict):
-            tools.append(t.get("name") or (t.get("function") or {}).get("name"))
+            fn = t.get("function") or {}
+            tools[t.get("name") or fn.get("name")] = t.get("parameters") or fn.get("parameters")
     results = responses_results(body)
     step = script.step(len(results), results[-1] if results else None, tools)
     resp_id = "resp_" + uuid.uuid4().hex[:20]
@@ -241,10 +276,11 @@ def chat_results(body):
 
 
 def chat_reply(handler, body, script):
-    tools = []
+    tools = {}
     for t in body.get("tools", []) or []:
         if isinstance(t, dict):
-            tools.append((t.get("function") or {}).get("name") or t.get("name"))
+            fn = t.get("function") or {}
+            tools[fn.get("name") or t.get("name")] = fn.get("parameters") or t.get("parameters")
     results = chat_results(body)
     step = script.step(len(results), results[-1] if results else None, tools)
     wants_json = (body.get("response_format") or {}).get("type") in ("json_object", "json_schema")
@@ -326,10 +362,10 @@ def gemini_results(body):
 
 
 def gemini_reply(handler, body, script, stream):
-    tools = []
+    tools = {}
     for t in body.get("tools", []) or []:
         for decl in (t or {}).get("functionDeclarations", []) or []:
-            tools.append(decl.get("name"))
+            tools[decl.get("name")] = decl.get("parameters") or decl.get("parametersJsonSchema")
     results = gemini_results(body)
     step = script.step(len(results), results[-1] if results else None, tools)
     gen_cfg = body.get("generationConfig") or body.get("config") or {}

@@ -610,6 +610,53 @@ def qwen_manual(run):
         {"matcher": "*", "hooks": [{"type": "command", "command": run_cmd(run, "PreToolUse"), "timeout": 60000}]}]}})
 
 
+# OpenCode and Kilo (its fork): a provider in the project config, pointing at
+# the fake model's Chat Completions; `external_directory: allow`, or OpenCode
+# refuses the rm of a path outside the project by itself (and a deny phase
+# would pass with no hook at all).
+def opencode_config(port):
+    return {
+        "provider": {"fake": {
+            "npm": "@ai-sdk/openai-compatible", "name": "Fake",
+            "options": {"baseURL": "http://127.0.0.1:%d/v1" % port, "apiKey": "fake-key"},
+            "models": {"gpt-5": {"name": "gpt-5", "tool_call": True}}}},
+        "model": "fake/gpt-5", "small_model": "fake/gpt-5", "autoupdate": False, "share": "disabled",
+        "permission": {"bash": "allow", "edit": "allow", "external_directory": "allow"},
+    }
+
+
+def opencode_env(prefix):
+    """OpenCode's (OPENCODE_) or Kilo's (KILO_) switches for an offline run. Each
+    tries an `npm install` of its plugin package per config dir at start-up;
+    a registry on a closed port makes that fail at once instead of retrying."""
+    env = {prefix + "_DISABLE_" + what: "1" for what in (
+        "AUTOUPDATE", "MODELS_FETCH", "LSP_DOWNLOAD", "SHARE", "DEFAULT_PLUGINS")}
+    env.update({"npm_config_registry": "http://127.0.0.1:9/", "npm_config_fetch_retries": "0"})
+    return env
+
+
+def opencode_setup(run, port):
+    write_json(os.path.join(run.work, "opencode.json"), opencode_config(port))
+
+
+def kilo_setup(run, port):
+    write_json(os.path.join(run.work, "kilo.json"), opencode_config(port))
+
+
+# Pi: a provider in the user's models.json.
+def pi_setup(run, port):
+    write_json(os.path.join(run.home, ".pi", "agent", "models.json"), {"providers": {"fake": {
+        "baseUrl": "http://127.0.0.1:%d/v1" % port, "api": "openai-completions", "apiKey": "fake-key",
+        "compat": {"supportsDeveloperRole": False, "supportsReasoningEffort": False},
+        "models": [{"id": "gpt-5", "reasoning": False}]}}})
+
+
+def install_only(run):
+    """Plugin agents have no hooks config to write by hand: their plugin is
+    what `agenthooks install` writes."""
+    raise RuntimeError("%s is wired by `agenthooks install` only (its plugin is generated)" % run.agent)
+
+
 def nothing(run, port):
     pass
 
@@ -668,6 +715,24 @@ AGENTS = {
         "manual": qwen_manual,
         "argv": lambda r: ["qwen", "-p", PROMPT, "--yolo"],
     },
+    "opencode": {
+        "env": lambda r, port: opencode_env("OPENCODE"),
+        "setup": opencode_setup,
+        "manual": install_only,
+        "argv": lambda r: ["opencode", "run", "--format", "json", PROMPT],
+    },
+    "kilo": {
+        "env": lambda r, port: dict(opencode_env("KILO"), KILO_TELEMETRY_LEVEL="off"),
+        "setup": kilo_setup,
+        "manual": install_only,
+        "argv": lambda r: ["kilo", "run", "--format", "json", PROMPT],
+    },
+    "pi": {
+        "env": lambda r, port: {"PI_OFFLINE": "1", "PI_TELEMETRY": "0"},
+        "setup": pi_setup,
+        "manual": install_only,
+        "argv": lambda r: ["pi", "-p", "--provider", "fake", "--model", "gpt-5", PROMPT],
+    },
 }
 
 
@@ -683,8 +748,15 @@ def answers_at(binary, agent, event):
     return next((set(r.get("answers", [])) for r in rows if r.get("event") == event), None)
 
 
-# Phases that need an answer the agent may not act on: (phase, event, answer).
-NEEDS = {"rewrite": ("PreToolUse", "updatedInput")}
+# Phases that need answers an agent may not act on: phase -> [(event, answer
+# kind as `agenthooks agents --json` spells it)]. A phase is skipped, with the
+# reason, where the agent's row says it cannot.
+NEEDS = {
+    "rewrite": [("PreToolUse", "updatedInput")],
+    "context": [("SessionStart", "context"), ("UserPromptSubmit", "context")],
+    "stop": [("Stop", "block")],
+    "post": [("PostToolUse", "block")],
+}
 
 
 def install_available(binary):
@@ -757,15 +829,18 @@ def main():
             if phase not in PHASES:
                 print("unknown phase %r" % phase)
                 return 2
-            need = NEEDS.get(phase)
-            if need:
-                answers = answers_at(binary, agent, need[0])
-                if answers is not None and need[1] not in answers:
-                    # Not a pass: the agent cannot do it, and agenthooks says so.
-                    results.append((agent, phase, None, 0.0, (0, 0.0, 0.0)))
-                    print("SKIP %s %s %s (`agenthooks agents` says %s takes no %s at %s)" % (
-                        agent, version_of(agent), phase, agent, need[1], need[0]), flush=True)
-                    continue
+            missing = None
+            for event, kind in NEEDS.get(phase, []):
+                answers = answers_at(binary, agent, event)
+                if answers is not None and kind not in answers:
+                    missing = (event, kind)
+                    break
+            if missing:
+                # Not a pass: the agent cannot do it, and agenthooks says so.
+                results.append((agent, phase, None, 0.0, (0, 0.0, 0.0)))
+                print("SKIP %s %s %s (`agenthooks agents` says %s takes no %s at %s)" % (
+                    agent, version_of(agent), phase, agent, missing[1], missing[0]), flush=True)
+                continue
             run = Run(agent, phase, os.path.join(os.path.abspath(args.out), "%s-%s" % (agent, phase)),
                       os.path.abspath(args.cache), binary, wiring)
             run.seconds = 0.0

@@ -1,6 +1,7 @@
-# The agent CLIs under test, pinned: the versions real-agents.md verified.
+# The agent CLIs under test, pinned: the versions real-agents.md (and
+# real-agents-2026.md for opencode, kilo, pi) verified.
 # Override one with e.g. CLAUDE_VERSION=2.1.197.
-ALL_AGENTS=(claude codex gemini copilot qwen)
+ALL_AGENTS=(claude codex gemini copilot qwen opencode kilo pi)
 pkg_of() {
   case "$1" in
     claude) echo "@anthropic-ai/claude-code" ;;
@@ -8,6 +9,10 @@ pkg_of() {
     gemini) echo "@google/gemini-cli" ;;
     copilot) echo "@github/copilot" ;;
     qwen) echo "@qwen-code/qwen-code" ;;
+    opencode) echo "opencode-ai" ;;
+    # 7.8.x's postinstall wants a platform package the registry lacks; 7.7.7 has both.
+    kilo) echo "@kilocode/cli" ;;
+    pi) echo "@mariozechner/pi-coding-agent" ;;
     *) echo "unknown agent: $1" >&2; return 1 ;;
   esac
 }
@@ -18,6 +23,9 @@ ver_of() {
     gemini) echo "${GEMINI_VERSION:-0.61.0}" ;;
     copilot) echo "${COPILOT_VERSION:-1.0.102}" ;;
     qwen) echo "${QWEN_VERSION:-0.24.4}" ;;
+    opencode) echo "${OPENCODE_VERSION:-1.18.33}" ;;
+    kilo) echo "${KILO_VERSION:-7.7.7}" ;;
+    pi) echo "${PI_VERSION:-0.73.1}" ;;
     *) echo "unknown agent: $1" >&2; return 1 ;;
   esac
 }
