@@ -167,7 +167,7 @@ fn answer_of(kind: AnswerKind, event: EventName) -> Answer {
 }
 
 fn is_permission(e: EventName) -> bool {
-    matches!(e, EventName::PreToolUse | EventName::PermissionRequest)
+    e.takes_permission()
 }
 
 #[test]
@@ -216,6 +216,34 @@ fn tables_give_permission_answers_only_before_tools_and_block_only_elsewhere() {
         let n = names.len();
         names.dedup();
         assert_eq!(names.len(), n, "{}: duplicate native event", agent.id());
+    }
+}
+
+#[test]
+fn every_capability_row_agrees_with_the_event_facts_claude_included() {
+    for agent in AGENTS {
+        for row in agent.table().events {
+            let (c, e) = (row.caps, row.canonical);
+            let ctx = format!("{} {} ({e})", agent.id(), row.native);
+            // An agent can act on a block only where the aggregator makes one,
+            // and on a verdict only where the event takes one.
+            assert!(!c.block || e.takes_block(), "block: {ctx}");
+            let verdict = c.deny || c.ask || c.allow || c.updated_input;
+            assert!(!verdict || e.takes_permission(), "verdict: {ctx}");
+        }
+    }
+    // Claude Code is the protocol: its row is the event facts exactly, for
+    // every event.
+    let claude = find("claude").expect("claude");
+    for e in EventName::ALL.iter().copied() {
+        let row = claude
+            .table()
+            .events
+            .iter()
+            .find(|r| r.canonical == e)
+            .unwrap_or_else(|| panic!("claude has no row for {e}"));
+        assert_eq!(row.caps.block, e.takes_block(), "claude block at {e}");
+        assert_eq!(row.caps.deny, e.takes_permission(), "claude deny at {e}");
     }
 }
 
