@@ -445,6 +445,30 @@ class Run:
             checks.append(("the model saw the deny reason", bool(marked_after), detail))
         return checks
 
+    def record(self, fixtures):
+        """Copies the native payload of each `agenthooks run` call (the stdin
+        the agent gave it) to <fixtures>/<agent>-<version>/<phase>/NN-<event>.json,
+        in the order of the calls."""
+        dest = os.path.join(fixtures, "%s-%s" % (self.agent, version_of(self.agent)), self.phase)
+        shutil.rmtree(dest, ignore_errors=True)
+        calls = sorted(n[:-5] for n in os.listdir(self.trace) if n.endswith(".argv")) \
+            if os.path.isdir(self.trace) else []
+        n = 0
+        for call in calls:
+            with open(os.path.join(self.trace, call + ".argv")) as f:
+                argv = f.read().split()
+            if argv[:1] != ["run"] or "--event" not in argv:
+                continue
+            event = argv[argv.index("--event") + 1]
+            with open(os.path.join(self.trace, call + ".stdin")) as f:
+                text = f.read()
+            try:
+                text = json.dumps(json.loads(text), indent=2) + "\n"
+            except ValueError:
+                pass
+            write(os.path.join(dest, "%02d-%s.json" % (n, event)), text)
+            n += 1
+
     def call_stats(self):
         """(number of `agenthooks run` calls, mean ms, max ms), from the wrapper's trace."""
         times = []
@@ -726,6 +750,9 @@ AGENTS = {
         "setup": kilo_setup,
         "manual": install_only,
         "argv": lambda r: ["kilo", "run", "--format", "json", PROMPT],
+        # Kilo starts slowly (30-60 s on 2 busy cores: its model-list fetch
+        # to the Kilo gateway fails first).
+        "timeout": 180,
     },
     "pi": {
         "env": lambda r, port: {"PI_OFFLINE": "1", "PI_TELEMETRY": "0"},
@@ -801,6 +828,7 @@ def main():
                     help="`agenthooks install --user`: the agent's user-level config (in the isolated HOME)")
     ap.add_argument("--also-install", default="",
                     help="comma-separated agents whose configs `install` also writes into the project")
+    ap.add_argument("--record", help="copy each run's native payloads here (tests/fixtures/agents)")
     ap.add_argument("--timeout", type=int, default=int(os.environ.get("RUN_TIMEOUT", "60")))
     args = ap.parse_args()
 
@@ -850,7 +878,7 @@ def main():
             also = list(AGENTS) if phase == "shared" else args.also_install.split(",")
             run.also_install = [a for a in also if a and a != agent]
             try:
-                run.execute(args.timeout)
+                run.execute(max(args.timeout, AGENTS[agent].get("timeout", 0)))
                 checks = run.verdict()
             except Exception as e:  # a harness error is a FAIL with its reason, not a crash
                 checks = [("harness", False, "%s: %s" % (type(e).__name__, e))]
@@ -858,6 +886,8 @@ def main():
                 run.agent_out = getattr(run, "agent_out", "")
                 run.agent_err = getattr(run, "agent_err", "")
             ok = all(c[1] for c in checks)
+            if args.record and ok:
+                run.record(os.path.abspath(args.record))
             calls = run.call_stats()
             results.append((agent, phase, ok, run.seconds, calls))
             print("%s %s %s %s (%.1fs; %d agenthooks run calls, mean %.0f ms, max %.0f ms)" % (

@@ -66,11 +66,12 @@ fn sdk_and_extension_payloads_decode() {
     );
     assert_eq!(
         (
-            ev.input()["tool_response"].as_str(),
+            ev.input()["tool_response_native"].as_str(),
             ev.input()["success"].as_bool()
         ),
         (Some("a b"), Some(false))
     );
+    assert_eq!(ev.input()["tool_response"]["stdout"], "a b");
 
     let ev = Cline
         .decode(json!({"hookName":"UserPromptSubmit","userPromptSubmit":{"prompt":"hi","attachments":[]}}), None)

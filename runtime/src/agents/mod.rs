@@ -75,6 +75,7 @@ pub mod opencode;
 pub mod pi;
 pub mod plan;
 pub mod qwen;
+pub mod response;
 mod shim;
 mod table;
 pub mod windsurf;
@@ -357,6 +358,7 @@ pub fn finish_decode(
         }
         input.insert("tool_name".into(), Value::String(tool));
     }
+    response::normalise(row.canonical, &mut input);
     Ok(Event::new(Value::Object(input), Some(row.canonical), agent)?.with_native(row.native))
 }
 

@@ -286,7 +286,13 @@ pub(crate) fn encode_as(agent: &dyn Agent, event: &Event, answer: &Answer) -> Na
         let text = appended.join("\n\n");
         match event.name() {
             EventName::PostToolUse => {
-                let original = match event.input().get("tool_response") {
+                // The tool's own output text, before it was given to hooks in
+                // Claude's shape.
+                let input = event.input();
+                let native = input
+                    .get("tool_response_native")
+                    .or_else(|| input.get("tool_response"));
+                let original = match native {
                     Some(Value::String(s)) => s.clone(),
                     Some(Value::Null) | None => String::new(),
                     Some(other) => other.to_string(),
@@ -354,9 +360,21 @@ pub(crate) fn plugin(id: &str, binary: &Path, table: &Table) -> String {
         r#"{prelude}
 const BUS_EVENTS = new Set([{bus}]);
 
+// OpenCode keeps its own references to the objects and lists of `output`
+// (a new `args` object would be ignored): those are changed in place.
 function act(answer, output) {{
   if (answer && typeof answer.output === "object" && answer.output !== null && output) {{
-    Object.assign(output, answer.output);
+    for (const [key, value] of Object.entries(answer.output)) {{
+      const held = output[key];
+      if (Array.isArray(held) && Array.isArray(value)) {{
+        held.splice(0, held.length, ...value);
+      }} else if (held && typeof held === "object" && !Array.isArray(held) && value && typeof value === "object" && !Array.isArray(value)) {{
+        for (const k of Object.keys(held)) delete held[k];
+        Object.assign(held, value);
+      }} else {{
+        output[key] = value;
+      }}
+    }}
   }}
   if (answer && typeof answer.error === "string") throw new Error(answer.error);
 }}

@@ -44,7 +44,10 @@ fn plugin_payloads_decode() {
         (ev.name(), ev.tool_name()),
         (EventName::PostToolUse, Some("Read"))
     );
-    assert_eq!(ev.input()["tool_response"], "text");
+    // Hooks read Claude's shape; OpenCode's text stays beside it.
+    assert_eq!(ev.input()["tool_response"]["file"]["content"], "text");
+    assert_eq!(ev.input()["tool_response"]["file"]["filePath"], "/w/a");
+    assert_eq!(ev.input()["tool_response_native"], "text");
 
     let ev = OpenCode
         .decode(json!({"hook":"permission.ask","input":{"id":"p","type":"bash","pattern":["git push"],"sessionID":"s1","title":"Run git push","metadata":{}},"output":{"status":"ask"}}), None)

@@ -49,8 +49,10 @@ impl Which {
 }
 
 /// The hook input: Claude Code's common fields and the tool fields, plus
-/// `harness` and `tool_kind`. Every event adds its own fields (`prompt`,
-/// `source`, `tool_response`, ...), so other properties are allowed.
+/// `harness` and `tool_kind`, and the fields whose shape differs by agent,
+/// given in Claude Code's shape with the agent's own value beside them
+/// (`*_native`). Every event adds its own fields (`source`, `reason`, ...), so
+/// other properties are allowed.
 #[derive(JsonSchema)]
 #[schemars(rename = "HookInput")]
 #[allow(dead_code)] // Only its schema is used.
@@ -76,6 +78,25 @@ struct HookInput {
     tool_use_id: Option<String>,
     /// Tool events: what kind of thing the tool does.
     tool_kind: Option<ToolKind>,
+    /// After a tool: its result in Claude Code's shape for the tool, whatever
+    /// the agent: `Bash` `{stdout, stderr, interrupted, isImage}`, `Read`
+    /// `{type, file: {filePath, content, numLines, startLine, totalLines}}`,
+    /// `Write` `{filePath, content}`, `Edit` `{filePath, oldString, newString,
+    /// replaceAll}`; other tools as the agent gives them.
+    tool_response: Option<Value>,
+    /// After a tool, where the agent's own `tool_response` differs from
+    /// Claude Code's shape: the agent's value as it sent it (Codex a string,
+    /// Gemini `{llmContent, returnDisplay}`, ...).
+    tool_response_native: Option<Value>,
+    /// PostToolUseFailure: the error, as text (Claude Code's shape).
+    error: Option<String>,
+    /// PostToolUseFailure, where the agent's error was not text: its value.
+    error_native: Option<Value>,
+    /// UserPromptSubmit: the prompt, as text (Claude Code's shape).
+    prompt: Option<String>,
+    /// UserPromptSubmit, where the agent's prompt was not text (a list of
+    /// parts): its value.
+    prompt_native: Option<Value>,
 }
 
 /// The schema `which` as a JSON value.
