@@ -271,19 +271,17 @@ pub(crate) fn encode_as(agent: &dyn Agent, event: &Event, answer: &Answer) -> Na
     if let Some(input) = &intent.updated_input {
         assign.insert("args".into(), Value::Object(input.clone()));
     }
-    let mut appended: Vec<String> = Vec::new();
-    if let Some(reason) = &intent.block {
-        if event.name() == EventName::UserPromptSubmit {
-            out.insert("error".into(), json!(intent.block_reason_or(DEFAULT_DENY)));
-        } else if !reason.is_empty() {
-            appended.push(reason.clone());
-        }
+    // A blocked prompt throws; elsewhere a block reason is text for the model.
+    let prompt_blocked = intent.block.is_some() && event.name() == EventName::UserPromptSubmit;
+    if prompt_blocked {
+        out.insert("error".into(), json!(intent.block_reason_or(DEFAULT_DENY)));
     }
-    if let Some(c) = &intent.context {
-        appended.push(c.clone());
-    }
-    if !appended.is_empty() {
-        let text = appended.join("\n\n");
+    let added = if prompt_blocked {
+        intent.context.clone()
+    } else {
+        intent.added_text()
+    };
+    if let Some(text) = added {
         match event.name() {
             EventName::PostToolUse => {
                 // The tool's own output text, before it was given to hooks in

@@ -234,15 +234,7 @@ impl Agent for Pi {
         if let Some(input) = &intent.updated_input {
             out.insert("input".into(), Value::Object(input.clone()));
         }
-        let mut appended: Vec<String> = Vec::new();
-        if let Some(reason) = intent.block.as_ref().filter(|r| !r.is_empty()) {
-            appended.push(reason.clone());
-        }
-        if let Some(c) = &intent.context {
-            appended.push(c.clone());
-        }
-        if !appended.is_empty() {
-            let text = appended.join("\n\n");
+        if let Some(text) = intent.added_text() {
             match event.name() {
                 EventName::PostToolUse => {
                     let mut content = native_content(event);

@@ -69,6 +69,17 @@ impl Intent {
             .to_string()
     }
 
+    /// What an agent that can only add text for the model writes: a
+    /// non-empty block reason, then the context, a blank line apart; `None`
+    /// when there is neither.
+    pub fn added_text(&self) -> Option<String> {
+        let parts: Vec<&str> = [non_empty(self.block.as_deref()), self.context.as_deref()]
+            .into_iter()
+            .flatten()
+            .collect();
+        (!parts.is_empty()).then(|| parts.join("\n\n"))
+    }
+
     /// The reason to write with the verdict: for a deny never empty
     /// ([`DEFAULT_DENY`] when the hook gave none, since several agents need a
     /// reason to act on a deny), otherwise the hook's reason when it gave one.
