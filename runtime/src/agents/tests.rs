@@ -953,3 +953,40 @@ fn every_recorded_claude_payload_decodes_unchanged_but_for_the_added_fields() {
         assert_eq!(Value::Object(input), payload, "{path:?}");
     }
 }
+
+/// The module docs' promise, checked: an agent's id appears as a string
+/// literal only under `agents/` (tests aside), so a new agent needs no edit
+/// elsewhere in the runtime. Claude is the exception: its protocol is the
+/// runtime's own, and `fire` defaults to it.
+#[test]
+fn no_code_outside_agents_names_an_agent() {
+    fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
+        for entry in std::fs::read_dir(dir).expect("src dir").flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                walk(&path, out);
+            } else if path.extension().is_some_and(|e| e == "rs") {
+                out.push(path);
+            }
+        }
+    }
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut files = Vec::new();
+    walk(&src, &mut files);
+    let mut found = Vec::new();
+    for file in files {
+        let rel = file.strip_prefix(&src).expect("under src");
+        let name = rel.to_string_lossy();
+        if rel.starts_with("agents") || name.ends_with("tests.rs") {
+            continue;
+        }
+        let text = std::fs::read_to_string(&file).expect("readable");
+        let code = text.split("#[cfg(test)]").next().unwrap_or_default();
+        for agent in AGENTS.iter().filter(|a| a.id() != "claude") {
+            if code.contains(&format!("\"{}\"", agent.id())) {
+                found.push(format!("{name}: \"{}\"", agent.id()));
+            }
+        }
+    }
+    assert!(found.is_empty(), "agent ids outside agents/: {found:?}");
+}
