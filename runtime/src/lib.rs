@@ -51,4 +51,9 @@ pub mod runtime;
 pub mod select;
 pub mod suggest;
 
+// The names an embedder needs, at the crate root.
+pub use agents::{Agent, Native, AGENTS};
+pub use exec::Report;
+pub use pipeline::Dispatched;
+pub use protocol::{Answer, Event, EventName, Failure, Note, Outcome, Skip, ToolKind};
 pub use runtime::{Runtime, RuntimeOptions};
