@@ -139,7 +139,7 @@ fn recorded_post_tool_payloads_read_as_claude_s() {
                 let ev = agent.decode(payload, Some(&native)).expect("decode");
                 let input = ev.input();
                 if ev.tool_name() != Some("Bash")
-                    || !ev.if_target().is_some_and(|c| c == "echo hello")
+                    || ev.if_target().is_none_or(|c| c != "echo hello")
                 {
                     continue;
                 }
