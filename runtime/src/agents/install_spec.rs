@@ -55,6 +55,18 @@ pub enum Shape {
     Nested,
     /// A flat list of handlers: `hooks.<event>: [ {command, ...} ]` (Copilot, Cursor, Windsurf, Kiro).
     Flat,
+    /// Claude's shape with this matcher instead of `*`, for agents that
+    /// compile the matcher as a regex, where a bare `*` is invalid and drops
+    /// the rule (Goose) or the whole file (Antigravity); `""` matches every
+    /// tool there.
+    NestedMatching(&'static str),
+}
+
+impl Shape {
+    /// Whether entries are groups of handlers (`{matcher, hooks: [...]}`).
+    pub fn is_nested(self) -> bool {
+        matches!(self, Shape::Nested | Shape::NestedMatching(_))
+    }
 }
 
 /// The unit of a handler's timeout field.
@@ -123,13 +135,19 @@ pub enum Registration {
     Plugin,
 }
 
+/// [`InstallSpec::project`] of an agent that reads no project-level hooks
+/// file (Junie), or whose project file is agenthooks' own (Antigravity reads
+/// `.agents/hooks.json`): `install` at project scope refuses and points at
+/// `--user`.
+pub const USER_ONLY: &str = "";
+
 /// Everything install needs to know about one agent besides its event table.
 #[derive(Debug, Clone, Copy)]
 pub struct InstallSpec {
     /// How hooks are registered.
     pub registration: Registration,
     /// The file (or for [`Registration::Scripts`] the directory), relative
-    /// to the project root.
+    /// to the project root; [`USER_ONLY`] when there is none.
     pub project: &'static str,
     /// The same at user level.
     pub user: UserPath,

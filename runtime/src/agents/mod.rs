@@ -64,7 +64,7 @@ pub mod windsurf;
 
 pub use install_spec::{
     claude_handler, AlsoRuns, Field, InstallSpec, JsonSpec, Literal, Registration, Shape, TimeUnit,
-    UserDir, UserPath,
+    UserDir, UserPath, USER_ONLY,
 };
 pub use plan::{Intent, Verdict, NOTE_PREFIX};
 pub use table::{

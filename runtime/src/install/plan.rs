@@ -213,6 +213,19 @@ pub(crate) fn backup_of(path: &Path) -> PathBuf {
     path.with_file_name(name)
 }
 
+/// Refuses project scope for an agent with no project file of its own
+/// ([`crate::agents::USER_ONLY`]): without this its "project file" would be
+/// the project directory itself.
+fn user_only(req: &Request<'_>) -> Result<(), InstallError> {
+    if req.scope == Scope::Project && req.agent.install_spec().project == crate::agents::USER_ONLY {
+        return Err(InstallError::UserOnly {
+            agent: req.agent.display_name(),
+            id: req.agent.id(),
+        });
+    }
+    Ok(())
+}
+
 /// Plans one agent's install or uninstall: the files it would touch, with
 /// their bytes before and after. Writes nothing.
 ///
@@ -221,6 +234,7 @@ pub(crate) fn backup_of(path: &Path) -> PathBuf {
 /// agent should be written then.
 pub fn plan(req: &Request<'_>) -> Result<Vec<FileChange>, InstallError> {
     let spec = req.agent.install_spec();
+    user_only(req)?;
     let path = targets::path(spec, req.scope, req.project_root, req.env);
     let stop = match req.scope {
         Scope::Project => req.project_root.to_path_buf(),
@@ -452,6 +466,7 @@ fn plan_plugin(req: &Request<'_>, path: PathBuf, stop: &Path) -> Result<FileChan
 /// process for [`write::LOCK_WAIT`].
 pub fn change(req: &Request<'_>) -> Result<Vec<FileChange>, InstallError> {
     let spec = req.agent.install_spec();
+    user_only(req)?;
     let path = targets::path(spec, req.scope, req.project_root, req.env);
     let target = write::resolve(&path).map_err(|e| InstallError::io(&path, e))?;
     if !matches!(spec.registration, Registration::Scripts) {
