@@ -35,7 +35,13 @@
 //!   decode and encode whole;
 //! - only where the agent differs from the trait's defaults:
 //!   [`Agent::deadline`] (how long it waits for a hook), [`Agent::no_opinion`]
-//!   (Gemini answers `{}`), [`Agent::also_runs`] (Copilot runs Claude's hooks).
+//!   (Gemini answers `{}`), [`Agent::also_runs`] (Copilot, Cursor and Devin
+//!   run Claude's hooks too).
+//!
+//! Agents close enough to Claude's protocol to need no code of their own
+//! (Antigravity, Goose, Crush, Auggie, Junie, Qoder, Devin) are a
+//! [`ClaudeLike`] value: the same table and install spec, plus which payload
+//! keys name the event and which answer [`Dialect`] they read.
 //!
 //! Because dropping happens in [`plan::plan`] from the same [`Caps`] that
 //! [`Agent::capabilities`] prints, the printed table and the encoder agree;
@@ -45,23 +51,31 @@ use serde_json::{Map, Value};
 
 use crate::protocol::{Answer, Event, EventError, EventName};
 
+pub mod antigravity;
+pub mod auggie;
 pub mod claude;
 mod claude_json;
 pub mod cline;
 pub mod codex;
 pub mod copilot;
+pub mod crush;
 pub mod cursor;
 pub mod deadline;
+pub mod devin;
 pub mod factory;
 pub mod gemini;
+pub mod goose;
 mod install_spec;
+pub mod junie;
 pub mod kiro;
 pub mod opencode;
 pub mod plan;
+pub mod qoder;
 pub mod qwen;
 mod table;
 pub mod windsurf;
 
+pub use claude_json::{ClaudeLike, Dialect};
 pub use install_spec::{
     claude_handler, AlsoRuns, Field, InstallSpec, JsonSpec, Literal, Registration, Shape, TimeUnit,
     UserDir, UserPath, USER_ONLY,
@@ -225,6 +239,13 @@ pub static AGENTS: &[&dyn Agent] = &[
     &factory::Factory,
     &kiro::Kiro,
     &opencode::OpenCode,
+    &antigravity::AGENT,
+    &goose::AGENT,
+    &crush::AGENT,
+    &auggie::AGENT,
+    &junie::AGENT,
+    &qoder::AGENT,
+    &devin::AGENT,
 ];
 
 /// The agent with this id.
