@@ -87,7 +87,10 @@ pub static INSTALL: InstallSpec = InstallSpec {
     project: USER_ONLY,
     user: UserPath::home(".gemini/config/hooks.json"),
     detect: &[],
-    detect_user: &[UserPath::home(".gemini/antigravity")],
+    detect_user: &[
+        UserPath::home(".gemini/antigravity"),
+        UserPath::home(".gemini/config/hooks.json"),
+    ],
     after_install: None,
 };
 

@@ -75,6 +75,7 @@ pub static AGENT: ClaudeLike = ClaudeLike {
     also_runs: Some(AlsoRuns {
         agent: "claude",
         env: "DEVIN_PROJECT_DIR",
+        when: None,
     }),
     names: &["hook_event_name"],
     tool_call: None,

@@ -176,6 +176,8 @@ pub struct AlsoRuns {
     /// A variable this agent sets (non-empty) for every hook it runs, that
     /// agent does not.
     pub env: &'static str,
+    /// When it does (Cursor: only with a setting on); `None`: always.
+    pub when: Option<&'static str>,
 }
 
 /// The handler of Claude's own shape (`type`, `command`, `timeout`), with the

@@ -248,6 +248,43 @@ pub static AGENTS: &[&dyn Agent] = &[
     &devin::AGENT,
 ];
 
+/// Every pair among `agents` where the first also runs the second's hooks
+/// config ([`Agent::also_runs`]), with how.
+pub fn double_loads<'a>(
+    agents: &'a [&'static dyn Agent],
+) -> impl Iterator<Item = (&'static dyn Agent, &'static dyn Agent, AlsoRuns)> + 'a {
+    agents.iter().filter_map(move |host| {
+        let also = host.also_runs()?;
+        let other = agents.iter().find(|a| a.id() == also.agent)?;
+        Some((*host, *other, also))
+    })
+}
+
+/// The one line `install` and `check` print about `host` running `other`'s
+/// hooks file as well as its own: what `run` does about it when `host`'s own
+/// entry is installed, or what to do when it is not.
+pub fn double_load_note(
+    host: &dyn Agent,
+    other: &dyn Agent,
+    also: AlsoRuns,
+    host_installed: bool,
+) -> String {
+    let when = also.when.map(|w| format!(" ({w})")).unwrap_or_default();
+    let file = other.install_spec().project;
+    let (h, o) = (host.display_name(), other.display_name());
+    if host_installed {
+        format!(
+            "{h} also runs the hooks in `{file}`{when}; with both agents installed, that {o} entry steps aside under {h} (`{}` set), so each hook runs once",
+            also.env
+        )
+    } else {
+        format!(
+            "{h} also runs the hooks in `{file}`{when}, where the {o} entry sees {h}'s payloads under {o}'s names; `agenthooks install {}` gives {h} its own entry, and the {o} entry then steps aside under it",
+            host.id()
+        )
+    }
+}
+
 /// The agent with this id.
 pub fn find(id: &str) -> Option<&'static dyn Agent> {
     AGENTS.iter().copied().find(|a| a.id() == id)

@@ -128,22 +128,64 @@ pub fn check(root: &Path, env: &Env, trusted: impl Fn(&Handler) -> bool) -> Find
         }
         agent_findings(*agent, &config.handlers, &mut found);
     }
-    for host in &agents {
-        let Some(also) = host.also_runs() else {
-            continue;
-        };
-        let Some(other) = agents.iter().find(|a| a.id() == also.agent) else {
-            continue;
-        };
-        let config = other.install_spec().project;
-        found.notes.push(format!(
-            "{host} also runs the hooks in `{config}`; with both agents installed, that {other} entry steps aside under {host} (`{env}` set), so each hook runs once",
-            host = host.display_name(),
-            other = other.display_name(),
-            env = also.env,
-        ));
+    antigravity_findings(&config.files, root, env, &agents, &mut found);
+    for (host, other, also) in crate::agents::double_loads(&agents) {
+        found
+            .notes
+            .push(crate::agents::double_load_note(host, other, also, true));
     }
     found
+}
+
+/// The project's `.agents/hooks.json` as Antigravity sees it: Antigravity
+/// reads that path itself, with its own named-hook schema, by which a
+/// Claude-shaped file of command hooks is one hook named `hooks` that it
+/// would run natively, unsandboxed and past the trust gate. A warning where
+/// Antigravity is in use (its folder under the home, or our entry
+/// installed), a note elsewhere; and where Antigravity ignores the file (as
+/// it should) but has no entry of ours, what to install so the hooks still
+/// run there.
+fn antigravity_findings(
+    files: &[std::path::PathBuf],
+    root: &Path,
+    env: &Env,
+    installed: &[&'static dyn Agent],
+    found: &mut Findings,
+) {
+    let agy = &crate::agents::antigravity::AGENT;
+    let has_entry = installed.iter().any(|a| a.id() == agy.id());
+    let in_use = has_entry
+        || install::detected(Scope::User, root, env)
+            .iter()
+            .any(|a| a.id() == agy.id());
+    for file in files.iter().filter(|f| f.starts_with(root)) {
+        let Some(value) = fsread::read_bounded(file, fsread::caps::HOOKS_JSON)
+            .ok()
+            .and_then(|b| serde_json::from_slice::<serde_json::Value>(&b).ok())
+        else {
+            continue;
+        };
+        match crate::agents::antigravity::reads_natively(&value) {
+            Some(0) => {}
+            Some(n) => {
+                let line = format!(
+                    "`{}`: Antigravity reads this file itself and would run its {n} command hook{} natively, outside agenthooks' trust gate and sandbox; add `\"$schema\": \"agenthooks\"` at its top so Antigravity ignores it (README: Antigravity)",
+                    file.display(),
+                    if n == 1 { "" } else { "s" }
+                );
+                if in_use {
+                    found.warnings.push(line);
+                } else {
+                    found.notes.push(line);
+                }
+            }
+            None if in_use && !has_entry => found.warnings.push(format!(
+                "`{}`: Antigravity ignores this file (its loader rejects agenthooks' format), so its hooks run in Antigravity only through agenthooks: `agenthooks install antigravity --user`",
+                file.display()
+            )),
+            None => {}
+        }
+    }
 }
 
 /// Why a component file cannot be run, if it cannot: one line naming the

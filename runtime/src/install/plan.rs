@@ -593,11 +593,13 @@ fn apply_changes(changes: &[FileChange], prune: bool) -> Result<(), InstallError
 }
 
 /// Removes the empty directories above a deleted file, stopping at `stop`
-/// (never removed) and at the first directory that is not empty.
+/// (never removed), at agenthooks' own `.agents/` (the hooks config's
+/// home, even when empty: Goose's plugin lives below it) and at the first
+/// directory that is not empty.
 fn prune_empty_dirs(file: &Path, stop: &Path) {
     let mut dir = file.parent();
     while let Some(d) = dir {
-        if d == stop || !d.starts_with(stop) {
+        if d == stop || !d.starts_with(stop) || d == stop.join(".agents") {
             break;
         }
         // Fails (and stops) when the directory is not empty.
