@@ -27,7 +27,7 @@ use serde_json::Value;
 
 use super::claude_json::{ClaudeLike, Dialect};
 use super::{claude_handler, InstallSpec, JsonSpec, Registration, Shape, TimeUnit, UserPath};
-use super::{deadline, rename, tool, Caps, EventRow, Table, USER_ONLY};
+use super::{deadline, rename, tool, Caps, EventRow, NativeRead, Table, USER_ONLY};
 use crate::protocol::EventName;
 
 /// Antigravity's table: only the tool events run hooks.
@@ -109,14 +109,19 @@ pub static AGENT: ClaudeLike = ClaudeLike {
         allow: "allow",
         ask: Some("ask"),
     },
+    reads_hooks_file: Some(reads_natively),
 };
 
-/// Whether Antigravity would load `file` (a parsed `.agents/hooks.json`) as
-/// its own named-hook file and run its command handlers natively: how many
-/// it would run, or `None` when its strict loader drops the file (a
-/// top-level value that is not an object, such as agenthooks' `"$schema"`,
-/// or a handler type other than `command`/`prompt`, such as `wasm`).
-pub fn reads_natively(file: &Value) -> Option<usize> {
+/// What Antigravity does with `file` (a parsed `.agents/hooks.json`): load
+/// it as its own named-hook file and run its command handlers natively, or
+/// drop it, as its strict loader does for a top-level value that is not an
+/// object (agenthooks' `"$schema"`) or a handler type other than
+/// `command`/`prompt` (`wasm`).
+pub fn reads_natively(file: &Value) -> NativeRead {
+    count_commands(file).map_or(NativeRead::Ignores, NativeRead::Runs)
+}
+
+fn count_commands(file: &Value) -> Option<usize> {
     let hooks = file.as_object()?;
     let mut commands = 0;
     for named in hooks.values() {

@@ -45,17 +45,17 @@ fn a_claude_shaped_command_file_is_one_antigravity_would_run_itself() {
     let live = json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
         {"type": "command", "command": "./check.sh"}]}],
         "Stop": [{"hooks": [{"type": "command", "command": "./log.sh"}]}]}});
-    assert_eq!(reads_natively(&live), Some(2));
+    assert_eq!(reads_natively(&live), NativeRead::Runs(2));
     // agenthooks' `$schema` key is not a named hook: the strict loader drops the file.
     let mut marked = live.clone();
     marked["$schema"] = json!("agenthooks");
-    assert_eq!(reads_natively(&marked), None);
+    assert_eq!(reads_natively(&marked), NativeRead::Ignores);
     // A wasm handler is not a type it knows: dropped too.
     let wasm = json!({"hooks": {"PreToolUse": [{"hooks": [
         {"type": "wasm", "component": "h.wasm"}]}]}});
-    assert_eq!(reads_natively(&wasm), None);
+    assert_eq!(reads_natively(&wasm), NativeRead::Ignores);
     // Its own named-hook files, flat lists included, are read.
     let own =
         json!({"lint": {"enabled": false, "PreInvocation": [{"type": "command", "command": "x"}]}});
-    assert_eq!(reads_natively(&own), Some(1));
+    assert_eq!(reads_natively(&own), NativeRead::Runs(1));
 }

@@ -89,6 +89,7 @@ pub static AGENT: ClaudeLike = ClaudeLike {
     names: &["hook_event_name"],
     tool_call: None,
     dialect: Dialect::Claude,
+    reads_hooks_file: None,
 };
 
 #[cfg(test)]

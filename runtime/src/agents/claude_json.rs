@@ -17,7 +17,7 @@ use serde_json::{json, Map, Value};
 use super::deadline::Deadline;
 use super::plan::{Intent, Verdict, DEFAULT_DENY};
 use super::{finish_decode, intent_for, start_decode, Agent, DecodeError, Native, Table};
-use super::{AlsoRuns, InstallSpec};
+use super::{AlsoRuns, InstallSpec, NativeRead};
 use crate::protocol::{Answer, Event, EventName};
 
 /// How an agent described by [`ClaudeLike`] reads a hook's answer.
@@ -64,6 +64,9 @@ pub struct ClaudeLike {
     pub tool_call: Option<&'static str>,
     /// How the agent reads the answer.
     pub dialect: Dialect,
+    /// [`Agent::reads_hooks_file`], for an agent that reads agenthooks' own
+    /// file natively.
+    pub reads_hooks_file: Option<fn(&Value) -> NativeRead>,
 }
 
 impl Agent for ClaudeLike {
@@ -89,6 +92,10 @@ impl Agent for ClaudeLike {
 
     fn also_runs(&self) -> Option<AlsoRuns> {
         self.also_runs
+    }
+
+    fn reads_hooks_file(&self, file: &Value) -> Option<NativeRead> {
+        self.reads_hooks_file.map(|read| read(file))
     }
 
     fn decode(&self, input: Value, event: Option<&str>) -> Result<Event, DecodeError> {

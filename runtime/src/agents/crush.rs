@@ -73,9 +73,9 @@ pub static INSTALL: InstallSpec = InstallSpec {
         off: &[],
     }),
     project: "crush.json",
-    user: UserPath::new(UserDir::XdgConfigHome, "crush/crush.json"),
+    user: UserPath::new(UserDir::XDG_CONFIG_HOME, "crush/crush.json"),
     detect: &["crush.json", ".crush.json", ".crush"],
-    detect_user: &[UserPath::new(UserDir::XdgConfigHome, "crush")],
+    detect_user: &[UserPath::new(UserDir::XDG_CONFIG_HOME, "crush")],
     after_install: None,
 };
 
@@ -90,6 +90,7 @@ pub static AGENT: ClaudeLike = ClaudeLike {
     names: &["hook_event_name", "event"],
     tool_call: None,
     dialect: Dialect::Claude,
+    reads_hooks_file: None,
 };
 
 #[cfg(test)]

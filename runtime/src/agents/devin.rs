@@ -58,9 +58,9 @@ pub static INSTALL: InstallSpec = InstallSpec {
         off: &[],
     }),
     project: ".devin/config.json",
-    user: UserPath::new(UserDir::XdgConfigHome, "devin/config.json"),
+    user: UserPath::new(UserDir::XDG_CONFIG_HOME, "devin/config.json"),
     detect: &[".devin"],
-    detect_user: &[UserPath::new(UserDir::XdgConfigHome, "devin")],
+    detect_user: &[UserPath::new(UserDir::XDG_CONFIG_HOME, "devin")],
     after_install: None,
 };
 
@@ -80,6 +80,7 @@ pub static AGENT: ClaudeLike = ClaudeLike {
     names: &["hook_event_name"],
     tool_call: None,
     dialect: Dialect::Claude,
+    reads_hooks_file: None,
 };
 
 #[cfg(test)]

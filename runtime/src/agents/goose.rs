@@ -91,6 +91,7 @@ pub static AGENT: ClaudeLike = ClaudeLike {
         allow: "allow",
         ask: None,
     },
+    reads_hooks_file: None,
 };
 
 #[cfg(test)]

@@ -76,6 +76,7 @@ pub static AGENT: ClaudeLike = ClaudeLike {
     names: &["hook_event_name"],
     tool_call: None,
     dialect: Dialect::Exit2,
+    reads_hooks_file: None,
 };
 
 #[cfg(test)]
