@@ -26,8 +26,8 @@
 use serde_json::Value;
 
 use super::claude_json::{ClaudeLike, Dialect};
-use super::{claude_handler, InstallSpec, JsonSpec, Registration, Shape, TimeUnit, UserPath};
-use super::{deadline, rename, tool, Caps, EventRow, NativeRead, Table, USER_ONLY};
+use super::{rename, tool, Caps, EventRow, NativeRead, Table, USER_ONLY};
+use super::{InstallSpec, JsonSpec, Registration, Shape, TimeUnit, UserPath};
 use crate::protocol::EventName;
 
 /// Antigravity's table: only the tool events run hooks.
@@ -77,13 +77,10 @@ pub static TABLE: Table = Table {
 /// Claude's) in the user file, matcher `""` (a bare `*` is not a valid Go
 /// regex), timeout in seconds.
 pub static INSTALL: InstallSpec = InstallSpec {
-    registration: Registration::Json(JsonSpec {
-        shape: Shape::NestedMatching(""),
-        handler: claude_handler(TimeUnit::Seconds),
-        root: &[],
-        jsonc: false,
-        off: &[],
-    }),
+    registration: Registration::Json(JsonSpec::claude(
+        Shape::NestedMatching(""),
+        TimeUnit::Seconds,
+    )),
     project: USER_ONLY,
     user: UserPath::home(".gemini/config/hooks.json"),
     detect: &[],
@@ -95,22 +92,20 @@ pub static INSTALL: InstallSpec = InstallSpec {
 };
 
 /// The Antigravity adapter.
-pub static AGENT: ClaudeLike = ClaudeLike {
-    id: "antigravity",
-    name: "Google Antigravity",
-    table: &TABLE,
-    install: &INSTALL,
-    deadline: deadline::UNVERIFIED,
-    also_runs: None,
-    names: &[],
-    tool_call: Some("toolCall"),
-    dialect: Dialect::Decision {
+pub static AGENT: ClaudeLike = ClaudeLike::new(
+    "antigravity",
+    "Google Antigravity",
+    &TABLE,
+    &INSTALL,
+    Dialect::Decision {
         deny: "deny",
         allow: "allow",
         ask: Some("ask"),
     },
-    reads_hooks_file: Some(reads_natively),
-};
+)
+.with_names(&[])
+.with_tool_call("toolCall")
+.with_reads_hooks_file(reads_natively);
 
 /// What Antigravity does with `file` (a parsed `.agents/hooks.json`): load
 /// it as its own named-hook file and run its command handlers natively, or

@@ -18,8 +18,8 @@
 //! `launch-process` are from Augment's tool list, unverified.
 
 use super::claude_json::{ClaudeLike, Dialect};
-use super::{claude_handler, InstallSpec, JsonSpec, Registration, Shape, TimeUnit, UserPath};
-use super::{deadline, tool, Caps, EventRow, Table};
+use super::{tool, Caps, EventRow, Table};
+use super::{InstallSpec, JsonSpec, Registration, Shape, TimeUnit, UserPath};
 use crate::protocol::EventName;
 
 const DENY: Caps = Caps {
@@ -62,13 +62,7 @@ pub static TABLE: Table = Table {
 /// Auggie reads Claude's shape in `settings.json`, timeout in milliseconds;
 /// its matcher is a JavaScript regex, where a bare `*` is invalid.
 pub static INSTALL: InstallSpec = InstallSpec {
-    registration: Registration::Json(JsonSpec {
-        shape: Shape::NestedMatching(".*"),
-        handler: claude_handler(TimeUnit::Milliseconds),
-        root: &[],
-        jsonc: false,
-        off: &[],
-    }),
+    registration: Registration::Json(JsonSpec::claude(Shape::NestedMatching(".*"), TimeUnit::Milliseconds)),
     project: ".augment/settings.json",
     user: UserPath::home(".augment/settings.json"),
     detect: &[".augment"],
@@ -79,18 +73,13 @@ pub static INSTALL: InstallSpec = InstallSpec {
 };
 
 /// The Auggie adapter.
-pub static AGENT: ClaudeLike = ClaudeLike {
-    id: "auggie",
-    name: "Augment (Auggie CLI)",
-    table: &TABLE,
-    install: &INSTALL,
-    deadline: deadline::UNVERIFIED,
-    also_runs: None,
-    names: &["hook_event_name"],
-    tool_call: None,
-    dialect: Dialect::Claude,
-    reads_hooks_file: None,
-};
+pub static AGENT: ClaudeLike = ClaudeLike::new(
+    "auggie",
+    "Augment (Auggie CLI)",
+    &TABLE,
+    &INSTALL,
+    Dialect::Claude,
+);
 
 #[cfg(test)]
 #[path = "auggie_tests.rs"]

@@ -69,6 +69,67 @@ pub struct ClaudeLike {
     pub reads_hooks_file: Option<fn(&Value) -> NativeRead>,
 }
 
+impl ClaudeLike {
+    /// An agent that names the event in `hook_event_name`, has no tool-call
+    /// object, an undocumented deadline ([`super::deadline::UNVERIFIED`]),
+    /// runs no other agent's hooks and does not read agenthooks' file; the
+    /// `with_*` methods say where it differs.
+    pub const fn new(
+        id: &'static str,
+        name: &'static str,
+        table: &'static Table,
+        install: &'static InstallSpec,
+        dialect: Dialect,
+    ) -> ClaudeLike {
+        ClaudeLike {
+            id,
+            name,
+            table,
+            install,
+            deadline: super::deadline::UNVERIFIED,
+            also_runs: None,
+            names: &["hook_event_name"],
+            tool_call: None,
+            dialect,
+            reads_hooks_file: None,
+        }
+    }
+
+    /// The same agent, waiting `deadline` for a hook.
+    pub const fn with_deadline(self, deadline: Deadline) -> ClaudeLike {
+        ClaudeLike { deadline, ..self }
+    }
+
+    /// The same agent, naming the event by the first of `names` present.
+    pub const fn with_names(self, names: &'static [&'static str]) -> ClaudeLike {
+        ClaudeLike { names, ..self }
+    }
+
+    /// The same agent, running `also`'s hooks too.
+    pub const fn with_also_runs(self, also: AlsoRuns) -> ClaudeLike {
+        ClaudeLike {
+            also_runs: Some(also),
+            ..self
+        }
+    }
+
+    /// The same agent, sending the tool call as `{name, args}` under `key`.
+    pub const fn with_tool_call(self, key: &'static str) -> ClaudeLike {
+        ClaudeLike {
+            tool_call: Some(key),
+            ..self
+        }
+    }
+
+    /// The same agent, reading agenthooks' own file natively as `read` says.
+    pub const fn with_reads_hooks_file(self, read: fn(&Value) -> NativeRead) -> ClaudeLike {
+        ClaudeLike {
+            reads_hooks_file: Some(read),
+            ..self
+        }
+    }
+}
+
 impl Agent for ClaudeLike {
     fn id(&self) -> &'static str {
         self.id

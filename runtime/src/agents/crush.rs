@@ -80,18 +80,9 @@ pub static INSTALL: InstallSpec = InstallSpec {
 };
 
 /// The Crush adapter.
-pub static AGENT: ClaudeLike = ClaudeLike {
-    id: "crush",
-    name: "Crush",
-    table: &TABLE,
-    install: &INSTALL,
-    deadline: Deadline::new(secs(30), &[]),
-    also_runs: None,
-    names: &["hook_event_name", "event"],
-    tool_call: None,
-    dialect: Dialect::Claude,
-    reads_hooks_file: None,
-};
+pub static AGENT: ClaudeLike = ClaudeLike::new("crush", "Crush", &TABLE, &INSTALL, Dialect::Claude)
+    .with_deadline(Deadline::new(secs(30), &[]))
+    .with_names(&["hook_event_name", "event"]);
 
 #[cfg(test)]
 #[path = "crush_tests.rs"]

@@ -16,8 +16,8 @@
 //! verdict before a tool is claimed.
 
 use super::claude_json::{ClaudeLike, Dialect};
-use super::{claude_handler, InstallSpec, JsonSpec, Registration, Shape, TimeUnit, UserDir};
-use super::{deadline, tool, AlsoRuns, Caps, EventRow, Table, UserPath};
+use super::{tool, AlsoRuns, Caps, EventRow, Table, UserPath};
+use super::{InstallSpec, JsonSpec, Registration, Shape, TimeUnit, UserDir};
 use crate::protocol::EventName;
 
 const VERDICT: Caps = Caps {
@@ -50,13 +50,10 @@ pub static TABLE: Table = Table {
 /// Devin reads `hooks` in `.devin/config.json` (user:
 /// `~/.config/devin/config.json`), Claude's shape; `""` matches every tool.
 pub static INSTALL: InstallSpec = InstallSpec {
-    registration: Registration::Json(JsonSpec {
-        shape: Shape::NestedMatching(""),
-        handler: claude_handler(TimeUnit::Seconds),
-        root: &[],
-        jsonc: false,
-        off: &[],
-    }),
+    registration: Registration::Json(JsonSpec::claude(
+        Shape::NestedMatching(""),
+        TimeUnit::Seconds,
+    )),
     project: ".devin/config.json",
     user: UserPath::new(UserDir::XDG_CONFIG_HOME, "devin/config.json"),
     detect: &[".devin"],
@@ -65,23 +62,14 @@ pub static INSTALL: InstallSpec = InstallSpec {
 };
 
 /// The Devin CLI adapter.
-pub static AGENT: ClaudeLike = ClaudeLike {
-    id: "devin",
-    name: "Devin CLI",
-    table: &TABLE,
-    install: &INSTALL,
-    deadline: deadline::UNVERIFIED,
-    // Its own entry speaks Devin's tool names; the Claude one steps aside.
-    also_runs: Some(AlsoRuns {
-        agent: "claude",
-        env: "DEVIN_PROJECT_DIR",
-        when: None,
-    }),
-    names: &["hook_event_name"],
-    tool_call: None,
-    dialect: Dialect::Claude,
-    reads_hooks_file: None,
-};
+pub static AGENT: ClaudeLike =
+    ClaudeLike::new("devin", "Devin CLI", &TABLE, &INSTALL, Dialect::Claude)
+        // Its own entry speaks Devin's tool names; the Claude one steps aside.
+        .with_also_runs(AlsoRuns {
+            agent: "claude",
+            env: "DEVIN_PROJECT_DIR",
+            when: None,
+        });
 
 #[cfg(test)]
 #[path = "devin_tests.rs"]

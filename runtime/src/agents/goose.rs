@@ -15,8 +15,8 @@
 
 use super::claude_json::{ClaudeLike, Dialect};
 use super::deadline::{secs, Deadline};
-use super::{claude_handler, InstallSpec, JsonSpec, Registration, Shape, TimeUnit, UserPath};
 use super::{tool, Caps, EventRow, Table};
+use super::{InstallSpec, JsonSpec, Registration, Shape, TimeUnit, UserPath};
 use crate::protocol::EventName;
 
 /// Goose's table: every event is observed, only PreToolUse is answered.
@@ -61,13 +61,10 @@ pub static TABLE: Table = Table {
 
 /// Our plugin's `hooks/hooks.json`: Claude's shape, matcher `""`, seconds.
 pub static INSTALL: InstallSpec = InstallSpec {
-    registration: Registration::Json(JsonSpec {
-        shape: Shape::NestedMatching(""),
-        handler: claude_handler(TimeUnit::Seconds),
-        root: &[],
-        jsonc: false,
-        off: &[],
-    }),
+    registration: Registration::Json(JsonSpec::claude(
+        Shape::NestedMatching(""),
+        TimeUnit::Seconds,
+    )),
     project: ".agents/plugins/agenthooks/hooks/hooks.json",
     user: UserPath::home(".agents/plugins/agenthooks/hooks/hooks.json"),
     detect: &[".goosehints"],
@@ -76,23 +73,20 @@ pub static INSTALL: InstallSpec = InstallSpec {
 };
 
 /// The Goose adapter.
-pub static AGENT: ClaudeLike = ClaudeLike {
-    id: "goose",
-    name: "Goose",
-    table: &TABLE,
-    install: &INSTALL,
-    // DEFAULT_HOOK_TIMEOUT_SECS.
-    deadline: Deadline::new(secs(30), &[]),
-    also_runs: None,
-    names: &["event", "hook_event_name"],
-    tool_call: None,
-    dialect: Dialect::Decision {
+pub static AGENT: ClaudeLike = ClaudeLike::new(
+    "goose",
+    "Goose",
+    &TABLE,
+    &INSTALL,
+    Dialect::Decision {
         deny: "block",
         allow: "allow",
         ask: None,
     },
-    reads_hooks_file: None,
-};
+)
+// DEFAULT_HOOK_TIMEOUT_SECS.
+.with_deadline(Deadline::new(secs(30), &[]))
+.with_names(&["event", "hook_event_name"]);
 
 #[cfg(test)]
 #[path = "goose_tests.rs"]

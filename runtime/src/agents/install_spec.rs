@@ -137,6 +137,21 @@ pub struct JsonSpec {
     pub off: &'static [(&'static str, bool)],
 }
 
+impl JsonSpec {
+    /// Claude's handler (`type`, `command`, `timeout` in `unit`) under
+    /// `shape`, in a strict JSON file with no root keys and no off switch:
+    /// what the agents that copy Claude's file format read.
+    pub const fn claude(shape: Shape, unit: TimeUnit) -> JsonSpec {
+        JsonSpec {
+            shape,
+            handler: claude_handler(unit),
+            root: &[],
+            jsonc: false,
+            off: &[],
+        }
+    }
+}
+
 /// How an agent's hooks are registered.
 #[derive(Debug, Clone, Copy)]
 pub enum Registration {

@@ -12,8 +12,8 @@
 //! runner shares; everything else is dropped with a note.
 
 use super::claude_json::{ClaudeLike, Dialect};
-use super::{claude_handler, InstallSpec, JsonSpec, Registration, Shape, TimeUnit, UserPath};
-use super::{deadline, Caps, EventRow, Table, USER_ONLY};
+use super::{Caps, EventRow, Table, USER_ONLY};
+use super::{InstallSpec, JsonSpec, Registration, Shape, TimeUnit, UserPath};
 use crate::protocol::EventName;
 
 /// Junie's table.
@@ -51,13 +51,10 @@ pub static TABLE: Table = Table {
 /// Junie reads `hooks` in `~/.junie/config.json`; the matcher is written as
 /// the regex `.*` (its syntax is not documented beyond "tool name").
 pub static INSTALL: InstallSpec = InstallSpec {
-    registration: Registration::Json(JsonSpec {
-        shape: Shape::NestedMatching(".*"),
-        handler: claude_handler(TimeUnit::Seconds),
-        root: &[],
-        jsonc: false,
-        off: &[],
-    }),
+    registration: Registration::Json(JsonSpec::claude(
+        Shape::NestedMatching(".*"),
+        TimeUnit::Seconds,
+    )),
     project: USER_ONLY,
     user: UserPath::home(".junie/config.json"),
     detect: &[],
@@ -66,18 +63,13 @@ pub static INSTALL: InstallSpec = InstallSpec {
 };
 
 /// The Junie adapter.
-pub static AGENT: ClaudeLike = ClaudeLike {
-    id: "junie",
-    name: "JetBrains Junie CLI",
-    table: &TABLE,
-    install: &INSTALL,
-    deadline: deadline::UNVERIFIED,
-    also_runs: None,
-    names: &["hook_event_name"],
-    tool_call: None,
-    dialect: Dialect::Exit2,
-    reads_hooks_file: None,
-};
+pub static AGENT: ClaudeLike = ClaudeLike::new(
+    "junie",
+    "JetBrains Junie CLI",
+    &TABLE,
+    &INSTALL,
+    Dialect::Exit2,
+);
 
 #[cfg(test)]
 #[path = "junie_tests.rs"]

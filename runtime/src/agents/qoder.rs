@@ -13,8 +13,8 @@
 
 use super::claude::{CONTEXT, CONTEXT_BLOCK, OTHER, TOOL};
 use super::claude_json::{ClaudeLike, Dialect};
-use super::{claude_handler, InstallSpec, JsonSpec, Registration, Shape, TimeUnit, UserPath};
-use super::{deadline, EventRow, Table};
+use super::{EventRow, Table};
+use super::{InstallSpec, JsonSpec, Registration, Shape, TimeUnit, UserPath};
 use crate::protocol::EventName;
 
 /// Qoder's table: Claude's names and answers.
@@ -42,13 +42,7 @@ pub static TABLE: Table = Table {
 
 /// Qoder reads `hooks` in `settings.json`, Claude's shape, seconds.
 pub static INSTALL: InstallSpec = InstallSpec {
-    registration: Registration::Json(JsonSpec {
-        shape: Shape::Nested,
-        handler: claude_handler(TimeUnit::Seconds),
-        root: &[],
-        jsonc: false,
-        off: &[],
-    }),
+    registration: Registration::Json(JsonSpec::claude(Shape::Nested, TimeUnit::Seconds)),
     project: ".qoder/settings.json",
     user: UserPath::home(".qoder/settings.json"),
     detect: &[".qoder"],
@@ -57,18 +51,8 @@ pub static INSTALL: InstallSpec = InstallSpec {
 };
 
 /// The Qoder adapter.
-pub static AGENT: ClaudeLike = ClaudeLike {
-    id: "qoder",
-    name: "Qoder CLI",
-    table: &TABLE,
-    install: &INSTALL,
-    deadline: deadline::UNVERIFIED,
-    also_runs: None,
-    names: &["hook_event_name"],
-    tool_call: None,
-    dialect: Dialect::Claude,
-    reads_hooks_file: None,
-};
+pub static AGENT: ClaudeLike =
+    ClaudeLike::new("qoder", "Qoder CLI", &TABLE, &INSTALL, Dialect::Claude);
 
 #[cfg(test)]
 #[path = "qoder_tests.rs"]
