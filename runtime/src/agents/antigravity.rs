@@ -30,19 +30,18 @@ use super::{rename, tool, Caps, EventRow, NativeRead, Table, USER_ONLY};
 use super::{InstallSpec, JsonSpec, Registration, Shape, TimeUnit, UserPath};
 use crate::protocol::EventName;
 
+/// A verdict before a tool is all Antigravity reads.
+const VERDICTS: Caps = Caps {
+    deny: true,
+    ask: true,
+    allow: true,
+    ..Caps::NONE
+};
+
 /// Antigravity's table: only the tool events run hooks.
 pub static TABLE: Table = Table {
     events: &[
-        EventRow::new(
-            EventName::PreToolUse,
-            "PreToolUse",
-            Caps {
-                deny: true,
-                ask: true,
-                allow: true,
-                ..Caps::NONE
-            },
-        ),
+        EventRow::new(EventName::PreToolUse, "PreToolUse", VERDICTS),
         EventRow::new(EventName::PostToolUse, "PostToolUse", Caps::NONE),
     ],
     tools: &[

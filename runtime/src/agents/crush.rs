@@ -20,20 +20,19 @@ use super::{Caps, EventRow, Table};
 use super::{Field, InstallSpec, JsonSpec, Registration, Shape, TimeUnit, UserDir, UserPath};
 use crate::protocol::EventName;
 
+/// Allow, deny, halt, rewrite and context (its skill's list); no ask.
+const PRE_TOOL: Caps = Caps {
+    ask: false,
+    system_message: false,
+    ..TOOL
+};
+
 /// Crush's table. Only PreToolUse is registered: a build from before the
 /// 13-event release rejects the whole config over an event name it does not
 /// know.
 pub static TABLE: Table = Table {
     events: &[
-        EventRow::new(
-            EventName::PreToolUse,
-            "PreToolUse",
-            Caps {
-                ask: false,
-                system_message: false,
-                ..TOOL
-            },
-        ),
+        EventRow::new(EventName::PreToolUse, "PreToolUse", PRE_TOOL),
         EventRow::new(EventName::PostToolUse, "PostToolUse", Caps::NONE).decode_only(),
         EventRow::new(EventName::SessionStart, "SessionStart", Caps::NONE).decode_only(),
         EventRow::new(EventName::SessionEnd, "SessionEnd", Caps::NONE).decode_only(),
