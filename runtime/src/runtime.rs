@@ -43,7 +43,7 @@ use std::time::SystemTime;
 use serde_json::Value;
 
 use crate::agents::{Agent, DecodeError, Native};
-use crate::audit::{AuditLog, Record};
+use crate::audit::AuditLog;
 use crate::config::{self, Config, LoadOptions};
 use crate::exec::wasm::{CacheDir, EngineOptions, WasmHost};
 use crate::exec::ExecContext;
@@ -178,12 +178,8 @@ impl Runtime {
         }
         let config_notes = config.errors.iter().chain(&config.warnings).cloned();
         done.notes.splice(0..0, config_notes);
-        let audit = config
-            .audit
-            .as_ref()
-            .map(|a| (a.path.as_path(), a.max_bytes));
-        if let Some(log) = AuditLog::resolve(audit) {
-            let record = Record::new(&event, root.as_deref(), &done.reports, &done.answer);
+        if let Some(log) = AuditLog::resolve(config.audit.as_ref()) {
+            let record = log.record(&event, root.as_deref(), &done.reports, &done.answer, config);
             let note = pipeline::blocking(move || log.write(&record)).await;
             done.notes.extend(note);
         }

@@ -24,7 +24,7 @@ use std::process::ExitCode;
 use anyhow::{anyhow, Context};
 
 use crate::agents::{self, Agent, Native};
-use crate::audit::{AuditLog, Record};
+use crate::audit::AuditLog;
 use crate::config::{self, LoadOptions, Scope};
 use crate::exec::ExecContext;
 use crate::install;
@@ -147,12 +147,14 @@ pub fn bridge(args: &Args, input: impl Read, notes: &mut Vec<String>) -> anyhow:
         notes.extend(done.reports.iter().flat_map(super::report::verbose_lines));
     }
     notes.extend(done.notes.iter().cloned());
-    let audit = config
-        .audit
-        .as_ref()
-        .map(|a| (a.path.as_path(), a.max_bytes));
-    if let Some(log) = AuditLog::resolve(audit) {
-        let record = Record::new(&event, root.as_deref(), &done.reports, &done.answer);
+    if let Some(log) = AuditLog::resolve(config.audit.as_ref()) {
+        let record = log.record(
+            &event,
+            root.as_deref(),
+            &done.reports,
+            &done.answer,
+            &config,
+        );
         notes.extend(log.write(&record));
     }
     Ok(agent.encode(&event, &done.answer))

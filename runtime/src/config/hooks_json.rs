@@ -73,9 +73,13 @@ pub struct AuditEntry {
     /// Rotate the log when it grows past this many bytes.
     #[serde(default)]
     pub max_bytes: Option<u64>,
+    /// Record each event's tool input (capped at 16 KiB, values under keys
+    /// that look like secrets redacted).
+    #[serde(default)]
+    pub include_input: Option<bool>,
 }
 
-const AUDIT_KEYS: &[&str] = &["path", "maxBytes"];
+const AUDIT_KEYS: &[&str] = &["path", "maxBytes", "includeInput"];
 
 /// The `hooks` object: event name → matcher groups, in the order of the file.
 ///

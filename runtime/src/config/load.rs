@@ -258,6 +258,7 @@ fn load_file(ctx: &Ctx<'_>, config: &mut Config) {
                 config.audit = Some(AuditConfig {
                     path: resolve_path(&audit.path, ctx),
                     max_bytes: audit.max_bytes,
+                    include_input: audit.include_input.unwrap_or(false),
                 });
             }
             Scope::Project => ctx.warn(

@@ -714,6 +714,7 @@ fn audit_is_read_from_the_user_file_only() {
         Some(AuditConfig {
             path: d.home().join(".agents/audit.jsonl"),
             max_bytes: Some(1_048_576),
+            include_input: false,
         })
     );
     assert_eq!(c.warnings.len(), 1);

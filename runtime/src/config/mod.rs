@@ -109,6 +109,8 @@ pub struct AuditConfig {
     pub path: PathBuf,
     /// Rotate when the log grows past this many bytes.
     pub max_bytes: Option<u64>,
+    /// Record each event's tool input, capped and redacted (`includeInput`).
+    pub include_input: bool,
 }
 
 /// Where a handler was declared. User scope comes first in declaration order.

@@ -49,6 +49,17 @@ pub enum Skip {
 }
 
 impl Skip {
+    /// A stable kebab-case name of this kind of skip, for machine readers (the
+    /// audit log); it never changes with the wording of the note.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Skip::Async => "async",
+            Skip::Untrusted => "untrusted",
+            Skip::Unsupported { .. } => "unsupported",
+            Skip::OverUntrustedCap { .. } => "over-untrusted-cap",
+        }
+    }
+
     /// Whether the trust gate already says once per run what was skipped this
     /// way and what to do, so a note per hook would only repeat it.
     pub fn noted_once(&self) -> bool {
@@ -192,6 +203,34 @@ pub enum Failure {
         /// What went wrong.
         why: String,
     },
+}
+
+impl Failure {
+    /// A stable kebab-case name of this kind of failure, for machine readers
+    /// (the audit log); it never changes with the wording of the note.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Failure::Spawn { .. } => "spawn",
+            Failure::Timeout { .. } => "timeout",
+            Failure::ExitCode { .. } => "exit-code",
+            Failure::Signal { .. } => "signal",
+            Failure::BadOutput { .. } => "bad-output",
+            Failure::OutOfFuel { .. } => "out-of-fuel",
+            Failure::MemoryLimit { .. } => "memory-limit",
+            Failure::EventMemoryBudget { .. } => "event-memory-budget",
+            Failure::StackOverflow => "stack-overflow",
+            Failure::Trap { .. } => "trap",
+            Failure::GuestError { .. } => "guest-error",
+            Failure::OutputLimit { .. } => "output-limit",
+            Failure::ComponentNotFound { .. } => "component-not-found",
+            Failure::NotAComponent { .. } => "not-a-component",
+            Failure::MissingImport { .. } => "missing-import",
+            Failure::WrongWorld { .. } => "wrong-world",
+            Failure::StillCompiling { .. } => "still-compiling",
+            Failure::CompileFailed { .. } => "compile-failed",
+            Failure::Internal { .. } => "internal",
+        }
+    }
 }
 
 fn stderr_suffix(stderr: &str) -> String {

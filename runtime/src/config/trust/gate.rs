@@ -36,6 +36,27 @@ pub enum Standing {
     NotApplicable,
 }
 
+impl Standing {
+    /// A stable kebab-case name, for machine readers (the audit log).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Standing::User => "by-scope",
+            Standing::Trusted => "trusted",
+            Standing::Sandboxed => "sandboxed",
+            Standing::Narrowed => "narrowed",
+            Standing::Untrusted => "untrusted",
+            Standing::NotApplicable => "not-applicable",
+        }
+    }
+
+    /// Whether the hook ran with its owner's trust: a managed or user hook,
+    /// or a project hook the user trusted. A sandboxed project wasm hook ran
+    /// with the sandbox's defaults, without its trust being looked up.
+    pub fn trusted(self) -> bool {
+        matches!(self, Standing::User | Standing::Trusted)
+    }
+}
+
 /// One selected handler after the trust gate.
 #[derive(Debug, Clone)]
 pub struct Gated {
@@ -118,6 +139,7 @@ impl Gate {
                     None => continue,
                 },
             };
+            report.standing = Some(gated.standing);
             report.notes.splice(0..0, gated.notes.iter().cloned());
             if let (Some(why), Outcome::Failed(Failure::Timeout { .. })) =
                 (&gated.clamped, &report.outcome)
