@@ -67,6 +67,10 @@ pub async fn dispatch_selected(
     ctx: &ExecContext,
 ) -> Dispatched {
     let policy = config.on_config_error;
+    let policy_source = match config.managed.as_ref().filter(|m| m.sets_on_config_error) {
+        Some(m) => format!("the managed policy `{}` fails closed", m.file.display()),
+        None => "`onConfigError: deny` in ~/.agents/hooks.json".to_string(),
+    };
     // Under `onConfigError: deny`, each broken file refuses in its own name.
     let refused_by_config: Vec<(String, Outcome)> = if policy == OnError::Deny {
         config
@@ -76,7 +80,7 @@ pub async fn dispatch_selected(
             .map(|b| {
                 let label = format!("`{}`", b.file.display());
                 let problem = format!("{label} cannot be used: {}; fix the file", b.why);
-                (label, config_refusal(event, &problem))
+                (label, config_refusal(event, &problem, &policy_source))
             })
             .collect()
     } else {
@@ -112,7 +116,7 @@ pub async fn dispatch_selected(
                 if policy == OnError::Deny && can_veto(event.name()) =>
             {
                 let problem = format!("hook {}: {failure}", report.label);
-                Some(config_refusal(event, &problem))
+                Some(config_refusal(event, &problem, &policy_source))
             }
             _ => None,
         })
@@ -153,10 +157,8 @@ pub async fn dispatch_selected(
 
 /// What a configuration problem comes to under `onConfigError: deny`: a
 /// refusal whose reason says what is wrong, what to do, and why it refuses.
-fn config_refusal(event: &Event, problem: &str) -> Outcome {
-    let reason = format!(
-        "{problem}; agenthooks refuses until then (`onConfigError: deny` in ~/.agents/hooks.json)"
-    );
+fn config_refusal(event: &Event, problem: &str, policy_source: &str) -> Outcome {
+    let reason = format!("{problem}; agenthooks refuses until then ({policy_source})");
     Outcome::Answered(refusal(event.name(), reason))
 }
 

@@ -89,7 +89,13 @@ pub fn check(root: &Path, env: &Env, trusted: impl Fn(&Handler) -> bool) -> Find
     // Whatever `run` would only warn about is an error here.
     found.errors.extend(config.warnings.iter().cloned());
     for h in &config.handlers {
-        let at = format!("`{}`: {} {}", h.file.display(), h.event.as_str(), h.label);
+        let at = format!(
+            "`{}` ({}): {} {}",
+            h.file.display(),
+            h.scope,
+            h.event.as_str(),
+            h.label
+        );
         match &h.kind {
             HandlerKind::Wasm(spec) => {
                 if let Some(problem) = component_problem(&spec.component) {
@@ -210,7 +216,13 @@ fn agent_findings(agent: &dyn Agent, handlers: &[Handler], found: &mut Findings)
     let tools = tool_names(agent);
     let mut noted = Vec::new();
     for h in handlers {
-        let at = format!("`{}`: {} {}", h.file.display(), h.event.as_str(), h.label);
+        let at = format!(
+            "`{}` ({}): {} {}",
+            h.file.display(),
+            h.scope,
+            h.event.as_str(),
+            h.label
+        );
         if !events.contains(&h.event) {
             found.warnings.push(format!(
                 "{at}: never runs in {name}, which has no `{}` event agenthooks can register",

@@ -51,6 +51,11 @@ pub enum InstallError {
         /// What is in the way.
         why: String,
     },
+    /// Install does not write agents' managed (system-wide) settings.
+    #[error(
+        "installing into an agent's managed settings is not supported yet; nothing was changed"
+    )]
+    NoManagedScope,
     /// `HOME` is not set, so user-level files cannot be found.
     #[error("`HOME` is not set, so the user-level config cannot be found")]
     NoHome,

@@ -20,7 +20,7 @@ use crate::protocol::{
 /// How a selected handler stands with respect to trust.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Standing {
-    /// User scope: the user's own hook.
+    /// Managed or user scope: trusted by definition.
     User,
     /// A project hook whose current definition the user trusted.
     Trusted,
@@ -317,7 +317,7 @@ pub fn gate_reads_files(selected: &[&Handler]) -> bool {
 /// Apply trust to the selected handlers, reading the store only when a
 /// project hook is among them (the common path touches no file).
 pub fn gate(selected: &[&Handler]) -> Gate {
-    if selected.iter().all(|h| h.scope == Scope::User) {
+    if selected.iter().all(|h| !h.scope.needs_trust()) {
         return gate_with(&TrustStore::empty(), selected);
     }
     let (store, note) = TrustStore::load();
@@ -353,7 +353,7 @@ pub fn gate_with(store: &TrustStore, selected: &[&Handler]) -> Gate {
             notes: Vec::new(),
             clamped: None,
         };
-        if handler.scope == Scope::User {
+        if !handler.scope.needs_trust() {
             gate.handlers.push(gated);
             continue;
         }
