@@ -49,8 +49,9 @@ pub enum Skip {
 }
 
 impl Skip {
-    /// A stable kebab-case name of this kind of skip, for machine readers (the
-    /// audit log); it never changes with the wording of the note.
+    /// A stable kebab-case name for the kind of skip (`untrusted`, ...): what
+    /// `fire --json`, the library and the audit log give as data, so nobody
+    /// has to match the message text.
     pub fn kind(&self) -> &'static str {
         match self {
             Skip::Async => "async",
@@ -206,8 +207,9 @@ pub enum Failure {
 }
 
 impl Failure {
-    /// A stable kebab-case name of this kind of failure, for machine readers
-    /// (the audit log); it never changes with the wording of the note.
+    /// A stable kebab-case name for the kind of failure (`timeout`,
+    /// `out-of-fuel`, ...): what `fire --json`, the library and the audit log
+    /// give as data, so nobody has to match the message text.
     pub fn kind(&self) -> &'static str {
         match self {
             Failure::Spawn { .. } => "spawn",
@@ -355,11 +357,22 @@ mod tests {
             },
             Failure::Internal { why: "x".into() },
         ];
+        let mut kinds = Vec::new();
         for f in all {
             let s = f.to_string();
             assert!(!s.contains('\n'), "{s}");
             assert!(!s.is_empty());
+            let kind = f.kind();
+            assert!(
+                kind.chars().all(|c| c.is_ascii_lowercase() || c == '-'),
+                "{kind}"
+            );
+            kinds.push(kind);
         }
+        let n = kinds.len();
+        kinds.sort_unstable();
+        kinds.dedup();
+        assert_eq!(kinds.len(), n, "each failure has its own kind");
         assert_eq!(
             Failure::ExitCode {
                 code: 1,
