@@ -254,20 +254,11 @@ fn a_wasm_hook_is_logged_with_the_fuel_it_used() {
     assert_eq!(h["trusted"], true);
 }
 
-#[test]
-fn sixteen_concurrent_runs_write_sixteen_intact_lines() {
-    let tmp = tempfile::tempdir().unwrap();
-    let log = tmp.path().join("audit.jsonl");
-    // Long lines (a 12 KiB input each, recorded) make torn writes likely if
-    // a line ever took more than one write.
-    let p = audited(json!([command("exit 0")]), &log, None);
-    let mut config = hooks("PreToolUse", "Bash", json!([command("exit 0")]));
-    config["audit"] = json!({"path": log, "includeInput": true});
-    p.user_hooks(&config);
-    let children: Vec<_> = (0..16)
-        .map(|i| {
-            let mut payload = p.bash(&format!("echo {i} {}", "x".repeat(12 * 1024)));
-            payload["tool_use_id"] = json!(format!("toolu_{i}"));
+/// `run` once per payload, all started before any is waited for; each must
+/// exit 0.
+fn run_at_once(p: &TempProject, payloads: impl Iterator<Item = Value>) {
+    let children: Vec<_> = payloads
+        .map(|payload| {
             let mut cmd = p.isolated(crate::util::bin());
             cmd.args(["run", "--agent", "claude"])
                 .stdin(std::process::Stdio::piped())
@@ -285,6 +276,24 @@ fn sixteen_concurrent_runs_write_sixteen_intact_lines() {
     for mut child in children {
         assert!(child.wait().unwrap().success());
     }
+}
+
+#[test]
+fn sixteen_concurrent_runs_write_sixteen_intact_lines() {
+    let tmp = tempfile::tempdir().unwrap();
+    let log = tmp.path().join("audit.jsonl");
+    // Long lines (a 12 KiB input each, recorded) make torn writes likely if
+    // a line ever took more than one write.
+    let p = audited(json!([command("exit 0")]), &log, None);
+    let mut config = hooks("PreToolUse", "Bash", json!([command("exit 0")]));
+    config["audit"] = json!({"path": log, "includeInput": true});
+    p.user_hooks(&config);
+    let payloads = (0..16).map(|i| {
+        let mut payload = p.bash(&format!("echo {i} {}", "x".repeat(12 * 1024)));
+        payload["tool_use_id"] = json!(format!("toolu_{i}"));
+        payload
+    });
+    run_at_once(&p, payloads);
     let lines = lines(&log);
     assert_eq!(lines.len(), 16);
     let mut ids: Vec<String> = lines
@@ -301,26 +310,7 @@ fn concurrent_runs_past_the_cap_keep_every_line_whole() {
     let tmp = tempfile::tempdir().unwrap();
     let log = tmp.path().join("audit.jsonl");
     let p = audited(json!([command("exit 0")]), &log, Some(3000));
-    let children: Vec<_> = (0..16)
-        .map(|_| {
-            let mut cmd = p.isolated(crate::util::bin());
-            cmd.args(["run", "--agent", "claude"])
-                .stdin(std::process::Stdio::piped())
-                .stdout(std::process::Stdio::null())
-                .stderr(std::process::Stdio::null());
-            let mut child = cmd.spawn().unwrap();
-            let payload = p.bash("ls").to_string();
-            let mut stdin = child.stdin.take().unwrap();
-            std::thread::spawn(move || {
-                use std::io::Write;
-                stdin.write_all(payload.as_bytes()).unwrap();
-            });
-            child
-        })
-        .collect();
-    for mut child in children {
-        assert!(child.wait().unwrap().success());
-    }
+    run_at_once(&p, (0..16).map(|_| p.bash("ls")));
     // `lines` parses every line: a torn or interleaved one fails here.
     let now = lines(&log);
     let rotated = tmp.path().join("audit.jsonl.1");

@@ -120,32 +120,15 @@ fn fire_and_trust_show_each_hooks_scope() {
     let p = TempProject::new();
     p.user_hooks(&hooks("PreToolUse", "Bash", json!([command("exit 0")])));
     p.managed_hooks(&hooks("PreToolUse", "Bash", json!([command("exit 0")])));
-    let out = p
-        .cmd([
-            "fire",
-            "PreToolUse",
-            "--tool",
-            "Bash",
-            "--input",
-            r#"{"command":"ls"}"#,
-        ])
-        .output()
-        .unwrap();
-    let text = String::from_utf8(out.stdout).unwrap();
+    let fire = |extra: &[&str]| {
+        let mut args = vec!["fire", "PreToolUse", "--tool", "Bash"];
+        args.extend_from_slice(&["--input", r#"{"command":"ls"}"#]);
+        args.extend_from_slice(extra);
+        p.cmd(args).output().unwrap().stdout
+    };
+    let text = String::from_utf8(fire(&[])).unwrap();
     assert!(text.contains("[1] command `exit 0` (managed)"), "{text}");
-    let out = p
-        .cmd([
-            "fire",
-            "PreToolUse",
-            "--tool",
-            "Bash",
-            "--input",
-            r#"{"command":"ls"}"#,
-            "--json",
-        ])
-        .output()
-        .unwrap();
-    let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let doc: Value = serde_json::from_slice(&fire(&["--json"])).unwrap();
     let text = doc.to_string();
     assert!(text.contains(r#""scope":"managed""#), "{text}");
     let out = p.cmd(["trust", "--list"]).output().unwrap();
