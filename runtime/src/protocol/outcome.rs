@@ -37,6 +37,9 @@ pub enum Skip {
         /// The `type` of the handler.
         kind: String,
     },
+    /// `once: true`, and it already ran in this session.
+    #[error("already ran once in this session (`once: true`); skipped")]
+    Once,
     /// An untrusted project already ran `cap` hooks at this event.
     #[error(
         "not run: an untrusted project runs at most {cap} hooks per event; \
@@ -186,6 +189,23 @@ pub enum Failure {
         /// What stopped the compile and what to do.
         why: String,
     },
+    /// An http hook's server answered with a status other than 2xx
+    /// (a redirect included: redirects are not followed).
+    #[error("answered HTTP {status}; only a 2xx answer counts (redirects are not followed)")]
+    HttpStatus {
+        /// The HTTP status code.
+        status: u16,
+    },
+    /// An http hook's request failed before a response came: the host could
+    /// not be resolved or reached, TLS failed, or the response was malformed.
+    #[error(
+        "request failed: {}; check its `url` and that the server is up",
+        one_line(why)
+    )]
+    HttpRequest {
+        /// What the HTTP client said.
+        why: String,
+    },
     /// The runtime itself failed around this handler.
     #[error("internal error: {why}")]
     Internal {
@@ -313,6 +333,10 @@ mod tests {
             Failure::CompileFailed {
                 path: "a.wasm".into(),
                 why: "over the CPU-time cap".into(),
+            },
+            Failure::HttpStatus { status: 503 },
+            Failure::HttpRequest {
+                why: "Connection refused\n(os error 111)".into(),
             },
             Failure::Internal { why: "x".into() },
         ];
