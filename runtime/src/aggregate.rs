@@ -73,8 +73,17 @@ pub fn takes_block(event: EventName) -> bool {
         | EventName::FileChanged
         | EventName::WorktreeRemove
         | EventName::PostCompact
+        | EventName::PreModelSwitch
+        | EventName::PostModelSwitch
         | EventName::SessionEnd => false,
     }
+}
+
+/// Whether the event's verdict is a `permissionDecision` (allow, deny, ask,
+/// defer; a block or exit 2 reads as deny): before a tool, and before a
+/// model switch, which Claude Code lets a hook allow, deny or ask about.
+pub fn takes_permission(event: EventName) -> bool {
+    matches!(event, EventName::PreToolUse | EventName::PreModelSwitch)
 }
 
 /// One hook's contribution after `onError` is applied: its answer, or the deny
@@ -109,9 +118,9 @@ pub fn aggregate(event: EventName, verdicts: &[Verdict<'_>]) -> Aggregated {
             Outcome::Skipped(skip) => notes.push(format!("hook {}: {skip}", v.label)),
             Outcome::Failed(failure) => {
                 notes.push(format!("hook {}: {failure}", v.label));
-                let can_refuse =
-                    matches!(event, EventName::PreToolUse | EventName::PermissionRequest)
-                        || takes_block(event);
+                let can_refuse = takes_permission(event)
+                    || event == EventName::PermissionRequest
+                    || takes_block(event);
                 match v.on_error {
                     // Where nothing can be refused, failing closed is the note alone.
                     OnError::Deny if can_refuse => {
@@ -150,7 +159,7 @@ pub fn aggregate(event: EventName, verdicts: &[Verdict<'_>]) -> Aggregated {
     specific.additional_context = join(said.iter().filter_map(|s| s.answer.additional_context()));
 
     match event {
-        EventName::PreToolUse => pre_tool_use(&said, &mut specific, &mut notes),
+        event if takes_permission(event) => pre_tool_use(&said, &mut specific, &mut notes),
         EventName::PermissionRequest => permission_request(&said, &mut specific, &mut notes),
         other if takes_block(other) => {
             let blockers: Vec<&Said<'_>> = said.iter().filter(|s| s.answer.blocks()).collect();
@@ -206,7 +215,8 @@ pub fn can_veto(event: EventName) -> bool {
         | EventName::UserPromptExpansion
         | EventName::WorktreeCreate
         | EventName::TaskCreated
-        | EventName::Elicitation => true,
+        | EventName::Elicitation
+        | EventName::PreModelSwitch => true,
         EventName::PreCompact
         | EventName::ConfigChange
         | EventName::SessionStart
@@ -230,6 +240,7 @@ pub fn can_veto(event: EventName) -> bool {
         | EventName::WorktreeRemove
         | EventName::PostCompact
         | EventName::ElicitationResult
+        | EventName::PostModelSwitch
         | EventName::SessionEnd => false,
     }
 }
@@ -239,7 +250,7 @@ pub fn can_veto(event: EventName) -> bool {
 pub fn refusal(event: EventName, reason: String) -> Answer {
     let mut answer = Answer::none();
     match event {
-        EventName::PreToolUse => {
+        event if takes_permission(event) => {
             let hso = answer.specific_mut();
             hso.permission_decision = Some(PermissionDecision::Deny);
             hso.permission_decision_reason = Some(reason);

@@ -692,11 +692,43 @@ fn a_refusal_is_where_it_stops_something_before_it_happens() {
         if can_veto(*event) {
             // Every event a configuration failure refuses can be refused.
             assert!(
-                takes_block(*event) || matches!(event, PreToolUse | PermissionRequest),
+                takes_block(*event) || takes_permission(*event) || *event == PermissionRequest,
                 "{event}"
             );
         }
     }
     assert!(can_veto(PreToolUse) && can_veto(UserPromptSubmit));
     assert!(!can_veto(Stop) && !can_veto(PostToolUse) && !can_veto(SessionStart));
+}
+
+#[test]
+fn a_model_switch_is_allowed_denied_or_asked_about_like_a_tool_call() {
+    // Exit 2 and `decision: block` read as a deny, the strongest decision wins.
+    let got = agg(
+        PreModelSwitch,
+        &[
+            pre("ask", "costly"),
+            ran(PreModelSwitch, 2, "", "the cache is warm"),
+        ],
+    );
+    assert_eq!(
+        json_of(&got),
+        json!({"hookSpecificOutput": {"hookEventName": "PreModelSwitch",
+            "permissionDecision": "deny", "permissionDecisionReason": "the cache is warm"}})
+    );
+    // A fail-closed failure refuses the switch.
+    let got = agg_with(PreModelSwitch, &[deny_on_error(timed_out())]);
+    assert_eq!(
+        json_of(&got)["hookSpecificOutput"]["permissionDecision"],
+        "deny"
+    );
+    // After the switch, plain stdout is context, as Claude Code reads it.
+    let got = agg(
+        PostModelSwitch,
+        &[ran(PostModelSwitch, 0, "now on opus", "")],
+    );
+    assert_eq!(
+        json_of(&got)["hookSpecificOutput"]["additionalContext"],
+        "now on opus"
+    );
 }

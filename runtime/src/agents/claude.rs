@@ -35,6 +35,12 @@ pub const PERMISSION: Caps = Caps {
     ask: false,
     ..TOOL
 };
+/// PreModelSwitch: allow, deny or ask about the switch (no input to rewrite, no context).
+pub const MODEL_SWITCH: Caps = Caps {
+    updated_input: false,
+    context: false,
+    ..TOOL
+};
 /// Events that take context and `decision: block` (prompt, after a tool, stop).
 pub const CONTEXT_BLOCK: Caps = Caps {
     context: true,
@@ -133,6 +139,8 @@ pub static TABLE: Table = Table {
         PostCompact => OTHER,
         Elicitation => BLOCK,
         ElicitationResult => BLOCK,
+        PreModelSwitch => MODEL_SWITCH,
+        PostModelSwitch => CONTEXT,
         SessionEnd => OTHER,
     },
     tools: &[],
@@ -176,7 +184,7 @@ impl Agent for Claude {
         &INSTALL
     }
 
-    /// Claude Code: 600 s; UserPromptSubmit 30 s, MessageDisplay 10 s;
+    /// Claude Code: 600 s; UserPromptSubmit, Pre/PostModelSwitch 30 s, MessageDisplay 10 s;
     /// SessionEnd 1.5 s, which a hook's `timeout` may raise to at most 60 s
     /// (`reference/agent-protocols.md` §1.1, `agents-2026.md` §1.1).
     fn deadline(&self) -> Deadline {
@@ -184,6 +192,8 @@ impl Agent for Claude {
             secs(600),
             &[
                 (EventName::UserPromptSubmit, secs(30)),
+                (EventName::PreModelSwitch, secs(30)),
+                (EventName::PostModelSwitch, secs(30)),
                 (EventName::MessageDisplay, secs(10)),
                 (EventName::SessionEnd, Duration::from_millis(1500)),
             ],

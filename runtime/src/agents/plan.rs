@@ -105,10 +105,8 @@ pub fn plan(agent: &str, table: &Table, row: &EventRow, event: &Event, answer: &
     let native = row.native;
     let mut out = Intent::default();
     let hso = answer.hook_specific_output.as_ref();
-    let permission_event = matches!(
-        event.name(),
-        EventName::PreToolUse | EventName::PermissionRequest
-    );
+    let permission_event = crate::aggregate::takes_permission(event.name())
+        || event.name() == EventName::PermissionRequest;
 
     // The verdict and its reason.
     let mut asked_stop = answer

@@ -167,7 +167,7 @@ fn answer_of(kind: AnswerKind, event: EventName) -> Answer {
 }
 
 fn is_permission(e: EventName) -> bool {
-    matches!(e, EventName::PreToolUse | EventName::PermissionRequest)
+    crate::aggregate::takes_permission(e) || e == EventName::PermissionRequest
 }
 
 #[test]

@@ -105,6 +105,12 @@ event_names! {
     Elicitation,
     /// The user answered an elicitation.
     ElicitationResult,
+    /// The user or a client asked to switch the session's model (Claude Code
+    /// 2.1.251): `from_model`, `to_model`; a hook may allow, deny or ask.
+    PreModelSwitch,
+    /// The session's model changed, also by fallback or resume (Claude Code
+    /// 2.1.251): `from_model`, `to_model`; observed, may add context.
+    PostModelSwitch,
     /// The session ends.
     SessionEnd,
 }
@@ -137,6 +143,7 @@ impl EventName {
             EventName::UserPromptExpansion => Some("command_name"),
             EventName::Elicitation | EventName::ElicitationResult => Some("mcp_server_name"),
             EventName::Setup => Some("trigger"),
+            EventName::PreModelSwitch | EventName::PostModelSwitch => Some("to_model"),
             EventName::UserPromptSubmit
             | EventName::PostToolBatch
             | EventName::MessageDisplay
@@ -365,7 +372,7 @@ mod tests {
             let json = serde_json::to_value(name).unwrap();
             assert_eq!(json, json!(name.as_str()));
         }
-        assert_eq!(EventName::ALL.len(), 31);
+        assert_eq!(EventName::ALL.len(), 33);
     }
 
     #[test]

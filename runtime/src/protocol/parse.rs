@@ -78,7 +78,10 @@ pub fn parse_stdout(event: EventName, stdout: &str) -> Result<Answer, Failure> {
 pub fn plain_text_is_context(event: EventName) -> bool {
     matches!(
         event,
-        EventName::SessionStart | EventName::UserPromptSubmit | EventName::UserPromptExpansion
+        EventName::SessionStart
+            | EventName::UserPromptSubmit
+            | EventName::UserPromptExpansion
+            | EventName::PostModelSwitch
     )
 }
 
