@@ -6,12 +6,14 @@
 mod agents;
 mod audit;
 mod budgets;
+mod claude_protocol;
 mod compile_budget;
 mod copilot_double_run;
 mod examples;
 mod fail_closed;
 mod first_day;
 mod hostile_files;
+mod http;
 mod install;
 mod new_build;
 mod portable;

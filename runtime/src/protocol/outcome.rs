@@ -52,10 +52,14 @@ pub enum Skip {
 }
 
 impl Skip {
-    /// Whether the trust gate already says once per run what was skipped this
-    /// way and what to do, so a note per hook would only repeat it.
+    /// Whether a note per hook would only repeat what is already said: the
+    /// trust gate says once per run what was skipped this way and what to
+    /// do, and a `once` hook said its piece earlier in the session.
     pub fn noted_once(&self) -> bool {
-        matches!(self, Skip::Untrusted | Skip::OverUntrustedCap { .. })
+        matches!(
+            self,
+            Skip::Untrusted | Skip::OverUntrustedCap { .. } | Skip::Once
+        )
     }
 }
 
@@ -399,6 +403,7 @@ mod tests {
     fn skips_the_gate_sums_up_are_noted_once() {
         assert!(Skip::Untrusted.noted_once());
         assert!(Skip::OverUntrustedCap { cap: 16 }.noted_once());
+        assert!(Skip::Once.noted_once());
         assert!(!Skip::Async.noted_once());
     }
 }
