@@ -125,3 +125,45 @@ fn a_model_switch_can_be_refused_and_observed() {
         "now on a new model"
     );
 }
+
+#[test]
+fn status_messages_go_on_claudes_entries_and_check_notes_where_not_shown() {
+    let p = TempProject::new();
+    p.user_hooks(&json!({"hooks": {
+        "PreToolUse": [{"matcher": "Bash", "hooks": [
+            {"type": "command", "command": "true", "statusMessage": "Checking the command"},
+            {"type": "command", "command": ":", "statusMessage": "Checking the command"},
+            {"type": "command", "command": "exit 0", "statusMessage": "Asking the\npolicy server"}]}],
+        "Stop": [{"hooks": [{"type": "command", "command": "true"}]}]
+    }}));
+    let ran = p.output(p.cmd(["install", "claude", "codex"]), "");
+    assert_eq!(ran.code(), 0, "{}{}", ran.stdout(), ran.stderr());
+    let settings: Value =
+        serde_json::from_str(&std::fs::read_to_string(p.path(".claude/settings.json")).unwrap())
+            .unwrap();
+    let entry = |event: &str| settings["hooks"][event][0]["hooks"][0].clone();
+    assert_eq!(
+        entry("PreToolUse")["statusMessage"],
+        "Checking the command; Asking the policy server"
+    );
+    assert!(
+        entry("Stop").get("statusMessage").is_none(),
+        "{}",
+        entry("Stop")
+    );
+    // Codex has no such key: its entries stay as they were, and check says so.
+    let codex = std::fs::read_to_string(p.path(".codex/hooks.json")).unwrap_or_default();
+    assert!(!codex.contains("statusMessage"), "{codex}");
+    let check = p.output(p.cmd(["check"]), "");
+    let all = format!("{}{}", check.stdout(), check.stderr());
+    assert!(
+        all.contains("OpenAI Codex CLI does not show a hook's `statusMessage` (set by command `true` and 2 more)"),
+        "{all}"
+    );
+    assert!(!all.contains("Claude Code does not show"), "{all}");
+    let agents = p.output(p.cmd(["agents", "claude", "codex"]), "");
+    assert!(agents
+        .stdout()
+        .contains("statusMessage: shown while the event's hooks run"));
+    assert!(agents.stdout().contains("statusMessage: not shown"));
+}

@@ -8,8 +8,8 @@ use std::time::Duration;
 use serde_json::Value;
 
 use super::deadline::{secs, Deadline};
-use super::{claude_handler, InstallSpec, JsonSpec, Registration, Shape, TimeUnit, UserPath};
 use super::{Agent, Caps, DecodeError, EventRow, Native, Table};
+use super::{Field, InstallSpec, JsonSpec, Literal, Registration, Shape, TimeUnit, UserPath};
 use crate::protocol::{Answer, Event, EventName};
 
 /// The Claude Code adapter.
@@ -155,7 +155,14 @@ pub static TABLE: Table = Table {
 pub static INSTALL: InstallSpec = InstallSpec {
     registration: Registration::Json(JsonSpec {
         shape: Shape::Nested,
-        handler: claude_handler(TimeUnit::Seconds),
+        // Claude Code shows `statusMessage` while the entry runs: the
+        // messages of the event's hooks go there (install reads hooks.json).
+        handler: &[
+            ("type", Field::Literal(Literal::Str("command"))),
+            ("command", Field::Command),
+            ("timeout", Field::Timeout(TimeUnit::Seconds)),
+            ("statusMessage", Field::StatusMessage),
+        ],
         root: &[],
         jsonc: false,
         off: &[("/disableAllHooks", true)],

@@ -63,8 +63,8 @@ mod table;
 pub mod windsurf;
 
 pub use install_spec::{
-    claude_handler, AlsoRuns, Field, InstallSpec, JsonSpec, Literal, Registration, Shape, TimeUnit,
-    UserDir, UserPath,
+    claude_handler, shows_status_message, AlsoRuns, Field, InstallSpec, JsonSpec, Literal,
+    Registration, Shape, TimeUnit, UserDir, UserPath,
 };
 pub use plan::{Intent, Verdict, NOTE_PREFIX};
 pub use table::{
@@ -197,7 +197,10 @@ pub trait Agent: Sync + Send {
 
     /// The capability row `agenthooks agents` prints, derived from [`Agent::table`].
     fn capabilities(&self) -> Capabilities {
-        Capabilities::from_table(self.id(), self.display_name(), self.table())
+        Capabilities {
+            status_message: install_spec::shows_status_message(self.install_spec()),
+            ..Capabilities::from_table(self.id(), self.display_name(), self.table())
+        }
     }
 
     /// The table row an event was decoded from (its recorded native name),
