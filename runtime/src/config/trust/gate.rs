@@ -488,7 +488,7 @@ fn held_note(held: &BTreeMap<PathBuf, Held>) -> Option<String> {
         total.skipped + total.skipped_http + total.narrowed + total.restricted + total.capped;
     let them = if count == 1 { "it" } else { "them" };
     Some(format!(
-        "agenthooks: {} from {}; review and allow {them} with `agenthooks trust`",
+        "{} from {}; review and allow {them} with `agenthooks trust`",
         what.join(" and "),
         files.join(", ")
     ))
