@@ -153,6 +153,15 @@ fn user_project(handler: Value) -> TempProject {
     p
 }
 
+/// The permission decision `run` gave Claude Code (`null` when none), with
+/// stderr shown when a test fails on it.
+#[track_caller]
+fn decision(ran: &util::Ran) -> Value {
+    let d = ran.json()["hookSpecificOutput"]["permissionDecision"].clone();
+    eprintln!("stderr: {}", ran.stderr());
+    d
+}
+
 fn deny_answer(reason: &str) -> String {
     json!({"hookSpecificOutput": {"hookEventName": "PreToolUse",
         "permissionDecision": "deny", "permissionDecisionReason": reason}})
@@ -236,10 +245,7 @@ fn a_server_that_sleeps_past_the_timeout_is_a_timeout_within_the_deadline() {
 
     let p = user_project(http(&server.url, json!({"timeout": 1, "onError": "deny"})));
     let ran = p.run(&p.bash("ls"));
-    assert_eq!(
-        ran.json()["hookSpecificOutput"]["permissionDecision"],
-        "deny"
-    );
+    assert_eq!(decision(&ran), "deny");
     ran.assert_took_less_than(Duration::from_secs(2));
 }
 
@@ -254,10 +260,7 @@ fn an_unreachable_server_is_a_request_failure() {
 
     let p = user_project(http(&url, json!({"onFailure": "block"})));
     let ran = p.run(&p.bash("ls"));
-    assert_eq!(
-        ran.json()["hookSpecificOutput"]["permissionDecision"],
-        "deny"
-    );
+    assert_eq!(decision(&ran), "deny");
 }
 
 #[test]
@@ -290,12 +293,7 @@ fn no_proxy_is_taken_from_the_environment() {
         cmd.env(var, &proxy);
     }
     let ran = p.output(cmd, p.bash("ls").to_string());
-    assert_eq!(
-        ran.json()["hookSpecificOutput"]["permissionDecision"],
-        "deny",
-        "{}",
-        ran.stderr()
-    );
+    assert_eq!(decision(&ran), "deny");
     assert_eq!(server.requests().len(), 1);
 }
 
@@ -352,12 +350,7 @@ fn an_untrusted_project_http_hook_sends_nothing_until_trusted() {
 
     p.trust();
     let ran = p.run(&p.bash("ls"));
-    assert_eq!(
-        ran.json()["hookSpecificOutput"]["permissionDecision"],
-        "deny",
-        "{}",
-        ran.stderr()
-    );
+    assert_eq!(decision(&ran), "deny");
     assert_eq!(server.requests().len(), 1);
 
     // A changed header is a changed hook: untrusted again.

@@ -238,6 +238,32 @@ pub enum HandlerEntry {
 /// The handler types that are parsed and skipped with a note.
 pub const UNSUPPORTED_TYPES: &[&str] = &["prompt", "agent", "mcp_tool"];
 
+/// The keys of every handler type that runs (`command`, `wasm`, `http`),
+/// written once for the schema.
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct CommonEntry {
+    /// Seconds (fractions allowed) the hook may take, compiling or the whole
+    /// request included; 60 by default.
+    #[serde(default)]
+    pub timeout: Option<f64>,
+    /// Shown while the hook runs (by agents that show one).
+    #[serde(default)]
+    pub status_message: Option<String>,
+    /// A regex on the tool input, or a permission rule like `Bash(git *)`; overrides the group's `if`.
+    #[serde(rename = "if", default)]
+    pub if_: Option<String>,
+    /// What a failure counts as: `allow` (default) or `deny`.
+    #[serde(default)]
+    pub on_error: Option<OnError>,
+    /// Claude Code's spelling: `block` (= `onError: deny`) or `continue`.
+    #[serde(default)]
+    pub on_failure: Option<OnFailure>,
+    /// Run at most once per session (per `session_id`); later events skip it.
+    #[serde(default)]
+    pub once: Option<bool>,
+}
+
 /// `"type": "command"`.
 #[derive(Debug, Clone, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
@@ -256,24 +282,9 @@ pub struct CommandEntry {
     /// Claude Code's background hook that wakes the agent; runs in the background here.
     #[serde(default)]
     pub async_rewake: Option<bool>,
-    /// Run at most once per session (per `session_id`); later events skip it.
-    #[serde(default)]
-    pub once: Option<bool>,
-    /// Seconds (fractions allowed) before the command is killed; 60 by default.
-    #[serde(default)]
-    pub timeout: Option<f64>,
-    /// Shown while the hook runs.
-    #[serde(default)]
-    pub status_message: Option<String>,
-    /// A regex on the tool input, or a permission rule like `Bash(git *)`; overrides the group's `if`.
-    #[serde(rename = "if", default)]
-    pub if_: Option<String>,
-    /// What a failure counts as: `allow` (default) or `deny`.
-    #[serde(default)]
-    pub on_error: Option<OnError>,
-    /// Claude Code's spelling: `block` (= `onError: deny`) or `continue`.
-    #[serde(default)]
-    pub on_failure: Option<OnFailure>,
+    /// The keys every handler type that runs has.
+    #[serde(flatten)]
+    pub common: CommonEntry,
 }
 
 const COMMAND_KEYS: &[&str] = &[
@@ -306,24 +317,9 @@ pub struct WasmEntry {
     /// What the guest may touch; nothing by default.
     #[serde(default)]
     pub allow: Option<AllowEntry>,
-    /// Seconds (fractions allowed) of wall clock; 60 by default.
-    #[serde(default)]
-    pub timeout: Option<f64>,
-    /// Shown while the hook runs.
-    #[serde(default)]
-    pub status_message: Option<String>,
-    /// A regex on the tool input, or a permission rule like `Bash(git *)`; overrides the group's `if`.
-    #[serde(rename = "if", default)]
-    pub if_: Option<String>,
-    /// What a failure counts as: `allow` (default) or `deny`.
-    #[serde(default)]
-    pub on_error: Option<OnError>,
-    /// Claude Code's spelling: `block` (= `onError: deny`) or `continue`.
-    #[serde(default)]
-    pub on_failure: Option<OnFailure>,
-    /// Run at most once per session (per `session_id`); later events skip it.
-    #[serde(default)]
-    pub once: Option<bool>,
+    /// The keys every handler type that runs has.
+    #[serde(flatten)]
+    pub common: CommonEntry,
 }
 
 const WASM_KEYS: &[&str] = &[
@@ -355,24 +351,9 @@ pub struct HttpEntry {
     /// The environment variables header values may use.
     #[serde(default)]
     pub allowed_env_vars: Option<Vec<String>>,
-    /// Seconds (fractions allowed) for the whole request; 60 by default.
-    #[serde(default)]
-    pub timeout: Option<f64>,
-    /// Shown while the hook runs.
-    #[serde(default)]
-    pub status_message: Option<String>,
-    /// A regex on the tool input, or a permission rule like `Bash(git *)`; overrides the group's `if`.
-    #[serde(rename = "if", default)]
-    pub if_: Option<String>,
-    /// What a failure counts as: `allow` (default) or `deny`.
-    #[serde(default)]
-    pub on_error: Option<OnError>,
-    /// Claude Code's spelling: `block` (= `onError: deny`) or `continue`.
-    #[serde(default)]
-    pub on_failure: Option<OnFailure>,
-    /// Run at most once per session (per `session_id`); later events skip it.
-    #[serde(default)]
-    pub once: Option<bool>,
+    /// The keys every handler type that runs has.
+    #[serde(flatten)]
+    pub common: CommonEntry,
 }
 
 const HTTP_KEYS: &[&str] = &[
