@@ -105,7 +105,7 @@ impl<'a> Item<'a> {
                 (scripts, None)
             }
             HandlerKind::Wasm(spec) => (Vec::new(), Some(sha256(&spec.component, caps::COMPONENT))),
-            HandlerKind::Unsupported { .. } => (Vec::new(), None),
+            HandlerKind::Http(_) | HandlerKind::Unsupported { .. } => (Vec::new(), None),
         };
         let changed = previous.map(|before| changed_since(before, &reviewed_text(h, project_root)));
         Item {
