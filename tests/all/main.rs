@@ -4,17 +4,20 @@
 //! and a `tests/all/<area>.rs`; share helpers through [`util`].
 
 mod agents;
+mod antigravity;
 mod audit;
 mod budgets;
 mod claude_protocol;
 mod compile_budget;
 mod copilot_double_run;
+mod double_load;
 mod examples;
 mod fail_closed;
 mod first_day;
 mod hostile_files;
 mod http;
 mod install;
+mod managed;
 mod new_build;
 mod portable;
 mod runtime;

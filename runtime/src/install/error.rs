@@ -51,6 +51,20 @@ pub enum InstallError {
         /// What is in the way.
         why: String,
     },
+    /// The agent has no project-level hooks file agenthooks may write
+    /// ([`crate::agents::USER_ONLY`]).
+    #[error("{agent} has no project-level hooks file agenthooks may write; its entry goes in the user-level config: `agenthooks install {id} --user` (nothing was changed)")]
+    UserOnly {
+        /// The agent's display name.
+        agent: &'static str,
+        /// The agent's id.
+        id: &'static str,
+    },
+    /// Install does not write agents' managed (system-wide) settings.
+    #[error(
+        "installing into an agent's managed settings is not supported yet; nothing was changed"
+    )]
+    NoManagedScope,
     /// `HOME` is not set, so user-level files cannot be found.
     #[error("`HOME` is not set, so the user-level config cannot be found")]
     NoHome,
