@@ -68,6 +68,7 @@ fn main() {
         project_root: None,
         label: "bench".into(),
         status_message: None,
+        once: false,
     };
     let event = Event::new(
         serde_json::json!({"hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"ls"}}),

@@ -107,7 +107,10 @@ pub fn aggregate(event: EventName, verdicts: &[Verdict<'_>]) -> Aggregated {
     specific.additional_context = join(said.iter().filter_map(|s| s.answer.additional_context()));
 
     match event {
-        EventName::PreToolUse => pre_tool_use(&said, &mut specific, &mut notes),
+        // A model switch is allowed, denied or asked about as a tool call is.
+        EventName::PreToolUse | EventName::PreModelSwitch => {
+            pre_tool_use(&said, &mut specific, &mut notes)
+        }
         EventName::PermissionRequest => permission_request(&said, &mut specific, &mut notes),
         other if other.takes_block() => {
             let blockers: Vec<&Said<'_>> = said.iter().filter(|s| s.answer.blocks()).collect();
@@ -172,7 +175,7 @@ pub fn aggregate(event: EventName, verdicts: &[Verdict<'_>]) -> Aggregated {
 pub fn refusal(event: EventName, reason: String) -> Answer {
     let mut answer = Answer::none();
     match event {
-        EventName::PreToolUse => {
+        EventName::PreToolUse | EventName::PreModelSwitch => {
             let hso = answer.specific_mut();
             hso.permission_decision = Some(PermissionDecision::Deny);
             hso.permission_decision_reason = Some(reason);

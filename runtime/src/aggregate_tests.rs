@@ -724,3 +724,35 @@ fn a_block_after_a_failed_tool_is_context_not_a_decision() {
     let post = agg(PostToolUse, &[ran(PostToolUse, 2, "", "why")]);
     assert_eq!(json_of(&post)["decision"], "block");
 }
+
+#[test]
+fn a_model_switch_is_allowed_denied_or_asked_about_like_a_tool_call() {
+    // Exit 2 and `decision: block` read as a deny, the strongest decision wins.
+    let got = agg(
+        PreModelSwitch,
+        &[
+            pre("ask", "costly"),
+            ran(PreModelSwitch, 2, "", "the cache is warm"),
+        ],
+    );
+    assert_eq!(
+        json_of(&got),
+        json!({"hookSpecificOutput": {"hookEventName": "PreModelSwitch",
+            "permissionDecision": "deny", "permissionDecisionReason": "the cache is warm"}})
+    );
+    // A fail-closed failure refuses the switch.
+    let got = agg_with(PreModelSwitch, &[deny_on_error(timed_out())]);
+    assert_eq!(
+        json_of(&got)["hookSpecificOutput"]["permissionDecision"],
+        "deny"
+    );
+    // After the switch, plain stdout is context, as Claude Code reads it.
+    let got = agg(
+        PostModelSwitch,
+        &[ran(PostModelSwitch, 0, "now on opus", "")],
+    );
+    assert_eq!(
+        json_of(&got)["hookSpecificOutput"]["additionalContext"],
+        "now on opus"
+    );
+}

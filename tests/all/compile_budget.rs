@@ -345,6 +345,7 @@ fn in_process_a_cold_compile_is_bounded_by_the_deadline() {
         project_root: None,
         label: "bomb".into(),
         status_message: None,
+        once: false,
     };
     let event = Event::new(
         json!({"hook_event_name": "PreToolUse", "tool_name": "Bash",

@@ -99,6 +99,7 @@ fn handler(spec: &WasmSpec, timeout: Duration) -> Handler {
         project_root: None,
         label: format!("wasm `{}`", spec.component.display()),
         status_message: None,
+        once: false,
     }
 }
 

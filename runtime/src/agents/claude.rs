@@ -8,8 +8,8 @@ use std::time::Duration;
 use serde_json::Value;
 
 use super::deadline::{secs, Deadline};
-use super::{claude_handler, InstallSpec, JsonSpec, Registration, Shape, TimeUnit, UserPath};
 use super::{Agent, Caps, DecodeError, EventRow, Native, Table};
+use super::{Field, InstallSpec, JsonSpec, Literal, Registration, Shape, TimeUnit, UserPath};
 use crate::protocol::{Answer, Event, EventName};
 
 /// The Claude Code adapter.
@@ -33,6 +33,12 @@ pub const TOOL: Caps = Caps {
 pub const PERMISSION: Caps = Caps {
     context: false,
     ask: false,
+    ..TOOL
+};
+/// PreModelSwitch: allow, deny or ask about the switch (no input to rewrite, no context).
+pub const MODEL_SWITCH: Caps = Caps {
+    updated_input: false,
+    context: false,
     ..TOOL
 };
 /// Events that take context and `decision: block` (prompt, after a tool, stop).
@@ -133,6 +139,8 @@ pub static TABLE: Table = Table {
         PostCompact => OTHER,
         Elicitation => BLOCK,
         ElicitationResult => BLOCK,
+        PreModelSwitch => MODEL_SWITCH,
+        PostModelSwitch => CONTEXT,
         SessionEnd => OTHER,
     },
     tools: &[],
@@ -147,7 +155,14 @@ pub static TABLE: Table = Table {
 pub static INSTALL: InstallSpec = InstallSpec {
     registration: Registration::Json(JsonSpec {
         shape: Shape::Nested,
-        handler: claude_handler(TimeUnit::Seconds),
+        // Claude Code shows `statusMessage` while the entry runs: the
+        // messages of the event's hooks go there (install reads hooks.json).
+        handler: &[
+            ("type", Field::Literal(Literal::Str("command"))),
+            ("command", Field::Command),
+            ("timeout", Field::Timeout(TimeUnit::Seconds)),
+            ("statusMessage", Field::StatusMessage),
+        ],
         root: &[],
         jsonc: false,
         off: &[("/disableAllHooks", true)],
@@ -176,7 +191,7 @@ impl Agent for Claude {
         &INSTALL
     }
 
-    /// Claude Code: 600 s; UserPromptSubmit 30 s, MessageDisplay 10 s;
+    /// Claude Code: 600 s; UserPromptSubmit, Pre/PostModelSwitch 30 s, MessageDisplay 10 s;
     /// SessionEnd 1.5 s, which a hook's `timeout` may raise to at most 60 s
     /// (`reference/agent-protocols.md` §1.1, `agents-2026.md` §1.1).
     fn deadline(&self) -> Deadline {
@@ -184,6 +199,8 @@ impl Agent for Claude {
             secs(600),
             &[
                 (EventName::UserPromptSubmit, secs(30)),
+                (EventName::PreModelSwitch, secs(30)),
+                (EventName::PostModelSwitch, secs(30)),
                 (EventName::MessageDisplay, secs(10)),
                 (EventName::SessionEnd, Duration::from_millis(1500)),
             ],

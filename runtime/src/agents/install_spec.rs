@@ -115,6 +115,21 @@ pub enum Field {
     /// The native timeout install writes (`crate::install::native_timeout`:
     /// the agent's own deadline for the event) in this unit.
     Timeout(TimeUnit),
+    /// The `statusMessage`s of the `.agents/hooks.json` hooks of the event,
+    /// joined with `; `, for an agent that shows one while its hooks run;
+    /// the key is left out when no hook of the event has one.
+    StatusMessage,
+}
+
+/// Whether the agent shows a hook's `statusMessage` (its entry carries one).
+pub fn shows_status_message(spec: &InstallSpec) -> bool {
+    match &spec.registration {
+        Registration::Json(json) => json
+            .handler
+            .iter()
+            .any(|(_, field)| *field == Field::StatusMessage),
+        Registration::Scripts(_) | Registration::Plugin(_) => false,
+    }
 }
 
 /// An agent whose hooks live in a JSON file with a `hooks` object keyed by

@@ -95,8 +95,8 @@ pub mod windsurf;
 
 pub use claude_json::{ClaudeLike, Dialect};
 pub use install_spec::{
-    claude_handler, AlsoRuns, Field, InstallSpec, JsonSpec, Literal, PluginSpec, Registration,
-    ScriptSpec, Shape, TimeUnit, UserDir, UserPath, USER_ONLY,
+    claude_handler, shows_status_message, AlsoRuns, Field, InstallSpec, JsonSpec, Literal,
+    PluginSpec, Registration, ScriptSpec, Shape, TimeUnit, UserDir, UserPath, USER_ONLY,
 };
 pub use plan::{Intent, Verdict};
 pub use table::{
@@ -251,7 +251,10 @@ pub trait Agent: Sync + Send {
 
     /// The capability row `agenthooks agents` prints, derived from [`Agent::table`].
     fn capabilities(&self) -> Capabilities {
-        Capabilities::from_table(self.id(), self.display_name(), self.table())
+        Capabilities {
+            status_message: install_spec::shows_status_message(self.install_spec()),
+            ..Capabilities::from_table(self.id(), self.display_name(), self.table())
+        }
     }
 
     /// The table row an event was decoded from (its recorded native name),

@@ -337,6 +337,8 @@ pub struct Capabilities {
     pub events: Vec<CapabilityRow>,
     /// What the flags cannot say.
     pub notes: Vec<&'static str>,
+    /// Whether the agent shows a hook's `statusMessage` while it runs.
+    pub status_message: bool,
 }
 
 impl Capabilities {
@@ -368,6 +370,7 @@ impl Capabilities {
             name,
             events,
             notes: table.notes.to_vec(),
+            status_message: false,
         }
     }
 }

@@ -115,6 +115,11 @@ pub fn render(caps: &[Capabilities]) -> String {
         for note in &agent.notes {
             out.push_str(&format!("  note: {note}\n"));
         }
+        out.push_str(if agent.status_message {
+            "  statusMessage: shown while the event's hooks run\n"
+        } else {
+            "  statusMessage: not shown (`check` notes hooks that set one)\n"
+        });
     }
     out
 }

@@ -99,7 +99,7 @@ pub fn check(root: &Path, env: &Env, trusted: impl Fn(&Handler) -> bool) -> Find
             HandlerKind::Unsupported { kind } => found.errors.push(format!(
                 "{at}: `{kind}` handlers are not run by agenthooks yet (skipped with a note)"
             )),
-            HandlerKind::Command(_) => {
+            HandlerKind::Command(_) | HandlerKind::Http(_) => {
                 if h.scope == Scope::Project && !trusted(h) {
                     found.errors.push(format!(
                         "{at}: not trusted, so it is skipped; run `agenthooks trust` after reviewing it"
@@ -252,6 +252,22 @@ fn agent_findings(agent: &dyn Agent, handlers: &[Handler], found: &mut Findings)
     let events: Vec<_> = table.installed().map(|r| r.canonical).collect();
     let tools = tool_names(agent);
     let mut noted = Vec::new();
+    if !crate::agents::shows_status_message(agent.install_spec()) {
+        let with: Vec<&str> = handlers
+            .iter()
+            .filter(|h| h.status_message.is_some() && events.contains(&h.event))
+            .map(|h| h.label.as_str())
+            .collect();
+        if let Some(first) = with.first() {
+            let more = match with.len() {
+                1 => String::new(),
+                n => format!(" and {} more", n - 1),
+            };
+            found.notes.push(format!(
+                "{name} does not show a hook's `statusMessage` (set by {first}{more}); it runs without one there"
+            ));
+        }
+    }
     for h in handlers {
         let at = where_(h);
         if !events.contains(&h.event) {

@@ -307,6 +307,10 @@ fn made_up(name: EventName, cwd: &Path, tool: Option<&str>, tool_input: Option<V
         ],
         EventName::PostCompact => &[("trigger", json!("manual")), ("compact_summary", json!(""))],
         EventName::SessionEnd => &[("reason", json!("other"))],
+        EventName::PreModelSwitch | EventName::PostModelSwitch => &[
+            ("from_model", json!("claude-sonnet-4-5")),
+            ("to_model", json!("claude-opus-4-1")),
+        ],
         EventName::PreToolUse
         | EventName::PermissionDenied
         | EventName::MessageDisplay

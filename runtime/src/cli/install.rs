@@ -259,6 +259,11 @@ impl Ctx {
     ) -> anyhow::Result<ExitCode> {
         let mut out = io::stdout().lock();
         let mut failed = false;
+        // An entry runs the hooks of both scopes: their status messages go on it.
+        let status_messages = match action {
+            Action::Install => install::status_messages(&self.load().handlers),
+            Action::Uninstall => Default::default(),
+        };
         for agent in agents {
             let req = Request {
                 agent: *agent,
@@ -267,6 +272,7 @@ impl Ctx {
                 project_root: &self.root,
                 env: &self.env,
                 binary: &self.binary,
+                status_messages: &status_messages,
             };
             let result = if dry_run {
                 install::plan(&req)
@@ -326,24 +332,39 @@ impl Ctx {
         Ok(())
     }
 
-    /// One line when project command hooks will be skipped until trusted.
-    fn note_untrusted(&self, out: &mut impl io::Write) -> io::Result<()> {
-        let config = crate::config::load(&crate::config::LoadOptions {
+    /// Both scopes' hooks, as `run` will see them from this project.
+    fn load(&self) -> crate::config::Config {
+        crate::config::load(&crate::config::LoadOptions {
             home: Some(self.env.home.clone()),
             project_root: Some(self.root.clone()),
-        });
+        })
+    }
+
+    /// One line when project command (or http) hooks will be skipped until trusted.
+    fn note_untrusted(&self, out: &mut impl io::Write) -> io::Result<()> {
+        use crate::config::HandlerKind;
+        let config = self.load();
         let (store, _) = crate::config::trust::TrustStore::load();
-        let untrusted = config
+        let untrusted: Vec<_> = config
             .handlers
             .iter()
             .filter(|h| h.scope == Scope::Project)
-            .filter(|h| matches!(h.kind, crate::config::HandlerKind::Command(_)))
+            .filter(|h| matches!(h.kind, HandlerKind::Command(_) | HandlerKind::Http(_)))
             .filter(|h| !store.trusts(h))
-            .count();
+            .collect();
+        let kind = if untrusted
+            .iter()
+            .any(|h| matches!(h.kind, HandlerKind::Http(_)))
+        {
+            "command or http"
+        } else {
+            "command"
+        };
+        let untrusted = untrusted.len();
         if untrusted > 0 {
             writeln!(
                 out,
-                "note: {untrusted} command hook{} in `.agents/hooks.json` will be skipped until you review and trust {}: `agenthooks trust`",
+                "note: {untrusted} {kind} hook{} in `.agents/hooks.json` will be skipped until you review and trust {}: `agenthooks trust`",
                 if untrusted == 1 { "" } else { "s" },
                 if untrusted == 1 { "it" } else { "them" },
             )?;

@@ -3,7 +3,8 @@
 //!
 //! Claude Code's `hooks` block is accepted unchanged; on top of it come the
 //! `wasm` handler type, `if` on a group or a handler, `onError` on a handler
-//! and as a file-wide default, and (user file only) `audit`. The same types
+//! and as a file-wide default (Claude Code's `onFailure` is its other
+//! spelling), and (user file only) `audit`. The same types
 //! generate the JSON Schema `agenthooks schema config` prints.
 //!
 //! Unknown keys are not rejected here: serde ignores them and
@@ -18,7 +19,7 @@ use serde::de::{IgnoredAny, MapAccess, Visitor};
 use serde::{Deserialize, Deserializer};
 use serde_json::Value;
 
-use super::OnError;
+use super::{OnError, OnFailure};
 use crate::protocol::EventName;
 
 /// A whole `hooks.json` file.
@@ -193,7 +194,7 @@ const GROUP_KEYS: &[&str] = &["matcher", "if", "hooks"];
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct HandlerWire {
-    /// `command`, `wasm`, or one of Claude Code's others (`prompt`, `agent`, `http`, `mcp_tool`).
+    /// `command`, `wasm`, `http`, or one of Claude Code's others (`prompt`, `agent`, `mcp_tool`).
     #[serde(rename = "type")]
     pub type_: Option<String>,
     /// Command: the command line.
@@ -207,7 +208,7 @@ pub struct HandlerWire {
     pub async_: Option<bool>,
     /// Command: Claude Code's background hook that wakes the agent.
     pub async_rewake: Option<bool>,
-    /// Command: Claude Code's run-once flag for skills.
+    /// Run at most once per session.
     pub once: Option<bool>,
     /// Seconds, fractions allowed.
     pub timeout: Option<f64>,
@@ -218,6 +219,14 @@ pub struct HandlerWire {
     pub if_: Option<String>,
     /// What a failure counts as.
     pub on_error: Option<OnError>,
+    /// Claude Code's spelling of `onError`: `block` or `continue`.
+    pub on_failure: Option<OnFailure>,
+    /// Http: the URL the input is POSTed to.
+    pub url: Option<String>,
+    /// Http: extra headers; `$VAR` / `${VAR}` in a value expand when listed in `allowedEnvVars`.
+    pub headers: Option<std::collections::BTreeMap<String, String>>,
+    /// Http: the environment variables header values may use.
+    pub allowed_env_vars: Option<Vec<String>>,
     /// Wasm: the component file.
     pub component: Option<String>,
     /// Wasm: fuel units.
@@ -237,18 +246,44 @@ pub enum HandlerEntry {
     Command(CommandEntry),
     /// A WebAssembly component run in the sandbox.
     Wasm(WasmEntry),
+    /// Claude Code's `http` handler: the input POSTed to a URL, the response body read as a command's stdout.
+    Http(HttpEntry),
     /// Claude Code's `prompt` handler: parsed, skipped with a note.
     Prompt(OtherEntry),
     /// Claude Code's `agent` handler: parsed, skipped with a note.
     Agent(OtherEntry),
-    /// Claude Code's `http` handler: parsed, skipped with a note.
-    Http(OtherEntry),
     /// Claude Code's `mcp_tool` handler: parsed, skipped with a note.
     McpTool(OtherEntry),
 }
 
 /// The handler types that are parsed and skipped with a note.
-pub const UNSUPPORTED_TYPES: &[&str] = &["prompt", "agent", "http", "mcp_tool"];
+pub const UNSUPPORTED_TYPES: &[&str] = &["prompt", "agent", "mcp_tool"];
+
+/// The keys of every handler type that runs (`command`, `wasm`, `http`),
+/// written once for the schema.
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct CommonEntry {
+    /// Seconds (fractions allowed) the hook may take, compiling or the whole
+    /// request included; 60 by default.
+    #[serde(default)]
+    pub timeout: Option<f64>,
+    /// Shown while the hook runs (by agents that show one).
+    #[serde(default)]
+    pub status_message: Option<String>,
+    /// A regex on the tool input, or a permission rule like `Bash(git *)`; overrides the group's `if`.
+    #[serde(rename = "if", default)]
+    pub if_: Option<String>,
+    /// What a failure counts as: `allow` (default) or `deny`.
+    #[serde(default)]
+    pub on_error: Option<OnError>,
+    /// Claude Code's spelling: `block` (= `onError: deny`) or `continue`.
+    #[serde(default)]
+    pub on_failure: Option<OnFailure>,
+    /// Run at most once per session (per `session_id`); later events skip it.
+    #[serde(default)]
+    pub once: Option<bool>,
+}
 
 /// `"type": "command"`.
 #[derive(Debug, Clone, Deserialize, JsonSchema)]
@@ -268,21 +303,9 @@ pub struct CommandEntry {
     /// Claude Code's background hook that wakes the agent; runs in the background here.
     #[serde(default)]
     pub async_rewake: Option<bool>,
-    /// Claude Code's run-once flag for skills (accepted, no effect).
-    #[serde(default)]
-    pub once: Option<bool>,
-    /// Seconds (fractions allowed) before the command is killed; 60 by default.
-    #[serde(default)]
-    pub timeout: Option<f64>,
-    /// Shown while the hook runs.
-    #[serde(default)]
-    pub status_message: Option<String>,
-    /// A regex on the tool input, or a permission rule like `Bash(git *)`; overrides the group's `if`.
-    #[serde(rename = "if", default)]
-    pub if_: Option<String>,
-    /// What a failure counts as: `allow` (default) or `deny`.
-    #[serde(default)]
-    pub on_error: Option<OnError>,
+    /// The keys every handler type that runs has.
+    #[serde(flatten)]
+    pub common: CommonEntry,
 }
 
 const COMMAND_KEYS: &[&str] = &[
@@ -297,6 +320,7 @@ const COMMAND_KEYS: &[&str] = &[
     "statusMessage",
     "if",
     "onError",
+    "onFailure",
 ];
 
 /// `"type": "wasm"`.
@@ -314,18 +338,9 @@ pub struct WasmEntry {
     /// What the guest may touch; nothing by default.
     #[serde(default)]
     pub allow: Option<AllowEntry>,
-    /// Seconds (fractions allowed) of wall clock; 60 by default.
-    #[serde(default)]
-    pub timeout: Option<f64>,
-    /// Shown while the hook runs.
-    #[serde(default)]
-    pub status_message: Option<String>,
-    /// A regex on the tool input, or a permission rule like `Bash(git *)`; overrides the group's `if`.
-    #[serde(rename = "if", default)]
-    pub if_: Option<String>,
-    /// What a failure counts as: `allow` (default) or `deny`.
-    #[serde(default)]
-    pub on_error: Option<OnError>,
+    /// The keys every handler type that runs has.
+    #[serde(flatten)]
+    pub common: CommonEntry,
 }
 
 const WASM_KEYS: &[&str] = &[
@@ -338,6 +353,41 @@ const WASM_KEYS: &[&str] = &[
     "statusMessage",
     "if",
     "onError",
+    "onFailure",
+    "once",
+];
+
+/// `"type": "http"`: Claude Code's http handler. The input is POSTed as JSON;
+/// a 2xx body is read as a command's stdout; anything else is a failure.
+/// Redirects are not followed and no proxy is taken from the environment.
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct HttpEntry {
+    /// The `http://` or `https://` URL the input is POSTed to.
+    pub url: String,
+    /// Extra request headers. `$VAR` and `${VAR}` in a value expand to the
+    /// variable's value when `allowedEnvVars` lists it, else to nothing.
+    #[serde(default)]
+    pub headers: Option<std::collections::BTreeMap<String, String>>,
+    /// The environment variables header values may use.
+    #[serde(default)]
+    pub allowed_env_vars: Option<Vec<String>>,
+    /// The keys every handler type that runs has.
+    #[serde(flatten)]
+    pub common: CommonEntry,
+}
+
+const HTTP_KEYS: &[&str] = &[
+    "type",
+    "url",
+    "headers",
+    "allowedEnvVars",
+    "timeout",
+    "statusMessage",
+    "if",
+    "onError",
+    "onFailure",
+    "once",
 ];
 
 /// `allow`: a wasm handler's grants.
@@ -359,7 +409,7 @@ pub struct AllowEntry {
 
 const ALLOW_KEYS: &[&str] = &["read", "write", "env", "net"];
 
-/// A handler type this runtime parses but does not run (`prompt`, `agent`, `http`, `mcp_tool`).
+/// A handler type this runtime parses but does not run (`prompt`, `agent`, `mcp_tool`).
 /// Its own keys are not checked.
 #[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
@@ -461,6 +511,7 @@ pub fn unknown_keys(file: &Value) -> Vec<Unknown> {
                             extra_keys(allow, ALLOW_KEYS, &format!("{at}.allow"), &mut found);
                         }
                     }
+                    Some("http") => extra_keys(handler, HTTP_KEYS, &at, &mut found),
                     Some(ty) if UNSUPPORTED_TYPES.contains(&ty) => {}
                     ty => found.push(Unknown::HandlerType {
                         at,
@@ -520,6 +571,7 @@ mod tests {
         let type_of = |i: usize| variants[i]["properties"]["type"]["enum"][0].clone();
         assert_eq!(type_of(0), "command");
         assert_eq!(type_of(1), "wasm");
+        assert_eq!(type_of(2), "http");
         assert_eq!(
             keys("/definitions/HandlerEntry/oneOf/0/properties"),
             list(COMMAND_KEYS)
@@ -527,6 +579,10 @@ mod tests {
         assert_eq!(
             keys("/definitions/HandlerEntry/oneOf/1/properties"),
             list(WASM_KEYS)
+        );
+        assert_eq!(
+            keys("/definitions/HandlerEntry/oneOf/2/properties"),
+            list(HTTP_KEYS)
         );
     }
 
@@ -569,6 +625,7 @@ mod tests {
         let keys = COMMAND_KEYS
             .iter()
             .chain(WASM_KEYS)
+            .chain(HTTP_KEYS)
             .filter(|k| **k != "type");
         for key in keys {
             // (`allow` is a struct, which serde also reads from an array.)

@@ -18,8 +18,9 @@ use super::hooks_json::{
 };
 use super::if_rule::{self, IfSpec};
 use super::{
-    AuditConfig, BrokenFile, CommandSpec, Config, Grants, Handler, HandlerKind, ManagedPolicy,
-    OnError, Scope, WasmSpec, DEFAULT_FUEL, DEFAULT_MEMORY_MIB, DEFAULT_TIMEOUT,
+    AuditConfig, BrokenFile, CommandSpec, Config, Grants, Handler, HandlerKind, HttpSpec,
+    ManagedPolicy, OnError, OnFailure, Scope, WasmSpec, DEFAULT_FUEL, DEFAULT_MEMORY_MIB,
+    DEFAULT_TIMEOUT,
 };
 use crate::fsread::{self, caps, ReadError};
 use crate::protocol::EventName;
@@ -267,7 +268,7 @@ impl Ctx<'_> {
             file: self.file.to_path_buf(),
             scope: self.scope,
             why: what.to_string(),
-            lost_deny: says("onError"),
+            lost_deny: text.is_some_and(OnError::handler_denies_in),
         };
         config.errors.push(broken.to_string());
         config.broken.push(broken);
@@ -712,6 +713,7 @@ fn resolve_group(
             project_root: ctx.project_root.map(Path::to_path_buf),
             label: resolved.label,
             status_message: resolved.status_message,
+            once: resolved.once,
         });
     }
 }
@@ -746,6 +748,7 @@ struct Resolved {
     timeout: Option<f64>,
     on_error: Option<OnError>,
     status_message: Option<String>,
+    once: bool,
 }
 
 fn resolve_handler(
@@ -775,6 +778,7 @@ fn resolve_handler(
                 return None;
             }
         },
+        Some("http") => resolve_http(ctx, config, at, &entry)?,
         Some(other) if UNSUPPORTED_TYPES.contains(&other) => (
             HandlerKind::Unsupported {
                 kind: other.to_string(),
@@ -784,13 +788,72 @@ fn resolve_handler(
         // An unknown or missing type: `unknown_keys` has warned.
         _ => return None,
     };
+    let on_error = match OnFailure::combine(entry.on_error, entry.on_failure) {
+        Ok(policy) => policy,
+        Err(closed) => {
+            ctx.warn(
+                config,
+                format_args!(
+                    "{at}: `onError` and `onFailure` disagree (`onFailure: block` means \
+                     `onError: deny`); it fails closed until you keep one of them"
+                ),
+            );
+            Some(closed)
+        }
+    };
     Some(Resolved {
         kind: kind.0,
         label: kind.1,
         timeout: entry.timeout,
-        on_error: entry.on_error,
+        on_error,
         status_message: entry.status_message,
+        once: entry.once.unwrap_or(false),
     })
+}
+
+/// An http handler's kind and label, or `None` (with a warning) when its
+/// URL is not one it can POST to.
+fn resolve_http(
+    ctx: &Ctx<'_>,
+    config: &mut Config,
+    at: &str,
+    entry: &HandlerWire,
+) -> Option<(HandlerKind, String)> {
+    let url = entry.url.as_deref().unwrap_or_default().trim();
+    if let Err(why) = crate::exec::http::check_url(url) {
+        ctx.warn(
+            config,
+            format_args!("{at}: `url` {why}; this handler is skipped"),
+        );
+        return None;
+    }
+    let allowed = entry.allowed_env_vars.clone().unwrap_or_default();
+    let headers: Vec<(String, String)> = entry
+        .headers
+        .clone()
+        .unwrap_or_default()
+        .into_iter()
+        .collect();
+    for (name, value) in &headers {
+        for var in crate::exec::http::unlisted_vars(value, &allowed) {
+            ctx.warn(
+                config,
+                format_args!(
+                    "{at}: header `{name}` uses `${var}`, which `allowedEnvVars` does not list; \
+                     it is sent empty (list it to send its value)"
+                ),
+            );
+        }
+    }
+    let label = format!("http `{}`", shorten(url));
+    Some((
+        HandlerKind::Http(HttpSpec {
+            url: url.to_string(),
+            headers,
+            allowed_env_vars: allowed,
+        }),
+        label,
+    ))
 }
 
 /// A command handler's kind and label.

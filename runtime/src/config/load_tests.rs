@@ -661,7 +661,6 @@ fn unsupported_types_become_unsupported_handlers() {
         r#"{"hooks": {"Stop": [{"hooks": [
             {"type": "prompt", "prompt": "Is the work done?", "timeout": 30},
             {"type": "agent", "prompt": "x"},
-            {"type": "http", "url": "http://127.0.0.1:1/"},
             {"type": "mcp_tool", "server": "s", "tool": "t", "onError": "deny"}
         ]}]}}"#,
     );
@@ -680,12 +679,86 @@ fn unsupported_types_become_unsupported_handlers() {
         [
             ("prompt", "prompt handler"),
             ("agent", "agent handler"),
-            ("http", "http handler"),
             ("mcp_tool", "mcp_tool handler")
         ]
     );
     assert_eq!(c.handlers[0].timeout, Duration::from_secs(30));
-    assert_eq!(c.handlers[3].on_error, OnError::Deny);
+    assert_eq!(c.handlers[2].on_error, OnError::Deny);
+}
+
+#[test]
+fn http_handlers_are_resolved_and_bad_urls_skipped() {
+    let d = Dirs::new();
+    d.write_user(
+        r#"{"hooks": {"PreToolUse": [{"hooks": [
+            {"type": "http", "url": " http://127.0.0.1:9/hook ", "timeout": 3,
+             "headers": {"Authorization": "Bearer $TOKEN", "X-Team": "${TEAM}-$SECRET"},
+             "allowedEnvVars": ["TOKEN", "TEAM"], "once": true},
+            {"type": "http", "url": "ftp://example.com/x"},
+            {"type": "http"}
+        ]}]}}"#,
+    );
+    let c = d.load();
+    assert_eq!(c.handlers.len(), 1, "{:?}", c.handlers);
+    let h = &c.handlers[0];
+    let HandlerKind::Http(spec) = &h.kind else {
+        panic!("{:?}", h.kind)
+    };
+    assert_eq!(spec.url, "http://127.0.0.1:9/hook");
+    assert_eq!(
+        spec.headers,
+        [
+            ("Authorization".to_string(), "Bearer $TOKEN".to_string()),
+            ("X-Team".to_string(), "${TEAM}-$SECRET".to_string())
+        ]
+    );
+    assert_eq!(spec.allowed_env_vars, ["TOKEN", "TEAM"]);
+    assert_eq!(h.label, "http `http://127.0.0.1:9/hook`");
+    assert_eq!(h.timeout, Duration::from_secs(3));
+    assert!(h.once);
+    let w = c.warnings.join("\n");
+    assert!(
+        w.contains("header `X-Team` uses `$SECRET`, which `allowedEnvVars` does not list"),
+        "{w}"
+    );
+    assert!(
+        w.contains("hooks[1]: `url` `ftp://example.com/x` must start with"),
+        "{w}"
+    );
+    assert!(w.contains("hooks[2]: `url` is missing or empty"), "{w}");
+    assert_eq!(c.warnings.len(), 3, "{w}");
+}
+
+#[test]
+fn on_failure_is_claude_codes_spelling_of_on_error() {
+    let d = Dirs::new();
+    d.write_user(
+        r#"{"onError": "deny", "hooks": {"Stop": [{"hooks": [
+            {"type": "command", "command": "a", "onFailure": "block"},
+            {"type": "command", "command": "b", "onFailure": "continue"},
+            {"type": "command", "command": "c", "onFailure": "block", "onError": "deny"},
+            {"type": "command", "command": "d", "onFailure": "continue", "onError": "deny"},
+            {"type": "command", "command": "e"}
+        ]}]}}"#,
+    );
+    let c = d.load();
+    let policies: Vec<OnError> = c.handlers.iter().map(|h| h.on_error).collect();
+    use OnError::{Allow, Deny};
+    assert_eq!(policies, [Deny, Allow, Deny, Deny, Deny]);
+    assert_eq!(c.warnings.len(), 1, "{:?}", c.warnings);
+    assert!(
+        c.warnings[0].contains("hooks.Stop[0].hooks[3]: `onError` and `onFailure` disagree"),
+        "{:?}",
+        c.warnings
+    );
+}
+
+#[test]
+fn a_broken_file_that_says_on_failure_block_reports_the_lost_policy() {
+    let d = Dirs::new();
+    d.write_project(r#"{"hooks": {"Stop": [{"hooks": [{"onFailure": "block"}]}]},}"#);
+    let c = d.load();
+    assert!(c.broken[0].lost_deny, "{:?}", c.broken);
 }
 
 #[test]

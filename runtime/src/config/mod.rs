@@ -190,11 +190,62 @@ pub enum OnError {
     Deny,
 }
 
+/// Claude Code's spelling of a handler's failure policy (`onFailure`, CC
+/// 2.1.295): `block` is [`OnError::Deny`], `continue` (its default) is
+/// [`OnError::Allow`]. Both keys are accepted; [`OnFailure::combine`] is the
+/// one rule that reads them together.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum OnFailure {
+    /// A failure is no decision (allow), as `onError: "allow"`.
+    Continue,
+    /// A failure blocks the action, as `onError: "deny"`.
+    Block,
+}
+
+impl From<OnFailure> for OnError {
+    fn from(policy: OnFailure) -> OnError {
+        match policy {
+            OnFailure::Continue => OnError::Allow,
+            OnFailure::Block => OnError::Deny,
+        }
+    }
+}
+
+impl OnFailure {
+    /// The policy a handler states with `onError` and/or `onFailure`: `None`
+    /// when it states none (the file's default applies), `Err` with the
+    /// policy to use (fail closed) when the two say different things.
+    pub fn combine(
+        on_error: Option<OnError>,
+        on_failure: Option<OnFailure>,
+    ) -> Result<Option<OnError>, OnError> {
+        match (on_error, on_failure.map(OnError::from)) {
+            (Some(a), Some(b)) if a != b => Err(OnError::Deny),
+            (a, b) => Ok(a.or(b)),
+        }
+    }
+}
+
 impl OnError {
     /// Whether `key` is set to `"deny"` anywhere in `text`, a file that is not
     /// valid JSON: the only way to honour a policy written in a broken file.
     pub(crate) fn denies_in(text: &str, key: &str) -> bool {
-        let pattern = format!(r#""{}"\s*:\s*"deny""#, regex::escape(key));
+        Self::set_in(text, key, "deny")
+    }
+
+    /// Whether a handler in `text`, a file that is not valid JSON, fails
+    /// closed by either spelling (`onError: deny`, `onFailure: block`).
+    pub(crate) fn handler_denies_in(text: &str) -> bool {
+        Self::denies_in(text, "onError") || Self::set_in(text, "onFailure", "block")
+    }
+
+    fn set_in(text: &str, key: &str, value: &str) -> bool {
+        let pattern = format!(
+            r#""{}"\s*:\s*"{}""#,
+            regex::escape(key),
+            regex::escape(value)
+        );
         regex::Regex::new(&pattern).is_ok_and(|re| re.is_match(text))
     }
 }
@@ -241,6 +292,19 @@ pub struct WasmSpec {
     pub allow: Grants,
 }
 
+/// An http handler (Claude Code's `type: "http"`).
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct HttpSpec {
+    /// The URL the input is POSTed to (`http://` or `https://`, checked at load).
+    pub url: String,
+    /// Request headers as written: `$VAR` / `${VAR}` are expanded when the
+    /// request is sent ([`crate::exec::http::interpolate`]), so the trust
+    /// fingerprint covers the definition, not a secret's value.
+    pub headers: Vec<(String, String)>,
+    /// The variables a header value may expand.
+    pub allowed_env_vars: Vec<String>,
+}
+
 /// The kind of a handler.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum HandlerKind {
@@ -248,7 +312,9 @@ pub enum HandlerKind {
     Command(CommandSpec),
     /// `"type": "wasm"`.
     Wasm(WasmSpec),
-    /// `prompt`, `agent`, `http`, `mcp_tool`: parsed, skipped with a note.
+    /// `"type": "http"`.
+    Http(HttpSpec),
+    /// `prompt`, `agent`, `mcp_tool`: parsed, skipped with a note.
     Unsupported {
         /// The `type` as written.
         kind: String,
@@ -283,6 +349,8 @@ pub struct Handler {
     pub label: String,
     /// Optional `statusMessage`.
     pub status_message: Option<String>,
+    /// `once: true`: run at most once per session ([`crate::exec::once`]).
+    pub once: bool,
 }
 
 /// Default handler timeout (DESIGN.md §4).

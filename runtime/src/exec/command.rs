@@ -296,6 +296,7 @@ mod tests {
             project_root: None,
             label: format!("command `{cmd}`"),
             status_message: None,
+            once: false,
         };
         (handler, spec)
     }

@@ -15,6 +15,8 @@ use crate::config::{Budgets, Handler, HandlerKind, Scope};
 use crate::protocol::{Event, Exit, Note, Outcome, Skip};
 
 pub mod command;
+pub mod http;
+pub mod once;
 pub mod wasm;
 
 /// What running one handler produced, for the aggregator, `fire` and the audit log.
@@ -22,7 +24,7 @@ pub mod wasm;
 pub struct Report {
     /// The handler's label (see [`crate::config::Handler::label`]).
     pub label: String,
-    /// `command` or `wasm` (or the unsupported type).
+    /// `command`, `wasm` or `http` (or the unsupported type).
     pub kind: String,
     /// What it came to.
     pub outcome: Outcome,
@@ -159,6 +161,9 @@ pub struct ExecContext {
     /// [`execute_all`] sets a fresh one for each event; `None` (a handler
     /// run on its own) gives that handler a budget of its own.
     pub event_memory: Option<EventMemory>,
+    /// Where `once: true` handlers record that they ran ([`once`]); `None`
+    /// uses `once/` in the compile cache's directory.
+    pub once_dir: Option<PathBuf>,
 }
 
 impl ExecContext {
@@ -254,8 +259,35 @@ pub async fn execute_all(handlers: &[&Handler], event: &Event, ctx: &ExecContext
     futures_util::future::join_all(runs).await
 }
 
-/// Run one handler.
+/// Run one handler (or skip it, when it is `once` and already ran).
 pub async fn execute(handler: &Handler, event: &Event, ctx: &ExecContext) -> Report {
+    let mut once_note = None;
+    if handler.once {
+        let dir = once::marker_dir(ctx.once_dir.as_deref());
+        match once::claim(handler, event, dir.as_deref()) {
+            once::Claim::First => {}
+            once::Claim::Already => {
+                return Report::skipped(handler, kind_name(&handler.kind), Skip::Once);
+            }
+            once::Claim::Unknown(note) => once_note = Some(note),
+        }
+    }
+    let mut report = run_kind(handler, event, ctx).await;
+    report.notes.extend(once_note);
+    report
+}
+
+/// The name of a handler's type, as reports and notes give it.
+pub fn kind_name(kind: &HandlerKind) -> &str {
+    match kind {
+        HandlerKind::Command(_) => "command",
+        HandlerKind::Wasm(_) => "wasm",
+        HandlerKind::Http(_) => "http",
+        HandlerKind::Unsupported { kind } => kind,
+    }
+}
+
+async fn run_kind(handler: &Handler, event: &Event, ctx: &ExecContext) -> Report {
     match &handler.kind {
         HandlerKind::Command(spec) => command::run(spec, handler, event, ctx).await,
         HandlerKind::Wasm(spec) => {
@@ -265,6 +297,7 @@ pub async fn execute(handler: &Handler, event: &Event, ctx: &ExecContext) -> Rep
                 .unwrap_or_else(|| wasm::WasmHost::global());
             host.run(handler, spec, event, ctx).await
         }
+        HandlerKind::Http(spec) => http::run(spec, handler, event, ctx).await,
         HandlerKind::Unsupported { kind } => {
             let skip = Skip::Unsupported { kind: kind.clone() };
             Report::skipped(handler, kind, skip)

@@ -49,6 +49,7 @@ pub use detect::{detected, installed, is_installed, project_root, switched_off, 
 pub use error::InstallError;
 pub use json::is_ours;
 pub use plan::{
-    apply, change, command_line, plan, Action, FileChange, Request, Status, NOT_INSTALLED,
+    apply, change, command_line, plan, status_messages, Action, FileChange, Request, Status,
+    NOT_INSTALLED,
 };
 pub use targets::{native_timeout, FALLBACK_TIMEOUT};

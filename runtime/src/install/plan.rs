@@ -42,6 +42,31 @@ pub struct Request<'a> {
     /// on `PATH` wherever the agent runs; for files a team commits) or an
     /// absolute path (see [`command_line`]).
     pub binary: &'a Path,
+    /// Per event, the `statusMessage`s of its `.agents/hooks.json` hooks,
+    /// joined ([`status_messages`]), for an agent that shows one.
+    pub status_messages: &'a std::collections::BTreeMap<crate::protocol::EventName, String>,
+}
+
+/// Per event, the distinct `statusMessage`s of `handlers`, in declaration
+/// order, joined with `; ` and kept to one bounded line.
+pub fn status_messages(
+    handlers: &[crate::config::Handler],
+) -> std::collections::BTreeMap<crate::protocol::EventName, String> {
+    let mut by_event: std::collections::BTreeMap<_, Vec<String>> = Default::default();
+    for h in handlers {
+        let Some(message) = h.status_message.as_deref().map(crate::protocol::one_line) else {
+            continue;
+        };
+        let messages = by_event.entry(h.event).or_default();
+        if !message.is_empty() && !messages.contains(&message) {
+            messages.push(message);
+        }
+    }
+    by_event
+        .into_iter()
+        .filter(|(_, m)| !m.is_empty())
+        .map(|(event, m)| (event, crate::protocol::one_line(&m.join("; "))))
+        .collect()
 }
 
 /// What happens to one file.
@@ -281,7 +306,11 @@ fn plan_json(
                 .map(|row| {
                     let command = command_line(req.binary, req.agent, row.native);
                     let timeout = targets::native_timeout(id, row.canonical);
-                    (row.native.to_string(), targets::entry(t, &command, timeout))
+                    let status = req.status_messages.get(&row.canonical).map(String::as_str);
+                    (
+                        row.native.to_string(),
+                        targets::entry(t, &command, timeout, status),
+                    )
                 })
                 .collect();
             if wanted.is_empty() {

@@ -68,18 +68,25 @@ fn literal(value: &Literal) -> Value {
 }
 
 /// Our entry under one event key, running `command`, with `timeout` (see
-/// [`native_timeout`]) where the spec has a timeout field.
-pub(crate) fn entry(spec: &JsonSpec, command: &str, timeout: Duration) -> Value {
+/// [`native_timeout`]) where the spec has a timeout field, and `status`
+/// where it has a status message field (left out when `None`).
+pub(crate) fn entry(
+    spec: &JsonSpec,
+    command: &str,
+    timeout: Duration,
+    status: Option<&str>,
+) -> Value {
     let handler: Map<String, Value> = spec
         .handler
         .iter()
-        .map(|(key, field)| {
+        .filter_map(|(key, field)| {
             let value = match field {
                 Field::Literal(l) => literal(l),
                 Field::Command => json!(command),
                 Field::Timeout(unit) => json!(in_unit(timeout, *unit)),
+                Field::StatusMessage => json!(status?),
             };
-            ((*key).to_string(), value)
+            Some(((*key).to_string(), value))
         })
         .collect();
     match spec.shape {
@@ -145,37 +152,44 @@ mod tests {
         let nested = |handler: Value| json!({"matcher": "*", "hooks": [handler]});
         let secs = nested(json!({"type": "command", "command": c, "timeout": 42}));
         for id in ["claude", "codex", "factory"] {
-            assert_eq!(entry(json_spec(id), c, t), secs, "{id}");
+            assert_eq!(entry(json_spec(id), c, t, None), secs, "{id}");
         }
+        // Claude Code shows the hooks' status message; the others have no key for it.
         assert_eq!(
-            entry(json_spec("qwen"), c, t),
+            entry(json_spec("claude"), c, t, Some("Checking the push")),
+            nested(json!({"type": "command", "command": c, "timeout": 42,
+                          "statusMessage": "Checking the push"}))
+        );
+        assert_eq!(entry(json_spec("codex"), c, t, Some("x")), secs);
+        assert_eq!(
+            entry(json_spec("qwen"), c, t, None),
             nested(json!({"type": "command", "command": c, "timeout": 42_000}))
         );
         assert_eq!(
-            entry(json_spec("gemini"), c, t),
+            entry(json_spec("gemini"), c, t, None),
             nested(
                 json!({"name": "agenthooks", "type": "command", "command": c, "timeout": 42_000})
             )
         );
         assert_eq!(
-            entry(json_spec("copilot"), c, t),
+            entry(json_spec("copilot"), c, t, None),
             json!({"type": "command", "bash": c, "timeoutSec": 42})
         );
         assert_eq!(
-            entry(json_spec("cursor"), c, t),
+            entry(json_spec("cursor"), c, t, None),
             json!({"command": c, "timeout": 42})
         );
         assert_eq!(
-            entry(json_spec("windsurf"), c, t),
+            entry(json_spec("windsurf"), c, t, None),
             json!({"command": c, "show_output": false})
         );
         assert_eq!(
-            entry(json_spec("kiro"), c, t),
+            entry(json_spec("kiro"), c, t, None),
             json!({"command": c, "timeout_ms": 42_000})
         );
         // Equal maps in another order would pass `==`; the bytes must not move.
         assert_eq!(
-            entry(json_spec("gemini"), c, t)["hooks"][0]
+            entry(json_spec("gemini"), c, t, None)["hooks"][0]
                 .as_object()
                 .unwrap()
                 .keys()

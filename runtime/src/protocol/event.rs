@@ -105,6 +105,12 @@ event_names! {
     Elicitation,
     /// The user answered an elicitation.
     ElicitationResult,
+    /// The user or a client asked to switch the session's model (Claude Code
+    /// 2.1.251): `from_model`, `to_model`; a hook may allow, deny or ask.
+    PreModelSwitch,
+    /// The session's model changed, also by fallback or resume (Claude Code
+    /// 2.1.251): `from_model`, `to_model`; observed, may add context.
+    PostModelSwitch,
     /// The session ends.
     SessionEnd,
 }
@@ -213,6 +219,15 @@ impl EventName {
             PostCompact => on("trigger", OBSERVED),
             Elicitation => on("mcp_server_name", VETO),
             ElicitationResult => on("mcp_server_name", BLOCKS),
+            // A refused switch keeps the current model: safe to veto.
+            PreModelSwitch => on("to_model", PERMISSION),
+            PostModelSwitch => on(
+                "to_model",
+                Facts {
+                    plain_text_context: true,
+                    ..OBSERVED
+                },
+            ),
             SessionEnd => on("reason", OBSERVED),
         }
     }
@@ -491,7 +506,7 @@ mod tests {
             let json = serde_json::to_value(name).unwrap();
             assert_eq!(json, json!(name.as_str()));
         }
-        assert_eq!(EventName::ALL.len(), 31);
+        assert_eq!(EventName::ALL.len(), 33);
     }
 
     #[test]

@@ -37,6 +37,9 @@ pub enum Skip {
         /// The `type` of the handler.
         kind: String,
     },
+    /// `once: true`, and it already ran in this session.
+    #[error("already ran once in this session (`once: true`); skipped")]
+    Once,
     /// An untrusted project already ran `cap` hooks at this event.
     #[error(
         "not run: an untrusted project runs at most {cap} hooks per event; \
@@ -58,13 +61,18 @@ impl Skip {
             Skip::Untrusted => "untrusted",
             Skip::Unsupported { .. } => "unsupported",
             Skip::OverUntrustedCap { .. } => "over-untrusted-cap",
+            Skip::Once => "once",
         }
     }
 
-    /// Whether the trust gate already says once per run what was skipped this
-    /// way and what to do, so a note per hook would only repeat it.
+    /// Whether a note per hook would only repeat what is already said: the
+    /// trust gate says once per run what was skipped this way and what to
+    /// do, and a `once` hook said its piece earlier in the session.
     pub fn noted_once(&self) -> bool {
-        matches!(self, Skip::Untrusted | Skip::OverUntrustedCap { .. })
+        matches!(
+            self,
+            Skip::Untrusted | Skip::OverUntrustedCap { .. } | Skip::Once
+        )
     }
 }
 
@@ -198,6 +206,23 @@ pub enum Failure {
         /// What stopped the compile and what to do.
         why: String,
     },
+    /// An http hook's server answered with a status other than 2xx
+    /// (a redirect included: redirects are not followed).
+    #[error("answered HTTP {status}; only a 2xx answer counts (redirects are not followed)")]
+    HttpStatus {
+        /// The HTTP status code.
+        status: u16,
+    },
+    /// An http hook's request failed before a response came: the host could
+    /// not be resolved or reached, TLS failed, or the response was malformed.
+    #[error(
+        "request failed: {}; check its `url` and that the server is up",
+        one_line(why)
+    )]
+    HttpRequest {
+        /// What the HTTP client said.
+        why: String,
+    },
     /// The runtime itself failed around this handler.
     #[error("internal error: {why}")]
     Internal {
@@ -230,6 +255,8 @@ impl Failure {
             Failure::WrongWorld { .. } => "wrong-world",
             Failure::StillCompiling { .. } => "still-compiling",
             Failure::CompileFailed { .. } => "compile-failed",
+            Failure::HttpStatus { .. } => "http-status",
+            Failure::HttpRequest { .. } => "http-request",
             Failure::Internal { .. } => "internal",
         }
     }
@@ -355,6 +382,10 @@ mod tests {
                 path: "a.wasm".into(),
                 why: "over the CPU-time cap".into(),
             },
+            Failure::HttpStatus { status: 503 },
+            Failure::HttpRequest {
+                why: "Connection refused\n(os error 111)".into(),
+            },
             Failure::Internal { why: "x".into() },
         ];
         let mut kinds = Vec::new();
@@ -427,6 +458,7 @@ mod tests {
     fn skips_the_gate_sums_up_are_noted_once() {
         assert!(Skip::Untrusted.noted_once());
         assert!(Skip::OverUntrustedCap { cap: 16 }.noted_once());
+        assert!(Skip::Once.noted_once());
         assert!(!Skip::Async.noted_once());
     }
 }

@@ -79,6 +79,8 @@ pub struct Gated {
 struct Held {
     /// Command hooks not run.
     skipped: usize,
+    /// Http hooks not run.
+    skipped_http: usize,
     /// Wasm hooks run with narrowed grants.
     narrowed: usize,
     /// Wasm hooks whose answer lost what only trust allows.
@@ -231,11 +233,7 @@ impl Gate {
 }
 
 pub(super) fn kind_name(handler: &Handler) -> &str {
-    match &handler.kind {
-        HandlerKind::Command(_) => "command",
-        HandlerKind::Wasm(_) => "wasm",
-        HandlerKind::Unsupported { kind } => kind,
-    }
+    crate::exec::kind_name(&handler.kind)
 }
 
 /// Take out of `answer` what a hook may say only once trusted, because it
@@ -309,7 +307,7 @@ pub fn gate_reads_files(selected: &[&Handler]) -> bool {
                 HandlerKind::Wasm(spec) => {
                     spec.allow != Grants::default() || !raised_limits(h).is_empty()
                 }
-                HandlerKind::Unsupported { .. } => false,
+                HandlerKind::Http(_) | HandlerKind::Unsupported { .. } => false,
             }
     })
 }
@@ -359,7 +357,7 @@ pub fn gate_with(store: &TrustStore, selected: &[&Handler]) -> Gate {
         }
         match &handler.kind {
             HandlerKind::Unsupported { .. } => gated.standing = Standing::NotApplicable,
-            HandlerKind::Command(_) => {
+            HandlerKind::Command(_) | HandlerKind::Http(_) => {
                 let trusted = store.lookup(handler).unwrap_or_else(|e| {
                     // A script that became a FIFO or a huge file: changed.
                     gated.notes.push(format!("counts as changed: {e}"));
@@ -370,7 +368,11 @@ pub fn gate_with(store: &TrustStore, selected: &[&Handler]) -> Gate {
                 } else {
                     gated.standing = Standing::Untrusted;
                     gated.skip = Some(Skip::Untrusted);
-                    gate.held.entry(handler.file.clone()).or_default().skipped += 1;
+                    let held = gate.held.entry(handler.file.clone()).or_default();
+                    match handler.kind {
+                        HandlerKind::Http(_) => held.skipped_http += 1,
+                        _ => held.skipped += 1,
+                    }
                 }
             }
             HandlerKind::Wasm(spec) => {
@@ -454,6 +456,7 @@ fn held_note(held: &BTreeMap<PathBuf, Held>) -> Option<String> {
     let plural = |n: usize| if n == 1 { "hook" } else { "hooks" };
     let total = held.values().fold(Held::default(), |a, b| Held {
         skipped: a.skipped + b.skipped,
+        skipped_http: a.skipped_http + b.skipped_http,
         narrowed: a.narrowed + b.narrowed,
         restricted: a.restricted + b.restricted,
         capped: a.capped + b.capped,
@@ -464,6 +467,13 @@ fn held_note(held: &BTreeMap<PathBuf, Held>) -> Option<String> {
             "skipped {} untrusted project command {}",
             total.skipped,
             plural(total.skipped)
+        ));
+    }
+    if total.skipped_http > 0 {
+        what.push(format!(
+            "held back {} untrusted project http {}, which would send events off the machine",
+            total.skipped_http,
+            plural(total.skipped_http)
         ));
     }
     if total.narrowed > 0 {
@@ -496,11 +506,9 @@ fn held_note(held: &BTreeMap<PathBuf, Held>) -> Option<String> {
         return None;
     }
     let files: Vec<String> = held.keys().map(|f| format!("`{}`", f.display())).collect();
-    let them = if total.skipped + total.narrowed + total.restricted + total.capped == 1 {
-        "it"
-    } else {
-        "them"
-    };
+    let count =
+        total.skipped + total.skipped_http + total.narrowed + total.restricted + total.capped;
+    let them = if count == 1 { "it" } else { "them" };
     Some(format!(
         "{} from {}; review and allow {them} with `agenthooks trust`",
         what.join(" and "),

@@ -2,7 +2,8 @@
 //!
 //! Part of stage 2 of the pipeline (load), applied right after select by
 //! [`gate`]. A repository is untrusted input: cloning one must not run its
-//! `.agents/hooks.json` commands. So a project-scope **command** hook runs
+//! `.agents/hooks.json` commands. So a project-scope **command** hook, and an
+//! **http** hook (it sends each event's input off the machine), runs
 //! only once the user trusted its exact definition (`agenthooks trust`, or
 //! `agenthooks install` run in the project); a project **wasm** hook always
 //! runs, because the sandbox is its boundary, but with no more than read-only
@@ -12,7 +13,8 @@
 //!
 //! What is trusted is a [`Fingerprint`]: the SHA-256 of a handler's canonical
 //! JSON (type, event, matcher, `if`, the command as written or the SHA-256 of
-//! the component's bytes, and the grants). Changing any of them, or swapping
+//! the component's bytes, and the grants; an http hook's URL, headers as
+//! written and `allowedEnvVars`). Changing any of them, or swapping
 //! the component file, makes the hook untrusted again, as Codex and Gemini CLI
 //! fingerprint project hooks. A command's fingerprint also covers the bytes of
 //! the project scripts it runs ([`command_files`]), so a `git pull` that
@@ -226,6 +228,20 @@ pub fn canonical_json(handler: &Handler) -> io::Result<Option<Value>> {
                     v["files"] = Value::Object(files);
                 }
             }
+            v
+        }
+        HandlerKind::Http(spec) => {
+            // The definition as written: a header's `$VAR`, not its value,
+            // so a rotated token does not untrust the hook.
+            let mut v = common("http");
+            v["url"] = Value::String(spec.url.clone());
+            v["headers"] = spec
+                .headers
+                .iter()
+                .map(|(name, value)| (name.clone(), Value::String(value.clone())))
+                .collect::<serde_json::Map<_, _>>()
+                .into();
+            v["allowedEnvVars"] = json!(spec.allowed_env_vars);
             v
         }
         HandlerKind::Wasm(spec) => {

@@ -21,7 +21,7 @@ pub fn needs_trust(handler: &Handler) -> bool {
     match &handler.kind {
         // A wasm hook's access beyond reading the project needs trust, and so
         // does an answer that allows or rewrites ([`restrict`]).
-        HandlerKind::Command(_) | HandlerKind::Wasm(_) => true,
+        HandlerKind::Command(_) | HandlerKind::Wasm(_) | HandlerKind::Http(_) => true,
         HandlerKind::Unsupported { .. } => false,
     }
 }
@@ -105,7 +105,7 @@ impl<'a> Item<'a> {
                 (scripts, None)
             }
             HandlerKind::Wasm(spec) => (Vec::new(), Some(sha256(&spec.component, caps::COMPONENT))),
-            HandlerKind::Unsupported { .. } => (Vec::new(), None),
+            HandlerKind::Http(_) | HandlerKind::Unsupported { .. } => (Vec::new(), None),
         };
         let changed = previous.map(|before| changed_since(before, &reviewed_text(h, project_root)));
         Item {
@@ -135,6 +135,14 @@ impl<'a> Item<'a> {
                     "     ! runs unsandboxed{background} with your rights: it can read, change \
                      and send anything you can\n"
                 ));
+            }
+            HandlerKind::Http(spec) => {
+                for line in http_lines(spec) {
+                    out.push_str(&format!("       {line}\n"));
+                }
+                out.push_str(
+                    "     ! sends each event's input (commands, file paths, prompts) to that URL\n",
+                );
             }
             HandlerKind::Wasm(spec) => {
                 out.push_str(&format!(
@@ -235,6 +243,12 @@ pub fn reviewed_text(h: &Handler, project_root: &Path) -> String {
                         out.push_str(&format!("--- {rel} (sha256 {hash})\n"));
                     }
                 }
+            }
+        }
+        HandlerKind::Http(spec) => {
+            for line in http_lines(spec) {
+                out.push_str(&line);
+                out.push('\n');
             }
         }
         HandlerKind::Wasm(spec) => {
@@ -365,4 +379,20 @@ pub fn trust_project(project_root: &Path, handlers: &[Handler]) -> Result<usize,
     let count = store.trust(project_root, handlers)?;
     store.save()?;
     Ok(count)
+}
+
+/// An http hook as the user reviews it: where it POSTs, and its headers as
+/// written (a `$VAR` is shown, never its value).
+fn http_lines(spec: &crate::config::HttpSpec) -> Vec<String> {
+    let mut lines = vec![format!("POST {}", spec.url)];
+    for (name, value) in &spec.headers {
+        lines.push(format!("header {name}: {value}"));
+    }
+    if !spec.allowed_env_vars.is_empty() {
+        lines.push(format!(
+            "headers may use {}",
+            spec.allowed_env_vars.join(", ")
+        ));
+    }
+    lines
 }

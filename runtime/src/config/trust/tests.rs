@@ -64,6 +64,7 @@ fn handler(scope: Scope, project_root: Option<PathBuf>, kind: HandlerKind) -> Ha
         project_root,
         label: "hook".into(),
         status_message: None,
+        once: false,
     }
 }
 
