@@ -57,6 +57,21 @@ pub enum Lang {
     Js,
 }
 
+impl Lang {
+    /// The language of the hook source in `dir`, by the file `new` put
+    /// there: `Cargo.toml`, `hook.py` or `hook.js`; `None` when none is.
+    pub fn of(dir: &Path) -> Option<Lang> {
+        [
+            ("Cargo.toml", Lang::Rust),
+            ("hook.py", Lang::Python),
+            ("hook.js", Lang::Js),
+        ]
+        .into_iter()
+        .find(|(file, _)| dir.join(file).is_file())
+        .map(|(_, lang)| lang)
+    }
+}
+
 /// Create the crate, list it in `.agents/hooks.json` when that file does not
 /// exist yet, and print how to build and use it.
 ///
@@ -566,7 +581,9 @@ mod tests {
         ] {
             let tmp = tempfile::tempdir().unwrap();
             let dir = tmp.path().join("guard");
+            assert_eq!(Lang::of(&dir), None);
             let files = scaffold_lang(&dir, "guard", lang).unwrap();
+            assert_eq!(Lang::of(&dir), Some(lang), "build finds it");
             for want in [hook, sdk, "events/force-push.json", "wit/hook.wit"] {
                 assert!(files.contains(&PathBuf::from(want)), "{lang:?}: {want}");
             }
