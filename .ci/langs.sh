@@ -31,6 +31,7 @@ if [ ! -x "$tools/npm/node_modules/.bin/componentize-js" ] ||
         "@bytecodealliance/componentize-js@$CJS_VERSION" > /dev/null)
 fi
 export PATH="$tools/venv/bin:$tools/npm/node_modules/.bin:$PATH"
+echo "toolchains ready after ${SECONDS} s"
 
 cargo build --release -q -p agenthooks
 bin=$repo/target/release/agenthooks
@@ -186,5 +187,6 @@ for lang in python js; do
         '$bin' fire PreToolUse --tool Bash --input '{\"command\":\"git push --force\"}' --expect deny"
 done
 
+echo "(${SECONDS} s in all)"
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

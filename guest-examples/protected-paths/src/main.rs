@@ -68,7 +68,7 @@ mod tests {
 
     #[test]
     fn every_case_of_the_shared_table_gets_its_answer() {
-        let wrong = wrong_cases("protected-paths", |event| protect(event));
+        let wrong = wrong_cases("protected-paths", protect);
         assert!(wrong.is_empty(), "{}", wrong.join("\n"));
     }
 
