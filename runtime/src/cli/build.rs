@@ -233,19 +233,13 @@ fn build_lang(dir: &Path, lang: Lang, component: &Path) -> anyhow::Result<usize>
             )
         })?;
     let result = if status.success() {
-        fsread::read_bounded(&out, caps::COMPONENT)
-            .map_err(anyhow::Error::from)
-            .and_then(|bytes| {
-                write_atomic(component, &bytes, Replace::Yes)
-                    .with_context(|| format!("cannot write `{}`", component.display()))?;
-                Ok(bytes.len())
-            })
+        put_component(&out, component)
     } else {
         Err(anyhow::anyhow!(
             "`{program}` failed ({status}; its errors are above)"
         ))
     };
-    // The scratch output is ours; a failed removal leaves a file `.gitignore`d nowhere, so say so.
+    // The scratch output is ours to remove; one left behind is named, not hidden.
     if out.exists() {
         if let Err(e) = fs::remove_file(&out) {
             eprintln!("agenthooks: build: cannot remove `{}`: {e}", out.display());
@@ -308,7 +302,12 @@ fn build_one(krate: &Path, component: &Path) -> anyhow::Result<usize> {
                 )
             })?,
     };
-    let bytes = fsread::read_bounded(&built, caps::COMPONENT)?;
+    put_component(&built, component)
+}
+
+/// Copy the freshly built `built` onto `component` atomically; its size.
+fn put_component(built: &Path, component: &Path) -> anyhow::Result<usize> {
+    let bytes = fsread::read_bounded(built, caps::COMPONENT)?;
     write_atomic(component, &bytes, Replace::Yes)
         .with_context(|| format!("cannot write `{}`", component.display()))?;
     Ok(bytes.len())
