@@ -37,46 +37,6 @@ pub struct Aggregated {
     pub notes: Vec<String>,
 }
 
-/// Whether Claude Code honours a top-level `decision: "block"` (or exit 2) at `event`.
-///
-/// PreToolUse and PermissionRequest are not listed: their decisions have their
-/// own fields. After a tool, a block is not a veto but gives the reason to the agent.
-pub fn takes_block(event: EventName) -> bool {
-    match event {
-        EventName::UserPromptSubmit
-        | EventName::UserPromptExpansion
-        | EventName::PostToolUse
-        | EventName::PostToolUseFailure
-        | EventName::PostToolBatch
-        | EventName::Stop
-        | EventName::SubagentStop
-        | EventName::TeammateIdle
-        | EventName::TaskCreated
-        | EventName::TaskCompleted
-        | EventName::ConfigChange
-        | EventName::PreCompact
-        | EventName::Elicitation
-        | EventName::ElicitationResult
-        | EventName::WorktreeCreate => true,
-        EventName::SessionStart
-        | EventName::Setup
-        | EventName::PreToolUse
-        | EventName::PermissionRequest
-        | EventName::PermissionDenied
-        | EventName::Notification
-        | EventName::MessageDisplay
-        | EventName::SubagentStart
-        | EventName::StopFailure
-        | EventName::InstructionsLoaded
-        | EventName::CwdChanged
-        | EventName::DirectoryAdded
-        | EventName::FileChanged
-        | EventName::WorktreeRemove
-        | EventName::PostCompact
-        | EventName::SessionEnd => false,
-    }
-}
-
 /// One hook's contribution after `onError` is applied: its answer, or the deny
 /// a fail-closed failure stands for.
 struct Said<'a> {
@@ -109,12 +69,9 @@ pub fn aggregate(event: EventName, verdicts: &[Verdict<'_>]) -> Aggregated {
             Outcome::Skipped(skip) => notes.push(format!("hook {}: {skip}", v.label)),
             Outcome::Failed(failure) => {
                 notes.push(format!("hook {}: {failure}", v.label));
-                let can_refuse =
-                    matches!(event, EventName::PreToolUse | EventName::PermissionRequest)
-                        || takes_block(event);
                 match v.on_error {
                     // Where nothing can be refused, failing closed is the note alone.
-                    OnError::Deny if can_refuse => {
+                    OnError::Deny if event.can_refuse() => {
                         let reason = format!(
                             "hook {} failed and is set to fail closed: {failure}",
                             v.label
@@ -152,12 +109,27 @@ pub fn aggregate(event: EventName, verdicts: &[Verdict<'_>]) -> Aggregated {
     match event {
         EventName::PreToolUse => pre_tool_use(&said, &mut specific, &mut notes),
         EventName::PermissionRequest => permission_request(&said, &mut specific, &mut notes),
-        other if takes_block(other) => {
+        other if other.takes_block() => {
             let blockers: Vec<&Said<'_>> = said.iter().filter(|s| s.answer.blocks()).collect();
             if !blockers.is_empty() {
                 out.decision = Some(Decision::Block);
                 out.reason =
                     join_reasons(blockers.iter().filter_map(|s| s.answer.reason.as_deref()));
+            }
+        }
+        // After a tool a block gives its reason to the agent (DESIGN §3); where
+        // the event takes no `decision` (PostToolUseFailure) that is context.
+        other if other.is_after_tool() => {
+            let reasons = join_reasons(
+                said.iter()
+                    .filter(|s| s.answer.blocks())
+                    .filter_map(|s| s.answer.reason.as_deref()),
+            );
+            if let Some(reasons) = reasons {
+                specific.additional_context = Some(match specific.additional_context.take() {
+                    Some(context) => format!("{reasons}\n{context}"),
+                    None => reasons,
+                });
             }
         }
         other => {
@@ -189,49 +161,6 @@ pub fn aggregate(event: EventName, verdicts: &[Verdict<'_>]) -> Aggregated {
         out.hook_specific_output = Some(specific);
     }
     Aggregated { answer: out, notes }
-}
-
-/// Whether a refusal at `event` keeps the agent from doing something (a tool
-/// call, a prompt, a new worktree or task), rather than making it keep going
-/// (Stop) or telling it after the fact (PostToolUse). Where the configuration
-/// itself is broken and the user asked to fail closed (`onConfigError`),
-/// these are the events refused: refusing a Stop would trap the agent in a
-/// loop, refusing a compaction or a settings change could keep the session
-/// from recovering.
-pub fn can_veto(event: EventName) -> bool {
-    match event {
-        EventName::PreToolUse
-        | EventName::PermissionRequest
-        | EventName::UserPromptSubmit
-        | EventName::UserPromptExpansion
-        | EventName::WorktreeCreate
-        | EventName::TaskCreated
-        | EventName::Elicitation => true,
-        EventName::PreCompact
-        | EventName::ConfigChange
-        | EventName::SessionStart
-        | EventName::Setup
-        | EventName::PermissionDenied
-        | EventName::PostToolUse
-        | EventName::PostToolUseFailure
-        | EventName::PostToolBatch
-        | EventName::Notification
-        | EventName::MessageDisplay
-        | EventName::SubagentStart
-        | EventName::SubagentStop
-        | EventName::TaskCompleted
-        | EventName::Stop
-        | EventName::StopFailure
-        | EventName::TeammateIdle
-        | EventName::InstructionsLoaded
-        | EventName::CwdChanged
-        | EventName::DirectoryAdded
-        | EventName::FileChanged
-        | EventName::WorktreeRemove
-        | EventName::PostCompact
-        | EventName::ElicitationResult
-        | EventName::SessionEnd => false,
-    }
 }
 
 /// The answer that refuses at `event` with `reason`, in the field Claude Code

@@ -27,7 +27,7 @@
 //! ```
 
 use crate::agents::deadline;
-use crate::aggregate::{aggregate, can_veto, refusal, Verdict};
+use crate::aggregate::{aggregate, refusal, Verdict};
 use crate::config::{trust, Config, Handler, OnError};
 use crate::exec::{execute_all, ExecContext, Report};
 use crate::protocol::{Answer, Event, Failure, Outcome};
@@ -72,7 +72,7 @@ pub async fn dispatch_selected(
         config
             .broken
             .iter()
-            .filter(|_| can_veto(event.name()))
+            .filter(|_| event.name().can_veto())
             .map(|b| {
                 let label = format!("`{}`", b.file.display());
                 let problem = format!("{label} cannot be used: {}; fix the file", b.why);
@@ -109,7 +109,7 @@ pub async fn dispatch_selected(
         .iter()
         .map(|report| match &report.outcome {
             Outcome::Failed(failure @ Failure::ComponentNotFound { .. })
-                if policy == OnError::Deny && can_veto(event.name()) =>
+                if policy == OnError::Deny && event.name().can_veto() =>
             {
                 let problem = format!("hook {}: {failure}", report.label);
                 Some(config_refusal(event, &problem))

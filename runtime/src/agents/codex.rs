@@ -136,6 +136,12 @@ pub static TABLE: Table = Table {
     plain_stdout: false,
 };
 
+/// The user directory Codex keeps its config in: `$CODEX_HOME`, default `~/.codex`.
+pub const CODEX_HOME: UserDir = UserDir::Var {
+    var: "CODEX_HOME",
+    default: ".codex",
+};
+
 /// Codex reads `hooks.json` (its root accepts only `description` and
 /// `hooks`), Claude's shape, timeout in seconds; the user layer lives in
 /// `$CODEX_HOME`.
@@ -148,9 +154,9 @@ pub static INSTALL: InstallSpec = InstallSpec {
         off: &[],
     }),
     project: ".codex/hooks.json",
-    user: UserPath::new(UserDir::CodexHome, "hooks.json"),
+    user: UserPath::new(CODEX_HOME, "hooks.json"),
     detect: &[".codex"],
-    detect_user: &[UserPath::new(UserDir::CodexHome, "")],
+    detect_user: &[UserPath::new(CODEX_HOME, "")],
     after_install: Some(
         "Codex runs these hooks only after you review and trust them in its /hooks screen (`codex exec --dangerously-bypass-hook-trust` skips that review), and project hooks only in a project you trust in Codex",
     ),

@@ -2,14 +2,27 @@
 //! capability row.
 //!
 //! Stage 1 (decode) and stage 6 (encode) of the pipeline, and what `install`
-//! writes. Adding an agent means adding one module and one line in [`AGENTS`].
+//! writes. Adding an agent means adding one module and one line in [`AGENTS`]:
+//!
+//! - `agents/<id>.rs` (its unit tests in `agents/<id>_tests.rs`): everything
+//!   below, including the text of a plugin or script it loads and the
+//!   variables naming its user directory;
+//! - this file: `pub mod <id>;` and its line in [`AGENTS`];
+//! - tests only: `tests/all/install.rs` `existing` (a config of the user's
+//!   own, for the round-trip test, which fails for an agent without one), and
+//!   recorded payloads under `tests/fixtures/agents/<id>-<version>/` where a
+//!   binary was run.
+//!
+//! Nothing outside `agents/` names an agent: `crate::install`, `run`, `check`
+//! and `agenthooks agents` iterate over [`AGENTS`].
 //!
 //! Every agent's native names live in its module's [`Table`]; decode, encode,
 //! `install` and `agenthooks agents` all read that table. Where its hooks are
 //! configured lives in the same module's [`InstallSpec`]. The shared halves are
 //! here ([`finish_decode`]), in [`plan`] (which parts of an answer an agent
 //! acts on, and the note for each part it cannot) and in `crate::install`
-//! (merging, backups, scripts, the OpenCode plugin: nothing agent-specific).
+//! (merging, backups, writing script and plugin files whose text the agent's
+//! spec gives: nothing agent-specific).
 //!
 //! An agent module is mostly data:
 //!
@@ -23,8 +36,9 @@
 //!   are registered ([`Registration`]: a JSON file with a [`JsonSpec`] (the
 //!   [`Shape`], the handler's keys in order with the timeout's [`TimeUnit`],
 //!   root keys such as Copilot's `version`, JSONC or not, the settings that
-//!   switch all hooks off), one script per event, or a plugin), and the paths
-//!   whose presence means a project or user uses the agent;
+//!   switch all hooks off), one script per event ([`ScriptSpec`]: the
+//!   script's text), or a plugin file ([`PluginSpec`]: its source)), and the
+//!   paths whose presence means a project or user uses the agent;
 //! - `decode`: find the row ([`start_decode`]: `--event` first, native or
 //!   canonical spelling, then the payload's own name field), reshape what is
 //!   peculiar to the agent into Claude's layout, then [`finish_decode`];
@@ -63,8 +77,8 @@ mod table;
 pub mod windsurf;
 
 pub use install_spec::{
-    claude_handler, AlsoRuns, Field, InstallSpec, JsonSpec, Literal, Registration, Shape, TimeUnit,
-    UserDir, UserPath,
+    claude_handler, AlsoRuns, Field, InstallSpec, JsonSpec, Literal, PluginSpec, Registration,
+    ScriptSpec, Shape, TimeUnit, UserDir, UserPath,
 };
 pub use plan::{Intent, Verdict, NOTE_PREFIX};
 pub use table::{

@@ -9,7 +9,7 @@
 use serde_json::{Map, Value};
 
 use super::table::{AnswerKind, EventRow, Rename, Table};
-use crate::protocol::{Answer, Behavior, Event, EventName, PermissionDecision};
+use crate::protocol::{Answer, Behavior, Event, PermissionDecision};
 
 /// Every note the runtime writes to the agent's stderr starts with this.
 pub const NOTE_PREFIX: &str = "agenthooks: ";
@@ -105,10 +105,7 @@ pub fn plan(agent: &str, table: &Table, row: &EventRow, event: &Event, answer: &
     let native = row.native;
     let mut out = Intent::default();
     let hso = answer.hook_specific_output.as_ref();
-    let permission_event = matches!(
-        event.name(),
-        EventName::PreToolUse | EventName::PermissionRequest
-    );
+    let permission_event = event.name().takes_permission();
 
     // The verdict and its reason.
     let mut asked_stop = answer
@@ -223,10 +220,7 @@ pub fn plan(agent: &str, table: &Table, row: &EventRow, event: &Event, answer: &
     let mut block_as_context = None;
     if !permission_event && answer.blocks() {
         let reason = answer.reason.clone().unwrap_or_default();
-        let after_tool = matches!(
-            event.name(),
-            EventName::PostToolUse | EventName::PostToolUseFailure
-        );
+        let after_tool = event.name().is_after_tool();
         if caps.block {
             out.block = Some(reason);
         } else if after_tool && caps.context && non_empty(Some(&reason)).is_some() {
@@ -279,12 +273,7 @@ pub fn plan(agent: &str, table: &Table, row: &EventRow, event: &Event, answer: &
                 AnswerKind::Stop,
                 "denied the tool instead",
             ));
-        } else if caps.block
-            && matches!(
-                event.name(),
-                EventName::UserPromptSubmit | EventName::UserPromptExpansion
-            )
-        {
+        } else if caps.block && event.name().is_prompt() {
             // Not taking the prompt is the nearest safe reading there. (At
             // Stop, `block` means "keep going": the opposite of stop.)
             if out.block.is_none() {

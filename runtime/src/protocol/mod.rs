@@ -13,4 +13,4 @@ pub use answer::{
 };
 pub use event::{Event, EventError, EventName, ToolKind, UnknownEvent};
 pub use outcome::{one_line, Failure, Outcome, Skip, NOTE_MAX_CHARS};
-pub use parse::{parse_output, parse_stdout, plain_text_is_context, Exit};
+pub use parse::{parse_output, parse_stdout, Exit};
