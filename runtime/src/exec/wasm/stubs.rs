@@ -40,11 +40,11 @@ pub(crate) fn linker_for<T: 'static>(
         Ok(_) => return Ok(None),
         Err(e) => e,
     };
-    let missing = missing_imports(linker, engine, component);
     let mut stubbed = linker.clone();
-    if missing.is_empty() || stubbed.define_unknown_imports_as_traps(component).is_err() {
-        // Nothing is missing by name, so the mismatch is one of type; or what
-        // is missing cannot be stubbed. wasmtime's first error names it.
+    let missing = stub_missing(&mut stubbed, engine, component);
+    if missing.is_empty() {
+        // Nothing is missing by name, so the mismatch is one of type, which
+        // no stub can fix; wasmtime's error names it.
         return Err(classify::import_failure(shown, &original));
     }
     if let Err(e) = stubbed.instantiate_pre(component) {
@@ -53,67 +53,86 @@ pub(crate) fn linker_for<T: 'static>(
     Ok(Some((stubbed, stub_note(shown, &missing))))
 }
 
-/// The imports of `component` that `linker` does not define, by name
-/// (`wasi:http/types@0.2.3`, or `iface#func` when only some of an instance's
-/// functions are missing), sorted.
+/// Define in `linker` every import of `component` it lacks, as a function
+/// that traps; return their names (`wasi:http/types@0.2.3` for a whole
+/// instance, `iface#func` for a function of an instance the host has), sorted.
 ///
-/// Found by defining each one on a scratch copy: the linker refuses to define
-/// a name twice, so a definition that succeeds was missing.
-fn missing_imports<T: 'static>(
-    linker: &Linker<T>,
+/// A definition that succeeds was missing: the linker refuses to define a
+/// name twice. Resources need care: an instance's resource that first
+/// appeared in an earlier import (`pollable` in `wasi:clocks`, from
+/// `wasi:io/poll`) is an alias the linker resolves itself, and defining it
+/// would give it another type; only resources first declared in an instance
+/// the host lacks entirely get a stand-in type (wasmtime's own
+/// `define_unknown_imports_as_traps` defines them all, and breaks the aliases).
+fn stub_missing<T: 'static>(
+    linker: &mut Linker<T>,
     engine: &Engine,
     component: &Component,
 ) -> BTreeSet<String> {
-    let mut scratch = linker.clone();
     let mut missing = BTreeSet::new();
+    let mut seen: Vec<ResourceType> = Vec::new();
     for (name, import) in component.component_type().imports(engine) {
         match import.ty {
             ComponentItem::ComponentInstance(instance) => {
-                let Ok(mut inner) = scratch.root().into_instance(name) else {
+                let Ok(mut inner) = linker.root().into_instance(name) else {
                     continue;
                 };
-                let absent: Vec<&str> = instance
-                    .exports(engine)
-                    .filter(|(item, export)| defines_new(&mut inner, item, &export.ty))
-                    .map(|(item, _)| item)
+                let exports: Vec<_> = instance.exports(engine).collect();
+                let funcs = exports
+                    .iter()
+                    .filter(|(_, e)| matches!(e.ty, ComponentItem::ComponentFunc(_)))
+                    .count();
+                let absent: Vec<&str> = exports
+                    .iter()
+                    .filter(|(_, e)| matches!(e.ty, ComponentItem::ComponentFunc(_)))
+                    .filter(|(item, _)| define_trap(&mut inner, name, item))
+                    .map(|(item, _)| *item)
                     .collect();
-                let all = instance.exports(engine).count();
+                let whole = absent.len() == funcs;
+                for (item, export) in &exports {
+                    if let ComponentItem::Resource(ty) = &export.ty {
+                        let first = !seen.contains(ty);
+                        seen.push(*ty);
+                        if whole && first {
+                            // A stand-in type; a function using it traps anyway.
+                            let _ = inner.resource(item, ResourceType::host::<()>(), |_, _| Ok(()));
+                        }
+                    }
+                }
                 match absent.as_slice() {
                     [] => {}
-                    _ if absent.len() == all => {
+                    _ if whole => {
                         missing.insert(name.to_string());
                     }
                     some => missing.extend(some.iter().map(|item| format!("{name}#{item}"))),
                 }
             }
-            ref item => {
-                if defines_new(&mut scratch.root(), name, item) {
+            ComponentItem::ComponentFunc(_) => {
+                if define_trap(&mut linker.root(), "", name) {
                     missing.insert(name.to_string());
                 }
             }
+            _ => {}
         }
     }
     missing
 }
 
-/// Whether defining `name` in `instance` succeeds, i.e. it was not defined.
-/// Only functions and resources count: types need no definition.
-fn defines_new<T: 'static>(
-    instance: &mut LinkerInstance<'_, T>,
-    name: &str,
-    item: &ComponentItem,
-) -> bool {
-    match item {
-        ComponentItem::ComponentFunc(_) => instance.func_new(name, |_, _, _, _| Ok(())).is_ok(),
-        ComponentItem::Resource(_) => instance
-            .resource(name, ResourceType::host::<()>(), |_, _| Ok(()))
-            .is_ok(),
-        ComponentItem::ComponentInstance(_)
-        | ComponentItem::Component(_)
-        | ComponentItem::Module(_)
-        | ComponentItem::CoreFunc(_)
-        | ComponentItem::Type(_) => false,
-    }
+/// Define `item` of `instance` in `linker` as a function that traps naming
+/// it; whether it was missing (the definition succeeded).
+fn define_trap<T: 'static>(linker: &mut LinkerInstance<'_, T>, instance: &str, item: &str) -> bool {
+    let name = if instance.is_empty() {
+        item.to_string()
+    } else {
+        format!("{instance}#{item}")
+    };
+    linker
+        .func_new(item, move |_, _, _, _| {
+            Err(wasmtime::format_err!(
+                "`{name}` is not provided by agenthooks (linked as a stub)"
+            ))
+        })
+        .is_ok()
 }
 
 /// The one-line note for stubbed imports: which (at most [`NAMED_MAX`]), and
@@ -226,7 +245,7 @@ mod tests {
         let (stubbed, note) = linker_for(&linker, &engine, &c, "a.wasm").unwrap().unwrap();
         stubbed.instantiate_pre(&c).unwrap();
         assert_eq!(
-            missing_imports(&linker, &engine, &c)
+            stub_missing(&mut linker.clone(), &engine, &c)
                 .into_iter()
                 .collect::<Vec<_>>(),
             ["host:x/log#extra", "plain", "wasi:http/types@0.2.3"]
