@@ -59,11 +59,11 @@ py() { (cd "$1" && componentize-py -d "$repo/wit" -w hook componentize -p . "$2"
 js() { (cd "$1" && componentize-js "$2" --wit "$repo/wit" --world-name hook "${@:4}" -o "$3" > /dev/null); }
 check "build python dangerous-command-guard" py guest-examples/python dangerous_command_guard "$scratch/py-guard.wasm"
 check "build python protected-paths" py guest-examples/python protected_paths "$scratch/py-paths.wasm"
-check "build js dangerous-command-guard" js guest-examples/js dangerous-command-guard.js "$scratch/js-guard.wasm" --disable http --disable fetch-event
+# The guard with componentize-js's default build, which imports wasi:http:
+# the host stubs it, and the guard must still agree with the table.
+check "build js dangerous-command-guard (default build: imports wasi:http)" \
+    js guest-examples/js dangerous-command-guard.js "$scratch/js-guard.wasm"
 check "build js protected-paths" js guest-examples/js protected-paths.js "$scratch/js-paths.wasm" --disable http --disable fetch-event
-# componentize-js's default build imports wasi:http, which the host stubs.
-check "build js dangerous-command-guard with the default wasi:http import" \
-    js guest-examples/js dangerous-command-guard.js "$scratch/js-guard-http.wasm"
 
 # A Python hook probing the sandbox: "loop" loops, "read" reads a file it was
 # not granted; both must fail the hook (a denial, under onError: deny).
@@ -146,13 +146,11 @@ for lang in ("py", "js"):
                not wrong, "\n    ".join(wrong[:5]))
 
 # The default componentize-js build: loads with wasi:http stubbed, named in a note.
-home, env = env_for("js-http")
-configure(home, {"type": "wasm", "component": os.path.join(scratch, "js-guard-http.wasm"), "timeout": 120})
-subprocess.run([bin, "compile", os.path.join(scratch, "js-guard-http.wasm")], capture_output=True, env=env)
+home, env = env_for("js-guard")
 p = run(env, "PreToolUse", "Bash", {"command": "rm -rf /"})
-record("a js component importing wasi:http loads (stubbed) and denies",
-       denial(p.stdout) is not None and denial(p.stdout).startswith("dangerous-command-guard:")
-       and "wasi:http" in p.stderr and "stubs" in p.stderr, p.stdout + p.stderr)
+record("a js component importing wasi:http loads (stubbed, said in a note) and denies",
+       (denial(p.stdout) or "").startswith("dangerous-command-guard:")
+       and "`wasi:http/types@" in p.stderr and "stubs" in p.stderr, p.stdout + p.stderr)
 
 # The sandbox holds for Python: fuel and file grants.
 home, env = env_for("probe")
