@@ -13,7 +13,7 @@ use serde_json::{Map, Value};
 
 use crate::config::OnError;
 use crate::protocol::{
-    Answer, Behavior, Decision, EventName, HookSpecificOutput, Outcome, PermissionDecision,
+    Answer, Behavior, Decision, EventName, HookSpecificOutput, Note, Outcome, PermissionDecision,
     PermissionRequestDecision,
 };
 
@@ -34,7 +34,7 @@ pub struct Aggregated {
     /// The combined answer, in Claude Code's shape for the event.
     pub answer: Answer,
     /// One line each: failures, skips, conflicts, dropped fields.
-    pub notes: Vec<String>,
+    pub notes: Vec<Note>,
 }
 
 /// One hook's contribution after `onError` is applied: its answer, or the deny
@@ -66,9 +66,9 @@ pub fn aggregate(event: EventName, verdicts: &[Verdict<'_>]) -> Aggregated {
             // The trust gate says once per run which hooks were not trusted
             // (or over its cap) and how to trust them; a note per hook would repeat it.
             Outcome::Skipped(skip) if skip.noted_once() => {}
-            Outcome::Skipped(skip) => notes.push(format!("hook {}: {skip}", v.label)),
+            Outcome::Skipped(skip) => notes.push(Note::skipped(v.label, skip)),
             Outcome::Failed(failure) => {
-                notes.push(format!("hook {}: {failure}", v.label));
+                notes.push(Note::failed(v.label, failure));
                 match v.on_error {
                     // Where nothing can be refused, failing closed is the note alone.
                     OnError::Deny if event.can_refuse() => {
@@ -140,9 +140,13 @@ pub fn aggregate(event: EventName, verdicts: &[Verdict<'_>]) -> Aggregated {
                     .as_deref()
                     .map(|r| format!(": {r}"))
                     .unwrap_or_default();
-                notes.push(format!(
-                    "hook {} blocked, but {other} cannot be blocked; ignored{why}",
-                    s.label
+                notes.push(Note::hook(
+                    s.label,
+                    "ignored-block",
+                    format!(
+                        "hook {} blocked, but {other} cannot be blocked; ignored{why}",
+                        s.label
+                    ),
                 ));
             }
         }
@@ -188,7 +192,7 @@ pub fn refusal(event: EventName, reason: String) -> Answer {
     answer
 }
 
-fn pre_tool_use(said: &[Said<'_>], specific: &mut HookSpecificOutput, notes: &mut Vec<String>) {
+fn pre_tool_use(said: &[Said<'_>], specific: &mut HookSpecificOutput, notes: &mut Vec<Note>) {
     let winner = said.iter().filter_map(|s| s.answer.permission()).max();
     if let Some(winner) = winner {
         specific.permission_decision = Some(winner);
@@ -222,11 +226,7 @@ fn behavior(answer: &Answer) -> Option<(Behavior, Option<&str>)> {
     }
 }
 
-fn permission_request(
-    said: &[Said<'_>],
-    specific: &mut HookSpecificOutput,
-    notes: &mut Vec<String>,
-) {
+fn permission_request(said: &[Said<'_>], specific: &mut HookSpecificOutput, notes: &mut Vec<Note>) {
     let behaviors: Vec<Option<(Behavior, Option<&str>)>> =
         said.iter().map(|s| behavior(&s.answer)).collect();
     let winner = if behaviors
@@ -286,15 +286,17 @@ fn permission_request(
 fn merge_inputs<'a>(
     inputs: impl Iterator<Item = (&'a str, &'a Map<String, Value>)>,
     denied: bool,
-    notes: &mut Vec<String>,
+    notes: &mut Vec<Note>,
 ) -> Option<Map<String, Value>> {
     let mut merged: Option<Map<String, Value>> = None;
     // Which hook set each key, for the conflict note.
     let mut owner: Vec<(String, &'a str)> = Vec::new();
     for (label, input) in inputs {
         if denied {
-            notes.push(format!(
-                "hook {label}: `updatedInput` dropped because the tool call is denied"
+            notes.push(Note::hook(
+                label,
+                "conflict",
+                format!("hook {label}: `updatedInput` dropped because the tool call is denied"),
             ));
             continue;
         }
@@ -311,9 +313,13 @@ fn merge_inputs<'a>(
                         .iter()
                         .find(|(k, _)| k == key)
                         .map_or("?", |(_, l)| *l);
-                    notes.push(format!(
-                        "hooks `{first}` and `{label}` both change `updatedInput.{key}`; \
-                         `{first}` wins (declared first)"
+                    notes.push(Note::hook(
+                        label,
+                        "conflict",
+                        format!(
+                            "hooks `{first}` and `{label}` both change `updatedInput.{key}`; \
+                             `{first}` wins (declared first)"
+                        ),
                     ));
                 }
             }

@@ -9,10 +9,7 @@
 use serde_json::{Map, Value};
 
 use super::table::{AnswerKind, EventRow, Rename, Table};
-use crate::protocol::{Answer, Behavior, Event, PermissionDecision};
-
-/// Every note the runtime writes to the agent's stderr starts with this.
-pub const NOTE_PREFIX: &str = "agenthooks: ";
+use crate::protocol::{Answer, Behavior, Event, Note, PermissionDecision, Source};
 
 /// A permission verdict before a tool.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -42,8 +39,8 @@ pub struct Intent {
     pub stop: Option<String>,
     /// A message for the user.
     pub system_message: Option<String>,
-    /// One line per part of the answer the agent cannot act on.
-    pub notes: Vec<String>,
+    /// One per part of the answer the agent cannot act on.
+    pub notes: Vec<Note>,
 }
 
 impl Intent {
@@ -92,11 +89,20 @@ pub(super) fn non_empty(s: Option<&str>) -> Option<&str> {
 pub const DEFAULT_DENY: &str = "blocked by a hook";
 
 /// A note saying the agent cannot act on `kind` at `native` and what happened instead.
-pub fn note(agent: &str, native: &str, kind: AnswerKind, instead: &str) -> String {
-    format!(
-        "{NOTE_PREFIX}{agent} does not act on `{}` at `{native}`; {instead}",
+pub fn note(agent: &str, native: &str, kind: AnswerKind, instead: &str) -> Note {
+    let text = format!(
+        "{agent} does not act on `{}` at `{native}`; {instead}",
         kind.field()
-    )
+    );
+    agent_note(agent, kind.note_kind(), text)
+}
+
+/// A note of `kind` from the adapter of `agent`.
+pub fn agent_note(agent: &str, kind: &'static str, text: String) -> Note {
+    let source = Source::Agent {
+        id: agent.to_string(),
+    };
+    Note::new(source, kind, text)
 }
 
 /// Read `answer` for `event` and keep what `row` says the agent acts on.
@@ -175,8 +181,12 @@ pub fn plan(agent: &str, table: &Table, row: &EventRow, event: &Event, answer: &
             }
         }
         Some(PermissionDecision::Defer) => {
-            out.notes.push(format!(
-                "{NOTE_PREFIX}{agent} does not act on `permissionDecision: defer` at `{native}`; dropped"
+            out.notes.push(agent_note(
+                agent,
+                "defer",
+                format!(
+                    "{agent} does not act on `permissionDecision: defer` at `{native}`; dropped"
+                ),
             ));
         }
         None => {}
@@ -303,8 +313,10 @@ pub fn plan(agent: &str, table: &Table, row: &EventRow, event: &Event, answer: &
         .keys()
         .chain(hso.into_iter().flat_map(|h| h.extra.keys()));
     for field in extra {
-        out.notes.push(format!(
-            "{NOTE_PREFIX}{agent} does not act on `{field}` at `{native}`; dropped"
+        out.notes.push(agent_note(
+            agent,
+            "other-field",
+            format!("{agent} does not act on `{field}` at `{native}`; dropped"),
         ));
     }
     out

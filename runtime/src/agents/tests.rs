@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 use serde_json::{json, Map, Value};
 
 use super::*;
-use crate::protocol::{Answer, PermissionDecision};
+use crate::protocol::{Answer, Note, PermissionDecision};
 
 /// Every recorded payload of `agent`: (path, event name from the file name, payload).
 pub fn fixtures(agent: &str) -> Vec<(PathBuf, String, Value)> {
@@ -268,11 +268,11 @@ fn the_encoder_drops_a_field_exactly_when_the_capability_row_says_so() {
                     continue;
                 }
                 let native = agent.encode(&event, &answer_of(kind, row.canonical));
-                let dropped: Vec<&str> = native
+                let dropped: Vec<&Note> = native
                     .notes()
-                    .filter(|n| n.contains(&format!("`{}`", kind.field())))
+                    .filter(|n| n.kind == kind.note_kind())
                     .collect();
-                let all_notes: Vec<&str> = native.notes().collect();
+                let all_notes: Vec<&Note> = native.notes().collect();
                 let ctx = format!("{} {} {:?}: {native:?}", agent.id(), row.native, kind);
                 if row.caps.supports(kind) {
                     assert!(all_notes.is_empty(), "supported but noted: {ctx}");
@@ -329,10 +329,7 @@ fn every_answer_encodes_to_well_formed_native_output() {
                 assert!(matches!(native.exit_code, 0 | 2), "{ctx}");
                 if native.exit_code == 2 {
                     assert!(
-                        native
-                            .stderr
-                            .first()
-                            .is_some_and(|l| !l.trim().is_empty() && !l.starts_with(NOTE_PREFIX)),
+                        native.stderr.first().is_some_and(|l| !l.trim().is_empty()),
                         "exit 2 needs a reason first on stderr: {ctx}"
                     );
                 }
@@ -613,12 +610,7 @@ fn each_canonical_answer_is_each_agent_s_documented_answer() {
             assert_eq!(got.stdout, *stdout, "{ctx}");
         }
         assert_eq!(got.exit_code, *exit, "{ctx}");
-        let lines: Vec<&str> = got
-            .stderr
-            .iter()
-            .map(String::as_str)
-            .filter(|l| !l.starts_with(NOTE_PREFIX))
-            .collect();
+        let lines: Vec<&str> = got.stderr.iter().map(String::as_str).collect();
         assert_eq!(lines, *reasons, "{ctx}");
         assert_eq!(got.notes().count(), *notes, "{ctx}");
     }

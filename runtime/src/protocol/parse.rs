@@ -16,6 +16,16 @@ pub enum Exit {
     Signal(i32),
 }
 
+/// `exit 0` or `signal 9`.
+impl std::fmt::Display for Exit {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Exit::Code(code) => write!(f, "exit {code}"),
+            Exit::Signal(signal) => write!(f, "signal {signal}"),
+        }
+    }
+}
+
 /// Turn a finished hook's exit status and output into its outcome for `event`.
 pub fn parse_output(event: EventName, exit: Exit, stdout: &str, stderr: &str) -> Outcome {
     let code = match exit {
