@@ -247,7 +247,7 @@ export class Answer {
 
   /**
    * The answer as Claude Code's hook output (what a command hook prints),
-   * field for field as the Rust SDK's `Answer::to_claude_json`.
+   * field for field as the Rust SDK (`agenthooks-answer`).
    */
   toClaudeJson(eventName) {
     const out = {};
@@ -269,7 +269,8 @@ export class Answer {
       specific.permissionDecision = this.permission;
       if (this.reason !== undefined) specific.permissionDecisionReason = this.reason;
     }
-    if (this.updatedInput !== undefined && decision === undefined) specific.updatedInput = this.updatedInput;
+    // At PermissionRequest a rewrite rides only on an allow (above).
+    if (this.updatedInput !== undefined && eventName !== "PermissionRequest") specific.updatedInput = this.updatedInput;
     if (this.additionalContext !== undefined) specific.additionalContext = this.additionalContext;
     if (decision !== undefined) specific.decision = decision;
     if (Object.keys(specific).length > 0) out.hookSpecificOutput = specific;

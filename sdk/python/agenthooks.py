@@ -627,7 +627,7 @@ def _merge(base: Dict[str, Any], over: Dict[str, Any]) -> None:
 
 def to_claude_json(answer: Answer, event_name: str) -> Dict[str, Any]:
     """The answer as Claude Code's hook output (what a command hook prints),
-    field for field as the Rust SDK's ``Answer::to_claude_json``."""
+    field for field as the Rust SDK (``agenthooks-answer``)."""
     out: Dict[str, Any] = {}
     specific: Dict[str, Any] = {}
     if answer.continue_ is not None:
@@ -653,7 +653,8 @@ def to_claude_json(answer: Answer, event_name: str) -> Dict[str, Any]:
         specific["permissionDecision"] = answer.permission
         if answer.reason is not None:
             specific["permissionDecisionReason"] = answer.reason
-    if answer.updated_input is not None and decision is None:
+    # At PermissionRequest a rewrite rides only on an allow (above).
+    if answer.updated_input is not None and event_name != "PermissionRequest":
         specific["updatedInput"] = answer.updated_input
     if answer.additional_context is not None:
         specific["additionalContext"] = answer.additional_context
