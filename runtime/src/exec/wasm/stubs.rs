@@ -107,10 +107,8 @@ fn stub_missing<T: 'static>(
                     some => missing.extend(some.iter().map(|item| format!("{name}#{item}"))),
                 }
             }
-            ComponentItem::ComponentFunc(_) => {
-                if define_trap(&mut linker.root(), "", name) {
-                    missing.insert(name.to_string());
-                }
+            ComponentItem::ComponentFunc(_) if define_trap(&mut linker.root(), "", name) => {
+                missing.insert(name.to_string());
             }
             _ => {}
         }
