@@ -78,6 +78,7 @@ pub(crate) fn entry(spec: &JsonSpec, command: &str, timeout: Duration) -> Value 
     match spec.shape {
         Shape::Flat => Value::Object(handler),
         Shape::Nested => json!({"matcher": "*", "hooks": [handler]}),
+        Shape::NestedMatching(matcher) => json!({"matcher": matcher, "hooks": [handler]}),
     }
 }
 
