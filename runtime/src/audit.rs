@@ -1,31 +1,48 @@
-//! The audit log: one JSON line per event, for the record of what hooks decided.
+//! The audit log: one JSON line per event, the record an investigation reads.
 //!
 //! After stage 6 of the pipeline (encode), once the answer is known. Opt-in:
-//! `"audit": {"path": ..., "maxBytes": ...}` in the user's
-//! `~/.agents/hooks.json`, or `AGENTHOOKS_AUDIT=<path>` in the environment
-//! (which wins). A project cannot turn it on: a cloned repository must not
-//! make the runtime write where it likes.
+//! `"audit": {"path": ..., "maxBytes": ..., "includeInput": ...}` in the
+//! managed or the user's `hooks.json` (managed wins), or
+//! `AGENTHOOKS_AUDIT=<path>` in the environment (which wins for the path). A
+//! project cannot turn it on: a cloned repository must not make the runtime
+//! write where it likes.
 //!
-//! Each line holds the time (RFC 3339, UTC), the agent, the event, the tool,
-//! the project, every selected handler (kind, label, outcome, decision,
-//! duration, fuel, note) and the final decision. A line is appended with one
-//! `write` on a file opened `O_APPEND`, so concurrent agents do not interleave
-//! lines; past `maxBytes` (10 MiB by default) the file is renamed to
-//! `<path>.1` (replacing the previous one) and a new one is started.
+//! Each line holds, per event: the time (RFC 3339, UTC), the agent, the event,
+//! the tool, `session_id` and `tool_use_id` (to join the agent's transcript),
+//! the cwd, the project, the user, the host and the agenthooks version; per
+//! selected handler its kind, label, source file and scope, how trust let it
+//! run, the digest of the component that ran, its outcome, decision, failure
+//! kind, duration and notes; the config files that could not be used; the final
+//! decision (`none` when no hook had an opinion, so the agent's own permission
+//! system decided) and its reason. With `includeInput`, the tool input too,
+//! redacted ([`redact`]) and capped at [`INPUT_MAX`] bytes.
+//!
+//! A line is appended with one `write` on a file opened `O_APPEND`, so
+//! concurrent agents never interleave lines. Past `maxBytes` (10 MiB by
+//! default) the file is renamed to `<path>.1` under an exclusive lock on
+//! `<path>.lock`, after checking again that it is still over the cap: two
+//! agents crossing the cap at once rotate once, not twice (which would
+//! replace a full rotated file by an almost empty one). Appends take no lock:
+//! a writer that opened the file just before the rename lands its line whole
+//! in `<path>.1`.
 //!
 //! Why it never fails the answer: an audit log that blocks or errors would let
 //! a full disk or a bad path turn every tool call into a failure. The file is
 //! opened non-blocking (a FIFO at the path cannot hang `run`), only a regular
-//! file is written, and any error becomes one note on stderr; `run`'s answer
-//! and exit code stay the same.
+//! file is written, the lock is waited for at most [`LOCK_WAIT`], and any
+//! error becomes one note on stderr; `run`'s answer and exit code stay the same.
 
-use std::fs::OpenOptions;
+use std::fs::{File, OpenOptions};
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
+use std::sync::LazyLock;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
+use regex::Regex;
 use serde::Serialize;
+use serde_json::Value;
 
+use crate::config::{AuditConfig, Config, Scope};
 use crate::exec::Report;
 use crate::protocol::{Answer, Event, Outcome};
 
@@ -35,11 +52,22 @@ pub const ENV: &str = "AGENTHOOKS_AUDIT";
 /// The size past which the log is rotated, when the config gives none.
 pub const DEFAULT_MAX_BYTES: u64 = 10 * 1024 * 1024;
 
-/// Where audit lines go and how large the file may grow.
+/// The most bytes of tool input (as JSON text) a line holds; past it the
+/// input is recorded as its first bytes with `inputTruncated`.
+pub const INPUT_MAX: usize = 16 * 1024;
+
+/// How long a writer that must rotate waits for another one's rotation.
+pub const LOCK_WAIT: Duration = Duration::from_millis(200);
+
+/// What replaces a redacted value.
+pub const REDACTED: &str = "[redacted]";
+
+/// Where audit lines go, how large the file may grow, and what they hold.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct AuditLog {
     path: PathBuf,
     max_bytes: u64,
+    include_input: bool,
 }
 
 impl AuditLog {
@@ -48,25 +76,36 @@ impl AuditLog {
         AuditLog {
             path: path.into(),
             max_bytes: max_bytes.unwrap_or(DEFAULT_MAX_BYTES),
+            include_input: false,
         }
+    }
+
+    /// This log, recording tool inputs too (redacted, capped) when `on`.
+    pub fn with_input(mut self, on: bool) -> AuditLog {
+        self.include_input = on;
+        self
     }
 
     /// The log to write for this run: `AGENTHOOKS_AUDIT` if set and not empty,
-    /// else the user config's `audit` (path and optional `maxBytes`), else none.
-    pub fn resolve(config: Option<(&Path, Option<u64>)>) -> Option<AuditLog> {
+    /// else the config's `audit`, else none.
+    pub fn resolve(config: Option<&AuditConfig>) -> Option<AuditLog> {
         AuditLog::resolve_with(std::env::var_os(ENV), config)
     }
 
-    /// [`AuditLog::resolve`] with the environment variable's value given.
+    /// [`AuditLog::resolve`] with the environment variable's value given. The
+    /// variable picks the path; `maxBytes` and `includeInput` still come from
+    /// the config.
     pub fn resolve_with(
         env: Option<std::ffi::OsString>,
-        config: Option<(&Path, Option<u64>)>,
+        config: Option<&AuditConfig>,
     ) -> Option<AuditLog> {
-        if let Some(path) = env.filter(|p| !p.is_empty()) {
-            let max = config.and_then(|(_, max)| max);
-            return Some(AuditLog::new(PathBuf::from(path), max));
-        }
-        config.map(|(path, max)| AuditLog::new(path, max))
+        let max = config.and_then(|c| c.max_bytes);
+        let input = config.is_some_and(|c| c.include_input);
+        let path = match env.filter(|p| !p.is_empty()) {
+            Some(path) => PathBuf::from(path),
+            None => config?.path.clone(),
+        };
+        Some(AuditLog::new(path, max).with_input(input))
     }
 
     /// The file written.
@@ -76,9 +115,34 @@ impl AuditLog {
 
     /// The rotated file: `<path>.1`.
     pub fn rotated_path(&self) -> PathBuf {
+        self.sibling(".1")
+    }
+
+    fn sibling(&self, suffix: &str) -> PathBuf {
         let mut name = self.path.as_os_str().to_owned();
-        name.push(".1");
+        name.push(suffix);
         PathBuf::from(name)
+    }
+
+    /// The record of one answered event, as this log keeps it.
+    pub fn record(
+        &self,
+        event: &Event,
+        project_root: Option<&Path>,
+        reports: &[Report],
+        answer: &Answer,
+        config: &Config,
+    ) -> Record {
+        let mut record = Record::new(event, project_root, reports, answer);
+        record.config_errors = config.broken.iter().map(ConfigError::of).collect();
+        if self.include_input {
+            if let Some(input) = event.tool_input() {
+                let (input, truncated) = capped_input(input);
+                record.input = Some(input);
+                record.input_truncated = truncated;
+            }
+        }
+        record
     }
 
     /// Append one record. Never fails and never blocks: an error comes back
@@ -96,30 +160,39 @@ impl AuditLog {
     }
 
     fn note(&self, why: &str) -> String {
-        format!(
+        crate::protocol::one_line(&format!(
             "cannot write the audit log `{}` ({why}); the answer is not affected",
             self.path.display()
-        )
+        ))
+    }
+
+    /// Whether the file at the path is a regular file that `extra` more
+    /// bytes would take past the cap.
+    fn over_cap(&self, extra: usize) -> bool {
+        std::fs::metadata(&self.path).is_ok_and(|meta| {
+            meta.is_file() && meta.len() > 0 && meta.len() + extra as u64 > self.max_bytes
+        })
+    }
+
+    /// Rename the log to `<path>.1` if it is (still) over the cap, holding
+    /// `<path>.lock`, so that of several writers crossing the cap at once
+    /// only the first rotates.
+    fn rotate(&self, extra: usize) -> io::Result<()> {
+        let Some(_lock) = lock(&self.sibling(".lock"))? else {
+            // Another writer holds the lock past LOCK_WAIT: it is rotating.
+            return Ok(());
+        };
+        if self.over_cap(extra) {
+            std::fs::rename(&self.path, self.rotated_path())?;
+        }
+        Ok(())
     }
 
     fn append(&self, line: &[u8]) -> io::Result<()> {
-        if let Ok(meta) = std::fs::metadata(&self.path) {
-            // Rotate before the line that would pass the cap. Two agents may
-            // rotate at once; the worst case is one rotated file replaced early.
-            if meta.is_file() && meta.len() > 0 && meta.len() + line.len() as u64 > self.max_bytes {
-                std::fs::rename(&self.path, self.rotated_path())?;
-            }
+        if self.over_cap(line.len()) {
+            self.rotate(line.len())?;
         }
-        let mut options = OpenOptions::new();
-        options.append(true).create(true);
-        #[cfg(unix)]
-        {
-            use std::os::unix::fs::OpenOptionsExt;
-            // Non-blocking so that a FIFO at the path cannot hang `run`; the
-            // log records tool inputs, so only the user may read it.
-            options.custom_flags(libc::O_NONBLOCK).mode(0o600);
-        }
-        let mut file = options.open(&self.path)?;
+        let mut file = open_nonblocking(&self.path)?;
         if !file.metadata()?.is_file() {
             return Err(io::Error::other("not a regular file"));
         }
@@ -136,8 +209,58 @@ impl AuditLog {
     }
 }
 
+/// Open `path` to append, creating it (owner-only: the log may record tool
+/// inputs), without blocking on a FIFO.
+fn open_nonblocking(path: &Path) -> io::Result<File> {
+    let mut options = OpenOptions::new();
+    options.append(true).create(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.custom_flags(libc::O_NONBLOCK).mode(0o600);
+    }
+    options.open(path)
+}
+
+/// An exclusive `flock` on `path`, waited for at most [`LOCK_WAIT`]; `None`
+/// when another process held it all that time. Released when dropped. The
+/// lock file is left in place: removing it would let two writers lock two
+/// different inodes.
+#[cfg(unix)]
+fn lock(path: &Path) -> io::Result<Option<File>> {
+    use std::os::unix::io::AsRawFd;
+    let file = open_nonblocking(path)?;
+    if !file.metadata()?.is_file() {
+        return Err(io::Error::other("its lock file is not a regular file"));
+    }
+    let give_up = std::time::Instant::now() + LOCK_WAIT;
+    loop {
+        // SAFETY: flock on a descriptor we own; no memory is involved.
+        if unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) } == 0 {
+            return Ok(Some(file));
+        }
+        let err = io::Error::last_os_error();
+        match err.raw_os_error() {
+            Some(libc::EWOULDBLOCK) | Some(libc::EINTR) => {}
+            _ => return Err(err),
+        }
+        if std::time::Instant::now() >= give_up {
+            return Ok(None);
+        }
+        std::thread::sleep(Duration::from_millis(2));
+    }
+}
+
+/// No advisory lock on Windows yet (it would be `LockFileEx`): two writers
+/// crossing the cap at once may rotate twice there.
+#[cfg(not(unix))]
+fn lock(path: &Path) -> io::Result<Option<File>> {
+    open_nonblocking(path).map(Some)
+}
+
 /// One audit line.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct Record {
     /// When the event was answered (RFC 3339, UTC, milliseconds).
     pub time: String,
@@ -148,16 +271,68 @@ pub struct Record {
     /// The canonical tool name, for tool events.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub tool: Option<String>,
+    /// The agent's session, to join its transcript.
+    #[serde(rename = "session_id", skip_serializing_if = "Option::is_none")]
+    pub session_id: Option<String>,
+    /// The agent's id of this tool call, to join its transcript.
+    #[serde(rename = "tool_use_id", skip_serializing_if = "Option::is_none")]
+    pub tool_use_id: Option<String>,
+    /// The agent's working directory.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cwd: Option<String>,
     /// The project root.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub project: Option<String>,
+    /// The user running the agent (login name; on Unix also the uid).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub user: Option<String>,
+    /// The numeric user id (Unix).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub uid: Option<u32>,
+    /// The machine's host name.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub host: Option<String>,
+    /// The agenthooks version that answered.
+    pub version: &'static str,
     /// Every selected handler, in declaration order.
     pub handlers: Vec<HandlerRecord>,
-    /// The final decision: `stop`, `deny`, `block`, `defer`, `ask` or `allow`.
+    /// Config files that could not be used (none of their hooks ran).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub config_errors: Vec<ConfigError>,
+    /// The final decision: `stop`, `deny`, `block`, `defer`, `ask`, `allow`,
+    /// or `none` when no hook had an opinion.
     pub decision: String,
     /// The reason given with the final decision, if any.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub reason: Option<String>,
+    /// The tool input (`includeInput`), redacted; a string of its first
+    /// [`INPUT_MAX`] bytes of JSON when it was longer.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub input: Option<Value>,
+    /// Whether `input` was cut at [`INPUT_MAX`].
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub input_truncated: bool,
+}
+
+/// A config file that could not be used, in an audit line.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ConfigError {
+    /// The file.
+    pub file: String,
+    /// Its scope.
+    pub scope: Scope,
+    /// What is wrong with it.
+    pub why: String,
+}
+
+impl ConfigError {
+    fn of(broken: &crate::config::BrokenFile) -> ConfigError {
+        ConfigError {
+            file: broken.file.display().to_string(),
+            scope: broken.scope,
+            why: crate::protocol::one_line(&broken.why),
+        }
+    }
 }
 
 /// What one handler did, in an audit line.
@@ -168,12 +343,31 @@ pub struct HandlerRecord {
     pub kind: String,
     /// The handler's label.
     pub label: String,
+    /// The file that declared it.
+    pub file: String,
+    /// The scope of that file: `managed`, `user` or `project`.
+    pub scope: Scope,
+    /// How trust let it run: `by-scope` (a managed or user hook), `trusted`,
+    /// `sandboxed` (a project wasm hook with the sandbox's defaults),
+    /// `narrowed`, `untrusted` (not run) or `not-applicable`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub trust: Option<&'static str>,
+    /// Whether it ran with its owner's trust (see [`crate::config::trust::Standing::trusted`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub trusted: Option<bool>,
+    /// `sha256:<hex>` of the component bytes a wasm handler ran.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub component_digest: Option<String>,
     /// `answered`, `failed` or `skipped`.
     pub outcome: &'static str,
     /// What it answered: `stop`, `deny`, `block`, `defer`, `ask`, `allow` or
     /// `none` (no opinion); absent when it failed or was skipped.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub decision: Option<&'static str>,
+    /// The kind of failure or skip, kebab-case (`timeout`, `out-of-fuel`,
+    /// `untrusted`, ...): stable across wordings of the note.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub failure: Option<&'static str>,
     /// Wall-clock time in milliseconds.
     pub duration_ms: u64,
     /// Fuel a wasm guest used.
@@ -199,7 +393,8 @@ fn decision_of(answer: &Answer) -> Option<&'static str> {
 }
 
 impl Record {
-    /// The record of one answered event.
+    /// The record of one answered event (no config errors, no input: see
+    /// [`AuditLog::record`]).
     pub fn new(
         event: &Event,
         project_root: Option<&Path>,
@@ -213,15 +408,26 @@ impl Record {
             .filter(|_| answer.stops())
             .or_else(|| answer.permission_reason().map(str::to_string))
             .or_else(|| answer.reason.clone());
+        let who = Who::get();
         Record {
             time: rfc3339(SystemTime::now()),
             agent: event.harness().to_string(),
             event: event.name().as_str().to_string(),
             tool: event.tool_name().map(str::to_string),
+            session_id: event.session_id().map(str::to_string),
+            tool_use_id: event.str_field("tool_use_id").map(str::to_string),
+            cwd: event.cwd().map(|p| p.display().to_string()),
             project: project_root.map(|p| p.display().to_string()),
+            user: who.user.clone(),
+            uid: who.uid,
+            host: who.host.clone(),
+            version: env!("CARGO_PKG_VERSION"),
             handlers,
-            decision: decision_of(answer).unwrap_or("allow").to_string(),
+            config_errors: Vec::new(),
+            decision: decision_of(answer).unwrap_or("none").to_string(),
             reason,
+            input: None,
+            input_truncated: false,
         }
     }
 }
@@ -230,28 +436,173 @@ impl HandlerRecord {
     /// What `report` says, for the log.
     pub fn from_report(report: &Report) -> HandlerRecord {
         let mut notes = Vec::new();
-        let (outcome, decision) = match &report.outcome {
-            Outcome::Answered(answer) => ("answered", Some(decision_of(answer).unwrap_or("none"))),
+        let (outcome, decision, failure) = match &report.outcome {
+            Outcome::Answered(answer) => (
+                "answered",
+                Some(decision_of(answer).unwrap_or("none")),
+                None,
+            ),
             Outcome::Failed(failure) => {
                 notes.push(failure.to_string());
-                ("failed", None)
+                ("failed", None, Some(failure.kind()))
             }
             Outcome::Skipped(skip) => {
                 notes.push(skip.to_string());
-                ("skipped", None)
+                ("skipped", None, Some(skip.kind()))
             }
         };
         notes.extend(report.notes.iter().cloned());
         HandlerRecord {
             kind: report.kind.clone(),
             label: report.label.clone(),
+            file: report.file.display().to_string(),
+            scope: report.scope,
+            trust: report.standing.map(|s| s.as_str()),
+            trusted: report.standing.map(|s| s.trusted()),
+            component_digest: report
+                .component_sha256
+                .as_ref()
+                .map(|h| format!("sha256:{h}")),
             outcome,
             decision,
+            failure,
             duration_ms: u64::try_from(report.duration.as_millis()).unwrap_or(u64::MAX),
             fuel_used: report.fuel_used,
-            note: (!notes.is_empty()).then(|| notes.join("; ")),
+            note: (!notes.is_empty()).then(|| crate::protocol::one_line(&notes.join("; "))),
         }
     }
+}
+
+/// Who and where: looked up once per process.
+struct Who {
+    user: Option<String>,
+    uid: Option<u32>,
+    host: Option<String>,
+}
+
+impl Who {
+    fn get() -> &'static Who {
+        static WHO: LazyLock<Who> = LazyLock::new(|| Who {
+            user: ["USER", "LOGNAME", "USERNAME"]
+                .iter()
+                .find_map(|v| std::env::var(v).ok().filter(|s| !s.is_empty())),
+            uid: uid(),
+            host: host_name(),
+        });
+        &WHO
+    }
+}
+
+#[cfg(unix)]
+fn uid() -> Option<u32> {
+    // SAFETY: getuid cannot fail and touches no memory of ours.
+    Some(unsafe { libc::getuid() })
+}
+
+#[cfg(not(unix))]
+fn uid() -> Option<u32> {
+    None
+}
+
+#[cfg(unix)]
+fn host_name() -> Option<String> {
+    let mut buf = [0u8; 256];
+    // SAFETY: the buffer is valid for its length; gethostname writes at most that.
+    let rc = unsafe { libc::gethostname(buf.as_mut_ptr().cast(), buf.len()) };
+    if rc != 0 {
+        return None;
+    }
+    let end = buf.iter().position(|&b| b == 0).unwrap_or(buf.len());
+    Some(String::from_utf8_lossy(&buf[..end]).into_owned()).filter(|h| !h.is_empty())
+}
+
+#[cfg(not(unix))]
+fn host_name() -> Option<String> {
+    std::env::var("COMPUTERNAME").ok().filter(|h| !h.is_empty())
+}
+
+/// Whether a key names a secret: once lower-cased with `_`, `-` and `.`
+/// taken out, it contains `token`, `secret`, `password`, `passwd`,
+/// `passphrase`, `apikey`, `accesskey`, `privatekey`, `authorization`,
+/// `cookie`, `credential` or `signature`, or ends in `key`.
+pub fn secret_key(key: &str) -> bool {
+    const WORDS: &[&str] = &[
+        "token",
+        "secret",
+        "password",
+        "passwd",
+        "passphrase",
+        "apikey",
+        "accesskey",
+        "privatekey",
+        "authorization",
+        "cookie",
+        "credential",
+        "signature",
+    ];
+    let key: String = key
+        .chars()
+        .filter(|c| !matches!(c, '_' | '-' | '.'))
+        .flat_map(char::to_lowercase)
+        .collect();
+    key.ends_with("key") || WORDS.iter().any(|w| key.contains(w))
+}
+
+/// In text (a shell command), `NAME=value` or `NAME: value` where `NAME`
+/// looks like a secret, and the credential of `Bearer`/`Basic`.
+static SECRET_IN_TEXT: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r#"(?i)\b([a-z0-9_.-]*(?:token|secret|password|passwd|passphrase|api[_-]?key|access[_-]?key|private[_-]?key|authorization|cookie|credential)[a-z0-9_.-]*["']?\s*[:=]\s*)(?:bearer\s+|basic\s+)?("[^"]*"|'[^']*'|[^\s"']+)|\b(bearer|basic)\s+[a-z0-9._~+/=-]{8,}"#,
+    )
+    .expect("a valid regex")
+});
+
+/// `value` with secrets redacted: every value under a key [`secret_key`]
+/// accepts becomes `"[redacted]"` (whatever its type), and in strings,
+/// `NAME=value` / `NAME: value` assignments with a secret-looking `NAME`
+/// and `Bearer`/`Basic` credentials lose their value.
+pub fn redact(value: &Value) -> Value {
+    match value {
+        Value::Object(map) => Value::Object(
+            map.iter()
+                .map(|(k, v)| {
+                    let v = if secret_key(k) {
+                        Value::String(REDACTED.to_string())
+                    } else {
+                        redact(v)
+                    };
+                    (k.clone(), v)
+                })
+                .collect(),
+        ),
+        Value::Array(items) => Value::Array(items.iter().map(redact).collect()),
+        Value::String(text) => Value::String(redact_text(text)),
+        other => other.clone(),
+    }
+}
+
+fn redact_text(text: &str) -> String {
+    SECRET_IN_TEXT
+        .replace_all(text, |caps: &regex::Captures<'_>| match caps.get(1) {
+            Some(name) => format!("{}{REDACTED}", name.as_str()),
+            None => format!("{} {REDACTED}", &caps[3]),
+        })
+        .into_owned()
+}
+
+/// The redacted input, or (past [`INPUT_MAX`] bytes of JSON) a string of its
+/// first bytes, cut on a character boundary; and whether it was cut.
+fn capped_input(input: &Value) -> (Value, bool) {
+    let redacted = redact(input);
+    let text = redacted.to_string();
+    if text.len() <= INPUT_MAX {
+        return (redacted, false);
+    }
+    let mut end = INPUT_MAX;
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    (Value::String(text[..end].to_string()), true)
 }
 
 /// `time` as RFC 3339 in UTC with milliseconds: `2026-11-29T11:53:30.123Z`.
@@ -303,6 +654,9 @@ mod tests {
             details: Vec::new(),
             fuel_used: None,
             component_sha256: None,
+            scope: Scope::User,
+            file: PathBuf::from("/home/u/.agents/hooks.json"),
+            standing: Some(crate::config::trust::Standing::User),
         }
     }
 
@@ -363,12 +717,164 @@ mod tests {
     }
 
     #[test]
-    fn an_empty_answer_is_recorded_as_allow() {
-        let record = Record::new(&event(), None, &[], &Answer::none());
+    fn no_opinion_is_recorded_as_none_and_the_event_says_who_and_where() {
+        let input = json!({"hook_event_name": "PreToolUse", "tool_name": "Bash",
+                           "session_id": "s-1", "tool_use_id": "toolu_9", "cwd": "/w",
+                           "tool_input": {"command": "ls"}});
+        let event = Event::new(input, None, "claude").unwrap();
+        let record = Record::new(&event, None, &[], &Answer::none());
         let v = serde_json::to_value(&record).unwrap();
-        assert_eq!(v["decision"], "allow");
+        assert_eq!(v["decision"], "none");
         assert_eq!(v.get("project"), None);
         assert_eq!(v.get("reason"), None);
+        assert_eq!(v["session_id"], "s-1");
+        assert_eq!(v["tool_use_id"], "toolu_9");
+        assert_eq!(v["cwd"], "/w");
+        assert_eq!(v["version"], env!("CARGO_PKG_VERSION"));
+        assert!(v["host"].as_str().is_some_and(|h| !h.is_empty()), "{v}");
+        #[cfg(unix)]
+        assert!(v["uid"].is_u64(), "{v}");
+        assert_eq!(v.get("input"), None, "input is opt-in");
+    }
+
+    #[test]
+    fn handlers_carry_file_scope_trust_digest_and_failure_kind() {
+        let mut r = report(
+            "wasm",
+            "wasm `g.wasm`",
+            Outcome::Failed(Failure::OutOfFuel { fuel: 5 }),
+        );
+        r.component_sha256 = Some("ab".repeat(32));
+        r.scope = Scope::Project;
+        r.file = PathBuf::from("/p/.agents/hooks.json");
+        r.standing = Some(crate::config::trust::Standing::Sandboxed);
+        let skipped = report("command", "c", Outcome::Skipped(Skip::Untrusted));
+        let v = serde_json::to_value(HandlerRecord::from_report(&r)).unwrap();
+        assert_eq!(v["file"], "/p/.agents/hooks.json");
+        assert_eq!(v["scope"], "project");
+        assert_eq!(v["trust"], "sandboxed");
+        assert_eq!(v["trusted"], false);
+        assert_eq!(v["componentDigest"], format!("sha256:{}", "ab".repeat(32)));
+        assert_eq!(v["failure"], "out-of-fuel");
+        let v = serde_json::to_value(HandlerRecord::from_report(&skipped)).unwrap();
+        assert_eq!(v["failure"], "untrusted");
+        assert_eq!(v["trusted"], true);
+        assert_eq!(v["scope"], "user");
+    }
+
+    #[test]
+    fn secret_looking_keys_and_assignments_are_redacted() {
+        for key in [
+            "token",
+            "GITHUB_TOKEN",
+            "api_key",
+            "apiKey",
+            "client-secret",
+            "Password",
+            "authorization",
+            "Cookie",
+            "aws.credentials",
+            "ssh_key",
+            "privateKey",
+        ] {
+            assert!(secret_key(key), "{key}");
+        }
+        for key in [
+            "command",
+            "file_path",
+            "content",
+            "description",
+            "url",
+            "keys",
+        ] {
+            assert!(!secret_key(key), "{key}");
+        }
+        let input = json!({
+            "command": "GITHUB_TOKEN=ghp_abc123 gh pr list; curl -H 'Authorization: Bearer eyJhbGciOi' https://x; echo token: hunter2",
+            "env": {"API_KEY": "k-123", "PATH": "/bin"},
+            "headers": [{"cookie": "a=b"}],
+            "password": {"nested": "object"},
+            "file_path": "/src/main.rs",
+        });
+        let out = redact(&input);
+        let text = out.to_string();
+        for secret in [
+            "ghp_abc123",
+            "eyJhbGciOi",
+            "hunter2",
+            "k-123",
+            "a=b",
+            "nested",
+        ] {
+            assert!(!text.contains(secret), "{secret} in {text}");
+        }
+        assert_eq!(out["env"]["PATH"], "/bin");
+        assert_eq!(out["env"]["API_KEY"], REDACTED);
+        assert_eq!(out["password"], REDACTED);
+        assert_eq!(out["file_path"], "/src/main.rs");
+        let command = out["command"].as_str().unwrap();
+        assert!(
+            command.starts_with("GITHUB_TOKEN=[redacted] gh pr list"),
+            "{command}"
+        );
+        assert!(command.contains("https://x"), "{command}");
+    }
+
+    #[test]
+    fn the_input_is_capped() {
+        let (small, cut) = capped_input(&json!({"command": "ls"}));
+        assert_eq!((small, cut), (json!({"command": "ls"}), false));
+        let big = json!({"content": "é".repeat(INPUT_MAX)});
+        let (out, cut) = capped_input(&big);
+        assert!(cut);
+        let text = out.as_str().unwrap();
+        assert!(text.len() <= INPUT_MAX && text.len() > INPUT_MAX - 4);
+        assert!(text.starts_with(r#"{"content":"éé"#));
+    }
+
+    #[test]
+    fn include_input_and_config_errors_reach_the_record() {
+        let config = Config {
+            broken: vec![crate::config::BrokenFile {
+                file: PathBuf::from("/etc/agenthooks/hooks.json"),
+                scope: Scope::User,
+                why: "line 1 column 2: trailing comma".into(),
+                lost_deny: false,
+            }],
+            ..Config::default()
+        };
+        let log = AuditLog::new("/unused", None);
+        let v = serde_json::to_value(log.record(&event(), None, &[], &Answer::none(), &config))
+            .unwrap();
+        assert_eq!(v.get("input"), None);
+        assert_eq!(v["configErrors"][0]["file"], "/etc/agenthooks/hooks.json");
+        assert_eq!(v["configErrors"][0]["scope"], "user");
+        assert!(v["configErrors"][0]["why"]
+            .as_str()
+            .unwrap()
+            .contains("trailing comma"));
+        let log = log.with_input(true);
+        let v = serde_json::to_value(log.record(&event(), None, &[], &Answer::none(), &config))
+            .unwrap();
+        assert_eq!(v["input"], json!({"command": "ls"}));
+        assert_eq!(v.get("inputTruncated"), None);
+    }
+
+    #[test]
+    fn a_second_writer_past_the_cap_does_not_rotate_again() {
+        let dir = tempfile::tempdir().unwrap();
+        let record = Record::new(&event(), None, &[], &Answer::none());
+        let one = serde_json::to_vec(&record).unwrap().len() + 1;
+        let log = AuditLog::new(dir.path().join("a.log"), Some(one as u64 * 2));
+        for _ in 0..3 {
+            assert_eq!(log.write(&record), None);
+        }
+        // A writer that saw the old, full file before the rotation rotates
+        // only if the file is still over the cap: the rotated lines stay.
+        log.rotate(one).unwrap();
+        let count = |p: &Path| std::fs::read_to_string(p).unwrap().lines().count();
+        assert_eq!(count(&log.rotated_path()), 2);
+        assert_eq!(count(log.path()), 1);
     }
 
     #[test]
@@ -430,11 +936,19 @@ mod tests {
 
     #[test]
     fn the_environment_wins_over_the_config() {
+        let cfg = |path: &str, max| AuditConfig {
+            path: PathBuf::from(path),
+            max_bytes: max,
+            include_input: true,
+        };
         let env = Some("/tmp/from-env.jsonl".into());
-        let log = AuditLog::resolve_with(env, Some((Path::new("/cfg.jsonl"), Some(5)))).unwrap();
-        assert_eq!(log, AuditLog::new("/tmp/from-env.jsonl", Some(5)));
-        let log = AuditLog::resolve_with(Some("".into()), Some((Path::new("/c"), None))).unwrap();
-        assert_eq!(log, AuditLog::new("/c", None));
+        let log = AuditLog::resolve_with(env, Some(&cfg("/cfg.jsonl", Some(5)))).unwrap();
+        assert_eq!(
+            log,
+            AuditLog::new("/tmp/from-env.jsonl", Some(5)).with_input(true)
+        );
+        let log = AuditLog::resolve_with(Some("".into()), Some(&cfg("/c", None))).unwrap();
+        assert_eq!(log, AuditLog::new("/c", None).with_input(true));
         assert_eq!(AuditLog::resolve_with(None, None), None);
         let env = Some("/e".into());
         assert_eq!(

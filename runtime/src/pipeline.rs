@@ -33,7 +33,7 @@ use anyhow::Context as _;
 
 use crate::agents::deadline;
 use crate::aggregate::{aggregate, refusal, Verdict};
-use crate::audit::{AuditLog, Record};
+use crate::audit::AuditLog;
 use crate::config::{trust, Config, Handler, OnError};
 use crate::exec::{execute_all, ExecContext, Report};
 use crate::protocol::{Answer, Event, Failure, Note, Outcome, Source};
@@ -75,12 +75,7 @@ pub(crate) struct Tail<'a> {
 impl Tail<'_> {
     /// The audit log to write, when this caller writes one and it is on.
     pub fn audit_log(&self) -> Option<AuditLog> {
-        let config = self
-            .config
-            .audit
-            .as_ref()
-            .map(|a| (a.path.as_path(), a.max_bytes));
-        AuditLog::resolve(config).filter(|_| self.audit)
+        AuditLog::resolve(self.config.audit.as_ref()).filter(|_| self.audit)
     }
 }
 
@@ -108,7 +103,7 @@ pub(crate) fn finish(event: &Event, tail: &Tail<'_>, done: Dispatched) -> Dispat
     }
     notes.extend(done.notes);
     if let Some(log) = tail.audit_log() {
-        let record = Record::new(event, tail.root, &done.reports, &done.answer);
+        let record = log.record(event, tail.root, &done.reports, &done.answer, config);
         notes.extend(
             log.write(&record)
                 .map(|why| Note::new(Source::Audit, "audit", why)),
@@ -181,6 +176,10 @@ pub async fn dispatch_selected(
     ctx: &ExecContext,
 ) -> Dispatched {
     let policy = config.on_config_error;
+    let policy_source = match config.managed.as_ref().filter(|m| m.sets_on_config_error) {
+        Some(m) => format!("the managed policy `{}` fails closed", m.file.display()),
+        None => "`onConfigError: deny` in ~/.agents/hooks.json".to_string(),
+    };
     // Under `onConfigError: deny`, each broken file refuses in its own name.
     let refused_by_config: Vec<(String, Outcome)> = if policy == OnError::Deny {
         config
@@ -190,7 +189,7 @@ pub async fn dispatch_selected(
             .map(|b| {
                 let label = format!("`{}`", b.file.display());
                 let problem = format!("{label} cannot be used: {}; fix the file", b.why);
-                (label, config_refusal(event, &problem))
+                (label, config_refusal(event, &problem, &policy_source))
             })
             .collect()
     } else {
@@ -226,7 +225,7 @@ pub async fn dispatch_selected(
                 if policy == OnError::Deny && event.name().can_veto() =>
             {
                 let problem = format!("hook {}: {failure}", report.label);
-                Some(config_refusal(event, &problem))
+                Some(config_refusal(event, &problem, &policy_source))
             }
             _ => None,
         })
@@ -265,10 +264,8 @@ pub async fn dispatch_selected(
 
 /// What a configuration problem comes to under `onConfigError: deny`: a
 /// refusal whose reason says what is wrong, what to do, and why it refuses.
-fn config_refusal(event: &Event, problem: &str) -> Outcome {
-    let reason = format!(
-        "{problem}; agenthooks refuses until then (`onConfigError: deny` in ~/.agents/hooks.json)"
-    );
+fn config_refusal(event: &Event, problem: &str, policy_source: &str) -> Outcome {
+    let reason = format!("{problem}; agenthooks refuses until then ({policy_source})");
     Outcome::Answered(refusal(event.name(), reason))
 }
 

@@ -15,7 +15,15 @@ pub fn closest<'a>(word: &str, candidates: impl IntoIterator<Item = &'a str>) ->
     if let Some(same) = candidates.iter().find(|c| c.eq_ignore_ascii_case(word)) {
         return Some(same);
     }
-    let limit = (word.chars().count() / 3).max(1);
+    // Edit distance costs length × length: a name far longer than any
+    // candidate cannot be within a third of its length of one, and a hostile
+    // file's 100 KB "event name" must not cost seconds.
+    let longest = candidates.iter().map(|c| c.chars().count()).max().unwrap_or(0);
+    let length = word.chars().take(2 * longest + 2).count();
+    if length > 2 * longest + 1 {
+        return None;
+    }
+    let limit = (length / 3).max(1);
     candidates
         .iter()
         .map(|c| (strsim::damerau_levenshtein(word, c), *c))
@@ -55,5 +63,8 @@ mod tests {
         assert_eq!(closest("bash", ["Bash", "Read"]), Some("Bash"));
         assert_eq!(did_you_mean("Stp", events), "; did you mean `Stop`?");
         assert_eq!(did_you_mean("Xyzzy", events), "");
+        // Nothing is suggested for a name no candidate is near in length.
+        assert_eq!(closest(&"PreToolUse".repeat(10_000), events), None);
+        assert_eq!(closest("PreToolUseXXXXXXXXXXXXX", events), None);
     }
 }

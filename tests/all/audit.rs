@@ -98,7 +98,8 @@ fn each_event_logs_every_handler_and_the_decision() {
     for handler in h {
         assert!(handler["durationMs"].is_u64(), "{handler}");
     }
-    assert_eq!(lines[1]["decision"], "allow");
+    // No hook had an opinion: the agent's own permission system decided.
+    assert_eq!(lines[1]["decision"], "none");
     assert_eq!(lines[1]["handlers"][0]["decision"], "none");
 }
 
@@ -145,7 +146,8 @@ fn the_log_rotates_at_its_cap() {
         .map(|e| e.unwrap().file_name().into_string().unwrap())
         .collect();
     names.sort();
-    assert_eq!(names, ["audit.jsonl", "audit.jsonl.1"]);
+    // The lock file rotations take stays; it is empty.
+    assert_eq!(names, ["audit.jsonl", "audit.jsonl.1", "audit.jsonl.lock"]);
 }
 
 #[test]
@@ -241,4 +243,161 @@ fn a_wasm_hook_is_logged_with_the_fuel_it_used() {
     assert_eq!(h["kind"], "wasm");
     assert_eq!(h["decision"], "deny");
     assert!(h["fuelUsed"].as_u64().is_some_and(|f| f > 0), "{h}");
+    let digest = h["componentDigest"].as_str().unwrap();
+    let bytes = std::fs::read(&guest).unwrap();
+    let want = {
+        use sha2::Digest;
+        format!("sha256:{:x}", sha2::Sha256::digest(&bytes))
+    };
+    assert_eq!(digest, want);
+    assert_eq!(h["scope"], "user");
+    assert_eq!(h["trusted"], true);
+}
+
+/// `run` once per payload, all started before any is waited for; each must
+/// exit 0.
+fn run_at_once(p: &TempProject, payloads: impl Iterator<Item = Value>) {
+    let children: Vec<_> = payloads
+        .map(|payload| {
+            let mut cmd = p.isolated(crate::util::bin());
+            cmd.args(["run", "--agent", "claude"])
+                .stdin(std::process::Stdio::piped())
+                .stdout(std::process::Stdio::null())
+                .stderr(std::process::Stdio::null());
+            let mut child = cmd.spawn().unwrap();
+            let mut stdin = child.stdin.take().unwrap();
+            std::thread::spawn(move || {
+                use std::io::Write;
+                stdin.write_all(payload.to_string().as_bytes()).unwrap();
+            });
+            child
+        })
+        .collect();
+    for mut child in children {
+        assert!(child.wait().unwrap().success());
+    }
+}
+
+#[test]
+fn sixteen_concurrent_runs_write_sixteen_intact_lines() {
+    let tmp = tempfile::tempdir().unwrap();
+    let log = tmp.path().join("audit.jsonl");
+    // Long lines (a 12 KiB input each, recorded) make torn writes likely if
+    // a line ever took more than one write.
+    let p = audited(json!([command("exit 0")]), &log, None);
+    let mut config = hooks("PreToolUse", "Bash", json!([command("exit 0")]));
+    config["audit"] = json!({"path": log, "includeInput": true});
+    p.user_hooks(&config);
+    let payloads = (0..16).map(|i| {
+        let mut payload = p.bash(&format!("echo {i} {}", "x".repeat(12 * 1024)));
+        payload["tool_use_id"] = json!(format!("toolu_{i}"));
+        payload
+    });
+    run_at_once(&p, payloads);
+    let lines = lines(&log);
+    assert_eq!(lines.len(), 16);
+    let mut ids: Vec<String> = lines
+        .iter()
+        .map(|l| l["tool_use_id"].as_str().unwrap().to_string())
+        .collect();
+    ids.sort();
+    ids.dedup();
+    assert_eq!(ids.len(), 16, "{ids:?}");
+}
+
+#[test]
+fn concurrent_runs_past_the_cap_keep_every_line_whole() {
+    let tmp = tempfile::tempdir().unwrap();
+    let log = tmp.path().join("audit.jsonl");
+    let p = audited(json!([command("exit 0")]), &log, Some(3000));
+    run_at_once(&p, (0..16).map(|_| p.bash("ls")));
+    // `lines` parses every line: a torn or interleaved one fails here.
+    let now = lines(&log);
+    let rotated = tmp.path().join("audit.jsonl.1");
+    let before = if rotated.exists() {
+        lines(&rotated)
+    } else {
+        Vec::new()
+    };
+    assert!(!now.is_empty());
+    assert!(now.len() + before.len() <= 16);
+}
+
+#[test]
+fn a_line_says_who_where_which_file_and_what_was_attempted() {
+    let tmp = tempfile::tempdir().unwrap();
+    let log = tmp.path().join("audit.jsonl");
+    let p = audited(json!([command("echo 'no' >&2; exit 2")]), &log, None);
+    let mut config = hooks(
+        "PreToolUse",
+        "Bash",
+        json!([command("echo 'no' >&2; exit 2")]),
+    );
+    config["audit"] = json!({"path": log, "includeInput": true});
+    p.user_hooks(&config);
+    // A broken project file: its own field, not lost among the notes.
+    p.write(".agents/hooks.json", "{ \"hooks\": ");
+    let mut payload = p.bash("GITHUB_TOKEN=ghp_secret123 gh pr create");
+    payload["tool_input"]["env"] = json!({"API_KEY": "k-456", "LANG": "C"});
+    let ran = p.run(&payload);
+    assert_eq!(ran.code(), 0, "{}", ran.stderr());
+    let text = std::fs::read_to_string(&log).unwrap();
+    for secret in ["ghp_secret123", "k-456"] {
+        assert!(!text.contains(secret), "{secret} leaked: {text}");
+    }
+    let line = &lines(&log)[0];
+    assert_eq!(line["session_id"], "11111111-2222-4333-8444-555555555555");
+    assert_eq!(line["tool_use_id"], "toolu_1");
+    assert_eq!(line["cwd"], p.root.display().to_string());
+    assert!(line["user"].is_string() || line["uid"].is_u64(), "{line}");
+    assert!(
+        line["host"].as_str().is_some_and(|h| !h.is_empty()),
+        "{line}"
+    );
+    assert_eq!(line["version"], env!("CARGO_PKG_VERSION"));
+    assert_eq!(line["decision"], "deny");
+    assert_eq!(
+        line["input"]["command"],
+        "GITHUB_TOKEN=[redacted] gh pr create"
+    );
+    assert_eq!(
+        line["input"]["env"],
+        json!({"API_KEY": "[redacted]", "LANG": "C"})
+    );
+    let errors = line["configErrors"].as_array().unwrap();
+    assert_eq!(errors.len(), 1, "{line}");
+    assert_eq!(
+        errors[0]["file"],
+        p.path(".agents/hooks.json").display().to_string()
+    );
+    assert_eq!(errors[0]["scope"], "project");
+    let h = &line["handlers"][0];
+    assert_eq!(
+        h["file"],
+        p.home.join(".agents/hooks.json").display().to_string()
+    );
+    assert_eq!(h["scope"], "user");
+    assert_eq!(h["trust"], "by-scope");
+    assert_eq!(h["trusted"], true);
+    assert_eq!(h["decision"], "deny");
+}
+
+#[test]
+fn a_failure_is_logged_by_kind() {
+    let tmp = tempfile::tempdir().unwrap();
+    let log = tmp.path().join("audit.jsonl");
+    let p = audited(json!([command("exit 7")]), &log, None);
+    p.project_hooks(&hooks(
+        "PreToolUse",
+        "Bash",
+        json!([command("echo project")]),
+    ));
+    assert_eq!(p.run(&p.bash("ls")).code(), 0);
+    let line = &lines(&log)[0];
+    assert_eq!(line["handlers"][0]["failure"], "exit-code");
+    assert_eq!(line["handlers"][1]["failure"], "untrusted");
+    assert_eq!(line["handlers"][1]["trust"], "untrusted");
+    assert_eq!(line["handlers"][1]["trusted"], false);
+    assert_eq!(line["handlers"][1]["scope"], "project");
+    assert_eq!(line.get("input"), None, "the input is opt-in");
 }

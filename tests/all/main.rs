@@ -15,6 +15,7 @@ mod fail_closed;
 mod first_day;
 mod hostile_files;
 mod install;
+mod managed;
 mod new_build;
 mod portable;
 mod runtime;

@@ -670,7 +670,8 @@ fn run_appends_one_audit_line_per_event() {
     assert_eq!(lines[0]["decision"], "deny");
     assert_eq!(lines[0]["handlers"].as_array().unwrap().len(), 1);
     assert_eq!(lines[1]["event"], "Stop");
-    assert_eq!(lines[1]["decision"], "allow");
+    // Nothing had an opinion: the agent decides.
+    assert_eq!(lines[1]["decision"], "none");
 }
 
 #[test]

@@ -168,6 +168,26 @@ impl TempProject {
         std::fs::write(path, pretty(config)).expect("write the user hooks");
     }
 
+    /// Where this project's managed (system-wide) `hooks.json` goes.
+    pub fn managed_file(&self) -> PathBuf {
+        self.root
+            .parent()
+            .expect("the project has a parent")
+            .join("managed/hooks.json")
+    }
+
+    /// Write the managed `hooks.json` (parents created).
+    pub fn managed_hooks(&self, config: &Value) {
+        self.write_managed(pretty(config));
+    }
+
+    /// Write the managed `hooks.json` as raw bytes.
+    pub fn write_managed(&self, contents: impl AsRef<[u8]>) {
+        let path = self.managed_file();
+        std::fs::create_dir_all(path.parent().expect("a parent")).expect("create its directory");
+        std::fs::write(path, contents).expect("write the managed hooks");
+    }
+
     /// Trust the project's current command hooks, as `agenthooks trust` would,
     /// in this project's own trust store.
     pub fn trust(&self) {
@@ -201,6 +221,9 @@ impl TempProject {
             .env("XDG_CACHE_HOME", self.home.join(".cache"))
             .env_remove("CLAUDE_PROJECT_DIR")
             .env_remove("AGENTHOOKS_AUDIT")
+            // This project's managed file (absent unless a test writes it),
+            // never the machine's (where none is installed).
+            .env("AGENTHOOKS_MANAGED_CONFIG", self.managed_file())
             .env("NO_COLOR", "1");
         cmd
     }

@@ -89,7 +89,7 @@ pub fn check(root: &Path, env: &Env, trusted: impl Fn(&Handler) -> bool) -> Find
     // Whatever `run` would only warn about is an error here.
     found.errors.extend(config.warnings.iter().cloned());
     for h in &config.handlers {
-        let at = format!("`{}`: {} {}", h.file.display(), h.event.as_str(), h.label);
+        let at = where_(h);
         match &h.kind {
             HandlerKind::Wasm(spec) => {
                 if let Some(problem) = component_problem(&spec.component) {
@@ -253,7 +253,7 @@ fn agent_findings(agent: &dyn Agent, handlers: &[Handler], found: &mut Findings)
     let tools = tool_names(agent);
     let mut noted = Vec::new();
     for h in handlers {
-        let at = format!("`{}`: {} {}", h.file.display(), h.event.as_str(), h.label);
+        let at = where_(h);
         if !events.contains(&h.event) {
             found.warnings.push(format!(
                 "{at}: never runs in {name}, which has no `{}` event agenthooks can register",
@@ -295,6 +295,17 @@ fn agent_findings(agent: &dyn Agent, handlers: &[Handler], found: &mut Findings)
             ));
         }
     }
+}
+
+/// Where a finding is: the hook's file and scope, its event and label.
+fn where_(h: &Handler) -> String {
+    format!(
+        "`{}` ({}): {} {}",
+        h.file.display(),
+        h.scope,
+        h.event.as_str(),
+        h.label
+    )
 }
 
 #[cfg(test)]

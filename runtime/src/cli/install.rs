@@ -231,7 +231,7 @@ impl Ctx {
     fn base(&self) -> &Path {
         match self.scope {
             Scope::Project => &self.root,
-            Scope::User => &self.env.home,
+            Scope::User | Scope::Managed => &self.env.home,
         }
     }
 

@@ -40,6 +40,8 @@ pub fn report_json(report: &Report) -> Value {
     json!({
         "label": report.label,
         "kind": report.kind,
+        "scope": report.scope,
+        "file": report.file,
         "status": report.status(),
         "exit_code": exit_code,
         "signal": signal,
@@ -59,7 +61,12 @@ pub fn report_json(report: &Report) -> Value {
 /// what it answered, excerpts of its output and its notes.
 pub fn report_text(index: usize, report: &Report) -> String {
     // The label names the kind already: `command `./x.sh``.
-    let mut out = format!("  [{index}] {}  {}", report.label, report.status());
+    let mut out = format!(
+        "  [{index}] {} ({})  {}",
+        report.label,
+        report.scope,
+        report.status()
+    );
     if let Some(exit) = report.exit {
         let _ = write!(out, "  {exit}");
     }

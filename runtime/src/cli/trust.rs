@@ -281,6 +281,25 @@ fn list(
         )?;
         return Ok(());
     };
+    // Managed and user hooks need no trust; say where each comes from.
+    let own: Vec<&config::Handler> = config
+        .handlers
+        .iter()
+        .filter(|h| !h.scope.needs_trust())
+        .collect();
+    if !own.is_empty() {
+        writeln!(out, "\nRun without trust (managed and user scopes):")?;
+        for h in own {
+            writeln!(
+                out,
+                "  {} on {} ({}: {})",
+                h.label,
+                h.event.as_str(),
+                h.scope,
+                h.file.display()
+            )?;
+        }
+    }
     let pending = trust::pending(store, &config.handlers);
     let previous = trust::previous(store, root, &config.handlers, &pending);
     let trusted: Vec<&config::Handler> = config

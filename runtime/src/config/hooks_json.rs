@@ -51,6 +51,20 @@ pub struct HooksFile {
     #[serde(rename = "eventMemoryMiB", default)]
     #[schemars(range(min = 1))]
     pub event_memory_mib: Option<u64>,
+    /// Only the managed file's hooks run: user and project files are not
+    /// loaded (honoured in the managed file only).
+    #[serde(default)]
+    pub managed_only: Option<bool>,
+    /// The most a project's wasm hook may be granted, trusted or not: a
+    /// grant outside these directories, variables and addresses is withheld
+    /// with a note (honoured in the managed file only).
+    #[serde(default)]
+    pub project_grants: Option<AllowEntry>,
+    /// The only component sources user and project wasm hooks may name:
+    /// directories, or `oci://registry/repository` prefixes (honoured in the
+    /// managed file only).
+    #[serde(default)]
+    pub allowed_components: Option<Vec<String>>,
 }
 
 /// The keys [`HooksFile`] knows, for [`unknown_keys`].
@@ -62,6 +76,9 @@ const FILE_KEYS: &[&str] = &[
     "audit",
     "onConfigError",
     "eventMemoryMiB",
+    "managedOnly",
+    "projectGrants",
+    "allowedComponents",
 ];
 
 /// `audit`: where to append one JSON line per event.
@@ -73,9 +90,13 @@ pub struct AuditEntry {
     /// Rotate the log when it grows past this many bytes.
     #[serde(default)]
     pub max_bytes: Option<u64>,
+    /// Record each event's tool input (capped at 16 KiB, values under keys
+    /// that look like secrets redacted).
+    #[serde(default)]
+    pub include_input: Option<bool>,
 }
 
-const AUDIT_KEYS: &[&str] = &["path", "maxBytes"];
+const AUDIT_KEYS: &[&str] = &["path", "maxBytes", "includeInput"];
 
 /// The `hooks` object: event name → matcher groups, in the order of the file.
 ///

@@ -18,8 +18,8 @@ use super::hooks_json::{
 };
 use super::if_rule::{self, IfSpec};
 use super::{
-    AuditConfig, BrokenFile, CommandSpec, Config, Grants, Handler, HandlerKind, OnError, Scope,
-    WasmSpec, DEFAULT_FUEL, DEFAULT_MEMORY_MIB, DEFAULT_TIMEOUT,
+    AuditConfig, BrokenFile, CommandSpec, Config, Grants, Handler, HandlerKind, ManagedPolicy,
+    OnError, Scope, WasmSpec, DEFAULT_FUEL, DEFAULT_MEMORY_MIB, DEFAULT_TIMEOUT,
 };
 use crate::fsread::{self, caps, ReadError};
 use crate::protocol::EventName;
@@ -73,18 +73,94 @@ fn home_from_env() -> Option<PathBuf> {
         .map(PathBuf::from)
 }
 
-/// Load `~/.agents/hooks.json`, then `<project>/.agents/hooks.json`.
+/// The variable naming the managed file, for tests and packaging. It applies
+/// only where no managed file is installed at the platform's path, so a user
+/// cannot point an installed policy away.
+pub const MANAGED_ENV: &str = "AGENTHOOKS_MANAGED_CONFIG";
+
+/// The platform's managed file: `/etc/agenthooks/hooks.json` (Linux and other
+/// Unix), `/Library/Application Support/agenthooks/hooks.json` (macOS),
+/// `%ProgramData%\agenthooks\hooks.json` (Windows).
+fn platform_managed_file() -> PathBuf {
+    if cfg!(windows) {
+        let data = env::var_os("ProgramData")
+            .filter(|v| !v.is_empty())
+            .map_or_else(|| PathBuf::from(r"C:\ProgramData"), PathBuf::from);
+        data.join("agenthooks").join("hooks.json")
+    } else if cfg!(target_os = "macos") {
+        PathBuf::from("/Library/Application Support/agenthooks/hooks.json")
+    } else {
+        PathBuf::from("/etc/agenthooks/hooks.json")
+    }
+}
+
+/// The managed file to read: the platform's when anything is installed
+/// there, else [`MANAGED_ENV`] when set, else the platform's path (which
+/// then does not exist: no managed scope).
+pub fn managed_file() -> PathBuf {
+    managed_file_from(env::var_os(MANAGED_ENV), platform_managed_file())
+}
+
+fn managed_file_from(var: Option<OsString>, platform: PathBuf) -> PathBuf {
+    // Anything at the platform's path, even a broken link, is the policy.
+    if fs::symlink_metadata(&platform).is_ok() {
+        return platform;
+    }
+    var.filter(|v| !v.is_empty())
+        .map_or(platform, PathBuf::from)
+}
+
+/// Load the managed file ([`managed_file`]), then `~/.agents/hooks.json`,
+/// then `<project>/.agents/hooks.json`.
 ///
 /// Never fails; see the module docs for what becomes an error or a warning.
-/// Handlers come in declaration order: user scope first, then project; events
-/// and groups in file order.
+/// Handlers come in declaration order: managed scope first, then user, then
+/// project; events and groups in file order.
 pub fn load(opts: &LoadOptions) -> Config {
+    load_with_managed(opts, Some(&managed_file()))
+}
+
+/// [`load`] with the managed file given (`None`: no managed scope).
+///
+/// The managed file's hooks always run. With `"managedOnly": true` the user
+/// and project files are not read. A managed file that cannot be read or
+/// parsed fails closed: tool calls and prompts are refused (as under
+/// `"onConfigError": "deny"`) until it is fixed, since a policy that silently
+/// lapsed on a typo would not be one; the other scopes' hooks still run.
+pub fn load_with_managed(opts: &LoadOptions, managed: Option<&Path>) -> Config {
     let mut config = Config {
         project_root: opts.project_root.clone(),
         ..Config::default()
     };
     let home = opts.home.clone().or_else(home_from_env);
+    if let Some(file) = managed {
+        let base = file.parent().unwrap_or(Path::new("/"));
+        let ctx = Ctx {
+            file,
+            scope: Scope::Managed,
+            base,
+            home: home.as_deref(),
+            project_root: opts.project_root.as_deref(),
+        };
+        load_file(&ctx, &mut config);
+    }
     let user_file = home.as_ref().map(|h| h.join(".agents").join("hooks.json"));
+    if let Some(policy) = config.managed.as_ref().filter(|m| m.managed_only) {
+        let project = opts
+            .project_root
+            .as_ref()
+            .map(|r| r.join(".agents").join("hooks.json"));
+        for file in user_file.iter().chain(&project) {
+            if file.exists() {
+                config.warnings.push(format!(
+                    "`{}`: not loaded: the managed policy `{}` sets `managedOnly`, so only its hooks run",
+                    file.display(),
+                    policy.file.display()
+                ));
+            }
+        }
+        return config;
+    }
     if let (Some(home), Some(file)) = (&home, &user_file) {
         let ctx = Ctx {
             file,
@@ -131,6 +207,45 @@ struct Ctx<'a> {
 }
 
 impl Ctx<'_> {
+    /// A managed file that cannot be used still exists: it fails closed,
+    /// and the user file cannot say otherwise.
+    fn broken_policy(&self, config: &mut Config) {
+        if self.scope == Scope::Managed {
+            config.on_config_error = OnError::Deny;
+            config.managed = Some(ManagedPolicy {
+                file: self.file.to_path_buf(),
+                sets_on_config_error: true,
+                ..ManagedPolicy::default()
+            });
+        }
+    }
+
+    /// A key honoured in the managed and user files only: a warning for a
+    /// project file, and for a user file when the managed file set it.
+    fn only_managed_or_user(&self, config: &mut Config, key: &str, managed_set: bool) -> bool {
+        match self.scope {
+            Scope::Managed => true,
+            Scope::User if !managed_set => true,
+            Scope::User => {
+                self.warn(
+                    config,
+                    format_args!("`{key}` is set by the managed policy; this one is ignored"),
+                );
+                false
+            }
+            Scope::Project => {
+                self.warn(
+                    config,
+                    format_args!(
+                        "`{key}` is honoured only in the user file `~/.agents/hooks.json` \
+                         (or the managed one); ignored"
+                    ),
+                );
+                false
+            }
+        }
+    }
+
     fn warn(&self, config: &mut Config, what: impl std::fmt::Display) {
         config
             .warnings
@@ -141,9 +256,13 @@ impl Ctx<'_> {
     /// a policy it spells out is honoured as far as it can be.
     fn error(&self, config: &mut Config, what: impl std::fmt::Display, text: Option<&str>) {
         let says = |key| text.is_some_and(|t| OnError::denies_in(t, key));
-        if self.scope == Scope::User && says("onConfigError") {
+        if self.scope == Scope::User
+            && says("onConfigError")
+            && !managed_sets(config, |m| m.sets_on_config_error)
+        {
             config.on_config_error = OnError::Deny;
         }
+        self.broken_policy(config);
         let broken = BrokenFile {
             file: self.file.to_path_buf(),
             scope: self.scope,
@@ -171,10 +290,17 @@ fn load_file(ctx: &Ctx<'_>, config: &mut Config) {
                 why: e.to_string(),
                 lost_deny: false,
             });
+            ctx.broken_policy(config);
             return;
         }
     };
     config.files.push(ctx.file.to_path_buf());
+    if ctx.scope == Scope::Managed {
+        config.managed = Some(ManagedPolicy {
+            file: ctx.file.to_path_buf(),
+            ..ManagedPolicy::default()
+        });
+    }
     let text = match std::str::from_utf8(&bytes) {
         Ok(text) => text,
         Err(e) => {
@@ -253,43 +379,43 @@ fn load_file(ctx: &Ctx<'_>, config: &mut Config) {
     }
 
     if let Some(audit) = &parsed.audit {
-        match ctx.scope {
-            Scope::User => {
-                config.audit = Some(AuditConfig {
-                    path: resolve_path(&audit.path, ctx),
-                    max_bytes: audit.max_bytes,
-                });
-            }
-            Scope::Project => ctx.warn(
-                config,
-                "`audit` is honoured only in the user file `~/.agents/hooks.json`; ignored",
-            ),
+        if ctx.only_managed_or_user(config, "audit", managed_sets(config, |m| m.sets_audit)) {
+            config.audit = Some(AuditConfig {
+                path: resolve_path(&audit.path, ctx),
+                max_bytes: audit.max_bytes,
+                include_input: audit.include_input.unwrap_or(false),
+            });
+            set_by_managed(ctx, config, |m| m.sets_audit = true);
         }
     }
 
     if let Some(policy) = parsed.on_config_error {
-        match ctx.scope {
-            Scope::User => config.on_config_error = policy,
-            Scope::Project => ctx.warn(
-                config,
-                "`onConfigError` is honoured only in the user file `~/.agents/hooks.json`; ignored",
-            ),
+        let managed_set = managed_sets(config, |m| m.sets_on_config_error);
+        if ctx.only_managed_or_user(config, "onConfigError", managed_set) {
+            config.on_config_error = policy;
+            set_by_managed(ctx, config, |m| m.sets_on_config_error = true);
         }
     }
 
     if let Some(mib) = parsed.event_memory_mib {
-        match ctx.scope {
-            Scope::User if mib == 0 => ctx.warn(
-                config,
-                "`eventMemoryMiB` must be at least 1; the default is used",
-            ),
-            Scope::User => config.budgets.event_memory_mib = mib,
-            Scope::Project => ctx.warn(
-                config,
-                "`eventMemoryMiB` is honoured only in the user file `~/.agents/hooks.json`; ignored",
-            ),
+        if ctx.only_managed_or_user(
+            config,
+            "eventMemoryMiB",
+            managed_sets(config, |m| m.sets_budgets),
+        ) {
+            if mib == 0 {
+                ctx.warn(
+                    config,
+                    "`eventMemoryMiB` must be at least 1; the default is used",
+                );
+            } else {
+                config.budgets.event_memory_mib = mib;
+                set_by_managed(ctx, config, |m| m.sets_budgets = true);
+            }
         }
     }
+
+    managed_keys(ctx, config, &parsed);
 
     let on_error = parsed.on_error.unwrap_or_default();
     let Some(events) = parsed.hooks else {
@@ -305,6 +431,140 @@ fn load_file(ctx: &Ctx<'_>, config: &mut Config) {
             resolve_group(ctx, config, event, &at, group, on_error);
         }
     }
+}
+
+/// Whether the managed file set what `set` looks at.
+fn managed_sets(config: &Config, set: impl Fn(&ManagedPolicy) -> bool) -> bool {
+    config.managed.as_ref().is_some_and(set)
+}
+
+/// Record on the managed policy that the managed file set something.
+fn set_by_managed(ctx: &Ctx<'_>, config: &mut Config, set: impl FnOnce(&mut ManagedPolicy)) {
+    if ctx.scope == Scope::Managed {
+        if let Some(policy) = config.managed.as_mut() {
+            set(policy);
+        }
+    }
+}
+
+/// `managedOnly`, `projectGrants` and `allowedComponents`: the managed
+/// file's alone (a warning anywhere else).
+fn managed_keys(ctx: &Ctx<'_>, config: &mut Config, parsed: &HooksFile) {
+    let keys = [
+        ("managedOnly", parsed.managed_only.is_some()),
+        ("projectGrants", parsed.project_grants.is_some()),
+        ("allowedComponents", parsed.allowed_components.is_some()),
+    ];
+    if ctx.scope != Scope::Managed {
+        for (key, _) in keys.iter().filter(|(_, set)| *set) {
+            ctx.warn(
+                config,
+                format_args!("`{key}` is honoured only in the managed file; ignored"),
+            );
+        }
+        return;
+    }
+    let grants = parsed.project_grants.clone().map(|g| Grants {
+        read: g.read.iter().map(|p| resolve_path(p, ctx)).collect(),
+        write: g.write.iter().map(|p| resolve_path(p, ctx)).collect(),
+        env: g.env,
+        net: g.net,
+    });
+    if let Some(policy) = config.managed.as_mut() {
+        policy.managed_only = parsed.managed_only.unwrap_or(false);
+        policy.project_grants = grants;
+        policy.allowed_components = parsed.allowed_components.clone();
+    }
+}
+
+/// What the managed policy leaves of a user or project wasm handler: `None`
+/// (with a warning) when its component is not from an allowed source; its
+/// grants narrowed (with a warning per withheld grant) when it is a
+/// project's and asks for more than `projectGrants` allows.
+fn apply_managed(
+    ctx: &Ctx<'_>,
+    config: &mut Config,
+    at: &str,
+    raw_component: &str,
+    mut spec: WasmSpec,
+) -> Option<WasmSpec> {
+    let Some(policy) = config.managed.clone() else {
+        return Some(spec);
+    };
+    if ctx.scope == Scope::Managed {
+        return Some(spec);
+    }
+    if let Some(allowed) = &policy.allowed_components {
+        let ok = allowed.iter().any(|source| {
+            if source.starts_with("oci://") {
+                raw_component.starts_with(source.as_str())
+            } else {
+                within(&spec.component, &resolve_path(source, ctx))
+            }
+        });
+        if !ok {
+            ctx.warn(
+                config,
+                format_args!(
+                    "{at}: component `{raw_component}` is not from a source the managed policy \
+                     `{}` allows ({}); this handler is skipped",
+                    policy.file.display(),
+                    allowed.join(", ")
+                ),
+            );
+            return None;
+        }
+    }
+    if let (Scope::Project, Some(max)) = (ctx.scope, &policy.project_grants) {
+        let mut withheld = Vec::new();
+        let mut keep_paths = |paths: &mut Vec<PathBuf>, limits: &[PathBuf], key: &str| {
+            paths.retain(|p| {
+                let ok = limits.iter().any(|l| within(p, l));
+                if !ok {
+                    withheld.push(format!("`allow.{key}` {}", p.display()));
+                }
+                ok
+            });
+        };
+        keep_paths(&mut spec.allow.read, &max.read, "read");
+        keep_paths(&mut spec.allow.write, &max.write, "write");
+        let mut keep_names = |names: &mut Vec<String>, limits: &[String], key: &str| {
+            names.retain(|n| {
+                let ok = limits.contains(n);
+                if !ok {
+                    withheld.push(format!("`allow.{key}` {n}"));
+                }
+                ok
+            });
+        };
+        keep_names(&mut spec.allow.env, &max.env, "env");
+        keep_names(&mut spec.allow.net, &max.net, "net");
+        if !withheld.is_empty() {
+            ctx.warn(
+                config,
+                format_args!(
+                    "{at}: the managed policy `{}` does not let a project grant {}; withheld",
+                    policy.file.display(),
+                    withheld.join(", ")
+                ),
+            );
+        }
+    }
+    Some(spec)
+}
+
+/// Whether `path` is `dir` or inside it, compared canonically when both
+/// exist (so `..` and symlinks cannot leave `dir`), else lexically with no
+/// `..` allowed.
+fn within(path: &Path, dir: &Path) -> bool {
+    if let (Ok(p), Ok(d)) = (fs::canonicalize(path), fs::canonicalize(dir)) {
+        return p.starts_with(d);
+    }
+    let up = |p: &Path| {
+        p.components()
+            .any(|c| matches!(c, std::path::Component::ParentDir))
+    };
+    !up(path) && !up(dir) && path.starts_with(dir)
 }
 
 /// What a JSON value is when it is not an object ("an array", ...).
@@ -413,9 +673,16 @@ fn resolve_group(
                 handler_matcher = Matcher::Exact(vec![tool.clone()]);
             }
         }
-        let Some(resolved) = resolve_handler(ctx, config, &at, entry) else {
+        let raw_component = entry.component.clone().unwrap_or_default();
+        let Some(mut resolved) = resolve_handler(ctx, config, &at, entry) else {
             continue;
         };
+        if let HandlerKind::Wasm(spec) = resolved.kind {
+            let Some(spec) = apply_managed(ctx, config, &at, &raw_component, spec) else {
+                continue;
+            };
+            resolved.kind = HandlerKind::Wasm(spec);
+        }
         let timeout = match resolved.timeout {
             None => DEFAULT_TIMEOUT,
             Some(secs) => match timeout(secs) {

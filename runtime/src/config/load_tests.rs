@@ -50,10 +50,16 @@ impl Dirs {
     }
 
     fn load(&self) -> Config {
-        load(&LoadOptions {
+        self.load_managed(None)
+    }
+
+    /// With the managed file `managed` (the machine's own is never read).
+    fn load_managed(&self, managed: Option<&Path>) -> Config {
+        let opts = LoadOptions {
             home: Some(self.home().to_path_buf()),
             project_root: Some(self.project().to_path_buf()),
-        })
+        };
+        load_with_managed(&opts, managed)
     }
 }
 
@@ -714,6 +720,7 @@ fn audit_is_read_from_the_user_file_only() {
         Some(AuditConfig {
             path: d.home().join(".agents/audit.jsonl"),
             max_bytes: Some(1_048_576),
+            include_input: false,
         })
     );
     assert_eq!(c.warnings.len(), 1);
@@ -946,4 +953,184 @@ fn unknown_names_get_a_suggestion() {
         text.contains("unknown key `memoryMib`; ignored; did you mean `memoryMiB`?"),
         "{text}"
     );
+}
+
+/// A managed file with `text`, beside the two scopes of `d`.
+fn managed(d: &Dirs, text: &str) -> PathBuf {
+    let file = d.home().join("etc-agenthooks/hooks.json");
+    fs::create_dir_all(file.parent().unwrap()).unwrap();
+    fs::write(&file, text).unwrap();
+    file
+}
+
+#[test]
+fn managed_hooks_come_first_and_are_trusted_by_scope() {
+    let d = Dirs::new();
+    let file = managed(
+        &d,
+        &one_handler(json!({"type": "command", "command": "managed"})),
+    );
+    d.write_user(&one_handler(json!({"type": "command", "command": "user"})));
+    d.write_project(&one_handler(
+        json!({"type": "command", "command": "project"}),
+    ));
+    let c = d.load_managed(Some(&file));
+    assert!(c.errors.is_empty() && c.warnings.is_empty(), "{c:?}");
+    assert_eq!(commands(&c), ["managed", "user", "project"]);
+    assert_eq!(c.handlers[0].scope, Scope::Managed);
+    assert_eq!(c.handlers[0].file, file);
+    assert!(!Scope::Managed.needs_trust());
+    assert_eq!(c.managed.as_ref().unwrap().file, file);
+    // No managed file: no policy.
+    assert_eq!(
+        d.load_managed(Some(&d.home().join("none.json"))).managed,
+        None
+    );
+}
+
+#[test]
+fn managed_only_keeps_user_and_project_files_out() {
+    let d = Dirs::new();
+    let mut text: serde_json::Value = serde_json::from_str(&one_handler(
+        json!({"type": "command", "command": "managed"}),
+    ))
+    .unwrap();
+    text["managedOnly"] = json!(true);
+    let file = managed(&d, &text.to_string());
+    d.write_user(&one_handler(json!({"type": "command", "command": "user"})));
+    d.write_project(&one_handler(
+        json!({"type": "command", "command": "project"}),
+    ));
+    let c = d.load_managed(Some(&file));
+    assert_eq!(commands(&c), ["managed"]);
+    assert_eq!(c.warnings.len(), 2, "{:?}", c.warnings);
+    assert!(c.warnings[0].contains("managedOnly"), "{:?}", c.warnings);
+    // A user file cannot set it for itself.
+    d.write_user(r#"{"managedOnly": true}"#);
+    let c = d.load();
+    assert!(
+        c.warnings[0].contains("honoured only in the managed file"),
+        "{:?}",
+        c.warnings
+    );
+}
+
+#[test]
+fn a_broken_managed_file_fails_closed_and_the_user_cannot_reopen_it() {
+    let d = Dirs::new();
+    let file = managed(&d, "{ \"hooks\": ");
+    d.write_user(r#"{"onConfigError": "allow", "hooks": {}}"#);
+    d.write_project(&one_handler(
+        json!({"type": "command", "command": "project"}),
+    ));
+    let c = d.load_managed(Some(&file));
+    assert_eq!(c.broken.len(), 1);
+    assert_eq!(c.broken[0].scope, Scope::Managed);
+    assert_eq!(c.on_config_error, OnError::Deny);
+    assert!(c.fails_closed());
+    // The other scopes still load.
+    assert_eq!(commands(&c), ["project"]);
+    assert!(
+        c.warnings
+            .iter()
+            .any(|w| w.contains("set by the managed policy")),
+        "{:?}",
+        c.warnings
+    );
+}
+
+#[test]
+fn managed_settings_win_over_the_user_file() {
+    let d = Dirs::new();
+    let file = managed(
+        &d,
+        r#"{"onConfigError": "deny", "eventMemoryMiB": 128, "audit": {"path": "/var/log/a.jsonl", "includeInput": true}}"#,
+    );
+    d.write_user(
+        r#"{"onConfigError": "allow", "eventMemoryMiB": 4096, "audit": {"path": "mine.jsonl"}}"#,
+    );
+    let c = d.load_managed(Some(&file));
+    assert_eq!(c.on_config_error, OnError::Deny);
+    assert_eq!(c.budgets.event_memory_mib, 128);
+    let audit = c.audit.unwrap();
+    assert_eq!(audit.path, PathBuf::from("/var/log/a.jsonl"));
+    assert!(audit.include_input);
+    assert_eq!(c.warnings.len(), 3, "{:?}", c.warnings);
+}
+
+#[test]
+fn a_project_grant_the_managed_policy_forbids_is_withheld_with_a_note() {
+    let d = Dirs::new();
+    let file = managed(
+        &d,
+        r#"{"projectGrants": {"read": ["$CLAUDE_PROJECT_DIR"], "env": ["LANG"]}}"#,
+    );
+    fs::create_dir_all(d.project().join("src")).unwrap();
+    d.write_project(&one_handler(json!({"type": "wasm", "component": "g.wasm",
+        "allow": {"read": ["src", "/etc"], "write": ["src"], "env": ["LANG", "AWS_SECRET_ACCESS_KEY"],
+                  "net": ["example.com:443"]}})));
+    let c = d.load_managed(Some(&file));
+    let spec = wasm_of(&c.handlers[0]);
+    assert_eq!(spec.allow.read, [d.project().join("src")]);
+    assert!(spec.allow.write.is_empty());
+    assert_eq!(spec.allow.env, ["LANG"]);
+    assert!(spec.allow.net.is_empty());
+    assert_eq!(c.warnings.len(), 1, "{:?}", c.warnings);
+    let w = &c.warnings[0];
+    for withheld in [
+        "`allow.read` /etc",
+        "`allow.write`",
+        "AWS_SECRET_ACCESS_KEY",
+        "example.com:443",
+    ] {
+        assert!(w.contains(withheld), "{withheld}: {w}");
+    }
+    assert!(w.contains("managed policy"), "{w}");
+    // A user's own hook is the user's business: not narrowed.
+    d.write_user(&one_handler(json!({"type": "wasm", "component": "u.wasm",
+        "allow": {"net": ["example.com:443"]}})));
+    let c = d.load_managed(Some(&file));
+    assert_eq!(wasm_of(&c.handlers[0]).allow.net, ["example.com:443"]);
+}
+
+#[test]
+fn components_from_sources_the_managed_policy_does_not_allow_are_skipped() {
+    let d = Dirs::new();
+    let file = managed(
+        &d,
+        r#"{"allowedComponents": ["$CLAUDE_PROJECT_DIR/.agents/vetted", "oci://registry.example/sec/"]}"#,
+    );
+    d.write_project(
+        &json!({"hooks": {"PreToolUse": [{"hooks": [
+            {"type": "wasm", "component": ".agents/vetted/ok.wasm"},
+            {"type": "wasm", "component": ".agents/vetted/../../evil.wasm"},
+            {"type": "wasm", "component": "other/x.wasm"}
+        ]}]}})
+        .to_string(),
+    );
+    let c = d.load_managed(Some(&file));
+    assert_eq!(c.handlers.len(), 1, "{:?}", c.warnings);
+    assert!(wasm_of(&c.handlers[0])
+        .component
+        .ends_with(".agents/vetted/ok.wasm"));
+    assert_eq!(c.warnings.len(), 2, "{:?}", c.warnings);
+    assert!(
+        c.warnings[1].contains("`other/x.wasm` is not from a source"),
+        "{:?}",
+        c.warnings
+    );
+}
+
+#[test]
+fn the_managed_path_override_applies_only_where_no_policy_is_installed() {
+    let d = Dirs::new();
+    let installed = managed(&d, "{}");
+    let var = Some(std::ffi::OsString::from("/tmp/mine.json"));
+    assert_eq!(managed_file_from(var.clone(), installed.clone()), installed);
+    let absent = d.home().join("absent.json");
+    assert_eq!(
+        managed_file_from(var, absent.clone()),
+        PathBuf::from("/tmp/mine.json")
+    );
+    assert_eq!(managed_file_from(Some("".into()), absent.clone()), absent);
 }

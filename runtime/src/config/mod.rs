@@ -19,7 +19,7 @@ mod load;
 pub mod trust;
 
 pub use hooks_json::config_schema;
-pub use load::{load, project_root, LoadOptions};
+pub use load::{load, load_with_managed, managed_file, project_root, LoadOptions, MANAGED_ENV};
 
 /// Everything loaded from the two `hooks.json` files.
 ///
@@ -27,7 +27,7 @@ pub use load::{load, project_root, LoadOptions};
 /// `errors` (a whole file), one line each, and the rest still runs.
 #[derive(Debug, Clone, Default)]
 pub struct Config {
-    /// The handlers, in declaration order: user scope first, then project.
+    /// The handlers, in declaration order: managed, then user, then project.
     pub handlers: Vec<Handler>,
     /// Entries ignored or skipped (unknown keys and events, bad regexes, ...), naming the file.
     pub warnings: Vec<String>,
@@ -44,8 +44,10 @@ pub struct Config {
     /// What a broken `hooks.json` or a missing component counts as: the user
     /// file's `onConfigError` (a project cannot set it).
     pub on_config_error: OnError,
-    /// The per-event budgets, from the user file (defaults otherwise).
+    /// The per-event budgets, from the managed or user file (defaults otherwise).
     pub budgets: Budgets,
+    /// The managed policy, when a managed file exists (even a broken one).
+    pub managed: Option<ManagedPolicy>,
 }
 
 impl Config {
@@ -109,16 +111,70 @@ pub struct AuditConfig {
     pub path: PathBuf,
     /// Rotate when the log grows past this many bytes.
     pub max_bytes: Option<u64>,
+    /// Record each event's tool input, capped and redacted (`includeInput`).
+    pub include_input: bool,
 }
 
-/// Where a handler was declared. User scope comes first in declaration order.
+/// Where a handler was declared. Managed scope comes first in declaration
+/// order, then user, then project.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Scope {
+    /// The system-wide managed policy (`/etc/agenthooks/hooks.json`, see
+    /// [`managed_file`]): trusted by definition, and a user cannot override it.
+    Managed,
     /// `~/.agents/hooks.json`: trusted by definition.
     User,
     /// `<project>/.agents/hooks.json`: command hooks need the user's trust.
     Project,
+}
+
+impl Scope {
+    /// `managed`, `user` or `project`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Scope::Managed => "managed",
+            Scope::User => "user",
+            Scope::Project => "project",
+        }
+    }
+
+    /// Whether hooks of this scope run only once the user trusted them: a
+    /// project's; managed and user hooks are their owners' own.
+    pub fn needs_trust(self) -> bool {
+        self == Scope::Project
+    }
+}
+
+impl std::fmt::Display for Scope {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// What the managed file (`/etc/agenthooks/hooks.json`) imposes beyond its
+/// own hooks, which always run.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ManagedPolicy {
+    /// The managed file.
+    pub file: PathBuf,
+    /// `managedOnly`: user and project files are not loaded at all.
+    pub managed_only: bool,
+    /// `projectGrants`: the most a project wasm hook may be granted, even
+    /// trusted; a grant outside it is withheld with a note. `None`: no limit
+    /// beyond trust's.
+    pub project_grants: Option<Grants>,
+    /// `allowedComponents`: the component sources user and project wasm
+    /// hooks may name (directories, or `oci://registry/repository` prefixes);
+    /// any other is skipped with a note. `None`: any.
+    pub allowed_components: Option<Vec<String>>,
+    /// The managed file sets `onConfigError` (or is broken, which fails
+    /// closed): the user file's is ignored.
+    pub sets_on_config_error: bool,
+    /// The managed file sets `eventMemoryMiB`: the user file's is ignored.
+    pub sets_budgets: bool,
+    /// The managed file sets `audit`: the user file's is ignored.
+    pub sets_audit: bool,
 }
 
 /// What a failing handler counts as.

@@ -10,7 +10,8 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
-use crate::config::{Budgets, Handler, HandlerKind};
+use crate::config::trust::Standing;
+use crate::config::{Budgets, Handler, HandlerKind, Scope};
 use crate::protocol::{Event, Exit, Note, Outcome, Skip};
 
 pub mod command;
@@ -44,6 +45,13 @@ pub struct Report {
     /// The sha256 (hex) of the component bytes a wasm handler compiled and
     /// ran: what the trust gate decides on after the run.
     pub component_sha256: Option<String>,
+    /// The scope that declared the handler.
+    pub scope: Scope,
+    /// The file that declared the handler.
+    pub file: PathBuf,
+    /// How the trust gate let it run (see [`Standing`]); `None` until the
+    /// gate's [`merge`](crate::config::trust::Gate::merge) sets it.
+    pub standing: Option<Standing>,
 }
 
 impl Report {
@@ -62,6 +70,9 @@ impl Report {
             details: Vec::new(),
             fuel_used: None,
             component_sha256: None,
+            scope: handler.scope,
+            file: handler.file.clone(),
+            standing: None,
         }
     }
 

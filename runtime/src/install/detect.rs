@@ -110,6 +110,7 @@ pub fn detected(scope: Scope, project_root: &Path, env: &Env) -> Vec<&'static dy
             match scope {
                 Scope::Project => spec.detect.iter().any(|p| project_root.join(p).exists()),
                 Scope::User => spec.detect_user.iter().any(|p| env.user_path(*p).exists()),
+                Scope::Managed => false,
             }
         })
         .collect()
@@ -130,7 +131,9 @@ pub fn installed(scope: Scope, project_root: &Path, env: &Env) -> Vec<&'static d
 /// installed.
 pub fn is_installed(agent: &dyn Agent, scope: Scope, project_root: &Path, env: &Env) -> bool {
     let spec = agent.install_spec();
-    let path = targets::path(spec, scope, project_root, env);
+    let Some(path) = targets::path(spec, scope, project_root, env) else {
+        return false;
+    };
     match &spec.registration {
         // A project's native config may be a FIFO or `/dev/zero`: bounded reads.
         Registration::Json(j) => fsread::read_bounded(&path, caps::HOOKS_JSON)
@@ -158,7 +161,7 @@ pub fn switched_off(
     let Registration::Json(j) = &spec.registration else {
         return None;
     };
-    let path = targets::path(spec, scope, project_root, env);
+    let path = targets::path(spec, scope, project_root, env)?;
     let bytes = fsread::read_bounded(&path, caps::HOOKS_JSON).ok()?;
     let doc = json::parse(&path, &bytes, j.jsonc).ok()?;
     let root = serde_json::Value::Object(doc.root);

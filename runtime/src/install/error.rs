@@ -60,6 +60,11 @@ pub enum InstallError {
         /// The agent's id.
         id: &'static str,
     },
+    /// Install does not write agents' managed (system-wide) settings.
+    #[error(
+        "installing into an agent's managed settings is not supported yet; nothing was changed"
+    )]
+    NoManagedScope,
     /// `HOME` is not set, so user-level files cannot be found.
     #[error("`HOME` is not set, so the user-level config cannot be found")]
     NoHome,

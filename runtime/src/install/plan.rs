@@ -226,6 +226,12 @@ fn user_only(req: &Request<'_>) -> Result<(), InstallError> {
     Ok(())
 }
 
+/// The agent's native file at the request's scope.
+fn target_path(req: &Request<'_>) -> Result<PathBuf, InstallError> {
+    let spec = req.agent.install_spec();
+    targets::path(spec, req.scope, req.project_root, req.env).ok_or(InstallError::NoManagedScope)
+}
+
 /// Plans one agent's install or uninstall: the files it would touch, with
 /// their bytes before and after. Writes nothing.
 ///
@@ -235,10 +241,10 @@ fn user_only(req: &Request<'_>) -> Result<(), InstallError> {
 pub fn plan(req: &Request<'_>) -> Result<Vec<FileChange>, InstallError> {
     let spec = req.agent.install_spec();
     user_only(req)?;
-    let path = targets::path(spec, req.scope, req.project_root, req.env);
+    let path = target_path(req)?;
     let stop = match req.scope {
         Scope::Project => req.project_root.to_path_buf(),
-        Scope::User => req.env.home.clone(),
+        Scope::User | Scope::Managed => req.env.home.clone(),
     };
     match &spec.registration {
         Registration::Json(j) => plan_json(req, j, path, &stop).map(|c| vec![c]),
@@ -464,7 +470,7 @@ fn plan_plugin(
 pub fn change(req: &Request<'_>) -> Result<Vec<FileChange>, InstallError> {
     let spec = req.agent.install_spec();
     user_only(req)?;
-    let path = targets::path(spec, req.scope, req.project_root, req.env);
+    let path = target_path(req)?;
     let target = write::resolve(&path).map_err(|e| InstallError::io(&path, e))?;
     if !matches!(spec.registration, Registration::Scripts(_)) {
         // A FIFO or a device (a link to `/dev/zero`) is refused before a lock

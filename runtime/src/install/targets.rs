@@ -43,11 +43,18 @@ fn in_unit(timeout: Duration, unit: TimeUnit) -> u64 {
 }
 
 /// The file or directory of `spec` for a scope; `project_root` is used for
-/// project scope.
-pub(crate) fn path(spec: &InstallSpec, scope: Scope, project_root: &Path, env: &Env) -> PathBuf {
+/// project scope. `None` for the managed scope: install does not write
+/// agents' managed (system-wide) settings yet.
+pub(crate) fn path(
+    spec: &InstallSpec,
+    scope: Scope,
+    project_root: &Path,
+    env: &Env,
+) -> Option<PathBuf> {
     match scope {
-        Scope::Project => project_root.join(spec.project),
-        Scope::User => env.user_path(spec.user),
+        Scope::Project => Some(project_root.join(spec.project)),
+        Scope::User => Some(env.user_path(spec.user)),
+        Scope::Managed => None,
     }
 }
 
@@ -105,16 +112,16 @@ mod tests {
         let env = Env::with_home("/h");
         let codex = agents::codex::Codex.install_spec();
         assert_eq!(
-            path(codex, Scope::User, Path::new("/p"), &env),
+            path(codex, Scope::User, Path::new("/p"), &env).unwrap(),
             Path::new("/h/.codex/hooks.json")
         );
         let env = env.with_var("CODEX_HOME", "/c");
         assert_eq!(
-            path(codex, Scope::User, Path::new("/p"), &env),
+            path(codex, Scope::User, Path::new("/p"), &env).unwrap(),
             Path::new("/c/hooks.json")
         );
         assert_eq!(
-            path(codex, Scope::Project, Path::new("/p"), &env),
+            path(codex, Scope::Project, Path::new("/p"), &env).unwrap(),
             Path::new("/p/.codex/hooks.json")
         );
         let env = env.with_var("XDG_CONFIG_HOME", "/x");
@@ -124,9 +131,11 @@ mod tests {
                 Scope::User,
                 Path::new("/p"),
                 &env
-            ),
+            )
+            .unwrap(),
             Path::new("/x/opencode/plugins/agenthooks.js")
         );
+        assert_eq!(path(codex, Scope::Managed, Path::new("/p"), &env), None);
     }
 
     #[test]

@@ -20,7 +20,7 @@ use crate::protocol::{
 /// How a selected handler stands with respect to trust.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Standing {
-    /// User scope: the user's own hook.
+    /// Managed or user scope: trusted by definition.
     User,
     /// A project hook whose current definition the user trusted.
     Trusted,
@@ -34,6 +34,27 @@ pub enum Standing {
     Untrusted,
     /// A handler type the runtime does not run; trust does not apply.
     NotApplicable,
+}
+
+impl Standing {
+    /// A stable kebab-case name, for machine readers (the audit log).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Standing::User => "by-scope",
+            Standing::Trusted => "trusted",
+            Standing::Sandboxed => "sandboxed",
+            Standing::Narrowed => "narrowed",
+            Standing::Untrusted => "untrusted",
+            Standing::NotApplicable => "not-applicable",
+        }
+    }
+
+    /// Whether the hook ran with its owner's trust: a managed or user hook,
+    /// or a project hook the user trusted. A sandboxed project wasm hook ran
+    /// with the sandbox's defaults, without its trust being looked up.
+    pub fn trusted(self) -> bool {
+        matches!(self, Standing::User | Standing::Trusted)
+    }
 }
 
 /// One selected handler after the trust gate.
@@ -118,6 +139,7 @@ impl Gate {
                     None => continue,
                 },
             };
+            report.standing = Some(gated.standing);
             report.notes.splice(0..0, gated.notes.iter().cloned());
             if let (Some(why), Outcome::Failed(Failure::Timeout { .. })) =
                 (&gated.clamped, &report.outcome)
@@ -295,7 +317,7 @@ pub fn gate_reads_files(selected: &[&Handler]) -> bool {
 /// Apply trust to the selected handlers, reading the store only when a
 /// project hook is among them (the common path touches no file).
 pub fn gate(selected: &[&Handler]) -> Gate {
-    if selected.iter().all(|h| h.scope == Scope::User) {
+    if selected.iter().all(|h| !h.scope.needs_trust()) {
         return gate_with(&TrustStore::empty(), selected);
     }
     let (store, note) = TrustStore::load();
@@ -331,7 +353,7 @@ pub fn gate_with(store: &TrustStore, selected: &[&Handler]) -> Gate {
             notes: Vec::new(),
             clamped: None,
         };
-        if handler.scope == Scope::User {
+        if !handler.scope.needs_trust() {
             gate.handlers.push(gated);
             continue;
         }

@@ -434,7 +434,7 @@ impl TrustStore {
     /// # Errors
     /// The read error (one line naming the file) when fingerprinting failed.
     pub fn lookup(&self, handler: &Handler) -> io::Result<bool> {
-        if handler.scope == Scope::User {
+        if !handler.scope.needs_trust() {
             return Ok(true);
         }
         let Some(root) = handler.project_root.as_deref() else {
@@ -447,7 +447,7 @@ impl TrustStore {
     /// hashing to `component_sha256`: trust decided on what ran, not on the
     /// file as it is after the run.
     pub fn trusts_ran(&self, handler: &Handler, component_sha256: &str) -> bool {
-        if handler.scope == Scope::User {
+        if !handler.scope.needs_trust() {
             return true;
         }
         let Some(root) = handler.project_root.as_deref() else {

@@ -260,6 +260,7 @@ impl WasmHost {
                 .clone()
                 .or_else(|| ctx.project_root.clone()),
             Scope::User => std::env::var_os("HOME").map(PathBuf::from),
+            Scope::Managed => handler.file.parent().map(PathBuf::from),
         };
         let component = match &base {
             Some(base) if spec.component.is_relative() => base.join(&spec.component),
