@@ -237,6 +237,14 @@ mod tests {
     use agenthooks_sdk::Permission;
     use serde_json::json;
 
+    include!("../../cases.rs");
+
+    #[test]
+    fn every_case_of_the_shared_table_gets_its_answer() {
+        let wrong = wrong_cases("dangerous-command-guard", |event| guard(event).unwrap());
+        assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+    }
+
     fn bash(command: &str) -> Event {
         Event::from_json(json!({
             "hook_event_name": "PreToolUse",

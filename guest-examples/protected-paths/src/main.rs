@@ -64,6 +64,14 @@ mod tests {
     use agenthooks_sdk::Permission;
     use serde_json::{json, Value};
 
+    include!("../../cases.rs");
+
+    #[test]
+    fn every_case_of_the_shared_table_gets_its_answer() {
+        let wrong = wrong_cases("protected-paths", protect);
+        assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+    }
+
     fn tool(name: &str, input: Value) -> Event {
         Event::from_json(json!({
             "hook_event_name": "PreToolUse",

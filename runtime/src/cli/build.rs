@@ -27,6 +27,7 @@ use std::process::{Command, ExitCode, Stdio};
 use anyhow::Context as _;
 use serde_json::Value;
 
+use super::new::Lang;
 use super::{report, EXIT_ERROR, EXIT_FINDING, EXIT_OK};
 use crate::config;
 use crate::exec::wasm::{CacheStatus, WasmHost};
@@ -107,8 +108,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         if !named {
             continue;
         }
-        let krate = crate_of(component).filter(|dir| dir.join("Cargo.toml").is_file());
-        let Some(krate) = krate else {
+        let source = crate_of(component).and_then(|dir| Some((Lang::of(&dir)?, dir)));
+        let Some((lang, krate)) = source else {
             if args.names.is_empty() {
                 writeln!(
                     out,
@@ -120,7 +121,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 failed = true;
                 writeln!(
                     out,
-                    "{}: failed: no crate at `{}/` to build it from (a Cargo.toml there)",
+                    "{}: failed: no crate at `{}/` to build it from (a Cargo.toml, hook.py or hook.js there)",
                     shown(component),
                     shown(&component.with_extension(""))
                 )?;
@@ -129,7 +130,11 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         };
         // Cargo's own progress and errors go to stderr as they happen.
         out.flush()?;
-        match build_one(&krate, component) {
+        let result = match lang {
+            Lang::Rust => build_one(&krate, component),
+            lang => build_lang(&krate, lang, component),
+        };
+        match result {
             Ok(size) => {
                 built += 1;
                 let (result, notes) = WasmHost::global().compile(component);
@@ -175,6 +180,72 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         writeln!(out, "no hook crate to build")?;
     }
     Ok(ExitCode::from(if failed { EXIT_FINDING } else { EXIT_OK }))
+}
+
+/// Build the Python or JavaScript hook in `dir` with its toolchain, and put
+/// its component at `component`; its size.
+fn build_lang(dir: &Path, lang: Lang, component: &Path) -> anyhow::Result<usize> {
+    // Beside the component, so the rename onto it stays on one filesystem.
+    let out = component.with_extension("wasm.building");
+    let (program, mut command) = match lang {
+        Lang::Python => {
+            let mut c = Command::new("componentize-py");
+            c.args([
+                "-d",
+                "wit",
+                "-w",
+                "hook",
+                "componentize",
+                "-p",
+                ".",
+                "hook",
+                "-o",
+            ]);
+            ("componentize-py", c)
+        }
+        Lang::Js | Lang::Rust => {
+            let local = dir.join("node_modules/.bin/componentize-js");
+            let mut c = Command::new(if local.is_file() {
+                local.into_os_string()
+            } else {
+                "componentize-js".into()
+            });
+            c.args(["hook.js", "--wit", "wit", "--world-name", "hook"])
+                .args(["--disable", "http", "--disable", "fetch-event", "-o"]);
+            ("componentize-js", c)
+        }
+    };
+    let install = match lang {
+        Lang::Python => "pip install -r requirements.txt",
+        _ => "npm install",
+    };
+    let status = command
+        .arg(&out)
+        .current_dir(dir)
+        .stdin(Stdio::null())
+        .stdout(Stdio::inherit())
+        .stderr(Stdio::inherit())
+        .status()
+        .with_context(|| {
+            format!(
+                "cannot run `{program}`; install it: `{install}` in `{}`",
+                dir.display()
+            )
+        })?;
+    let result = if status.success() {
+        put_component(&out, component)
+    } else {
+        Err(anyhow::anyhow!(
+            "`{program}` failed ({status}; its errors are above)"
+        ))
+    };
+    // The scratch output is ours to remove; one left behind is named, not hidden.
+    if out.exists() {
+        if let Err(e) = fs::remove_file(&out) {
+            eprintln!("agenthooks: build: cannot remove `{}`: {e}", out.display());
+        }
+    }
+    result
 }
 
 /// Build the crate in `krate` and put its component at `component`; its size.
@@ -231,7 +302,12 @@ fn build_one(krate: &Path, component: &Path) -> anyhow::Result<usize> {
                 )
             })?,
     };
-    let bytes = fsread::read_bounded(&built, caps::COMPONENT)?;
+    put_component(&built, component)
+}
+
+/// Copy the freshly built `built` onto `component` atomically; its size.
+fn put_component(built: &Path, component: &Path) -> anyhow::Result<usize> {
+    let bytes = fsread::read_bounded(built, caps::COMPONENT)?;
     write_atomic(component, &bytes, Replace::Yes)
         .with_context(|| format!("cannot write `{}`", component.display()))?;
     Ok(bytes.len())

@@ -39,6 +39,37 @@ pub struct Args {
     /// SDK of the checkout agenthooks was built from, when it still exists.
     #[arg(long, value_name = "DIR")]
     pub sdk_path: Option<PathBuf>,
+    /// The hook's language: a Rust crate on agenthooks-sdk, or a Python
+    /// (componentize-py) or JavaScript (componentize-js) project with the
+    /// helpers file beside it.
+    #[arg(long, value_enum, default_value_t = Lang::Rust)]
+    pub lang: Lang,
+}
+
+/// The languages `agenthooks new` scaffolds a hook in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Lang {
+    /// A crate on agenthooks-sdk (`cargo build --target wasm32-wasip2`).
+    Rust,
+    /// `hook.py` and `agenthooks.py`, built with componentize-py.
+    Python,
+    /// `hook.js` and `agenthooks.js`, built with componentize-js.
+    Js,
+}
+
+impl Lang {
+    /// The language of the hook source in `dir`, by the file `new` put
+    /// there: `Cargo.toml`, `hook.py` or `hook.js`; `None` when none is.
+    pub fn of(dir: &Path) -> Option<Lang> {
+        [
+            ("Cargo.toml", Lang::Rust),
+            ("hook.py", Lang::Python),
+            ("hook.js", Lang::Js),
+        ]
+        .into_iter()
+        .find(|(file, _)| dir.join(file).is_file())
+        .map(|(_, lang)| lang)
+    }
 }
 
 /// Create the crate, list it in `.agents/hooks.json` when that file does not
@@ -77,7 +108,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         Some(sdk) => SdkSource::Path(sdk.clone()),
         None => SdkSource::Version(env!("CARGO_PKG_VERSION").to_string()),
     };
-    let files = scaffold(&dir, &args.name, &sdk)?;
+    let files = match args.lang {
+        Lang::Rust => scaffold(&dir, &args.name, &sdk)?,
+        lang => scaffold_lang(&dir, &args.name, lang)?,
+    };
 
     let component = build::component_of(&dir);
     let in_project = component.strip_prefix(&root).ok();
@@ -96,8 +130,13 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let mut out = io::stdout().lock();
     writeln!(
         out,
-        "created `{}`, a hook crate on agenthooks-sdk:",
-        shown(&dir)
+        "created `{}`, {}:",
+        shown(&dir),
+        match args.lang {
+            Lang::Rust => "a hook crate on agenthooks-sdk",
+            Lang::Python => "a Python hook (componentize-py)",
+            Lang::Js => "a JavaScript hook (componentize-js)",
+        }
     )?;
     for file in &files {
         writeln!(out, "  {}", file.display())?;
@@ -132,20 +171,38 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             serde_json::to_string_pretty(&entry)?
         )?;
     }
+    let (edit, test, once) = match args.lang {
+        Lang::Rust => (
+            shown(&dir.join("src").join("main.rs")),
+            format!(
+                "cargo test --manifest-path {}",
+                shown(&dir.join("Cargo.toml"))
+            ),
+            "rustup target add wasm32-wasip2".to_string(),
+        ),
+        Lang::Python => (
+            shown(&dir.join("hook.py")),
+            format!("cd {} && python3 -m pytest", shown(&dir)),
+            format!("pip install -r {}", shown(&dir.join("requirements.txt"))),
+        ),
+        Lang::Js => (
+            shown(&dir.join("hook.js")),
+            format!("cd {} && npm test", shown(&dir)),
+            format!("cd {} && npm install", shown(&dir)),
+        ),
+    };
     writeln!(
         out,
         "its component: `{}` (commit it; `agenthooks build` rebuilds it)\n\n\
-         edit:   {}\n\
-         test:   cargo test --manifest-path {}\n\
-         build:  agenthooks build {}   (once: rustup target add wasm32-wasip2)\n\
+         edit:   {edit}\n\
+         test:   {test}\n\
+         build:  agenthooks build {}   (once: {once})\n\
          try:    agenthooks fire PreToolUse --tool Bash --input '{{\"command\":\"git push --force\"}}'",
         shown(&component),
-        shown(&dir.join("src").join("main.rs")),
-        shown(&dir.join("Cargo.toml")),
         args.name,
     )?;
     drop(out);
-    if let SdkSource::Version(v) = &sdk {
+    if let (Lang::Rust, SdkSource::Version(v)) = (args.lang, &sdk) {
         eprintln!(
             "agenthooks: agenthooks-sdk {v} is not on crates.io yet and the checkout this agenthooks \
              was built from is gone, so the crate does not build as it is: in `{}` set \
@@ -206,11 +263,7 @@ pub enum SdkSource {
 /// that is not UTF-8, or a failed write.
 pub fn scaffold(dir: &Path, name: &str, sdk: &SdkSource) -> anyhow::Result<Vec<PathBuf>> {
     check_name(name)?;
-    if let Ok(mut entries) = fs::read_dir(dir) {
-        if entries.next().is_some() {
-            bail!("`{}` already exists and is not empty", dir.display());
-        }
-    }
+    check_empty(dir)?;
     let sdk_dep = match sdk {
         SdkSource::Version(v) => toml_string(v),
         SdkSource::Path(p) => {
@@ -233,6 +286,88 @@ pub fn scaffold(dir: &Path, name: &str, sdk: &SdkSource) -> anyhow::Result<Vec<P
         ("src/main.rs", MAIN_RS.replace("{{name}}", name)),
         (".gitignore", "/target\n".to_string()),
     ];
+    write_files(dir, files)
+}
+
+/// The Python helpers, as `sdk/python/agenthooks.py` (a test keeps every copy equal).
+pub const PYTHON_SDK: &str = include_str!("../../../sdk/python/agenthooks.py");
+/// The JavaScript helpers, as `sdk/js/agenthooks.js` (a test keeps every copy equal).
+pub const JS_SDK: &str = include_str!("../../../sdk/js/agenthooks.js");
+/// The `hook` world the Python and JavaScript toolchains build against.
+const HOOK_WIT: &str = include_str!("../../../wit/hook.wit");
+
+/// Events recorded from Claude Code, for the scaffold's native tests.
+const EVENTS: [(&str, &str); 2] = [
+    (
+        "events/force-push.json",
+        include_str!("templates/events/force-push.json"),
+    ),
+    (
+        "events/plain-push.json",
+        include_str!("templates/events/plain-push.json"),
+    ),
+];
+
+/// The files of a Python or JavaScript hook, relative to its directory.
+fn lang_files(lang: Lang) -> Vec<(&'static str, &'static str)> {
+    let mut files = match lang {
+        Lang::Rust => Vec::new(),
+        Lang::Python => vec![
+            ("hook.py", include_str!("templates/python/hook.py")),
+            (
+                "test_hook.py",
+                include_str!("templates/python/test_hook.py"),
+            ),
+            (
+                "requirements.txt",
+                include_str!("templates/python/requirements.txt"),
+            ),
+            ("agenthooks.py", PYTHON_SDK),
+            (".gitignore", "__pycache__/\n"),
+        ],
+        Lang::Js => vec![
+            ("hook.js", include_str!("templates/js/hook.js")),
+            ("hook.test.js", include_str!("templates/js/hook.test.js")),
+            ("package.json", include_str!("templates/js/package.json")),
+            ("agenthooks.js", JS_SDK),
+            (".gitignore", "node_modules/\n"),
+        ],
+    };
+    files.extend(EVENTS);
+    files.push(("wit/hook.wit", HOOK_WIT));
+    files
+}
+
+/// Write the Python or JavaScript hook `name` into `dir`: the hook, its test
+/// against recorded events, the helpers file, the WIT and the pinned
+/// toolchain; returns the files written, relative to `dir`.
+///
+/// # Errors
+/// An invalid name, a `dir` that exists and is not empty, or a failed write.
+pub fn scaffold_lang(dir: &Path, name: &str, lang: Lang) -> anyhow::Result<Vec<PathBuf>> {
+    check_name(name)?;
+    check_empty(dir)?;
+    let files = lang_files(lang)
+        .into_iter()
+        .map(|(rel, text)| (rel, text.replace("{{name}}", name)));
+    write_files(dir, files)
+}
+
+/// Refuse a directory that exists and is not empty: its files are the user's.
+fn check_empty(dir: &Path) -> anyhow::Result<()> {
+    if let Ok(mut entries) = fs::read_dir(dir) {
+        if entries.next().is_some() {
+            bail!("`{}` already exists and is not empty", dir.display());
+        }
+    }
+    Ok(())
+}
+
+/// Write `files` (relative path, text) under `dir`; the paths written.
+fn write_files(
+    dir: &Path,
+    files: impl IntoIterator<Item = (&'static str, String)>,
+) -> anyhow::Result<Vec<PathBuf>> {
     let mut written = Vec::new();
     for (rel, text) in files {
         let path = dir.join(rel);
@@ -436,5 +571,144 @@ mod tests {
         let empty = tmp.path().join("empty");
         fs::create_dir(&empty).unwrap();
         assert!(scaffold(&empty, "ok", &SdkSource::Version("0".into())).is_ok());
+    }
+
+    #[test]
+    fn python_and_js_hooks_get_their_files_filled_in() {
+        for (lang, hook, sdk) in [
+            (Lang::Python, "hook.py", "agenthooks.py"),
+            (Lang::Js, "hook.js", "agenthooks.js"),
+        ] {
+            let tmp = tempfile::tempdir().unwrap();
+            let dir = tmp.path().join("guard");
+            assert_eq!(Lang::of(&dir), None);
+            let files = scaffold_lang(&dir, "guard", lang).unwrap();
+            assert_eq!(Lang::of(&dir), Some(lang), "build finds it");
+            for want in [hook, sdk, "events/force-push.json", "wit/hook.wit"] {
+                assert!(files.contains(&PathBuf::from(want)), "{lang:?}: {want}");
+            }
+            for file in &files {
+                let text = fs::read_to_string(dir.join(file)).unwrap();
+                assert!(!text.contains("{{name}}"), "{lang:?}: {}", file.display());
+            }
+            let text = fs::read_to_string(dir.join(hook)).unwrap();
+            assert!(text.contains("guard: force-pushing"), "{text}");
+            assert!(
+                scaffold_lang(&dir, "guard", lang).is_err(),
+                "not over a hook"
+            );
+        }
+    }
+
+    /// The helpers are one file per language: the copies beside the examples
+    /// are byte for byte the embedded ones.
+    #[test]
+    fn the_helper_copies_in_the_repository_do_not_drift() {
+        let repo = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap();
+        for (copy, embedded) in [
+            ("guest-examples/python/agenthooks.py", PYTHON_SDK),
+            ("guest-examples/js/agenthooks.js", JS_SDK),
+        ] {
+            let text = fs::read_to_string(repo.join(copy)).unwrap();
+            assert!(
+                text == embedded,
+                "`{copy}` differs from `sdk/`: copy `sdk/` over it"
+            );
+        }
+    }
+
+    /// Same vocabulary as the Rust SDK, and every field of the WIT's answer.
+    #[test]
+    fn the_helpers_speak_the_rust_sdks_vocabulary_and_the_wit() {
+        let repo = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap();
+        let camel = |snake: &str| {
+            let mut out = String::new();
+            let mut up = false;
+            for c in snake.chars() {
+                match c {
+                    '_' => up = true,
+                    c if up => {
+                        out.extend(c.to_uppercase());
+                        up = false;
+                    }
+                    c => out.push(c),
+                }
+            }
+            out
+        };
+        let mut names = Vec::new();
+        for file in ["sdk/src/answer.rs", "sdk/src/event.rs"] {
+            let text = fs::read_to_string(repo.join(file)).unwrap();
+            names.extend(text.lines().filter_map(|l| {
+                let rest = l.trim().strip_prefix("pub fn ")?;
+                Some(rest[..rest.find(['(', '<'])?].to_string())
+            }));
+        }
+        // Rust-only spellings: typed access the dynamic languages do by field.
+        let rust_only = [
+            "from_json_str",
+            "tool_input_as",
+            "as_str",
+            "to_claude_json",
+            "parse",
+            "of",
+            "permission",
+            "is_block",
+            "reason",
+            "additional_context",
+            "updated_input",
+            "system_message",
+            "continue_",
+            "stop_reason",
+            "extra",
+            "name",
+            "harness",
+            "tool_name",
+            "tool_kind",
+            "session_id",
+            "cwd",
+            "input",
+        ];
+        for name in names.iter().filter(|n| !rust_only.contains(&n.as_str())) {
+            assert!(
+                PYTHON_SDK.contains(&format!("def {name}(")),
+                "agenthooks.py lacks `{name}`"
+            );
+            let js = camel(name);
+            assert!(
+                JS_SDK.contains(&format!("  {js}(")) || JS_SDK.contains(&format!("static {js}(")),
+                "agenthooks.js lacks `{js}`"
+            );
+        }
+        assert!(names.len() > 20, "{names:?}");
+        let answer = HOOK_WIT
+            .split("record answer {")
+            .nth(1)
+            .and_then(|r| r.split('}').next())
+            .unwrap();
+        for field in answer.lines().filter_map(|l| {
+            let l = l.trim().trim_start_matches('%');
+            (!l.starts_with("//")).then(|| l.split(':').next())?
+        }) {
+            let field = field.trim();
+            if field.is_empty() {
+                continue;
+            }
+            let snake = field.replace('-', "_");
+            let snake = if snake == "continue" {
+                "continue_".into()
+            } else {
+                snake
+            };
+            assert!(
+                PYTHON_SDK.contains(&format!("{snake}=")),
+                "to_wit lacks `{field}`"
+            );
+            let js = camel(&field.replace('-', "_"));
+            assert!(
+                JS_SDK.contains(&format!("      {js}:")),
+                "toWit lacks `{field}`"
+            );
+        }
     }
 }

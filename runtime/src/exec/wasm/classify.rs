@@ -81,11 +81,12 @@ pub(crate) fn compile_failure(path: &str, err: &wasmtime::Error) -> Failure {
 }
 
 /// Why the host cannot link a compiled component: an import it does not
-/// provide. wasmtime's outermost message names the import.
+/// provide. wasmtime's outermost message names the import, the causes under
+/// it what about it does not match (an export missing, a wrong type).
 pub(crate) fn import_failure(path: &str, err: &wasmtime::Error) -> Failure {
     Failure::MissingImport {
         path: path.to_string(),
-        why: one_line(&err.to_string()),
+        why: one_line(&format!("{err:#}")),
     }
 }
 

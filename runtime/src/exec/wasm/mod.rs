@@ -42,6 +42,7 @@ mod engine;
 mod index;
 mod limiter;
 mod sandbox;
+mod stubs;
 pub mod worker;
 
 pub use cache::{CacheDir, CacheStatus, ComponentDigest};
@@ -742,8 +743,16 @@ impl Inner {
         notes: &mut Notes,
     ) -> Result<Arc<Prepared>, Failure> {
         let runtime = self.runtime()?;
-        let pre = runtime
-            .linker
+        let stubbed =
+            stubs::linker_for(&runtime.linker, &runtime.engine, &loaded.component, shown)?;
+        let linker = match &stubbed {
+            Some((linker, note)) => {
+                notes.note(note.clone());
+                linker
+            }
+            None => &runtime.linker,
+        };
+        let pre = linker
             .instantiate_pre(&loaded.component)
             .map_err(|e| classify::import_failure(shown, &e))?;
         let pre = HookPre::new(pre).map_err(|e| classify::link_failure(shown, &e))?;
