@@ -14,6 +14,7 @@
 pub mod agents;
 pub mod aggregate;
 pub mod audit;
+#[cfg(feature = "wasm")]
 pub mod cli;
 pub mod config;
 pub mod exec;
@@ -21,8 +22,25 @@ pub mod fsread;
 pub mod install;
 pub mod pipeline;
 pub mod protocol;
+#[cfg(feature = "wasm")]
 pub mod runtime;
 pub mod select;
 pub mod suggest;
 
+#[cfg(feature = "wasm")]
 pub use runtime::{Runtime, RuntimeOptions};
+
+/// What the fuzz targets in `fuzz/` reach, named in one place so that
+/// narrowing the public API above does not cut them off. Not an API: no
+/// stability promised, hidden from the docs.
+#[doc(hidden)]
+pub mod fuzzing {
+    pub use crate::agents::{Agent, Native, Registration, AGENTS, NOTE_PREFIX};
+    pub use crate::config::{load, LoadOptions, Scope};
+    pub use crate::install::{plan, Action, Env, FileChange, Request};
+    pub use crate::protocol::{
+        parse_output, Answer, Behavior, Decision, Event, EventName, Exit, HookSpecificOutput,
+        Outcome, PermissionDecision, PermissionRequestDecision, NOTE_MAX_CHARS,
+    };
+    pub use crate::select::select;
+}

@@ -14,6 +14,7 @@ use crate::config::{Budgets, Handler, HandlerKind};
 use crate::protocol::{Event, Exit, Outcome, Skip};
 
 pub mod command;
+#[cfg(feature = "wasm")]
 pub mod wasm;
 
 /// What running one handler produced, for the aggregator, `fire` and the audit log.
@@ -87,6 +88,7 @@ pub struct ExecContext {
     pub verbose: bool,
     /// The wasm host to run wasm handlers in (a long-lived process keeps one
     /// warm across events); `None` uses the process-wide [`wasm::WasmHost::global`].
+    #[cfg(feature = "wasm")]
     pub wasm: Option<wasm::WasmHost>,
     /// The per-event budgets (the user's `hooks.json` may set them).
     pub budgets: Budgets,
@@ -120,6 +122,8 @@ impl ExecContext {
 /// Cheap to clone; clones share the count.
 #[derive(Debug, Clone)]
 pub struct EventMemory {
+    // Read only by the wasm host's charges (below).
+    #[cfg_attr(not(feature = "wasm"), allow(dead_code))]
     limit: usize,
     limit_mib: u64,
     used: Arc<AtomicUsize>,
@@ -159,6 +163,7 @@ impl EventMemory {
     }
 
     /// Take `bytes` from the budget; `false` (and nothing taken) when they do not fit.
+    #[cfg_attr(not(feature = "wasm"), allow(dead_code))]
     pub(crate) fn charge(&self, bytes: usize) -> bool {
         self.used
             .fetch_update(Ordering::AcqRel, Ordering::Acquire, |used| {
@@ -168,6 +173,7 @@ impl EventMemory {
     }
 
     /// Give back `bytes` taken by [`EventMemory::charge`].
+    #[cfg_attr(not(feature = "wasm"), allow(dead_code))]
     pub(crate) fn credit(&self, bytes: usize) {
         let _ = self
             .used
@@ -193,12 +199,19 @@ pub async fn execute_all(handlers: &[&Handler], event: &Event, ctx: &ExecContext
 pub async fn execute(handler: &Handler, event: &Event, ctx: &ExecContext) -> Report {
     match &handler.kind {
         HandlerKind::Command(spec) => command::run(spec, handler, event, ctx).await,
+        #[cfg(feature = "wasm")]
         HandlerKind::Wasm(spec) => {
             let host = ctx
                 .wasm
                 .as_ref()
                 .unwrap_or_else(|| wasm::WasmHost::global());
             host.run(handler, spec, event, ctx).await
+        }
+        // A build without wasmtime (the fuzz targets') cannot run components.
+        #[cfg(not(feature = "wasm"))]
+        HandlerKind::Wasm(_) => {
+            let kind = "wasm".to_string();
+            Report::skipped(handler, &kind, Skip::Unsupported { kind: kind.clone() })
         }
         HandlerKind::Unsupported { kind } => {
             let skip = Skip::Unsupported { kind: kind.clone() };
