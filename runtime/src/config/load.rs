@@ -22,7 +22,7 @@ use super::{
     WasmSpec, DEFAULT_FUEL, DEFAULT_MEMORY_MIB, DEFAULT_TIMEOUT,
 };
 use crate::fsread::{self, caps, ReadError};
-use crate::protocol::EventName;
+use crate::protocol::{one_line, EventName};
 use crate::select::Matcher;
 
 /// The variable naming the project root, in commands and paths.
@@ -131,10 +131,13 @@ struct Ctx<'a> {
 }
 
 impl Ctx<'_> {
+    /// Warnings and errors quote the file's own text (a key, an event name,
+    /// serde's message about a value): each is cut to one bounded line
+    /// ([`one_line`]), so a hostile file cannot flood stderr or fake a line.
     fn warn(&self, config: &mut Config, what: impl std::fmt::Display) {
         config
             .warnings
-            .push(format!("`{}`: {what}", self.file.display()));
+            .push(one_line(&format!("`{}`: {what}", self.file.display())));
     }
 
     /// The file cannot be used at all. `text` is what could be read of it:
@@ -147,7 +150,7 @@ impl Ctx<'_> {
         let broken = BrokenFile {
             file: self.file.to_path_buf(),
             scope: self.scope,
-            why: what.to_string(),
+            why: one_line(&what.to_string()),
             lost_deny: says("onError"),
         };
         config.errors.push(broken.to_string());
