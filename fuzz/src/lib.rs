@@ -5,7 +5,7 @@
 //! so `seed.sh` and a person writing a seed by hand agree with the target.
 
 use agenthooks::fuzzing::NOTE_MAX_CHARS;
-use agenthooks::fuzzing::{Agent, Native, AGENTS, NOTE_PREFIX};
+use agenthooks::fuzzing::{Agent, Native, AGENTS};
 
 /// The longest line a note may be: the fixed text of the longest note plus
 /// one quoted value cut to [`NOTE_MAX_CHARS`] (and a file path). Generous on
@@ -52,7 +52,7 @@ fn excerpt(text: &str) -> String {
 
 /// Panics unless `native` is an answer `agent` can read: exit 0 or 2, stdout
 /// empty or one JSON object (plain text where the agent reads plain text),
-/// every stderr line one line, the notes among them bounded.
+/// every stderr line one line, every note one bounded line.
 pub fn assert_native_is_readable(agent: &dyn Agent, native: &Native) {
     assert!(
         matches!(native.exit_code, 0 | 2),
@@ -83,9 +83,10 @@ pub fn assert_native_is_readable(agent: &dyn Agent, native: &Native) {
             agent.id(),
             excerpt(line)
         );
-        if line.starts_with(NOTE_PREFIX) {
-            assert_one_bounded_line("an encoder note", line);
-        }
+    }
+    // The text as kept (`fire --json`, the audit log), not only as printed.
+    for note in &native.notes {
+        assert_one_bounded_line("an encoder note", &note.text);
     }
 }
 

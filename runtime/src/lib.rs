@@ -35,11 +35,11 @@ pub use runtime::{Runtime, RuntimeOptions};
 /// stability promised, hidden from the docs.
 #[doc(hidden)]
 pub mod fuzzing {
-    pub use crate::agents::{Agent, Native, Registration, AGENTS, NOTE_PREFIX};
+    pub use crate::agents::{Agent, Native, Registration, AGENTS};
     pub use crate::config::{load, LoadOptions, Scope};
     pub use crate::install::{plan, Action, Env, FileChange, Request};
     pub use crate::protocol::{
-        parse_output, Answer, Behavior, Decision, Event, EventName, Exit, HookSpecificOutput,
+        parse_output, Answer, Behavior, Decision, Event, EventName, Exit, HookSpecificOutput, Note,
         Outcome, PermissionDecision, PermissionRequestDecision, NOTE_MAX_CHARS,
     };
     pub use crate::select::select;

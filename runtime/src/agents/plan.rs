@@ -9,10 +9,7 @@
 use serde_json::{Map, Value};
 
 use super::table::{AnswerKind, EventRow, Rename, Table};
-use crate::protocol::{one_line, Answer, Behavior, Event, EventName, PermissionDecision};
-
-/// Every note the runtime writes to the agent's stderr starts with this.
-pub const NOTE_PREFIX: &str = "agenthooks: ";
+use crate::protocol::{one_line, Answer, Behavior, Event, Note, PermissionDecision, Source};
 
 /// A permission verdict before a tool.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -42,8 +39,8 @@ pub struct Intent {
     pub stop: Option<String>,
     /// A message for the user.
     pub system_message: Option<String>,
-    /// One line per part of the answer the agent cannot act on.
-    pub notes: Vec<String>,
+    /// One per part of the answer the agent cannot act on.
+    pub notes: Vec<Note>,
 }
 
 impl Intent {
@@ -92,11 +89,20 @@ pub(super) fn non_empty(s: Option<&str>) -> Option<&str> {
 pub const DEFAULT_DENY: &str = "blocked by a hook";
 
 /// A note saying the agent cannot act on `kind` at `native` and what happened instead.
-pub fn note(agent: &str, native: &str, kind: AnswerKind, instead: &str) -> String {
-    format!(
-        "{NOTE_PREFIX}{agent} does not act on `{}` at `{native}`; {instead}",
+pub fn note(agent: &str, native: &str, kind: AnswerKind, instead: &str) -> Note {
+    let text = format!(
+        "{agent} does not act on `{}` at `{native}`; {instead}",
         kind.field()
-    )
+    );
+    agent_note(agent, kind.note_kind(), text)
+}
+
+/// A note of `kind` from the adapter of `agent`.
+pub fn agent_note(agent: &str, kind: &'static str, text: String) -> Note {
+    let source = Source::Agent {
+        id: agent.to_string(),
+    };
+    Note::new(source, kind, text)
 }
 
 /// Read `answer` for `event` and keep what `row` says the agent acts on.
@@ -105,10 +111,7 @@ pub fn plan(agent: &str, table: &Table, row: &EventRow, event: &Event, answer: &
     let native = row.native;
     let mut out = Intent::default();
     let hso = answer.hook_specific_output.as_ref();
-    let permission_event = matches!(
-        event.name(),
-        EventName::PreToolUse | EventName::PermissionRequest
-    );
+    let permission_event = event.name().takes_permission();
 
     // The verdict and its reason.
     let mut asked_stop = answer
@@ -180,8 +183,12 @@ pub fn plan(agent: &str, table: &Table, row: &EventRow, event: &Event, answer: &
             }
         }
         Some(PermissionDecision::Defer) => {
-            out.notes.push(format!(
-                "{NOTE_PREFIX}{agent} does not act on `permissionDecision: defer` at `{native}`; dropped"
+            out.notes.push(agent_note(
+                agent,
+                "defer",
+                format!(
+                    "{agent} does not act on `permissionDecision: defer` at `{native}`; dropped"
+                ),
             ));
         }
         None => {}
@@ -225,10 +232,7 @@ pub fn plan(agent: &str, table: &Table, row: &EventRow, event: &Event, answer: &
     let mut block_as_context = None;
     if !permission_event && answer.blocks() {
         let reason = answer.reason.clone().unwrap_or_default();
-        let after_tool = matches!(
-            event.name(),
-            EventName::PostToolUse | EventName::PostToolUseFailure
-        );
+        let after_tool = event.name().is_after_tool();
         if caps.block {
             out.block = Some(reason);
         } else if after_tool && caps.context && non_empty(Some(&reason)).is_some() {
@@ -281,12 +285,7 @@ pub fn plan(agent: &str, table: &Table, row: &EventRow, event: &Event, answer: &
                 AnswerKind::Stop,
                 "denied the tool instead",
             ));
-        } else if caps.block
-            && matches!(
-                event.name(),
-                EventName::UserPromptSubmit | EventName::UserPromptExpansion
-            )
-        {
+        } else if caps.block && event.name().is_prompt() {
             // Not taking the prompt is the nearest safe reading there. (At
             // Stop, `block` means "keep going": the opposite of stop.)
             if out.block.is_none() {
@@ -319,15 +318,21 @@ pub fn plan(agent: &str, table: &Table, row: &EventRow, event: &Event, answer: &
         .keys()
         .chain(hso.into_iter().flat_map(|h| h.extra.keys()));
     for field in extra.by_ref().take(EXTRA_NOTES) {
-        out.notes.push(format!(
-            "{NOTE_PREFIX}{agent} does not act on `{}` at `{native}`; dropped",
-            one_line(field)
+        out.notes.push(agent_note(
+            agent,
+            "other-field",
+            format!(
+                "{agent} does not act on `{}` at `{native}`; dropped",
+                one_line(field)
+            ),
         ));
     }
     let more = extra.count();
     if more > 0 {
-        out.notes.push(format!(
-            "{NOTE_PREFIX}{agent} does not act on {more} more answer fields at `{native}`; dropped"
+        out.notes.push(agent_note(
+            agent,
+            "other-field",
+            format!("{agent} does not act on {more} more answer fields at `{native}`; dropped"),
         ));
     }
     out
@@ -369,7 +374,7 @@ pub fn to_canonical_input(table: &Table, tool: &str, input: &mut Map<String, Val
 mod tests {
     use serde_json::{json, Map, Value};
 
-    use crate::agents::{AGENTS, NOTE_PREFIX};
+    use crate::agents::AGENTS;
     use crate::protocol::{Answer, Event, NOTE_MAX_CHARS};
 
     /// Found by the `encode` fuzz target: `interrupt: true` beside
@@ -416,18 +421,17 @@ mod tests {
                     .expect("event")
                     .with_native(row.native);
                 let native = agent.encode(&event, &answer);
-                assert!(
-                    native.stderr.len() <= 16,
-                    "{}: {} lines",
-                    agent.id(),
-                    native.stderr.len()
-                );
-                for line in native.stderr.iter().filter(|l| l.starts_with(NOTE_PREFIX)) {
-                    assert!(!line.contains(['\n', '\r', '\u{1b}']), "{line:?}");
+                let lines = native.stderr.len() + native.notes.len();
+                assert!(lines <= 16, "{}: {lines} lines", agent.id());
+                // The text as kept (fire --json and the audit log show it), not
+                // only as `Note::line` prints it.
+                for note in &native.notes {
+                    let text = &note.text;
+                    assert!(!text.contains(['\n', '\r', '\u{1b}']), "{text:?}");
                     assert!(
-                        line.chars().count() < 2 * NOTE_MAX_CHARS,
+                        text.chars().count() < 2 * NOTE_MAX_CHARS,
                         "{} chars",
-                        line.len()
+                        text.len()
                     );
                 }
             }
