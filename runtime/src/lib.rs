@@ -20,6 +20,7 @@ pub mod config;
 pub mod exec;
 pub mod fsread;
 pub mod install;
+#[cfg(feature = "wasm")]
 pub mod pipeline;
 pub mod protocol;
 #[cfg(feature = "wasm")]
