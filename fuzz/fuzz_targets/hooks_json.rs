@@ -13,22 +13,14 @@ use std::sync::OnceLock;
 use agenthooks::fuzzing::select;
 use agenthooks::fuzzing::{load, LoadOptions};
 use agenthooks::fuzzing::{Event, EventName};
-use agenthooks_fuzz::assert_one_bounded_line;
+use agenthooks_fuzz::{assert_one_bounded_line, scratch_dir};
 use libfuzzer_sys::fuzz_target;
 use serde_json::json;
 
 /// A home directory for the whole run (`.agents/hooks.json` inside).
 fn home() -> &'static PathBuf {
     static HOME: OnceLock<PathBuf> = OnceLock::new();
-    HOME.get_or_init(|| {
-        let dir = tempfile::Builder::new()
-            .prefix("agenthooks-fuzz-")
-            .tempdir()
-            .expect("a scratch dir")
-            .keep();
-        std::fs::create_dir_all(dir.join(".agents")).expect("its .agents dir");
-        dir
-    })
+    HOME.get_or_init(|| scratch_dir(&[".agents"]))
 }
 
 fn events() -> &'static [Event] {

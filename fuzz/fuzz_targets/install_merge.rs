@@ -13,7 +13,7 @@ use std::sync::OnceLock;
 use agenthooks::fuzzing::Scope;
 use agenthooks::fuzzing::{plan, Action, Env, FileChange, Request};
 use agenthooks::fuzzing::{Agent, Registration, AGENTS};
-use agenthooks_fuzz::assert_one_bounded_line;
+use agenthooks_fuzz::{assert_one_bounded_line, scratch_dir};
 use libfuzzer_sys::fuzz_target;
 
 struct Scratch {
@@ -24,18 +24,10 @@ struct Scratch {
 fn scratch() -> &'static Scratch {
     static SCRATCH: OnceLock<Scratch> = OnceLock::new();
     SCRATCH.get_or_init(|| {
-        let dir = tempfile::Builder::new()
-            .prefix("agenthooks-fuzz-")
-            .tempdir()
-            .expect("a scratch dir")
-            .keep();
-        let project = dir.join("project");
-        let home = dir.join("home");
-        std::fs::create_dir_all(&project).expect("a project dir");
-        std::fs::create_dir_all(&home).expect("a home dir");
+        let dir = scratch_dir(&["project", "home"]);
         Scratch {
-            project,
-            env: Env::with_home(home),
+            project: dir.join("project"),
+            env: Env::with_home(dir.join("home")),
         }
     })
 }

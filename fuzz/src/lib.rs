@@ -125,3 +125,18 @@ fn json_blocks(value: &serde_json::Value) -> bool {
 }
 
 pub mod answer;
+
+/// A new scratch directory holding `subdirs`, for a target that hands its
+/// input to the runtime as a file (as `run` and `install` read them). Kept
+/// for the whole run: a process makes it once.
+pub fn scratch_dir(subdirs: &[&str]) -> std::path::PathBuf {
+    let dir = tempfile::Builder::new()
+        .prefix("agenthooks-fuzz-")
+        .tempdir()
+        .expect("a scratch dir")
+        .keep();
+    for sub in subdirs {
+        std::fs::create_dir_all(dir.join(sub)).expect("a scratch subdir");
+    }
+    dir
+}
