@@ -40,13 +40,16 @@
 pub mod agents;
 pub mod aggregate;
 pub mod audit;
+#[cfg(feature = "wasm")]
 pub mod cli;
 pub mod config;
 pub mod exec;
 pub mod fsread;
 pub mod install;
+#[cfg(feature = "wasm")]
 pub mod pipeline;
 pub mod protocol;
+#[cfg(feature = "wasm")]
 pub mod runtime;
 pub mod select;
 pub mod suggest;
@@ -54,6 +57,23 @@ pub mod suggest;
 // The names an embedder needs, at the crate root.
 pub use agents::{Agent, Native, AGENTS};
 pub use exec::Report;
+#[cfg(feature = "wasm")]
 pub use pipeline::Dispatched;
 pub use protocol::{Answer, Event, EventName, Failure, Note, Outcome, Skip, ToolKind};
+#[cfg(feature = "wasm")]
 pub use runtime::{Runtime, RuntimeOptions};
+
+/// What the fuzz targets in `fuzz/` reach, named in one place so that
+/// narrowing the public API above does not cut them off. Not an API: no
+/// stability promised, hidden from the docs.
+#[doc(hidden)]
+pub mod fuzzing {
+    pub use crate::agents::{Agent, Native, Registration, AGENTS};
+    pub use crate::config::{load, LoadOptions, Scope};
+    pub use crate::install::{plan, Action, Env, FileChange, Request};
+    pub use crate::protocol::{
+        parse_output, Answer, Behavior, Decision, Event, EventName, Exit, HookSpecificOutput, Note,
+        Outcome, PermissionDecision, PermissionRequestDecision, NOTE_MAX_CHARS,
+    };
+    pub use crate::select::select;
+}

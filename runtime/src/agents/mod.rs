@@ -179,7 +179,10 @@ pub enum DecodeError {
     #[error(transparent)]
     Event(#[from] EventError),
     /// The agent's event has no canonical equivalent.
-    #[error("`{agent}` event `{event}` has no equivalent the runtime can serve")]
+    #[error(
+        "`{agent}` event `{}` has no equivalent the runtime can serve",
+        crate::protocol::one_line(event)
+    )]
     UnmappedEvent {
         /// The agent id.
         agent: &'static str,

@@ -9,7 +9,7 @@
 use serde_json::{Map, Value};
 
 use super::table::{AnswerKind, EventRow, Rename, Table};
-use crate::protocol::{Answer, Behavior, Event, Note, PermissionDecision, Source};
+use crate::protocol::{one_line, Answer, Behavior, Event, Note, PermissionDecision, Source};
 
 /// A permission verdict before a tool.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -138,7 +138,9 @@ pub fn plan(agent: &str, table: &Table, row: &EventRow, event: &Event, answer: &
                 None => None,
             };
             out.reason = d.message.clone();
-            if d.interrupt == Some(true) && asked_stop.is_none() {
+            // Claude Code reads `interrupt` with a deny only, as the aggregator does.
+            let interrupts = d.interrupt == Some(true) && d.behavior == Some(Behavior::Deny);
+            if interrupts && asked_stop.is_none() {
                 asked_stop = Some(d.message.clone().unwrap_or_default());
             }
         } else {
@@ -319,19 +321,36 @@ pub fn plan(agent: &str, table: &Table, row: &EventRow, event: &Event, answer: &
 
     // Fields outside the kinds above (`sessionTitle`, `updatedToolOutput`,
     // `terminalSequence`, ...): no other agent acts on them.
-    let extra = answer
+    // A hook names these keys: each is cut to one bounded line, and past
+    // `EXTRA_NOTES` of them one note counts the rest, so an answer with a
+    // 10 MB key or 10,000 keys still gives a few short lines.
+    let mut extra = answer
         .extra
         .keys()
         .chain(hso.into_iter().flat_map(|h| h.extra.keys()));
-    for field in extra {
+    for field in extra.by_ref().take(EXTRA_NOTES) {
         out.notes.push(agent_note(
             agent,
             "other-field",
-            format!("{agent} does not act on `{field}` at `{native}`; dropped"),
+            format!(
+                "{agent} does not act on `{}` at `{native}`; dropped",
+                one_line(field)
+            ),
+        ));
+    }
+    let more = extra.count();
+    if more > 0 {
+        out.notes.push(agent_note(
+            agent,
+            "other-field",
+            format!("{agent} does not act on {more} more answer fields at `{native}`; dropped"),
         ));
     }
     out
 }
+
+/// The most answer fields named one note each; the rest share one note.
+const EXTRA_NOTES: usize = 8;
 
 /// A canonical tool input → the agent's parameter names (the reverse of the
 /// table's renames; the canonical value wins over a native copy).
@@ -358,6 +377,75 @@ pub fn to_canonical_input(table: &Table, tool: &str, input: &mut Map<String, Val
     for r in table.renames_for(tool) {
         if let Some(v) = input.remove(r.native) {
             input.entry(r.canonical.to_string()).or_insert(v);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::{json, Map, Value};
+
+    use crate::agents::AGENTS;
+    use crate::protocol::{Answer, Event, NOTE_MAX_CHARS};
+
+    /// Found by the `encode` fuzz target: `interrupt: true` beside
+    /// `behavior: allow` stopped the agent (Gemini wrote `continue: false`).
+    #[test]
+    fn interrupt_stops_only_with_a_deny() {
+        let answer: Answer = serde_json::from_value(json!({"hookSpecificOutput": {
+            "decision": {"behavior": "allow", "interrupt": true}
+        }}))
+        .expect("answer");
+        for agent in AGENTS.iter().filter(|a| a.id() != "claude") {
+            for row in agent
+                .table()
+                .events
+                .iter()
+                .filter(|r| r.canonical.is_tool_event())
+            {
+                let input = json!({"tool_name": "Bash", "tool_input": {"command": "ls"}});
+                let event = Event::new(input, Some(row.canonical), agent.id())
+                    .expect("event")
+                    .with_native(row.native);
+                let intent = super::plan(agent.id(), agent.table(), row, &event, &answer);
+                assert_eq!(intent.stop, None, "{} at {}", agent.id(), row.native);
+            }
+        }
+    }
+
+    /// Found by the `encode` fuzz target: a hook's answer field names were
+    /// echoed whole into notes, one note each.
+    #[test]
+    fn notes_about_unknown_answer_fields_stay_few_and_one_bounded_line() {
+        let huge = format!("a\n{}\u{1b}[2J", "k".repeat(1 << 20));
+        let mut extra: Map<String, Value> =
+            (0..10_000).map(|i| (format!("f{i}"), json!(i))).collect();
+        extra.insert(huge, json!(1));
+        let answer = Answer {
+            extra,
+            ..Answer::none()
+        };
+        for agent in AGENTS.iter().filter(|a| a.id() != "claude") {
+            for row in agent.table().events {
+                let input = json!({"tool_name": "Bash", "tool_input": {"command": "ls"}});
+                let event = Event::new(input, Some(row.canonical), agent.id())
+                    .expect("event")
+                    .with_native(row.native);
+                let native = agent.encode(&event, &answer);
+                let lines = native.stderr.len() + native.notes.len();
+                assert!(lines <= 16, "{}: {lines} lines", agent.id());
+                // The text as kept (fire --json and the audit log show it), not
+                // only as `Note::line` prints it.
+                for note in &native.notes {
+                    let text = &note.text;
+                    assert!(!text.contains(['\n', '\r', '\u{1b}']), "{text:?}");
+                    assert!(
+                        text.chars().count() < 2 * NOTE_MAX_CHARS,
+                        "{} chars",
+                        text.len()
+                    );
+                }
+            }
         }
     }
 }

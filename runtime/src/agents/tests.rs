@@ -1076,6 +1076,28 @@ fn every_recorded_claude_payload_decodes_unchanged_but_for_the_added_fields() {
     }
 }
 
+/// Found by the `decode` fuzz target: an unknown or unmapped event name was
+/// echoed whole (10 MB, line breaks and all) in the decode error.
+#[test]
+fn decode_errors_about_an_event_name_are_one_bounded_line() {
+    let name = format!("No\nSuch{}", "E".repeat(1 << 20));
+    for agent in AGENTS {
+        for argv in [Some(name.as_str()), None] {
+            let payload = json!({"hook_event_name": name, "hookName": name, "hook": name});
+            let Err(e) = agent.decode(payload, argv) else {
+                continue;
+            };
+            let text = e.to_string();
+            let ctx = format!("{}: {}", agent.id(), text.len());
+            assert!(!text.contains('\n'), "{ctx}");
+            assert!(
+                text.chars().count() < 2 * crate::protocol::NOTE_MAX_CHARS,
+                "{ctx}"
+            );
+        }
+    }
+}
+
 /// The module docs' promise, checked: an agent's id appears as a string
 /// literal only under `agents/` (tests aside), so a new agent needs no edit
 /// elsewhere in the runtime. Claude is the exception: its protocol is the

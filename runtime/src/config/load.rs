@@ -23,7 +23,7 @@ use super::{
     DEFAULT_TIMEOUT,
 };
 use crate::fsread::{self, caps, ReadError};
-use crate::protocol::EventName;
+use crate::protocol::{one_line, EventName};
 use crate::select::Matcher;
 
 /// The variable naming the project root, in commands and paths.
@@ -247,10 +247,13 @@ impl Ctx<'_> {
         }
     }
 
+    /// Warnings and errors quote the file's own text (a key, an event name,
+    /// serde's message about a value): each is cut to one bounded line
+    /// ([`one_line`]), so a hostile file cannot flood stderr or fake a line.
     fn warn(&self, config: &mut Config, what: impl std::fmt::Display) {
         config
             .warnings
-            .push(format!("`{}`: {what}", self.file.display()));
+            .push(one_line(&format!("`{}`: {what}", self.file.display())));
     }
 
     /// The file cannot be used at all. `text` is what could be read of it:
@@ -267,7 +270,7 @@ impl Ctx<'_> {
         let broken = BrokenFile {
             file: self.file.to_path_buf(),
             scope: self.scope,
-            why: what.to_string(),
+            why: one_line(&what.to_string()),
             lost_deny: text.is_some_and(OnError::handler_denies_in),
         };
         config.errors.push(broken.to_string());

@@ -1206,4 +1206,29 @@ fn the_managed_path_override_applies_only_where_no_policy_is_installed() {
         PathBuf::from("/tmp/mine.json")
     );
     assert_eq!(managed_file_from(Some("".into()), absent.clone()), absent);
+/// Found by the `hooks_json` fuzz target: warnings and errors quoted the
+/// file's keys and values whole, line breaks and all.
+#[test]
+fn warnings_and_errors_quoting_the_file_are_one_bounded_line() {
+    let d = Dirs::new();
+    let long = format!("a\nb\u{1b}[2J{}", "k".repeat(1 << 20));
+    let group = json!([{"hooks": [{"type": "command", "command": "y", &long: 1}]}]);
+    d.write_user(&json!({"hooks": {&long: [], "PreToolUse": group}, &long: 1}).to_string());
+    // A value of the wrong kind: serde's message quotes it.
+    d.write_project(&json!({"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "z", "timeout": long}]}]}}).to_string());
+    let c = d.load();
+    assert!(
+        c.warnings.len() >= 3 && c.errors.len() == 1,
+        "{} {}",
+        c.warnings.len(),
+        c.errors.len()
+    );
+    for line in c.warnings.iter().chain(&c.errors) {
+        let ctx = format!("{} chars: {:?}", line.len(), line.get(..200));
+        assert!(!line.contains(['\n', '\r', '\u{1b}']), "{ctx}");
+        assert!(
+            line.chars().count() < 3 * crate::protocol::NOTE_MAX_CHARS,
+            "{ctx}"
+        );
+    }
 }

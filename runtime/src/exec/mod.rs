@@ -17,6 +17,7 @@ use crate::protocol::{Event, Exit, Note, Outcome, Skip};
 pub mod command;
 pub mod http;
 pub mod once;
+#[cfg(feature = "wasm")]
 pub mod wasm;
 
 /// What running one handler produced, for the aggregator, `fire` and the audit log.
@@ -154,6 +155,7 @@ pub struct ExecContext {
     pub verbose: bool,
     /// The wasm host to run wasm handlers in (a long-lived process keeps one
     /// warm across events); `None` uses the process-wide [`wasm::WasmHost::global`].
+    #[cfg(feature = "wasm")]
     pub wasm: Option<wasm::WasmHost>,
     /// The per-event budgets (the user's `hooks.json` may set them).
     pub budgets: Budgets,
@@ -190,6 +192,8 @@ impl ExecContext {
 /// Cheap to clone; clones share the count.
 #[derive(Debug, Clone)]
 pub struct EventMemory {
+    // Read only by the wasm host's charges (below).
+    #[cfg_attr(not(feature = "wasm"), allow(dead_code))]
     limit: usize,
     limit_mib: u64,
     used: Arc<AtomicUsize>,
@@ -229,6 +233,7 @@ impl EventMemory {
     }
 
     /// Take `bytes` from the budget; `false` (and nothing taken) when they do not fit.
+    #[cfg_attr(not(feature = "wasm"), allow(dead_code))]
     pub(crate) fn charge(&self, bytes: usize) -> bool {
         self.used
             .fetch_update(Ordering::AcqRel, Ordering::Acquire, |used| {
@@ -238,6 +243,7 @@ impl EventMemory {
     }
 
     /// Give back `bytes` taken by [`EventMemory::charge`].
+    #[cfg_attr(not(feature = "wasm"), allow(dead_code))]
     pub(crate) fn credit(&self, bytes: usize) {
         let _ = self
             .used
@@ -290,6 +296,7 @@ pub fn kind_name(kind: &HandlerKind) -> &str {
 async fn run_kind(handler: &Handler, event: &Event, ctx: &ExecContext) -> Report {
     match &handler.kind {
         HandlerKind::Command(spec) => command::run(spec, handler, event, ctx).await,
+        #[cfg(feature = "wasm")]
         HandlerKind::Wasm(spec) => {
             let host = ctx
                 .wasm
@@ -298,6 +305,12 @@ async fn run_kind(handler: &Handler, event: &Event, ctx: &ExecContext) -> Report
             host.run(handler, spec, event, ctx).await
         }
         HandlerKind::Http(spec) => http::run(spec, handler, event, ctx).await,
+        // A build without wasmtime (the fuzz targets') cannot run components.
+        #[cfg(not(feature = "wasm"))]
+        HandlerKind::Wasm(_) => {
+            let kind = "wasm".to_string();
+            Report::skipped(handler, &kind, Skip::Unsupported { kind: kind.clone() })
+        }
         HandlerKind::Unsupported { kind } => {
             let skip = Skip::Unsupported { kind: kind.clone() };
             Report::skipped(handler, kind, skip)

@@ -301,7 +301,8 @@ impl fmt::Display for EventName {
 
 /// An event name that is not one of Claude Code's.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("unknown event `{0}`")]
+// The name comes from a payload or a config: one bounded line.
+#[error("unknown event `{}`", super::one_line(.0))]
 pub struct UnknownEvent(pub String);
 
 /// What kind of thing a tool does, so a hook can match "any shell" across agents.

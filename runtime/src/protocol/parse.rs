@@ -74,7 +74,11 @@ pub fn parse_stdout(event: EventName, stdout: &str) -> Result<Answer, Failure> {
     }
     if text.starts_with('{') {
         return serde_json::from_str::<Answer>(text)
-            .map_err(|e| Failure::BadOutput { why: e.to_string() });
+            // serde quotes what it could not read (`unknown variant `...``):
+            // a hook's text, so cut to one bounded line.
+            .map_err(|e| Failure::BadOutput {
+                why: super::one_line(&e.to_string()),
+            });
     }
     let mut answer = Answer::none();
     if event.plain_text_is_context() {
@@ -195,5 +199,23 @@ mod tests {
     fn unknown_fields_are_kept() {
         let a = answered(parse_output(Stop, Exit::Code(0), r#"{"custom":1}"#, ""));
         assert_eq!(a.extra.get("custom"), Some(&json!(1)));
+    }
+
+    /// Found by the `hook_output` fuzz target: serde's message quoted the
+    /// hook's value whole (`unknown variant `<10 MB>``), line breaks and all.
+    #[test]
+    fn bad_output_notes_are_one_bounded_line() {
+        let value = format!("x\\n{}", "v".repeat(1 << 20));
+        let stdout = format!(r#"{{"decision": "{value}"}}"#);
+        let Outcome::Failed(failure) = parse_output(PreToolUse, Exit::Code(0), &stdout, "") else {
+            panic!("not a failure");
+        };
+        let note = failure.to_string();
+        assert!(!note.contains('\n'), "{note:?}");
+        assert!(
+            note.chars().count() < 2 * crate::protocol::NOTE_MAX_CHARS,
+            "{}",
+            note.len()
+        );
     }
 }

@@ -1,0 +1,120 @@
+//! `install` then `uninstall` of one agent's JSON config: input
+//! `[agent byte][the native file's bytes]`.
+//!
+//! Plans run against a scratch project exactly as `install` plans them; the
+//! planned bytes are put in place as `apply` would (the file, its backup).
+//! For any file the merger accepts that holds no entries of ours, uninstall
+//! must give back the input bytes exactly; a refusal is one bounded line.
+#![no_main]
+
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
+
+use agenthooks::fuzzing::Scope;
+use agenthooks::fuzzing::{plan, Action, Env, FileChange, Request};
+use agenthooks::fuzzing::{Agent, Registration, AGENTS};
+use agenthooks_fuzz::{assert_one_bounded_line, scratch_dir};
+use libfuzzer_sys::fuzz_target;
+
+struct Scratch {
+    project: PathBuf,
+    env: Env,
+}
+
+fn scratch() -> &'static Scratch {
+    static SCRATCH: OnceLock<Scratch> = OnceLock::new();
+    SCRATCH.get_or_init(|| {
+        let dir = scratch_dir(&["project", "home"]);
+        Scratch {
+            project: dir.join("project"),
+            env: Env::with_home(dir.join("home")),
+        }
+    })
+}
+
+/// The agents whose hooks live in a JSON file.
+fn json_agents() -> &'static [&'static dyn Agent] {
+    static JSON: OnceLock<Vec<&'static dyn Agent>> = OnceLock::new();
+    JSON.get_or_init(|| {
+        AGENTS
+            .iter()
+            .copied()
+            .filter(|a| matches!(a.install_spec().registration, Registration::Json(_)))
+            .collect()
+    })
+}
+
+fn one(agent: &'static dyn Agent, action: Action) -> Result<FileChange, String> {
+    let s = scratch();
+    let req = Request {
+        agent,
+        action,
+        scope: Scope::Project,
+        project_root: &s.project,
+        env: &s.env,
+        binary: Path::new("agenthooks"),
+    };
+    match plan(&req) {
+        Ok(mut changes) => {
+            assert_eq!(changes.len(), 1, "one JSON file per agent");
+            Ok(changes.remove(0))
+        }
+        Err(e) => Err(e.to_string()),
+    }
+}
+
+fn put(path: &Path, bytes: Option<&[u8]>) {
+    match bytes {
+        Some(b) => std::fs::write(path, b).expect("write a scratch file"),
+        None => {
+            let _ = std::fs::remove_file(path);
+        }
+    }
+}
+
+fuzz_target!(|data: &[u8]| {
+    let [pick, bytes @ ..] = data else {
+        return;
+    };
+    let agents = json_agents();
+    let agent = agents[usize::from(*pick) % agents.len()];
+    // Where this agent's file is: what an install into nothing would create.
+    let file = {
+        static PATHS: OnceLock<Vec<PathBuf>> = OnceLock::new();
+        let paths = PATHS.get_or_init(|| {
+            agents
+                .iter()
+                .map(|a| one(*a, Action::Install).expect("install into nothing").path)
+                .collect()
+        });
+        &paths[usize::from(*pick) % agents.len()]
+    };
+    std::fs::create_dir_all(file.parent().expect("a parent")).expect("its dir");
+    let mut backup = file.clone().into_os_string();
+    backup.push(".agenthooks.bak");
+    let backup = PathBuf::from(backup);
+    put(&backup, None);
+    put(file, Some(bytes));
+
+    let installed = match one(agent, Action::Install) {
+        Ok(change) => change,
+        Err(why) => {
+            assert_one_bounded_line("an install refusal", &why);
+            return;
+        }
+    };
+    if let Some(b) = &installed.backup {
+        put(b, installed.before.as_deref());
+    }
+    put(file, installed.after.as_deref());
+    let removed = one(agent, Action::Uninstall).expect("uninstall reads what install wrote");
+    if !bytes.windows(10).any(|w| w == b"agenthooks") {
+        assert_eq!(
+            removed.after.as_deref(),
+            Some(bytes),
+            "{}: install then uninstall did not give the file back (after install: {:?})",
+            agent.id(),
+            installed.after.as_deref().map(String::from_utf8_lossy)
+        );
+    }
+});
