@@ -1206,6 +1206,8 @@ fn the_managed_path_override_applies_only_where_no_policy_is_installed() {
         PathBuf::from("/tmp/mine.json")
     );
     assert_eq!(managed_file_from(Some("".into()), absent.clone()), absent);
+}
+
 /// Found by the `hooks_json` fuzz target: warnings and errors quoted the
 /// file's keys and values whole, line breaks and all.
 #[test]
