@@ -17,7 +17,9 @@ fn auggie_s_own_names_decode_to_claude_s() {
     assert_eq!(pre.tool_name(), Some("Bash"));
     assert_eq!(pre.if_target().as_deref(), Some("rm -rf /tmp/victim"));
     let post = fixture_event(&AGENT, "03-PostToolUse.json");
-    assert_eq!(post.input()["tool_response"], json!("hello\n"));
+    // Hooks read Claude's shape; Auggie's own value stays beside it.
+    assert_eq!(post.input()["tool_response"]["stdout"], json!("hello"));
+    assert_eq!(post.input()["tool_response_native"], json!("hello\n"));
 }
 
 #[test]

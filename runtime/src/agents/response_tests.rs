@@ -117,6 +117,10 @@ fn recorded_post_tool_payloads_read_as_claude_s() {
         let id = name.split('-').next().unwrap_or_default().to_string();
         let Some(agent) = find(&id) else { continue };
         for phase in std::fs::read_dir(dir.path()).expect("agent dir").flatten() {
+            // Beside the phase dirs: a documented agent's SOURCE.md.
+            if !phase.path().is_dir() {
+                continue;
+            }
             for file in std::fs::read_dir(phase.path())
                 .expect("phase dir")
                 .flatten()
