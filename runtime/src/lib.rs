@@ -16,6 +16,7 @@ pub mod aggregate;
 pub mod audit;
 pub mod cli;
 pub mod config;
+pub mod dirs;
 pub mod exec;
 pub mod fsread;
 pub mod install;

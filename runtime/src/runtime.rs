@@ -51,11 +51,12 @@ use crate::fsread::FileStamp;
 use crate::pipeline::{self, Dispatched};
 use crate::protocol::Event;
 
-/// How a [`Runtime`] is set up. The default matches `agenthooks run`: `$HOME`,
+/// How a [`Runtime`] is set up. The default matches `agenthooks run`: the home directory,
 /// the project root found from each event's `cwd`, the user's compile cache.
 #[derive(Debug, Clone)]
 pub struct RuntimeOptions {
-    /// The home directory holding `.agents/hooks.json`; `None` reads `$HOME`.
+    /// The home directory holding `.agents/hooks.json`; `None` is the
+    /// user's ([`crate::dirs::home`]).
     pub home: Option<PathBuf>,
     /// The project root for every event; `None` finds it from each event's
     /// `cwd` (or `CLAUDE_PROJECT_DIR`), as `run` does.
@@ -115,8 +116,8 @@ impl Runtime {
     pub fn new(options: RuntimeOptions) -> Runtime {
         let home = options
             .home
-            .or_else(|| std::env::var_os("HOME").map(PathBuf::from))
-            .filter(|h| !h.as_os_str().is_empty());
+            .filter(|h| !h.as_os_str().is_empty())
+            .or_else(crate::dirs::home);
         let cache = options.cache.unwrap_or_else(CacheDir::from_env);
         let engine = EngineOptions {
             pooling: options.pooling,
@@ -251,10 +252,10 @@ impl Runtime {
     fn load(&self, root: &Option<PathBuf>) -> Loaded {
         let mut paths = Vec::new();
         if let Some(home) = &self.inner.home {
-            paths.push(home.join(".agents").join("hooks.json"));
+            paths.push(crate::dirs::hooks_file(home));
         }
         if let Some(root) = root {
-            paths.push(root.join(".agents").join("hooks.json"));
+            paths.push(crate::dirs::hooks_file(root));
         }
         // Stamps first: a change while reading shows as a different stamp next time.
         let files: Vec<(PathBuf, Option<FileStamp>)> = paths

@@ -16,7 +16,7 @@ use crate::fsread::{self, caps};
 /// once so that everything below is testable with paths passed in.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Env {
-    /// `$HOME`.
+    /// The home directory ([`crate::dirs::home`]).
     pub home: PathBuf,
     /// `$CODEX_HOME` (default `~/.codex`).
     pub codex_home: Option<PathBuf>,
@@ -36,10 +36,9 @@ impl Env {
     /// The environment of this process.
     ///
     /// # Errors
-    /// [`InstallError::NoHome`] when `HOME` is not set.
+    /// [`InstallError::NoHome`] when there is no home directory.
     pub fn from_process() -> Result<Env, InstallError> {
-        let home =
-            var(if cfg!(windows) { "USERPROFILE" } else { "HOME" }).ok_or(InstallError::NoHome)?;
+        let home = crate::dirs::home().ok_or(InstallError::NoHome)?;
         Ok(Env {
             home,
             codex_home: var("CODEX_HOME"),
