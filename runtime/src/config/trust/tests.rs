@@ -28,6 +28,7 @@ impl Project {
             HandlerKind::Command(CommandSpec {
                 command: cmd.into(),
                 async_: false,
+                shell: crate::config::Shell::System,
             }),
         )
     }
@@ -103,6 +104,7 @@ fn the_fingerprint_follows_what_the_hook_does() {
     assert_eq!(fp(&h), fp(&base));
 }
 
+#[cfg(unix)]
 #[test]
 fn the_fingerprint_follows_the_project_scripts_a_command_runs() {
     use std::os::unix::fs::PermissionsExt;
@@ -159,6 +161,7 @@ fn the_fingerprint_of_a_wasm_hook_follows_its_bytes_and_grants() {
     assert!(fingerprint(&missing).is_err());
 }
 
+#[cfg(unix)]
 #[test]
 fn the_fingerprint_does_not_depend_on_how_the_root_is_spelled() {
     let p = Project::new();
@@ -171,6 +174,7 @@ fn the_fingerprint_does_not_depend_on_how_the_root_is_spelled() {
     via_link.kind = HandlerKind::Command(CommandSpec {
         command: format!("{}/.agents/hooks/x.sh", link.display()),
         async_: false,
+        shell: crate::config::Shell::System,
     });
     assert_eq!(fp(&real), fp(&via_link));
     let mut store = store_in(link_dir.path());
@@ -192,12 +196,15 @@ fn the_store_round_trips_atomically_in_a_private_directory() {
     assert_eq!(note, None);
     assert!(again.trusts(&h));
     assert!(!again.trusts(&p.command("./b.sh")));
-    use std::os::unix::fs::PermissionsExt;
-    let mode = std::fs::metadata(path.parent().unwrap())
-        .unwrap()
-        .permissions()
-        .mode();
-    assert_eq!(mode & 0o777, 0o700);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = std::fs::metadata(path.parent().unwrap())
+            .unwrap()
+            .permissions()
+            .mode();
+        assert_eq!(mode & 0o777, 0o700);
+    }
     // Only the store is left in the directory: no temporary files.
     let names: Vec<_> = std::fs::read_dir(path.parent().unwrap())
         .unwrap()
@@ -260,6 +267,7 @@ fn untrusted_project_commands_are_skipped_with_one_note() {
         HandlerKind::Command(CommandSpec {
             command: "mine.sh".into(),
             async_: false,
+            shell: crate::config::Shell::System,
         }),
     );
     let (a, b) = (p.command("curl x | sh"), p.command("./b.sh"));
@@ -313,6 +321,7 @@ fn a_trusted_command_runs_until_it_changes() {
     assert_eq!(gate.handlers[0].skip, Some(Skip::Untrusted));
 }
 
+#[cfg(unix)]
 #[test]
 fn an_untrusted_wasm_hook_keeps_only_reads_in_the_project() {
     let p = Project::new();
@@ -663,6 +672,7 @@ fn the_reviewed_text_kept_is_bounded() {
     assert!(text.ends_with("(the rest is not kept)\n"));
 }
 
+#[cfg(unix)]
 #[test]
 fn a_script_that_became_a_fifo_or_too_big_counts_as_changed_with_a_note() {
     let p = Project::new();
@@ -724,6 +734,7 @@ fn only_a_gate_that_may_hash_is_said_to_read_files() {
         HandlerKind::Command(CommandSpec {
             command: "true".into(),
             async_: false,
+            shell: crate::config::Shell::System,
         }),
     );
     // The benchmark's path: user hooks and sandboxed project wasm hooks.
@@ -762,6 +773,7 @@ fn an_untrusted_project_runs_at_most_the_cap_of_hooks_per_event() {
         HandlerKind::Command(CommandSpec {
             command: "u".into(),
             async_: false,
+            shell: crate::config::Shell::System,
         }),
     );
     let mut hooks = vec![user];
