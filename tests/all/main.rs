@@ -15,6 +15,7 @@ mod hostile_files;
 mod install;
 mod new_build;
 mod portable;
+mod powershell;
 mod runtime;
 mod spine;
 mod trust;

@@ -60,9 +60,10 @@ fn literal(value: &Literal) -> Value {
     }
 }
 
-/// Our entry under one event key, running `command`, with `timeout` (see
-/// [`native_timeout`]) where the spec has a timeout field.
-pub(crate) fn entry(spec: &JsonSpec, command: &str, timeout: Duration) -> Value {
+/// Our entry under one event key, running `command` (or `powershell`, where
+/// the spec has a PowerShell field), with `timeout` (see [`native_timeout`])
+/// where the spec has a timeout field.
+pub(crate) fn entry(spec: &JsonSpec, command: &str, powershell: &str, timeout: Duration) -> Value {
     let handler: Map<String, Value> = spec
         .handler
         .iter()
@@ -70,6 +71,7 @@ pub(crate) fn entry(spec: &JsonSpec, command: &str, timeout: Duration) -> Value 
             let value = match field {
                 Field::Literal(l) => literal(l),
                 Field::Command => json!(command),
+                Field::PowerShellCommand => json!(powershell),
                 Field::Timeout(unit) => json!(in_unit(timeout, *unit)),
             };
             ((*key).to_string(), value)
@@ -131,41 +133,42 @@ mod tests {
     #[test]
     fn entries_have_each_agents_keys_in_order_and_timeout_unit() {
         let c = "agenthooks run --agent x --event E";
+        let ps = "& agenthooks run --agent x --event E";
         let t = Duration::from_secs(42);
         let nested = |handler: Value| json!({"matcher": "*", "hooks": [handler]});
         let secs = nested(json!({"type": "command", "command": c, "timeout": 42}));
         for id in ["claude", "codex", "factory"] {
-            assert_eq!(entry(json_spec(id), c, t), secs, "{id}");
+            assert_eq!(entry(json_spec(id), c, ps, t), secs, "{id}");
         }
         assert_eq!(
-            entry(json_spec("qwen"), c, t),
+            entry(json_spec("qwen"), c, ps, t),
             nested(json!({"type": "command", "command": c, "timeout": 42_000}))
         );
         assert_eq!(
-            entry(json_spec("gemini"), c, t),
+            entry(json_spec("gemini"), c, ps, t),
             nested(
                 json!({"name": "agenthooks", "type": "command", "command": c, "timeout": 42_000})
             )
         );
         assert_eq!(
-            entry(json_spec("copilot"), c, t),
-            json!({"type": "command", "bash": c, "timeoutSec": 42})
+            entry(json_spec("copilot"), c, ps, t),
+            json!({"type": "command", "bash": c, "powershell": ps, "timeoutSec": 42})
         );
         assert_eq!(
-            entry(json_spec("cursor"), c, t),
+            entry(json_spec("cursor"), c, ps, t),
             json!({"command": c, "timeout": 42})
         );
         assert_eq!(
-            entry(json_spec("windsurf"), c, t),
+            entry(json_spec("windsurf"), c, ps, t),
             json!({"command": c, "show_output": false})
         );
         assert_eq!(
-            entry(json_spec("kiro"), c, t),
+            entry(json_spec("kiro"), c, ps, t),
             json!({"command": c, "timeout_ms": 42_000})
         );
         // Equal maps in another order would pass `==`; the bytes must not move.
         assert_eq!(
-            entry(json_spec("gemini"), c, t)["hooks"][0]
+            entry(json_spec("gemini"), c, ps, t)["hooks"][0]
                 .as_object()
                 .unwrap()
                 .keys()
