@@ -414,19 +414,21 @@ impl Capture {
     }
 }
 
-#[cfg(all(test, unix))]
-mod tests {
+/// One command handler run the way the pipeline runs it, for the tests of
+/// every platform.
+#[cfg(test)]
+mod fixture {
     use super::*;
     use crate::config::{OnError, Scope};
     use crate::protocol::EventName;
     use crate::select::Matcher;
     use serde_json::json;
 
-    fn handler(cmd: &str, timeout: Duration) -> (Handler, CommandSpec) {
+    pub(super) fn handler(cmd: &str, timeout: Duration) -> (Handler, CommandSpec) {
         let spec = CommandSpec {
             command: cmd.to_string(),
             async_: false,
-            shell: crate::config::Shell::System,
+            shell: Shell::System,
         };
         let handler = Handler {
             event: EventName::PreToolUse,
@@ -444,7 +446,7 @@ mod tests {
         (handler, spec)
     }
 
-    fn event() -> Event {
+    pub(super) fn event() -> Event {
         let dir = std::env::temp_dir();
         Event::new(
             json!({"hook_event_name": "PreToolUse", "cwd": dir, "tool_name": "Bash",
@@ -455,10 +457,16 @@ mod tests {
         .unwrap()
     }
 
-    async fn run_cmd(cmd: &str, timeout: Duration) -> Report {
+    pub(super) async fn run_cmd(cmd: &str, timeout: Duration) -> Report {
         let (handler, spec) = handler(cmd, timeout);
         run(&spec, &handler, &event(), &ExecContext::default()).await
     }
+}
+
+#[cfg(all(test, unix))]
+mod tests {
+    use super::fixture::run_cmd;
+    use super::*;
 
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn the_hook_reads_the_event_and_its_exit_is_parsed() {
@@ -603,40 +611,8 @@ mod shell_tests {
 /// Windows: `cmd /C` and the Job Object (run under Wine in CI, `.ci/windows.sh`).
 #[cfg(all(test, windows))]
 mod windows_tests {
+    use super::fixture::run_cmd;
     use super::*;
-    use crate::config::{OnError, Scope};
-    use crate::protocol::EventName;
-    use crate::select::Matcher;
-    use serde_json::json;
-
-    async fn run_cmd(cmd: &str, timeout: Duration) -> Report {
-        let spec = CommandSpec {
-            command: cmd.to_string(),
-            async_: false,
-            shell: Shell::System,
-        };
-        let handler = Handler {
-            event: EventName::PreToolUse,
-            matcher: Matcher::All,
-            if_: None,
-            kind: crate::config::HandlerKind::Command(spec.clone()),
-            timeout,
-            on_error: OnError::Allow,
-            scope: Scope::User,
-            file: PathBuf::from("hooks.json"),
-            project_root: None,
-            label: format!("command `{cmd}`"),
-            status_message: None,
-        };
-        let event = Event::new(
-            json!({"hook_event_name": "PreToolUse", "cwd": std::env::temp_dir(),
-                   "tool_name": "Bash", "tool_input": {"command": "dir"}}),
-            None,
-            "claude",
-        )
-        .unwrap();
-        run(&spec, &handler, &event, &ExecContext::default()).await
-    }
 
     /// A command that, started in the background by the hook, writes
     /// `marker` about two seconds later unless it is killed first.
@@ -649,14 +625,24 @@ mod windows_tests {
 
     #[tokio::test]
     async fn cmd_runs_the_hook_and_exit_2_blocks_with_its_reason() {
-        // Quotes and `&` reach cmd verbatim (Rust's own quoting is not cmd's).
+        // Quotes and `&` reach cmd verbatim (Rust's own quoting is not cmd's);
+        // `set /p` reads the event's line from stdin.
         let report = run_cmd(
-            r#"findstr /c:"\"tool_kind\":\"shell\"" >NUL && echo "quoted" reason 1>&2 && exit 2"#,
+            r#"set /p EVENT= & call echo "quoted" %EVENT% 1>&2 & exit 2"#,
             Duration::from_secs(20),
         )
         .await;
         assert_eq!(report.exit, Some(Exit::Code(2)), "{report:?}");
-        assert_eq!(report.stderr.trim_end(), "\"quoted\" reason");
+        assert!(
+            report.stderr.starts_with("\"quoted\" {"),
+            "{}",
+            report.stderr
+        );
+        assert!(
+            report.stderr.contains(r#""tool_kind":"shell""#),
+            "{}",
+            report.stderr
+        );
         assert!(matches!(report.outcome, Outcome::Answered(ref a) if a.blocks()));
     }
 

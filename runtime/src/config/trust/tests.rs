@@ -717,6 +717,7 @@ fn a_script_that_became_a_fifo_or_too_big_counts_as_changed_with_a_note() {
     assert!(!store.trusts(&h));
 }
 
+#[cfg(unix)]
 fn h_command(h: &Handler) -> String {
     match &h.kind {
         HandlerKind::Command(spec) => spec.command.clone(),
