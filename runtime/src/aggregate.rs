@@ -13,7 +13,7 @@ use serde_json::{Map, Value};
 
 use crate::config::OnError;
 use crate::protocol::{
-    Answer, Behavior, Decision, EventName, HookSpecificOutput, Outcome, PermissionDecision,
+    Answer, Behavior, Decision, EventName, HookSpecificOutput, Note, Outcome, PermissionDecision,
     PermissionRequestDecision,
 };
 
@@ -34,47 +34,7 @@ pub struct Aggregated {
     /// The combined answer, in Claude Code's shape for the event.
     pub answer: Answer,
     /// One line each: failures, skips, conflicts, dropped fields.
-    pub notes: Vec<String>,
-}
-
-/// Whether Claude Code honours a top-level `decision: "block"` (or exit 2) at `event`.
-///
-/// PreToolUse and PermissionRequest are not listed: their decisions have their
-/// own fields. After a tool, a block is not a veto but gives the reason to the agent.
-pub fn takes_block(event: EventName) -> bool {
-    match event {
-        EventName::UserPromptSubmit
-        | EventName::UserPromptExpansion
-        | EventName::PostToolUse
-        | EventName::PostToolUseFailure
-        | EventName::PostToolBatch
-        | EventName::Stop
-        | EventName::SubagentStop
-        | EventName::TeammateIdle
-        | EventName::TaskCreated
-        | EventName::TaskCompleted
-        | EventName::ConfigChange
-        | EventName::PreCompact
-        | EventName::Elicitation
-        | EventName::ElicitationResult
-        | EventName::WorktreeCreate => true,
-        EventName::SessionStart
-        | EventName::Setup
-        | EventName::PreToolUse
-        | EventName::PermissionRequest
-        | EventName::PermissionDenied
-        | EventName::Notification
-        | EventName::MessageDisplay
-        | EventName::SubagentStart
-        | EventName::StopFailure
-        | EventName::InstructionsLoaded
-        | EventName::CwdChanged
-        | EventName::DirectoryAdded
-        | EventName::FileChanged
-        | EventName::WorktreeRemove
-        | EventName::PostCompact
-        | EventName::SessionEnd => false,
-    }
+    pub notes: Vec<Note>,
 }
 
 /// One hook's contribution after `onError` is applied: its answer, or the deny
@@ -106,15 +66,12 @@ pub fn aggregate(event: EventName, verdicts: &[Verdict<'_>]) -> Aggregated {
             // The trust gate says once per run which hooks were not trusted
             // (or over its cap) and how to trust them; a note per hook would repeat it.
             Outcome::Skipped(skip) if skip.noted_once() => {}
-            Outcome::Skipped(skip) => notes.push(format!("hook {}: {skip}", v.label)),
+            Outcome::Skipped(skip) => notes.push(Note::skipped(v.label, skip)),
             Outcome::Failed(failure) => {
-                notes.push(format!("hook {}: {failure}", v.label));
-                let can_refuse =
-                    matches!(event, EventName::PreToolUse | EventName::PermissionRequest)
-                        || takes_block(event);
+                notes.push(Note::failed(v.label, failure));
                 match v.on_error {
                     // Where nothing can be refused, failing closed is the note alone.
-                    OnError::Deny if can_refuse => {
+                    OnError::Deny if event.can_refuse() => {
                         let reason = format!(
                             "hook {} failed and is set to fail closed: {failure}",
                             v.label
@@ -152,12 +109,27 @@ pub fn aggregate(event: EventName, verdicts: &[Verdict<'_>]) -> Aggregated {
     match event {
         EventName::PreToolUse => pre_tool_use(&said, &mut specific, &mut notes),
         EventName::PermissionRequest => permission_request(&said, &mut specific, &mut notes),
-        other if takes_block(other) => {
+        other if other.takes_block() => {
             let blockers: Vec<&Said<'_>> = said.iter().filter(|s| s.answer.blocks()).collect();
             if !blockers.is_empty() {
                 out.decision = Some(Decision::Block);
                 out.reason =
                     join_reasons(blockers.iter().filter_map(|s| s.answer.reason.as_deref()));
+            }
+        }
+        // After a tool a block gives its reason to the agent (DESIGN §3); where
+        // the event takes no `decision` (PostToolUseFailure) that is context.
+        other if other.is_after_tool() => {
+            let reasons = join_reasons(
+                said.iter()
+                    .filter(|s| s.answer.blocks())
+                    .filter_map(|s| s.answer.reason.as_deref()),
+            );
+            if let Some(reasons) = reasons {
+                specific.additional_context = Some(match specific.additional_context.take() {
+                    Some(context) => format!("{reasons}\n{context}"),
+                    None => reasons,
+                });
             }
         }
         other => {
@@ -168,9 +140,13 @@ pub fn aggregate(event: EventName, verdicts: &[Verdict<'_>]) -> Aggregated {
                     .as_deref()
                     .map(|r| format!(": {r}"))
                     .unwrap_or_default();
-                notes.push(format!(
-                    "hook {} blocked, but {other} cannot be blocked; ignored{why}",
-                    s.label
+                notes.push(Note::hook(
+                    s.label,
+                    "ignored-block",
+                    format!(
+                        "hook {} blocked, but {other} cannot be blocked; ignored{why}",
+                        s.label
+                    ),
                 ));
             }
         }
@@ -189,49 +165,6 @@ pub fn aggregate(event: EventName, verdicts: &[Verdict<'_>]) -> Aggregated {
         out.hook_specific_output = Some(specific);
     }
     Aggregated { answer: out, notes }
-}
-
-/// Whether a refusal at `event` keeps the agent from doing something (a tool
-/// call, a prompt, a new worktree or task), rather than making it keep going
-/// (Stop) or telling it after the fact (PostToolUse). Where the configuration
-/// itself is broken and the user asked to fail closed (`onConfigError`),
-/// these are the events refused: refusing a Stop would trap the agent in a
-/// loop, refusing a compaction or a settings change could keep the session
-/// from recovering.
-pub fn can_veto(event: EventName) -> bool {
-    match event {
-        EventName::PreToolUse
-        | EventName::PermissionRequest
-        | EventName::UserPromptSubmit
-        | EventName::UserPromptExpansion
-        | EventName::WorktreeCreate
-        | EventName::TaskCreated
-        | EventName::Elicitation => true,
-        EventName::PreCompact
-        | EventName::ConfigChange
-        | EventName::SessionStart
-        | EventName::Setup
-        | EventName::PermissionDenied
-        | EventName::PostToolUse
-        | EventName::PostToolUseFailure
-        | EventName::PostToolBatch
-        | EventName::Notification
-        | EventName::MessageDisplay
-        | EventName::SubagentStart
-        | EventName::SubagentStop
-        | EventName::TaskCompleted
-        | EventName::Stop
-        | EventName::StopFailure
-        | EventName::TeammateIdle
-        | EventName::InstructionsLoaded
-        | EventName::CwdChanged
-        | EventName::DirectoryAdded
-        | EventName::FileChanged
-        | EventName::WorktreeRemove
-        | EventName::PostCompact
-        | EventName::ElicitationResult
-        | EventName::SessionEnd => false,
-    }
 }
 
 /// The answer that refuses at `event` with `reason`, in the field Claude Code
@@ -259,7 +192,7 @@ pub fn refusal(event: EventName, reason: String) -> Answer {
     answer
 }
 
-fn pre_tool_use(said: &[Said<'_>], specific: &mut HookSpecificOutput, notes: &mut Vec<String>) {
+fn pre_tool_use(said: &[Said<'_>], specific: &mut HookSpecificOutput, notes: &mut Vec<Note>) {
     let winner = said.iter().filter_map(|s| s.answer.permission()).max();
     if let Some(winner) = winner {
         specific.permission_decision = Some(winner);
@@ -293,11 +226,7 @@ fn behavior(answer: &Answer) -> Option<(Behavior, Option<&str>)> {
     }
 }
 
-fn permission_request(
-    said: &[Said<'_>],
-    specific: &mut HookSpecificOutput,
-    notes: &mut Vec<String>,
-) {
+fn permission_request(said: &[Said<'_>], specific: &mut HookSpecificOutput, notes: &mut Vec<Note>) {
     let behaviors: Vec<Option<(Behavior, Option<&str>)>> =
         said.iter().map(|s| behavior(&s.answer)).collect();
     let winner = if behaviors
@@ -357,15 +286,17 @@ fn permission_request(
 fn merge_inputs<'a>(
     inputs: impl Iterator<Item = (&'a str, &'a Map<String, Value>)>,
     denied: bool,
-    notes: &mut Vec<String>,
+    notes: &mut Vec<Note>,
 ) -> Option<Map<String, Value>> {
     let mut merged: Option<Map<String, Value>> = None;
     // Which hook set each key, for the conflict note.
     let mut owner: Vec<(String, &'a str)> = Vec::new();
     for (label, input) in inputs {
         if denied {
-            notes.push(format!(
-                "hook {label}: `updatedInput` dropped because the tool call is denied"
+            notes.push(Note::hook(
+                label,
+                "conflict",
+                format!("hook {label}: `updatedInput` dropped because the tool call is denied"),
             ));
             continue;
         }
@@ -382,9 +313,13 @@ fn merge_inputs<'a>(
                         .iter()
                         .find(|(k, _)| k == key)
                         .map_or("?", |(_, l)| *l);
-                    notes.push(format!(
-                        "hooks `{first}` and `{label}` both change `updatedInput.{key}`; \
-                         `{first}` wins (declared first)"
+                    notes.push(Note::hook(
+                        label,
+                        "conflict",
+                        format!(
+                            "hooks `{first}` and `{label}` both change `updatedInput.{key}`; \
+                             `{first}` wins (declared first)"
+                        ),
                     ));
                 }
             }

@@ -8,6 +8,18 @@ fn main() -> ExitCode {
         Ok(cli) => cli,
         Err(code) => return code,
     };
+    if cli.is_run() {
+        // `run` allows when it panics (an agent may read any other exit as
+        // a deny); the panic itself is one line on stderr.
+        std::panic::set_hook(Box::new(|info| {
+            let line = info.to_string().replace('\n', " ");
+            eprintln!(
+                "{}",
+                agenthooks::protocol::Note::runtime("internal", format!("internal error: {line}"))
+                    .line()
+            );
+        }));
+    }
     match agenthooks::cli::run(cli) {
         Ok(code) => code,
         Err(err) => agenthooks::cli::exit_on_error(&err),

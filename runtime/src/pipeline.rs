@@ -26,22 +26,136 @@
 //! # Ok(()) }
 //! ```
 
+use std::future::Future;
+use std::path::Path;
+
+use anyhow::Context as _;
+
 use crate::agents::deadline;
-use crate::aggregate::{aggregate, can_veto, refusal, Verdict};
+use crate::aggregate::{aggregate, refusal, Verdict};
+use crate::audit::{AuditLog, Record};
 use crate::config::{trust, Config, Handler, OnError};
 use crate::exec::{execute_all, ExecContext, Report};
-use crate::protocol::{Answer, Event, Failure, Outcome};
+use crate::protocol::{Answer, Event, Failure, Note, Outcome, Source};
 use crate::select::select;
 
 /// What one event came to.
 #[derive(Debug, Clone, Default)]
+#[non_exhaustive]
 pub struct Dispatched {
     /// The aggregated answer, in Claude Code's shape (empty when nothing ran).
     pub answer: Answer,
     /// One report per selected handler, in declaration order (skipped ones included).
     pub reports: Vec<Report>,
-    /// One line each, for stderr: failures, skips, conflicts, truncated output.
-    pub notes: Vec<String>,
+    /// One each, for stderr, in the order printed: config trouble, `--verbose`
+    /// lines, trust, failures, skips, conflicts, each hook's own notes, audit.
+    pub notes: Vec<Note>,
+}
+
+impl Dispatched {
+    /// The notes as `run` prints them on stderr, one line each.
+    pub fn note_lines(&self) -> impl Iterator<Item = String> + '_ {
+        self.notes.iter().map(Note::line)
+    }
+}
+
+/// How the end of the pipeline goes for one caller ([`finish`]).
+pub(crate) struct Tail<'a> {
+    /// The configuration the event was dispatched with.
+    pub config: &'a Config,
+    /// The project root, for the audit record.
+    pub root: Option<&'a Path>,
+    /// Add each hook's summary and details to the notes (`run --verbose`).
+    pub verbose: bool,
+    /// Write the audit record (`run` and the library do; `fire`'s made-up
+    /// events do not).
+    pub audit: bool,
+}
+
+impl Tail<'_> {
+    /// The audit log to write, when this caller writes one and it is on.
+    pub fn audit_log(&self) -> Option<AuditLog> {
+        let config = self
+            .config
+            .audit
+            .as_ref()
+            .map(|a| (a.path.as_path(), a.max_bytes));
+        AuditLog::resolve(config).filter(|_| self.audit)
+    }
+}
+
+/// The end of the pipeline, the same for `run`, `fire` and the library: the
+/// configuration's notes first, then (verbose) each hook's summary and
+/// details, then what the dispatch noted; then the audit record, written
+/// once, its own trouble the last note. Writing the record is blocking I/O:
+/// an async caller runs this on the blocking pool when [`Tail::audit_log`]
+/// says a record will be written.
+pub(crate) fn finish(event: &Event, tail: &Tail<'_>, done: Dispatched) -> Dispatched {
+    let config = tail.config;
+    let mut notes: Vec<Note> = config
+        .errors
+        .iter()
+        .map(|e| Note::new(Source::Config, "config-error", e.clone()))
+        .chain(
+            config
+                .warnings
+                .iter()
+                .map(|w| Note::new(Source::Config, "config-warning", w.clone())),
+        )
+        .collect();
+    if tail.verbose {
+        notes.extend(done.reports.iter().flat_map(Report::verbose_notes));
+    }
+    notes.extend(done.notes);
+    if let Some(log) = tail.audit_log() {
+        let record = Record::new(event, tail.root, &done.reports, &done.answer);
+        notes.extend(
+            log.write(&record)
+                .map(|why| Note::new(Source::Audit, "audit", why)),
+        );
+    }
+    Dispatched { notes, ..done }
+}
+
+/// The pipeline for one process and one event (`run`, `fire`): select, and
+/// only when something is selected (or the configuration fails closed) start
+/// a one-thread async runtime to dispatch; then [`finish`].
+///
+/// # Errors
+/// When the async runtime cannot start.
+pub(crate) fn dispatch_once(
+    event: &Event,
+    ctx: &ExecContext,
+    tail: &Tail<'_>,
+) -> anyhow::Result<Dispatched> {
+    let config = tail.config;
+    let selected = select(&config.handlers, event);
+    let done = if selected.is_empty() && !config.fails_closed() {
+        Dispatched::default()
+    } else {
+        let ctx = ExecContext {
+            budgets: config.budgets,
+            ..ctx.clone()
+        };
+        block_on(dispatch_selected(event, config, &selected, &ctx))?
+    };
+    Ok(finish(event, tail, done))
+}
+
+/// Run `work` to its end on a one-thread async runtime of its own.
+///
+/// # Errors
+/// When the runtime cannot start.
+pub(crate) fn block_on<T>(work: impl Future<Output = T>) -> anyhow::Result<T> {
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .context("could not start the async runtime")?;
+    let out = runtime.block_on(work);
+    // A wasm guest stuck in host file I/O (a FIFO) leaves a blocking
+    // thread behind after its timeout; dropping the runtime would wait for it.
+    runtime.shutdown_background();
+    Ok(out)
 }
 
 /// Select, gate, execute and aggregate the handlers of `config` for `event`.
@@ -72,7 +186,7 @@ pub async fn dispatch_selected(
         config
             .broken
             .iter()
-            .filter(|_| can_veto(event.name()))
+            .filter(|_| event.name().can_veto())
             .map(|b| {
                 let label = format!("`{}`", b.file.display());
                 let problem = format!("{label} cannot be used: {}; fix the file", b.why);
@@ -109,7 +223,7 @@ pub async fn dispatch_selected(
         .iter()
         .map(|report| match &report.outcome {
             Outcome::Failed(failure @ Failure::ComponentNotFound { .. })
-                if policy == OnError::Deny && can_veto(event.name()) =>
+                if policy == OnError::Deny && event.name().can_veto() =>
             {
                 let problem = format!("hook {}: {failure}", report.label);
                 Some(config_refusal(event, &problem))
@@ -133,17 +247,15 @@ pub async fn dispatch_selected(
         },
     ));
     let aggregated = aggregate(event.name(), &verdicts);
-    let mut notes = gate.notes.clone();
-    notes.extend(aggregated.notes);
-    for report in &reports {
-        let label = &report.label;
-        notes.extend(
-            report
-                .notes
-                .iter()
-                .map(|note| format!("hook {label}: {note}")),
-        );
-    }
+    let trust_notes = gate
+        .notes
+        .iter()
+        .map(|n| Note::new(Source::Trust, "trust", n.clone()));
+    let own_notes = reports.iter().flat_map(Report::own_notes);
+    let notes = trust_notes
+        .chain(aggregated.notes)
+        .chain(own_notes)
+        .collect();
     Dispatched {
         answer: aggregated.answer,
         reports,

@@ -43,12 +43,11 @@ use std::time::SystemTime;
 use serde_json::Value;
 
 use crate::agents::{Agent, DecodeError, Native};
-use crate::audit::{AuditLog, Record};
 use crate::config::{self, Config, LoadOptions};
 use crate::exec::wasm::{CacheDir, EngineOptions, WasmHost};
 use crate::exec::ExecContext;
 use crate::fsread::FileStamp;
-use crate::pipeline::{self, Dispatched};
+use crate::pipeline::{self, Dispatched, Tail};
 use crate::protocol::Event;
 
 /// How a [`Runtime`] is set up. The default matches `agenthooks run`: the home directory,
@@ -168,27 +167,30 @@ impl Runtime {
             wasm: Some(self.inner.wasm.clone()),
             ..ExecContext::default()
         };
-        let mut done = pipeline::dispatch(&event, config, &ctx).await;
-        if self.inner.verbose {
-            let lines = done
-                .reports
-                .iter()
-                .flat_map(crate::cli::report::verbose_lines);
-            let lines: Vec<String> = lines.collect();
-            done.notes.splice(0..0, lines);
+        let done = pipeline::dispatch(&event, config, &ctx).await;
+        let verbose = self.inner.verbose;
+        let tail = Tail {
+            config,
+            root: root.as_deref(),
+            verbose,
+            audit: true,
+        };
+        if tail.audit_log().is_none() {
+            return pipeline::finish(&event, &tail, done);
         }
-        let config_notes = config.errors.iter().chain(&config.warnings).cloned();
-        done.notes.splice(0..0, config_notes);
-        let audit = config
-            .audit
-            .as_ref()
-            .map(|a| (a.path.as_path(), a.max_bytes));
-        if let Some(log) = AuditLog::resolve(audit) {
-            let record = Record::new(&event, root.as_deref(), &done.reports, &done.answer);
-            let note = pipeline::blocking(move || log.write(&record)).await;
-            done.notes.extend(note);
-        }
-        done
+        // Writing the audit record is blocking I/O: off the executor.
+        let loaded = loaded.clone();
+        let root = root.clone();
+        pipeline::blocking(move || {
+            let tail = Tail {
+                config: &loaded.config,
+                root: root.as_deref(),
+                verbose,
+                audit: true,
+            };
+            pipeline::finish(&event, &tail, done)
+        })
+        .await
     }
 
     /// [`Runtime::dispatch`] for an agent's native input: decode it with
@@ -207,13 +209,7 @@ impl Runtime {
     ) -> Result<Native, DecodeError> {
         let event = agent.decode(input, event)?;
         let done = self.dispatch(event.clone()).await;
-        let mut native = agent.encode(&event, &done.answer);
-        native.stderr.extend(
-            done.notes
-                .iter()
-                .map(|note| crate::cli::report::note_line(note)),
-        );
-        Ok(native)
+        Ok(agent.encode(&event, &done.answer).with_notes(done.notes))
     }
 
     fn root_for(&self, event: &Event) -> Option<PathBuf> {

@@ -13,6 +13,7 @@ use crate::util::{command, hooks, TempProject};
 
 /// One way for a hook to fail.
 struct Kind {
+    /// The failure's kind (`Failure::kind`), as `fire --json` gives it.
     name: &'static str,
     handler: Value,
     /// Part of the failure's note, as it must appear in the reason.
@@ -35,7 +36,7 @@ fn kinds() -> Vec<Kind> {
     };
     vec![
         Kind {
-            name: "spawn error",
+            name: "spawn",
             handler: deny(command("true")),
             says: "could not start",
             no_path: true,
@@ -47,25 +48,25 @@ fn kinds() -> Vec<Kind> {
             no_path: false,
         },
         Kind {
-            name: "exit 1",
+            name: "exit-code",
             handler: deny(command("echo oops >&2; exit 1")),
             says: "exited with code 1: oops",
             no_path: false,
         },
         Kind {
-            name: "bad JSON",
+            name: "bad-output",
             handler: deny(command("echo '{not json'")),
             says: "not a valid answer",
             no_path: false,
         },
         Kind {
-            name: "out of fuel",
+            name: "out-of-fuel",
             handler: wasm("spin", json!({"fuel": 5_000_000})),
             says: "ran out of fuel",
             no_path: false,
         },
         Kind {
-            name: "memory",
+            name: "memory-limit",
             handler: wasm("memory_bomb", json!({"memoryMiB": 16})),
             says: "memory limit of 16 MiB",
             no_path: false,
@@ -169,8 +170,19 @@ fn the_same_failures_allow_without_on_error_deny() {
         handler.as_object_mut().unwrap().remove("onError");
         let fired = fire(&p, "claude", &handler, kind.no_path);
         assert_eq!(fired["answer"], json!({}), "{}: {fired}", kind.name);
-        let notes = fired["notes"].to_string();
-        assert!(notes.contains(kind.says), "{}: {notes}", kind.name);
+        // The kind is data (`fire --json`), in the hook's report and its note.
+        assert_eq!(
+            fired["handlers"][0]["failure"]["kind"], kind.name,
+            "{fired}"
+        );
+        let notes = fired["notes"].as_array().unwrap();
+        assert!(
+            notes
+                .iter()
+                .any(|n| n["kind"] == kind.name && n["source"]["type"] == "hook"),
+            "{}: {notes:?}",
+            kind.name
+        );
     }
 }
 

@@ -155,7 +155,13 @@ fn agents() -> Vec<&'static str> {
 fn assert_registered(p: &TempProject, agent: &str) {
     let text = all_text(&p.root);
     for native in natives(agent) {
-        let needle = if agent == "opencode" {
+        let plugin = agenthooks::agents::find(agent).is_some_and(|a| {
+            matches!(
+                a.install_spec().registration,
+                agenthooks::agents::Registration::Plugin(_)
+            )
+        });
+        let needle = if plugin {
             format!("{native:?}")
         } else {
             format!(" run --agent {agent} --event {native}")

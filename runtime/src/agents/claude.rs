@@ -206,10 +206,6 @@ impl Agent for Claude {
         } else {
             serde_json::to_string(answer).unwrap_or_default()
         };
-        Native {
-            stdout,
-            stderr: Vec::new(),
-            exit_code: 0,
-        }
+        Native::ok(stdout, Vec::new())
     }
 }

@@ -22,7 +22,7 @@ use super::{
     finish_decode, intent_for, parse_if_string, rename, start_decode, tool, Agent, Caps,
     DecodeError, EventRow, Native, Table, Verdict,
 };
-use super::{InstallSpec, Registration, UserPath};
+use super::{InstallSpec, Registration, ScriptSpec, UserPath};
 use crate::protocol::{Answer, Event, EventName};
 
 /// The Cline adapter.
@@ -97,7 +97,7 @@ pub static TABLE: Table = Table {
 /// Cline runs one executable per event, named after it, from its hooks
 /// directory.
 pub static INSTALL: InstallSpec = InstallSpec {
-    registration: Registration::Scripts,
+    registration: Registration::Scripts(ScriptSpec { text: script }),
     project: ".clinerules/hooks",
     user: UserPath::home("Documents/Cline/Hooks"),
     detect: &[".clinerules", ".cline"],
@@ -106,6 +106,14 @@ pub static INSTALL: InstallSpec = InstallSpec {
         "the Cline extension runs these scripts only with hooks switched on: Settings > Features > Enable Hooks",
     ),
 };
+
+/// Cline's hook file for one event: a shell script that hands over to `run`
+/// (`command`, on a line of its own, is how install knows the file as ours).
+fn script(command: &str, agent: &str) -> String {
+    format!(
+        "#!/bin/sh\n# Written by `agenthooks install {agent}`; `agenthooks uninstall {agent}` removes it.\n{command}\n"
+    )
+}
 
 impl Agent for Cline {
     fn id(&self) -> &'static str {

@@ -19,10 +19,10 @@ use super::{
     claude_handler, InstallSpec, JsonSpec, Registration, Shape, TimeUnit, UserDir, UserPath,
 };
 use super::{
-    finish_decode, intent_for, start_decode, tool, Agent, Caps, DecodeError, EventRow, Native,
-    Table,
+    finish_decode, intent_for, start_decode, tool, Agent, AnswerKind, Caps, DecodeError, EventRow,
+    Native, Table,
 };
-use crate::protocol::{Answer, Event, EventName};
+use crate::protocol::{Answer, Event, EventName, Note};
 
 /// The Codex adapter.
 pub struct Codex;
@@ -136,6 +136,12 @@ pub static TABLE: Table = Table {
     plain_stdout: false,
 };
 
+/// The user directory Codex keeps its config in: `$CODEX_HOME`, default `~/.codex`.
+pub const CODEX_HOME: UserDir = UserDir::Var {
+    var: "CODEX_HOME",
+    default: ".codex",
+};
+
 /// Codex reads `hooks.json` (its root accepts only `description` and
 /// `hooks`), Claude's shape, timeout in seconds; the user layer lives in
 /// `$CODEX_HOME`.
@@ -148,9 +154,9 @@ pub static INSTALL: InstallSpec = InstallSpec {
         off: &[],
     }),
     project: ".codex/hooks.json",
-    user: UserPath::new(UserDir::CodexHome, "hooks.json"),
+    user: UserPath::new(CODEX_HOME, "hooks.json"),
     detect: &[".codex"],
-    detect_user: &[UserPath::new(UserDir::CodexHome, "")],
+    detect_user: &[UserPath::new(CODEX_HOME, "")],
     after_install: Some(
         "Codex runs these hooks only after you review and trust them in its /hooks screen (`codex exec --dangerously-bypass-hook-trust` skips that review), and project hooks only in a project you trust in Codex",
     ),
@@ -234,7 +240,7 @@ impl Agent for Codex {
 
 /// Codex requires a rewrite of its shell and patch tools to be exactly
 /// `{"command": "<string>"}`; MCP tools take the whole argument object.
-fn command_only(event: &Event, input: Map<String, Value>) -> Result<Map<String, Value>, String> {
+fn command_only(event: &Event, input: Map<String, Value>) -> Result<Map<String, Value>, Note> {
     let shell_or_patch = matches!(event.tool_name(), Some("Bash" | "Edit" | "Write"));
     if !shell_or_patch {
         return Ok(input);
@@ -245,10 +251,13 @@ fn command_only(event: &Event, input: Map<String, Value>) -> Result<Map<String, 
             only.insert("command".into(), Value::String(cmd.clone()));
             Ok(only)
         }
-        _ => Err(format!(
-            "{}codex can rewrite `{}` only through a string `command`; `updatedInput` dropped",
-            super::NOTE_PREFIX,
-            event.tool_name().unwrap_or_default()
+        _ => Err(super::plan::agent_note(
+            "codex",
+            AnswerKind::UpdatedInput.note_kind(),
+            format!(
+                "codex can rewrite `{}` only through a string `command`; `updatedInput` dropped",
+                event.tool_name().unwrap_or_default()
+            ),
         )),
     }
 }

@@ -2,7 +2,7 @@ use serde_json::json;
 
 use super::*;
 use crate::agents::tests::*;
-use crate::agents::NOTE_PREFIX;
+use crate::agents::AnswerKind;
 
 fn pre_tool(command: &str) -> Event {
     Codex
@@ -112,9 +112,8 @@ fn allow_alone_is_dropped_and_allow_with_rewrite_is_sent() {
     let n = Codex.encode(&pre_tool("x"), &allow());
     assert_eq!(n.stdout, "");
     assert_eq!(n.notes().count(), 1);
-    assert!(
-        n.stderr[0].starts_with(NOTE_PREFIX) && n.stderr[0].contains("permissionDecision: allow")
-    );
+    assert_eq!(n.notes[0].kind, AnswerKind::Allow.note_kind());
+    assert!(n.stderr.is_empty(), "a note is not a reason: {n:?}");
 
     let n = Codex.encode(
         &pre_tool("x"),

@@ -120,6 +120,12 @@ pub static TABLE: Table = Table {
     plain_stdout: false,
 };
 
+/// The user directory Copilot CLI keeps its config in: `$COPILOT_HOME`, default `~/.copilot`.
+pub const COPILOT_HOME: UserDir = UserDir::Var {
+    var: "COPILOT_HOME",
+    default: ".copilot",
+};
+
 /// Copilot CLI reads every file in `.github/hooks` (and `$COPILOT_HOME/hooks`):
 /// we keep a file of our own with a `version`, camelCase (native) event keys
 /// and flat handlers with `bash`, `powershell` (what it runs on Windows) and
@@ -138,13 +144,13 @@ pub static INSTALL: InstallSpec = InstallSpec {
         off: &[("/disableAllHooks", true)],
     }),
     project: ".github/hooks/agenthooks.json",
-    user: UserPath::new(UserDir::CopilotHome, "hooks/agenthooks.json"),
+    user: UserPath::new(COPILOT_HOME, "hooks/agenthooks.json"),
     detect: &[
         ".github/hooks",
         ".github/copilot-instructions.md",
         ".github/copilot",
     ],
-    detect_user: &[UserPath::new(UserDir::CopilotHome, "")],
+    detect_user: &[UserPath::new(COPILOT_HOME, "")],
     after_install: Some("Copilot CLI loads these hooks only in a folder you trust in Copilot CLI"),
 };
 

@@ -22,7 +22,7 @@ use super::{
     Native, Table,
 };
 use super::{Field, InstallSpec, JsonSpec, Literal, Registration, Shape, TimeUnit, UserPath};
-use crate::protocol::{Answer, Event, EventName};
+use crate::protocol::{Answer, Event, EventName, Note};
 
 /// The Gemini CLI adapter.
 pub struct Gemini;
@@ -184,7 +184,7 @@ impl Agent for Gemini {
     /// Gemini parses stderr when stdout is empty, and reads plain text as
     /// `allow` plus a system message: so stdout is always a JSON object and
     /// stderr stays a log.
-    fn no_opinion(&self, notes: Vec<String>) -> Native {
+    fn no_opinion(&self, notes: Vec<Note>) -> Native {
         Native::ok("{}".to_string(), notes)
     }
 

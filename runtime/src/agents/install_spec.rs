@@ -6,7 +6,10 @@
 //! [`Table`](super::Table). The event keys come from the table's installed
 //! rows; everything else `agenthooks install` writes comes from the spec.
 //! `crate::install` turns it into files and does what is the same for every
-//! agent (the JSON merge, backups, Cline's scripts, the OpenCode plugin).
+//! agent (the JSON merge, backups, writing scripts and plugin files); the
+//! text of a script or a plugin comes from the agent's module
+//! ([`Registration::Scripts`], [`Registration::Plugin`]), as do the
+//! variables naming its user directory ([`UserDir::Var`]).
 //!
 //! Why data and not code: the entry is built from the spec's fields in their
 //! order, so a spec says exactly which keys an entry has (and the unit of its
@@ -14,17 +17,28 @@
 //! `uninstall` and `check` recognise as ours.
 
 /// A directory of the user's under which an agent keeps its user-level config.
-/// Each agent honours its own variable, with its own default.
+/// Each agent honours its own variable, with its own default; the agent's
+/// module names it (Codex's `CODEX_HOME`, Copilot's `COPILOT_HOME`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum UserDir {
     /// `$HOME`.
     Home,
-    /// `$CODEX_HOME`, default `~/.codex`.
-    CodexHome,
-    /// `$COPILOT_HOME`, default `~/.copilot`.
-    CopilotHome,
-    /// `$XDG_CONFIG_HOME`, default `~/.config`.
-    XdgConfigHome,
+    /// The directory an environment variable names when it is set and not
+    /// empty, else `default` under `$HOME`.
+    Var {
+        /// The variable (`CODEX_HOME`).
+        var: &'static str,
+        /// The path below `$HOME` used when the variable is unset (`.codex`).
+        default: &'static str,
+    },
+}
+
+impl UserDir {
+    /// `$XDG_CONFIG_HOME`, default `~/.config`: not one agent's, many honour it.
+    pub const XDG_CONFIG_HOME: UserDir = UserDir::Var {
+        var: "XDG_CONFIG_HOME",
+        default: ".config",
+    };
 }
 
 /// A path under one of the user's directories.
@@ -121,9 +135,31 @@ pub enum Registration {
     Json(JsonSpec),
     /// One executable script per event, named after the native event, in a
     /// directory (Cline).
-    Scripts,
-    /// A plugin file that runs the binary (OpenCode).
-    Plugin,
+    Scripts(ScriptSpec),
+    /// One plugin file, at the spec's `project`/`user` path, that runs the
+    /// binary for each hook (OpenCode, Kilo, Pi).
+    Plugin(PluginSpec),
+}
+
+/// The script an agent with [`Registration::Scripts`] runs for one event.
+#[derive(Debug, Clone, Copy)]
+pub struct ScriptSpec {
+    /// The script's text for `command` (the [`crate::install::command_line`]
+    /// of its event) and the agent id. It must contain `command` on a line of
+    /// its own: that line is how `install` recognises the file as ours
+    /// ([`crate::install::is_ours`]).
+    pub text: fn(command: &str, agent: &str) -> String,
+}
+
+/// The plugin an agent with [`Registration::Plugin`] loads.
+#[derive(Debug, Clone, Copy)]
+pub struct PluginSpec {
+    /// The plugin's source for `binary` (the bare name `agenthooks`, looked
+    /// up on the `PATH` the agent runs with, or an absolute path) serving the
+    /// table's installed events. It must contain a line with
+    /// `agenthooks run --agent <id>`: that line is how `install` recognises
+    /// the file as ours ([`crate::install::is_ours`]).
+    pub text: fn(binary: &std::path::Path, table: &super::Table) -> String,
 }
 
 /// Everything install needs to know about one agent besides its event table.

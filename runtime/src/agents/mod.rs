@@ -2,14 +2,27 @@
 //! capability row.
 //!
 //! Stage 1 (decode) and stage 6 (encode) of the pipeline, and what `install`
-//! writes. Adding an agent means adding one module and one line in [`AGENTS`].
+//! writes. Adding an agent means adding one module and one line in [`AGENTS`]:
+//!
+//! - `agents/<id>.rs` (its unit tests in `agents/<id>_tests.rs`): everything
+//!   below, including the text of a plugin or script it loads and the
+//!   variables naming its user directory;
+//! - this file: `pub mod <id>;` and its line in [`AGENTS`];
+//! - tests only: `tests/all/install.rs` `existing` (a config of the user's
+//!   own, for the round-trip test, which fails for an agent without one), and
+//!   recorded payloads under `tests/fixtures/agents/<id>-<version>/` where a
+//!   binary was run.
+//!
+//! Nothing outside `agents/` names an agent: `crate::install`, `run`, `check`
+//! and `agenthooks agents` iterate over [`AGENTS`].
 //!
 //! Every agent's native names live in its module's [`Table`]; decode, encode,
 //! `install` and `agenthooks agents` all read that table. Where its hooks are
 //! configured lives in the same module's [`InstallSpec`]. The shared halves are
 //! here ([`finish_decode`]), in [`plan`] (which parts of an answer an agent
 //! acts on, and the note for each part it cannot) and in `crate::install`
-//! (merging, backups, scripts, the OpenCode plugin: nothing agent-specific).
+//! (merging, backups, writing script and plugin files whose text the agent's
+//! spec gives: nothing agent-specific).
 //!
 //! An agent module is mostly data:
 //!
@@ -23,8 +36,9 @@
 //!   are registered ([`Registration`]: a JSON file with a [`JsonSpec`] (the
 //!   [`Shape`], the handler's keys in order with the timeout's [`TimeUnit`],
 //!   root keys such as Copilot's `version`, JSONC or not, the settings that
-//!   switch all hooks off), one script per event, or a plugin), and the paths
-//!   whose presence means a project or user uses the agent;
+//!   switch all hooks off), one script per event ([`ScriptSpec`]: the
+//!   script's text), or a plugin file ([`PluginSpec`]: its source)), and the
+//!   paths whose presence means a project or user uses the agent;
 //! - `decode`: find the row ([`start_decode`]: `--event` first, native or
 //!   canonical spelling, then the payload's own name field), reshape what is
 //!   peculiar to the agent into Claude's layout, then [`finish_decode`];
@@ -43,7 +57,7 @@
 
 use serde_json::{Map, Value};
 
-use crate::protocol::{Answer, Event, EventError, EventName};
+use crate::protocol::{Answer, Event, EventError, EventName, Note};
 
 pub mod claude;
 mod claude_json;
@@ -63,10 +77,10 @@ mod table;
 pub mod windsurf;
 
 pub use install_spec::{
-    claude_handler, AlsoRuns, Field, InstallSpec, JsonSpec, Literal, Registration, Shape, TimeUnit,
-    UserDir, UserPath,
+    claude_handler, AlsoRuns, Field, InstallSpec, JsonSpec, Literal, PluginSpec, Registration,
+    ScriptSpec, Shape, TimeUnit, UserDir, UserPath,
 };
-pub use plan::{Intent, Verdict, NOTE_PREFIX};
+pub use plan::{Intent, Verdict};
 pub use table::{
     rename, tool, AnswerKind, Capabilities, CapabilityRow, Caps, EventRow, Rename, Table, ToolRow,
 };
@@ -76,25 +90,29 @@ pub use table::{
 pub struct Native {
     /// Written to stdout as is (often one JSON document, or nothing).
     pub stdout: String,
-    /// Written to stderr, one line each (a block reason, notes about what was
-    /// dropped; notes start with [`NOTE_PREFIX`]).
+    /// The agent's own lines for stderr (a block reason), written first and
+    /// unprefixed.
     pub stderr: Vec<String>,
+    /// What the agent cannot do, and (after `run` or
+    /// [`Runtime::dispatch_native`](crate::runtime::Runtime::dispatch_native))
+    /// every note of the dispatch: written after [`Native::stderr`].
+    pub notes: Vec<Note>,
     /// The process exit code.
     pub exit_code: i32,
 }
 
 impl Native {
-    /// Exit 0, `stdout` as given, the notes on stderr.
-    pub fn ok(stdout: String, notes: Vec<String>) -> Native {
+    /// Exit 0, `stdout` as given, with `notes`.
+    pub fn ok(stdout: String, notes: Vec<Note>) -> Native {
         Native {
             stdout,
-            stderr: notes,
-            exit_code: 0,
+            notes,
+            ..Native::default()
         }
     }
 
     /// Exit 0 with `value` as one JSON document on stdout (nothing for `null`).
-    pub fn json(value: &Value, notes: Vec<String>) -> Native {
+    pub fn json(value: &Value, notes: Vec<Note>) -> Native {
         let stdout = if value.is_null() {
             String::new()
         } else {
@@ -103,24 +121,35 @@ impl Native {
         Native::ok(stdout, notes)
     }
 
-    /// Exit 2 with `reason`, folded onto one line, as the first stderr line
-    /// (agents that answer by exit code only), the notes after it.
-    pub fn exit2(reason: &str, notes: Vec<String>) -> Native {
-        let mut stderr = vec![reason.split_whitespace().collect::<Vec<_>>().join(" ")];
-        stderr.extend(notes);
+    /// Exit 2 with `reason`, folded onto one line, as the stderr line
+    /// (agents that answer by exit code only).
+    pub fn exit2(reason: &str, notes: Vec<Note>) -> Native {
         Native {
-            stdout: String::new(),
-            stderr,
+            stderr: vec![reason.split_whitespace().collect::<Vec<_>>().join(" ")],
+            notes,
             exit_code: 2,
+            ..Native::default()
         }
     }
 
-    /// The notes among the stderr lines.
-    pub fn notes(&self) -> impl Iterator<Item = &str> {
+    /// The notes: what the agent cannot do (and the dispatch's, once added).
+    pub fn notes(&self) -> impl Iterator<Item = &Note> {
+        self.notes.iter()
+    }
+
+    /// This answer with `notes` after its own.
+    pub fn with_notes(mut self, notes: impl IntoIterator<Item = Note>) -> Native {
+        self.notes.extend(notes);
+        self
+    }
+
+    /// Every line for stderr, as `run` writes them: the agent's own, then
+    /// each note ([`Note::line`]).
+    pub fn stderr_lines(&self) -> impl Iterator<Item = String> + '_ {
         self.stderr
             .iter()
-            .map(String::as_str)
-            .filter(|l| l.starts_with(NOTE_PREFIX))
+            .cloned()
+            .chain(self.notes.iter().map(Note::line))
     }
 }
 
@@ -186,7 +215,7 @@ pub trait Agent: Sync + Send {
     /// `run` answers when it has nothing to say or hits trouble of its own.
     /// Exit 0 and an empty stdout, unless the agent reads an empty stdout
     /// otherwise (Gemini then parses stderr as the answer).
-    fn no_opinion(&self, notes: Vec<String>) -> Native {
+    fn no_opinion(&self, notes: Vec<Note>) -> Native {
         Native::ok(String::new(), notes)
     }
 
@@ -346,10 +375,14 @@ pub fn intent_for(
             let notes = if answer.is_empty() {
                 Vec::new()
             } else {
-                vec![format!(
-                    "{NOTE_PREFIX}{} has no `{}` event; the answer was dropped",
+                vec![plan::agent_note(
                     agent.id(),
-                    event.name()
+                    "no-event",
+                    format!(
+                        "{} has no `{}` event; the answer was dropped",
+                        agent.id(),
+                        event.name()
+                    ),
                 )]
             };
             Err(agent.no_opinion(notes))

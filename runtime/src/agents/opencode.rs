@@ -1,5 +1,5 @@
 //! OpenCode: no command hooks, only in-process JS plugins; `install` writes a
-//! small plugin (`crate::install`) that hands each plugin hook to
+//! small plugin ([`plugin`], the text below) that hands each plugin hook to
 //! `agenthooks run --agent opencode --event <hook>`.
 //!
 //! Source: <https://github.com/anomalyco/opencode> `packages/plugin/src/index.ts`;
@@ -23,7 +23,9 @@
 //!     `status` (`permission.ask`: `"allow"|"deny"|"ask"`), `output` (the tool
 //!     result with context appended), `parts` (the prompt's parts with context
 //!     appended to the last text part), `context` (compaction context list).
-//! - stderr: one line each, passed to OpenCode's log. Exit code always 0.
+//! - stderr: one line each, passed to OpenCode's log. Exit code always 0; a
+//!   failure of the binary itself allows (the runtime's failure policy is
+//!   applied inside `run`, never in the plugin).
 
 use serde_json::{json, Map, Value};
 
@@ -33,8 +35,10 @@ use super::{
     finish_decode, intent_for, rename, start_decode, tool, Agent, Caps, DecodeError, EventRow,
     Native, Table, Verdict,
 };
-use super::{InstallSpec, Registration, UserDir, UserPath};
+use super::{InstallSpec, PluginSpec, Registration, UserDir, UserPath};
+use crate::install::NOT_INSTALLED;
 use crate::protocol::{Answer, Event, EventName};
+use std::path::Path;
 
 /// The OpenCode adapter.
 pub struct OpenCode;
@@ -123,14 +127,16 @@ pub static TABLE: Table = Table {
     plain_stdout: false,
 };
 
-/// OpenCode has no command hooks: install writes a plugin that spawns the
-/// binary (`crate::install`), in its plugins directory.
+/// OpenCode has no command hooks: install writes a plugin ([`plugin`]) that
+/// spawns the binary, in its plugins directory.
 pub static INSTALL: InstallSpec = InstallSpec {
-    registration: Registration::Plugin,
+    registration: Registration::Plugin(PluginSpec {
+        text: |binary, table| plugin("opencode", binary, table),
+    }),
     project: ".opencode/plugins/agenthooks.js",
-    user: UserPath::new(UserDir::XdgConfigHome, "opencode/plugins/agenthooks.js"),
+    user: UserPath::new(UserDir::XDG_CONFIG_HOME, "opencode/plugins/agenthooks.js"),
     detect: &[".opencode"],
-    detect_user: &[UserPath::new(UserDir::XdgConfigHome, "opencode")],
+    detect_user: &[UserPath::new(UserDir::XDG_CONFIG_HOME, "opencode")],
     after_install: None,
 };
 
@@ -302,6 +308,104 @@ impl Agent for OpenCode {
         };
         Native::json(&value, intent.notes)
     }
+}
+
+/// Bus events arrive through the plugin's `event` hook rather than by name.
+fn is_bus_event(native: &str) -> bool {
+    native.starts_with("session.")
+        || native.starts_with("file.")
+        || native.starts_with("message.")
+        || native.starts_with("permission.asked")
+        || native.starts_with("command.")
+}
+
+/// The plugin's source for agent `id` (OpenCode or a fork that loads the same
+/// plugins), this binary and the table's installed events.
+///
+/// `binary` is the bare name `agenthooks` (then `spawn` looks it up on the
+/// `PATH` OpenCode runs with) or an absolute path; when it cannot be started
+/// the plugin logs [`NOT_INSTALLED`] and allows.
+pub(crate) fn plugin(id: &str, binary: &Path, table: &Table) -> String {
+    let binary = serde_json::to_string(&binary.to_string_lossy()).unwrap_or_default();
+    let missing = serde_json::to_string(NOT_INSTALLED).unwrap_or_default();
+    let agent = serde_json::to_string(id).unwrap_or_default();
+    let mut hooks = String::new();
+    let mut bus = Vec::new();
+    for row in table.installed() {
+        let name = serde_json::to_string(row.native).unwrap_or_default();
+        if is_bus_event(row.native) {
+            bus.push(name);
+        } else {
+            hooks.push_str(&format!(
+                "    {name}: async (input, output) => act(await call({name}, input, output), output),\n"
+            ));
+        }
+    }
+    let bus = bus.join(", ");
+    format!(
+        r#"// Written by `agenthooks install {id}`: each hook below runs
+// `agenthooks run --agent {id} --event <hook>`; `agenthooks uninstall {id}` removes this file.
+import {{ spawn }} from "node:child_process";
+
+const BINARY = {binary};
+const AGENT = {agent};
+const MISSING = {missing};
+const BUS_EVENTS = new Set([{bus}]);
+
+function call(hook, input, output, context) {{
+  return new Promise((resolve) => {{
+    let stdout = "";
+    let stderr = "";
+    let child;
+    try {{
+      child = spawn(BINARY, ["run", "--agent", AGENT, "--event", hook], {{
+        stdio: ["pipe", "pipe", "pipe"],
+      }});
+    }} catch (err) {{
+      console.error(err && err.code === "ENOENT" ? MISSING : `agenthooks: cannot start ${{BINARY}}: ${{err}}; allowing`);
+      return resolve({{}});
+    }}
+    child.stdout.on("data", (d) => (stdout += d));
+    child.stderr.on("data", (d) => (stderr += d));
+    child.on("error", (err) => {{
+      console.error(err && err.code === "ENOENT" ? MISSING : `agenthooks: ${{err}}; allowing`);
+      resolve({{}});
+    }});
+    child.on("close", () => {{
+      for (const line of stderr.split("\n")) if (line.trim()) console.error(line);
+      const text = stdout.trim();
+      if (!text) return resolve({{}});
+      try {{
+        resolve(JSON.parse(text));
+      }} catch {{
+        console.error(`agenthooks: unreadable answer ${{JSON.stringify(text.slice(0, 200))}}; allowing`);
+        resolve({{}});
+      }}
+    }});
+    child.stdin.on("error", () => {{}});
+    child.stdin.end(JSON.stringify({{ hook, input, output, ...context }}));
+  }});
+}}
+
+function act(answer, output) {{
+  if (answer && typeof answer.output === "object" && answer.output !== null && output) {{
+    Object.assign(output, answer.output);
+  }}
+  if (answer && typeof answer.error === "string") throw new Error(answer.error);
+}}
+
+export const AgentHooks = async ({{ directory, worktree }}) => {{
+  const context = {{ directory, worktree }};
+  const run = (hook, input, output) => call(hook, input, output, context);
+  return {{
+{hooks_with_context}    event: async ({{ event }}) => {{
+      if (event && BUS_EVENTS.has(event.type)) act(await run(event.type, event.properties ?? {{}}, {{}}), null);
+    }},
+  }};
+}};
+"#,
+        hooks_with_context = hooks.replace("await call(", "await run(")
+    )
 }
 
 /// The text of a `chat.message` output's text parts.

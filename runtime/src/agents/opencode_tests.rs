@@ -157,3 +157,41 @@ fn answers_follow_the_plugin_contract() {
     assert_eq!(n.stdout, "");
     assert_eq!(n.notes().count(), 1);
 }
+
+static PLUGIN_ROWS: &[EventRow] = &[
+    EventRow::new(EventName::PreToolUse, "tool.execute.before", Caps::NONE),
+    EventRow::new(EventName::SessionStart, "session.created", Caps::NONE),
+    EventRow::new(EventName::Stop, "session.idle", Caps::NONE).decode_only(),
+];
+static PLUGIN_TABLE: Table = Table {
+    events: PLUGIN_ROWS,
+    tools: &[],
+    renames: &[],
+    fields: &[],
+    notes: &[],
+    plain_stdout: false,
+};
+
+#[test]
+fn plugin_registers_installed_hooks_and_bus_events_only() {
+    let src = plugin("opencode", Path::new("/opt/it's/agenthooks"), &PLUGIN_TABLE);
+    assert!(src.contains(r#"const BINARY = "/opt/it's/agenthooks";"#));
+    assert!(src.contains(r#"const AGENT = "opencode";"#));
+    assert!(src.contains(r#""tool.execute.before": async (input, output) => act(await run("tool.execute.before", input, output), output),"#));
+    assert!(src.contains(r#"const BUS_EVENTS = new Set(["session.created"]);"#));
+    assert!(!src.contains("session.idle"));
+    assert!(src.lines().any(|l| crate::install::is_ours(l, "opencode")));
+}
+
+/// The spec's text is OpenCode's: a fork reusing [`plugin`] names itself.
+#[test]
+fn the_install_spec_writes_this_agents_plugin() {
+    let Registration::Plugin(spec) = INSTALL.registration else {
+        panic!("opencode registers by plugin");
+    };
+    let src = (spec.text)(Path::new("agenthooks"), &TABLE);
+    assert!(src.lines().any(|l| crate::install::is_ours(l, "opencode")));
+    let fork = plugin("kilo", Path::new("agenthooks"), &TABLE);
+    assert!(fork.contains(r#"const AGENT = "kilo";"#));
+    assert!(!fork.lines().any(|l| crate::install::is_ours(l, "opencode")));
+}

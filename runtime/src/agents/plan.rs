@@ -9,10 +9,7 @@
 use serde_json::{Map, Value};
 
 use super::table::{AnswerKind, EventRow, Rename, Table};
-use crate::protocol::{Answer, Behavior, Event, EventName, PermissionDecision};
-
-/// Every note the runtime writes to the agent's stderr starts with this.
-pub const NOTE_PREFIX: &str = "agenthooks: ";
+use crate::protocol::{Answer, Behavior, Event, Note, PermissionDecision, Source};
 
 /// A permission verdict before a tool.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -42,8 +39,8 @@ pub struct Intent {
     pub stop: Option<String>,
     /// A message for the user.
     pub system_message: Option<String>,
-    /// One line per part of the answer the agent cannot act on.
-    pub notes: Vec<String>,
+    /// One per part of the answer the agent cannot act on.
+    pub notes: Vec<Note>,
 }
 
 impl Intent {
@@ -92,11 +89,20 @@ pub(super) fn non_empty(s: Option<&str>) -> Option<&str> {
 pub const DEFAULT_DENY: &str = "blocked by a hook";
 
 /// A note saying the agent cannot act on `kind` at `native` and what happened instead.
-pub fn note(agent: &str, native: &str, kind: AnswerKind, instead: &str) -> String {
-    format!(
-        "{NOTE_PREFIX}{agent} does not act on `{}` at `{native}`; {instead}",
+pub fn note(agent: &str, native: &str, kind: AnswerKind, instead: &str) -> Note {
+    let text = format!(
+        "{agent} does not act on `{}` at `{native}`; {instead}",
         kind.field()
-    )
+    );
+    agent_note(agent, kind.note_kind(), text)
+}
+
+/// A note of `kind` from the adapter of `agent`.
+pub fn agent_note(agent: &str, kind: &'static str, text: String) -> Note {
+    let source = Source::Agent {
+        id: agent.to_string(),
+    };
+    Note::new(source, kind, text)
 }
 
 /// Read `answer` for `event` and keep what `row` says the agent acts on.
@@ -105,10 +111,7 @@ pub fn plan(agent: &str, table: &Table, row: &EventRow, event: &Event, answer: &
     let native = row.native;
     let mut out = Intent::default();
     let hso = answer.hook_specific_output.as_ref();
-    let permission_event = matches!(
-        event.name(),
-        EventName::PreToolUse | EventName::PermissionRequest
-    );
+    let permission_event = event.name().takes_permission();
 
     // The verdict and its reason.
     let mut asked_stop = answer
@@ -178,8 +181,12 @@ pub fn plan(agent: &str, table: &Table, row: &EventRow, event: &Event, answer: &
             }
         }
         Some(PermissionDecision::Defer) => {
-            out.notes.push(format!(
-                "{NOTE_PREFIX}{agent} does not act on `permissionDecision: defer` at `{native}`; dropped"
+            out.notes.push(agent_note(
+                agent,
+                "defer",
+                format!(
+                    "{agent} does not act on `permissionDecision: defer` at `{native}`; dropped"
+                ),
             ));
         }
         None => {}
@@ -223,10 +230,7 @@ pub fn plan(agent: &str, table: &Table, row: &EventRow, event: &Event, answer: &
     let mut block_as_context = None;
     if !permission_event && answer.blocks() {
         let reason = answer.reason.clone().unwrap_or_default();
-        let after_tool = matches!(
-            event.name(),
-            EventName::PostToolUse | EventName::PostToolUseFailure
-        );
+        let after_tool = event.name().is_after_tool();
         if caps.block {
             out.block = Some(reason);
         } else if after_tool && caps.context && non_empty(Some(&reason)).is_some() {
@@ -279,12 +283,7 @@ pub fn plan(agent: &str, table: &Table, row: &EventRow, event: &Event, answer: &
                 AnswerKind::Stop,
                 "denied the tool instead",
             ));
-        } else if caps.block
-            && matches!(
-                event.name(),
-                EventName::UserPromptSubmit | EventName::UserPromptExpansion
-            )
-        {
+        } else if caps.block && event.name().is_prompt() {
             // Not taking the prompt is the nearest safe reading there. (At
             // Stop, `block` means "keep going": the opposite of stop.)
             if out.block.is_none() {
@@ -314,8 +313,10 @@ pub fn plan(agent: &str, table: &Table, row: &EventRow, event: &Event, answer: &
         .keys()
         .chain(hso.into_iter().flat_map(|h| h.extra.keys()));
     for field in extra {
-        out.notes.push(format!(
-            "{NOTE_PREFIX}{agent} does not act on `{field}` at `{native}`; dropped"
+        out.notes.push(agent_note(
+            agent,
+            "other-field",
+            format!("{agent} does not act on `{field}` at `{native}`; dropped"),
         ));
     }
     out

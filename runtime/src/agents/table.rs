@@ -57,6 +57,21 @@ impl AnswerKind {
         }
     }
 
+    /// The kind of the note that says this part of an answer was dropped or
+    /// read otherwise ([`Note::kind`](crate::protocol::Note::kind)).
+    pub fn note_kind(self) -> &'static str {
+        match self {
+            AnswerKind::Deny => "deny",
+            AnswerKind::Ask => "ask",
+            AnswerKind::Allow => "allow",
+            AnswerKind::UpdatedInput => "updated-input",
+            AnswerKind::Context => "context",
+            AnswerKind::Block => "block",
+            AnswerKind::Stop => "stop",
+            AnswerKind::SystemMessage => "system-message",
+        }
+    }
+
     /// The canonical answer field this kind is written as (named in drop notes).
     pub fn field(self) -> &'static str {
         match self {

@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 use serde_json::{json, Map, Value};
 
 use super::*;
-use crate::protocol::{Answer, PermissionDecision};
+use crate::protocol::{Answer, Note, PermissionDecision};
 
 /// Every recorded payload of `agent`: (path, event name from the file name, payload).
 pub fn fixtures(agent: &str) -> Vec<(PathBuf, String, Value)> {
@@ -167,7 +167,7 @@ fn answer_of(kind: AnswerKind, event: EventName) -> Answer {
 }
 
 fn is_permission(e: EventName) -> bool {
-    matches!(e, EventName::PreToolUse | EventName::PermissionRequest)
+    e.takes_permission()
 }
 
 #[test]
@@ -220,6 +220,34 @@ fn tables_give_permission_answers_only_before_tools_and_block_only_elsewhere() {
 }
 
 #[test]
+fn every_capability_row_agrees_with_the_event_facts_claude_included() {
+    for agent in AGENTS {
+        for row in agent.table().events {
+            let (c, e) = (row.caps, row.canonical);
+            let ctx = format!("{} {} ({e})", agent.id(), row.native);
+            // An agent can act on a block only where the aggregator makes one,
+            // and on a verdict only where the event takes one.
+            assert!(!c.block || e.takes_block(), "block: {ctx}");
+            let verdict = c.deny || c.ask || c.allow || c.updated_input;
+            assert!(!verdict || e.takes_permission(), "verdict: {ctx}");
+        }
+    }
+    // Claude Code is the protocol: its row is the event facts exactly, for
+    // every event.
+    let claude = find("claude").expect("claude");
+    for e in EventName::ALL.iter().copied() {
+        let row = claude
+            .table()
+            .events
+            .iter()
+            .find(|r| r.canonical == e)
+            .unwrap_or_else(|| panic!("claude has no row for {e}"));
+        assert_eq!(row.caps.block, e.takes_block(), "claude block at {e}");
+        assert_eq!(row.caps.deny, e.takes_permission(), "claude deny at {e}");
+    }
+}
+
+#[test]
 fn the_encoder_drops_a_field_exactly_when_the_capability_row_says_so() {
     for agent in AGENTS.iter().filter(|a| a.id() != "claude") {
         for row in agent.table().events {
@@ -240,11 +268,11 @@ fn the_encoder_drops_a_field_exactly_when_the_capability_row_says_so() {
                     continue;
                 }
                 let native = agent.encode(&event, &answer_of(kind, row.canonical));
-                let dropped: Vec<&str> = native
+                let dropped: Vec<&Note> = native
                     .notes()
-                    .filter(|n| n.contains(&format!("`{}`", kind.field())))
+                    .filter(|n| n.kind == kind.note_kind())
                     .collect();
-                let all_notes: Vec<&str> = native.notes().collect();
+                let all_notes: Vec<&Note> = native.notes().collect();
                 let ctx = format!("{} {} {:?}: {native:?}", agent.id(), row.native, kind);
                 if row.caps.supports(kind) {
                     assert!(all_notes.is_empty(), "supported but noted: {ctx}");
@@ -301,10 +329,7 @@ fn every_answer_encodes_to_well_formed_native_output() {
                 assert!(matches!(native.exit_code, 0 | 2), "{ctx}");
                 if native.exit_code == 2 {
                     assert!(
-                        native
-                            .stderr
-                            .first()
-                            .is_some_and(|l| !l.trim().is_empty() && !l.starts_with(NOTE_PREFIX)),
+                        native.stderr.first().is_some_and(|l| !l.trim().is_empty()),
                         "exit 2 needs a reason first on stderr: {ctx}"
                     );
                 }
@@ -585,12 +610,7 @@ fn each_canonical_answer_is_each_agent_s_documented_answer() {
             assert_eq!(got.stdout, *stdout, "{ctx}");
         }
         assert_eq!(got.exit_code, *exit, "{ctx}");
-        let lines: Vec<&str> = got
-            .stderr
-            .iter()
-            .map(String::as_str)
-            .filter(|l| !l.starts_with(NOTE_PREFIX))
-            .collect();
+        let lines: Vec<&str> = got.stderr.iter().map(String::as_str).collect();
         assert_eq!(lines, *reasons, "{ctx}");
         assert_eq!(got.notes().count(), *notes, "{ctx}");
     }
@@ -932,4 +952,41 @@ fn every_recorded_claude_payload_decodes_unchanged_but_for_the_added_fields() {
         }
         assert_eq!(Value::Object(input), payload, "{path:?}");
     }
+}
+
+/// The module docs' promise, checked: an agent's id appears as a string
+/// literal only under `agents/` (tests aside), so a new agent needs no edit
+/// elsewhere in the runtime. Claude is the exception: its protocol is the
+/// runtime's own, and `fire` defaults to it.
+#[test]
+fn no_code_outside_agents_names_an_agent() {
+    fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
+        for entry in std::fs::read_dir(dir).expect("src dir").flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                walk(&path, out);
+            } else if path.extension().is_some_and(|e| e == "rs") {
+                out.push(path);
+            }
+        }
+    }
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut files = Vec::new();
+    walk(&src, &mut files);
+    let mut found = Vec::new();
+    for file in files {
+        let rel = file.strip_prefix(&src).expect("under src");
+        let name = rel.to_string_lossy();
+        if rel.starts_with("agents") || name.ends_with("tests.rs") {
+            continue;
+        }
+        let text = std::fs::read_to_string(&file).expect("readable");
+        let code = text.split("#[cfg(test)]").next().unwrap_or_default();
+        for agent in AGENTS.iter().filter(|a| a.id() != "claude") {
+            if code.contains(&format!("\"{}\"", agent.id())) {
+                found.push(format!("{name}: \"{}\"", agent.id()));
+            }
+        }
+    }
+    assert!(found.is_empty(), "agent ids outside agents/: {found:?}");
 }

@@ -23,9 +23,8 @@ use crate::agents::{self, claude, Agent, Native};
 use crate::config::{self, LoadOptions};
 use crate::exec::ExecContext;
 use crate::fsread;
-use crate::pipeline::{self, Dispatched};
+use crate::pipeline::{self, Dispatched, Tail};
 use crate::protocol::{Answer, Behavior, Event, EventName, PermissionDecision};
-use crate::select::select;
 use crate::suggest;
 
 /// `agenthooks fire`.
@@ -127,35 +126,28 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         home: None,
         project_root: root.clone(),
     });
-    let selected = select(&config.handlers, &event);
     // Verbose for the per-hook details `fire` shows; they are kept apart
     // from the notes, so the stderr shown is what `run` prints.
     let ctx = ExecContext {
         project_root: root.clone(),
         verbose: true,
-        budgets: config.budgets,
         ..ExecContext::default()
     };
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .context("could not start the async runtime")?;
-    let done = runtime.block_on(pipeline::dispatch_selected(
-        &event, &config, &selected, &ctx,
-    ));
-    // A wasm guest stuck in host file I/O (a FIFO) leaves a blocking thread
-    // behind after its timeout; dropping the runtime would wait for it.
-    runtime.shutdown_background();
-    let native = agent.encode(&event, &done.answer);
-    let mut notes = config.errors.clone();
-    notes.extend(config.warnings.iter().cloned());
-    notes.extend(done.notes.iter().cloned());
+    let tail = Tail {
+        config: &config,
+        root: root.as_deref(),
+        verbose: false,
+        audit: false,
+    };
+    let done = pipeline::dispatch_once(&event, &ctx, &tail)?;
+    let native = agent
+        .encode(&event, &done.answer)
+        .with_notes(done.notes.iter().cloned());
     let shown = Shown {
         agent,
         event: &event,
         root: root.as_deref(),
         done: &done,
-        notes: &notes,
         native: &native,
     };
     let text = if args.json {
@@ -365,7 +357,6 @@ struct Shown<'a> {
     event: &'a Event,
     root: Option<&'a Path>,
     done: &'a Dispatched,
-    notes: &'a [String],
     native: &'a Native,
 }
 
@@ -374,9 +365,7 @@ impl Shown<'_> {
     fn stderr_lines(&self) -> Vec<String> {
         // The same lines as `run` without `--verbose` (what an agent sees):
         // per-hook details are in each hook's block, not here.
-        let mut lines = self.native.stderr.clone();
-        lines.extend(self.notes.iter().map(|n| report::note_line(n)));
-        lines
+        self.native.stderr_lines().collect()
     }
 
     fn json(&self) -> Value {
@@ -385,7 +374,7 @@ impl Shown<'_> {
             "project_root": self.root.map(|r| r.to_string_lossy().into_owned()),
             "handlers": self.done.reports.iter().map(report::report_json).collect::<Vec<_>>(),
             "answer": self.done.answer,
-            "notes": self.notes,
+            "notes": self.done.notes,
             "native": {
                 "agent": self.agent.id(),
                 "stdout": self.native.stdout,

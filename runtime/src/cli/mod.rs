@@ -43,6 +43,14 @@ pub struct Cli {
     pub cmd: Cmd,
 }
 
+impl Cli {
+    /// Whether this is `agenthooks run`, the bridge an agent calls, which
+    /// must never fail (a panic allows, printed on one line).
+    pub fn is_run(&self) -> bool {
+        matches!(self.cmd, Cmd::Run(_))
+    }
+}
+
 /// The subcommands.
 #[derive(Debug, Subcommand)]
 pub enum Cmd {
@@ -99,7 +107,7 @@ where
             let first = err.to_string();
             let line = first.lines().next().unwrap_or("bad arguments");
             let line = line.trim_start_matches("error: ");
-            eprintln!("agenthooks: {line}; allowing");
+            eprintln!("{}", report::note_line(&format!("{line}; allowing")));
             Err(ExitCode::SUCCESS)
         }
         Err(err) => {

@@ -5,76 +5,32 @@ use std::fmt::Write as _;
 
 use serde_json::{json, Value};
 
-use crate::agents::NOTE_PREFIX;
 use crate::exec::Report;
-use crate::protocol::{one_line, Exit, Outcome};
+use crate::protocol::{one_line, Exit, Note, Outcome};
 
 /// How much of a hook's stdout or stderr the text report shows.
 const EXCERPT_CHARS: usize = 400;
 
-/// A note as printed on stderr: prefixed [`NOTE_PREFIX`] (once), and cut to
-/// one line of bounded length ([`one_line`]): every note passes here, so a
-/// 10 MB event name or a guest's multi-line message cannot flood stderr.
-pub fn note_line(note: &str) -> String {
-    let note = note.strip_prefix(NOTE_PREFIX).unwrap_or(note);
-    format!("{NOTE_PREFIX}{}", one_line(note))
-}
-
-/// `answered`, `failed` or `skipped`.
-pub fn status(outcome: &Outcome) -> &'static str {
-    match outcome {
-        Outcome::Answered(_) => "answered",
-        Outcome::Failed(_) => "failed",
-        Outcome::Skipped(_) => "skipped",
-    }
-}
-
-/// One line for `run --verbose`: ``hook command `x`: answered (exit 0, 12 ms)``.
-pub fn summary_line(report: &Report) -> String {
-    let mut line = format!("hook {}: {}", report.label, status(&report.outcome));
-    let mut detail = Vec::new();
-    match &report.outcome {
-        Outcome::Answered(answer) if !answer.is_empty() => {
-            detail.push(serde_json::to_string(answer).unwrap_or_default());
-        }
-        Outcome::Answered(_) => detail.push("no opinion".to_string()),
-        Outcome::Failed(failure) => detail.push(failure.to_string()),
-        Outcome::Skipped(skip) => detail.push(skip.to_string()),
-    }
-    if let Some(exit) = report.exit {
-        detail.push(exit_text(exit));
-    }
-    detail.push(format!("{} ms", report.duration.as_millis()));
-    let _ = write!(line, " ({})", detail.join(", "));
-    line
-}
-
-/// What `run --verbose` adds for one hook: its [`summary_line`], then its
-/// details (a guest's log lines, the compile cache), each naming the hook.
-pub fn verbose_lines(report: &Report) -> impl Iterator<Item = String> + '_ {
-    let label = &report.label;
-    std::iter::once(summary_line(report)).chain(
-        report
-            .details
-            .iter()
-            .map(move |detail| format!("hook {label}: {detail}")),
-    )
-}
-
-/// `exit 0` or `signal 9`.
-pub fn exit_text(exit: Exit) -> String {
-    match exit {
-        Exit::Code(code) => format!("exit {code}"),
-        Exit::Signal(signal) => format!("signal {signal}"),
-    }
+/// A line of the CLI's own for stderr, as every note is printed
+/// ([`Note::line`]: prefixed once, one bounded line).
+pub fn note_line(text: &str) -> String {
+    Note::runtime("info", text).line()
 }
 
 /// A report as JSON (for `fire --json`).
 pub fn report_json(report: &Report) -> Value {
     let (answer, failure, skip) = match &report.outcome {
         Outcome::Answered(answer) => (json!(answer), Value::Null, Value::Null),
-        Outcome::Failed(failure) => (Value::Null, json!(failure.to_string()), Value::Null),
-        Outcome::Skipped(skip) => (Value::Null, Value::Null, json!(skip.to_string())),
+        Outcome::Failed(failure) => (
+            Value::Null,
+            json!({"kind": failure.kind(), "message": failure.to_string()}),
+            Value::Null,
+        ),
+        Outcome::Skipped(skip) => (
+            Value::Null,
+            Value::Null,
+            json!({"kind": skip.kind(), "message": skip.to_string()}),
+        ),
     };
     let (exit_code, signal) = match report.exit {
         Some(Exit::Code(code)) => (json!(code), Value::Null),
@@ -84,7 +40,7 @@ pub fn report_json(report: &Report) -> Value {
     json!({
         "label": report.label,
         "kind": report.kind,
-        "status": status(&report.outcome),
+        "status": report.status(),
         "exit_code": exit_code,
         "signal": signal,
         "duration_ms": report.duration.as_secs_f64() * 1000.0,
@@ -103,9 +59,9 @@ pub fn report_json(report: &Report) -> Value {
 /// what it answered, excerpts of its output and its notes.
 pub fn report_text(index: usize, report: &Report) -> String {
     // The label names the kind already: `command `./x.sh``.
-    let mut out = format!("  [{index}] {}  {}", report.label, status(&report.outcome));
+    let mut out = format!("  [{index}] {}  {}", report.label, report.status());
     if let Some(exit) = report.exit {
-        let _ = write!(out, "  {}", exit_text(exit));
+        let _ = write!(out, "  {exit}");
     }
     let _ = writeln!(out, "  {} ms", report.duration.as_millis());
     match &report.outcome {
@@ -158,22 +114,6 @@ pub fn excerpt(text: &str) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn notes_are_prefixed_once() {
-        assert_eq!(note_line("x"), "agenthooks: x");
-        assert_eq!(note_line("agenthooks: x"), "agenthooks: x");
-    }
-
-    #[test]
-    fn notes_are_one_bounded_line() {
-        let huge = format!("unknown event `{}`\nsecond line", "X".repeat(10 << 20));
-        let line = note_line(&huge);
-        assert!(!line.contains('\n'));
-        assert!(line.len() < 1000, "{}", line.len());
-        assert!(line.starts_with("agenthooks: unknown event `XXX"));
-        assert!(line.ends_with('…'));
-    }
 
     #[test]
     fn excerpts_are_one_bounded_line() {

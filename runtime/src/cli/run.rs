@@ -24,12 +24,11 @@ use std::process::ExitCode;
 use anyhow::{anyhow, Context};
 
 use crate::agents::{self, Agent, Native};
-use crate::audit::{AuditLog, Record};
 use crate::config::{self, LoadOptions, Scope};
 use crate::exec::ExecContext;
 use crate::install;
-use crate::pipeline::{self, Dispatched};
-use crate::select::select;
+use crate::pipeline::{self, Tail};
+use crate::protocol::Note;
 
 /// The largest input accepted on stdin. Real payloads are kilobytes; a
 /// transcript pasted into a prompt can reach megabytes.
@@ -52,11 +51,8 @@ pub struct Args {
 /// Run the bridge on this process's stdin, stdout and stderr. Never fails.
 pub fn run(args: Args) -> ExitCode {
     // Even a bug of ours must not block the agent (some read any non-zero
-    // exit as a deny): a panic prints one line and allows.
-    std::panic::set_hook(Box::new(|info| {
-        let line = info.to_string().replace('\n', " ");
-        eprintln!("agenthooks: internal error: {line}");
-    }));
+    // exit as a deny): a panic allows (`main` installs the hook that prints
+    // it on one line).
     let mut notes = Vec::new();
     let allow =
         agents::find(&args.agent).map_or_else(Native::default, |a| a.no_opinion(Vec::new()));
@@ -72,18 +68,21 @@ pub fn run(args: Args) -> ExitCode {
 /// `answer`'s native answer; on its error or panic, `allow` (the agent's "no
 /// opinion") with a note saying why.
 fn allow_on_trouble(
-    notes: &mut Vec<String>,
+    notes: &mut Vec<Note>,
     allow: Native,
-    answer: impl FnOnce(&mut Vec<String>) -> anyhow::Result<Native>,
+    answer: impl FnOnce(&mut Vec<Note>) -> anyhow::Result<Native>,
 ) -> Native {
     match std::panic::catch_unwind(AssertUnwindSafe(|| answer(notes))) {
         Ok(Ok(native)) => native,
         Ok(Err(err)) => {
-            notes.push(format!("{err:#}; allowing"));
+            notes.push(Note::runtime("input", format!("{err:#}; allowing")));
             allow
         }
         Err(_) => {
-            notes.push("allowing after an internal error".to_string());
+            notes.push(Note::runtime(
+                "internal",
+                "allowing after an internal error",
+            ));
             allow
         }
     }
@@ -95,7 +94,7 @@ fn allow_on_trouble(
 /// # Errors
 /// Input over [`MAX_INPUT`], input that is not JSON, an unknown agent, or a
 /// payload the agent's adapter cannot decode.
-pub fn bridge(args: &Args, input: impl Read, notes: &mut Vec<String>) -> anyhow::Result<Native> {
+pub fn bridge(args: &Args, input: impl Read, notes: &mut Vec<Note>) -> anyhow::Result<Native> {
     let agent = agents::named(&args.agent)?;
     let bytes = read_bounded(input)?;
     let value: serde_json::Value =
@@ -107,10 +106,13 @@ pub fn bridge(args: &Args, input: impl Read, notes: &mut Vec<String>) -> anyhow:
     let root = config::project_root(cwd.as_deref());
     if let Some(host) = running_its_own_entry(agent, root.as_deref().or(cwd.as_deref())) {
         if args.verbose {
-            notes.push(format!(
-                "{} runs this event through its own agenthooks entry; the {} entry steps aside",
-                host.display_name(),
-                agent.display_name()
+            notes.push(Note::runtime(
+                "verbose",
+                format!(
+                    "{} runs this event through its own agenthooks entry; the {} entry steps aside",
+                    host.display_name(),
+                    agent.display_name()
+                ),
             ));
         }
         return Ok(agent.no_opinion(Vec::new()));
@@ -119,43 +121,19 @@ pub fn bridge(args: &Args, input: impl Read, notes: &mut Vec<String>) -> anyhow:
         home: None,
         project_root: root.clone(),
     });
-    notes.extend(config.errors.iter().cloned());
-    notes.extend(config.warnings.iter().cloned());
-    let selected = select(&config.handlers, &event);
-    let done = if selected.is_empty() && !config.fails_closed() {
-        Dispatched::default()
-    } else {
-        let runtime = tokio::runtime::Builder::new_current_thread()
-            .enable_all()
-            .build()
-            .context("could not start the async runtime")?;
-        let ctx = ExecContext {
-            project_root: root.clone(),
-            verbose: args.verbose,
-            budgets: config.budgets,
-            ..ExecContext::default()
-        };
-        let done = runtime.block_on(pipeline::dispatch_selected(
-            &event, &config, &selected, &ctx,
-        ));
-        // A wasm guest stuck in host file I/O (a FIFO) leaves a blocking
-        // thread behind after its timeout; dropping the runtime would wait for it.
-        runtime.shutdown_background();
-        done
+    let ctx = ExecContext {
+        project_root: root.clone(),
+        verbose: args.verbose,
+        ..ExecContext::default()
     };
-    if args.verbose {
-        notes.extend(done.reports.iter().flat_map(super::report::verbose_lines));
-    }
-    notes.extend(done.notes.iter().cloned());
-    let audit = config
-        .audit
-        .as_ref()
-        .map(|a| (a.path.as_path(), a.max_bytes));
-    if let Some(log) = AuditLog::resolve(audit) {
-        let record = Record::new(&event, root.as_deref(), &done.reports, &done.answer);
-        notes.extend(log.write(&record));
-    }
-    Ok(agent.encode(&event, &done.answer))
+    let tail = Tail {
+        config: &config,
+        root: root.as_deref(),
+        verbose: args.verbose,
+        audit: true,
+    };
+    let done = pipeline::dispatch_once(&event, &ctx, &tail)?;
+    Ok(agent.encode(&event, &done.answer).with_notes(done.notes))
 }
 
 /// The agent that is running `agent`'s entry as well as its own (see
@@ -201,21 +179,18 @@ fn read_bounded(input: impl Read) -> anyhow::Result<Vec<u8>> {
     Ok(bytes)
 }
 
-/// Write the native answer, then the notes, each prefixed `agenthooks: `.
+/// Write the native answer, then the notes ([`Note::line`]).
 ///
 /// The agent's stderr lines go first and unprefixed: for agents that read
 /// stderr as the reason of a block, they are the reason.
-fn emit(native: &Native, notes: &[String]) {
+fn emit(native: &Native, notes: &[Note]) {
     // A closed pipe means the agent stopped listening; nothing left to do.
     let mut stdout = io::stdout().lock();
     let _ = stdout.write_all(native.stdout.as_bytes());
     let _ = stdout.flush();
     let mut stderr = io::stderr().lock();
-    for line in &native.stderr {
+    for line in native.stderr_lines().chain(notes.iter().map(Note::line)) {
         let _ = writeln!(stderr, "{line}");
-    }
-    for note in notes {
-        let _ = writeln!(stderr, "{}", super::report::note_line(note));
     }
 }
 
@@ -234,17 +209,18 @@ mod tests {
         assert_eq!(native, allow);
         let native = allow_on_trouble(&mut notes, allow.clone(), |_| panic!("a bug"));
         assert_eq!(native, allow);
+        let kinds: Vec<(&str, &str)> = notes.iter().map(|n| (n.kind, n.text.as_str())).collect();
         assert_eq!(
-            notes,
+            kinds,
             [
-                "no agent named `x`; allowing",
-                "allowing after an internal error"
+                ("input", "no agent named `x`; allowing"),
+                ("internal", "allowing after an internal error")
             ]
         );
         let answered = Native {
             stdout: "{}".into(),
-            stderr: vec![],
             exit_code: 2,
+            ..Native::default()
         };
         let native = allow_on_trouble(&mut notes, allow, |_| Ok(answered.clone()));
         assert_eq!(native, answered);

@@ -11,7 +11,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use crate::config::{Budgets, Handler, HandlerKind};
-use crate::protocol::{Event, Exit, Outcome, Skip};
+use crate::protocol::{Event, Exit, Note, Outcome, Skip};
 
 pub mod command;
 pub mod wasm;
@@ -63,6 +63,60 @@ impl Report {
             fuel_used: None,
             component_sha256: None,
         }
+    }
+
+    /// `answered`, `failed` or `skipped`.
+    pub fn status(&self) -> &'static str {
+        match &self.outcome {
+            Outcome::Answered(_) => "answered",
+            Outcome::Failed(_) => "failed",
+            Outcome::Skipped(_) => "skipped",
+        }
+    }
+
+    /// One line for `run --verbose`: ``hook command `x`: answered (exit 0, 12 ms)``.
+    pub fn summary_line(&self) -> String {
+        let mut detail = Vec::new();
+        match &self.outcome {
+            Outcome::Answered(answer) if !answer.is_empty() => {
+                detail.push(serde_json::to_string(answer).unwrap_or_default());
+            }
+            Outcome::Answered(_) => detail.push("no opinion".to_string()),
+            Outcome::Failed(failure) => detail.push(failure.to_string()),
+            Outcome::Skipped(skip) => detail.push(skip.to_string()),
+        }
+        if let Some(exit) = self.exit {
+            detail.push(exit.to_string());
+        }
+        detail.push(format!("{} ms", self.duration.as_millis()));
+        format!(
+            "hook {}: {} ({})",
+            self.label,
+            self.status(),
+            detail.join(", ")
+        )
+    }
+
+    /// What `run --verbose` adds for this hook: its [`Report::summary_line`],
+    /// then its details (a guest's log lines, the compile cache), each naming
+    /// the hook.
+    pub fn verbose_notes(&self) -> impl Iterator<Item = Note> + '_ {
+        let label = &self.label;
+        std::iter::once(self.summary_line())
+            .chain(
+                self.details
+                    .iter()
+                    .map(move |detail| format!("hook {label}: {detail}")),
+            )
+            .map(move |line| Note::hook(label, "verbose", line))
+    }
+
+    /// This hook's own notes (output cut, grants withheld, ...), each naming it.
+    pub fn own_notes(&self) -> impl Iterator<Item = Note> + '_ {
+        let label = &self.label;
+        self.notes
+            .iter()
+            .map(move |note| Note::hook(label, "hook-note", format!("hook {label}: {note}")))
     }
 
     /// A report for a handler that was not run.

@@ -1,6 +1,7 @@
 //! Where things are: the project root, the user's config homes, which agents a
 //! project uses and which have our entries installed.
 
+use std::collections::BTreeMap;
 use std::env;
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -18,18 +19,28 @@ use crate::fsread::{self, caps};
 pub struct Env {
     /// The home directory ([`crate::dirs::home`]).
     pub home: PathBuf,
-    /// `$CODEX_HOME` (default `~/.codex`).
-    pub codex_home: Option<PathBuf>,
-    /// `$COPILOT_HOME` (default `~/.copilot`).
-    pub copilot_home: Option<PathBuf>,
-    /// `$XDG_CONFIG_HOME` (default `~/.config`).
-    pub xdg_config_home: Option<PathBuf>,
+    /// The user-directory variables the agents name ([`UserDir::Var`]) that
+    /// are set and not empty, with their values.
+    vars: BTreeMap<&'static str, PathBuf>,
 }
 
 fn var(name: &str) -> Option<PathBuf> {
     env::var_os(name)
         .filter(|v| !v.is_empty())
         .map(PathBuf::from)
+}
+
+/// Every variable an agent's install spec names for a user directory.
+fn dir_vars() -> impl Iterator<Item = &'static str> {
+    AGENTS.iter().flat_map(|a| {
+        let spec = a.install_spec();
+        std::iter::once(spec.user)
+            .chain(spec.detect_user.iter().copied())
+            .filter_map(|p| match p.dir {
+                UserDir::Var { var, .. } => Some(var),
+                UserDir::Home => None,
+            })
+    })
 }
 
 impl Env {
@@ -39,33 +50,35 @@ impl Env {
     /// [`InstallError::NoHome`] when there is no home directory.
     pub fn from_process() -> Result<Env, InstallError> {
         let home = crate::dirs::home().ok_or(InstallError::NoHome)?;
-        Ok(Env {
-            home,
-            codex_home: var("CODEX_HOME"),
-            copilot_home: var("COPILOT_HOME"),
-            xdg_config_home: var("XDG_CONFIG_HOME"),
-        })
+        let vars = dir_vars().filter_map(|v| Some((v, var(v)?))).collect();
+        Ok(Env { home, vars })
     }
 
     /// An environment with only a home directory.
     pub fn with_home(home: impl Into<PathBuf>) -> Env {
         Env {
             home: home.into(),
-            codex_home: None,
-            copilot_home: None,
-            xdg_config_home: None,
+            vars: BTreeMap::new(),
         }
+    }
+
+    /// The same with the user-directory variable `name` set to `value`.
+    #[must_use]
+    pub fn with_var(mut self, name: &'static str, value: impl Into<PathBuf>) -> Env {
+        self.vars.insert(name, value.into());
+        self
     }
 
     /// A user directory, its default when its variable is unset.
     pub fn user_dir(&self, dir: UserDir) -> PathBuf {
-        let (set, default) = match dir {
-            UserDir::Home => return self.home.clone(),
-            UserDir::CodexHome => (&self.codex_home, ".codex"),
-            UserDir::CopilotHome => (&self.copilot_home, ".copilot"),
-            UserDir::XdgConfigHome => (&self.xdg_config_home, ".config"),
-        };
-        set.clone().unwrap_or_else(|| self.home.join(default))
+        match dir {
+            UserDir::Home => self.home.clone(),
+            UserDir::Var { var, default } => self
+                .vars
+                .get(var)
+                .cloned()
+                .unwrap_or_else(|| self.home.join(default)),
+        }
     }
 
     /// A path under a user directory.
@@ -123,12 +136,12 @@ pub fn is_installed(agent: &dyn Agent, scope: Scope, project_root: &Path, env: &
             .ok()
             .and_then(|bytes| json::parse(&path, &bytes, j.jsonc).ok())
             .is_some_and(|doc| json::has_ours(&doc.root, j.shape, agent.id())),
-        Registration::Scripts => fs::read_dir(&path).is_ok_and(|entries| {
+        Registration::Scripts(_) => fs::read_dir(&path).is_ok_and(|entries| {
             entries
                 .flatten()
                 .any(|e| file_is_ours(&e.path(), agent.id()))
         }),
-        Registration::Plugin => file_is_ours(&path, agent.id()),
+        Registration::Plugin(_) => file_is_ours(&path, agent.id()),
     }
 }
 

@@ -5,9 +5,10 @@
 //! events come from the agent's table ([`crate::agents::Table::installed`]);
 //! the files and entry shapes from the agent's own
 //! [`InstallSpec`](crate::agents::InstallSpec) (`INSTALL` in its module);
-//! nothing here names an agent but the OpenCode plugin. Planning reads files and
-//! computes new bytes without writing anything, so `--dry-run` is the same
-//! code as a real run; [`apply`] then writes.
+//! nothing here names an agent (a script's or plugin's text comes from the
+//! spec too). Planning reads files and computes new bytes without writing
+//! anything, so `--dry-run` is the same code as a real run; [`apply`] then
+//! writes.
 //!
 //! The rules, for every file:
 //! - merge: other keys and the user's own hooks stay as they are, key order
@@ -39,7 +40,6 @@
 mod detect;
 mod error;
 mod json;
-mod opencode;
 mod plan;
 mod targets;
 mod write;

@@ -12,7 +12,7 @@ use super::json::{self, Layout};
 use super::targets;
 use super::write::{self, Lock};
 use super::InstallError;
-use crate::agents::{Agent, JsonSpec, Registration};
+use crate::agents::{Agent, JsonSpec, PluginSpec, Registration, ScriptSpec};
 use crate::config::Scope;
 use crate::fsread::{caps, open_bounded, read_bounded, ReadError};
 
@@ -248,8 +248,8 @@ pub fn plan(req: &Request<'_>) -> Result<Vec<FileChange>, InstallError> {
     };
     match &spec.registration {
         Registration::Json(j) => plan_json(req, j, path, &stop).map(|c| vec![c]),
-        Registration::Scripts => plan_scripts(req, &path, &stop),
-        Registration::Plugin => plan_plugin(req, path, &stop).map(|c| vec![c]),
+        Registration::Scripts(s) => plan_scripts(req, s, &path, &stop),
+        Registration::Plugin(p) => plan_plugin(req, p, path, &stop).map(|c| vec![c]),
     }
 }
 
@@ -374,15 +374,9 @@ fn keep_empty_containers(root: &mut Map<String, Value>, backup: &Map<String, Val
     }
 }
 
-/// Cline's hook file for one event: a shell script that hands over to `run`.
-fn cline_script(command: &str, agent: &str) -> String {
-    format!(
-        "#!/bin/sh\n# Written by `agenthooks install {agent}`; `agenthooks uninstall {agent}` removes it.\n{command}\n"
-    )
-}
-
 fn plan_scripts(
     req: &Request<'_>,
+    spec: &ScriptSpec,
     dir: &Path,
     stop: &Path,
 ) -> Result<Vec<FileChange>, InstallError> {
@@ -394,7 +388,7 @@ fn plan_scripts(
             .installed()
             .map(|row| {
                 let command = command_line(req.binary, req.agent, row.native);
-                (row.native, cline_script(&command, id))
+                (row.native, (spec.text)(&command, id))
             })
             .collect(),
         Action::Uninstall => Vec::new(),
@@ -441,7 +435,12 @@ fn plan_scripts(
     Ok(changes)
 }
 
-fn plan_plugin(req: &Request<'_>, path: PathBuf, stop: &Path) -> Result<FileChange, InstallError> {
+fn plan_plugin(
+    req: &Request<'_>,
+    spec: &PluginSpec,
+    path: PathBuf,
+    stop: &Path,
+) -> Result<FileChange, InstallError> {
     let id = req.agent.id();
     let before = read_opt(&path, caps::SCRIPT)?;
     if before.is_some() && !file_is_ours(&path, id) {
@@ -452,9 +451,7 @@ fn plan_plugin(req: &Request<'_>, path: PathBuf, stop: &Path) -> Result<FileChan
     }
     let mut change = FileChange::unchanged(path, before, stop);
     change.after = match req.action {
-        Action::Install => {
-            Some(super::opencode::plugin(req.binary, req.agent.table()).into_bytes())
-        }
+        Action::Install => Some((spec.text)(req.binary, req.agent.table()).into_bytes()),
         Action::Uninstall => None,
     };
     Ok(change)
@@ -476,7 +473,7 @@ pub fn change(req: &Request<'_>) -> Result<Vec<FileChange>, InstallError> {
     let spec = req.agent.install_spec();
     let path = targets::path(spec, req.scope, req.project_root, req.env);
     let target = write::resolve(&path).map_err(|e| InstallError::io(&path, e))?;
-    if !matches!(spec.registration, Registration::Scripts) {
+    if !matches!(spec.registration, Registration::Scripts(_)) {
         // A FIFO or a device (a link to `/dev/zero`) is refused before a lock
         // file is made next to it.
         match open_bounded(&path, u64::MAX) {

@@ -103,13 +103,13 @@ mod tests {
 
     #[test]
     fn user_paths_follow_the_agents_own_home_variables() {
-        let mut env = Env::with_home("/h");
+        let env = Env::with_home("/h");
         let codex = agents::codex::Codex.install_spec();
         assert_eq!(
             path(codex, Scope::User, Path::new("/p"), &env),
             Path::new("/h/.codex/hooks.json")
         );
-        env.codex_home = Some("/c".into());
+        let env = env.with_var("CODEX_HOME", "/c");
         assert_eq!(
             path(codex, Scope::User, Path::new("/p"), &env),
             Path::new("/c/hooks.json")
@@ -118,7 +118,7 @@ mod tests {
             path(codex, Scope::Project, Path::new("/p"), &env),
             Path::new("/p/.codex/hooks.json")
         );
-        env.xdg_config_home = Some("/x".into());
+        let env = env.with_var("XDG_CONFIG_HOME", "/x");
         assert_eq!(
             path(
                 agents::opencode::OpenCode.install_spec(),

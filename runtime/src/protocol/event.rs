@@ -109,7 +109,114 @@ event_names! {
     SessionEnd,
 }
 
+/// What Claude Code does at one event: the per-event rules the aggregator,
+/// the output parser and the adapters read (`reference/agent-protocols.md`
+/// §1.1-1.4). One row per event in [`EventName::facts`].
+#[derive(Debug, Clone, Copy)]
+struct Facts {
+    /// The input field a matcher is tested against, if any.
+    matcher: Option<&'static str>,
+    /// Takes a permission verdict (`permissionDecision` / `decision.behavior`).
+    permission: bool,
+    /// Honours a top-level `decision: "block"` (or exit 2).
+    block: bool,
+    /// A refusal keeps the agent from doing something (see [`EventName::can_veto`]).
+    veto: bool,
+    /// Plain stdout becomes context.
+    plain_text_context: bool,
+    /// Fires after a tool ran (or failed).
+    after_tool: bool,
+    /// Fires on the user's prompt.
+    prompt: bool,
+}
+
+const OBSERVED: Facts = Facts {
+    matcher: None,
+    permission: false,
+    block: false,
+    veto: false,
+    plain_text_context: false,
+    after_tool: false,
+    prompt: false,
+};
+const BLOCKS: Facts = Facts {
+    block: true,
+    ..OBSERVED
+};
+const fn on(matcher: &'static str, facts: Facts) -> Facts {
+    Facts {
+        matcher: Some(matcher),
+        ..facts
+    }
+}
+
 impl EventName {
+    /// The one table of per-event rules: every other fact about an event is
+    /// read from here, so adding an event is one row (the match is exhaustive).
+    const fn facts(self) -> Facts {
+        use EventName::*;
+        const PERMISSION: Facts = Facts {
+            permission: true,
+            veto: true,
+            ..OBSERVED
+        };
+        const PROMPT: Facts = Facts {
+            veto: true,
+            plain_text_context: true,
+            prompt: true,
+            ..BLOCKS
+        };
+        const VETO: Facts = Facts {
+            veto: true,
+            ..BLOCKS
+        };
+        match self {
+            SessionStart => on(
+                "source",
+                Facts {
+                    plain_text_context: true,
+                    ..OBSERVED
+                },
+            ),
+            Setup => on("trigger", OBSERVED),
+            UserPromptSubmit => PROMPT,
+            UserPromptExpansion => on("command_name", PROMPT),
+            PreToolUse | PermissionRequest => on("tool_name", PERMISSION),
+            PermissionDenied => on("tool_name", OBSERVED),
+            PostToolUse => on(
+                "tool_name",
+                Facts {
+                    after_tool: true,
+                    ..BLOCKS
+                },
+            ),
+            // Observation only: Claude Code shows the failure and takes
+            // context, but no `decision` (its capability row says so too).
+            PostToolUseFailure => on(
+                "tool_name",
+                Facts {
+                    after_tool: true,
+                    ..OBSERVED
+                },
+            ),
+            PostToolBatch | Stop | TeammateIdle | TaskCompleted => BLOCKS,
+            Notification => on("notification_type", OBSERVED),
+            MessageDisplay | CwdChanged | DirectoryAdded | WorktreeRemove => OBSERVED,
+            SubagentStart => on("agent_type", OBSERVED),
+            SubagentStop => on("agent_type", BLOCKS),
+            TaskCreated | WorktreeCreate => VETO,
+            StopFailure => on("error_type", OBSERVED),
+            InstructionsLoaded => on("load_reason", OBSERVED),
+            ConfigChange => on("source", BLOCKS),
+            FileChanged => on("file_path", OBSERVED),
+            PreCompact => on("trigger", BLOCKS),
+            PostCompact => on("trigger", OBSERVED),
+            Elicitation => on("mcp_server_name", VETO),
+            ElicitationResult => on("mcp_server_name", BLOCKS),
+            SessionEnd => on("reason", OBSERVED),
+        }
+    }
+
     /// Whether this event carries `tool_name` / `tool_input`: exactly the
     /// events whose matcher is tested against the tool name.
     pub fn is_tool_event(self) -> bool {
@@ -119,36 +226,55 @@ impl EventName {
     /// The input field a matcher is tested against for this event, if the event
     /// supports matchers at all (Claude Code ignores a matcher elsewhere).
     pub fn matcher_field(self) -> Option<&'static str> {
-        match self {
-            EventName::PreToolUse
-            | EventName::PermissionRequest
-            | EventName::PermissionDenied
-            | EventName::PostToolUse
-            | EventName::PostToolUseFailure => Some("tool_name"),
-            EventName::SessionStart => Some("source"),
-            EventName::SessionEnd => Some("reason"),
-            EventName::Notification => Some("notification_type"),
-            EventName::SubagentStart | EventName::SubagentStop => Some("agent_type"),
-            EventName::PreCompact | EventName::PostCompact => Some("trigger"),
-            EventName::ConfigChange => Some("source"),
-            EventName::FileChanged => Some("file_path"),
-            EventName::StopFailure => Some("error_type"),
-            EventName::InstructionsLoaded => Some("load_reason"),
-            EventName::UserPromptExpansion => Some("command_name"),
-            EventName::Elicitation | EventName::ElicitationResult => Some("mcp_server_name"),
-            EventName::Setup => Some("trigger"),
-            EventName::UserPromptSubmit
-            | EventName::PostToolBatch
-            | EventName::MessageDisplay
-            | EventName::TaskCreated
-            | EventName::TaskCompleted
-            | EventName::Stop
-            | EventName::TeammateIdle
-            | EventName::CwdChanged
-            | EventName::DirectoryAdded
-            | EventName::WorktreeCreate
-            | EventName::WorktreeRemove => None,
-        }
+        self.facts().matcher
+    }
+
+    /// Whether the event takes a permission verdict (PreToolUse's
+    /// `permissionDecision`, PermissionRequest's `decision.behavior`) rather
+    /// than a top-level `decision: "block"`.
+    pub fn takes_permission(self) -> bool {
+        self.facts().permission
+    }
+
+    /// Whether Claude Code honours a top-level `decision: "block"` (or exit 2)
+    /// here. The permission events are not listed: their decisions have their
+    /// own fields. After a tool, a block is not a veto but gives the reason to
+    /// the agent.
+    pub fn takes_block(self) -> bool {
+        self.facts().block
+    }
+
+    /// Whether a hook can refuse anything here: a permission verdict or a block.
+    pub fn can_refuse(self) -> bool {
+        self.takes_permission() || self.takes_block()
+    }
+
+    /// Whether a refusal keeps the agent from doing something (a tool call, a
+    /// prompt, a new worktree or task), rather than making it keep going
+    /// (Stop) or telling it after the fact (PostToolUse). Where the
+    /// configuration itself is broken and the user asked to fail closed
+    /// (`onConfigError`), these are the events refused: refusing a Stop would
+    /// trap the agent in a loop, refusing a compaction or a settings change
+    /// could keep the session from recovering.
+    pub fn can_veto(self) -> bool {
+        self.facts().veto
+    }
+
+    /// Whether Claude Code adds a hook's plain (non-JSON) stdout as context.
+    pub fn plain_text_is_context(self) -> bool {
+        self.facts().plain_text_context
+    }
+
+    /// Whether the event fires after a tool ran or failed, where "block"
+    /// means "give the reason to the agent" (DESIGN §3).
+    pub fn is_after_tool(self) -> bool {
+        self.facts().after_tool
+    }
+
+    /// Whether the event fires on the user's prompt, where not taking the
+    /// prompt is the nearest safe reading of "stop".
+    pub fn is_prompt(self) -> bool {
+        self.facts().prompt
     }
 }
 

@@ -5,6 +5,7 @@
 
 mod answer;
 mod event;
+mod note;
 mod outcome;
 mod parse;
 
@@ -12,5 +13,6 @@ pub use answer::{
     Answer, Behavior, Decision, HookSpecificOutput, PermissionDecision, PermissionRequestDecision,
 };
 pub use event::{Event, EventError, EventName, ToolKind, UnknownEvent};
+pub use note::{Note, Source, NOTE_PREFIX};
 pub use outcome::{one_line, Failure, Outcome, Skip, NOTE_MAX_CHARS};
-pub use parse::{parse_output, parse_stdout, plain_text_is_context, Exit};
+pub use parse::{parse_output, parse_stdout, Exit};

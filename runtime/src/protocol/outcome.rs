@@ -49,6 +49,18 @@ pub enum Skip {
 }
 
 impl Skip {
+    /// A stable kebab-case name for the kind of skip (`untrusted`, ...): what
+    /// `fire --json`, the library and the audit log give as data, so nobody
+    /// has to match the message text.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Skip::Async => "async",
+            Skip::Untrusted => "untrusted",
+            Skip::Unsupported { .. } => "unsupported",
+            Skip::OverUntrustedCap { .. } => "over-untrusted-cap",
+        }
+    }
+
     /// Whether the trust gate already says once per run what was skipped this
     /// way and what to do, so a note per hook would only repeat it.
     pub fn noted_once(&self) -> bool {
@@ -194,6 +206,35 @@ pub enum Failure {
     },
 }
 
+impl Failure {
+    /// A stable kebab-case name for the kind of failure (`timeout`,
+    /// `out-of-fuel`, ...): what `fire --json`, the library and the audit log
+    /// give as data, so nobody has to match the message text.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Failure::Spawn { .. } => "spawn",
+            Failure::Timeout { .. } => "timeout",
+            Failure::ExitCode { .. } => "exit-code",
+            Failure::Signal { .. } => "signal",
+            Failure::BadOutput { .. } => "bad-output",
+            Failure::OutOfFuel { .. } => "out-of-fuel",
+            Failure::MemoryLimit { .. } => "memory-limit",
+            Failure::EventMemoryBudget { .. } => "event-memory-budget",
+            Failure::StackOverflow => "stack-overflow",
+            Failure::Trap { .. } => "trap",
+            Failure::GuestError { .. } => "guest-error",
+            Failure::OutputLimit { .. } => "output-limit",
+            Failure::ComponentNotFound { .. } => "component-not-found",
+            Failure::NotAComponent { .. } => "not-a-component",
+            Failure::MissingImport { .. } => "missing-import",
+            Failure::WrongWorld { .. } => "wrong-world",
+            Failure::StillCompiling { .. } => "still-compiling",
+            Failure::CompileFailed { .. } => "compile-failed",
+            Failure::Internal { .. } => "internal",
+        }
+    }
+}
+
 fn stderr_suffix(stderr: &str) -> String {
     match stderr.lines().map(str::trim).find(|l| !l.is_empty()) {
         Some(line) => format!(": {}", one_line(line)),
@@ -316,11 +357,22 @@ mod tests {
             },
             Failure::Internal { why: "x".into() },
         ];
+        let mut kinds = Vec::new();
         for f in all {
             let s = f.to_string();
             assert!(!s.contains('\n'), "{s}");
             assert!(!s.is_empty());
+            let kind = f.kind();
+            assert!(
+                kind.chars().all(|c| c.is_ascii_lowercase() || c == '-'),
+                "{kind}"
+            );
+            kinds.push(kind);
         }
+        let n = kinds.len();
+        kinds.sort_unstable();
+        kinds.dedup();
+        assert_eq!(kinds.len(), n, "each failure has its own kind");
         assert_eq!(
             Failure::ExitCode {
                 code: 1,

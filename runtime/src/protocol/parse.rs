@@ -16,6 +16,16 @@ pub enum Exit {
     Signal(i32),
 }
 
+/// `exit 0` or `signal 9`.
+impl std::fmt::Display for Exit {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Exit::Code(code) => write!(f, "exit {code}"),
+            Exit::Signal(signal) => write!(f, "signal {signal}"),
+        }
+    }
+}
+
 /// Turn a finished hook's exit status and output into its outcome for `event`.
 pub fn parse_output(event: EventName, exit: Exit, stdout: &str, stderr: &str) -> Outcome {
     let code = match exit {
@@ -67,19 +77,11 @@ pub fn parse_stdout(event: EventName, stdout: &str) -> Result<Answer, Failure> {
             .map_err(|e| Failure::BadOutput { why: e.to_string() });
     }
     let mut answer = Answer::none();
-    if plain_text_is_context(event) {
+    if event.plain_text_is_context() {
         answer.specific_mut().hook_event_name = Some(event.as_str().to_string());
         answer.specific_mut().additional_context = Some(text.to_string());
     }
     Ok(answer)
-}
-
-/// The events where Claude Code adds a hook's plain stdout as context.
-pub fn plain_text_is_context(event: EventName) -> bool {
-    matches!(
-        event,
-        EventName::SessionStart | EventName::UserPromptSubmit | EventName::UserPromptExpansion
-    )
 }
 
 #[cfg(test)]

@@ -480,7 +480,7 @@ fn held_note(held: &BTreeMap<PathBuf, Held>) -> Option<String> {
         "them"
     };
     Some(format!(
-        "agenthooks: {} from {}; review and allow {them} with `agenthooks trust`",
+        "{} from {}; review and allow {them} with `agenthooks trust`",
         what.join(" and "),
         files.join(", ")
     ))

@@ -571,7 +571,7 @@ impl TrustStore {
 
 fn corrupt_note(path: &Path, why: &str) -> String {
     format!(
-        "agenthooks: the trust store `{}` cannot be read ({why}); every project hook counts as \
+        "the trust store `{}` cannot be read ({why}); every project hook counts as \
          untrusted; delete the file and run `agenthooks trust` in each project to trust its hooks again",
         path.display()
     )

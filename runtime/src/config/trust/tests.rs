@@ -298,7 +298,7 @@ fn skipped_commands_and_narrowed_wasm_hooks_share_one_note() {
     assert_eq!(
         gate.notes,
         [format!(
-            "agenthooks: skipped 1 untrusted project command hook and ran 1 untrusted \
+            "skipped 1 untrusted project command hook and ran 1 untrusted \
              project wasm hook without the access it asks for from `{}`; review and \
              allow them with `agenthooks trust`",
             file.display()
