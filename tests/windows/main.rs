@@ -67,11 +67,12 @@ fn hso(answer: &Value) -> &Value {
     &answer["hookSpecificOutput"]
 }
 
-/// A command the hook starts in the background that writes `marker` about
-/// two seconds later, unless it is killed first.
-fn late_writer(marker: &Path) -> String {
+/// A command the hook starts in the background that writes `up` at once
+/// and `marker` about five seconds later, unless it is killed first.
+fn late_writer(up: &Path, marker: &Path) -> String {
     format!(
-        "start /b cmd /d /c \"ping -n 3 127.0.0.1 >NUL & echo alive> {}\" >NUL 2>NUL <NUL",
+        "start /b cmd /d /c \"echo up> {} & ping -n 6 127.0.0.1 >NUL & echo alive> {}\" >NUL 2>NUL <NUL",
+        up.display(),
         marker.display()
     )
 }
@@ -117,18 +118,24 @@ fn a_json_answer_on_stdout_is_read() {
 #[test]
 fn a_timeout_kills_the_hook_and_what_it_started() {
     let w = Win::new();
+    let up = w.p.home.join("up.txt");
     let marker = w.p.home.join("marker.txt");
-    let cmd = format!("{} & ping -n 30 127.0.0.1 >NUL", late_writer(&marker));
+    let cmd = format!("{} & ping -n 30 127.0.0.1 >NUL", late_writer(&up, &marker));
     w.p.user_hooks(&hooks(
         "PreToolUse",
         "Bash",
-        json!([command_with_timeout(&cmd, 1)]),
+        json!([command_with_timeout(&cmd, 3)]),
     ));
     let ran = w.run(&["run", "--agent", "claude"], w.bash("ls"));
     assert_eq!(ran.code(), 0, "{}", ran.stderr());
     ran.assert_stderr_contains("timed out");
-    ran.assert_took_less_than(Duration::from_secs(10));
-    std::thread::sleep(Duration::from_secs(5));
+    // Well before the hook's own 30 s (Wine starts processes slowly).
+    ran.assert_took_less_than(Duration::from_secs(25));
+    assert!(
+        up.exists(),
+        "the background process never started: this proves nothing"
+    );
+    std::thread::sleep(Duration::from_secs(8));
     assert!(!marker.exists(), "a process the hook started outlived it");
 }
 

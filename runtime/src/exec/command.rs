@@ -614,13 +614,28 @@ mod windows_tests {
     use super::fixture::run_cmd;
     use super::*;
 
-    /// A command that, started in the background by the hook, writes
-    /// `marker` about two seconds later unless it is killed first.
-    fn late_writer(marker: &std::path::Path) -> String {
+    /// A command that, started in the background by the hook, writes `up`
+    /// at once and `marker` about five seconds later unless it is killed first.
+    fn late_writer(dir: &std::path::Path) -> String {
         format!(
-            "start /b cmd /d /c \"ping -n 3 127.0.0.1 >NUL & echo alive> {}\" >NUL 2>NUL <NUL",
-            marker.display()
+            "start /b cmd /d /c \"echo up> {} & ping -n 6 127.0.0.1 >NUL & echo alive> {}\" >NUL 2>NUL <NUL",
+            dir.join("up.txt").display(),
+            dir.join("marker.txt").display()
         )
+    }
+
+    /// After `run`: the background process had started, and (eight seconds
+    /// on) it has not written its marker.
+    fn assert_killed(dir: &std::path::Path) {
+        assert!(
+            dir.join("up.txt").exists(),
+            "the background process never started"
+        );
+        std::thread::sleep(Duration::from_secs(8));
+        assert!(
+            !dir.join("marker.txt").exists(),
+            "a process the hook started outlived it"
+        );
     }
 
     #[tokio::test]
@@ -649,27 +664,26 @@ mod windows_tests {
     #[tokio::test]
     async fn a_timeout_kills_the_whole_tree_through_the_job() {
         let dir = tempfile::tempdir().unwrap();
-        let marker = dir.path().join("marker.txt");
-        let cmd = format!("{} & ping -n 30 127.0.0.1 >NUL", late_writer(&marker));
-        let report = run_cmd(&cmd, Duration::from_millis(700)).await;
+        let cmd = format!("{} & ping -n 30 127.0.0.1 >NUL", late_writer(dir.path()));
+        let report = run_cmd(&cmd, Duration::from_secs(3)).await;
         assert!(
             matches!(report.outcome, Outcome::Failed(Failure::Timeout { .. })),
             "{report:?}"
         );
-        // The grandchild would have written by now had it survived.
-        std::thread::sleep(Duration::from_secs(5));
-        assert!(!marker.exists(), "a process the hook started outlived it");
+        assert_killed(dir.path());
     }
 
     #[tokio::test]
     async fn what_a_finished_hook_left_running_is_killed_too() {
         let dir = tempfile::tempdir().unwrap();
-        let marker = dir.path().join("marker.txt");
-        let cmd = format!("{} & exit 0", late_writer(&marker));
+        // It exits two seconds on, leaving the writer behind.
+        let cmd = format!(
+            "{} & ping -n 3 127.0.0.1 >NUL & exit 0",
+            late_writer(dir.path())
+        );
         let report = run_cmd(&cmd, Duration::from_secs(20)).await;
         assert_eq!(report.exit, Some(Exit::Code(0)), "{report:?}");
-        std::thread::sleep(Duration::from_secs(5));
-        assert!(!marker.exists(), "a process the hook started outlived it");
+        assert_killed(dir.path());
     }
 
     #[tokio::test]
@@ -677,13 +691,13 @@ mod windows_tests {
         // The control for the two tests above: left alone, it writes.
         let dir = tempfile::tempdir().unwrap();
         let marker = dir.path().join("marker.txt");
-        let mut cmd = shell(&late_writer(&marker), Shell::System).unwrap();
+        let mut cmd = shell(&late_writer(dir.path()), Shell::System).unwrap();
         cmd.stdin(Stdio::null())
             .stdout(Stdio::null())
             .stderr(Stdio::null());
         let status = cmd.status().await.unwrap();
         assert!(status.success());
-        let written = (0..100).any(|_| {
+        let written = (0..200).any(|_| {
             std::thread::sleep(Duration::from_millis(100));
             marker.exists()
         });
