@@ -70,12 +70,12 @@ fn project(hooks: &str, user_hooks: &str, components: usize, component: &Path) -
     // The runtime re-reads a config changed in the last 3 s on every event
     // (timestamps are coarse); measure the steady state.
     std::thread::sleep(Duration::from_millis(3100));
-    let runtime = Runtime::new(RuntimeOptions {
-        home: Some(dir.path().join("home")),
-        project_root: Some(proj.clone()),
-        cache: Some(CacheDir::at(dir.path().join("cache"))),
-        ..RuntimeOptions::default()
-    });
+    let runtime = Runtime::new(
+        RuntimeOptions::default()
+            .with_home(dir.path().join("home"))
+            .with_project_root(proj.clone())
+            .with_cache(CacheDir::at(dir.path().join("cache"))),
+    );
     let event = Event::new(
         serde_json::json!({
             "session_id": "bench", "cwd": proj, "hook_event_name": "PreToolUse",

@@ -27,10 +27,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         None => std::env::current_dir()?,
     };
     let events: u32 = args.next().map(|n| n.parse()).transpose()?.unwrap_or(2000);
-    let runtime = Runtime::new(RuntimeOptions {
-        project_root: Some(project.clone()),
-        ..RuntimeOptions::default()
-    });
+    let runtime = Runtime::new(RuntimeOptions::default().with_project_root(project.clone()));
     // One core: a current-thread async runtime.
     let rt = tokio::runtime::Builder::new_current_thread()
         .enable_all()

@@ -9,6 +9,32 @@
 //! 4. **execute** ([`exec`]): all handlers at once, command or wasm → an [`protocol::Outcome`] each;
 //! 5. **aggregate** ([`aggregate`]): outcomes → one [`protocol::Answer`], deterministically;
 //! 6. **encode** ([`agents`]): the answer → the agent's native stdout, stderr and exit code.
+//!
+//! `run`, `fire` and [`Runtime`] share the tail of that path
+//! ([`pipeline`]): the configuration's notes, `--verbose` lines, the
+//! dispatch's notes and the audit record, in that order. Every note is a
+//! [`protocol::Note`] (who, a stable kebab-case kind, the text) until it is
+//! printed, prefixed `agenthooks: ` in one place ([`protocol::Note::line`]).
+//!
+//! # What a change touches
+//!
+//! - **An event**: its variant in `protocol/event.rs` (`event_names!`) and its
+//!   row in `EventName::facts` (matcher field, permission, block, veto, plain
+//!   text as context: the one table of per-event rules, exhaustive); its
+//!   made-up payload in `cli/fire.rs` (exhaustive); Claude Code's row in
+//!   `agents/claude.rs` (a test fails until every event has one that agrees
+//!   with the facts) and the row of each agent that fires it; the schemas in
+//!   `runtime/schema/` (regenerated; a test fails until they are); the count
+//!   in `protocol/event.rs`'s tests.
+//! - **An agent**: see [`agents`].
+//! - **A sandbox limit**: the handler's key in `config/hooks_json.rs` (the
+//!   wire struct, the schema struct and the key list), `WasmSpec` and its
+//!   default in `config/mod.rs`, `config/load.rs`, `exec/wasm/sandbox.rs`,
+//!   where it is enforced (`exec/wasm/limiter.rs` or `engine.rs`), its
+//!   mapping in `exec/wasm/classify.rs`, a [`protocol::Failure`] variant
+//!   (its kind in `Failure::kind`: exhaustive), `config/trust/gate.rs` and
+//!   `config/trust/review.rs` (what an untrusted project may not raise), a
+//!   hostile guest in `tests/guests/` and its test in `tests/all/wasm.rs`.
 #![warn(missing_docs)]
 
 pub mod agents;
@@ -26,4 +52,9 @@ pub mod runtime;
 pub mod select;
 pub mod suggest;
 
+// The names an embedder needs, at the crate root.
+pub use agents::{Agent, Native, AGENTS};
+pub use exec::Report;
+pub use pipeline::Dispatched;
+pub use protocol::{Answer, Event, EventName, Failure, Note, Outcome, Skip, ToolKind};
 pub use runtime::{Runtime, RuntimeOptions};

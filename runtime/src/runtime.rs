@@ -52,7 +52,19 @@ use crate::protocol::Event;
 
 /// How a [`Runtime`] is set up. The default matches `agenthooks run`: the home directory,
 /// the project root found from each event's `cwd`, the user's compile cache.
+/// Build it from [`RuntimeOptions::default`] with the `with_*` methods, so
+/// that an option added later is not a breaking change:
+///
+/// ```
+/// use agenthooks::RuntimeOptions;
+///
+/// let options = RuntimeOptions::default()
+///     .with_project_root("/repo")
+///     .with_verbose(true);
+/// assert!(options.verbose);
+/// ```
 #[derive(Debug, Clone)]
+#[non_exhaustive]
 pub struct RuntimeOptions {
     /// The home directory holding `.agents/hooks.json`; `None` is the
     /// user's ([`crate::dirs::home`]).
@@ -68,6 +80,38 @@ pub struct RuntimeOptions {
     pub pooling: bool,
     /// Keep per-hook detail in the notes, as `run --verbose`.
     pub verbose: bool,
+}
+
+impl RuntimeOptions {
+    /// Read the user's `.agents/hooks.json` under `home` instead of `$HOME`.
+    pub fn with_home(mut self, home: impl Into<PathBuf>) -> RuntimeOptions {
+        self.home = Some(home.into());
+        self
+    }
+
+    /// Take `root` as the project root of every event.
+    pub fn with_project_root(mut self, root: impl Into<PathBuf>) -> RuntimeOptions {
+        self.project_root = Some(root.into());
+        self
+    }
+
+    /// Cache compiled components in `cache`.
+    pub fn with_cache(mut self, cache: CacheDir) -> RuntimeOptions {
+        self.cache = Some(cache);
+        self
+    }
+
+    /// Use wasmtime's pooling instance allocator, or not.
+    pub fn with_pooling(mut self, pooling: bool) -> RuntimeOptions {
+        self.pooling = pooling;
+        self
+    }
+
+    /// Keep per-hook detail in the notes, as `run --verbose`, or not.
+    pub fn with_verbose(mut self, verbose: bool) -> RuntimeOptions {
+        self.verbose = verbose;
+        self
+    }
 }
 
 impl Default for RuntimeOptions {

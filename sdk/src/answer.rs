@@ -1,40 +1,8 @@
 //! The answer a hook gives: the fields of the WIT `answer` record, with builders.
 
-use std::fmt;
-
 use serde_json::{Map, Value};
 
-/// A permission decision before a tool. When several hooks answer, `deny`
-/// beats `defer`, which beats `ask`, which beats `allow`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Permission {
-    /// Run the tool without asking.
-    Allow,
-    /// Ask the user first.
-    Ask,
-    /// Leave the decision to the agent (headless mode).
-    Defer,
-    /// Do not run the tool; the reason tells the model why.
-    Deny,
-}
-
-impl Permission {
-    /// The wire spelling (`allow`, `ask`, `defer`, `deny`).
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Permission::Allow => "allow",
-            Permission::Ask => "ask",
-            Permission::Defer => "defer",
-            Permission::Deny => "deny",
-        }
-    }
-}
-
-impl fmt::Display for Permission {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
+pub use agenthooks_answer::Permission;
 
 /// A hook's answer, in Claude Code's hook protocol.
 ///
@@ -166,7 +134,7 @@ impl Answer {
     pub fn with_extra(mut self, key: impl Into<String>, value: Value) -> Answer {
         let key = key.into();
         match self.extra.get_mut(&key) {
-            Some(old) => merge(old, value),
+            Some(old) => agenthooks_answer::merge(old, value),
             None => {
                 self.extra.insert(key, value);
             }
@@ -234,7 +202,7 @@ impl Answer {
     /// | block | `decision: "block"` + `reason` |
     /// | reason without a permission | `reason` |
     /// | additional context | `hookSpecificOutput.additionalContext` |
-    /// | updated input | `hookSpecificOutput.updatedInput` |
+    /// | updated input | `hookSpecificOutput.updatedInput`; at PermissionRequest only inside an allow |
     /// | system message | `systemMessage` |
     /// | continue, stop reason | `continue`, `stopReason` |
     /// | extra | merged over the above, objects key by key |
@@ -242,96 +210,18 @@ impl Answer {
     /// `hookSpecificOutput.hookEventName` is set whenever `hookSpecificOutput`
     /// is present, as Claude Code requires. [`Answer::none`] gives `{}`.
     pub fn to_claude_json(&self, event_name: &str) -> Value {
-        let mut out = Map::new();
-        let mut specific = Map::new();
-        if let Some(c) = self.continue_ {
-            out.insert("continue".into(), Value::Bool(c));
-        }
-        if let Some(r) = &self.stop_reason {
-            out.insert("stopReason".into(), r.as_str().into());
-        }
-        if let Some(m) = &self.system_message {
-            out.insert("systemMessage".into(), m.as_str().into());
-        }
-        if self.block {
-            out.insert("decision".into(), "block".into());
-        }
-        // Key order follows the runtime's `Answer` serialization, so native and
-        // component output are byte-identical.
-        let permission_request = event_name == "PermissionRequest";
-        if let Some(r) = &self.reason {
-            if self.block || self.permission.is_none() {
-                out.insert("reason".into(), r.as_str().into());
-            }
-        }
-        let mut decision = None;
-        match self.permission {
-            Some(p) if permission_request => {
-                // The permission prompt knows only allow and deny; ask and
-                // defer leave it to the user.
-                if matches!(p, Permission::Allow | Permission::Deny) {
-                    let mut d = Map::new();
-                    d.insert("behavior".into(), p.as_str().into());
-                    if let (Permission::Deny, Some(r)) = (p, &self.reason) {
-                        d.insert("message".into(), r.as_str().into());
-                    }
-                    if let (Permission::Allow, Some(input)) = (p, &self.updated_input) {
-                        d.insert("updatedInput".into(), input.clone());
-                    }
-                    decision = Some(Value::Object(d));
-                }
-            }
-            Some(p) => {
-                specific.insert("permissionDecision".into(), p.as_str().into());
-                if let Some(r) = &self.reason {
-                    specific.insert("permissionDecisionReason".into(), r.as_str().into());
-                }
-            }
-            None => {}
-        }
-        if let Some(input) = &self.updated_input {
-            if decision.is_none() {
-                specific.insert("updatedInput".into(), input.clone());
-            }
-        }
-        if let Some(c) = &self.additional_context {
-            specific.insert("additionalContext".into(), c.as_str().into());
-        }
-        if let Some(d) = decision {
-            specific.insert("decision".into(), d);
-        }
-        if !specific.is_empty() {
-            out.insert("hookSpecificOutput".into(), Value::Object(specific));
-        }
-        let mut out = Value::Object(out);
-        merge(&mut out, Value::Object(self.extra.clone()));
-        if let Some(Value::Object(specific)) = out.get_mut("hookSpecificOutput") {
-            if !specific.contains_key("hookEventName") {
-                // Claude Code rejects a hookSpecificOutput that does not name its event.
-                let mut named = Map::new();
-                named.insert("hookEventName".into(), event_name.into());
-                named.append(specific);
-                *specific = named;
-            }
-        }
-        out
-    }
-}
-
-/// Merge `over` into `base`: objects key by key (recursively), anything else replaced.
-fn merge(base: &mut Value, over: Value) {
-    match (base, over) {
-        (Value::Object(base), Value::Object(over)) => {
-            for (key, value) in over {
-                match base.get_mut(&key) {
-                    Some(old) => merge(old, value),
-                    None => {
-                        base.insert(key, value);
-                    }
-                }
-            }
-        }
-        (base, over) => *base = over,
+        let fields = agenthooks_answer::Fields {
+            permission: self.permission,
+            block: self.block,
+            reason: self.reason.as_deref(),
+            additional_context: self.additional_context.as_deref(),
+            updated_input: self.updated_input.clone(),
+            system_message: self.system_message.as_deref(),
+            continue_: self.continue_,
+            stop_reason: self.stop_reason.as_deref(),
+            extra: self.extra.clone(),
+        };
+        agenthooks_answer::to_claude_json(event_name, fields)
     }
 }
 

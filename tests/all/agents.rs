@@ -13,16 +13,20 @@ echo "$input" | grep -q '"tool_kind":"shell"' || exit 0
 echo "$input" | grep -q 'rm -r' || exit 0
 printf '%s' '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"BLOCKED rm"}}'"#;
 
-/// The native deny each agent must get.
-fn native_deny(agent: &str) -> Value {
-    match agent {
-        "claude" | "codex" | "qwen" => {
+/// The native deny each agent must get: its exit code and stdout JSON
+/// (`null` for none: Junie's deny is exit 2 with the reason on stderr).
+fn native_deny(agent: &str) -> (i32, Value) {
+    let deny = match agent {
+        "claude" | "codex" | "qwen" | "crush" | "auggie" | "qoder" | "devin" => {
             json!({"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"BLOCKED rm"}})
         }
-        "gemini" => json!({"decision":"deny","reason":"BLOCKED rm"}),
+        "gemini" | "antigravity" => json!({"decision":"deny","reason":"BLOCKED rm"}),
+        "goose" => json!({"decision":"block","reason":"BLOCKED rm"}),
         "copilot" => json!({"permissionDecision":"deny","permissionDecisionReason":"BLOCKED rm"}),
+        "junie" => return (2, Value::Null),
         other => panic!("no recorded agent {other}"),
-    }
+    };
+    (0, deny)
 }
 
 #[test]
@@ -82,11 +86,14 @@ fn recorded_pre_tool_payloads_get_each_agent_s_native_deny() {
                     ran.stdout(),
                     ran.stderr()
                 );
-                assert_eq!(ran.code(), 0, "{at}");
                 if payload.to_string().contains("rm -r") {
-                    assert_eq!(ran.json(), native_deny(&agent), "{at}");
+                    assert_eq!((ran.code(), ran.json()), native_deny(&agent), "{at}");
+                    if ran.code() == 2 {
+                        ran.assert_stderr_contains("BLOCKED rm");
+                    }
                     denied += 1;
                 } else {
+                    assert_eq!(ran.code(), 0, "{at}");
                     // No opinion: nothing, or `{}` for agents that would
                     // otherwise read stderr as the answer (Gemini).
                     let quiet = ran.json();
@@ -121,8 +128,24 @@ fn agents_prints_the_capability_table() {
     assert_eq!(ran.code(), 0, "{}", ran.stderr());
     let text = ran.stdout();
     for id in [
-        "claude", "codex", "gemini", "copilot", "qwen", "cursor", "windsurf", "cline", "factory",
-        "kiro", "opencode",
+        "claude",
+        "codex",
+        "gemini",
+        "copilot",
+        "qwen",
+        "cursor",
+        "windsurf",
+        "cline",
+        "factory",
+        "kiro",
+        "opencode",
+        "antigravity",
+        "goose",
+        "crush",
+        "auggie",
+        "junie",
+        "qoder",
+        "devin",
     ] {
         assert!(text.contains(&format!("({id})")), "{id} missing:\n{text}");
     }

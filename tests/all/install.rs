@@ -142,13 +142,62 @@ fn existing(agent: &str) -> (Vec<(&'static str, String)>, &'static str) {
             ],
             "export const Notify",
         ),
+        "goose" => (
+            vec![(
+                ".agents/plugins/agenthooks/hooks/hooks.json",
+                "{\n  \"hooks\": {\n    \"PostToolUse\": [\n      {\n        \"matcher\": \"developer__text_editor\",\n        \"hooks\": [\n          {\n            \"type\": \"command\",\n            \"command\": \"${PLUGIN_ROOT}/fmt.sh\"\n          }\n        ]\n      }\n    ]\n  }\n}\n".to_string(),
+            )],
+            "${PLUGIN_ROOT}/fmt.sh",
+        ),
+        "crush" => (
+            vec![(
+                "crush.json",
+                "{\n  \"$schema\": \"https://charm.land/crush.json\",\n  \"hooks\": {\n    \"PreToolUse\": [\n      {\n        \"matcher\": \"^bash$\",\n        \"command\": \"dcg\",\n        \"timeout\": 10\n      }\n    ]\n  }\n}\n".to_string(),
+            )],
+            "\"dcg\"",
+        ),
+        "auggie" => (
+            vec![(
+                ".augment/settings.json",
+                "{\n  \"toolPermissions\": [\n    {\n      \"toolName\": \"launch-process\",\n      \"permission\": {\"type\": \"allow\"}\n    }\n  ],\n  \"hooks\": {\n    \"Stop\": [\n      {\n        \"hooks\": [\n          {\n            \"type\": \"command\",\n            \"command\": \"./notify.sh\",\n            \"timeout\": 5000\n          }\n        ]\n      }\n    ]\n  }\n}\n".to_string(),
+            )],
+            "./notify.sh",
+        ),
+        "qoder" => (
+            vec![(
+                ".qoder/settings.json",
+                "{\n  \"hooks\": {\n    \"PreToolUse\": [\n      {\n        \"matcher\": \"Bash\",\n        \"hooks\": [\n          {\n            \"type\": \"command\",\n            \"command\": \"~/.qoder/hooks/block-rm.sh\"\n          }\n        ]\n      }\n    ]\n  }\n}\n".to_string(),
+            )],
+            "block-rm.sh",
+        ),
+        "devin" => (
+            vec![(
+                ".devin/config.json",
+                "{\n  \"permissions\": {\n    \"allow\": [\"exec(git status)\"]\n  },\n  \"hooks\": {\n    \"PreToolUse\": [\n      {\n        \"matcher\": \"exec\",\n        \"hooks\": [\n          {\n            \"type\": \"command\",\n            \"command\": \"./scripts/check-command.sh\"\n          }\n        ]\n      }\n    ]\n  }\n}\n".to_string(),
+            )],
+            "./scripts/check-command.sh",
+        ),
         other => panic!("no existing config for `{other}`"),
     }
 }
 
-/// Every registered agent (each must have an entry in [`existing`]).
+/// Every registered agent with a project file (each must have an entry in
+/// [`existing`]); the user-only ones are [`user_only`].
 fn agents() -> Vec<&'static str> {
-    agenthooks::agents::AGENTS.iter().map(|a| a.id()).collect()
+    agenthooks::agents::AGENTS
+        .iter()
+        .filter(|a| a.install_spec().project != agenthooks::agents::USER_ONLY)
+        .map(|a| a.id())
+        .collect()
+}
+
+/// The agents that read agenthooks' entry only from a user-level file.
+fn user_only() -> Vec<&'static str> {
+    agenthooks::agents::AGENTS
+        .iter()
+        .filter(|a| a.install_spec().project == agenthooks::agents::USER_ONLY)
+        .map(|a| a.id())
+        .collect()
 }
 
 /// Each installed event shows up in the agent's files as the argv of `run`.
@@ -1209,4 +1258,34 @@ fn a_native_file_that_is_a_fifo_or_a_link_to_a_device_is_refused_at_once() {
         assert_eq!(names.len(), 1, "{dir}: {names:?}");
     }
     assert!(!Path::new("/dev/.zero.agenthooks.lock").exists());
+}
+
+#[test]
+fn user_only_agents_refuse_project_scope_and_round_trip_at_user_scope() {
+    let names = user_only();
+    assert_eq!(names, ["antigravity", "junie"]);
+    for agent in names {
+        let p = TempProject::new();
+        let before = snapshot(&p.root);
+        let ran = p.output(p.cmd(["install", agent]), "");
+        assert_eq!(ran.code(), 2, "{agent}: {}", ran.stdout());
+        ran.assert_stderr_contains(&format!("agenthooks install {agent} --user"));
+        assert_eq!(snapshot(&p.root), before, "{agent}: project touched");
+
+        let home_before = snapshot(&p.home);
+        let ran = p.output(p.cmd(["install", agent, "--user"]), "");
+        assert_eq!(ran.code(), 0, "{agent}: {}", ran.stderr());
+        let text = all_text(&p.home);
+        for native in natives(agent) {
+            let needle = format!(" run --agent {agent} --event {native}");
+            assert!(text.contains(&needle), "{agent}: no `{needle}` in:\n{text}");
+        }
+        let ran = p.output(p.cmd(["uninstall", agent, "--user"]), "");
+        assert_eq!(ran.code(), 0, "{agent}: {}", ran.stderr());
+        assert_eq!(
+            snapshot(&p.home),
+            home_before,
+            "{agent}: left something behind"
+        );
+    }
 }

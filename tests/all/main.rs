@@ -4,10 +4,12 @@
 //! and a `tests/all/<area>.rs`; share helpers through [`util`].
 
 mod agents;
+mod antigravity;
 mod audit;
 mod budgets;
 mod compile_budget;
 mod copilot_double_run;
+mod double_load;
 mod examples;
 mod fail_closed;
 mod first_day;

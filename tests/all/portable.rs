@@ -86,7 +86,7 @@ impl TwoMachines {
             .unwrap();
         let item = &root["hooks"][event][0];
         let handler = match j.shape {
-            Shape::Nested => &item["hooks"][0],
+            Shape::Nested | Shape::NestedMatching(_) => &item["hooks"][0],
             Shape::Flat => item,
         };
         handler[key]

@@ -35,12 +35,11 @@ fn project() -> (TempProject, Runtime) {
 }
 
 fn runtime_for(p: &TempProject) -> Runtime {
-    Runtime::new(RuntimeOptions {
-        home: Some(p.tmp().canonicalize().expect("tmp").join("home")),
-        project_root: None,
-        cache: Some(CacheDir::at(test_cache())),
-        ..RuntimeOptions::default()
-    })
+    Runtime::new(
+        RuntimeOptions::default()
+            .with_home(p.tmp().canonicalize().expect("tmp").join("home"))
+            .with_cache(CacheDir::at(test_cache())),
+    )
 }
 
 fn event(payload: &Value) -> Event {

@@ -2,16 +2,227 @@
 //! decode/encode of the agents that speak Claude's protocol under their own
 //! names (Qwen Code, Factory Droid; Codex adds its strict-schema rules on top).
 //!
+//! [`ClaudeLike`] is the whole adapter of an agent that copies Claude's
+//! hooks closely enough to be described by data alone: its table, install
+//! spec, deadline, the payload keys that name the event, and which of the
+//! few answer [`Dialect`]s it reads (Antigravity, Goose, Crush, Auggie,
+//! Junie, Qoder, Devin). Each such agent's module is then data plus tests.
+//!
 //! Gemini CLI's answer shares the tail of this one (`continue`,
 //! `systemMessage`, `hookSpecificOutput` led by `hookEventName`), so
 //! [`write_common`] is the one place that tail is written.
 
 use serde_json::{json, Map, Value};
 
-use super::plan::{Intent, Verdict};
+use super::deadline::Deadline;
+use super::plan::{Intent, Verdict, DEFAULT_DENY};
 use super::{finish_decode, intent_for, start_decode, Agent, DecodeError, Native, Table};
+use super::{AlsoRuns, InstallSpec, NativeRead};
 use crate::protocol::{Answer, Event, EventName};
 
+/// How an agent described by [`ClaudeLike`] reads a hook's answer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Dialect {
+    /// Claude's JSON answer ([`claude_json`]), exit 0.
+    Claude,
+    /// Only a verdict before a tool, as top-level `{"decision", "reason"}`
+    /// with the agent's own words (Antigravity: `deny`/`allow`/`ask`; Goose:
+    /// `block`/`allow`), exit 0. The table's caps must allow nothing else.
+    Decision {
+        /// The word for deny.
+        deny: &'static str,
+        /// The word for allow.
+        allow: &'static str,
+        /// The word for ask, where the agent has one.
+        ask: Option<&'static str>,
+    },
+    /// Only a deny (or a block), as exit 2 with the reason on stderr: for
+    /// agents whose JSON answer is undocumented (Junie).
+    Exit2,
+}
+
+/// An agent adapter that is data only (see the module doc).
+#[derive(Debug, Clone, Copy)]
+pub struct ClaudeLike {
+    /// [`Agent::id`].
+    pub id: &'static str,
+    /// [`Agent::display_name`].
+    pub name: &'static str,
+    /// [`Agent::table`].
+    pub table: &'static Table,
+    /// [`Agent::install_spec`].
+    pub install: &'static InstallSpec,
+    /// [`Agent::deadline`].
+    pub deadline: Deadline,
+    /// [`Agent::also_runs`].
+    pub also_runs: Option<AlsoRuns>,
+    /// The payload keys that may name the event, in order (`--event`, which
+    /// `install` always writes, comes first anyway).
+    pub names: &'static [&'static str],
+    /// A payload key holding the tool call as `{name, args}` (Antigravity's
+    /// `toolCall`), copied to `tool_name`/`tool_input`.
+    pub tool_call: Option<&'static str>,
+    /// How the agent reads the answer.
+    pub dialect: Dialect,
+    /// [`Agent::reads_hooks_file`], for an agent that reads agenthooks' own
+    /// file natively.
+    pub reads_hooks_file: Option<fn(&Value) -> NativeRead>,
+}
+
+impl ClaudeLike {
+    /// An agent that names the event in `hook_event_name`, has no tool-call
+    /// object, an undocumented deadline ([`super::deadline::UNVERIFIED`]),
+    /// runs no other agent's hooks and does not read agenthooks' file; the
+    /// `with_*` methods say where it differs.
+    pub const fn new(
+        id: &'static str,
+        name: &'static str,
+        table: &'static Table,
+        install: &'static InstallSpec,
+        dialect: Dialect,
+    ) -> ClaudeLike {
+        ClaudeLike {
+            id,
+            name,
+            table,
+            install,
+            deadline: super::deadline::UNVERIFIED,
+            also_runs: None,
+            names: &["hook_event_name"],
+            tool_call: None,
+            dialect,
+            reads_hooks_file: None,
+        }
+    }
+
+    /// The same agent, waiting `deadline` for a hook.
+    pub const fn with_deadline(self, deadline: Deadline) -> ClaudeLike {
+        ClaudeLike { deadline, ..self }
+    }
+
+    /// The same agent, naming the event by the first of `names` present.
+    pub const fn with_names(self, names: &'static [&'static str]) -> ClaudeLike {
+        ClaudeLike { names, ..self }
+    }
+
+    /// The same agent, running `also`'s hooks too.
+    pub const fn with_also_runs(self, also: AlsoRuns) -> ClaudeLike {
+        ClaudeLike {
+            also_runs: Some(also),
+            ..self
+        }
+    }
+
+    /// The same agent, sending the tool call as `{name, args}` under `key`.
+    pub const fn with_tool_call(self, key: &'static str) -> ClaudeLike {
+        ClaudeLike {
+            tool_call: Some(key),
+            ..self
+        }
+    }
+
+    /// The same agent, reading agenthooks' own file natively as `read` says.
+    pub const fn with_reads_hooks_file(self, read: fn(&Value) -> NativeRead) -> ClaudeLike {
+        ClaudeLike {
+            reads_hooks_file: Some(read),
+            ..self
+        }
+    }
+}
+
+impl Agent for ClaudeLike {
+    fn id(&self) -> &'static str {
+        self.id
+    }
+
+    fn display_name(&self) -> &'static str {
+        self.name
+    }
+
+    fn table(&self) -> &'static Table {
+        self.table
+    }
+
+    fn install_spec(&self) -> &'static InstallSpec {
+        self.install
+    }
+
+    fn deadline(&self) -> Deadline {
+        self.deadline
+    }
+
+    fn also_runs(&self) -> Option<AlsoRuns> {
+        self.also_runs
+    }
+
+    fn reads_hooks_file(&self, file: &Value) -> Option<NativeRead> {
+        self.reads_hooks_file.map(|read| read(file))
+    }
+
+    fn decode(&self, input: Value, event: Option<&str>) -> Result<Event, DecodeError> {
+        let (mut input, row) = start_decode(self.id, self.table, input, event, self.names)?;
+        let call = self
+            .tool_call
+            .and_then(|key| input.get(key))
+            .and_then(Value::as_object)
+            .cloned();
+        if let Some(call) = call {
+            if let Some(name) = call.get("name").filter(|n| n.is_string()) {
+                input.entry("tool_name").or_insert_with(|| name.clone());
+            }
+            if let Some(args) = call.get("args") {
+                input
+                    .entry("tool_input")
+                    .or_insert_with(|| super::parse_if_string(args.clone()));
+            }
+        }
+        finish_decode(self.id, self.table, row, input)
+    }
+
+    fn encode(&self, event: &Event, answer: &Answer) -> Native {
+        let (deny, allow, ask) = match self.dialect {
+            Dialect::Claude => return encode(self, event, answer),
+            Dialect::Exit2 => return encode_exit2(self, event, answer),
+            Dialect::Decision { deny, allow, ask } => (deny, allow, ask),
+        };
+        let (_, intent) = match intent_for(self, event, answer) {
+            Ok(found) => found,
+            Err(native) => return native,
+        };
+        let Some(verdict) = intent.verdict else {
+            return Native::ok(String::new(), intent.notes);
+        };
+        let word = match verdict {
+            Verdict::Deny => deny,
+            Verdict::Allow => allow,
+            // Planning turns ask into a deny where the table has no ask.
+            Verdict::Ask => ask.unwrap_or(deny),
+        };
+        let mut out = Map::new();
+        out.insert("decision".into(), json!(word));
+        if let Some(r) = intent.verdict_reason() {
+            out.insert("reason".into(), json!(r));
+        }
+        Native::json(&Value::Object(out), intent.notes)
+    }
+}
+
+/// [`Dialect::Exit2`] (and Windsurf's answer): a deny or a block is exit 2
+/// with its reason on stderr, anything else "no opinion". Only deny survives
+/// planning among the verdicts of such an agent (ask became a deny).
+pub(super) fn encode_exit2(agent: &dyn Agent, event: &Event, answer: &Answer) -> Native {
+    let (_, intent) = match intent_for(agent, event, answer) {
+        Ok(found) => found,
+        Err(native) => return native,
+    };
+    if intent.verdict.is_some() {
+        return Native::exit2(&intent.reason_or(DEFAULT_DENY), intent.notes);
+    }
+    if intent.block.is_some() {
+        return Native::exit2(&intent.block_reason_or(DEFAULT_DENY), intent.notes);
+    }
+    Native::ok(String::new(), intent.notes)
+}
 /// Decode for agents whose payload is Claude's, named by `hook_event_name`.
 ///
 /// # Errors

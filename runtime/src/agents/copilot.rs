@@ -184,6 +184,7 @@ impl Agent for Copilot {
         Some(AlsoRuns {
             agent: "claude",
             env: "COPILOT_CLI",
+            when: None,
         })
     }
 

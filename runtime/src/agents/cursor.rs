@@ -14,6 +14,7 @@ use serde_json::{json, Map, Value};
 
 use super::claude_json::verdict_str;
 use super::plan::DEFAULT_DENY;
+use super::AlsoRuns;
 use super::{
     finish_decode, intent_for, start_decode, tool, Agent, Caps, DecodeError, EventRow, Native,
     Table,
@@ -143,6 +144,20 @@ impl Agent for Cursor {
 
     fn install_spec(&self) -> &'static InstallSpec {
         &INSTALL
+    }
+
+    /// With "Include third-party Plugins, Skills, and other configs" on,
+    /// Cursor also runs the hooks in `.claude/settings*.json` and
+    /// `~/.claude/settings.json` (<https://cursor.com/docs/reference/third-party-hooks>),
+    /// and sets `CURSOR_VERSION` for every hook it runs (its hooks docs'
+    /// environment table; unverified against a binary). Its own entry knows
+    /// Cursor's dialect, so the Claude entry is the one to step aside.
+    fn also_runs(&self) -> Option<AlsoRuns> {
+        Some(AlsoRuns {
+            agent: "claude",
+            env: "CURSOR_VERSION",
+            when: Some("with its third-party configs setting on"),
+        })
     }
 
     fn decode(&self, input: Value, event: Option<&str>) -> Result<Event, DecodeError> {

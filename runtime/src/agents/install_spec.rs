@@ -69,6 +69,18 @@ pub enum Shape {
     Nested,
     /// A flat list of handlers: `hooks.<event>: [ {command, ...} ]` (Copilot, Cursor, Windsurf, Kiro).
     Flat,
+    /// Claude's shape with this matcher instead of `*`, for agents that
+    /// compile the matcher as a regex, where a bare `*` is invalid and drops
+    /// the rule (Goose) or the whole file (Antigravity); `""` matches every
+    /// tool there.
+    NestedMatching(&'static str),
+}
+
+impl Shape {
+    /// Whether entries are groups of handlers (`{matcher, hooks: [...]}`).
+    pub fn is_nested(self) -> bool {
+        matches!(self, Shape::Nested | Shape::NestedMatching(_))
+    }
 }
 
 /// The unit of a handler's timeout field.
@@ -128,6 +140,21 @@ pub struct JsonSpec {
     pub off: &'static [(&'static str, bool)],
 }
 
+impl JsonSpec {
+    /// Claude's handler (`type`, `command`, `timeout` in `unit`) under
+    /// `shape`, in a strict JSON file with no root keys and no off switch:
+    /// what the agents that copy Claude's file format read.
+    pub const fn claude(shape: Shape, unit: TimeUnit) -> JsonSpec {
+        JsonSpec {
+            shape,
+            handler: claude_handler(unit),
+            root: &[],
+            jsonc: false,
+            off: &[],
+        }
+    }
+}
+
 /// How an agent's hooks are registered.
 #[derive(Debug, Clone, Copy)]
 pub enum Registration {
@@ -162,13 +189,19 @@ pub struct PluginSpec {
     pub text: fn(binary: &std::path::Path, table: &super::Table) -> String,
 }
 
+/// [`InstallSpec::project`] of an agent that reads no project-level hooks
+/// file (Junie), or whose project file is agenthooks' own (Antigravity reads
+/// `.agents/hooks.json`): `install` at project scope refuses and points at
+/// `--user`.
+pub const USER_ONLY: &str = "";
+
 /// Everything install needs to know about one agent besides its event table.
 #[derive(Debug, Clone, Copy)]
 pub struct InstallSpec {
     /// How hooks are registered.
     pub registration: Registration,
     /// The file (or for [`Registration::Scripts`] the directory), relative
-    /// to the project root.
+    /// to the project root; [`USER_ONLY`] when there is none.
     pub project: &'static str,
     /// The same at user level.
     pub user: UserPath,
@@ -197,6 +230,8 @@ pub struct AlsoRuns {
     /// A variable this agent sets (non-empty) for every hook it runs, that
     /// agent does not.
     pub env: &'static str,
+    /// When it does (Cursor: only with a setting on); `None`: always.
+    pub when: Option<&'static str>,
 }
 
 /// The handler of Claude's own shape (`type`, `command`, `timeout`), with the

@@ -49,7 +49,13 @@
 //!   decode and encode whole;
 //! - only where the agent differs from the trait's defaults:
 //!   [`Agent::deadline`] (how long it waits for a hook), [`Agent::no_opinion`]
-//!   (Gemini answers `{}`), [`Agent::also_runs`] (Copilot runs Claude's hooks).
+//!   (Gemini answers `{}`), [`Agent::also_runs`] (Copilot, Cursor and Devin
+//!   run Claude's hooks too).
+//!
+//! Agents close enough to Claude's protocol to need no code of their own
+//! (Antigravity, Goose, Crush, Auggie, Junie, Qoder, Devin) are a
+//! [`ClaudeLike`] value: the same table and install spec, plus which payload
+//! keys name the event and which answer [`Dialect`] they read.
 //!
 //! Because dropping happens in [`plan::plan`] from the same [`Caps`] that
 //! [`Agent::capabilities`] prints, the printed table and the encoder agree;
@@ -59,26 +65,34 @@ use serde_json::{Map, Value};
 
 use crate::protocol::{Answer, Event, EventError, EventName, Note};
 
+pub mod antigravity;
+pub mod auggie;
 pub mod claude;
 mod claude_json;
 pub mod cline;
 pub mod codex;
 pub mod copilot;
+pub mod crush;
 pub mod cursor;
 pub mod deadline;
+pub mod devin;
 pub mod factory;
 pub mod gemini;
+pub mod goose;
 mod install_spec;
+pub mod junie;
 pub mod kiro;
 pub mod opencode;
 pub mod plan;
+pub mod qoder;
 pub mod qwen;
 mod table;
 pub mod windsurf;
 
+pub use claude_json::{ClaudeLike, Dialect};
 pub use install_spec::{
     claude_handler, AlsoRuns, Field, InstallSpec, JsonSpec, Literal, PluginSpec, Registration,
-    ScriptSpec, Shape, TimeUnit, UserDir, UserPath,
+    ScriptSpec, Shape, TimeUnit, UserDir, UserPath, USER_ONLY,
 };
 pub use plan::{Intent, Verdict};
 pub use table::{
@@ -200,6 +214,13 @@ pub trait Agent: Sync + Send {
         None
     }
 
+    /// What this agent does with agenthooks' own `.agents/hooks.json` (parsed)
+    /// when it reads that path itself, natively (Antigravity does); `None`
+    /// for the agents that do not read it. `check` warns from this.
+    fn reads_hooks_file(&self, _file: &Value) -> Option<NativeRead> {
+        None
+    }
+
     /// Native input → canonical event. `event` is the `--event` argument, native
     /// or canonical spelling, for agents whose payload does not name the event.
     ///
@@ -241,6 +262,18 @@ pub trait Agent: Sync + Send {
     }
 }
 
+/// What an agent that reads `.agents/hooks.json` natively does with one
+/// ([`Agent::reads_hooks_file`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NativeRead {
+    /// It rejects the file and runs none of it (its hooks then run there
+    /// only through agenthooks' own entry).
+    Ignores,
+    /// It would run this many command hooks of the file itself: unsandboxed
+    /// and past agenthooks' trust gate.
+    Runs(usize),
+}
+
 /// Every agent, in the order `agenthooks agents` prints them.
 pub static AGENTS: &[&dyn Agent] = &[
     &claude::Claude,
@@ -254,7 +287,51 @@ pub static AGENTS: &[&dyn Agent] = &[
     &factory::Factory,
     &kiro::Kiro,
     &opencode::OpenCode,
+    &antigravity::AGENT,
+    &goose::AGENT,
+    &crush::AGENT,
+    &auggie::AGENT,
+    &junie::AGENT,
+    &qoder::AGENT,
+    &devin::AGENT,
 ];
+
+/// Every pair among `agents` where the first also runs the second's hooks
+/// config ([`Agent::also_runs`]), with how.
+pub fn double_loads<'a>(
+    agents: &'a [&'static dyn Agent],
+) -> impl Iterator<Item = (&'static dyn Agent, &'static dyn Agent, AlsoRuns)> + 'a {
+    agents.iter().filter_map(move |host| {
+        let also = host.also_runs()?;
+        let other = agents.iter().find(|a| a.id() == also.agent)?;
+        Some((*host, *other, also))
+    })
+}
+
+/// The one line `install` and `check` print about `host` running `other`'s
+/// hooks file as well as its own: what `run` does about it when `host`'s own
+/// entry is installed, or what to do when it is not.
+pub fn double_load_note(
+    host: &dyn Agent,
+    other: &dyn Agent,
+    also: AlsoRuns,
+    host_installed: bool,
+) -> String {
+    let when = also.when.map(|w| format!(" ({w})")).unwrap_or_default();
+    let file = other.install_spec().project;
+    let (h, o) = (host.display_name(), other.display_name());
+    if host_installed {
+        format!(
+            "{h} also runs the hooks in `{file}`{when}; with both agents installed, that {o} entry steps aside under {h} (`{}` set), so each hook runs once",
+            also.env
+        )
+    } else {
+        format!(
+            "{h} also runs the hooks in `{file}`{when}, where the {o} entry sees {h}'s payloads under {o}'s names; `agenthooks install {}` gives {h} its own entry, and the {o} entry then steps aside under it",
+            host.id()
+        )
+    }
+}
 
 /// The agent with this id.
 pub fn find(id: &str) -> Option<&'static dyn Agent> {

@@ -44,6 +44,32 @@ pub fn fixtures(agent: &str) -> Vec<(PathBuf, String, Value)> {
     out
 }
 
+/// Every payload of `agent` in `tests/fixtures/agents/`, decoded under the
+/// native event its file is named after: (file name, event).
+pub fn decoded_fixtures(agent: &dyn Agent) -> Vec<(String, Event)> {
+    let all = fixtures(agent.id());
+    assert!(!all.is_empty(), "{}: no payloads", agent.id());
+    all.into_iter()
+        .map(|(path, native, payload)| {
+            let name = path.file_name().unwrap().to_string_lossy().into_owned();
+            let event = agent
+                .decode(payload, Some(&native))
+                .unwrap_or_else(|e| panic!("{name}: {e}"));
+            assert_eq!(event.native_name(), Some(native.as_str()), "{name}");
+            (name, event)
+        })
+        .collect()
+}
+
+/// The decoded payload in the file called `name`.
+pub fn fixture_event(agent: &dyn Agent, name: &str) -> Event {
+    decoded_fixtures(agent)
+        .into_iter()
+        .find(|(n, _)| n == name)
+        .unwrap_or_else(|| panic!("{}: no fixture {name}", agent.id()))
+        .1
+}
+
 /// An answer from its Claude JSON.
 pub fn answer(v: Value) -> Answer {
     serde_json::from_value(v).expect("answer JSON")
@@ -570,6 +596,76 @@ fn each_canonical_answer_is_each_agent_s_documented_answer() {
         ("opencode", "session.idle", "keep going", "", 0, &[], 1),
         ("opencode", "session.idle", "stop", "", 0, &[], 1),
         ("opencode", "tool.execute.before", "none", "", 0, &[], 0),
+
+        ("antigravity", "PreToolUse", "deny", r#"{"decision":"deny","reason":"no"}"#, 0, &[], 0),
+        ("antigravity", "PreToolUse", "ask", r#"{"decision":"ask","reason":"sure?"}"#, 0, &[], 0),
+        ("antigravity", "PreToolUse", "allow", r#"{"decision":"allow"}"#, 0, &[], 0),
+        ("antigravity", "PreToolUse", "rewrite", r#"{"decision":"deny","reason":"a hook rewrote the tool input, which antigravity cannot apply; denied rather than running the original input"}"#, 0, &[], 1),
+        ("antigravity", "PostToolUse", "context", "", 0, &[], 1),
+        ("antigravity", "PostToolUse", "block", "", 0, &[], 1),
+        ("antigravity", "PostToolUse", "keep going", "", 0, &[], 1),
+        ("antigravity", "PostToolUse", "stop", "", 0, &[], 1),
+        ("antigravity", "PreToolUse", "none", "", 0, &[], 0),
+
+        ("goose", "PreToolUse", "deny", r#"{"decision":"block","reason":"no"}"#, 0, &[], 0),
+        ("goose", "PreToolUse", "ask", r#"{"decision":"block","reason":"a hook asked for confirmation, which goose cannot ask for: sure?"}"#, 0, &[], 1),
+        ("goose", "PreToolUse", "allow", r#"{"decision":"allow"}"#, 0, &[], 0),
+        ("goose", "PreToolUse", "rewrite", r#"{"decision":"block","reason":"a hook rewrote the tool input, which goose cannot apply; denied rather than running the original input"}"#, 0, &[], 1),
+        ("goose", "SessionStart", "context", "", 0, &[], 1),
+        ("goose", "UserPromptSubmit", "block", "", 0, &[], 1),
+        ("goose", "Stop", "keep going", "", 0, &[], 1),
+        ("goose", "Stop", "stop", "", 0, &[], 1),
+        ("goose", "PreToolUse", "none", "", 0, &[], 0),
+
+        ("crush", "PreToolUse", "deny", HSO_DENY, 0, &[], 0),
+        ("crush", "PreToolUse", "ask", r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"a hook asked for confirmation, which crush cannot ask for: sure?"}}"#, 0, &[], 1),
+        ("crush", "PreToolUse", "allow", HSO_ALLOW, 0, &[], 0),
+        ("crush", "PreToolUse", "rewrite", HSO_REWRITE, 0, &[], 0),
+        ("crush", "PreToolUse", "context", r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","additionalContext":"ctx"}}"#, 0, &[], 0),
+        ("crush", "PostToolUse", "block", "", 0, &[], 1),
+        ("crush", "PostToolUse", "keep going", "", 0, &[], 1),
+        ("crush", "SessionStart", "stop", "", 0, &[], 1),
+        ("crush", "PreToolUse", "none", "", 0, &[], 0),
+
+        ("auggie", "PreToolUse", "deny", HSO_DENY, 0, &[], 0),
+        ("auggie", "PreToolUse", "ask", r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"a hook asked for confirmation, which auggie cannot ask for: sure?"}}"#, 0, &[], 1),
+        ("auggie", "PreToolUse", "allow", "", 0, &[], 1),
+        ("auggie", "PreToolUse", "rewrite", r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"a hook rewrote the tool input, which auggie cannot apply; denied rather than running the original input"}}"#, 0, &[], 2),
+        ("auggie", "SessionStart", "context", "", 0, &[], 1),
+        ("auggie", "PromptSubmit", "block", "", 0, &[], 1),
+        ("auggie", "Stop", "keep going", "", 0, &[], 1),
+        ("auggie", "Stop", "stop", "", 0, &[], 1),
+        ("auggie", "PreToolUse", "none", "", 0, &[], 0),
+
+        ("junie", "PreToolUse", "deny", "", 2, &["no"], 0),
+        ("junie", "PreToolUse", "ask", "", 2, &["a hook asked for confirmation, which junie cannot ask for: sure?"], 1),
+        ("junie", "PreToolUse", "allow", "", 0, &[], 1),
+        ("junie", "PreToolUse", "rewrite", "", 2, &["a hook rewrote the tool input, which junie cannot apply; denied rather than running the original input"], 2),
+        ("junie", "SessionStart", "context", "", 0, &[], 1),
+        ("junie", "UserPromptSubmit", "block", "", 0, &[], 1),
+        ("junie", "Stop", "keep going", "", 0, &[], 1),
+        ("junie", "Stop", "stop", "", 0, &[], 1),
+        ("junie", "PreToolUse", "none", "", 0, &[], 0),
+
+        ("qoder", "PreToolUse", "deny", HSO_DENY, 0, &[], 0),
+        ("qoder", "PreToolUse", "ask", HSO_ASK, 0, &[], 0),
+        ("qoder", "PreToolUse", "allow", HSO_ALLOW, 0, &[], 0),
+        ("qoder", "PreToolUse", "rewrite", HSO_REWRITE, 0, &[], 0),
+        ("qoder", "SessionStart", "context", SS_CTX, 0, &[], 0),
+        ("qoder", "UserPromptSubmit", "block", BLOCK_NO, 0, &[], 0),
+        ("qoder", "Stop", "keep going", AGAIN, 0, &[], 0),
+        ("qoder", "Stop", "stop", HALT, 0, &[], 0),
+        ("qoder", "PreToolUse", "none", "", 0, &[], 0),
+
+        ("devin", "PreToolUse", "deny", HSO_DENY, 0, &[], 0),
+        ("devin", "PreToolUse", "ask", r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"a hook asked for confirmation, which devin cannot ask for: sure?"}}"#, 0, &[], 1),
+        ("devin", "PreToolUse", "allow", HSO_ALLOW, 0, &[], 0),
+        ("devin", "PreToolUse", "rewrite", r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"a hook rewrote the tool input, which devin cannot apply; denied rather than running the original input"}}"#, 0, &[], 1),
+        ("devin", "SessionStart", "context", "", 0, &[], 1),
+        ("devin", "UserPromptSubmit", "block", "", 0, &[], 1),
+        ("devin", "Stop", "keep going", "", 0, &[], 1),
+        ("devin", "Stop", "stop", "", 0, &[], 1),
+        ("devin", "PreToolUse", "none", "", 0, &[], 0),
     ];
     for agent in AGENTS {
         let n = cases.iter().filter(|c| c.0 == agent.id()).count();
@@ -850,6 +946,12 @@ fn combined_answers_keep_each_agent_s_rules() {
                         | "qwen"
                         | "factory"
                         | "claude"
+                        | "antigravity"
+                        | "goose"
+                        | "crush"
+                        | "auggie"
+                        | "qoder"
+                        | "devin"
                 ) {
                     assert_eq!(n.exit_code, 0, "answers in JSON, never by exit code: {ctx}");
                 }

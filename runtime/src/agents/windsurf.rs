@@ -13,10 +13,9 @@
 
 use serde_json::{Map, Value};
 
-use super::plan::DEFAULT_DENY;
+use super::claude_json;
 use super::{
-    finish_decode, intent_for, parse_if_string, start_decode, Agent, Caps, DecodeError, EventRow,
-    Native, Table,
+    finish_decode, parse_if_string, start_decode, Agent, Caps, DecodeError, EventRow, Native, Table,
 };
 use super::{Field, InstallSpec, JsonSpec, Literal, Registration, Shape, UserPath};
 use crate::protocol::{Answer, Event, EventName};
@@ -162,18 +161,7 @@ impl Agent for Windsurf {
     }
 
     fn encode(&self, event: &Event, answer: &Answer) -> Native {
-        let (_, intent) = match intent_for(self, event, answer) {
-            Ok(found) => found,
-            Err(native) => return native,
-        };
-        if intent.verdict.is_some() {
-            // Only deny survives planning here (ask became a deny).
-            return Native::exit2(&intent.reason_or(DEFAULT_DENY), intent.notes);
-        }
-        if intent.block.is_some() {
-            return Native::exit2(&intent.block_reason_or(DEFAULT_DENY), intent.notes);
-        }
-        Native::ok(String::new(), intent.notes)
+        claude_json::encode_exit2(self, event, answer)
     }
 }
 

@@ -15,7 +15,7 @@ use std::process::ExitCode;
 use anyhow::Context as _;
 
 use super::{EXIT_FINDING, EXIT_OK};
-use crate::agents::{claude, Agent, Caps};
+use crate::agents::{claude, Agent, Caps, NativeRead};
 use crate::config::{self, Handler, HandlerKind, LoadOptions, Scope};
 use crate::fsread::{self, ReadError};
 use crate::install::{self, Env};
@@ -128,22 +128,65 @@ pub fn check(root: &Path, env: &Env, trusted: impl Fn(&Handler) -> bool) -> Find
         }
         agent_findings(*agent, &config.handlers, &mut found);
     }
-    for host in &agents {
-        let Some(also) = host.also_runs() else {
-            continue;
-        };
-        let Some(other) = agents.iter().find(|a| a.id() == also.agent) else {
-            continue;
-        };
-        let config = other.install_spec().project;
-        found.notes.push(format!(
-            "{host} also runs the hooks in `{config}`; with both agents installed, that {other} entry steps aside under {host} (`{env}` set), so each hook runs once",
-            host = host.display_name(),
-            other = other.display_name(),
-            env = also.env,
-        ));
+    native_reader_findings(&config.files, root, env, &agents, &mut found);
+    for (host, other, also) in crate::agents::double_loads(&agents) {
+        found
+            .notes
+            .push(crate::agents::double_load_note(host, other, also, true));
     }
     found
+}
+
+/// The project's `.agents/hooks.json` as each agent that reads that path
+/// itself sees it ([`Agent::reads_hooks_file`]; Antigravity, whose
+/// named-hook schema reads a Claude-shaped file of command hooks as one hook
+/// named `hooks` and runs it natively, unsandboxed and past the trust gate).
+/// A warning where that agent is in use (its folder under the home, or our
+/// entry installed), a note elsewhere; and where it ignores the file (as it
+/// should) but has no entry of ours, what to install so the hooks still run
+/// there.
+fn native_reader_findings(
+    files: &[std::path::PathBuf],
+    root: &Path,
+    env: &Env,
+    installed: &[&'static dyn Agent],
+    found: &mut Findings,
+) {
+    let detected = install::detected(Scope::User, root, env);
+    let project_files: Vec<(&std::path::PathBuf, serde_json::Value)> = files
+        .iter()
+        .filter(|f| f.starts_with(root))
+        .filter_map(|f| {
+            let bytes = fsread::read_bounded(f, fsread::caps::HOOKS_JSON).ok()?;
+            Some((f, serde_json::from_slice(&bytes).ok()?))
+        })
+        .collect();
+    for agent in crate::agents::AGENTS {
+        let has_entry = installed.iter().any(|a| a.id() == agent.id());
+        let in_use = has_entry || detected.iter().any(|a| a.id() == agent.id());
+        let name = agent.display_name();
+        for (file, value) in &project_files {
+            let file = file.display();
+            match agent.reads_hooks_file(value) {
+                Some(NativeRead::Runs(n)) if n > 0 => {
+                    let line = format!(
+                        "`{file}`: {name} reads this file itself and would run its {n} command hook{} natively, outside agenthooks' trust gate and sandbox; add `\"$schema\": \"agenthooks\"` at its top so {name} ignores it (README: {name})",
+                        if n == 1 { "" } else { "s" }
+                    );
+                    if in_use {
+                        found.warnings.push(line);
+                    } else {
+                        found.notes.push(line);
+                    }
+                }
+                Some(NativeRead::Ignores) if in_use && !has_entry => found.warnings.push(format!(
+                    "`{file}`: {name} ignores this file (its loader rejects agenthooks' format), so its hooks run in {name} only through agenthooks: `agenthooks install {} --user`",
+                    agent.id()
+                )),
+                _ => {}
+            }
+        }
+    }
 }
 
 /// Why a component file cannot be run, if it cannot: one line naming the

@@ -286,11 +286,44 @@ impl Ctx {
                 }
             }
         }
+        if action == Action::Install && !dry_run {
+            self.note_double_loads(&mut out, agents)?;
+        }
         if dry_run {
             writeln!(out, "dry run: nothing was written")?;
         }
         // A file that could not be changed is an error (README: 2), not a finding.
         Ok(ExitCode::from(if failed { EXIT_ERROR } else { EXIT_OK }))
+    }
+
+    /// One line per agent that runs another's hooks file as well as its own
+    /// (Copilot, Cursor, Devin run Claude's), where one of `just` is either:
+    /// how each hook still runs once when both entries are installed, or
+    /// which install gives the host its own entry when its folder is there
+    /// but its entry is not.
+    fn note_double_loads(
+        &self,
+        out: &mut impl io::Write,
+        just: &[&'static dyn Agent],
+    ) -> io::Result<()> {
+        let installed = install::installed(self.scope, &self.root, &self.env);
+        let detected = install::detected(self.scope, &self.root, &self.env);
+        let named = |a: &dyn Agent| just.iter().any(|j| j.id() == a.id());
+        for host in crate::agents::AGENTS.iter().copied() {
+            let Some(also) = host.also_runs() else {
+                continue;
+            };
+            let Some(other) = installed.iter().find(|a| a.id() == also.agent) else {
+                continue;
+            };
+            let host_installed = installed.iter().any(|a| a.id() == host.id());
+            let host_here = host_installed || detected.iter().any(|a| a.id() == host.id());
+            if host_here && (named(host) || named(*other)) {
+                let note = crate::agents::double_load_note(host, *other, also, host_installed);
+                writeln!(out, "{}: note: {note}", host.id())?;
+            }
+        }
+        Ok(())
     }
 
     /// One line when project command hooks will be skipped until trusted.

@@ -51,6 +51,15 @@ pub enum InstallError {
         /// What is in the way.
         why: String,
     },
+    /// The agent has no project-level hooks file agenthooks may write
+    /// ([`crate::agents::USER_ONLY`]).
+    #[error("{agent} has no project-level hooks file agenthooks may write; its entry goes in the user-level config: `agenthooks install {id} --user` (nothing was changed)")]
+    UserOnly {
+        /// The agent's display name.
+        agent: &'static str,
+        /// The agent's id.
+        id: &'static str,
+    },
     /// There is no home directory, so user-level files cannot be found.
     #[error("there is no home directory (set `HOME`, or `USERPROFILE` on Windows), so the user-level config cannot be found")]
     NoHome,

@@ -234,7 +234,7 @@ fn handler_is_ours(handler: &Value, agent: &str) -> bool {
 fn item_is_ours(item: &Value, shape: Shape, agent: &str) -> bool {
     match shape {
         Shape::Flat => handler_is_ours(item, agent),
-        Shape::Nested => item
+        Shape::Nested | Shape::NestedMatching(_) => item
             .get("hooks")
             .and_then(Value::as_array)
             .is_some_and(|hs| !hs.is_empty() && hs.iter().all(|h| handler_is_ours(h, agent))),
@@ -249,7 +249,7 @@ pub(crate) fn has_ours(root: &Map<String, Value>, shape: Shape, agent: &str) -> 
     hooks.values().filter_map(Value::as_array).any(|items| {
         items.iter().any(|item| match shape {
             Shape::Flat => handler_is_ours(item, agent),
-            Shape::Nested => item
+            Shape::Nested | Shape::NestedMatching(_) => item
                 .get("hooks")
                 .and_then(Value::as_array)
                 .is_some_and(|hs| hs.iter().any(|h| handler_is_ours(h, agent))),
@@ -299,7 +299,7 @@ pub(crate) fn sync(
         };
         let before = items.len();
         // Our handlers inside a group the user also put theirs in: take ours out.
-        if shape == Shape::Nested {
+        if shape.is_nested() {
             for item in items.iter_mut() {
                 if item_is_ours(item, shape, agent) {
                     continue;

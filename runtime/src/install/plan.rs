@@ -233,6 +233,19 @@ pub(crate) fn backup_of(path: &Path) -> PathBuf {
     path.with_file_name(name)
 }
 
+/// Refuses project scope for an agent with no project file of its own
+/// ([`crate::agents::USER_ONLY`]): without this its "project file" would be
+/// the project directory itself.
+fn user_only(req: &Request<'_>) -> Result<(), InstallError> {
+    if req.scope == Scope::Project && req.agent.install_spec().project == crate::agents::USER_ONLY {
+        return Err(InstallError::UserOnly {
+            agent: req.agent.display_name(),
+            id: req.agent.id(),
+        });
+    }
+    Ok(())
+}
+
 /// Plans one agent's install or uninstall: the files it would touch, with
 /// their bytes before and after. Writes nothing.
 ///
@@ -241,6 +254,7 @@ pub(crate) fn backup_of(path: &Path) -> PathBuf {
 /// agent should be written then.
 pub fn plan(req: &Request<'_>) -> Result<Vec<FileChange>, InstallError> {
     let spec = req.agent.install_spec();
+    user_only(req)?;
     let path = targets::path(spec, req.scope, req.project_root, req.env);
     let stop = match req.scope {
         Scope::Project => req.project_root.to_path_buf(),
@@ -471,6 +485,7 @@ fn plan_plugin(
 /// process for [`write::LOCK_WAIT`].
 pub fn change(req: &Request<'_>) -> Result<Vec<FileChange>, InstallError> {
     let spec = req.agent.install_spec();
+    user_only(req)?;
     let path = targets::path(spec, req.scope, req.project_root, req.env);
     let target = write::resolve(&path).map_err(|e| InstallError::io(&path, e))?;
     if !matches!(spec.registration, Registration::Scripts(_)) {
@@ -597,11 +612,13 @@ fn apply_changes(changes: &[FileChange], prune: bool) -> Result<(), InstallError
 }
 
 /// Removes the empty directories above a deleted file, stopping at `stop`
-/// (never removed) and at the first directory that is not empty.
+/// (never removed), at agenthooks' own `.agents/` (the hooks config's
+/// home, even when empty: Goose's plugin lives below it) and at the first
+/// directory that is not empty.
 fn prune_empty_dirs(file: &Path, stop: &Path) {
     let mut dir = file.parent();
     while let Some(d) = dir {
-        if d == stop || !d.starts_with(stop) {
+        if d == stop || !d.starts_with(stop) || d == stop.join(".agents") {
             break;
         }
         // Fails (and stops) when the directory is not empty.

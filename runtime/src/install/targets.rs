@@ -80,6 +80,7 @@ pub(crate) fn entry(spec: &JsonSpec, command: &str, powershell: &str, timeout: D
     match spec.shape {
         Shape::Flat => Value::Object(handler),
         Shape::Nested => json!({"matcher": "*", "hooks": [handler]}),
+        Shape::NestedMatching(matcher) => json!({"matcher": matcher, "hooks": [handler]}),
     }
 }
 

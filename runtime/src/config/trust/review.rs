@@ -7,7 +7,7 @@ use super::gate::kind_name;
 use super::{
     command_files, file_sha256, fingerprint, Fingerprint, TrustError, TrustStore, TrustedHook,
 };
-use crate::config::{Handler, HandlerKind, Scope};
+use crate::config::{Grants, Handler, HandlerKind, Scope};
 use crate::fsread::{self, caps};
 use crate::select::Matcher;
 
@@ -41,39 +41,89 @@ pub fn pending<'a>(store: &TrustStore, handlers: &'a [Handler]) -> Vec<&'a Handl
 ///
 /// `previous` (from [`previous`], one per hook) is what a changed hook was
 /// when it was trusted: its review then shows the lines that changed.
+///
+/// The files are read first ([`Item::read`]), then the screen is rendered
+/// from what was read, without I/O.
 pub fn review(
     project_root: &Path,
     hooks: &[&Handler],
     previous: &[Option<&TrustedHook>],
 ) -> String {
-    let mut out = String::new();
-    let files: Vec<String> = {
-        let mut files: Vec<String> = hooks
-            .iter()
-            .map(|h| shown_path(&h.file, project_root))
-            .collect();
-        files.dedup();
-        files
-    };
+    let items: Vec<Item<'_>> = hooks
+        .iter()
+        .enumerate()
+        .map(|(i, h)| Item::read(h, project_root, previous.get(i).copied().flatten()))
+        .collect();
+    let mut files: Vec<String> = hooks
+        .iter()
+        .map(|h| shown_path(&h.file, project_root))
+        .collect();
+    files.dedup();
     let these = if hooks.len() == 1 {
         "this hook"
     } else {
         "these hooks"
     };
-    out.push_str(&format!(
+    let mut out = format!(
         "The project {} wants to run {these} ({}):\n",
         project_root.display(),
         files.join(", ")
-    ));
-    for (i, h) in hooks.iter().enumerate() {
+    );
+    for (i, item) in items.iter().enumerate() {
         out.push('\n');
-        out.push_str(&format!("  {}. {}\n", i + 1, headline(h)));
+        item.render(i + 1, project_root, &mut out);
+    }
+    out
+}
+
+/// What the review shows of one hook, with what it needs from disk already
+/// read: the digests of the files it runs, and what changed since it was
+/// trusted.
+struct Item<'a> {
+    handler: &'a Handler,
+    /// A command's project scripts: the path shown and its sha256 (or why
+    /// it cannot be read).
+    scripts: Vec<(String, String)>,
+    /// A wasm hook's component sha256 (or why it cannot be read).
+    component: Option<String>,
+    /// "changed since you trusted it" and the diff, for a changed hook.
+    changed: Option<String>,
+}
+
+impl<'a> Item<'a> {
+    /// Read what the review of `h` shows from disk.
+    fn read(h: &'a Handler, project_root: &Path, previous: Option<&TrustedHook>) -> Item<'a> {
+        let sha256 = |path: &Path, cap| {
+            file_sha256(path, cap).unwrap_or_else(|e| format!("(cannot read the file: {e})"))
+        };
+        let (scripts, component) = match &h.kind {
+            HandlerKind::Command(spec) => {
+                let scripts = command_files(&spec.command, project_root)
+                    .into_iter()
+                    .map(|(rel, path)| (rel, sha256(&path, caps::SCRIPT)))
+                    .collect();
+                (scripts, None)
+            }
+            HandlerKind::Wasm(spec) => (Vec::new(), Some(sha256(&spec.component, caps::COMPONENT))),
+            HandlerKind::Unsupported { .. } => (Vec::new(), None),
+        };
+        let changed = previous.map(|before| changed_since(before, &reviewed_text(h, project_root)));
+        Item {
+            handler: h,
+            scripts,
+            component,
+            changed,
+        }
+    }
+
+    /// The hook's entry, numbered `n`, onto `out`.
+    fn render(&self, n: usize, project_root: &Path, out: &mut String) {
+        let h = self.handler;
+        out.push_str(&format!("  {n}. {}\n", headline(h)));
         match &h.kind {
             HandlerKind::Command(spec) => {
                 out.push_str(&format!("       $ {}\n", spec.command));
-                for (rel, path) in command_files(&spec.command, project_root) {
-                    let hash = file_sha256(&path, caps::SCRIPT)
-                        .unwrap_or_else(|e| format!("(cannot read the file: {e})"));
+                for (rel, hash) in &self.scripts {
                     out.push_str(&format!("       runs {rel} (sha256 {hash})\n"));
                 }
                 let background = if spec.async_ {
@@ -91,8 +141,7 @@ pub fn review(
                     "       component {}\n",
                     shown_path(&spec.component, project_root)
                 ));
-                let hash = file_sha256(&spec.component, caps::COMPONENT)
-                    .unwrap_or_else(|e| format!("(cannot read the file: {e})"));
+                let hash = self.component.as_deref().unwrap_or_default();
                 out.push_str(&format!("       sha256    {hash}\n"));
                 out.push_str(&format!(
                     "     runs sandboxed: fuel {}, memory {} MiB, timeout {}s\n",
@@ -100,27 +149,7 @@ pub fn review(
                     spec.memory_mib,
                     h.timeout.as_secs_f64()
                 ));
-                let g = &spec.allow;
-                let mut asks = Vec::new();
-                let list = |ps: &[PathBuf]| {
-                    ps.iter()
-                        .map(|p| p.display().to_string())
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                };
-                if !g.read.is_empty() {
-                    asks.push(format!("read files in {}", list(&g.read)));
-                }
-                if !g.write.is_empty() {
-                    asks.push(format!("write files in {}", list(&g.write)));
-                }
-                if !g.env.is_empty() {
-                    asks.push(format!("read environment variables {}", g.env.join(", ")));
-                }
-                if !g.net.is_empty() {
-                    asks.push(format!("connect to {}", g.net.join(", ")));
-                }
-                for (j, ask) in asks.iter().enumerate() {
+                for (j, ask) in asks(&spec.allow).iter().enumerate() {
                     let lead = if j == 0 { "asks to:" } else { "        " };
                     out.push_str(&format!("     {lead} {ask}\n"));
                 }
@@ -134,11 +163,34 @@ pub fn review(
                 ));
             }
         }
-        if let Some(before) = previous.get(i).copied().flatten() {
-            out.push_str(&changed_since(before, &reviewed_text(h, project_root)));
+        if let Some(changed) = &self.changed {
+            out.push_str(changed);
         }
     }
-    out
+}
+
+/// What a wasm hook's grants ask for, one line each.
+fn asks(g: &Grants) -> Vec<String> {
+    let list = |ps: &[PathBuf]| {
+        ps.iter()
+            .map(|p| p.display().to_string())
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let mut asks = Vec::new();
+    if !g.read.is_empty() {
+        asks.push(format!("read files in {}", list(&g.read)));
+    }
+    if !g.write.is_empty() {
+        asks.push(format!("write files in {}", list(&g.write)));
+    }
+    if !g.env.is_empty() {
+        asks.push(format!("read environment variables {}", g.env.join(", ")));
+    }
+    if !g.net.is_empty() {
+        asks.push(format!("connect to {}", g.net.join(", ")));
+    }
+    asks
 }
 
 /// The most bytes of a hook's reviewed text the trust store keeps.

@@ -11,10 +11,7 @@
 
 use serde_json::{Map, Value};
 
-use crate::protocol::{
-    Answer, Behavior, Decision, Event, EventName, Failure, HookSpecificOutput, PermissionDecision,
-    PermissionRequestDecision, ToolKind,
-};
+use crate::protocol::{Answer, Event, EventName, Failure, ToolKind};
 
 /// The generated types, apart from the protocol's types of the same names.
 pub(crate) mod wit {
@@ -59,21 +56,18 @@ fn wit_tool_kind(kind: ToolKind) -> WitToolKind {
     }
 }
 
-fn permission_decision(p: Permission) -> PermissionDecision {
+fn permission(p: Permission) -> agenthooks_answer::Permission {
     match p {
-        Permission::Allow => PermissionDecision::Allow,
-        Permission::Ask => PermissionDecision::Ask,
-        Permission::Defer => PermissionDecision::Defer,
-        Permission::Deny => PermissionDecision::Deny,
+        Permission::Allow => agenthooks_answer::Permission::Allow,
+        Permission::Ask => agenthooks_answer::Permission::Ask,
+        Permission::Defer => agenthooks_answer::Permission::Defer,
+        Permission::Deny => agenthooks_answer::Permission::Deny,
     }
 }
 
-/// The guest's answer in Claude Code's shape, for `event`.
-///
-/// `permission` becomes `hookSpecificOutput.permissionDecision` (with `reason`),
-/// or `hookSpecificOutput.decision.behavior` at `PermissionRequest`, whose
-/// prompt knows only allow and deny; `block` becomes `decision: "block"` with
-/// `reason`; `extra` is merged over the result, objects recursively.
+/// The guest's answer in Claude Code's shape, for `event`: the mapping the
+/// SDK's native build uses too ([`agenthooks_answer::to_claude_json`], one
+/// copy for both), read back into the protocol's [`Answer`].
 ///
 /// An answer over [`ANSWER_LIMIT`] is cut first ([`cap`]), with a note.
 ///
@@ -89,80 +83,30 @@ pub(crate) fn to_answer(
     if let Some(note) = cap(&mut wit)? {
         notes.note(note);
     }
-    let mut answer = Answer::none();
-    fn specific(answer: &mut Answer, event: EventName) -> &mut HookSpecificOutput {
-        let hso = answer.specific_mut();
-        hso.hook_event_name = Some(event.as_str().to_string());
-        hso
-    }
-    if let Some(permission) = wit.permission {
-        let decision = permission_decision(permission);
-        if event == EventName::PermissionRequest {
-            let behavior = match decision {
-                PermissionDecision::Allow => Some(Behavior::Allow),
-                PermissionDecision::Deny => Some(Behavior::Deny),
-                // The permission prompt has no ask/defer: leave it to the user.
-                PermissionDecision::Ask | PermissionDecision::Defer => None,
-            };
-            if let Some(behavior) = behavior {
-                let message = match behavior {
-                    Behavior::Deny => wit.reason.clone(),
-                    Behavior::Allow => None,
-                };
-                specific(&mut answer, event).decision = Some(PermissionRequestDecision {
-                    behavior: Some(behavior),
-                    message,
-                    ..PermissionRequestDecision::default()
-                });
-            }
-        } else {
-            let hso = specific(&mut answer, event);
-            hso.permission_decision = Some(decision);
-            hso.permission_decision_reason = wit.reason.clone();
-        }
-    }
-    if wit.block || wit.permission.is_none() {
-        // A reason with neither a block nor a permission is kept where Claude
-        // Code's plain `reason` lives; it does no harm there.
-        answer.reason = wit.reason;
-    }
-    if wit.block {
-        answer.decision = Some(Decision::Block);
-    }
-    if let Some(context) = wit.additional_context {
-        specific(&mut answer, event).additional_context = Some(context);
-    }
-    if let Some(text) = wit.updated_input {
-        let input = json_object("updated-input", &text)?;
-        let hso = specific(&mut answer, event);
-        // At PermissionRequest, Claude Code reads a rewrite only inside the
-        // allow decision (`decision.updatedInput`), never beside it.
-        match hso.decision.as_mut() {
-            Some(decision) if event == EventName::PermissionRequest => {
-                if decision.behavior == Some(Behavior::Allow) {
-                    decision.updated_input = Some(input);
-                }
-            }
-            _ if event == EventName::PermissionRequest => {}
-            _ => hso.updated_input = Some(input),
-        }
-    }
-    answer.system_message = wit.system_message;
-    answer.continue_ = wit.continue_;
-    answer.stop_reason = wit.stop_reason;
-    match wit.extra {
-        None => Ok(answer),
-        Some(text) => {
-            let extra = json_object("extra", &text)?;
-            let mut merged = serde_json::to_value(&answer).map_err(|e| Failure::Internal {
-                why: format!("cannot serialize an answer: {e}"),
-            })?;
-            merge(&mut merged, Value::Object(extra));
-            serde_json::from_value(merged).map_err(|e| Failure::BadOutput {
-                why: format!("`extra` does not fit Claude Code's answer: {e}"),
-            })
-        }
-    }
+    let updated_input = match wit.updated_input.as_deref() {
+        Some(text) => Some(Value::Object(json_object("updated-input", text)?)),
+        None => None,
+    };
+    let extra = match wit.extra.as_deref() {
+        Some(text) => json_object("extra", text)?,
+        None => Map::new(),
+    };
+    let fields = agenthooks_answer::Fields {
+        permission: wit.permission.map(permission),
+        block: wit.block,
+        reason: wit.reason.as_deref(),
+        additional_context: wit.additional_context.as_deref(),
+        updated_input,
+        system_message: wit.system_message.as_deref(),
+        continue_: wit.continue_,
+        stop_reason: wit.stop_reason.as_deref(),
+        extra,
+    };
+    let json = agenthooks_answer::to_claude_json(event.as_str(), fields);
+    // Only `extra` can give a known field a value of the wrong type.
+    serde_json::from_value(json).map_err(|e| Failure::BadOutput {
+        why: format!("`extra` does not fit Claude Code's answer: {e}"),
+    })
 }
 
 /// Hold `wit` to [`ANSWER_LIMIT`] bytes of text in all. The JSON fields
@@ -225,23 +169,6 @@ fn json_object(field: &str, text: &str) -> Result<Map<String, Value>, Failure> {
         Err(e) => Err(Failure::BadOutput {
             why: format!("`{field}` is not valid JSON: {e}"),
         }),
-    }
-}
-
-/// Merge `over` into `base`: objects key by key, recursively; anything else replaces.
-fn merge(base: &mut Value, over: Value) {
-    match (base, over) {
-        (Value::Object(base), Value::Object(over)) => {
-            for (key, value) in over {
-                match base.get_mut(&key) {
-                    Some(slot) => merge(slot, value),
-                    None => {
-                        base.insert(key, value);
-                    }
-                }
-            }
-        }
-        (base, over) => *base = over,
     }
 }
 
@@ -346,10 +273,64 @@ mod tests {
             updated_input: Some(r#"{"command":"ls"}"#.into()),
             ..empty()
         };
-        assert_eq!(
-            to_json(EventName::PermissionRequest, alone),
-            json!({"hookSpecificOutput": {"hookEventName": "PermissionRequest"}})
-        );
+        assert_eq!(to_json(EventName::PermissionRequest, alone), json!({}));
+    }
+
+    /// The SDK's answer as the WIT record its component build returns.
+    fn wit_of(a: &agenthooks_sdk::Answer) -> wit::Answer {
+        use agenthooks_sdk::Permission as P;
+        wit::Answer {
+            permission: a.permission().map(|p| match p {
+                P::Allow => Permission::Allow,
+                P::Ask => Permission::Ask,
+                P::Defer => Permission::Defer,
+                P::Deny => Permission::Deny,
+            }),
+            block: a.is_block(),
+            reason: a.reason().map(str::to_string),
+            additional_context: a.additional_context().map(str::to_string),
+            updated_input: a.updated_input().map(Value::to_string),
+            system_message: a.system_message().map(str::to_string),
+            continue_: a.continue_(),
+            stop_reason: a.stop_reason().map(str::to_string),
+            extra: (!a.extra().is_empty()).then(|| Value::Object(a.extra().clone()).to_string()),
+        }
+    }
+
+    /// A hook answers the same built as a component (read here) and built
+    /// natively (the SDK's stdout): every kind of answer at every event,
+    /// PermissionRequest with a rewrite and no allow among them.
+    #[test]
+    fn the_host_reads_every_answer_as_the_sdk_writes_it_at_every_event() {
+        use agenthooks_sdk::Answer as A;
+        let input = || json!({"command": "ls"});
+        let answers = [
+            A::none(),
+            A::allow(),
+            A::ask("a"),
+            A::defer(),
+            A::deny("d"),
+            A::block("b"),
+            A::context("c"),
+            A::stop("s"),
+            A::none().with_reason("r"),
+            A::none().with_system_message("m"),
+            A::none().with_updated_input(input()),
+            A::allow().with_updated_input(input()),
+            A::deny("d").with_updated_input(input()),
+            A::ask("a").with_updated_input(input()),
+            A::none().with_extra("hookSpecificOutput", json!({"sessionTitle": "t"})),
+            A::block("b")
+                .with_context("c")
+                .with_system_message("m")
+                .with_extra("suppressOutput", json!(true)),
+        ];
+        for event in EventName::ALL.iter().copied() {
+            for a in &answers {
+                let native = a.to_claude_json(event.as_str());
+                assert_eq!(to_json(event, wit_of(a)), native, "{event}: {a:?}");
+            }
+        }
     }
 
     #[test]

@@ -1,0 +1,86 @@
+//! Augment's Auggie CLI: Claude-shaped `hooks` in `.augment/settings.json`,
+//! its own payload keys and event name for the prompt, timeouts in ms.
+//!
+//! Verified how: a binary run, by hand, not in CI: `@augmentcode/auggie`
+//! 0.36.0 against a fake Augment backend (`shared/reference/real-agents-2026.md`
+//! §5; recorded shapes in `tests/fixtures/agents/auggie-0.36.0-documented/`,
+//! rebuilt from that write-up, not captured files). Seen there: the files
+//! (`~/.augment/settings.json`, `<workspace>/.augment/settings.json`), the
+//! events PreToolUse, PostToolUse, Stop, SessionStart, SessionEnd,
+//! PromptSubmit (Notification did not fire), the payload (`conversation_id`,
+//! `workspace_roots`, `tool_name: "launch-process"`, `tool_input`,
+//! `tool_output`, `user_prompt`), `timeout` in milliseconds, and that both
+//! `hookSpecificOutput.permissionDecision: "deny"` and exit 2 block while
+//! `{"decision":"block"}` does not. Hooks run only when the backend sends the
+//! feature flag `enable_hooks`. Cross-checked with rulesync
+//! `src/features/hooks/augmentcode-hooks.ts`@cfebcd75 and
+//! <https://docs.augmentcode.com/cli/hooks>. Tool names other than
+//! `launch-process` are from Augment's tool list, unverified.
+
+use super::claude_json::{ClaudeLike, Dialect};
+use super::{tool, Caps, EventRow, Table};
+use super::{InstallSpec, JsonSpec, Registration, Shape, TimeUnit, UserPath};
+use crate::protocol::EventName;
+
+const DENY: Caps = Caps {
+    deny: true,
+    ..Caps::NONE
+};
+
+/// Auggie's table: a deny before a tool is the one answer seen to work.
+pub static TABLE: Table = Table {
+    events: &[
+        EventRow::new(EventName::SessionStart, "SessionStart", Caps::NONE),
+        EventRow::new(EventName::UserPromptSubmit, "PromptSubmit", Caps::NONE),
+        EventRow::new(EventName::PreToolUse, "PreToolUse", DENY),
+        EventRow::new(EventName::PostToolUse, "PostToolUse", Caps::NONE),
+        EventRow::new(EventName::Notification, "Notification", Caps::NONE),
+        EventRow::new(EventName::Stop, "Stop", Caps::NONE),
+        EventRow::new(EventName::SessionEnd, "SessionEnd", Caps::NONE),
+    ],
+    tools: &[
+        tool("Bash", "launch-process"),
+        tool("Read", "view"),
+        tool("Write", "save-file"),
+        tool("Edit", "str-replace-editor"),
+        tool("WebFetch", "web-fetch"),
+        tool("WebSearch", "web-search"),
+    ],
+    renames: &[],
+    fields: &[
+        ("conversation_id", "session_id"),
+        ("user_prompt", "prompt"),
+        ("tool_output", "tool_response"),
+    ],
+    notes: &[
+        "hooks run only when the Augment backend enables them (feature flag enable_hooks)",
+        "only a deny before a tool was seen to work; other answers are unverified and dropped",
+    ],
+    plain_stdout: false,
+};
+
+/// Auggie reads Claude's shape in `settings.json`, timeout in milliseconds;
+/// its matcher is a JavaScript regex, where a bare `*` is invalid.
+pub static INSTALL: InstallSpec = InstallSpec {
+    registration: Registration::Json(JsonSpec::claude(Shape::NestedMatching(".*"), TimeUnit::Milliseconds)),
+    project: ".augment/settings.json",
+    user: UserPath::home(".augment/settings.json"),
+    detect: &[".augment"],
+    detect_user: &[UserPath::home(".augment")],
+    after_install: Some(
+        "Auggie runs hooks only when your Augment account has them enabled (feature flag enable_hooks)",
+    ),
+};
+
+/// The Auggie adapter.
+pub static AGENT: ClaudeLike = ClaudeLike::new(
+    "auggie",
+    "Augment (Auggie CLI)",
+    &TABLE,
+    &INSTALL,
+    Dialect::Claude,
+);
+
+#[cfg(test)]
+#[path = "auggie_tests.rs"]
+mod tests;

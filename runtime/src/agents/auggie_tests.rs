@@ -1,0 +1,34 @@
+use serde_json::json;
+
+use super::*;
+use crate::agents::tests::*;
+use crate::agents::Agent;
+
+#[test]
+fn auggie_s_own_names_decode_to_claude_s() {
+    let prompt = fixture_event(&AGENT, "01-PromptSubmit.json");
+    assert_eq!(prompt.name(), EventName::UserPromptSubmit);
+    assert_eq!(
+        prompt.input()["prompt"],
+        json!("Run echo hello, then delete /tmp/victim")
+    );
+    assert_eq!(prompt.input()["session_id"], json!("conv-1"));
+    let pre = fixture_event(&AGENT, "04-PreToolUse.json");
+    assert_eq!(pre.tool_name(), Some("Bash"));
+    assert_eq!(pre.if_target().as_deref(), Some("rm -rf /tmp/victim"));
+    let post = fixture_event(&AGENT, "03-PostToolUse.json");
+    assert_eq!(post.input()["tool_response"], json!("hello\n"));
+}
+
+#[test]
+fn only_the_deny_seen_to_work_is_written() {
+    let pre = fixture_event(&AGENT, "02-PreToolUse.json");
+    assert_eq!(
+        stdout_json(&AGENT.encode(&pre, &deny("no"))),
+        json!({"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"no"}})
+    );
+    let n = AGENT.encode(&pre, &allow());
+    assert_eq!((n.stdout.as_str(), n.notes().count()), ("", 1));
+    let stop = fixture_event(&AGENT, "05-Stop.json");
+    assert_eq!(AGENT.encode(&stop, &block("again")).notes().count(), 1);
+}

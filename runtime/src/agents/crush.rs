@@ -1,0 +1,88 @@
+//! Crush (Charm): Claude-compatible hooks in `crush.json`, flat handlers.
+//!
+//! Verified how: documented only, no binary run (the npm package downloads
+//! its binary from github.com at install time; `shared/reference/real-agents-2026.md` §7).
+//! Docs: <https://github.com/charmbracelet/crush/blob/main/docs/hooks/README.md>
+//! ("Hooks are Claude Code-compatible"; "currently supports just one hook,
+//! `PreToolUse`") and the built-in skill `internal/skills/builtin/crush-hooks/SKILL.md`
+//! (newer builds: 13 events, PreToolUse answers allow/deny/halt/rewrite/context;
+//! an unknown event name is a config error). Config `{"hooks": {"PreToolUse":
+//! [{"matcher", "command", "timeout"}]}}`, timeout in seconds (default 30);
+//! agent-config 0.2.0's `docs/agents/crush.md` agrees (JSONC `crush.json`,
+//! user file `$XDG_CONFIG_HOME/crush/crush.json`). Tool names are lowercase
+//! (`^bash$` in the docs' example); the others are unverified.
+
+use super::claude::TOOL;
+use super::claude_json::{ClaudeLike, Dialect};
+use super::deadline::{secs, Deadline};
+use super::tool;
+use super::{Caps, EventRow, Table};
+use super::{Field, InstallSpec, JsonSpec, Registration, Shape, TimeUnit, UserDir, UserPath};
+use crate::protocol::EventName;
+
+/// Allow, deny, halt, rewrite and context (its skill's list); no ask.
+const PRE_TOOL: Caps = Caps {
+    ask: false,
+    system_message: false,
+    ..TOOL
+};
+
+/// Crush's table. Only PreToolUse is registered: a build from before the
+/// 13-event release rejects the whole config over an event name it does not
+/// know.
+pub static TABLE: Table = Table {
+    events: &[
+        EventRow::new(EventName::PreToolUse, "PreToolUse", PRE_TOOL),
+        EventRow::new(EventName::PostToolUse, "PostToolUse", Caps::NONE).decode_only(),
+        EventRow::new(EventName::SessionStart, "SessionStart", Caps::NONE).decode_only(),
+        EventRow::new(EventName::SessionEnd, "SessionEnd", Caps::NONE).decode_only(),
+    ],
+    tools: &[
+        tool("Bash", "bash"),
+        tool("Read", "view"),
+        tool("Write", "write"),
+        tool("Edit", "edit"),
+        tool("MultiEdit", "multiedit"),
+        tool("Glob", "glob"),
+        tool("Grep", "grep"),
+        tool("LS", "ls"),
+        tool("WebFetch", "fetch"),
+        tool("Agent", "agent"),
+    ],
+    renames: &[],
+    fields: &[],
+    notes: &[
+        "install registers PreToolUse only: older Crush rejects the whole config over an unknown event",
+        "hooks see only the top-level agent's tool calls, not a sub-agent's",
+    ],
+    plain_stdout: false,
+};
+
+/// Crush reads `hooks` in `crush.json` (JSONC): flat `{command, timeout}`
+/// handlers, no `type`.
+pub static INSTALL: InstallSpec = InstallSpec {
+    registration: Registration::Json(JsonSpec {
+        shape: Shape::Flat,
+        handler: &[
+            ("command", Field::Command),
+            ("timeout", Field::Timeout(TimeUnit::Seconds)),
+        ],
+        root: &[],
+        jsonc: true,
+        off: &[],
+    }),
+    project: "crush.json",
+    user: UserPath::new(UserDir::XDG_CONFIG_HOME, "crush/crush.json"),
+    detect: &["crush.json", ".crush.json", ".crush"],
+    detect_user: &[UserPath::new(UserDir::XDG_CONFIG_HOME, "crush")],
+    after_install: None,
+};
+
+/// The Crush adapter.
+pub static AGENT: ClaudeLike = ClaudeLike::new("crush", "Crush", &TABLE, &INSTALL, Dialect::Claude)
+    .with_deadline(Deadline::new(secs(30), &[]))
+    .with_names(&["hook_event_name", "event"]);
+
+#[cfg(test)]
+#[path = "crush_tests.rs"]
+mod tests;

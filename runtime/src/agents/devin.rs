@@ -1,0 +1,76 @@
+//! Devin CLI (Devin for Terminal / Devin Local): Claude-compatible hooks,
+//! which also runs Claude Code's own hooks.
+//!
+//! Verified how: documented only, no binary run. Docs:
+//! <https://docs.devin.ai/cli/extensibility/hooks/overview> and
+//! `.../lifecycle-hooks` (events PreToolUse, PostToolUse, PermissionRequest,
+//! UserPromptSubmit, Stop, SessionStart, SessionEnd; tools `exec` and `edit`;
+//! `tool_response` is `{success, output, error}`; exit 2 blocks; stdout JSON
+//! `decision`/`reason`; `DEVIN_PROJECT_DIR` is set for every hook; "If you
+//! already have hooks configured for Claude Code, they will work with Devin
+//! CLI automatically"), rulesync `src/features/hooks/devin-hooks.ts`@cfebcd75
+//! (project `.devin/hooks.v1.json` or `hooks` in `.devin/config.json`, user
+//! `~/.config/devin/config.json`; PostCompaction added later), and
+//! agent-harness-adapter PLAN-015 (Devin runs Claude's hooks too). Because a
+//! Claude hook works unchanged there, the answer is Claude's JSON; only the
+//! verdict before a tool is claimed.
+
+use super::claude_json::{ClaudeLike, Dialect};
+use super::{tool, AlsoRuns, Caps, EventRow, Table, UserPath};
+use super::{InstallSpec, JsonSpec, Registration, Shape, TimeUnit, UserDir};
+use crate::protocol::EventName;
+
+const VERDICT: Caps = Caps {
+    deny: true,
+    allow: true,
+    ..Caps::NONE
+};
+
+/// Devin's table.
+pub static TABLE: Table = Table {
+    events: &[
+        EventRow::new(EventName::SessionStart, "SessionStart", Caps::NONE),
+        EventRow::new(EventName::UserPromptSubmit, "UserPromptSubmit", Caps::NONE),
+        EventRow::new(EventName::PreToolUse, "PreToolUse", VERDICT),
+        EventRow::new(EventName::PermissionRequest, "PermissionRequest", VERDICT),
+        EventRow::new(EventName::PostToolUse, "PostToolUse", Caps::NONE),
+        EventRow::new(EventName::Stop, "Stop", Caps::NONE),
+        EventRow::new(EventName::SessionEnd, "SessionEnd", Caps::NONE),
+    ],
+    tools: &[tool("Bash", "exec"), tool("Edit", "edit")],
+    renames: &[],
+    fields: &[],
+    notes: &[
+        "Devin also runs .claude/settings.json: with both installed, the Claude entry steps aside under Devin",
+        "only a verdict before a tool is claimed; other answers are unverified and dropped",
+    ],
+    plain_stdout: false,
+};
+
+/// Devin reads `hooks` in `.devin/config.json` (user:
+/// `~/.config/devin/config.json`), Claude's shape; `""` matches every tool.
+pub static INSTALL: InstallSpec = InstallSpec {
+    registration: Registration::Json(JsonSpec::claude(
+        Shape::NestedMatching(""),
+        TimeUnit::Seconds,
+    )),
+    project: ".devin/config.json",
+    user: UserPath::new(UserDir::XDG_CONFIG_HOME, "devin/config.json"),
+    detect: &[".devin"],
+    detect_user: &[UserPath::new(UserDir::XDG_CONFIG_HOME, "devin")],
+    after_install: None,
+};
+
+/// The Devin CLI adapter.
+pub static AGENT: ClaudeLike =
+    ClaudeLike::new("devin", "Devin CLI", &TABLE, &INSTALL, Dialect::Claude)
+        // Its own entry speaks Devin's tool names; the Claude one steps aside.
+        .with_also_runs(AlsoRuns {
+            agent: "claude",
+            env: "DEVIN_PROJECT_DIR",
+            when: None,
+        });
+
+#[cfg(test)]
+#[path = "devin_tests.rs"]
+mod tests;

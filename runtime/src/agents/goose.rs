@@ -1,0 +1,93 @@
+//! Goose: Claude-shaped `hooks/hooks.json` inside an Open Plugins directory,
+//! a payload named by `event`, and a `{"decision": "block"}` answer.
+//!
+//! Verified how: against the source, no binary run:
+//! aaif-goose/goose `crates/goose/src/hooks/mod.rs`@3dafa522 (the `HookEvent`
+//! enum, the `HookContext` payload, `classify_output`: exit 2 with the reason
+//! on stderr or `{"decision":"block","reason"}` denies, exit 0 with an empty
+//! stdout or `{"decision":"allow"}` allows, anything else is a hook failure;
+//! the default timeout is 30 s; only PreToolUse is awaited for a verdict).
+//! Paths from rulesync `src/features/hooks/goose-hooks.ts`@cfebcd75: Goose
+//! discovers `.agents/plugins/<name>/hooks/hooks.json` (and the same under
+//! `$HOME`); a matcher is a Rust regex and an invalid one (a bare `*`)
+//! drops the rule, so ours is `""`. Tool names beyond `developer__shell` and
+//! `developer__text_editor` (the module's own example) are unverified.
+
+use super::claude_json::{ClaudeLike, Dialect};
+use super::deadline::{secs, Deadline};
+use super::{tool, Caps, EventRow, Table};
+use super::{InstallSpec, JsonSpec, Registration, Shape, TimeUnit, UserPath};
+use crate::protocol::EventName;
+
+/// Goose's table: every event is observed, only PreToolUse is answered.
+pub static TABLE: Table = Table {
+    events: &[
+        EventRow::new(EventName::SessionStart, "SessionStart", Caps::NONE),
+        EventRow::new(EventName::UserPromptSubmit, "UserPromptSubmit", Caps::NONE),
+        EventRow::new(
+            EventName::PreToolUse,
+            "PreToolUse",
+            Caps {
+                deny: true,
+                allow: true,
+                ..Caps::NONE
+            },
+        ),
+        EventRow::new(EventName::PostToolUse, "PostToolUse", Caps::NONE),
+        EventRow::new(
+            EventName::PostToolUseFailure,
+            "PostToolUseFailure",
+            Caps::NONE,
+        ),
+        EventRow::new(EventName::Stop, "Stop", Caps::NONE),
+        EventRow::new(EventName::SessionEnd, "SessionEnd", Caps::NONE),
+    ],
+    tools: &[
+        tool("Bash", "developer__shell"),
+        tool("Edit", "developer__text_editor"),
+    ],
+    renames: &[],
+    fields: &[
+        ("tool_output", "tool_response"),
+        ("working_dir", "cwd"),
+        ("message", "prompt"),
+    ],
+    notes: &[
+        "only PreToolUse waits for an answer; Goose's own file-and-shell events are not registered (PreToolUse covers them)",
+        "hooks load from a plugin directory: .agents/plugins/agenthooks/hooks/hooks.json",
+    ],
+    plain_stdout: false,
+};
+
+/// Our plugin's `hooks/hooks.json`: Claude's shape, matcher `""`, seconds.
+pub static INSTALL: InstallSpec = InstallSpec {
+    registration: Registration::Json(JsonSpec::claude(
+        Shape::NestedMatching(""),
+        TimeUnit::Seconds,
+    )),
+    project: ".agents/plugins/agenthooks/hooks/hooks.json",
+    user: UserPath::home(".agents/plugins/agenthooks/hooks/hooks.json"),
+    detect: &[".goosehints"],
+    detect_user: &[UserPath::home(".config/goose")],
+    after_install: None,
+};
+
+/// The Goose adapter.
+pub static AGENT: ClaudeLike = ClaudeLike::new(
+    "goose",
+    "Goose",
+    &TABLE,
+    &INSTALL,
+    Dialect::Decision {
+        deny: "block",
+        allow: "allow",
+        ask: None,
+    },
+)
+// DEFAULT_HOOK_TIMEOUT_SECS.
+.with_deadline(Deadline::new(secs(30), &[]))
+.with_names(&["event", "hook_event_name"]);
+
+#[cfg(test)]
+#[path = "goose_tests.rs"]
+mod tests;

@@ -1,0 +1,76 @@
+//! JetBrains Junie CLI: Claude-shaped `hooks` in the user's
+//! `~/.junie/config.json` only (project hooks are ignored, for safety).
+//!
+//! Verified how: documented only, no binary run. Docs:
+//! <https://junie.jetbrains.com/docs/junie-cli-hooks.html> as summarised in
+//! rulesync `src/types/hooks.ts` and `src/features/hooks/junie-hooks.ts`
+//! @cfebcd75 (seven events, command handlers only, `blockOnError` and
+//! `async` per handler, matchers on SessionStart, PreToolUse, StopFailure,
+//! PermissionRequest and SessionEnd). Junie's answer JSON and tool names are
+//! not documented there, so this adapter answers only with exit 2 (a deny
+//! before a tool, its reason on stderr), the one channel every Claude-style
+//! runner shares; everything else is dropped with a note.
+
+use super::claude_json::{ClaudeLike, Dialect};
+use super::{Caps, EventRow, Table, USER_ONLY};
+use super::{InstallSpec, JsonSpec, Registration, Shape, TimeUnit, UserPath};
+use crate::protocol::EventName;
+
+/// Junie's table.
+pub static TABLE: Table = Table {
+    events: &[
+        EventRow::new(EventName::SessionStart, "SessionStart", Caps::NONE),
+        EventRow::new(EventName::UserPromptSubmit, "UserPromptSubmit", Caps::NONE),
+        EventRow::new(
+            EventName::PreToolUse,
+            "PreToolUse",
+            Caps {
+                deny: true,
+                ..Caps::NONE
+            },
+        ),
+        EventRow::new(
+            EventName::PermissionRequest,
+            "PermissionRequest",
+            Caps::NONE,
+        ),
+        EventRow::new(EventName::Stop, "Stop", Caps::NONE),
+        EventRow::new(EventName::StopFailure, "StopFailure", Caps::NONE),
+        EventRow::new(EventName::SessionEnd, "SessionEnd", Caps::NONE),
+    ],
+    tools: &[],
+    renames: &[],
+    fields: &[],
+    notes: &[
+        "user-level hooks only: Junie ignores a project's hooks",
+        "answers by exit 2 only (a deny before a tool); Junie's JSON answer is undocumented",
+    ],
+    plain_stdout: false,
+};
+
+/// Junie reads `hooks` in `~/.junie/config.json`; the matcher is written as
+/// the regex `.*` (its syntax is not documented beyond "tool name").
+pub static INSTALL: InstallSpec = InstallSpec {
+    registration: Registration::Json(JsonSpec::claude(
+        Shape::NestedMatching(".*"),
+        TimeUnit::Seconds,
+    )),
+    project: USER_ONLY,
+    user: UserPath::home(".junie/config.json"),
+    detect: &[],
+    detect_user: &[UserPath::home(".junie")],
+    after_install: None,
+};
+
+/// The Junie adapter.
+pub static AGENT: ClaudeLike = ClaudeLike::new(
+    "junie",
+    "JetBrains Junie CLI",
+    &TABLE,
+    &INSTALL,
+    Dialect::Exit2,
+);
+
+#[cfg(test)]
+#[path = "junie_tests.rs"]
+mod tests;

@@ -1,0 +1,59 @@
+//! Qoder CLI: Claude Code's hook protocol verbatim, in `.qoder/settings.json`.
+//!
+//! Verified how: documented only, no binary run. Docs:
+//! <https://docs.qoder.com/cli/hooks> (files `~/.qoder/settings.json`,
+//! `<project>/.qoder/settings.json` and `.local.json`, all merged; Claude's
+//! `{matcher, hooks: [{type, command}]}` groups with Claude's tool names
+//! (`"matcher": "Bash"`); `tool_input.command`; exit 2 blocks with the stderr
+//! reason), rtk-ai/rtk `hooks/qoder/README.md`@c165608e (PreToolUse
+//! `hookSpecificOutput.updatedInput` rewrites the command), and the CLI's
+//! bundled `hook-config` skill (qodercli 1.0.14). Which other answers each
+//! event acts on is taken from Claude's protocol, which Qoder says it follows;
+//! only the PreToolUse deny and rewrite were seen in a source.
+
+use super::claude::{CONTEXT, CONTEXT_BLOCK, OTHER, TOOL};
+use super::claude_json::{ClaudeLike, Dialect};
+use super::{EventRow, Table};
+use super::{InstallSpec, JsonSpec, Registration, Shape, TimeUnit, UserPath};
+use crate::protocol::EventName;
+
+/// Qoder's table: Claude's names and answers.
+pub static TABLE: Table = Table {
+    events: &[
+        EventRow::new(EventName::SessionStart, "SessionStart", CONTEXT),
+        EventRow::new(
+            EventName::UserPromptSubmit,
+            "UserPromptSubmit",
+            CONTEXT_BLOCK,
+        ),
+        EventRow::new(EventName::PreToolUse, "PreToolUse", TOOL),
+        EventRow::new(EventName::PostToolUse, "PostToolUse", CONTEXT_BLOCK),
+        EventRow::new(EventName::PostToolUseFailure, "PostToolUseFailure", CONTEXT),
+        EventRow::new(EventName::Notification, "Notification", OTHER),
+        EventRow::new(EventName::Stop, "Stop", CONTEXT_BLOCK),
+        EventRow::new(EventName::SessionEnd, "SessionEnd", OTHER),
+    ],
+    tools: &[],
+    renames: &[],
+    fields: &[],
+    notes: &["answers other than a PreToolUse deny or rewrite follow Claude's protocol as Qoder documents it, unverified against a binary"],
+    plain_stdout: false,
+};
+
+/// Qoder reads `hooks` in `settings.json`, Claude's shape, seconds.
+pub static INSTALL: InstallSpec = InstallSpec {
+    registration: Registration::Json(JsonSpec::claude(Shape::Nested, TimeUnit::Seconds)),
+    project: ".qoder/settings.json",
+    user: UserPath::home(".qoder/settings.json"),
+    detect: &[".qoder"],
+    detect_user: &[UserPath::home(".qoder")],
+    after_install: None,
+};
+
+/// The Qoder adapter.
+pub static AGENT: ClaudeLike =
+    ClaudeLike::new("qoder", "Qoder CLI", &TABLE, &INSTALL, Dialect::Claude);
+
+#[cfg(test)]
+#[path = "qoder_tests.rs"]
+mod tests;
