@@ -43,6 +43,7 @@ pub mod audit;
 #[cfg(feature = "wasm")]
 pub mod cli;
 pub mod config;
+pub mod dirs;
 pub mod exec;
 pub mod fsread;
 pub mod install;

@@ -50,7 +50,7 @@ use crate::fsread::FileStamp;
 use crate::pipeline::{self, Dispatched, Tail};
 use crate::protocol::Event;
 
-/// How a [`Runtime`] is set up. The default matches `agenthooks run`: `$HOME`,
+/// How a [`Runtime`] is set up. The default matches `agenthooks run`: the home directory,
 /// the project root found from each event's `cwd`, the user's compile cache.
 /// Build it from [`RuntimeOptions::default`] with the `with_*` methods, so
 /// that an option added later is not a breaking change:
@@ -66,7 +66,8 @@ use crate::protocol::Event;
 #[derive(Debug, Clone)]
 #[non_exhaustive]
 pub struct RuntimeOptions {
-    /// The home directory holding `.agents/hooks.json`; `None` reads `$HOME`.
+    /// The home directory holding `.agents/hooks.json`; `None` is the
+    /// user's ([`crate::dirs::home`]).
     pub home: Option<PathBuf>,
     /// The project root for every event; `None` finds it from each event's
     /// `cwd` (or `CLAUDE_PROJECT_DIR`), as `run` does.
@@ -158,8 +159,8 @@ impl Runtime {
     pub fn new(options: RuntimeOptions) -> Runtime {
         let home = options
             .home
-            .or_else(|| std::env::var_os("HOME").map(PathBuf::from))
-            .filter(|h| !h.as_os_str().is_empty());
+            .filter(|h| !h.as_os_str().is_empty())
+            .or_else(crate::dirs::home);
         let cache = options.cache.unwrap_or_else(CacheDir::from_env);
         let engine = EngineOptions {
             pooling: options.pooling,
@@ -291,10 +292,10 @@ impl Runtime {
     fn load(&self, root: &Option<PathBuf>) -> Loaded {
         let mut paths = Vec::new();
         if let Some(home) = &self.inner.home {
-            paths.push(home.join(".agents").join("hooks.json"));
+            paths.push(crate::dirs::hooks_file(home));
         }
         if let Some(root) = root {
-            paths.push(root.join(".agents").join("hooks.json"));
+            paths.push(crate::dirs::hooks_file(root));
         }
         // Stamps first: a change while reading shows as a different stamp next time.
         let files: Vec<(PathBuf, Option<FileStamp>)> = paths

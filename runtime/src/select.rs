@@ -223,6 +223,7 @@ mod tests {
             kind: HandlerKind::Command(CommandSpec {
                 command: cmd.into(),
                 async_: false,
+                shell: crate::config::Shell::System,
             }),
             timeout: DEFAULT_TIMEOUT,
             on_error: OnError::Allow,

@@ -20,6 +20,7 @@ mod install;
 mod managed;
 mod new_build;
 mod portable;
+mod powershell;
 mod runtime;
 mod spine;
 mod trust;

@@ -128,13 +128,15 @@ pub const COPILOT_HOME: UserDir = UserDir::Var {
 
 /// Copilot CLI reads every file in `.github/hooks` (and `$COPILOT_HOME/hooks`):
 /// we keep a file of our own with a `version`, camelCase (native) event keys
-/// and flat handlers with `bash` and `timeoutSec`.
+/// and flat handlers with `bash`, `powershell` (what it runs on Windows) and
+/// `timeoutSec`.
 pub static INSTALL: InstallSpec = InstallSpec {
     registration: Registration::Json(JsonSpec {
         shape: Shape::Flat,
         handler: &[
             ("type", Field::Literal(Literal::Str("command"))),
             ("bash", Field::Command),
+            ("powershell", Field::PowerShellCommand),
             ("timeoutSec", Field::Timeout(TimeUnit::Seconds)),
         ],
         root: &[("version", Literal::Int(1))],

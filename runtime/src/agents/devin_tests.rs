@@ -11,7 +11,10 @@ fn exec_is_bash_and_the_response_is_kept() {
     assert_eq!(ev.if_target().as_deref(), Some("rm -rf /tmp/victim"));
     let post = fixture_event(&AGENT, "02-PostToolUse.json");
     assert_eq!(post.input()["tool_response"]["stdout"], json!("hello"));
-    assert_eq!(post.input()["tool_response_native"]["output"], json!("hello\n"));
+    assert_eq!(
+        post.input()["tool_response_native"]["output"],
+        json!("hello\n")
+    );
 }
 
 #[test]

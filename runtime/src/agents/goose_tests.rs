@@ -16,7 +16,10 @@ fn payloads_name_their_event_in_event_and_keep_goose_s_fields() {
     assert_eq!(ev.tool_name(), Some("Bash"));
     let post = fixture_event(&AGENT, "03-PostToolUse.json");
     assert_eq!(post.input()["tool_response"]["stdout"], json!("hello"));
-    assert_eq!(post.input()["tool_response_native"][0]["text"], json!("hello\n"));
+    assert_eq!(
+        post.input()["tool_response_native"][0]["text"],
+        json!("hello\n")
+    );
     assert_eq!(post.input()["cwd"], json!("/w"));
     let prompt = fixture_event(&AGENT, "01-UserPromptSubmit.json");
     assert_eq!(prompt.input()["prompt"], json!("run echo hello"));

@@ -112,6 +112,9 @@ pub enum Field {
     Literal(Literal),
     /// The command line: `agenthooks run --agent <id> --event <native>`.
     Command,
+    /// The same, as a PowerShell command (Copilot's `powershell`, which it
+    /// runs instead of `bash` on Windows).
+    PowerShellCommand,
     /// The native timeout install writes (`crate::install::native_timeout`:
     /// the agent's own deadline for the event) in this unit.
     Timeout(TimeUnit),

@@ -247,7 +247,8 @@ fn build_event(args: &Args, agent: &dyn Agent) -> anyhow::Result<Event> {
 fn made_up(name: EventName, cwd: &Path, tool: Option<&str>, tool_input: Option<Value>) -> Value {
     let cwd_text = cwd.to_string_lossy().into_owned();
     let session = session_id();
-    let home = std::env::var("HOME").unwrap_or_else(|_| "/tmp".to_string());
+    let home = crate::dirs::home().unwrap_or_else(std::env::temp_dir);
+    let home = home.to_string_lossy();
     // Claude Code keeps transcripts under a directory named after the cwd.
     let slug: String = cwd_text
         .chars()

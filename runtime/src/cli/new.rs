@@ -118,7 +118,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     // hooks.json names it relative to the project root when it can, so the
     // entry works in every clone.
     let listed = in_project.map_or_else(|| slash_path(&component), slash_path);
-    let hooks_json = root.join(".agents").join("hooks.json");
+    let hooks_json = crate::dirs::hooks_file(&root);
     let entry = json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
         {"type": "wasm", "component": listed, "timeout": 5}
     ]}]}});

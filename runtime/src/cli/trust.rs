@@ -250,7 +250,7 @@ fn list(
         Some(path) => writeln!(out, "Trust store: {}", path.display())?,
         None => writeln!(
             out,
-            "Trust store: none (neither XDG_DATA_HOME nor HOME is set)"
+            "Trust store: none (no home directory: set HOME, or USERPROFILE on Windows)"
         )?,
     }
     if store.projects().is_empty() {

@@ -203,6 +203,8 @@ pub struct HandlerWire {
     pub args: Option<Vec<String>>,
     /// Command: Claude Code's shell choice.
     pub shell: Option<String>,
+    /// Command: Copilot's PowerShell variant, run instead of `command` on Windows.
+    pub powershell: Option<String>,
     /// Command: run in the background.
     #[serde(rename = "async")]
     pub async_: Option<bool>,
@@ -294,9 +296,14 @@ pub struct CommandEntry {
     /// Claude Code's exec form: arguments passed to `command` without a shell.
     #[serde(default)]
     pub args: Option<Vec<String>>,
-    /// Claude Code's shell choice (`bash` or `powershell`); commands run through `sh`.
+    /// Claude Code's shell choice: `bash` (default: `sh -c`, `cmd /C` on
+    /// Windows) or `powershell` (`pwsh`, else `powershell`, `-NoProfile -Command`).
     #[serde(default)]
     pub shell: Option<String>,
+    /// Copilot's PowerShell variant of `command`: on Windows it runs instead,
+    /// through PowerShell; elsewhere `command` runs.
+    #[serde(default)]
+    pub powershell: Option<String>,
     /// Run in the background; not waited for and not aggregated.
     #[serde(rename = "async", default)]
     pub async_: Option<bool>,
@@ -313,6 +320,7 @@ const COMMAND_KEYS: &[&str] = &[
     "command",
     "args",
     "shell",
+    "powershell",
     "async",
     "asyncRewake",
     "once",

@@ -19,7 +19,7 @@ use super::hooks_json::{
 use super::if_rule::{self, IfSpec};
 use super::{
     AuditConfig, BrokenFile, CommandSpec, Config, Grants, Handler, HandlerKind, HttpSpec,
-    ManagedPolicy, OnError, OnFailure, Scope, WasmSpec, DEFAULT_FUEL, DEFAULT_MEMORY_MIB,
+    ManagedPolicy, OnError, OnFailure, Scope, Shell, WasmSpec, DEFAULT_FUEL, DEFAULT_MEMORY_MIB,
     DEFAULT_TIMEOUT,
 };
 use crate::fsread::{self, caps, ReadError};
@@ -35,7 +35,7 @@ const LABEL_MAX: usize = 60;
 /// Where to look for the two `hooks.json` files.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct LoadOptions {
-    /// The home directory (`~/.agents/hooks.json`); `$HOME` when `None`.
+    /// The home directory (`~/.agents/hooks.json`); [`crate::dirs::home`] when `None`.
     pub home: Option<PathBuf>,
     /// The project root (`<root>/.agents/hooks.json`); no project scope when `None`.
     pub project_root: Option<PathBuf>,
@@ -64,14 +64,6 @@ fn project_root_from(var: Option<OsString>, cwd: Option<&Path>) -> Option<PathBu
     cwd?.ancestors()
         .find(|dir| dir.join(".agents").is_dir() || dir.join(".git").exists())
         .map(Path::to_path_buf)
-}
-
-/// The home directory from the environment.
-fn home_from_env() -> Option<PathBuf> {
-    let var = if cfg!(windows) { "USERPROFILE" } else { "HOME" };
-    env::var_os(var)
-        .filter(|v| !v.is_empty())
-        .map(PathBuf::from)
 }
 
 /// The variable naming the managed file, for tests and packaging. It applies
@@ -133,7 +125,7 @@ pub fn load_with_managed(opts: &LoadOptions, managed: Option<&Path>) -> Config {
         project_root: opts.project_root.clone(),
         ..Config::default()
     };
-    let home = opts.home.clone().or_else(home_from_env);
+    let home = opts.home.clone().or_else(crate::dirs::home);
     if let Some(file) = managed {
         let base = file.parent().unwrap_or(Path::new("/"));
         let ctx = Ctx {
@@ -145,12 +137,12 @@ pub fn load_with_managed(opts: &LoadOptions, managed: Option<&Path>) -> Config {
         };
         load_file(&ctx, &mut config);
     }
-    let user_file = home.as_ref().map(|h| h.join(".agents").join("hooks.json"));
+    let user_file = home.as_deref().map(crate::dirs::hooks_file);
     if let Some(policy) = config.managed.as_ref().filter(|m| m.managed_only) {
         let project = opts
             .project_root
             .as_ref()
-            .map(|r| r.join(".agents").join("hooks.json"));
+            .map(|r| crate::dirs::hooks_file(r));
         for file in user_file.iter().chain(&project) {
             if file.exists() {
                 config.warnings.push(format!(
@@ -173,7 +165,7 @@ pub fn load_with_managed(opts: &LoadOptions, managed: Option<&Path>) -> Config {
         load_file(&ctx, &mut config);
     }
     if let Some(root) = &opts.project_root {
-        let file = root.join(".agents").join("hooks.json");
+        let file = crate::dirs::hooks_file(root);
         let same = user_file.as_ref().is_some_and(|u| same_file(u, &file));
         if !same {
             let ctx = Ctx {
@@ -866,39 +858,69 @@ fn resolve_command(
     at: &str,
     entry: &HandlerWire,
 ) -> (HandlerKind, String) {
-    let raw = entry.command.clone().unwrap_or_default();
-    match entry.shell.as_deref() {
-        None | Some("bash" | "sh") => {}
-        Some(other) => ctx.warn(
-            config,
-            format_args!(
-                "{at}: `shell: {other}` is not supported; the command runs through \
-                 `sh -c` (`cmd /C` on Windows)"
-            ),
+    let (raw, shell) = match &entry.powershell {
+        // Copilot's pair: `powershell` on Windows, `command` elsewhere.
+        Some(ps) if cfg!(windows) && !ps.trim().is_empty() => (ps.clone(), Shell::PowerShell),
+        _ => (
+            entry.command.clone().unwrap_or_default(),
+            shell_named(ctx, config, at, entry.shell.as_deref()),
         ),
-    }
+    };
     let (command, shown) = match &entry.args {
         // Exec form: quote every word so the shell passes them through unchanged.
         Some(args) => {
             let words = std::iter::once(&raw).chain(args);
-            let command = words
+            let quoted = words
                 .clone()
-                .map(|w| shell_quote(&expand_project_dir(w, ctx.project_root, false)))
+                .map(|w| quote_for(shell, &expand_project_dir(w, ctx.project_root, false)))
                 .collect::<Vec<_>>()
                 .join(" ");
+            // PowerShell runs a quoted program name only with the call operator.
+            let command = match shell {
+                Shell::PowerShell => format!("& {quoted}"),
+                Shell::System => quoted,
+            };
             let shown = words.map(String::as_str).collect::<Vec<_>>().join(" ");
             (command, shown)
         }
-        None => (
-            expand_project_dir(&raw, ctx.project_root, true),
-            raw.clone(),
-        ),
+        None => {
+            // `$CLAUDE_PROJECT_DIR` is not PowerShell's syntax for a variable
+            // (`$env:…`): there it is always replaced.
+            let for_sh = shell == Shell::System;
+            (
+                expand_project_dir(&raw, ctx.project_root, for_sh),
+                raw.clone(),
+            )
+        }
     };
     let async_ = entry.async_.unwrap_or(false) || entry.async_rewake.unwrap_or(false);
     (
-        HandlerKind::Command(CommandSpec { command, async_ }),
+        HandlerKind::Command(CommandSpec {
+            command,
+            async_,
+            shell,
+        }),
         format!("command `{}`", shorten(&shown)),
     )
+}
+
+/// The shell Claude Code's `shell` key names; an unknown one is a warning
+/// and the system shell.
+fn shell_named(ctx: &Ctx<'_>, config: &mut Config, at: &str, name: Option<&str>) -> Shell {
+    match name {
+        None | Some("bash" | "sh") => Shell::System,
+        Some("powershell" | "pwsh") => Shell::PowerShell,
+        Some(other) => {
+            ctx.warn(
+                config,
+                format_args!(
+                    "{at}: `shell: {other}` is not supported (use `bash` or `powershell`); \
+                     the command runs through `sh -c` (`cmd /C` on Windows)"
+                ),
+            );
+            Shell::System
+        }
+    }
 }
 
 /// A wasm handler's kind and label.
@@ -992,7 +1014,16 @@ fn is_shell_safe(c: char) -> bool {
         )
 }
 
-/// Quote one word for the shell that runs command hooks.
+/// Quote one word for `shell`.
+fn quote_for(shell: Shell, word: &str) -> String {
+    match shell {
+        // A single-quoted PowerShell string is literal; `'` is doubled.
+        Shell::PowerShell => format!("'{}'", word.replace('\'', "''")),
+        Shell::System => shell_quote(word),
+    }
+}
+
+/// Quote one word for the system shell (`sh`, `cmd` on Windows).
 fn shell_quote(word: &str) -> String {
     if !word.is_empty() && word.chars().all(|c| is_shell_safe(c) && c != '\\') {
         return word.to_string();

@@ -508,7 +508,8 @@ fn command_fields_and_defaults() {
         h[0].kind,
         HandlerKind::Command(CommandSpec {
             command: "plain".into(),
-            async_: false
+            async_: false,
+            shell: crate::config::Shell::System,
         })
     );
     assert_eq!(h[1].timeout, Duration::from_millis(500));
@@ -532,12 +533,66 @@ fn command_fields_and_defaults() {
 fn unsupported_shell_warns() {
     let d = Dirs::new();
     d.write_user(&one_handler(
-        json!({"type": "command", "command": "x", "shell": "powershell"}),
+        json!({"type": "command", "command": "x", "shell": "zsh"}),
     ));
     let c = d.load();
     assert_eq!(commands(&c), ["x"]);
+    assert_eq!(shells(&c), [Shell::System]);
     assert_eq!(c.warnings.len(), 1);
-    assert!(c.warnings[0].contains("`shell: powershell` is not supported"));
+    assert!(c.warnings[0].contains("`shell: zsh` is not supported (use `bash` or `powershell`)"));
+}
+
+fn shells(config: &Config) -> Vec<Shell> {
+    config
+        .handlers
+        .iter()
+        .map(|h| match &h.kind {
+            HandlerKind::Command(spec) => spec.shell,
+            other => panic!("not a command: {other:?}"),
+        })
+        .collect()
+}
+
+#[test]
+fn shell_powershell_and_copilots_powershell_field_choose_powershell() {
+    let d = Dirs::new();
+    d.write_user(
+        &json!({"hooks": {"PreToolUse": [{"hooks": [
+            {"type": "command", "command": "a", "shell": "bash"},
+            {"type": "command", "command": "Write-Output $CLAUDE_PROJECT_DIR", "shell": "powershell"},
+            {"type": "command", "command": "c", "powershell": "d"},
+            {"type": "command", "command": "e.ps1", "args": ["it's"], "shell": "powershell"}
+        ]}]}})
+        .to_string(),
+    );
+    let c = d.load();
+    assert_eq!(c.warnings, Vec::<String>::new());
+    let root = d.project().display().to_string();
+    // PowerShell does not read `$CLAUDE_PROJECT_DIR`: it is always replaced;
+    // exec form quotes PowerShell's way and calls with `&`.
+    let (third, third_shell) = if cfg!(windows) {
+        ("d", Shell::PowerShell)
+    } else {
+        ("c", Shell::System)
+    };
+    assert_eq!(
+        commands(&c),
+        [
+            "a".to_string(),
+            format!("Write-Output {root}"),
+            third.to_string(),
+            "& 'e.ps1' 'it''s'".to_string()
+        ]
+    );
+    assert_eq!(
+        shells(&c),
+        [
+            Shell::System,
+            Shell::PowerShell,
+            third_shell,
+            Shell::PowerShell
+        ]
+    );
 }
 
 #[test]

@@ -273,10 +273,24 @@ pub struct Grants {
 /// A command handler.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct CommandSpec {
-    /// The command line, run through `sh -c` (`cmd /C` on Windows), variables expanded.
+    /// The command line, run through [`CommandSpec::shell`], variables expanded.
     pub command: String,
     /// Started in the background and never awaited or aggregated.
     pub async_: bool,
+    /// The shell that runs it.
+    pub shell: Shell,
+}
+
+/// The shell a command handler runs through.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
+pub enum Shell {
+    /// `sh -c` (`cmd /C` on Windows): what `shell` absent, `bash` or `sh` ask for.
+    #[default]
+    System,
+    /// PowerShell, `-NoProfile -NonInteractive -Command`: `pwsh` where it is
+    /// on `PATH`, else Windows PowerShell (`powershell`). Claude Code's
+    /// `"shell": "powershell"`, and Copilot's `powershell` field on Windows.
+    PowerShell,
 }
 
 /// A WebAssembly component handler.

@@ -1,5 +1,6 @@
-//! Command hooks: `sh -c` (`cmd /C` on Windows) with the input on stdin, a
-//! timeout that kills the whole process group, and bounded output.
+//! Command hooks: `sh -c` (`cmd /C` on Windows, or PowerShell when the
+//! handler asks) with the input on stdin, a timeout that kills the whole
+//! process tree, and bounded output.
 //!
 //! Why each piece is the way it is:
 //!
@@ -9,6 +10,9 @@
 //! - **Its own process group.** `sh -c 'slow & wait'` forks; killing only `sh`
 //!   at the timeout would leave the grandchild running (and holding our pipes
 //!   open). The hook leads a new group and the whole group gets `SIGKILL`.
+//!   Windows has no process groups: there the hook is put in a Job Object
+//!   (`KILL_ON_JOB_CLOSE`) that its descendants inherit, and the job is
+//!   terminated instead.
 //! - **One deadline for everything.** The exit *and* the end of its output must
 //!   come before the timeout: a background process that keeps stdout open
 //!   does not keep us waiting past it.
@@ -28,7 +32,7 @@ use tokio::io::{AsyncRead, AsyncReadExt, AsyncWriteExt};
 use tokio::process::{Child, Command};
 
 use super::{ExecContext, Report};
-use crate::config::{CommandSpec, Handler};
+use crate::config::{CommandSpec, Handler, Shell};
 use crate::protocol::{parse_output, Event, Exit, Failure, Outcome, Skip};
 
 /// How much of a command's stdout, and separately of its stderr, is kept.
@@ -57,7 +61,14 @@ pub async fn run(
         .clone()
         .or_else(|| handler.project_root.clone())
         .or_else(|| dir.clone());
-    let mut cmd = shell(&spec.command);
+    let mut cmd = match shell(&spec.command, spec.shell) {
+        Ok(cmd) => cmd,
+        Err(failure) => {
+            report.outcome = Outcome::Failed(failure);
+            report.duration = started.elapsed();
+            return report;
+        }
+    };
     if let Some(dir) = &dir {
         cmd.current_dir(dir);
     }
@@ -102,8 +113,8 @@ pub async fn run(
         });
     }
     // Taken now: once the leader is reaped, `Child::id` forgets it, but its
-    // group lives on as long as anything it started does.
-    let pgid = child.id();
+    // group (or job) lives on as long as anything it started does.
+    let tree = Tree::of(&child);
     // A timeout too large to add to a clock reading is as good as none.
     let deadline = started
         .checked_add(handler.timeout)
@@ -123,7 +134,7 @@ pub async fn run(
     .await
     .is_ok();
     // Whether it finished or not: what it left in its group goes with it.
-    kill_group(&mut child, pgid);
+    tree.kill(&mut child);
     let status = match status {
         Some(status) => status,
         None => {
@@ -175,45 +186,177 @@ fn working_dir(event: &Event, ctx: &ExecContext) -> Option<PathBuf> {
         .or_else(|| ctx.project_root.clone().filter(|dir| dir.is_dir()))
 }
 
-/// `sh -c COMMAND` in a new process group (`cmd /C COMMAND` on Windows).
-fn shell(command: &str) -> Command {
+/// `COMMAND` through `shell`: `sh -c` (`cmd /C` on Windows) or PowerShell,
+/// in a new process group where there are groups.
+///
+/// # Errors
+/// [`Failure::Spawn`] when PowerShell is asked for and none is installed.
+fn shell(command: &str, shell: Shell) -> Result<Command, Failure> {
+    let mut cmd = match shell {
+        #[cfg(windows)]
+        Shell::System => {
+            let mut cmd = Command::new("cmd");
+            // Verbatim: Rust's quoting (`\"`) is not cmd's. `/S /C "…"` strips
+            // exactly the outer quotes; `/D` skips the AutoRun commands.
+            cmd.raw_arg(format!("/D /S /C \"{command}\""));
+            cmd
+        }
+        #[cfg(not(windows))]
+        Shell::System => {
+            let mut cmd = Command::new("sh");
+            cmd.arg("-c").arg(command);
+            cmd
+        }
+        Shell::PowerShell => {
+            let path = std::env::var_os("PATH");
+            let exe = powershell(path.as_deref()).ok_or_else(|| Failure::Spawn {
+                reason: NO_POWERSHELL.to_string(),
+            })?;
+            let mut cmd = Command::new(exe);
+            cmd.args(["-NoProfile", "-NonInteractive", "-Command", command]);
+            cmd
+        }
+    };
+    // A new group led by the hook, so the timeout can kill all of it
+    // (Windows: the Job Object, once it has started).
     #[cfg(unix)]
-    {
-        let mut cmd = Command::new("sh");
-        cmd.arg("-c").arg(command);
-        // A new group led by the hook, so the timeout can kill all of it.
-        cmd.process_group(0);
-        cmd
-    }
-    #[cfg(windows)]
-    {
-        let mut cmd = Command::new("cmd");
-        cmd.arg("/C").arg(command);
-        cmd
-    }
+    cmd.process_group(0);
+    #[cfg(not(unix))]
+    let _ = &mut cmd;
+    Ok(cmd)
 }
 
-/// Kill the hook and everything in its process group (`pgid`, its pid).
-///
-/// Also after the leader was reaped: the group's id cannot be handed to a new
-/// process while a member of the group lives, and with none left the kill
-/// finds nothing (`ESRCH`).
-fn kill_group(child: &mut Child, pgid: Option<u32>) {
+/// Why a `shell: powershell` hook could not start.
+const NO_POWERSHELL: &str = "it asks for PowerShell, but neither `pwsh` nor `powershell` \
+     is on PATH; install PowerShell 7 (`pwsh`) or drop `shell: powershell`";
+
+/// The PowerShell to run: `pwsh` (PowerShell 7, also on Linux and macOS)
+/// in the first `PATH` directory that has it, else Windows PowerShell.
+fn powershell(path: Option<&std::ffi::OsStr>) -> Option<PathBuf> {
+    let dirs: Vec<PathBuf> = path.map(|p| std::env::split_paths(p).collect())?;
+    let suffix = std::env::consts::EXE_SUFFIX;
+    ["pwsh", "powershell"].iter().find_map(|name| {
+        dirs.iter()
+            .map(|dir| dir.join(format!("{name}{suffix}")))
+            .find(|exe| exe.is_file())
+    })
+}
+
+/// The hook and everything it starts, to be killed together: its process
+/// group on Unix, a Job Object on Windows.
+struct Tree {
+    /// The group's id: the hook's pid (`process_group(0)`).
     #[cfg(unix)]
-    if let Some(pid) = pgid {
-        if let Ok(pgid) = i32::try_from(pid) {
-            // SAFETY: kill(2) has no memory effects; a negative pid names the
-            // group this hook leads (`process_group(0)` made pgid == pid).
-            unsafe {
-                libc::kill(-pgid, libc::SIGKILL);
+    pgid: Option<u32>,
+    /// `None` when the job could not be made; then only the hook is killed.
+    #[cfg(windows)]
+    job: Option<job::Job>,
+}
+
+impl Tree {
+    /// The tree `child` leads.
+    fn of(child: &Child) -> Tree {
+        #[cfg(unix)]
+        {
+            Tree { pgid: child.id() }
+        }
+        #[cfg(windows)]
+        {
+            Tree {
+                job: child.raw_handle().and_then(job::Job::holding),
             }
         }
     }
-    #[cfg(not(unix))]
-    let _ = pgid;
-    // The leader itself, also where process groups do not exist; an error
-    // means it already exited.
-    let _ = child.start_kill();
+
+    /// Kill the hook and everything left in its tree.
+    ///
+    /// Also after the leader was reaped: the group's id cannot be handed to a
+    /// new process while a member of the group lives, and with none left the
+    /// kill finds nothing (`ESRCH`); a job outlives its processes.
+    fn kill(&self, child: &mut Child) {
+        #[cfg(unix)]
+        if let Some(pid) = self.pgid {
+            if let Ok(pgid) = i32::try_from(pid) {
+                // SAFETY: kill(2) has no memory effects; a negative pid names
+                // the group this hook leads (`process_group(0)` made pgid == pid).
+                unsafe {
+                    libc::kill(-pgid, libc::SIGKILL);
+                }
+            }
+        }
+        #[cfg(windows)]
+        if let Some(job) = &self.job {
+            job.terminate();
+        }
+        // The leader itself, also where the tree could not be made; an error
+        // means it already exited.
+        let _ = child.start_kill();
+    }
+}
+
+/// A Job Object holding one hook and, by inheritance, all it starts.
+#[cfg(windows)]
+mod job {
+    use std::ffi::c_void;
+    use std::os::windows::io::{AsRawHandle, FromRawHandle, OwnedHandle, RawHandle};
+
+    use windows_sys::Win32::System::JobObjects::{
+        AssignProcessToJobObject, CreateJobObjectW, JobObjectExtendedLimitInformation,
+        SetInformationJobObject, TerminateJobObject, JOBOBJECT_EXTENDED_LIMIT_INFORMATION,
+        JOB_OBJECT_LIMIT_KILL_ON_JOB_CLOSE,
+    };
+
+    /// The job; closing its last handle kills what is left in it
+    /// (`KILL_ON_JOB_CLOSE`), so a job dropped on any path ends the tree.
+    pub(super) struct Job(OwnedHandle);
+
+    impl Job {
+        /// A new job holding `process`, or `None` when the system refuses.
+        ///
+        /// The hook is assigned after it started: a child it spawned in that
+        /// instant (before `cmd` has even parsed its line) would escape the
+        /// job. `CREATE_SUSPENDED` would close the gap but needs the main
+        /// thread's handle, which `std` does not expose.
+        pub(super) fn holding(process: RawHandle) -> Option<Job> {
+            // SAFETY: no security attributes, no name; a null return is failure.
+            let raw = unsafe { CreateJobObjectW(std::ptr::null(), std::ptr::null()) };
+            if raw.is_null() {
+                return None;
+            }
+            // SAFETY: `raw` is a job handle we own and close exactly once.
+            let job = Job(unsafe { OwnedHandle::from_raw_handle(raw) });
+            // SAFETY: all-zero is a valid JOBOBJECT_EXTENDED_LIMIT_INFORMATION.
+            let mut info: JOBOBJECT_EXTENDED_LIMIT_INFORMATION = unsafe { std::mem::zeroed() };
+            info.BasicLimitInformation.LimitFlags = JOB_OBJECT_LIMIT_KILL_ON_JOB_CLOSE;
+            let size = u32::try_from(std::mem::size_of_val(&info)).ok()?;
+            // SAFETY: `info` is the structure the class names, `size` its size.
+            let set = unsafe {
+                SetInformationJobObject(
+                    job.handle(),
+                    JobObjectExtendedLimitInformation,
+                    std::ptr::from_ref(&info).cast::<c_void>(),
+                    size,
+                )
+            };
+            // SAFETY: both handles are valid: the job above, the child's
+            // process handle held by its `Child`.
+            let assigned =
+                set != 0 && unsafe { AssignProcessToJobObject(job.handle(), process) } != 0;
+            assigned.then_some(job)
+        }
+
+        /// Kill every process in the job.
+        pub(super) fn terminate(&self) {
+            // SAFETY: a valid job handle; failure (nothing left) is harmless.
+            unsafe {
+                TerminateJobObject(self.handle(), 1);
+            }
+        }
+
+        fn handle(&self) -> RawHandle {
+            self.0.as_raw_handle()
+        }
+    }
 }
 
 fn exit_of(status: std::process::ExitStatus) -> Exit {
@@ -271,18 +414,21 @@ impl Capture {
     }
 }
 
-#[cfg(all(test, unix))]
-mod tests {
+/// One command handler run the way the pipeline runs it, for the tests of
+/// every platform.
+#[cfg(test)]
+mod fixture {
     use super::*;
     use crate::config::{OnError, Scope};
     use crate::protocol::EventName;
     use crate::select::Matcher;
     use serde_json::json;
 
-    fn handler(cmd: &str, timeout: Duration) -> (Handler, CommandSpec) {
+    pub(super) fn handler(cmd: &str, timeout: Duration) -> (Handler, CommandSpec) {
         let spec = CommandSpec {
             command: cmd.to_string(),
             async_: false,
+            shell: Shell::System,
         };
         let handler = Handler {
             event: EventName::PreToolUse,
@@ -301,7 +447,7 @@ mod tests {
         (handler, spec)
     }
 
-    fn event() -> Event {
+    pub(super) fn event() -> Event {
         let dir = std::env::temp_dir();
         Event::new(
             json!({"hook_event_name": "PreToolUse", "cwd": dir, "tool_name": "Bash",
@@ -312,10 +458,16 @@ mod tests {
         .unwrap()
     }
 
-    async fn run_cmd(cmd: &str, timeout: Duration) -> Report {
+    pub(super) async fn run_cmd(cmd: &str, timeout: Duration) -> Report {
         let (handler, spec) = handler(cmd, timeout);
         run(&spec, &handler, &event(), &ExecContext::default()).await
     }
+}
+
+#[cfg(all(test, unix))]
+mod tests {
+    use super::fixture::run_cmd;
+    use super::*;
 
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn the_hook_reads_the_event_and_its_exit_is_parsed() {
@@ -407,5 +559,152 @@ mod tests {
             false
         });
         assert!(gone, "the grandchild {pid} outlived the hook");
+    }
+}
+
+/// What every platform shares: choosing PowerShell, and running the hook
+/// through the shell it asked for.
+#[cfg(test)]
+mod shell_tests {
+    use super::*;
+
+    fn touch(dir: &std::path::Path, name: &str) -> PathBuf {
+        let exe = dir.join(format!("{name}{}", std::env::consts::EXE_SUFFIX));
+        std::fs::write(&exe, "").unwrap();
+        exe
+    }
+
+    #[test]
+    fn pwsh_is_preferred_to_windows_powershell_across_the_path() {
+        let first = tempfile::tempdir().unwrap();
+        let second = tempfile::tempdir().unwrap();
+        let path = std::env::join_paths([first.path(), second.path()]).unwrap();
+        assert_eq!(powershell(Some(&path)), None);
+        let legacy = touch(first.path(), "powershell");
+        assert_eq!(powershell(Some(&path)), Some(legacy));
+        // Later on PATH, but PowerShell 7 wins over Windows PowerShell.
+        let pwsh = touch(second.path(), "pwsh");
+        assert_eq!(powershell(Some(&path)), Some(pwsh));
+        // A directory named like it is not a program.
+        let only_dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir(only_dir.path().join("pwsh")).unwrap();
+        assert_eq!(powershell(Some(only_dir.path().as_os_str())), None);
+        assert_eq!(powershell(None), None);
+    }
+
+    #[test]
+    fn without_powershell_the_hook_fails_with_what_to_install() {
+        if powershell(std::env::var_os("PATH").as_deref()).is_some() {
+            return; // This machine has PowerShell: nothing to check here.
+        }
+        let reason = match shell("exit 2", Shell::PowerShell).unwrap_err() {
+            Failure::Spawn { reason } => reason,
+            other => panic!("{other:?}"),
+        };
+        assert!(
+            reason.contains("neither `pwsh` nor `powershell`"),
+            "{reason}"
+        );
+        assert!(shell("exit 2", Shell::System).is_ok());
+    }
+}
+
+/// Windows: `cmd /C` and the Job Object (run under Wine in CI, `.ci/windows.sh`).
+#[cfg(all(test, windows))]
+mod windows_tests {
+    use super::fixture::run_cmd;
+    use super::*;
+
+    /// A command that, started in the background by the hook, writes `up`
+    /// at once and `marker` about five seconds later unless it is killed first.
+    fn late_writer(dir: &std::path::Path) -> String {
+        format!(
+            "start /b cmd /d /c \"echo up> {} & ping -n 6 127.0.0.1 >NUL & echo alive> {}\" >NUL 2>NUL <NUL",
+            dir.join("up.txt").display(),
+            dir.join("marker.txt").display()
+        )
+    }
+
+    /// After `run`: the background process had started, and (eight seconds
+    /// on) it has not written its marker.
+    fn assert_killed(dir: &std::path::Path) {
+        assert!(
+            dir.join("up.txt").exists(),
+            "the background process never started"
+        );
+        std::thread::sleep(Duration::from_secs(8));
+        assert!(
+            !dir.join("marker.txt").exists(),
+            "a process the hook started outlived it"
+        );
+    }
+
+    #[tokio::test]
+    async fn cmd_runs_the_hook_and_exit_2_blocks_with_its_reason() {
+        // Quotes and `&` reach cmd verbatim (Rust's own quoting is not cmd's);
+        // `set /p` reads the event's line from stdin.
+        let report = run_cmd(
+            r#"set /p EVENT= & call echo "quoted" %EVENT% 1>&2 & exit 2"#,
+            Duration::from_secs(20),
+        )
+        .await;
+        assert_eq!(report.exit, Some(Exit::Code(2)), "{report:?}");
+        assert!(
+            report.stderr.starts_with("\"quoted\" {"),
+            "{}",
+            report.stderr
+        );
+        assert!(
+            report.stderr.contains(r#""tool_kind":"shell""#),
+            "{}",
+            report.stderr
+        );
+        assert!(matches!(report.outcome, Outcome::Answered(ref a) if a.blocks()));
+    }
+
+    #[tokio::test]
+    async fn a_timeout_kills_the_whole_tree_through_the_job() {
+        let dir = tempfile::tempdir().unwrap();
+        let cmd = format!("{} & ping -n 30 127.0.0.1 >NUL", late_writer(dir.path()));
+        let report = run_cmd(&cmd, Duration::from_secs(3)).await;
+        assert!(
+            matches!(report.outcome, Outcome::Failed(Failure::Timeout { .. })),
+            "{report:?}"
+        );
+        assert_killed(dir.path());
+    }
+
+    #[tokio::test]
+    async fn what_a_finished_hook_left_running_is_killed_too() {
+        let dir = tempfile::tempdir().unwrap();
+        // It exits two seconds on, leaving the writer behind.
+        let cmd = format!(
+            "{} & ping -n 3 127.0.0.1 >NUL & exit 0",
+            late_writer(dir.path())
+        );
+        let report = run_cmd(&cmd, Duration::from_secs(20)).await;
+        assert_eq!(report.exit, Some(Exit::Code(0)), "{report:?}");
+        assert_killed(dir.path());
+    }
+
+    #[tokio::test]
+    async fn without_the_kill_the_late_writer_does_write() {
+        // The control for the two tests above: left alone, it writes.
+        let dir = tempfile::tempdir().unwrap();
+        let marker = dir.path().join("marker.txt");
+        let mut cmd = shell(&late_writer(dir.path()), Shell::System).unwrap();
+        cmd.stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null());
+        let status = cmd.status().await.unwrap();
+        assert!(status.success());
+        let written = (0..200).any(|_| {
+            std::thread::sleep(Duration::from_millis(100));
+            marker.exists()
+        });
+        assert!(
+            written,
+            "the late writer never wrote: the tests above prove nothing"
+        );
     }
 }

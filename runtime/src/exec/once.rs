@@ -151,6 +151,7 @@ mod tests {
             kind: HandlerKind::Command(CommandSpec {
                 command: command.to_string(),
                 async_: false,
+                shell: crate::config::Shell::System,
             }),
             timeout: Duration::from_secs(5),
             on_error: OnError::Allow,

@@ -17,7 +17,7 @@ use crate::fsread::{self, caps};
 /// once so that everything below is testable with paths passed in.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Env {
-    /// `$HOME`.
+    /// The home directory ([`crate::dirs::home`]).
     pub home: PathBuf,
     /// The user-directory variables the agents name ([`UserDir::Var`]) that
     /// are set and not empty, with their values.
@@ -47,10 +47,9 @@ impl Env {
     /// The environment of this process.
     ///
     /// # Errors
-    /// [`InstallError::NoHome`] when `HOME` is not set.
+    /// [`InstallError::NoHome`] when there is no home directory.
     pub fn from_process() -> Result<Env, InstallError> {
-        let home =
-            var(if cfg!(windows) { "USERPROFILE" } else { "HOME" }).ok_or(InstallError::NoHome)?;
+        let home = crate::dirs::home().ok_or(InstallError::NoHome)?;
         let vars = dir_vars().filter_map(|v| Some((v, var(v)?))).collect();
         Ok(Env { home, vars })
     }

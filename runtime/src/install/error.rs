@@ -65,8 +65,8 @@ pub enum InstallError {
         "installing into an agent's managed settings is not supported yet; nothing was changed"
     )]
     NoManagedScope,
-    /// `HOME` is not set, so user-level files cannot be found.
-    #[error("`HOME` is not set, so the user-level config cannot be found")]
+    /// There is no home directory, so user-level files cannot be found.
+    #[error("there is no home directory (set `HOME`, or `USERPROFILE` on Windows), so the user-level config cannot be found")]
     NoHome,
     /// A file could not be read (bounded read: not a regular file, too
     /// large, unreadable).

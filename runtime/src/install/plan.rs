@@ -209,6 +209,26 @@ pub fn command_line(binary: &Path, agent: &dyn Agent, event: &str) -> String {
     line
 }
 
+/// [`command_line`] for PowerShell (Copilot's `powershell` field): runs
+/// `<binary> run --agent <agent> --event <event>` when PowerShell finds it,
+/// and exits with its code; otherwise the same hint and no opinion.
+pub fn powershell_line(binary: &Path, agent: &dyn Agent, event: &str) -> String {
+    // A single-quoted PowerShell string is literal; `'` is doubled.
+    let quote = |s: &str| format!("'{}'", s.replace('\'', "''"));
+    let program = quote(&binary.to_string_lossy());
+    let mut line = format!(
+        "if (Get-Command {program} -ErrorAction SilentlyContinue) {{ & {program} run --agent {} --event {}; exit $LASTEXITCODE }}; [Console]::Error.WriteLine({})",
+        agent.id(),
+        quote(event),
+        quote(NOT_INSTALLED),
+    );
+    let neutral = agent.no_opinion(Vec::new()).stdout;
+    if !neutral.is_empty() {
+        line.push_str(&format!("; Write-Output {}", quote(&neutral)));
+    }
+    line
+}
+
 fn shell_quote(s: &str) -> String {
     let plain = !s.is_empty()
         && s.chars()
@@ -305,12 +325,11 @@ fn plan_json(
                 .installed()
                 .map(|row| {
                     let command = command_line(req.binary, req.agent, row.native);
+                    let powershell = powershell_line(req.binary, req.agent, row.native);
                     let timeout = targets::native_timeout(id, row.canonical);
                     let status = req.status_messages.get(&row.canonical).map(String::as_str);
-                    (
-                        row.native.to_string(),
-                        targets::entry(t, &command, timeout, status),
-                    )
+                    let entry = targets::entry(t, &command, &powershell, timeout, status);
+                    (row.native.to_string(), entry)
                 })
                 .collect();
             if wanted.is_empty() {
@@ -665,6 +684,28 @@ mod tests {
         // An absolute path with a space is quoted in both places.
         let line = command_line(Path::new("/opt/my tools/agenthooks"), claude, "Stop");
         assert!(line.starts_with("command -v '/opt/my tools/agenthooks' >/dev/null 2>&1 && exec '/opt/my tools/agenthooks' run --agent claude --event Stop"), "{line}");
+    }
+
+    #[test]
+    fn the_powershell_launcher_calls_agenthooks_and_passes_its_exit_code() {
+        let copilot = agents::find("copilot").unwrap();
+        let line = powershell_line(
+            Path::new("C:\\Program Files\\agenthooks.exe"),
+            copilot,
+            "preToolUse",
+        );
+        assert_eq!(
+            line,
+            format!(
+                "if (Get-Command 'C:\\Program Files\\agenthooks.exe' -ErrorAction SilentlyContinue) {{ & 'C:\\Program Files\\agenthooks.exe' run --agent copilot --event 'preToolUse'; exit $LASTEXITCODE }}; [Console]::Error.WriteLine('{NOT_INSTALLED}')"
+            )
+        );
+        // Uninstall finds it as ours, as it finds the `bash` line.
+        assert!(json::is_ours(&line, "copilot"));
+        let gemini = agents::find("gemini").unwrap();
+        let line = powershell_line(Path::new("it's"), gemini, "BeforeTool");
+        assert!(line.starts_with("if (Get-Command 'it''s' "), "{line}");
+        assert!(line.ends_with("; Write-Output '{}'"), "{line}");
     }
 
     #[test]

@@ -67,12 +67,14 @@ fn literal(value: &Literal) -> Value {
     }
 }
 
-/// Our entry under one event key, running `command`, with `timeout` (see
-/// [`native_timeout`]) where the spec has a timeout field, and `status`
-/// where it has a status message field (left out when `None`).
+/// Our entry under one event key, running `command` (or `powershell`, where
+/// the spec has a PowerShell field), with `timeout` (see [`native_timeout`])
+/// where the spec has a timeout field, and `status` where it has a status
+/// message field (left out when `None`).
 pub(crate) fn entry(
     spec: &JsonSpec,
     command: &str,
+    powershell: &str,
     timeout: Duration,
     status: Option<&str>,
 ) -> Value {
@@ -83,6 +85,7 @@ pub(crate) fn entry(
             let value = match field {
                 Field::Literal(l) => literal(l),
                 Field::Command => json!(command),
+                Field::PowerShellCommand => json!(powershell),
                 Field::Timeout(unit) => json!(in_unit(timeout, *unit)),
                 Field::StatusMessage => json!(status?),
             };
@@ -148,48 +151,49 @@ mod tests {
     #[test]
     fn entries_have_each_agents_keys_in_order_and_timeout_unit() {
         let c = "agenthooks run --agent x --event E";
+        let ps = "& agenthooks run --agent x --event E";
         let t = Duration::from_secs(42);
         let nested = |handler: Value| json!({"matcher": "*", "hooks": [handler]});
         let secs = nested(json!({"type": "command", "command": c, "timeout": 42}));
         for id in ["claude", "codex", "factory"] {
-            assert_eq!(entry(json_spec(id), c, t, None), secs, "{id}");
+            assert_eq!(entry(json_spec(id), c, ps, t, None), secs, "{id}");
         }
         // Claude Code shows the hooks' status message; the others have no key for it.
         assert_eq!(
-            entry(json_spec("claude"), c, t, Some("Checking the push")),
+            entry(json_spec("claude"), c, ps, t, Some("Checking the push")),
             nested(json!({"type": "command", "command": c, "timeout": 42,
                           "statusMessage": "Checking the push"}))
         );
-        assert_eq!(entry(json_spec("codex"), c, t, Some("x")), secs);
+        assert_eq!(entry(json_spec("codex"), c, ps, t, Some("x")), secs);
         assert_eq!(
-            entry(json_spec("qwen"), c, t, None),
+            entry(json_spec("qwen"), c, ps, t, None),
             nested(json!({"type": "command", "command": c, "timeout": 42_000}))
         );
         assert_eq!(
-            entry(json_spec("gemini"), c, t, None),
+            entry(json_spec("gemini"), c, ps, t, None),
             nested(
                 json!({"name": "agenthooks", "type": "command", "command": c, "timeout": 42_000})
             )
         );
         assert_eq!(
-            entry(json_spec("copilot"), c, t, None),
-            json!({"type": "command", "bash": c, "timeoutSec": 42})
+            entry(json_spec("copilot"), c, ps, t, None),
+            json!({"type": "command", "bash": c, "powershell": ps, "timeoutSec": 42})
         );
         assert_eq!(
-            entry(json_spec("cursor"), c, t, None),
+            entry(json_spec("cursor"), c, ps, t, None),
             json!({"command": c, "timeout": 42})
         );
         assert_eq!(
-            entry(json_spec("windsurf"), c, t, None),
+            entry(json_spec("windsurf"), c, ps, t, None),
             json!({"command": c, "show_output": false})
         );
         assert_eq!(
-            entry(json_spec("kiro"), c, t, None),
+            entry(json_spec("kiro"), c, ps, t, None),
             json!({"command": c, "timeout_ms": 42_000})
         );
         // Equal maps in another order would pass `==`; the bytes must not move.
         assert_eq!(
-            entry(json_spec("gemini"), c, t, None)["hooks"][0]
+            entry(json_spec("gemini"), c, ps, t, None)["hooks"][0]
                 .as_object()
                 .unwrap()
                 .keys()

@@ -114,30 +114,14 @@ impl Drop for Lock {
     }
 }
 
-/// `flock(LOCK_EX | LOCK_NB)`: whether the lock was taken.
-#[cfg(unix)]
+/// An exclusive lock without waiting (`flock`, `LockFileEx` on Windows):
+/// whether it was taken.
 fn try_lock(file: &File) -> io::Result<bool> {
-    use std::os::unix::io::AsRawFd;
-    loop {
-        // SAFETY: flock on a descriptor this function borrows; no memory is shared.
-        let rc = unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) };
-        if rc == 0 {
-            return Ok(true);
-        }
-        let err = io::Error::last_os_error();
-        match err.raw_os_error() {
-            Some(libc::EWOULDBLOCK) => return Ok(false),
-            Some(libc::EINTR) => continue,
-            _ => return Err(err),
-        }
+    match file.try_lock() {
+        Ok(()) => Ok(true),
+        Err(fs::TryLockError::WouldBlock) => Ok(false),
+        Err(fs::TryLockError::Error(err)) => Err(err),
     }
-}
-
-/// No advisory lock on Windows yet (it would be `LockFileEx`): the writes
-/// there are still atomic, but two installs at once may lose one's entries.
-#[cfg(not(unix))]
-fn try_lock(_file: &File) -> io::Result<bool> {
-    Ok(true)
 }
 
 /// Whether `path` still names the open `file`.

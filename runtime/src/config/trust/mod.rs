@@ -21,7 +21,8 @@
 //! changes `check.sh` behind an unchanged command line is asked about again.
 //!
 //! The store is one JSON file, `$XDG_DATA_HOME/agenthooks/trust.json`
-//! (default `~/.local/share/agenthooks/trust.json`), keyed by the canonical
+//! (default `~/.local/share/agenthooks/trust.json`; on Windows
+//! `%LOCALAPPDATA%\agenthooks\trust.json`, see [`crate::dirs`]), keyed by the canonical
 //! project root and written atomically (temporary file + rename) in a 0700
 //! directory. A corrupt store reads as empty, with one note: it fails closed
 //! and never crashes `run`.
@@ -41,9 +42,6 @@ use sha2::{Digest, Sha256};
 
 use super::{Handler, HandlerKind, Scope};
 use crate::fsread::{self, caps, ReadError};
-
-/// The environment variable that overrides the store's directory's parent.
-const XDG_DATA_HOME: &str = "XDG_DATA_HOME";
 
 /// The SHA-256 (lower-case hex) of a handler's canonical definition.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
@@ -332,8 +330,8 @@ const STORE_VERSION: u32 = 1;
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum TrustError {
-    /// Neither `XDG_DATA_HOME` nor `HOME` is set.
-    #[error("cannot find the trust store: neither `XDG_DATA_HOME` nor `HOME` is set")]
+    /// There is no home directory, so no data directory for the store.
+    #[error("cannot find the trust store: there is no home directory (set `HOME`, or `USERPROFILE` on Windows)")]
     NoHome,
     /// Writing the store failed.
     #[error("cannot write the trust store `{path}`")]
@@ -362,15 +360,11 @@ pub struct TrustStore {
     projects: BTreeMap<String, ProjectTrust>,
 }
 
-/// The trust store's file: `$XDG_DATA_HOME/agenthooks/trust.json`, else
-/// `$HOME/.local/share/agenthooks/trust.json`; `None` when neither is set.
+/// The trust store's file: `trust.json` in [`crate::dirs::data`]
+/// (`$XDG_DATA_HOME/agenthooks`, else `~/.local/share/agenthooks`;
+/// `%LOCALAPPDATA%\agenthooks` on Windows); `None` without a home directory.
 pub fn store_path() -> Option<PathBuf> {
-    let data = match std::env::var_os(XDG_DATA_HOME).map(PathBuf::from) {
-        // The XDG spec says relative values are invalid and must be ignored.
-        Some(dir) if dir.is_absolute() => dir,
-        _ => PathBuf::from(std::env::var_os("HOME")?).join(".local/share"),
-    };
-    Some(data.join("agenthooks").join("trust.json"))
+    Some(crate::dirs::data()?.join("trust.json"))
 }
 
 /// The key of a project in the store: its canonical path, or the path as

@@ -28,6 +28,7 @@ impl Project {
             HandlerKind::Command(CommandSpec {
                 command: cmd.into(),
                 async_: false,
+                shell: crate::config::Shell::System,
             }),
         )
     }
@@ -104,6 +105,7 @@ fn the_fingerprint_follows_what_the_hook_does() {
     assert_eq!(fp(&h), fp(&base));
 }
 
+#[cfg(unix)]
 #[test]
 fn the_fingerprint_follows_the_project_scripts_a_command_runs() {
     use std::os::unix::fs::PermissionsExt;
@@ -160,6 +162,7 @@ fn the_fingerprint_of_a_wasm_hook_follows_its_bytes_and_grants() {
     assert!(fingerprint(&missing).is_err());
 }
 
+#[cfg(unix)]
 #[test]
 fn the_fingerprint_does_not_depend_on_how_the_root_is_spelled() {
     let p = Project::new();
@@ -172,6 +175,7 @@ fn the_fingerprint_does_not_depend_on_how_the_root_is_spelled() {
     via_link.kind = HandlerKind::Command(CommandSpec {
         command: format!("{}/.agents/hooks/x.sh", link.display()),
         async_: false,
+        shell: crate::config::Shell::System,
     });
     assert_eq!(fp(&real), fp(&via_link));
     let mut store = store_in(link_dir.path());
@@ -193,12 +197,15 @@ fn the_store_round_trips_atomically_in_a_private_directory() {
     assert_eq!(note, None);
     assert!(again.trusts(&h));
     assert!(!again.trusts(&p.command("./b.sh")));
-    use std::os::unix::fs::PermissionsExt;
-    let mode = std::fs::metadata(path.parent().unwrap())
-        .unwrap()
-        .permissions()
-        .mode();
-    assert_eq!(mode & 0o777, 0o700);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = std::fs::metadata(path.parent().unwrap())
+            .unwrap()
+            .permissions()
+            .mode();
+        assert_eq!(mode & 0o777, 0o700);
+    }
     // Only the store is left in the directory: no temporary files.
     let names: Vec<_> = std::fs::read_dir(path.parent().unwrap())
         .unwrap()
@@ -261,6 +268,7 @@ fn untrusted_project_commands_are_skipped_with_one_note() {
         HandlerKind::Command(CommandSpec {
             command: "mine.sh".into(),
             async_: false,
+            shell: crate::config::Shell::System,
         }),
     );
     let (a, b) = (p.command("curl x | sh"), p.command("./b.sh"));
@@ -314,6 +322,7 @@ fn a_trusted_command_runs_until_it_changes() {
     assert_eq!(gate.handlers[0].skip, Some(Skip::Untrusted));
 }
 
+#[cfg(unix)]
 #[test]
 fn an_untrusted_wasm_hook_keeps_only_reads_in_the_project() {
     let p = Project::new();
@@ -664,6 +673,7 @@ fn the_reviewed_text_kept_is_bounded() {
     assert!(text.ends_with("(the rest is not kept)\n"));
 }
 
+#[cfg(unix)]
 #[test]
 fn a_script_that_became_a_fifo_or_too_big_counts_as_changed_with_a_note() {
     let p = Project::new();
@@ -708,6 +718,7 @@ fn a_script_that_became_a_fifo_or_too_big_counts_as_changed_with_a_note() {
     assert!(!store.trusts(&h));
 }
 
+#[cfg(unix)]
 fn h_command(h: &Handler) -> String {
     match &h.kind {
         HandlerKind::Command(spec) => spec.command.clone(),
@@ -725,6 +736,7 @@ fn only_a_gate_that_may_hash_is_said_to_read_files() {
         HandlerKind::Command(CommandSpec {
             command: "true".into(),
             async_: false,
+            shell: crate::config::Shell::System,
         }),
     );
     // The benchmark's path: user hooks and sandboxed project wasm hooks.
@@ -763,6 +775,7 @@ fn an_untrusted_project_runs_at_most_the_cap_of_hooks_per_event() {
         HandlerKind::Command(CommandSpec {
             command: "u".into(),
             async_: false,
+            shell: crate::config::Shell::System,
         }),
     );
     let mut hooks = vec![user];

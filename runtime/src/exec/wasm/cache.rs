@@ -56,18 +56,13 @@ pub struct CacheDir {
 }
 
 impl CacheDir {
-    /// `$XDG_CACHE_HOME/agenthooks`, else `~/.cache/agenthooks`; no cache
-    /// when neither variable gives an absolute path.
+    /// The user's cache directory ([`crate::dirs::cache`]:
+    /// `$XDG_CACHE_HOME/agenthooks`, else `~/.cache/agenthooks`;
+    /// `%LOCALAPPDATA%\agenthooks\cache` on Windows); no cache without a
+    /// home directory.
     pub fn from_env() -> CacheDir {
-        let absolute = |var: &str| {
-            std::env::var_os(var)
-                .map(PathBuf::from)
-                .filter(|p| p.is_absolute())
-        };
-        let base =
-            absolute("XDG_CACHE_HOME").or_else(|| absolute("HOME").map(|h| h.join(".cache")));
         CacheDir {
-            dir: base.map(|b| b.join("agenthooks")),
+            dir: crate::dirs::cache(),
         }
     }
 

@@ -30,7 +30,7 @@ use std::time::{Duration, Instant, SystemTime};
 use wasmtime::component::{HasSelf, Linker};
 use wasmtime::{Engine, Store, UpdateDeadline};
 
-use crate::config::{Handler, Scope, WasmSpec};
+use crate::config::{Handler, WasmSpec};
 use crate::exec::{ExecContext, Report};
 use crate::fsread::{self, FileStamp, ReadError};
 use crate::protocol::{Event, Failure, Outcome};
@@ -254,20 +254,10 @@ impl WasmHost {
     ) -> Report {
         let start = Instant::now();
         let mut report = Report::new(handler, "wasm");
-        let base = match handler.scope {
-            Scope::Project => handler
-                .project_root
-                .clone()
-                .or_else(|| ctx.project_root.clone()),
-            Scope::User => std::env::var_os("HOME").map(PathBuf::from),
-            Scope::Managed => handler.file.parent().map(PathBuf::from),
-        };
-        let component = match &base {
-            Some(base) if spec.component.is_relative() => base.join(&spec.component),
-            _ => spec.component.clone(),
-        };
-        let sandbox =
-            Sandbox::from_spec(spec, handler.timeout, base.as_deref()).sharing(ctx.event_memory());
+        // The loader made the component and grant paths absolute (against
+        // the project root or the home directory it was given).
+        let component = spec.component.clone();
+        let sandbox = Sandbox::from_spec(spec, handler.timeout).sharing(ctx.event_memory());
         // A timeout too large for the clock is no deadline at all (a year).
         let deadline = start
             .checked_add(handler.timeout)

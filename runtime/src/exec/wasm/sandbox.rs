@@ -84,25 +84,21 @@ impl Sandbox {
         self
     }
 
-    /// The sandbox a wasm handler asked for. Relative grant paths are taken
-    /// against `base` (the project root, or the home directory for user scope).
-    pub fn from_spec(spec: &WasmSpec, timeout: Duration, base: Option<&Path>) -> Sandbox {
+    /// The sandbox a wasm handler asked for. Grant paths are used as given:
+    /// the loader has already made them absolute against the scope's base.
+    pub fn from_spec(spec: &WasmSpec, timeout: Duration) -> Sandbox {
         let Grants {
             read,
             write,
             env,
             net,
         } = &spec.allow;
-        let absolute = |p: &PathBuf| match base {
-            Some(base) if p.is_relative() => base.join(p),
-            _ => p.clone(),
-        };
         Sandbox {
             fuel: spec.fuel,
             memory_mib: spec.memory_mib,
             timeout,
-            read: read.iter().map(absolute).collect(),
-            write: write.iter().map(absolute).collect(),
+            read: read.clone(),
+            write: write.clone(),
             env: env.clone(),
             net: net.clone(),
             event_memory: None,
@@ -323,19 +319,19 @@ mod tests {
     use bindings::HostImports as _;
 
     #[test]
-    fn from_spec_takes_limits_and_resolves_relative_grants() {
+    fn from_spec_takes_limits_and_grants() {
         let spec = WasmSpec {
             component: "h.wasm".into(),
             fuel: 7,
             memory_mib: 3,
             allow: Grants {
-                read: vec!["src".into(), "/abs".into()],
-                write: vec!["out".into()],
+                read: vec!["/p/src".into(), "/abs".into()],
+                write: vec!["/p/out".into()],
                 env: vec!["HOME".into()],
                 net: vec!["127.0.0.1:80".into()],
             },
         };
-        let sb = Sandbox::from_spec(&spec, Duration::from_secs(2), Some(Path::new("/p")));
+        let sb = Sandbox::from_spec(&spec, Duration::from_secs(2));
         assert_eq!(sb.fuel, 7);
         assert_eq!(sb.memory_bytes(), 3 << 20);
         assert_eq!(sb.timeout, Duration::from_secs(2));

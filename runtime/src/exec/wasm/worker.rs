@@ -10,6 +10,7 @@
 //! the lock lives exactly as long as the compile. A `run` that finds the lock
 //! taken waits for the entry the other worker is writing instead.
 
+#[cfg(unix)]
 use std::fs::File;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, ExitCode, Stdio};
@@ -31,6 +32,7 @@ pub const MEMORY_CAP_MIB: u64 = 3 << 10;
 pub const SUBCOMMAND: &str = "__compile-worker";
 
 /// The descriptor the lock is handed to the worker on.
+#[cfg(unix)]
 const LOCK_FD: i32 = 3;
 
 /// Worker exit codes, read by [`super::WasmHost`] in `run`.
@@ -45,6 +47,7 @@ pub(crate) mod code {
 }
 
 /// How a compile worker stands for one cache key.
+#[cfg_attr(not(unix), allow(dead_code))] // Off Unix it is always `Unavailable`.
 pub(crate) enum Started {
     /// We started it; it holds the lock.
     Spawned(Child),

@@ -1,0 +1,89 @@
+//! Where a user's files are: the one lookup of the home, data and cache
+//! directories for the whole code base, and the one spelling of
+//! `<dir>/.agents/hooks.json`.
+//!
+//! | what | Linux, macOS | Windows |
+//! |---|---|---|
+//! | [`home`] (user scope, agents' user configs) | `$HOME` | `%USERPROFILE%` |
+//! | [`data`] (the trust store) | `$XDG_DATA_HOME/agenthooks`, else `~/.local/share/agenthooks` | `%LOCALAPPDATA%\agenthooks` |
+//! | [`cache`] (compiled components) | `$XDG_CACHE_HOME/agenthooks`, else `~/.cache/agenthooks` | `%LOCALAPPDATA%\agenthooks\cache` |
+//!
+//! The lookup is [`etcetera`]'s: the XDG strategy on Linux and macOS (so the
+//! `XDG_*` and `HOME` overrides that tests and users rely on keep working;
+//! a relative `XDG_*` value is ignored, as the XDG spec says), and Windows'
+//! known folders there (the variables first, then `SHGetKnownFolderPath`).
+//! With `HOME` unset, the home directory is the account's (`getpwuid_r`).
+
+use std::path::{Path, PathBuf};
+
+use etcetera::BaseStrategy;
+
+/// This program's folder under the data and cache directories.
+const APP: &str = "agenthooks";
+
+/// The user's home directory; `None` when there is none, or when it is not
+/// an absolute path (an empty or relative `HOME` would make the user scope
+/// depend on the working directory).
+pub fn home() -> Option<PathBuf> {
+    etcetera::home_dir().ok().filter(|h| h.is_absolute())
+}
+
+/// Where agenthooks keeps its own data (the trust store); `None` without a
+/// home directory.
+pub fn data() -> Option<PathBuf> {
+    let strategy = strategy()?;
+    // Windows: trust is per machine (it names canonical local paths), so it
+    // belongs in the local, not the roaming, application data.
+    let base = if cfg!(windows) {
+        strategy.cache_dir()
+    } else {
+        strategy.data_dir()
+    };
+    Some(base.join(APP))
+}
+
+/// Where compiled components are cached; `None` without a home directory.
+pub fn cache() -> Option<PathBuf> {
+    let base = strategy()?.cache_dir().join(APP);
+    // Windows has one local folder for data and cache: keep them apart.
+    Some(if cfg!(windows) {
+        base.join("cache")
+    } else {
+        base
+    })
+}
+
+/// The platform's strategy, when the home directory is usable.
+fn strategy() -> Option<impl BaseStrategy> {
+    home()?;
+    etcetera::choose_base_strategy().ok()
+}
+
+/// `<dir>/.agents/hooks.json`: the user scope's file under the home
+/// directory, a project's under its root.
+pub fn hooks_file(dir: &Path) -> PathBuf {
+    dir.join(".agents").join("hooks.json")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn hooks_file_is_under_dot_agents() {
+        let file = hooks_file(Path::new("p"));
+        let parts: Vec<_> = file.iter().map(|c| c.to_string_lossy()).collect();
+        assert_eq!(parts, ["p", ".agents", "hooks.json"]);
+    }
+
+    #[test]
+    fn data_and_cache_are_apart_and_absolute() {
+        // Read-only use of the process environment: whatever it says, the
+        // two directories differ and neither depends on the working directory.
+        if let (Some(data), Some(cache)) = (data(), cache()) {
+            assert!(data.is_absolute() && cache.is_absolute());
+            assert_ne!(data, cache);
+            assert!(data.ends_with(APP));
+        }
+    }
+}
