@@ -44,9 +44,7 @@ pub enum Claim {
 pub fn marker_dir(dir: Option<&Path>) -> Option<PathBuf> {
     match dir {
         Some(dir) => Some(dir.to_path_buf()),
-        None => super::wasm::CacheDir::from_env()
-            .path()
-            .map(|p| p.join("once")),
+        None => crate::dirs::cache().map(|p| p.join("once")),
     }
 }
 
