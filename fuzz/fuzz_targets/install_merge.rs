@@ -53,6 +53,7 @@ fn one(agent: &'static dyn Agent, action: Action) -> Result<FileChange, String> 
         project_root: &s.project,
         env: &s.env,
         binary: Path::new("agenthooks"),
+        status_messages: &Default::default(),
     };
     match plan(&req) {
         Ok(mut changes) => {
