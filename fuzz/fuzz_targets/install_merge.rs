@@ -12,7 +12,7 @@ use std::sync::OnceLock;
 
 use agenthooks::fuzzing::Scope;
 use agenthooks::fuzzing::{plan, Action, Env, FileChange, Request};
-use agenthooks::fuzzing::{Agent, Registration, AGENTS};
+use agenthooks::fuzzing::{Agent, Registration, AGENTS, USER_ONLY};
 use agenthooks_fuzz::{assert_one_bounded_line, scratch_dir};
 use libfuzzer_sys::fuzz_target;
 
@@ -32,7 +32,8 @@ fn scratch() -> &'static Scratch {
     })
 }
 
-/// The agents whose hooks live in a JSON file.
+/// The agents whose hooks live in a JSON file in the project (a user-only
+/// agent has no project file to merge into).
 fn json_agents() -> &'static [&'static dyn Agent] {
     static JSON: OnceLock<Vec<&'static dyn Agent>> = OnceLock::new();
     JSON.get_or_init(|| {
@@ -40,6 +41,7 @@ fn json_agents() -> &'static [&'static dyn Agent] {
             .iter()
             .copied()
             .filter(|a| matches!(a.install_spec().registration, Registration::Json(_)))
+            .filter(|a| a.install_spec().project != USER_ONLY)
             .collect()
     })
 }

@@ -69,7 +69,7 @@ pub use runtime::{Runtime, RuntimeOptions};
 /// stability promised, hidden from the docs.
 #[doc(hidden)]
 pub mod fuzzing {
-    pub use crate::agents::{Agent, Native, Registration, AGENTS};
+    pub use crate::agents::{Agent, Native, Registration, AGENTS, USER_ONLY};
     pub use crate::config::{load, LoadOptions, Scope};
     pub use crate::install::{plan, Action, Env, FileChange, Request};
     pub use crate::protocol::{
