@@ -52,6 +52,7 @@ fn main() {
     let component = guest("deny");
     let spec = WasmSpec {
         component: component.clone(),
+        oci: None,
         fuel: DEFAULT_FUEL,
         memory_mib: DEFAULT_MEMORY_MIB,
         allow: Grants::default(),

@@ -47,6 +47,7 @@ pub mod dirs;
 pub mod exec;
 pub mod fsread;
 pub mod install;
+pub mod oci;
 #[cfg(feature = "wasm")]
 pub mod pipeline;
 pub mod protocol;

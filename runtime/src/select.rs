@@ -356,6 +356,7 @@ mod tests {
             let mut h = handler(EventName::PreToolUse, None, None, "");
             h.kind = HandlerKind::Wasm(WasmSpec {
                 component: PathBuf::from("/p/guard.wasm"),
+                oci: None,
                 fuel: 1,
                 memory_mib: 1,
                 allow: grants,

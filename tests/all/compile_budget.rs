@@ -328,6 +328,7 @@ fn in_process_a_cold_compile_is_bounded_by_the_deadline() {
     std::fs::write(&path, component(BOMB_FUNCS, BOMB_STMTS, false)).unwrap();
     let spec = WasmSpec {
         component: path.clone(),
+        oci: None,
         fuel: agenthooks::config::DEFAULT_FUEL,
         memory_mib: agenthooks::config::DEFAULT_MEMORY_MIB,
         allow: Grants::default(),

@@ -19,6 +19,7 @@ mod http;
 mod install;
 mod managed;
 mod new_build;
+mod oci;
 mod portable;
 mod powershell;
 mod runtime;

@@ -80,6 +80,7 @@ fn host() -> &'static WasmHost {
 fn spec(component: PathBuf) -> WasmSpec {
     WasmSpec {
         component,
+        oci: None,
         fuel: agenthooks::config::DEFAULT_FUEL,
         memory_mib: agenthooks::config::DEFAULT_MEMORY_MIB,
         allow: Grants::default(),

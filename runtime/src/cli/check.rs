@@ -92,7 +92,19 @@ pub fn check(root: &Path, env: &Env, trusted: impl Fn(&Handler) -> bool) -> Find
         let at = where_(h);
         match &h.kind {
             HandlerKind::Wasm(spec) => {
-                if let Some(problem) = component_problem(&spec.component) {
+                // An `oci://` component not locked or not pulled fails at
+                // run time as this; once pulled it is a file like any other.
+                let problem = match spec.oci.as_ref().map(|o| (o, &o.pin)) {
+                    Some((oci, Err(why))) => Some(
+                        crate::protocol::Failure::OciNotPulled {
+                            reference: oci.reference.to_string(),
+                            why: why.to_string(),
+                        }
+                        .to_string(),
+                    ),
+                    _ => component_problem(&spec.component),
+                };
+                if let Some(problem) = problem {
                     found.errors.push(format!("{at}: {problem}"));
                 }
             }

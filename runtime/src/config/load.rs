@@ -491,14 +491,17 @@ fn apply_managed(
         return Some(spec);
     }
     if let Some(allowed) = &policy.allowed_components {
-        let ok = allowed.iter().any(|source| {
-            if source.starts_with("oci://") {
-                raw_component.starts_with(source.as_str())
-            } else {
-                within(&spec.component, &resolve_path(source, ctx))
+        // An `oci://` component is allowed by an `oci://` source covering its
+        // registry and repository; a file by a directory it is inside.
+        let ok = allowed.iter().any(|source| match &spec.oci {
+            Some(oci) => oci.reference.allowed_by(source),
+            None => {
+                !source.starts_with(crate::oci::SCHEME)
+                    && within(&spec.component, &resolve_path(source, ctx))
             }
         });
         if !ok {
+            config.refused_components.push(raw_component.to_string());
             ctx.warn(
                 config,
                 format_args!(
@@ -764,7 +767,9 @@ fn resolve_handler(
             }
         },
         Some("wasm") => match entry.component.as_deref() {
-            Some(component) if !component.trim().is_empty() => resolve_wasm(ctx, component, &entry),
+            Some(component) if !component.trim().is_empty() => {
+                resolve_wasm(ctx, config, at, component, &entry)?
+            }
             _ => {
                 ctx.warn(
                     config,
@@ -923,12 +928,33 @@ fn shell_named(ctx: &Ctx<'_>, config: &mut Config, at: &str, name: Option<&str>)
     }
 }
 
-/// A wasm handler's kind and label.
-fn resolve_wasm(ctx: &Ctx<'_>, raw: &str, entry: &HandlerWire) -> (HandlerKind, String) {
-    let component = resolve_path(raw, ctx);
-    let name = component
-        .file_name()
-        .map_or_else(|| raw.to_string(), |n| n.to_string_lossy().into_owned());
+/// A wasm handler's kind and label; `None` (with a warning) for an
+/// `oci://` component that is not a valid reference.
+fn resolve_wasm(
+    ctx: &Ctx<'_>,
+    config: &mut Config,
+    at: &str,
+    raw: &str,
+    entry: &HandlerWire,
+) -> Option<(HandlerKind, String)> {
+    let (component, oci, name) = if raw.trim_start().starts_with(crate::oci::SCHEME) {
+        match crate::oci::resolve(raw, ctx.file) {
+            Ok((path, source)) => {
+                let name = source.reference.to_string();
+                (path, Some(source), name)
+            }
+            Err(e) => {
+                ctx.warn(config, format_args!("{at}: {e}; this handler is skipped"));
+                return None;
+            }
+        }
+    } else {
+        let component = resolve_path(raw, ctx);
+        let name = component
+            .file_name()
+            .map_or_else(|| raw.to_string(), |n| n.to_string_lossy().into_owned());
+        (component, None, name)
+    };
     let AllowEntry {
         read,
         write,
@@ -941,15 +967,16 @@ fn resolve_wasm(ctx: &Ctx<'_>, raw: &str, entry: &HandlerWire) -> (HandlerKind, 
         env,
         net,
     };
-    (
+    Some((
         HandlerKind::Wasm(WasmSpec {
             component,
+            oci,
             fuel: entry.fuel.unwrap_or(DEFAULT_FUEL),
             memory_mib: entry.memory_mib.unwrap_or(DEFAULT_MEMORY_MIB),
             allow,
         }),
         format!("wasm `{}`", shorten(&name)),
-    )
+    ))
 }
 
 /// A path from the file: `$CLAUDE_PROJECT_DIR` expanded, `~/` taken from the

@@ -48,6 +48,10 @@ pub struct Config {
     pub budgets: Budgets,
     /// The managed policy, when a managed file exists (even a broken one).
     pub managed: Option<ManagedPolicy>,
+    /// Components (as written) of user and project wasm hooks that the
+    /// managed policy's `allowedComponents` refused: their hooks were
+    /// skipped with a warning, and `pull` and `lock` do not fetch them.
+    pub refused_components: Vec<String>,
 }
 
 impl Config {
@@ -296,8 +300,12 @@ pub enum Shell {
 /// A WebAssembly component handler.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct WasmSpec {
-    /// The component file, resolved against the project root (or `~` for user scope).
+    /// The component file, resolved against the project root (or `~` for
+    /// user scope); for an `oci://` component, the pulled blob in the cache.
     pub component: PathBuf,
+    /// Where an `oci://` component comes from and the digest it is pinned
+    /// to (`None` for a local file).
+    pub oci: Option<crate::oci::OciSource>,
     /// Fuel units (CPU budget).
     pub fuel: u64,
     /// Linear-memory limit in MiB.

@@ -42,7 +42,7 @@ mod error;
 mod json;
 mod plan;
 mod targets;
-mod write;
+pub(crate) mod write;
 
 pub use crate::agents::Shape;
 pub use detect::{detected, installed, is_installed, project_root, switched_off, Env};

@@ -147,7 +147,7 @@ impl<'a> Item<'a> {
             HandlerKind::Wasm(spec) => {
                 out.push_str(&format!(
                     "       component {}\n",
-                    shown_path(&spec.component, project_root)
+                    shown_component(spec, project_root)
                 ));
                 let hash = self.component.as_deref().unwrap_or_default();
                 out.push_str(&format!("       sha256    {hash}\n"));
@@ -256,7 +256,7 @@ pub fn reviewed_text(h: &Handler, project_root: &Path) -> String {
                 file_sha256(&spec.component, caps::COMPONENT).unwrap_or_else(|e| e.to_string());
             out.push_str(&format!(
                 "component {} (sha256 {hash})\nfuel {}, memory {} MiB, timeout {}s\nallow {}\n",
-                shown_path(&spec.component, project_root),
+                shown_component(spec, project_root),
                 spec.fuel,
                 spec.memory_mib,
                 h.timeout.as_secs_f64(),
@@ -357,6 +357,15 @@ fn changed_since(before: &TrustedHook, now: &str) -> String {
 }
 
 /// `path` relative to the project root when inside it.
+/// A wasm handler's component as the review shows it: its `oci://`
+/// reference (the digest beside it is of the pulled bytes), else its path.
+fn shown_component(spec: &crate::config::WasmSpec, project_root: &Path) -> String {
+    match &spec.oci {
+        Some(oci) => oci.reference.to_string(),
+        None => shown_path(&spec.component, project_root),
+    }
+}
+
 fn shown_path(path: &Path, project_root: &Path) -> String {
     path.strip_prefix(project_root)
         .map(|p| p.display().to_string())

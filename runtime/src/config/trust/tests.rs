@@ -40,6 +40,7 @@ impl Project {
             Some(self.root()),
             HandlerKind::Wasm(WasmSpec {
                 component,
+                oci: None,
                 fuel: DEFAULT_FUEL,
                 memory_mib: DEFAULT_MEMORY_MIB,
                 allow,
@@ -539,6 +540,7 @@ fn user_hooks_keep_all_their_grants() {
         None,
         HandlerKind::Wasm(WasmSpec {
             component: outside.path().join("missing.wasm"),
+            oci: None,
             fuel: 1,
             memory_mib: 1,
             allow,

@@ -264,7 +264,23 @@ impl WasmHost {
             .unwrap_or_else(|| start + Duration::from_secs(365 * 86_400));
         let deadline = tokio::time::Instant::from_std(deadline);
         let mut notes = Notes::new(ctx.verbose);
-        report.outcome = match self.prepare_async(component, deadline, &mut notes).await {
+        // An `oci://` component runs only as the digest it is pinned to.
+        let pinned = match spec.oci.as_ref().map(|oci| (oci, &oci.pin)) {
+            None => None,
+            Some((oci, Err(why))) => {
+                report.outcome = Outcome::Failed(Failure::OciNotPulled {
+                    reference: oci.reference.to_string(),
+                    why: why.to_string(),
+                });
+                report.duration = start.elapsed();
+                return report;
+            }
+            Some((oci, Ok(digest))) => Some((oci.reference.to_string(), digest.clone())),
+        };
+        let prepared = self
+            .prepare_async(component, pinned.as_ref(), deadline, &mut notes)
+            .await;
+        report.outcome = match prepared {
             Ok(prepared) => {
                 report.component_sha256 = Some(cache::hex(&prepared.digest));
                 // Held until the call's store (and instance) is dropped. The
@@ -341,9 +357,37 @@ impl WasmHost {
         )
     }
 
+    /// The component at `path`, prepared; with `pinned` (an `oci://`
+    /// reference and its digest), refused unless its bytes are that digest,
+    /// checked before a cold component is compiled.
     async fn prepare_async(
         &self,
         path: PathBuf,
+        pinned: Option<&(String, String)>,
+        deadline: tokio::time::Instant,
+        notes: &mut Notes,
+    ) -> Result<Arc<Prepared>, Failure> {
+        let check = |digest: &ComponentDigest| match pinned {
+            Some((reference, want)) if format!("sha256:{}", cache::hex(digest)) != *want => {
+                Err(Failure::OciNotPulled {
+                    reference: reference.clone(),
+                    why: format!(
+                        "in the cache is not the pinned {want} (it hashes to sha256:{})",
+                        cache::hex(digest)
+                    ),
+                })
+            }
+            _ => Ok(()),
+        };
+        let prepared = self.prepare_unchecked(path, &check, deadline, notes).await?;
+        check(&prepared.digest)?;
+        Ok(prepared)
+    }
+
+    async fn prepare_unchecked(
+        &self,
+        path: PathBuf,
+        check: &(dyn Fn(&ComponentDigest) -> Result<(), Failure> + Sync),
         deadline: tokio::time::Instant,
         notes: &mut Notes,
     ) -> Result<Arc<Prepared>, Failure> {
@@ -369,6 +413,7 @@ impl WasmHost {
             }
             (Ok(Probe::Cold(cold)), list) => {
                 notes.absorb(list);
+                check(&cold.digest)?;
                 *cold
             }
             (Err(failure), list) => {

@@ -322,6 +322,7 @@ mod tests {
     fn from_spec_takes_limits_and_grants() {
         let spec = WasmSpec {
             component: "h.wasm".into(),
+            oci: None,
             fuel: 7,
             memory_mib: 3,
             allow: Grants {
