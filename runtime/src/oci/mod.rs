@@ -475,7 +475,7 @@ mod tests {
         let tar = format!(r#"{{"mediaType":"application/vnd.oci.image.layer.v1.tar","digest":"{D}","size":1}}"#);
         assert!(component_layer(manifest(&tar).as_bytes()).unwrap_err().contains("not a wasm component"));
         assert!(component_layer(manifest(&format!("{wasm},{wasm}")).as_bytes()).is_err());
-        assert!(component_layer(b"[]").unwrap_err().contains("not an OCI image manifest"));
+        assert!(component_layer(b"{").unwrap_err().contains("not an OCI image manifest"));
     }
 
     #[test]
