@@ -60,11 +60,17 @@ pub enum InstallError {
         /// The agent's id.
         id: &'static str,
     },
-    /// Install does not write agents' managed (system-wide) settings.
-    #[error(
-        "installing into an agent's managed settings is not supported yet; nothing was changed"
-    )]
-    NoManagedScope,
+    /// The agent documents no system-wide (managed) hooks file on this
+    /// platform, so `--system` has nowhere to write.
+    #[error("{agent} has no documented system-wide hooks file on {os}, so `--system` cannot install it; use `agenthooks install {id} --user` on each machine (nothing was changed)")]
+    NoManagedScope {
+        /// The agent's display name.
+        agent: &'static str,
+        /// The agent's id.
+        id: &'static str,
+        /// The platform ([`crate::install::Os::name`]).
+        os: &'static str,
+    },
     /// There is no home directory, so user-level files cannot be found.
     #[error("there is no home directory (set `HOME`, or `USERPROFILE` on Windows), so the user-level config cannot be found")]
     NoHome,
@@ -148,6 +154,11 @@ mod tests {
                 why: "not ours".into(),
             },
             InstallError::NoHome,
+            InstallError::NoManagedScope {
+                agent: "Cline",
+                id: "cline",
+                os: "Linux",
+            },
             InstallError::io(&p(), std::io::Error::other("denied")),
             InstallError::write(&p(), std::io::Error::other("No space left on device")),
             InstallError::Read(crate::fsread::ReadError::NotRegular {

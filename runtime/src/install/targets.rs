@@ -10,7 +10,7 @@ use std::time::Duration;
 
 use serde_json::{json, Map, Value};
 
-use super::Env;
+use super::{Env, Os};
 use crate::agents::deadline;
 use crate::agents::{Field, InstallSpec, JsonSpec, Literal, Shape, TimeUnit};
 use crate::config::Scope;
@@ -43,8 +43,8 @@ fn in_unit(timeout: Duration, unit: TimeUnit) -> u64 {
 }
 
 /// The file or directory of `spec` for a scope; `project_root` is used for
-/// project scope. `None` for the managed scope: install does not write
-/// agents' managed (system-wide) settings yet.
+/// project scope. For the managed scope, the agent's system-wide file on this
+/// platform ([`Env::system_path`]); `None` where the agent documents none.
 pub(crate) fn path(
     spec: &InstallSpec,
     scope: Scope,
@@ -54,7 +54,7 @@ pub(crate) fn path(
     match scope {
         Scope::Project => Some(project_root.join(spec.project)),
         Scope::User => Some(env.user_path(spec.user)),
-        Scope::Managed => None,
+        Scope::Managed => env.system_path(&spec.system, Os::CURRENT),
     }
 }
 
