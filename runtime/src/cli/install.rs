@@ -351,7 +351,9 @@ impl Ctx {
                 }
             }
         }
-        if action == Action::Install && !dry_run {
+        // Those agents read the other's user and project files, not its
+        // system-wide one.
+        if action == Action::Install && !dry_run && self.scope != Scope::Managed {
             self.note_double_loads(&mut out, agents)?;
         }
         if dry_run {
