@@ -12,26 +12,8 @@ use std::path::{Path, PathBuf};
 use agenthooks::install::{Env, Os};
 use serde_json::{json, Value};
 
+use crate::install::snapshot;
 use crate::util::{command, hooks, TempProject};
-
-/// Every file under `dir` (relative path → bytes; `None` for a directory).
-fn snapshot(dir: &Path) -> BTreeMap<PathBuf, Option<Vec<u8>>> {
-    let mut out = BTreeMap::new();
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(d) = stack.pop() {
-        for entry in std::fs::read_dir(&d).into_iter().flatten().flatten() {
-            let path = entry.path();
-            let rel = path.strip_prefix(dir).unwrap().to_path_buf();
-            if path.is_dir() {
-                out.insert(rel, None);
-                stack.push(path);
-            } else {
-                out.insert(rel, Some(std::fs::read(&path).unwrap()));
-            }
-        }
-    }
-    out
-}
 
 /// The system-wide file `install --system` writes for `agent` in `p`'s
 /// environment; `None` where the agent has none on this platform.
@@ -200,14 +182,8 @@ fn check_fire_and_trust_name_each_hooks_scope_and_file() {
     }
 
     let fire = |extra: &[&str]| {
-        let mut args = vec![
-            "fire",
-            "PreToolUse",
-            "--tool",
-            "Bash",
-            "--input",
-            r#"{"command":"ls"}"#,
-        ];
+        let input = r#"{"command":"ls"}"#;
+        let mut args = vec!["fire", "PreToolUse", "--tool", "Bash", "--input", input];
         args.extend_from_slice(extra);
         p.cmd(args).output().unwrap().stdout
     };
