@@ -214,3 +214,20 @@ fn check_fire_and_trust_name_each_hooks_scope_and_file() {
         "{out}"
     );
 }
+
+#[test]
+fn all_detected_installs_the_agents_whose_system_folder_exists() {
+    let p = TempProject::new();
+    let claude = system_file(&p, "claude").unwrap();
+    std::fs::create_dir_all(claude.parent().unwrap()).unwrap();
+    let mcp = claude.with_file_name("managed-mcp.json");
+    std::fs::write(&mcp, "{}\n").unwrap();
+    let out = ok(&p, &["install", "--all-detected", "--system"]);
+    assert!(out.contains("claude: created "), "{out}");
+    assert_eq!(out.matches(": created ").count(), 1, "{out}");
+    let out = ok(&p, &["uninstall", "--all-installed", "--system"]);
+    assert!(out.contains("claude: removed "), "{out}");
+    // The organisation's other file, and so its folder, stay.
+    assert_eq!(std::fs::read(&mcp).unwrap(), b"{}\n");
+    assert!(!claude.exists());
+}

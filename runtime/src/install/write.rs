@@ -153,7 +153,8 @@ pub(crate) fn not_writable_by_others(path: &Path) -> io::Result<()> {
     Ok(())
 }
 
-/// Windows: `%ProgramData%`'s own ACL decides (only administrators write there).
+/// Windows: the file keeps the ACL it inherits from its folder under
+/// `%ProgramData%`; restricting that folder is the administrator's.
 #[cfg(not(unix))]
 pub(crate) fn not_writable_by_others(_path: &Path) -> io::Result<()> {
     Ok(())
