@@ -231,3 +231,22 @@ fn all_detected_installs_the_agents_whose_system_folder_exists() {
     assert_eq!(std::fs::read(&mcp).unwrap(), b"{}\n");
     assert!(!claude.exists());
 }
+
+#[test]
+fn under_copilot_with_its_system_entry_the_claude_project_entry_steps_aside() {
+    let p = TempProject::trusted(&hooks("PreToolUse", "*", json!([command("exit 0")])));
+    ok(&p, &["install", "claude"]);
+    ok(&p, &["install", "copilot", "--system"]);
+    // Copilot CLI runs `.claude/settings.json` too, with COPILOT_CLI set:
+    // the Claude entry answers nothing, Copilot's system entry runs the hooks.
+    let mut cmd = p.cmd(["run", "--agent", "claude", "--verbose"]);
+    cmd.env("COPILOT_CLI", "1");
+    let ran = p.output(cmd, p.bash("ls").to_string());
+    assert_eq!(ran.stdout(), "");
+    ran.assert_stderr_contains("runs this event through its own agenthooks entry");
+    // Claude Code itself (no COPILOT_CLI) still runs its entry.
+    let mut cmd = p.cmd(["run", "--agent", "claude", "--verbose"]);
+    cmd.env_remove("COPILOT_CLI");
+    let ran = p.output(cmd, p.bash("ls").to_string());
+    assert!(!ran.stderr().contains("steps aside"), "{}", ran.stderr());
+}

@@ -168,11 +168,12 @@ fn system_entry_installed(agent: &dyn Agent) -> bool {
 
 /// The agent that is running `agent`'s entry as well as its own (see
 /// [`agents::AlsoRuns`]: Copilot CLI runs Claude's), when its own agenthooks
-/// entries are installed for the project at `root` or the user. Without its
-/// own entry installed, `agent`'s entry is the only one and runs as usual.
+/// entries are installed for the project at `root`, the user or the machine
+/// (`install --system`). Without its own entry installed, `agent`'s entry is
+/// the only one and runs as usual.
 ///
 /// Cheap where it matters: outside such an agent (Claude Code itself) this is
-/// one variable lookup; inside, it reads at most our two small files.
+/// one variable lookup; inside, it reads at most our three small files.
 fn running_its_own_entry(agent: &dyn Agent, root: Option<&Path>) -> Option<&'static dyn Agent> {
     let host = agents::AGENTS.iter().copied().find(|host| {
         host.also_runs().is_some_and(|also| {
@@ -184,7 +185,9 @@ fn running_its_own_entry(agent: &dyn Agent, root: Option<&Path>) -> Option<&'sta
     };
     let installed = match install::Env::from_process() {
         Ok(env) => {
-            in_project(&env) || install::is_installed(host, Scope::User, Path::new(""), &env)
+            in_project(&env)
+                || install::is_installed(host, Scope::User, Path::new(""), &env)
+                || install::is_installed(host, Scope::Managed, Path::new(""), &env)
         }
         // No home: only the project's entry can be found (the home is not
         // read at project scope).
