@@ -131,8 +131,11 @@ impl Env {
         if path.is_empty() {
             return None;
         }
+        // A relative value would depend on the working directory: ignored.
         if let Some(set) = file.var.and_then(|v| self.vars.get(v)) {
-            return Some(set.clone());
+            if set.is_absolute() {
+                return Some(set.clone());
+            }
         }
         Some(match (os, &self.system_root) {
             (Os::Windows, Some(root)) => root.join("ProgramData").join(path),
