@@ -347,7 +347,12 @@ impl Ctx {
                 }
                 Err(err) => {
                     failed = true;
-                    eprintln!("agenthooks: {}: {err}", agent.id());
+                    let hint = if self.scope == Scope::Managed && err.permission_denied() {
+                        "; `--system` changes machine-wide files: run it as root (sudo) or an administrator"
+                    } else {
+                        ""
+                    };
+                    eprintln!("agenthooks: {}: {err}{hint}", agent.id());
                 }
             }
         }

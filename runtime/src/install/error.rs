@@ -99,6 +99,17 @@ pub enum InstallError {
 }
 
 impl InstallError {
+    /// Whether the file system refused the change for lack of permission
+    /// (`install --system` run as an ordinary user).
+    pub fn permission_denied(&self) -> bool {
+        match self {
+            InstallError::Io { source, .. } | InstallError::Write { source, .. } => {
+                source.kind() == std::io::ErrorKind::PermissionDenied
+            }
+            _ => false,
+        }
+    }
+
     pub(crate) fn io(path: &std::path::Path, source: std::io::Error) -> Self {
         InstallError::Io {
             path: path.to_path_buf(),
@@ -170,6 +181,9 @@ mod tests {
             let text = e.to_string();
             assert!(!text.contains('\n') && !text.ends_with('.'), "{text}");
         }
+        let denied = std::io::Error::from(std::io::ErrorKind::PermissionDenied);
+        assert!(InstallError::io(&p(), denied).permission_denied());
+        assert!(!InstallError::NoHome.permission_denied());
         let parse = InstallError::Parse {
             path: p(),
             line: 3,
