@@ -121,6 +121,12 @@ fn every_agent_with_a_system_file_round_trips_and_the_others_are_refused() {
         }
     }
     assert!(installed >= 5, "only {installed} agents have a system file");
+    // `check` says the system entries have no managed policy to enforce.
+    let out = ok(&p, &["check"]);
+    assert!(out.contains("but there is no managed policy"), "{out}");
+    p.managed_hooks(&hooks("Stop", "", json!([command("true")])));
+    let out = ok(&p, &["check"]);
+    assert!(!out.contains("no managed policy"), "{out}");
     let out = ok(&p, &["uninstall", "--all-installed", "--system"]);
     assert_eq!(out.matches(": removed ").count(), installed, "{out}");
     // Every file and every directory install made is gone again.

@@ -130,6 +130,19 @@ pub fn check(root: &Path, env: &Env, trusted: impl Fn(&Handler) -> bool) -> Find
         agent_findings(*agent, &config.handlers, &mut found);
     }
     native_reader_findings(&config.files, root, env, &agents, &mut found);
+    if config.managed.is_none() {
+        let system: Vec<_> = install::installed(Scope::Managed, root, env)
+            .iter()
+            .map(|a| a.id())
+            .collect();
+        if !system.is_empty() {
+            found.notes.push(format!(
+                "agenthooks is installed in the system-wide files of {}, but there is no managed policy (`{}`): only the users' and projects' hooks run",
+                system.join(", "),
+                config::managed_file().display()
+            ));
+        }
+    }
     for (host, other, also) in crate::agents::double_loads(&agents) {
         found
             .notes
