@@ -14,13 +14,12 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use super::hooks_json::{
-    unknown_keys, AllowEntry, Group, HandlerWire, HooksFile, Unknown, UNSUPPORTED_TYPES,
+    unknown_keys, AllowEntry, Group, HandlerType, HandlerWire, HooksFile, Unknown,
 };
 use super::if_rule::{self, IfSpec};
 use super::{
     AuditConfig, BrokenFile, CommandSpec, Config, Grants, Handler, HandlerKind, HttpSpec,
-    ManagedPolicy, OnError, OnFailure, Scope, Shell, WasmSpec, DEFAULT_FUEL, DEFAULT_MEMORY_MIB,
-    DEFAULT_TIMEOUT,
+    ManagedPolicy, OnError, OnFailure, Scope, Shell, WasmSpec, DEFAULT_TIMEOUT,
 };
 use crate::fsread::{self, caps, ReadError};
 use crate::protocol::{one_line, EventName};
@@ -460,12 +459,10 @@ fn managed_keys(ctx: &Ctx<'_>, config: &mut Config, parsed: &HooksFile) {
         }
         return;
     }
-    let grants = parsed.project_grants.clone().map(|g| Grants {
-        read: g.read.iter().map(|p| resolve_path(p, ctx)).collect(),
-        write: g.write.iter().map(|p| resolve_path(p, ctx)).collect(),
-        env: g.env,
-        net: g.net,
-    });
+    let grants = parsed
+        .project_grants
+        .clone()
+        .map(|g| resolve_grants(g, ctx));
     if let Some(policy) = config.managed.as_mut() {
         policy.managed_only = parsed.managed_only.unwrap_or(false);
         policy.project_grants = grants;
@@ -752,36 +749,24 @@ fn resolve_handler(
     at: &str,
     entry: HandlerWire,
 ) -> Option<Resolved> {
-    let kind = match entry.type_.as_deref() {
-        Some("command") => match entry.command.as_deref() {
+    // An unknown or missing type: `unknown_keys` has warned.
+    let type_ = entry.type_.as_deref().and_then(HandlerType::named)?;
+    let kind = match type_ {
+        HandlerType::Command => match entry.command.as_deref() {
             Some(command) if !command.trim().is_empty() => resolve_command(ctx, config, at, &entry),
-            _ => {
-                ctx.warn(
-                    config,
-                    format_args!("{at}: `command` is missing or empty; this handler is skipped"),
-                );
-                return None;
-            }
+            _ => return skip_missing(ctx, config, at, type_),
         },
-        Some("wasm") => match entry.component.as_deref() {
+        HandlerType::Wasm => match entry.component.as_deref() {
             Some(component) if !component.trim().is_empty() => resolve_wasm(ctx, component, &entry),
-            _ => {
-                ctx.warn(
-                    config,
-                    format_args!("{at}: `component` is missing or empty; this handler is skipped"),
-                );
-                return None;
-            }
+            _ => return skip_missing(ctx, config, at, type_),
         },
-        Some("http") => resolve_http(ctx, config, at, &entry)?,
-        Some(other) if UNSUPPORTED_TYPES.contains(&other) => (
+        HandlerType::Http => resolve_http(ctx, config, at, &entry)?,
+        HandlerType::Prompt | HandlerType::Agent | HandlerType::McpTool => (
             HandlerKind::Unsupported {
-                kind: other.to_string(),
+                kind: type_.as_str().to_string(),
             },
-            format!("{other} handler"),
+            format!("{} handler", type_.as_str()),
         ),
-        // An unknown or missing type: `unknown_keys` has warned.
-        _ => return None,
     };
     let on_error = match OnFailure::combine(entry.on_error, entry.on_failure) {
         Ok(policy) => policy,
@@ -804,6 +789,17 @@ fn resolve_handler(
         status_message: entry.status_message,
         once: entry.once.unwrap_or(false),
     })
+}
+
+/// No handler: the key a handler of type `type_` cannot do without is
+/// missing or empty (a warning).
+fn skip_missing<T>(ctx: &Ctx<'_>, config: &mut Config, at: &str, type_: HandlerType) -> Option<T> {
+    let key = type_.required().unwrap_or("type");
+    ctx.warn(
+        config,
+        format_args!("{at}: `{key}` is missing or empty; this handler is skipped"),
+    );
+    None
 }
 
 /// An http handler's kind and label, or `None` (with a warning) when its
@@ -929,27 +925,20 @@ fn resolve_wasm(ctx: &Ctx<'_>, raw: &str, entry: &HandlerWire) -> (HandlerKind, 
     let name = component
         .file_name()
         .map_or_else(|| raw.to_string(), |n| n.to_string_lossy().into_owned());
-    let AllowEntry {
-        read,
-        write,
-        env,
-        net,
-    } = entry.allow.clone().unwrap_or_default();
-    let allow = Grants {
-        read: read.iter().map(|p| resolve_path(p, ctx)).collect(),
-        write: write.iter().map(|p| resolve_path(p, ctx)).collect(),
-        env,
-        net,
-    };
+    let allow = resolve_grants(entry.allow.clone().unwrap_or_default(), ctx);
     (
         HandlerKind::Wasm(WasmSpec {
             component,
-            fuel: entry.fuel.unwrap_or(DEFAULT_FUEL),
-            memory_mib: entry.memory_mib.unwrap_or(DEFAULT_MEMORY_MIB),
+            limits: entry.limits(),
             allow,
         }),
         format!("wasm `{}`", shorten(&name)),
     )
+}
+
+/// Grants as written, their paths resolved ([`resolve_path`]).
+fn resolve_grants(grants: AllowEntry, ctx: &Ctx<'_>) -> Grants {
+    grants.map_paths(|p| resolve_path(&p, ctx))
 }
 
 /// A path from the file: `$CLAUDE_PROJECT_DIR` expanded, `~/` taken from the

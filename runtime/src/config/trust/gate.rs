@@ -9,9 +9,7 @@ use std::time::Duration;
 use serde_json::Value;
 
 use super::TrustStore;
-use crate::config::{
-    Grants, Handler, HandlerKind, Scope, DEFAULT_FUEL, DEFAULT_MEMORY_MIB, DEFAULT_TIMEOUT,
-};
+use crate::config::{Grants, Handler, HandlerKind, Limits, Scope, DEFAULT_TIMEOUT};
 use crate::exec::Report;
 use crate::protocol::{
     Answer, Behavior, Decision, Failure, HookSpecificOutput, Outcome, PermissionDecision, Skip,
@@ -389,8 +387,7 @@ pub fn gate_with(store: &TrustStore, selected: &[&Handler]) -> Gate {
                     gated.standing = Standing::Narrowed;
                     if let HandlerKind::Wasm(spec) = &mut gated.handler.kind {
                         spec.allow = narrowed;
-                        spec.fuel = spec.fuel.min(DEFAULT_FUEL);
-                        spec.memory_mib = spec.memory_mib.min(DEFAULT_MEMORY_MIB);
+                        spec.limits = spec.limits.capped_at(Limits::DEFAULT);
                     }
                     gated.handler.timeout = gated.handler.timeout.min(DEFAULT_TIMEOUT);
                     gated.notes.push(format!(
@@ -524,16 +521,7 @@ pub fn raised_limits(handler: &Handler) -> Vec<String> {
     let HandlerKind::Wasm(spec) = &handler.kind else {
         return Vec::new();
     };
-    let mut raised = Vec::new();
-    if spec.fuel > DEFAULT_FUEL {
-        raised.push(format!("`fuel` {} ({DEFAULT_FUEL} instead)", spec.fuel));
-    }
-    if spec.memory_mib > DEFAULT_MEMORY_MIB {
-        raised.push(format!(
-            "`memoryMiB` {} ({DEFAULT_MEMORY_MIB} instead)",
-            spec.memory_mib
-        ));
-    }
+    let mut raised = spec.limits.raised_over(&Limits::DEFAULT);
     if handler.timeout > DEFAULT_TIMEOUT {
         raised.push(format!(
             "`timeout` {}s ({}s instead)",
