@@ -581,6 +581,9 @@ fn json_error(e: &serde_json::Error) -> String {
     format!("line {} column {}: {msg}", e.line(), e.column())
 }
 
+/// One matcher group's handlers into `config`: its matcher and `if`, then
+/// each handler's own `if`, the tool it narrows to, its type-specific part
+/// and its timeout. Whatever cannot be used is skipped with a warning.
 fn resolve_group(
     ctx: &Ctx<'_>,
     config: &mut Config,
@@ -589,83 +592,22 @@ fn resolve_group(
     group: Group,
     on_error: OnError,
 ) {
-    let matcher = match Matcher::parse(group.matcher.as_deref()) {
-        Ok(matcher) => matcher,
-        // Claude Code ignores a matcher where the event has none; so do we, even a broken one.
-        Err(_) if event.matcher_field().is_none() => Matcher::All,
-        Err(e) => {
-            ctx.warn(
-                config,
-                format_args!(
-                    "{at}: invalid matcher `{}` for {event}: {}; this group is skipped",
-                    group.matcher.as_deref().unwrap_or_default(),
-                    regex_error(&e)
-                ),
-            );
-            return;
-        }
+    let Some(matcher) = group_matcher(ctx, config, event, at, group.matcher.as_deref()) else {
+        return;
     };
-    let group_if = match compile_if(group.if_.as_deref()) {
-        Ok(spec) => spec,
-        Err(e) => {
-            ctx.warn(
-                config,
-                format_args!(
-                    "{at}: invalid `if` regex `{}` for {event}: {}; this group is skipped",
-                    group.if_.as_deref().unwrap_or_default(),
-                    regex_error(&e)
-                ),
-            );
-            return;
-        }
+    let Some(group_if) = if_at(ctx, config, event, at, group.if_.as_deref(), "group") else {
+        return;
     };
     for (h, entry) in group.hooks.into_iter().enumerate() {
         let at = format!("{at}.hooks[{h}]");
-        let if_ = match compile_if(entry.if_.as_deref()) {
-            Ok(Some(spec)) => Some(spec),
-            Ok(None) => group_if.clone(),
-            Err(e) => {
-                ctx.warn(
-                    config,
-                    format_args!(
-                        "{at}: invalid `if` regex `{}` for {event}: {}; this handler is skipped",
-                        entry.if_.as_deref().unwrap_or_default(),
-                        regex_error(&e)
-                    ),
-                );
-                continue;
-            }
+        let Some(if_) = if_at(ctx, config, event, &at, entry.if_.as_deref(), "handler") else {
+            continue;
         };
-        let mut handler_matcher = matcher.clone();
-        if let Some(spec) = &if_ {
-            if !event.is_tool_event() {
-                ctx.warn(
-                    config,
-                    format_args!(
-                        "{at}: `if` tests the tool input, and {event} has none; \
-                         this handler never runs"
-                    ),
-                );
-                continue;
-            }
-            if let Some(note) = &spec.note {
-                ctx.warn(config, format_args!("{at}: {note}"));
-            }
-            // A permission rule names its tool: the handler runs for that tool only.
-            if let Some(tool) = &spec.tool {
-                if !matcher.matches(Some(tool)) {
-                    ctx.warn(
-                        config,
-                        format_args!(
-                            "{at}: `if` names the tool `{tool}`, which the group's matcher \
-                             never selects; this handler never runs"
-                        ),
-                    );
-                    continue;
-                }
-                handler_matcher = Matcher::Exact(vec![tool.clone()]);
-            }
-        }
+        let if_ = if_.or_else(|| group_if.clone());
+        let Some(handler_matcher) = narrowed(ctx, config, event, &at, &matcher, if_.as_ref())
+        else {
+            continue;
+        };
         let raw_component = entry.component.clone().unwrap_or_default();
         let Some(mut resolved) = resolve_handler(ctx, config, &at, entry) else {
             continue;
@@ -676,23 +618,7 @@ fn resolve_group(
             };
             resolved.kind = HandlerKind::Wasm(spec);
         }
-        let timeout = match resolved.timeout {
-            None => DEFAULT_TIMEOUT,
-            Some(secs) => match timeout(secs) {
-                Some(t) => t,
-                None => {
-                    ctx.warn(
-                        config,
-                        format_args!(
-                            "{at}: `timeout` must be a positive number of seconds, not {secs}; \
-                             using {}",
-                            DEFAULT_TIMEOUT.as_secs()
-                        ),
-                    );
-                    DEFAULT_TIMEOUT
-                }
-            },
-        };
+        let timeout = handler_timeout(ctx, config, &at, resolved.timeout);
         config.handlers.push(Handler {
             event,
             matcher: handler_matcher,
@@ -708,6 +634,120 @@ fn resolve_group(
             once: resolved.once,
         });
     }
+}
+
+/// A group's matcher, or `None` (with a warning: the group is skipped) when
+/// it is not a valid one for an event that has a matcher.
+fn group_matcher(
+    ctx: &Ctx<'_>,
+    config: &mut Config,
+    event: EventName,
+    at: &str,
+    src: Option<&str>,
+) -> Option<Matcher> {
+    match Matcher::parse(src) {
+        Ok(matcher) => Some(matcher),
+        // Claude Code ignores a matcher where the event has none; so do we, even a broken one.
+        Err(_) if event.matcher_field().is_none() => Some(Matcher::All),
+        Err(e) => {
+            ctx.warn(
+                config,
+                format_args!(
+                    "{at}: invalid matcher `{}` for {event}: {}; this group is skipped",
+                    src.unwrap_or_default(),
+                    regex_error(&e)
+                ),
+            );
+            None
+        }
+    }
+}
+
+/// The `if` of a group or handler (`what`): `Some(None)` when there is none,
+/// `None` (with a warning: the `what` is skipped) when it does not compile.
+fn if_at(
+    ctx: &Ctx<'_>,
+    config: &mut Config,
+    event: EventName,
+    at: &str,
+    src: Option<&str>,
+    what: &str,
+) -> Option<Option<IfSpec>> {
+    match compile_if(src) {
+        Ok(spec) => Some(spec),
+        Err(e) => {
+            ctx.warn(
+                config,
+                format_args!(
+                    "{at}: invalid `if` regex `{}` for {event}: {}; this {what} is skipped",
+                    src.unwrap_or_default(),
+                    regex_error(&e)
+                ),
+            );
+            None
+        }
+    }
+}
+
+/// The matcher a handler runs under: the group's, narrowed to the tool a
+/// permission rule in its `if` names; `None` (with a warning) when the
+/// handler could never run.
+fn narrowed(
+    ctx: &Ctx<'_>,
+    config: &mut Config,
+    event: EventName,
+    at: &str,
+    matcher: &Matcher,
+    if_: Option<&IfSpec>,
+) -> Option<Matcher> {
+    let Some(spec) = if_ else {
+        return Some(matcher.clone());
+    };
+    if !event.is_tool_event() {
+        ctx.warn(
+            config,
+            format_args!(
+                "{at}: `if` tests the tool input, and {event} has none; this handler never runs"
+            ),
+        );
+        return None;
+    }
+    if let Some(note) = &spec.note {
+        ctx.warn(config, format_args!("{at}: {note}"));
+    }
+    // A permission rule names its tool: the handler runs for that tool only.
+    let Some(tool) = &spec.tool else {
+        return Some(matcher.clone());
+    };
+    if !matcher.matches(Some(tool)) {
+        ctx.warn(
+            config,
+            format_args!(
+                "{at}: `if` names the tool `{tool}`, which the group's matcher never selects; \
+                 this handler never runs"
+            ),
+        );
+        return None;
+    }
+    Some(Matcher::Exact(vec![tool.clone()]))
+}
+
+/// A handler's timeout: its `timeout` when usable, else (with a warning
+/// when it was set) [`DEFAULT_TIMEOUT`].
+fn handler_timeout(ctx: &Ctx<'_>, config: &mut Config, at: &str, secs: Option<f64>) -> Duration {
+    let Some(secs) = secs else {
+        return DEFAULT_TIMEOUT;
+    };
+    timeout(secs).unwrap_or_else(|| {
+        ctx.warn(
+            config,
+            format_args!(
+                "{at}: `timeout` must be a positive number of seconds, not {secs}; using {}",
+                DEFAULT_TIMEOUT.as_secs()
+            ),
+        );
+        DEFAULT_TIMEOUT
+    })
 }
 
 fn compile_if(src: Option<&str>) -> Result<Option<IfSpec>, regex::Error> {
