@@ -646,20 +646,9 @@ fn group_matcher(
     src: Option<&str>,
 ) -> Option<Matcher> {
     match Matcher::parse(src) {
-        Ok(matcher) => Some(matcher),
         // Claude Code ignores a matcher where the event has none; so do we, even a broken one.
         Err(_) if event.matcher_field().is_none() => Some(Matcher::All),
-        Err(e) => {
-            ctx.warn(
-                config,
-                format_args!(
-                    "{at}: invalid matcher `{}` for {event}: {}; this group is skipped",
-                    src.unwrap_or_default(),
-                    regex_error(&e)
-                ),
-            );
-            None
-        }
+        parsed => valid_or_warn(ctx, config, at, parsed, ("matcher", src, event, "group")),
     }
 }
 
@@ -673,13 +662,31 @@ fn if_at(
     src: Option<&str>,
     what: &str,
 ) -> Option<Option<IfSpec>> {
-    match compile_if(src) {
-        Ok(spec) => Some(spec),
+    valid_or_warn(
+        ctx,
+        config,
+        at,
+        compile_if(src),
+        ("`if` regex", src, event, what),
+    )
+}
+
+/// The value of a regex-bearing key, or `None` with a warning that names
+/// it: `(key, source, event, what is skipped)`.
+fn valid_or_warn<T>(
+    ctx: &Ctx<'_>,
+    config: &mut Config,
+    at: &str,
+    parsed: Result<T, regex::Error>,
+    (key, src, event, what): (&str, Option<&str>, EventName, &str),
+) -> Option<T> {
+    match parsed {
+        Ok(value) => Some(value),
         Err(e) => {
             ctx.warn(
                 config,
                 format_args!(
-                    "{at}: invalid `if` regex `{}` for {event}: {}; this {what} is skipped",
+                    "{at}: invalid {key} `{}` for {event}: {}; this {what} is skipped",
                     src.unwrap_or_default(),
                     regex_error(&e)
                 ),

@@ -277,8 +277,7 @@ fn hostile_project_file(make: impl FnOnce(&Path), says: &str) {
 fn a_fifo_project_file_does_not_block_the_user_scope() {
     hostile_project_file(
         |p| {
-            let c = std::ffi::CString::new(p.to_str().unwrap()).unwrap();
-            assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+            crate::fsread::make_fifo(p);
         },
         "is a FIFO, not a regular file",
     );

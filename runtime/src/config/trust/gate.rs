@@ -450,7 +450,9 @@ fn cap_untrusted(gate: &mut Gate, store: &TrustStore) {
 /// The one note of a run with untrusted project hooks, naming `agenthooks
 /// trust`; `None` when nothing was held back.
 fn held_note(held: &BTreeMap<PathBuf, Held>) -> Option<String> {
-    let plural = |n: usize| if n == 1 { "hook" } else { "hooks" };
+    if held.is_empty() {
+        return None;
+    }
     let total = held.values().fold(Held::default(), |a, b| Held {
         skipped: a.skipped + b.skipped,
         skipped_http: a.skipped_http + b.skipped_http,
@@ -458,47 +460,54 @@ fn held_note(held: &BTreeMap<PathBuf, Held>) -> Option<String> {
         restricted: a.restricted + b.restricted,
         capped: a.capped + b.capped,
     });
-    let mut what = Vec::new();
-    if total.skipped > 0 {
-        what.push(format!(
-            "skipped {} untrusted project command {}",
+    let hooks =
+        |n: usize, which: &str| format!("{n} {which} {}", if n == 1 { "hook" } else { "hooks" });
+    let they_ask = if total.narrowed == 1 {
+        "it asks"
+    } else {
+        "they ask"
+    };
+    let what: Vec<String> = [
+        (
             total.skipped,
-            plural(total.skipped)
-        ));
-    }
-    if total.skipped_http > 0 {
-        what.push(format!(
-            "held back {} untrusted project http {}, which would send events off the machine",
+            format!(
+                "skipped {}",
+                hooks(total.skipped, "untrusted project command")
+            ),
+        ),
+        (
             total.skipped_http,
-            plural(total.skipped_http)
-        ));
-    }
-    if total.narrowed > 0 {
-        what.push(format!(
-            "ran {} untrusted project wasm {} without the access {} for",
+            format!(
+                "held back {}, which would send events off the machine",
+                hooks(total.skipped_http, "untrusted project http")
+            ),
+        ),
+        (
             total.narrowed,
-            plural(total.narrowed),
-            if total.narrowed == 1 {
-                "it asks"
-            } else {
-                "they ask"
-            }
-        ));
-    }
-    if total.restricted > 0 {
-        what.push(format!(
-            "ignored the allow or rewrite in the answer of {} untrusted project wasm {}",
+            format!(
+                "ran {} without the access {they_ask} for",
+                hooks(total.narrowed, "untrusted project wasm")
+            ),
+        ),
+        (
             total.restricted,
-            plural(total.restricted)
-        ));
-    }
-    if total.capped > 0 {
-        what.push(format!(
-            "skipped {} more untrusted project {} past the limit of {UNTRUSTED_PER_EVENT} per event",
+            format!(
+                "ignored the allow or rewrite in the answer of {}",
+                hooks(total.restricted, "untrusted project wasm")
+            ),
+        ),
+        (
             total.capped,
-            plural(total.capped)
-        ));
-    }
+            format!(
+                "skipped {} past the limit of {UNTRUSTED_PER_EVENT} per event",
+                hooks(total.capped, "more untrusted project")
+            ),
+        ),
+    ]
+    .into_iter()
+    .filter(|(n, _)| *n > 0)
+    .map(|(_, text)| text)
+    .collect();
     if what.is_empty() {
         return None;
     }
