@@ -3,6 +3,8 @@ use serde_json::json;
 use super::*;
 use crate::agents::tests::*;
 use crate::agents::AnswerKind;
+use crate::agents::{Agent, DecodeError, Native};
+use crate::protocol::{Answer, Event};
 
 fn pre_tool(command: &str) -> Event {
     Codex

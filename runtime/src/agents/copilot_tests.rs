@@ -2,6 +2,8 @@ use serde_json::json;
 
 use super::*;
 use crate::agents::tests::*;
+use crate::agents::{Agent, Native};
+use crate::protocol::{Answer, Event, EventName};
 
 fn pre_tool() -> Event {
     Copilot

@@ -2,6 +2,8 @@ use serde_json::json;
 
 use super::*;
 use crate::agents::tests::*;
+use crate::agents::{Agent, DecodeError, Native};
+use crate::protocol::{Answer, Event, EventName};
 
 fn before_tool(tool: &str, input: serde_json::Value) -> Event {
     Gemini
