@@ -6,33 +6,6 @@ use crate::agents::{Agent, DecodeError, Native};
 use crate::protocol::Answer;
 
 #[test]
-fn every_recorded_payload_decodes() {
-    let all = fixtures("qwen");
-    assert!(all.len() >= 50, "fixtures found: {}", all.len());
-    for (path, name, payload) in all {
-        let ev = AGENT
-            .decode(payload.clone(), None)
-            .unwrap_or_else(|e| panic!("{path:?}: {e}"));
-        assert_eq!(ev.name().as_str(), name, "{path:?}");
-        assert_eq!(ev.harness(), "qwen");
-        assert_eq!(ev.session_id(), payload["session_id"].as_str());
-        assert_eq!(
-            ev.input().get("timestamp"),
-            payload.get("timestamp"),
-            "native fields kept"
-        );
-        if ev.name().is_tool_event() {
-            assert_eq!(ev.tool_name(), Some("Bash"), "{path:?}");
-            assert_eq!(ev.input()["tool_kind"], "shell");
-            assert_eq!(
-                ev.tool_input().unwrap()["command"],
-                payload["tool_input"]["command"]
-            );
-        }
-    }
-}
-
-#[test]
 fn answers_are_claude_json() {
     let ev = AGENT
         .decode(json!({"hook_event_name":"PreToolUse","tool_name":"run_shell_command","tool_input":{"command":"x"}}), None)
