@@ -357,8 +357,10 @@ mod tests {
             h.kind = HandlerKind::Wasm(WasmSpec {
                 component: PathBuf::from("/p/guard.wasm"),
                 oci: None,
-                fuel: 1,
-                memory_mib: 1,
+                limits: crate::config::Limits {
+                    fuel: 1,
+                    memory_mib: 1,
+                },
                 allow: grants,
             });
             h.label = label.into();
