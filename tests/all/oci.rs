@@ -204,12 +204,19 @@ fn publish_lock_pull_then_run_by_tag_and_by_digest() {
     );
     let check = ah(&p, &["check"]);
     assert_eq!(check.code(), 1);
-    assert!(check.stdout().contains("run `agenthooks pull`"), "{}", check.stdout());
+    assert!(
+        check.stdout().contains("run `agenthooks pull`"),
+        "{}",
+        check.stdout()
+    );
 
     // `lock` pins the tag; a second `lock` writes the same bytes.
     let locked = ok(&ah(&p, &["lock"])).stdout();
     let manifest = by_digest.rsplit_once('@').unwrap().1;
-    assert!(locked.contains(&format!("{tag}: locked to {manifest}")), "{locked}");
+    assert!(
+        locked.contains(&format!("{tag}: locked to {manifest}")),
+        "{locked}"
+    );
     let bytes = std::fs::read(lock_file(&p)).unwrap();
     let lock: Value = serde_json::from_slice(&bytes).unwrap();
     assert_eq!(lock["components"][&tag]["manifest"], manifest);
@@ -217,10 +224,17 @@ fn publish_lock_pull_then_run_by_tag_and_by_digest() {
     assert_eq!(std::fs::read(lock_file(&p)).unwrap(), bytes);
     // Locked, not pulled yet.
     let ran = p.run(&p.bash("git push"));
-    assert!(ran.stderr().contains("is not in the cache"), "{}", ran.stderr());
+    assert!(
+        ran.stderr().contains("is not in the cache"),
+        "{}",
+        ran.stderr()
+    );
 
     let pulled = ok(&ah(&p, &["pull"])).stdout();
-    assert!(pulled.contains(&format!("{tag}: pulled sha256:")), "{pulled}");
+    assert!(
+        pulled.contains(&format!("{tag}: pulled sha256:")),
+        "{pulled}"
+    );
     let again = ok(&ah(&p, &["pull"])).stdout();
     assert!(again.contains("already in the cache"), "{again}");
     assert_eq!(cached_blobs(&p).len(), 1);
@@ -233,7 +247,11 @@ fn publish_lock_pull_then_run_by_tag_and_by_digest() {
     let q = TempProject::new();
     q.user_hooks(&wasm_hook(&by_digest, json!({})));
     let ran = q.run(&q.bash("git push"));
-    assert!(ran.stderr().contains("is not in the cache"), "{}", ran.stderr());
+    assert!(
+        ran.stderr().contains("is not in the cache"),
+        "{}",
+        ran.stderr()
+    );
     let pulled = ok(&ah(&q, &["pull"])).stdout();
     assert!(pulled.contains("pulled sha256:"), "{pulled}");
     assert!(!q.home.join(".agents/hooks.lock.json").exists());
@@ -249,7 +267,11 @@ fn a_component_not_pulled_fails_closed_when_the_hook_asks() {
     p.project_hooks(&wasm_hook(&tag, json!({"onError": "deny"})));
     let ran = p.run(&p.bash("ls"));
     assert_eq!(decision(&ran), "deny", "{}", ran.stdout());
-    assert!(ran.stdout().contains("run `agenthooks pull`"), "{}", ran.stdout());
+    assert!(
+        ran.stdout().contains("run `agenthooks pull`"),
+        "{}",
+        ran.stdout()
+    );
     // Nothing published under that tag: pull says so on one line, exit 1.
     let pulled = ah(&p, &["pull"]);
     assert_eq!(pulled.code(), 1);
@@ -281,7 +303,11 @@ fn run_uses_the_pinned_digest_offline_after_the_registry_stopped() {
     // `lock` needs the registry: one line per reference, exit 1.
     let locked = ah(&p, &["lock"]);
     assert_eq!(locked.code(), 1);
-    assert!(locked.stdout().contains(&format!("{tag}: failed: ")), "{}", locked.stdout());
+    assert!(
+        locked.stdout().contains(&format!("{tag}: failed: ")),
+        "{}",
+        locked.stdout()
+    );
     assert_eq!(locked.stdout().lines().count(), 1, "{}", locked.stdout());
 }
 
@@ -296,7 +322,10 @@ fn a_blob_changed_on_the_registry_or_in_the_cache_is_refused() {
     p.project_hooks(&wasm_hook(&tag, json!({})));
     ok(&ah(&p, &["lock"]));
     let lock: Value = serde_json::from_slice(&std::fs::read(lock_file(&p)).unwrap()).unwrap();
-    let component = lock["components"][&tag]["component"].as_str().unwrap().to_string();
+    let component = lock["components"][&tag]["component"]
+        .as_str()
+        .unwrap()
+        .to_string();
 
     // The registry's copy changes under the same digest (same length).
     let blob = registry.blob(&component);
@@ -311,7 +340,11 @@ fn a_blob_changed_on_the_registry_or_in_the_cache_is_refused() {
     assert!(cached_blobs(&p).is_empty(), "{:?}", cached_blobs(&p));
     let ran = p.run(&p.bash("git push"));
     assert_eq!(ran.stdout(), "");
-    assert!(ran.stderr().contains("run `agenthooks pull`"), "{}", ran.stderr());
+    assert!(
+        ran.stderr().contains("run `agenthooks pull`"),
+        "{}",
+        ran.stderr()
+    );
 
     // Restored: pulled. Then the cached copy is swapped for another
     // component: never run, whatever the compile cache holds.
@@ -324,7 +357,8 @@ fn a_blob_changed_on_the_registry_or_in_the_cache_is_refused() {
     let ran = p.run(&p.bash("git push"));
     assert_eq!(ran.stdout(), "", "{}", ran.stderr());
     assert!(
-        ran.stderr().contains(&format!("is not the pinned {component}")),
+        ran.stderr()
+            .contains(&format!("is not the pinned {component}")),
         "{}",
         ran.stderr()
     );
@@ -349,14 +383,20 @@ fn a_registry_the_managed_policy_does_not_allow_is_refused_at_pull_and_run() {
     let pulled = ah(&p, &["pull"]);
     assert_eq!(pulled.code(), 1, "{}", pulled.stdout());
     assert!(
-        pulled.stderr().contains("is not from a source the managed policy"),
+        pulled
+            .stderr()
+            .contains("is not from a source the managed policy"),
         "{}",
         pulled.stderr()
     );
     assert!(cached_blobs(&p).is_empty());
     let ran = p.run(&p.bash("git push"));
     assert_eq!(ran.stdout(), "");
-    assert!(ran.stderr().contains("is not from a source"), "{}", ran.stderr());
+    assert!(
+        ran.stderr().contains("is not from a source"),
+        "{}",
+        ran.stderr()
+    );
 
     // The same component from the allowed repository is pulled and runs.
     p.project_hooks(&wasm_hook(&allowed, json!({})));

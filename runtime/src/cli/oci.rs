@@ -77,30 +77,14 @@ pub fn publish(args: PublishArgs) -> anyhow::Result<ExitCode> {
 /// # Errors
 /// When stdout cannot be written.
 pub fn lock(_args: LockArgs) -> anyhow::Result<ExitCode> {
-    let Some((refs, store, mut failed)) = configured()? else {
-        return Ok(ExitCode::from(super::EXIT_ERROR));
-    };
-    let rt = runtime()?;
-    let mut out = io::stdout().lock();
-    for (file, reference) in &refs {
-        let registry = Registry::new(reference);
-        notes(&registry.notes);
-        let result = rt
-            .block_on(registry.resolve(&reference.target, &store))
-            .and_then(|resolved| pin(file, reference, &resolved).map(|_| resolved));
-        match result {
-            Ok(r) => writeln!(
-                out,
-                "{reference}: locked to {} (component {})",
-                r.manifest, r.component
-            )?,
-            Err(e) => {
-                failed = true;
-                writeln!(out, "{reference}: failed: {e}")?;
-            }
-        }
-    }
-    Ok(finish(&mut out, refs.len(), failed)?)
+    each_reference(|rt, registry, file, reference, store| {
+        let r = rt.block_on(registry.resolve(&reference.target, store))?;
+        pin(file, reference, &r)?;
+        Ok(format!(
+            "locked to {} (component {})",
+            r.manifest, r.component
+        ))
+    })
 }
 
 /// Download every referenced component into the cache.
@@ -108,6 +92,45 @@ pub fn lock(_args: LockArgs) -> anyhow::Result<ExitCode> {
 /// # Errors
 /// When stdout cannot be written.
 pub fn pull(_args: PullArgs) -> anyhow::Result<ExitCode> {
+    each_reference(|rt, registry, file, reference, store| {
+        let start = Instant::now();
+        let (pinned, newly, fetched) = rt.block_on(async {
+            let (pinned, newly) = pinned(file, reference, registry, store).await?;
+            let fetched = registry.pull(&pinned, store).await?;
+            Ok::<_, String>((pinned, newly, fetched))
+        })?;
+        let mut line = if fetched {
+            format!(
+                "pulled {} ({} bytes, {:.0} ms)",
+                pinned.component,
+                pinned.size,
+                start.elapsed().as_secs_f64() * 1e3
+            )
+        } else {
+            format!(
+                "already in the cache: {} ({} bytes)",
+                pinned.component, pinned.size
+            )
+        };
+        if newly {
+            line.push_str(&format!(", locked to {}", pinned.manifest));
+        }
+        Ok(line)
+    })
+}
+
+/// Do `each` for every `oci://` reference the configs name, printing
+/// `REFERENCE: LINE` or `REFERENCE: failed: WHY`; exit 1 when any failed
+/// or the managed policy refused one.
+fn each_reference(
+    mut each: impl FnMut(
+        &tokio::runtime::Runtime,
+        &Registry,
+        &std::path::Path,
+        &OciRef,
+        &Store,
+    ) -> Result<String, String>,
+) -> anyhow::Result<ExitCode> {
     let Some((refs, store, mut failed)) = configured()? else {
         return Ok(ExitCode::from(super::EXIT_ERROR));
     };
@@ -116,41 +139,22 @@ pub fn pull(_args: PullArgs) -> anyhow::Result<ExitCode> {
     for (file, reference) in &refs {
         let registry = Registry::new(reference);
         notes(&registry.notes);
-        let start = Instant::now();
-        let result = rt.block_on(async {
-            let (pinned, newly) = pinned(file, reference, &registry, &store).await?;
-            let fetched = registry.pull(&pinned, &store).await?;
-            Ok::<_, String>((pinned, newly, fetched))
-        });
-        match result {
-            Ok((pinned, newly, fetched)) => writeln!(
-                out,
-                "{reference}: {} {} ({} bytes{}){}",
-                if fetched {
-                    "pulled"
-                } else {
-                    "already in the cache:"
-                },
-                pinned.component,
-                pinned.size,
-                if fetched {
-                    format!(", {:.0} ms", start.elapsed().as_secs_f64() * 1e3)
-                } else {
-                    String::new()
-                },
-                if newly {
-                    format!(", locked to {}", pinned.manifest)
-                } else {
-                    String::new()
-                }
-            )?,
+        match each(&rt, &registry, file, reference, &store) {
+            Ok(line) => writeln!(out, "{reference}: {line}")?,
             Err(e) => {
                 failed = true;
                 writeln!(out, "{reference}: failed: {e}")?;
             }
         }
     }
-    Ok(finish(&mut out, refs.len(), failed)?)
+    if refs.is_empty() {
+        writeln!(out, "no oci:// components configured")?;
+    }
+    Ok(ExitCode::from(if failed {
+        super::EXIT_FINDING
+    } else {
+        super::EXIT_OK
+    }))
 }
 
 /// What `reference` (named in `file`) is pinned to, from its lock file or
@@ -231,18 +235,6 @@ fn configured() -> anyhow::Result<Option<Configured>> {
         .iter()
         .any(|c| c.trim_start().starts_with(oci::SCHEME));
     Ok(Some((refs, store, refused)))
-}
-
-/// The closing line; exit 1 when anything failed.
-fn finish(out: &mut impl Write, count: usize, failed: bool) -> io::Result<ExitCode> {
-    if count == 0 {
-        writeln!(out, "no oci:// components configured")?;
-    }
-    Ok(ExitCode::from(if failed {
-        super::EXIT_FINDING
-    } else {
-        super::EXIT_OK
-    }))
 }
 
 fn notes(list: &[String]) {

@@ -1245,6 +1245,49 @@ fn components_from_sources_the_managed_policy_does_not_allow_are_skipped() {
         "{:?}",
         c.warnings
     );
+    assert_eq!(c.refused_components.len(), 2);
+
+    // Registries: the same registry and a repository at or below the prefix.
+    d.write_project(
+        &json!({"hooks": {"PreToolUse": [{"hooks": [
+            {"type": "wasm", "component": "oci://registry.example/sec/guard:v1"},
+            {"type": "wasm", "component": "oci://registry.example/security/guard:v1"},
+            {"type": "wasm", "component": "oci://elsewhere.example/sec/guard:v1"},
+            {"type": "wasm", "component": "oci://registry.example/sec/Guard:v1"}
+        ]}]}})
+        .to_string(),
+    );
+    let c = d.load_managed(Some(&file));
+    assert_eq!(c.handlers.len(), 1, "{:?}", c.warnings);
+    let spec = wasm_of(&c.handlers[0]);
+    let oci = spec.oci.as_ref().expect("an oci source");
+    assert_eq!(
+        oci.reference.to_string(),
+        "oci://registry.example/sec/guard:v1"
+    );
+    // Not locked here: it fails when run, it is not skipped at load.
+    assert!(matches!(
+        oci.pin,
+        Err(crate::oci::Unpinned::NotLocked { .. })
+    ));
+    assert_eq!(
+        c.handlers[0].label,
+        "wasm `oci://registry.example/sec/guard:v1`"
+    );
+    assert_eq!(
+        c.refused_components,
+        [
+            "oci://registry.example/security/guard:v1",
+            "oci://elsewhere.example/sec/guard:v1"
+        ]
+    );
+    assert!(
+        c.warnings
+            .iter()
+            .any(|w| w.contains("`oci://registry.example/sec/Guard:v1` is not an OCI reference")),
+        "{:?}",
+        c.warnings
+    );
 }
 
 #[test]

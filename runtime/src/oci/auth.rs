@@ -55,7 +55,11 @@ pub fn for_registry(registry: &str) -> (Credentials, Vec<String>) {
 
 /// The credentials files to look in, in order (some may not exist).
 fn auth_files() -> Vec<PathBuf> {
-    let var = |name| std::env::var_os(name).filter(|v| !v.is_empty()).map(PathBuf::from);
+    let var = |name| {
+        std::env::var_os(name)
+            .filter(|v| !v.is_empty())
+            .map(PathBuf::from)
+    };
     let mut files = Vec::new();
     files.extend(var("REGISTRY_AUTH_FILE"));
     if let Some(run) = var("XDG_RUNTIME_DIR") {
@@ -99,7 +103,9 @@ fn in_file(registry: &str, path: &Path, bytes: &[u8]) -> Result<Option<Credentia
     }
     let shown = path.display();
     let file: File = serde_json::from_slice(bytes).map_err(|e| {
-        crate::protocol::one_line(&format!("`{shown}` is not a credentials file ({e}); skipped"))
+        crate::protocol::one_line(&format!(
+            "`{shown}` is not a credentials file ({e}); skipped"
+        ))
     })?;
     let entry = file
         .auths
@@ -181,7 +187,10 @@ mod tests {
                 password: "pw".into()
             }
         );
-        assert_eq!(lookup("elsewhere.example", &files), (Credentials::Anonymous, vec![]));
+        assert_eq!(
+            lookup("elsewhere.example", &files),
+            (Credentials::Anonymous, vec![])
+        );
         assert!(!format!("{found:?}").contains("s3cret"));
     }
 
@@ -189,8 +198,14 @@ mod tests {
     fn helpers_and_broken_files_are_notes_and_anonymous() {
         let files = [
             file("broken.json", "{"),
-            file("bad.json", r#"{"auths": {"r.example": {"auth": "bm8tY29sb24="}}}"#),
-            file("helper.json", r#"{"credHelpers": {"r.example": "ecr-login"}}"#),
+            file(
+                "bad.json",
+                r#"{"auths": {"r.example": {"auth": "bm8tY29sb24="}}}"#,
+            ),
+            file(
+                "helper.json",
+                r#"{"credHelpers": {"r.example": "ecr-login"}}"#,
+            ),
         ];
         let (found, notes) = lookup("r.example", &files);
         assert_eq!(found, Credentials::Anonymous);
@@ -199,7 +214,10 @@ mod tests {
         assert!(notes[1].contains("not base64 of `user:password`"));
         assert!(notes[2].contains("ecr-login") && notes[2].contains("does not run"));
         assert!(notes.iter().all(|n| !n.contains('\n')));
-        let store = [file("store.json", r#"{"credsStore": "desktop", "auths": {}}"#)];
+        let store = [file(
+            "store.json",
+            r#"{"credsStore": "desktop", "auths": {}}"#,
+        )];
         assert!(lookup("r.example", &store).1[0].contains("`desktop`"));
     }
 }

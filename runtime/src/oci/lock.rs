@@ -172,8 +172,10 @@ mod tests {
     #[test]
     fn the_bytes_are_sorted_two_space_json_with_a_final_newline() {
         let mut file = LockFile::default();
-        file.entries.insert("oci://r.example/z:v1".into(), entry('a'));
-        file.entries.insert("oci://r.example/a:v1".into(), entry('b'));
+        file.entries
+            .insert("oci://r.example/z:v1".into(), entry('a'));
+        file.entries
+            .insert("oci://r.example/a:v1".into(), entry('b'));
         let text = String::from_utf8(file.to_bytes()).unwrap();
         let want = format!(
             "{{\n  \"version\": 1,\n  \"components\": {{\n    \"oci://r.example/a:v1\": {{\n      \"manifest\": \"{b}\",\n      \"component\": \"{f}\",\n      \"size\": 7\n    }},\n    \"oci://r.example/z:v1\": {{\n      \"manifest\": \"{a}\",\n      \"component\": \"{f}\",\n      \"size\": 7\n    }}\n  }}\n}}\n",
@@ -232,7 +234,9 @@ mod tests {
             .collect();
         assert_eq!(names, [LOCK_FILE]);
         std::fs::write(&path, "{").unwrap();
-        assert!(LockFile::update(&path, |_| {}).unwrap_err().contains(LOCK_FILE));
+        assert!(LockFile::update(&path, |_| {})
+            .unwrap_err()
+            .contains(LOCK_FILE));
         assert_eq!(std::fs::read(&path).unwrap(), b"{");
     }
 }

@@ -82,7 +82,9 @@ impl OciRef {
             shown: crate::protocol::one_line(text),
             why,
         };
-        let rest = text.strip_prefix(SCHEME).ok_or(err("it does not start with `oci://`"))?;
+        let rest = text
+            .strip_prefix(SCHEME)
+            .ok_or(err("it does not start with `oci://`"))?;
         if rest.len() > 1024 {
             return Err(err("it is longer than 1024 characters"));
         }
@@ -95,7 +97,9 @@ impl OciRef {
         let (repository, target) = match path.split_once('@') {
             Some((repo, digest)) => {
                 if !valid_digest(digest) {
-                    return Err(err("the digest must be `sha256:` and 64 lowercase hex digits"));
+                    return Err(err(
+                        "the digest must be `sha256:` and 64 lowercase hex digits",
+                    ));
                 }
                 (repo, Target::Digest(digest.to_string()))
             }
@@ -110,7 +114,11 @@ impl OciRef {
                         }
                         (repo, Target::Tag(tag.to_string()))
                     }
-                    None => return Err(err("it has neither a tag (`:v1`) nor a digest (`@sha256:…`)")),
+                    None => {
+                        return Err(err(
+                            "it has neither a tag (`:v1`) nor a digest (`@sha256:…`)",
+                        ))
+                    }
                 }
             }
         };
@@ -181,12 +189,17 @@ fn valid_registry(registry: &str) -> bool {
         Some((host, port)) if !host.ends_with(']') || host.starts_with('[') => (host, Some(port)),
         _ => (registry, None),
     };
-    let port_ok = port.is_none_or(|p| !p.is_empty() && p.len() <= 5 && p.chars().all(|c| c.is_ascii_digit()));
+    let port_ok =
+        port.is_none_or(|p| !p.is_empty() && p.len() <= 5 && p.chars().all(|c| c.is_ascii_digit()));
     let host_ok = !host.is_empty()
         && (host == "[::1]"
-            || host.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '.' || c == '-'))
+            || host
+                .chars()
+                .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '.' || c == '-'))
         && !host.starts_with(['.', '-']);
-    port_ok && host_ok && (host.contains('.') || port.is_some() || host == "localhost" || host == "[::1]")
+    port_ok
+        && host_ok
+        && (host.contains('.') || port.is_some() || host == "localhost" || host == "[::1]")
 }
 
 fn valid_repository(repo: &str) -> bool {
@@ -196,21 +209,28 @@ fn valid_repository(repo: &str) -> bool {
             let alnum = |c: char| c.is_ascii_lowercase() || c.is_ascii_digit();
             part.starts_with(alnum)
                 && part.ends_with(alnum)
-                && part.chars().all(|c| alnum(c) || matches!(c, '.' | '_' | '-'))
+                && part
+                    .chars()
+                    .all(|c| alnum(c) || matches!(c, '.' | '_' | '-'))
         })
 }
 
 fn valid_tag(tag: &str) -> bool {
     (1..=128).contains(&tag.len())
         && !tag.starts_with(['.', '-'])
-        && tag.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '-'))
+        && tag
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '-'))
 }
 
 /// Whether `digest` is `sha256:` and 64 lowercase hex digits (the only
 /// algorithm accepted: it is what the compile cache and trust key by).
 pub fn valid_digest(digest: &str) -> bool {
     digest.strip_prefix("sha256:").is_some_and(|hex| {
-        hex.len() == 64 && hex.chars().all(|c| c.is_ascii_digit() || ('a'..='f').contains(&c))
+        hex.len() == 64
+            && hex
+                .chars()
+                .all(|c| c.is_ascii_digit() || ('a'..='f').contains(&c))
     })
 }
 
@@ -419,21 +439,26 @@ mod tests {
         let d = OciRef::parse(&format!("oci://registry.example/sec/guard@{D}")).unwrap();
         assert_eq!(d.target, Target::Digest(D.into()));
         assert!(!d.is_loopback());
-        assert_eq!(d.to_string(), format!("oci://registry.example/sec/guard@{D}"));
-        assert!(OciRef::parse("oci://localhost/guard:latest").unwrap().is_loopback());
+        assert_eq!(
+            d.to_string(),
+            format!("oci://registry.example/sec/guard@{D}")
+        );
+        assert!(OciRef::parse("oci://localhost/guard:latest")
+            .unwrap()
+            .is_loopback());
         assert!(OciRef::parse("oci://localhost:5000/a/b/c:1.0_rc-2").is_ok());
     }
 
     #[test]
     fn bad_references_are_one_line_errors() {
         for bad in [
-            "registry.example/guard:v1",          // no scheme
-            "oci://org/guard:v1",                 // no explicit registry
-            "oci://registry.example",             // no repository
-            "oci://registry.example/guard",       // neither tag nor digest
-            "oci://registry.example/Guard:v1",    // uppercase repository
-            "oci://registry.example/guard:",      // empty tag
-            "oci://registry.example/guard:-v1",   // bad tag
+            "registry.example/guard:v1",               // no scheme
+            "oci://org/guard:v1",                      // no explicit registry
+            "oci://registry.example",                  // no repository
+            "oci://registry.example/guard",            // neither tag nor digest
+            "oci://registry.example/Guard:v1",         // uppercase repository
+            "oci://registry.example/guard:",           // empty tag
+            "oci://registry.example/guard:-v1",        // bad tag
             "oci://registry.example/guard@sha256:abc", // short digest
             "oci://registry.example/guard@md5:0123456789abcdef0123456789abcdef",
             "oci://registry.example:99999999/guard:v1",
@@ -468,14 +493,25 @@ mod tests {
     #[test]
     fn the_component_layer_is_the_single_wasm_layer() {
         let manifest = |layers: &str| {
-            format!(r#"{{"schemaVersion":2,"config":{{"mediaType":"{CONFIG_MEDIA_TYPE}","digest":"{D}","size":2}},"layers":[{layers}]}}"#)
+            format!(
+                r#"{{"schemaVersion":2,"config":{{"mediaType":"{CONFIG_MEDIA_TYPE}","digest":"{D}","size":2}},"layers":[{layers}]}}"#
+            )
         };
         let wasm = format!(r#"{{"mediaType":"application/wasm","digest":"{D}","size":42}}"#);
-        assert_eq!(component_layer(manifest(&wasm).as_bytes()), Ok((D.into(), 42)));
-        let tar = format!(r#"{{"mediaType":"application/vnd.oci.image.layer.v1.tar","digest":"{D}","size":1}}"#);
-        assert!(component_layer(manifest(&tar).as_bytes()).unwrap_err().contains("not a wasm component"));
+        assert_eq!(
+            component_layer(manifest(&wasm).as_bytes()),
+            Ok((D.into(), 42))
+        );
+        let tar = format!(
+            r#"{{"mediaType":"application/vnd.oci.image.layer.v1.tar","digest":"{D}","size":1}}"#
+        );
+        assert!(component_layer(manifest(&tar).as_bytes())
+            .unwrap_err()
+            .contains("not a wasm component"));
         assert!(component_layer(manifest(&format!("{wasm},{wasm}")).as_bytes()).is_err());
-        assert!(component_layer(b"{").unwrap_err().contains("not an OCI image manifest"));
+        assert!(component_layer(b"{")
+            .unwrap_err()
+            .contains("not an OCI image manifest"));
     }
 
     #[test]
@@ -507,7 +543,10 @@ mod tests {
         std::fs::write(store.blob(&component), b"component").unwrap();
         assert_eq!(pin(&tag, &lock, Some(&store)), Ok(component));
         std::fs::write(&lock, b"{").unwrap();
-        assert!(matches!(pin(&tag, &lock, Some(&store)), Err(Unpinned::BadLock { .. })));
+        assert!(matches!(
+            pin(&tag, &lock, Some(&store)),
+            Err(Unpinned::BadLock { .. })
+        ));
     }
 
     #[test]
@@ -523,7 +562,9 @@ mod tests {
         let lock = dir.path().join(LOCK_FILE);
         assert_eq!(
             pin(&r, &lock, Some(&store)),
-            Err(Unpinned::NotPulled { manifest: digest.clone() })
+            Err(Unpinned::NotPulled {
+                manifest: digest.clone()
+            })
         );
         for (path, bytes) in [
             (store.manifest(&digest), manifest.as_bytes()),
@@ -536,6 +577,8 @@ mod tests {
         // A cached manifest that is not the one the digest names is not used.
         std::fs::write(store.manifest(&digest), manifest.replace("9}", "10}")).unwrap();
         assert!(pin(&r, &lock, Some(&store)).is_err());
-        assert!(store.blob("sha256:../../etc/passwd").ends_with("sha256/invalid"));
+        assert!(store
+            .blob("sha256:../../etc/passwd")
+            .ends_with("sha256/invalid"));
     }
 }

@@ -107,11 +107,14 @@ impl Registry {
     pub async fn publish(&self, path: &Path) -> Result<Resolved, String> {
         let bytes = read_component(path)?;
         let component = sha256_digest(&bytes);
-        let config = format!(
-            r#"{{"architecture":"wasm","os":"wasip2","layerDigests":["{component}"]}}"#
-        );
+        let config =
+            format!(r#"{{"architecture":"wasm","os":"wasip2","layerDigests":["{component}"]}}"#);
         let mut manifest = OciImageManifest::build(
-            &[ImageLayer::new(bytes.clone(), LAYER_MEDIA_TYPE.into(), None)],
+            &[ImageLayer::new(
+                bytes.clone(),
+                LAYER_MEDIA_TYPE.into(),
+                None,
+            )],
             &oci_client::client::Config::new(
                 config.clone().into_bytes(),
                 CONFIG_MEDIA_TYPE.into(),

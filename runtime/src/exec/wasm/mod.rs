@@ -379,7 +379,9 @@ impl WasmHost {
             }
             _ => Ok(()),
         };
-        let prepared = self.prepare_unchecked(path, &check, deadline, notes).await?;
+        let prepared = self
+            .prepare_unchecked(path, &check, deadline, notes)
+            .await?;
         check(&prepared.digest)?;
         Ok(prepared)
     }
