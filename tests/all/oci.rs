@@ -39,6 +39,11 @@ fn shared() -> Option<String> {
     }
 }
 
+/// The shared registry and a fresh project to use it from.
+fn shared_project() -> Option<(String, TempProject)> {
+    shared().map(|addr| (addr, TempProject::new()))
+}
+
 /// A registry of this test's own, stopped (and its storage removed) on drop.
 struct Private {
     addr: String,
@@ -184,8 +189,9 @@ fn cached_blobs(p: &TempProject) -> Vec<PathBuf> {
 
 #[test]
 fn publish_lock_pull_then_run_by_tag_and_by_digest() {
-    let Some(addr) = shared() else { return };
-    let p = TempProject::new();
+    let Some((addr, p)) = shared_project() else {
+        return;
+    };
     let tag = format!("{}:v1", repo(&addr, "guard"));
     let by_digest = publish(&p, &guest("deny"), &tag);
     // Publishing is deterministic: the same component gives the same digest.
@@ -261,8 +267,9 @@ fn publish_lock_pull_then_run_by_tag_and_by_digest() {
 
 #[test]
 fn a_component_not_pulled_fails_closed_when_the_hook_asks() {
-    let Some(addr) = shared() else { return };
-    let p = TempProject::new();
+    let Some((addr, p)) = shared_project() else {
+        return;
+    };
     let tag = format!("{}:v1", repo(&addr, "closed"));
     p.project_hooks(&wasm_hook(&tag, json!({"onError": "deny"})));
     let ran = p.run(&p.bash("ls"));
@@ -370,8 +377,9 @@ fn a_blob_changed_on_the_registry_or_in_the_cache_is_refused() {
 
 #[test]
 fn a_registry_the_managed_policy_does_not_allow_is_refused_at_pull_and_run() {
-    let Some(addr) = shared() else { return };
-    let p = TempProject::new();
+    let Some((addr, p)) = shared_project() else {
+        return;
+    };
     let allowed = format!("{}:v1", repo(&addr, "vetted/guard"));
     let other = format!("{}:v1", repo(&addr, "unvetted/guard"));
     publish(&p, &guest("deny"), &allowed);

@@ -1226,15 +1226,20 @@ fn components_from_sources_the_managed_policy_does_not_allow_are_skipped() {
         &d,
         r#"{"allowedComponents": ["$CLAUDE_PROJECT_DIR/.agents/vetted", "oci://registry.example/sec/"]}"#,
     );
-    d.write_project(
-        &json!({"hooks": {"PreToolUse": [{"hooks": [
-            {"type": "wasm", "component": ".agents/vetted/ok.wasm"},
-            {"type": "wasm", "component": ".agents/vetted/../../evil.wasm"},
-            {"type": "wasm", "component": "other/x.wasm"}
-        ]}]}})
-        .to_string(),
-    );
-    let c = d.load_managed(Some(&file));
+    // One PreToolUse group of wasm hooks, one per component.
+    let components = |list: &[&str]| {
+        let hooks: Vec<_> = list
+            .iter()
+            .map(|c| json!({"type": "wasm", "component": c}))
+            .collect();
+        d.write_project(&json!({"hooks": {"PreToolUse": [{"hooks": hooks}]}}).to_string());
+        d.load_managed(Some(&file))
+    };
+    let c = components(&[
+        ".agents/vetted/ok.wasm",
+        ".agents/vetted/../../evil.wasm",
+        "other/x.wasm",
+    ]);
     assert_eq!(c.handlers.len(), 1, "{:?}", c.warnings);
     assert!(wasm_of(&c.handlers[0])
         .component
@@ -1248,16 +1253,12 @@ fn components_from_sources_the_managed_policy_does_not_allow_are_skipped() {
     assert_eq!(c.refused_components.len(), 2);
 
     // Registries: the same registry and a repository at or below the prefix.
-    d.write_project(
-        &json!({"hooks": {"PreToolUse": [{"hooks": [
-            {"type": "wasm", "component": "oci://registry.example/sec/guard:v1"},
-            {"type": "wasm", "component": "oci://registry.example/security/guard:v1"},
-            {"type": "wasm", "component": "oci://elsewhere.example/sec/guard:v1"},
-            {"type": "wasm", "component": "oci://registry.example/sec/Guard:v1"}
-        ]}]}})
-        .to_string(),
-    );
-    let c = d.load_managed(Some(&file));
+    let c = components(&[
+        "oci://registry.example/sec/guard:v1",
+        "oci://registry.example/security/guard:v1",
+        "oci://elsewhere.example/sec/guard:v1",
+        "oci://registry.example/sec/Guard:v1",
+    ]);
     assert_eq!(c.handlers.len(), 1, "{:?}", c.warnings);
     let spec = wasm_of(&c.handlers[0]);
     let oci = spec.oci.as_ref().expect("an oci source");
