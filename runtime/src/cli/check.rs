@@ -408,8 +408,7 @@ mod tests {
     fn hostile_components_are_findings_not_hangs() {
         let dir = tempfile::tempdir().unwrap();
         let fifo = dir.path().join("f.wasm");
-        let c = std::ffi::CString::new(fifo.to_str().unwrap()).unwrap();
-        assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+        crate::fsread::make_fifo(&fifo);
         let problem = component_problem(&fifo).unwrap();
         assert!(
             problem.contains("is a FIFO, not a regular file"),

@@ -315,11 +315,10 @@ fn list(
         )?;
         return Ok(());
     }
-    let changed: Vec<_> = pending
+    let (changed, new): (Vec<_>, Vec<_>) = pending
         .iter()
         .zip(&previous)
-        .filter(|(_, p)| p.is_some())
-        .collect();
+        .partition(|(_, p)| p.is_some());
     if !changed.is_empty() {
         writeln!(
             out,
@@ -335,11 +334,6 @@ fn list(
             )?;
         }
     }
-    let new: Vec<_> = pending
-        .iter()
-        .zip(&previous)
-        .filter(|(_, p)| p.is_none())
-        .collect();
     if !new.is_empty() {
         writeln!(out, "Not trusted in {}:", root.display())?;
         for (h, _) in &new {
