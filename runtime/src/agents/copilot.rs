@@ -15,7 +15,7 @@
 
 use serde_json::{json, Map, Value};
 
-use super::claude_json::{behavior_str, verdict_str};
+use super::claude_json::{put_verdict, BEHAVIOR, PERMISSION_DECISION};
 use super::deadline::{secs, Deadline};
 use super::plan::{non_empty, Intent, DEFAULT_DENY};
 use super::AnswerKind::{Allow, Ask, Block, Context, Deny, Stop, UpdatedInput};
@@ -178,12 +178,7 @@ impl Agent for Copilot {
         let mut out = Map::new();
         match event.name() {
             EventName::PermissionRequest => {
-                if let Some(v) = intent.verdict {
-                    out.insert("behavior".into(), json!(behavior_str(v)));
-                    if let Some(r) = intent.verdict_reason() {
-                        out.insert("message".into(), json!(r));
-                    }
-                }
+                put_verdict(&mut out, &intent, BEHAVIOR);
                 if let Some(reason) = &intent.stop {
                     // Copilot stops the agent only through a deny with interrupt.
                     out.insert("behavior".into(), json!("deny"));
@@ -194,12 +189,7 @@ impl Agent for Copilot {
                 }
             }
             _ => {
-                if let Some(v) = intent.verdict {
-                    out.insert("permissionDecision".into(), json!(verdict_str(v)));
-                    if let Some(r) = intent.verdict_reason() {
-                        out.insert("permissionDecisionReason".into(), json!(r));
-                    }
-                }
+                put_verdict(&mut out, &intent, PERMISSION_DECISION);
                 if let Some(input) = &intent.updated_input {
                     out.insert("modifiedArgs".into(), Value::Object(input.clone()));
                 }

@@ -12,7 +12,7 @@
 
 use serde_json::{json, Map, Value};
 
-use super::claude_json::verdict_str;
+use super::claude_json::{put_verdict, verdict_str, VerdictKeys};
 use super::plan::{Intent, DEFAULT_DENY};
 use super::AnswerKind::{Allow, Ask, Block, Context, Deny, SystemMessage, UpdatedInput};
 use super::{tool, Agent, AlsoRuns, Caps, EventRow, Info, Native, Table};
@@ -123,16 +123,7 @@ impl Agent for Cursor {
     }
 
     fn reshape(&self, row: &EventRow, input: &mut Map<String, Value>) {
-        if input.get("cwd").is_none() {
-            let root = input
-                .get("workspace_roots")
-                .and_then(Value::as_array)
-                .and_then(|r| r.first())
-                .cloned();
-            if let Some(root) = root {
-                input.insert("cwd".into(), root);
-            }
-        }
+        super::cwd_from_roots(input, "workspace_roots");
         match row.native {
             "beforeShellExecution" | "afterShellExecution" => {
                 let mut args = Map::new();
@@ -176,13 +167,12 @@ impl Agent for Cursor {
             return Native::ok(String::new(), intent.notes);
         }
         let mut out = Map::new();
-        if let Some(v) = intent.verdict {
-            out.insert("permission".into(), json!(verdict_str(v)));
-            if let Some(r) = intent.verdict_reason() {
-                out.insert("user_message".into(), json!(r));
-                out.insert("agent_message".into(), json!(r));
-            }
-        }
+        let permission = VerdictKeys {
+            key: "permission",
+            spell: verdict_str,
+            reason: &["user_message", "agent_message"],
+        };
+        put_verdict(&mut out, &intent, permission);
         if let Some(input) = &intent.updated_input {
             // No `permission` is added: a rewrite alone must not skip
             // Cursor's own confirmation.

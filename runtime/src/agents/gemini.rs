@@ -14,7 +14,7 @@
 
 use serde_json::{json, Map, Value};
 
-use super::claude_json::{verdict_str, write_common};
+use super::claude_json::{put_verdict, verdict_str, write_common, VerdictKeys};
 use super::deadline::{secs, Deadline};
 use super::plan::{Intent, DEFAULT_DENY};
 use super::AnswerKind::{Allow, Ask, Block, Context, Deny, Stop, SystemMessage, UpdatedInput};
@@ -148,12 +148,12 @@ impl Agent for Gemini {
         }
         let mut out = Map::new();
         let mut hso = Map::new();
-        if let Some(v) = intent.verdict {
-            out.insert("decision".into(), json!(verdict_str(v)));
-            if let Some(r) = intent.verdict_reason() {
-                out.insert("reason".into(), json!(r));
-            }
-        }
+        let decision = VerdictKeys {
+            key: "decision",
+            spell: verdict_str,
+            reason: &["reason"],
+        };
+        put_verdict(&mut out, &intent, decision);
         if intent.block.is_some() {
             // BeforeAgent: discard the prompt; AfterTool: replace the result;
             // AfterAgent: go on with the reason as the next prompt.

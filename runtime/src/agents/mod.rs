@@ -139,6 +139,15 @@ impl Native {
         Native::ok(stdout, notes)
     }
 
+    /// Exit 0 with `object` as one JSON document on stdout, or nothing when
+    /// it is empty (the plugin agents' "no opinion").
+    pub fn object_or_nothing(object: Map<String, Value>, notes: Vec<Note>) -> Native {
+        if object.is_empty() {
+            return Native::ok(String::new(), notes);
+        }
+        Native::json(&Value::Object(object), notes)
+    }
+
     /// Exit 2 with `reason`, folded onto one line, as the stderr line
     /// (agents that answer by exit code only).
     pub fn exit2(reason: &str, notes: Vec<Note>) -> Native {
@@ -582,6 +591,19 @@ pub fn intent_for<A: Agent + ?Sized>(
             };
             Err(agent.no_opinion(notes))
         }
+    }
+}
+
+/// Sets `cwd`, where the payload has none, to the first of the workspace
+/// roots listed under `key` (Cursor's `workspace_roots`, Cline's `workspaceRoots`).
+pub(crate) fn cwd_from_roots(input: &mut Map<String, Value>, key: &str) {
+    let root = input
+        .get(key)
+        .and_then(Value::as_array)
+        .and_then(|r| r.first())
+        .cloned();
+    if let Some(root) = root {
+        input.entry("cwd").or_insert(root);
     }
 }
 
