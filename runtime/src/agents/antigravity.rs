@@ -73,6 +73,7 @@ pub static INSTALL: InstallSpec = InstallSpec {
     )),
     project: USER_ONLY,
     user: UserPath::home(".gemini/config/hooks.json"),
+    system: super::SystemFile::NONE,
     detect: &[],
     detect_user: &[
         UserPath::home(".gemini/antigravity"),

@@ -58,6 +58,7 @@ pub static INSTALL: InstallSpec = InstallSpec {
     registration: Registration::Json(JsonSpec::claude(Shape::NestedMatching(".*"), TimeUnit::Milliseconds)),
     project: ".augment/settings.json",
     user: UserPath::home(".augment/settings.json"),
+    system: super::SystemFile::new("/etc/augment/settings.json", "", ""),
     detect: &[".augment"],
     detect_user: &[UserPath::home(".augment")],
     after_install: Some(

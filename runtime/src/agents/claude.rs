@@ -154,6 +154,11 @@ pub static INSTALL: InstallSpec = InstallSpec {
     }),
     project: ".claude/settings.json",
     user: UserPath::home(".claude/settings.json"),
+    system: super::SystemFile::new(
+        "/etc/claude-code/managed-settings.json",
+        "/Library/Application Support/ClaudeCode/managed-settings.json",
+        r"ClaudeCode\managed-settings.json",
+    ),
     detect: &[".claude"],
     detect_user: &[UserPath::home(".claude")],
     after_install: None,

@@ -90,6 +90,7 @@ pub static INSTALL: InstallSpec = InstallSpec {
     registration: Registration::Scripts(ScriptSpec { text: script }),
     project: ".clinerules/hooks",
     user: UserPath::home("Documents/Cline/Hooks"),
+    system: super::SystemFile::NONE,
     detect: &[".clinerules", ".cline"],
     detect_user: &[UserPath::home("Documents/Cline"), UserPath::home(".cline")],
     after_install: Some(

@@ -86,6 +86,7 @@ pub static INSTALL: InstallSpec = InstallSpec {
     }),
     project: ".codex/hooks.json",
     user: UserPath::new(CODEX_HOME, "hooks.json"),
+    system: super::SystemFile::new("/etc/codex/hooks.json", "/etc/codex/hooks.json", ""),
     detect: &[".codex"],
     detect_user: &[UserPath::new(CODEX_HOME, "")],
     after_install: Some(

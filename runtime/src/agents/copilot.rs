@@ -126,6 +126,11 @@ pub static INSTALL: InstallSpec = InstallSpec {
     }),
     project: ".github/hooks/agenthooks.json",
     user: UserPath::new(COPILOT_HOME, "hooks/agenthooks.json"),
+    system: super::SystemFile::new(
+        "/etc/github-copilot/policy.d/agenthooks.json",
+        "/etc/github-copilot/policy.d/agenthooks.json",
+        r"GitHub\Copilot\policy.d\agenthooks.json",
+    ),
     detect: &[
         ".github/hooks",
         ".github/copilot-instructions.md",

@@ -70,6 +70,7 @@ pub static INSTALL: InstallSpec = InstallSpec {
     }),
     project: "crush.json",
     user: UserPath::new(UserDir::XDG_CONFIG_HOME, "crush/crush.json"),
+    system: super::SystemFile::NONE,
     detect: &["crush.json", ".crush.json", ".crush"],
     detect_user: &[UserPath::new(UserDir::XDG_CONFIG_HOME, "crush")],
     after_install: None,

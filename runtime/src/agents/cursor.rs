@@ -100,6 +100,11 @@ pub static INSTALL: InstallSpec = InstallSpec {
     }),
     project: ".cursor/hooks.json",
     user: UserPath::home(".cursor/hooks.json"),
+    system: super::SystemFile::new(
+        "/etc/cursor/hooks.json",
+        "/Library/Application Support/Cursor/hooks.json",
+        r"Cursor\hooks.json",
+    ),
     detect: &[".cursor"],
     detect_user: &[UserPath::home(".cursor")],
     after_install: Some("Cursor runs a project's hooks only in a workspace you trust"),

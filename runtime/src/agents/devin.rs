@@ -50,6 +50,7 @@ pub static INSTALL: InstallSpec = InstallSpec {
     )),
     project: ".devin/config.json",
     user: UserPath::new(UserDir::XDG_CONFIG_HOME, "devin/config.json"),
+    system: super::SystemFile::NONE,
     detect: &[".devin"],
     detect_user: &[UserPath::new(UserDir::XDG_CONFIG_HOME, "devin")],
     after_install: None,

@@ -49,6 +49,7 @@ pub static INSTALL: InstallSpec = InstallSpec {
     }),
     project: ".factory/hooks.json",
     user: UserPath::home(".factory/hooks.json"),
+    system: super::SystemFile::NONE,
     detect: &[".factory"],
     detect_user: &[UserPath::home(".factory")],
     after_install: None,

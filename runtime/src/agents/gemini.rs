@@ -107,6 +107,7 @@ pub static INSTALL: InstallSpec = InstallSpec {
     }),
     project: ".gemini/settings.json",
     user: UserPath::home(".gemini/settings.json"),
+    system: super::SystemFile::new("/etc/gemini-cli/settings.json", "/Library/Application Support/GeminiCli/settings.json", r"gemini-cli\settings.json").var("GEMINI_CLI_SYSTEM_SETTINGS_PATH"),
     detect: &[".gemini"],
     detect_user: &[UserPath::home(".gemini")],
     after_install: Some(

@@ -52,6 +52,7 @@ pub static INSTALL: InstallSpec = InstallSpec {
     )),
     project: ".agents/plugins/agenthooks/hooks/hooks.json",
     user: UserPath::home(".agents/plugins/agenthooks/hooks/hooks.json"),
+    system: super::SystemFile::NONE,
     detect: &[".goosehints"],
     detect_user: &[UserPath::home(".config/goose")],
     after_install: None,

@@ -43,6 +43,7 @@ pub static INSTALL: InstallSpec = InstallSpec {
     )),
     project: USER_ONLY,
     user: UserPath::home(".junie/config.json"),
+    system: super::SystemFile::NONE,
     detect: &[],
     detect_user: &[UserPath::home(".junie")],
     after_install: None,

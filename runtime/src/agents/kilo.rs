@@ -30,6 +30,7 @@ pub static INSTALL: InstallSpec = InstallSpec {
     }),
     project: ".kilo/plugin/agenthooks.js",
     user: UserPath::new(UserDir::XDG_CONFIG_HOME, "kilo/plugin/agenthooks.js"),
+    system: super::SystemFile::NONE,
     detect: &[".kilo", "kilo.json"],
     detect_user: &[UserPath::new(UserDir::XDG_CONFIG_HOME, "kilo")],
     after_install: None,

@@ -86,6 +86,7 @@ pub static INSTALL: InstallSpec = InstallSpec {
     }),
     project: ".kiro/agents/agenthooks.json",
     user: UserPath::home(".kiro/agents/agenthooks.json"),
+    system: super::SystemFile::NONE,
     detect: &[".kiro"],
     detect_user: &[UserPath::home(".kiro")],
     after_install: Some(

@@ -96,7 +96,8 @@ pub mod windsurf;
 pub use claude_json::{ClaudeLike, Dialect};
 pub use install_spec::{
     claude_handler, shows_status_message, AlsoRuns, Field, InstallSpec, JsonSpec, Literal,
-    PluginSpec, Registration, ScriptSpec, Shape, TimeUnit, UserDir, UserPath, USER_ONLY,
+    PluginSpec, Registration, ScriptSpec, Shape, SystemFile, TimeUnit, UserDir, UserPath,
+    USER_ONLY,
 };
 pub use plan::{Intent, Verdict};
 pub use table::{

@@ -112,6 +112,7 @@ pub static INSTALL: InstallSpec = InstallSpec {
     }),
     project: ".opencode/plugins/agenthooks.js",
     user: UserPath::new(UserDir::XDG_CONFIG_HOME, "opencode/plugins/agenthooks.js"),
+    system: super::SystemFile::NONE,
     detect: &[".opencode"],
     detect_user: &[UserPath::new(UserDir::XDG_CONFIG_HOME, "opencode")],
     after_install: None,

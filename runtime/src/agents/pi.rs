@@ -97,6 +97,7 @@ pub static INSTALL: InstallSpec = InstallSpec {
     registration: Registration::Plugin(PluginSpec { text: extension }),
     project: ".pi/extensions/agenthooks.ts",
     user: UserPath::home(".pi/agent/extensions/agenthooks.ts"),
+    system: super::SystemFile::NONE,
     detect: &[".pi"],
     detect_user: &[UserPath::home(".pi")],
     after_install: None,

@@ -34,6 +34,7 @@ pub static INSTALL: InstallSpec = InstallSpec {
     registration: Registration::Json(JsonSpec::claude(Shape::Nested, TimeUnit::Seconds)),
     project: ".qoder/settings.json",
     user: UserPath::home(".qoder/settings.json"),
+    system: super::SystemFile::NONE,
     detect: &[".qoder"],
     detect_user: &[UserPath::home(".qoder")],
     after_install: None,

@@ -78,6 +78,12 @@ pub static INSTALL: InstallSpec = InstallSpec {
     }),
     project: ".qwen/settings.json",
     user: UserPath::home(".qwen/settings.json"),
+    system: super::SystemFile::new(
+        "/etc/qwen-code/settings.json",
+        "/Library/Application Support/QwenCode/settings.json",
+        r"qwen-code\settings.json",
+    )
+    .var("QWEN_CODE_SYSTEM_SETTINGS_PATH"),
     detect: &[".qwen"],
     detect_user: &[UserPath::home(".qwen")],
     after_install: None,

@@ -74,6 +74,11 @@ pub static INSTALL: InstallSpec = InstallSpec {
     }),
     project: ".windsurf/hooks.json",
     user: UserPath::home(".codeium/windsurf/hooks.json"),
+    system: super::SystemFile::new(
+        "/etc/windsurf/hooks.json",
+        "/Library/Application Support/Windsurf/hooks.json",
+        r"Windsurf\hooks.json",
+    ),
     detect: &[".windsurf"],
     detect_user: &[UserPath::home(".codeium/windsurf")],
     after_install: None,
