@@ -19,6 +19,7 @@ use super::claude_json::{put_verdict, BEHAVIOR, PERMISSION_DECISION};
 use super::deadline::{secs, Deadline};
 use super::plan::{non_empty, Intent, DEFAULT_DENY};
 use super::AnswerKind::{Allow, Ask, Block, Context, Deny, Stop, UpdatedInput};
+use super::DISABLE_ALL_HOOKS;
 use super::{parse_if_string, rename, tool, Agent, Caps, EventRow, Info, Native, Table};
 use super::{
     AlsoRuns, Field, InstallSpec, JsonSpec, Literal, Registration, Shape, TimeUnit, UserDir,
@@ -112,18 +113,19 @@ pub const COPILOT_HOME: UserDir = UserDir::Var {
 /// and flat handlers with `bash`, `powershell` (what it runs on Windows) and
 /// `timeoutSec`.
 pub static INSTALL: InstallSpec = InstallSpec {
-    registration: Registration::Json(JsonSpec {
-        shape: Shape::Flat,
-        handler: &[
-            ("type", Field::Literal(Literal::Str("command"))),
-            ("bash", Field::Command),
-            ("powershell", Field::PowerShellCommand),
-            ("timeoutSec", Field::Timeout(TimeUnit::Seconds)),
-        ],
-        root: &[("version", Literal::Int(1))],
-        jsonc: false,
-        off: &[("/disableAllHooks", true)],
-    }),
+    registration: Registration::Json(
+        JsonSpec::new(
+            Shape::Flat,
+            &[
+                ("type", Field::Literal(Literal::Str("command"))),
+                ("bash", Field::Command),
+                ("powershell", Field::PowerShellCommand),
+                ("timeoutSec", Field::Timeout(TimeUnit::Seconds)),
+            ],
+        )
+        .with_root(&[("version", Literal::Int(1))])
+        .with_off(DISABLE_ALL_HOOKS),
+    ),
     project: ".github/hooks/agenthooks.json",
     user: UserPath::new(COPILOT_HOME, "hooks/agenthooks.json"),
     system: super::SystemFile::new(

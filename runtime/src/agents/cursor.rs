@@ -15,8 +15,9 @@ use serde_json::{json, Map, Value};
 use super::claude_json::{put_verdict, verdict_str, VerdictKeys};
 use super::plan::{Intent, DEFAULT_DENY};
 use super::AnswerKind::{Allow, Ask, Block, Context, Deny, SystemMessage, UpdatedInput};
+use super::COMMAND_AND_TIMEOUT;
 use super::{tool, Agent, AlsoRuns, Caps, EventRow, Info, Native, Table};
-use super::{Field, InstallSpec, JsonSpec, Literal, Registration, Shape, TimeUnit, UserPath};
+use super::{InstallSpec, JsonSpec, Literal, Registration, Shape, UserPath};
 use crate::protocol::{Event, EventName};
 
 /// The Cursor adapter.
@@ -88,16 +89,9 @@ pub static TABLE: Table = Table {
 /// Cursor reads `hooks.json` with a `version`, camelCase events and flat
 /// handlers, timeout in seconds.
 pub static INSTALL: InstallSpec = InstallSpec {
-    registration: Registration::Json(JsonSpec {
-        shape: Shape::Flat,
-        handler: &[
-            ("command", Field::Command),
-            ("timeout", Field::Timeout(TimeUnit::Seconds)),
-        ],
-        root: &[("version", Literal::Int(1))],
-        jsonc: false,
-        off: &[],
-    }),
+    registration: Registration::Json(
+        JsonSpec::new(Shape::Flat, COMMAND_AND_TIMEOUT).with_root(&[("version", Literal::Int(1))]),
+    ),
     project: ".cursor/hooks.json",
     user: UserPath::home(".cursor/hooks.json"),
     system: super::SystemFile::new(

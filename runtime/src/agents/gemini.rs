@@ -93,18 +93,19 @@ pub static TABLE: Table = Table {
 /// event names; the timeout is in milliseconds and `name` is shown in its UI;
 /// `hooksConfig.enabled: false` switches every hook off.
 pub static INSTALL: InstallSpec = InstallSpec {
-    registration: Registration::Json(JsonSpec {
-        shape: Shape::Nested,
-        handler: &[
-            ("name", Field::Literal(Literal::Str("agenthooks"))),
-            ("type", Field::Literal(Literal::Str("command"))),
-            ("command", Field::Command),
-            ("timeout", Field::Timeout(TimeUnit::Milliseconds)),
-        ],
-        root: &[],
-        jsonc: true,
-        off: &[("/hooksConfig/enabled", false)],
-    }),
+    registration: Registration::Json(
+        JsonSpec::new(
+            Shape::Nested,
+            &[
+                ("name", Field::Literal(Literal::Str("agenthooks"))),
+                ("type", Field::Literal(Literal::Str("command"))),
+                ("command", Field::Command),
+                ("timeout", Field::Timeout(TimeUnit::Milliseconds)),
+            ],
+        )
+        .jsonc()
+        .with_off(&[("/hooksConfig/enabled", false)]),
+    ),
     project: ".gemini/settings.json",
     user: UserPath::home(".gemini/settings.json"),
     system: super::SystemFile::new("/etc/gemini-cli/settings.json", "/Library/Application Support/GeminiCli/settings.json", r"gemini-cli\settings.json").var("GEMINI_CLI_SYSTEM_SETTINGS_PATH"),
