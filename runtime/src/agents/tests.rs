@@ -70,6 +70,22 @@ pub fn fixture_event(agent: &dyn Agent, name: &str) -> Event {
         .1
 }
 
+/// `payload` as `agent` decodes it, from the event the payload names.
+pub fn decoded(agent: &dyn Agent, payload: Value) -> Event {
+    decoded_at(agent, payload, None)
+}
+
+/// `payload` as `agent` decodes it, with `--event` `event`.
+pub fn decoded_at(
+    agent: &dyn Agent,
+    payload: Value,
+    event: impl Into<Option<&'static str>>,
+) -> Event {
+    agent
+        .decode(payload, event.into())
+        .unwrap_or_else(|e| panic!("{} cannot decode: {e}", agent.id()))
+}
+
 /// An answer from its Claude JSON.
 pub fn answer(v: Value) -> Answer {
     serde_json::from_value(v).expect("answer JSON")
