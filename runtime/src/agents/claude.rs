@@ -77,7 +77,7 @@ pub const TOOLS: &[&str] = &[
 
 /// Claude Code's row for `event`: its own name and what it acts on there.
 /// The agents that copy Claude's event names build their tables from these
-/// ([`claude_rows!`](super::table::claude_rows)).
+/// (`claude_rows!`).
 pub const fn row(event: EventName) -> EventRow {
     let mut i = 0;
     while i < ROWS.len() {

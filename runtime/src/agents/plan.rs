@@ -118,7 +118,7 @@ pub fn agent_note(agent: &str, kind: &'static str, text: String) -> Note {
 
 /// Read `answer` for `event` and keep what `row` says the agent acts on.
 ///
-/// Each part of the answer is one rule below ([`Planner`]'s methods), read
+/// Each part of the answer is one rule below (the methods of `Planner`), read
 /// in this order because later parts look at what earlier ones decided: a
 /// rewrite after a deny is moot, a stop before a tool becomes a deny unless
 /// one was already given.
