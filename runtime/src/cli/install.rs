@@ -24,12 +24,9 @@ pub struct Args {
     /// The agents to install into: `claude`, `codex`, `gemini`, ... (see `agenthooks agents`).
     #[arg(value_name = "AGENT", required_unless_present = "all_detected")]
     pub agents: Vec<String>,
-    /// Write the user-level config (under `$HOME`) instead of the project's.
-    #[arg(long)]
-    pub user: bool,
-    /// Print what would change as a unified diff and write nothing.
-    #[arg(long)]
-    pub dry_run: bool,
+    /// Which config, and whether to write it.
+    #[command(flatten)]
+    pub target: Target,
     /// Every agent whose config folder exists in the project (or under `$HOME` with `--user`).
     #[arg(long)]
     pub all_detected: bool,
@@ -40,18 +37,26 @@ pub struct Args {
     pub absolute: bool,
 }
 
-/// `agenthooks uninstall`.
+/// The options `install` and `uninstall` share.
 #[derive(Debug, clap::Args)]
-pub struct UninstallArgs {
-    /// The agents to remove agenthooks from.
-    #[arg(value_name = "AGENT", required_unless_present = "all_installed")]
-    pub agents: Vec<String>,
+pub struct Target {
     /// Change the user-level config (under `$HOME`) instead of the project's.
     #[arg(long)]
     pub user: bool,
     /// Print what would change as a unified diff and write nothing.
     #[arg(long)]
     pub dry_run: bool,
+}
+
+/// `agenthooks uninstall`.
+#[derive(Debug, clap::Args)]
+pub struct UninstallArgs {
+    /// The agents to remove agenthooks from.
+    #[arg(value_name = "AGENT", required_unless_present = "all_installed")]
+    pub agents: Vec<String>,
+    /// Which config, and whether to write it.
+    #[command(flatten)]
+    pub target: Target,
     /// Every agent that has agenthooks entries at this scope.
     #[arg(long)]
     pub all_installed: bool,
@@ -62,7 +67,7 @@ pub struct UninstallArgs {
 /// # Errors
 /// Bad usage (an unknown agent) or no working directory / home.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let ctx = Ctx::new(args.user, args.absolute)?;
+    let ctx = Ctx::new(args.target.user, args.absolute)?;
     let mut agents = named(&args.agents)?;
     if args.all_detected {
         for agent in install::detected(ctx.scope, &ctx.root, &ctx.env) {
@@ -80,12 +85,12 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         }
     }
     ctx.warn_about_binary();
-    let code = ctx.each(&agents, Action::Install, args.dry_run)?;
-    if !args.dry_run {
+    let code = ctx.each(&agents, Action::Install, args.target.dry_run)?;
+    if !args.target.dry_run {
         let root = (ctx.scope == Scope::Project).then(|| ctx.root.clone());
         super::compile::warm_in_background(&mut io::stdout().lock(), root)?;
     }
-    if ctx.scope == Scope::Project && !args.dry_run {
+    if ctx.scope == Scope::Project && !args.target.dry_run {
         // On a terminal, offer to trust the project's hooks after showing
         // them, as `agenthooks trust` does (DESIGN.md §8); else say they wait.
         let mut out = io::stdout().lock();
@@ -101,7 +106,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
 /// # Errors
 /// Bad usage (an unknown agent) or no working directory / home.
 pub fn run_uninstall(args: UninstallArgs) -> anyhow::Result<ExitCode> {
-    let ctx = Ctx::new(args.user, false)?;
+    let ctx = Ctx::new(args.target.user, false)?;
     let mut agents = named(&args.agents)?;
     if args.all_installed {
         for agent in install::installed(ctx.scope, &ctx.root, &ctx.env) {
@@ -110,7 +115,7 @@ pub fn run_uninstall(args: UninstallArgs) -> anyhow::Result<ExitCode> {
             }
         }
     }
-    ctx.each(&agents, Action::Uninstall, args.dry_run)
+    ctx.each(&agents, Action::Uninstall, args.target.dry_run)
 }
 
 /// Why `binary` (absolute) is a poor thing for an agent's config to name:
