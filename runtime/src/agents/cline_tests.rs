@@ -2,6 +2,8 @@ use serde_json::json;
 
 use super::*;
 use crate::agents::tests::*;
+use crate::agents::{Agent, DecodeError};
+use crate::protocol::{Answer, EventName};
 
 // Payloads from cline/cline sdk/examples/hooks/README.md and hooks.proto (agent-protocols.md §7.3).
 fn sdk_tool_call(name: &str, input: serde_json::Value) -> serde_json::Value {

@@ -2,6 +2,8 @@ use serde_json::json;
 
 use super::*;
 use crate::agents::tests::*;
+use crate::agents::{Agent, DecodeError, Native};
+use crate::protocol::{Answer, EventName};
 
 // Payloads as documented at cursor.com/docs/agent/hooks (agent-protocols.md §5.3).
 fn common() -> serde_json::Value {

@@ -4,6 +4,7 @@ use super::*;
 use crate::agents::tests::*;
 use crate::agents::{Agent, Native};
 use crate::protocol::Answer;
+use crate::protocol::EventName;
 
 #[test]
 fn payloads_name_their_event_in_event_and_keep_goose_s_fields() {

@@ -210,6 +210,52 @@ pub struct PluginSpec {
 /// `--user`.
 pub const USER_ONLY: &str = "";
 
+/// The agent's own system-wide (managed, enterprise) hooks file, which users
+/// cannot switch off: where `agenthooks install --system` writes.
+///
+/// One absolute path per platform, `""` where the agent documents none
+/// there (install then refuses with one line); the Windows path is relative
+/// to `%ProgramData%`. Built with [`SystemFile::new`] and, for an agent that
+/// lets a variable name the file, [`SystemFile::var`]; agents without one
+/// say [`SystemFile::NONE`]. The logic (the root override for tests, the
+/// current platform) is `crate::install`'s.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SystemFile {
+    /// Linux and the other Unix systems but macOS (`/etc/...`).
+    pub unix: &'static str,
+    /// macOS (`/Library/Application Support/...`, or `/etc/...`).
+    pub macos: &'static str,
+    /// Windows, below `%ProgramData%` (`ClaudeCode\managed-settings.json`).
+    pub windows: &'static str,
+    /// A variable the agent reads that names the file instead, when set and
+    /// not empty (Gemini CLI's `GEMINI_CLI_SYSTEM_SETTINGS_PATH`).
+    pub var: Option<&'static str>,
+}
+
+impl SystemFile {
+    /// No system-wide hooks file on any platform.
+    pub const NONE: SystemFile = SystemFile::new("", "", "");
+
+    /// The file on Linux (and other Unix), macOS and Windows (below
+    /// `%ProgramData%`); `""` for a platform without one.
+    pub const fn new(unix: &'static str, macos: &'static str, windows: &'static str) -> SystemFile {
+        SystemFile {
+            unix,
+            macos,
+            windows,
+            var: None,
+        }
+    }
+
+    /// The same, with the variable the agent reads to find the file elsewhere.
+    pub const fn var(self, var: &'static str) -> SystemFile {
+        SystemFile {
+            var: Some(var),
+            ..self
+        }
+    }
+}
+
 /// Everything install needs to know about one agent besides its event table.
 #[derive(Debug, Clone, Copy)]
 pub struct InstallSpec {
@@ -220,6 +266,8 @@ pub struct InstallSpec {
     pub project: &'static str,
     /// The same at user level.
     pub user: UserPath,
+    /// The agent's system-wide hooks file ([`SystemFile::NONE`]: none).
+    pub system: SystemFile,
     /// Project paths whose presence means the project uses the agent.
     pub detect: &'static [&'static str],
     /// The same under the user's directories.

@@ -2,6 +2,8 @@ use serde_json::json;
 
 use super::*;
 use crate::agents::tests::*;
+use crate::agents::{Agent, Native};
+use crate::protocol::{Answer, EventName};
 
 // Payloads as documented at kiro.dev/docs/cli/hooks (agent-protocols.md §12).
 #[test]

@@ -53,9 +53,9 @@
 //!   run Claude's hooks too).
 //!
 //! Agents close enough to Claude's protocol to need no code of their own
-//! (Antigravity, Goose, Crush, Auggie, Junie, Qoder, Devin) are a
-//! [`ClaudeLike`] value: the same table and install spec, plus which payload
-//! keys name the event and which answer [`Dialect`] they read.
+//! (Qwen, Factory, Antigravity, Goose, Crush, Auggie, Junie, Qoder, Devin)
+//! are a [`ClaudeLike`] value: their [`Info`] and which answer [`Dialect`]
+//! they read.
 //!
 //! Because dropping happens in [`plan::plan`] from the same [`Caps`] that
 //! [`Agent::capabilities`] prints, the printed table and the encoder agree;
@@ -96,7 +96,8 @@ pub mod windsurf;
 pub use claude_json::{ClaudeLike, Dialect};
 pub use install_spec::{
     claude_handler, shows_status_message, AlsoRuns, Field, InstallSpec, JsonSpec, Literal,
-    PluginSpec, Registration, ScriptSpec, Shape, TimeUnit, UserDir, UserPath, USER_ONLY,
+    PluginSpec, Registration, ScriptSpec, Shape, SystemFile, TimeUnit, UserDir, UserPath,
+    USER_ONLY,
 };
 pub use plan::{Intent, Verdict};
 pub use table::{
@@ -194,31 +195,110 @@ pub enum DecodeError {
     Invalid(String),
 }
 
+/// What an agent states about itself as data: everything the trait's
+/// accessors return, one `static` (or field) per agent, so that an agent
+/// module names its id, table and install spec once.
+#[derive(Debug, Clone, Copy)]
+pub struct Info {
+    /// [`Agent::id`].
+    pub id: &'static str,
+    /// [`Agent::display_name`].
+    pub name: &'static str,
+    /// [`Agent::table`].
+    pub table: &'static Table,
+    /// [`Agent::install_spec`].
+    pub install: &'static InstallSpec,
+    /// [`Agent::deadline`].
+    pub deadline: deadline::Deadline,
+    /// [`Agent::also_runs`].
+    pub also_runs: Option<AlsoRuns>,
+    /// The payload keys that may name the event, in order, for the default
+    /// [`Agent::decode`] (`--event`, which `install` always writes, comes
+    /// first anyway).
+    pub names: &'static [&'static str],
+}
+
+impl Info {
+    /// An agent that names the event in `hook_event_name`, has an
+    /// undocumented deadline ([`deadline::UNVERIFIED`]) and runs no other
+    /// agent's hooks; the `with_*` methods say where it differs.
+    pub const fn new(
+        id: &'static str,
+        name: &'static str,
+        table: &'static Table,
+        install: &'static InstallSpec,
+    ) -> Info {
+        Info {
+            id,
+            name,
+            table,
+            install,
+            deadline: deadline::UNVERIFIED,
+            also_runs: None,
+            names: &["hook_event_name"],
+        }
+    }
+
+    /// The same agent, waiting `deadline` for a hook.
+    pub const fn with_deadline(self, deadline: deadline::Deadline) -> Info {
+        Info { deadline, ..self }
+    }
+
+    /// The same agent, naming the event by the first of `names` present.
+    pub const fn with_names(self, names: &'static [&'static str]) -> Info {
+        Info { names, ..self }
+    }
+
+    /// The same agent, running `also`'s hooks too.
+    pub const fn with_also_runs(self, also: AlsoRuns) -> Info {
+        Info {
+            also_runs: Some(also),
+            ..self
+        }
+    }
+}
+
 /// An agent adapter.
+///
+/// An agent implements [`Agent::info`] and, where its protocol differs from
+/// Claude's, [`Agent::reshape`] (its payload into Claude's layout) and
+/// [`Agent::write`] (an [`Intent`] in its own answer format); [`Agent::decode`]
+/// and [`Agent::encode`] put the shared halves around them.
 pub trait Agent: Sync + Send {
+    /// The agent's id, names, table, install spec, deadline and event keys.
+    fn info(&self) -> &Info;
+
     /// The id users type (`claude`, `codex`, ...).
-    fn id(&self) -> &'static str;
+    fn id(&self) -> &'static str {
+        self.info().id
+    }
 
     /// The agent's display name.
-    fn display_name(&self) -> &'static str;
+    fn display_name(&self) -> &'static str {
+        self.info().name
+    }
 
     /// The agent's events, tools, renames and capabilities.
-    fn table(&self) -> &'static Table;
+    fn table(&self) -> &'static Table {
+        self.info().table
+    }
 
     /// Where `install` registers the agent's hooks and what an entry looks
     /// like (the module's `INSTALL`).
-    fn install_spec(&self) -> &'static InstallSpec;
+    fn install_spec(&self) -> &'static InstallSpec {
+        self.info().install
+    }
 
     /// How long the agent waits for a hook before it gives up (and allows);
     /// [`deadline::UNVERIFIED`] where the agent does not document it.
     fn deadline(&self) -> deadline::Deadline {
-        deadline::UNVERIFIED
+        self.info().deadline
     }
 
     /// Another agent's hooks config this agent also runs (see [`AlsoRuns`]);
     /// `None` for most agents.
     fn also_runs(&self) -> Option<AlsoRuns> {
-        None
+        self.info().also_runs
     }
 
     /// What this agent does with agenthooks' own `.agents/hooks.json` (parsed)
@@ -228,16 +308,42 @@ pub trait Agent: Sync + Send {
         None
     }
 
+    /// The agent's payload, once its event's `row` is known, reshaped into
+    /// Claude's layout where it differs beyond names (which the table
+    /// renames): nothing for agents that send Claude's payload.
+    fn reshape(&self, _row: &EventRow, _input: &mut Map<String, Value>) {}
+
     /// Native input → canonical event. `event` is the `--event` argument, native
     /// or canonical spelling, for agents whose payload does not name the event.
+    ///
+    /// [`start_decode`] with the agent's [`Info::names`], [`Agent::reshape`],
+    /// then [`finish_decode`].
     ///
     /// # Errors
     /// When the payload cannot be read as this agent's input, or its event has
     /// no canonical equivalent ([`DecodeError::UnmappedEvent`]).
-    fn decode(&self, input: Value, event: Option<&str>) -> Result<Event, DecodeError>;
+    fn decode(&self, input: Value, event: Option<&str>) -> Result<Event, DecodeError> {
+        let info = self.info();
+        let (mut input, row) = start_decode(info.id, info.table, input, event, info.names)?;
+        self.reshape(row, &mut input);
+        finish_decode(info.id, info.table, row, input)
+    }
 
-    /// Aggregated answer → what this agent acts on, with a note for each part it cannot do.
-    fn encode(&self, event: &Event, answer: &Answer) -> Native;
+    /// What the agent acts on, `intent` (planned for `row`), in its own
+    /// answer format: Claude's JSON answer unless the agent says otherwise.
+    fn write(&self, event: &Event, row: &EventRow, intent: Intent) -> Native {
+        let value = claude_json::claude_json(event.name(), row.native, &intent);
+        Native::json(&value, intent.notes)
+    }
+
+    /// Aggregated answer → what this agent acts on, with a note for each part
+    /// it cannot do: [`intent_for`], then [`Agent::write`].
+    fn encode(&self, event: &Event, answer: &Answer) -> Native {
+        match intent_for(self, event, answer) {
+            Ok((row, intent)) => self.write(event, row, intent),
+            Err(native) => native,
+        }
+    }
 
     /// "No opinion" in this agent's dialect, with `notes` on stderr: what
     /// `run` answers when it has nothing to say or hits trouble of its own.
@@ -290,11 +396,11 @@ pub static AGENTS: &[&dyn Agent] = &[
     &codex::Codex,
     &gemini::Gemini,
     &copilot::Copilot,
-    &qwen::Qwen,
+    &qwen::AGENT,
     &cursor::Cursor,
     &windsurf::Windsurf,
     &cline::Cline,
-    &factory::Factory,
+    &factory::AGENT,
     &kiro::Kiro,
     &opencode::OpenCode,
     &kilo::Kilo,
@@ -451,8 +557,8 @@ pub fn finish_decode(
 ///
 /// # Errors
 /// The [`Native`] to write when the agent does not serve the event.
-pub fn intent_for(
-    agent: &dyn Agent,
+pub fn intent_for<A: Agent + ?Sized>(
+    agent: &A,
     event: &Event,
     answer: &Answer,
 ) -> Result<(&'static EventRow, Intent), Native> {

@@ -2,6 +2,8 @@ use serde_json::json;
 
 use super::*;
 use crate::agents::tests::*;
+use crate::agents::{Agent, DecodeError, Native};
+use crate::protocol::{Answer, Event, EventName};
 
 // Payloads as the plugin written by `install` sends them (see the module docs).
 fn before(tool: &str, args: serde_json::Value) -> Event {

@@ -2,6 +2,8 @@ use serde_json::json;
 
 use super::*;
 use crate::agents::tests::*;
+use crate::agents::Agent;
+use crate::protocol::{Answer, Event, EventName};
 
 // Payloads as the extension written by `install` sends them (module docs).
 fn pi_event(event: &str, payload: serde_json::Value) -> Event {

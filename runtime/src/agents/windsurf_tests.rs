@@ -2,6 +2,8 @@ use serde_json::json;
 
 use super::*;
 use crate::agents::tests::*;
+use crate::agents::{Agent, DecodeError, Native};
+use crate::protocol::{Answer, EventName};
 
 // Payloads as documented at docs.windsurf.com/windsurf/cascade/hooks (agent-protocols.md §6.2).
 fn payload(action: &str, info: serde_json::Value) -> serde_json::Value {

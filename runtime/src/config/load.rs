@@ -75,10 +75,9 @@ pub const MANAGED_ENV: &str = "AGENTHOOKS_MANAGED_CONFIG";
 /// `%ProgramData%\agenthooks\hooks.json` (Windows).
 fn platform_managed_file() -> PathBuf {
     if cfg!(windows) {
-        let data = env::var_os("ProgramData")
-            .filter(|v| !v.is_empty())
-            .map_or_else(|| PathBuf::from(r"C:\ProgramData"), PathBuf::from);
-        data.join("agenthooks").join("hooks.json")
+        crate::dirs::program_data()
+            .join("agenthooks")
+            .join("hooks.json")
     } else if cfg!(target_os = "macos") {
         PathBuf::from("/Library/Application Support/agenthooks/hooks.json")
     } else {
