@@ -30,8 +30,8 @@
 //! - **A sandbox limit**: its key in `config/hooks_json.rs` (a `HandlerWire`
 //!   field, which serde reads and the schema shows, the key in
 //!   `HandlerType::own_keys` and `HandlerWire::limits`); a field of
-//!   `config::Limits` in `config/mod.rs` with its default, `raised_over` and
-//!   `capped_at` (so the trust gate and review, the loader and the
+//!   `config::Limits` in `config/mod.rs` with its default, `raised_over`,
+//!   `capped_at` and `Display` (so the trust gate and review, the loader and the
 //!   `Sandbox` need no change); where it is enforced (`exec/wasm/limiter.rs`,
 //!   `engine.rs` or the call in `exec/wasm/mod.rs`, reading
 //!   `Sandbox::limits`), its mapping in `exec/wasm/classify.rs`, a
