@@ -31,13 +31,14 @@
 //!   field, which serde reads and the schema shows, the key in
 //!   `HandlerType::own_keys` and `HandlerWire::limits`); a field of
 //!   `config::Limits` in `config/mod.rs` with its default, `raised_over`,
-//!   `capped_at` and `Display` (so the trust gate and review, the loader and the
-//!   `Sandbox` need no change); where it is enforced (`exec/wasm/limiter.rs`,
-//!   `engine.rs` or the call in `exec/wasm/mod.rs`, reading
-//!   `Sandbox::limits`), its mapping in `exec/wasm/classify.rs`, a
-//!   [`Failure`] variant (its kind in `Failure::kind`:
-//!   exhaustive); a hostile guest in `tests/guests/` and its test in
-//!   `tests/all/wasm.rs`; the schemas in `runtime/schema/` (regenerated).
+//!   `capped_at` and `Display` (the loader, the trust gate and review, and
+//!   `Sandbox`'s fields and constructors read the struct and need no
+//!   change); where it is enforced, reading `Sandbox::limits` (the call in
+//!   `exec/wasm/mod.rs`, the engine, or the limiter `exec/wasm/sandbox.rs`
+//!   builds), its mapping in `exec/wasm/classify.rs`, a [`Failure`] variant
+//!   (its kind in `Failure::kind`: exhaustive); a hostile guest in
+//!   `tests/guests/` and its test in `tests/all/wasm.rs`; the schemas in
+//!   `runtime/schema/` (regenerated).
 #![warn(missing_docs)]
 
 // The stages as modules. Only the re-exports below are the library's API.
