@@ -51,7 +51,9 @@ fn install_system_merges_into_managed_settings_and_uninstall_restores_the_bytes(
 
     let out = ok(&p, &["install", "claude", "--system"]);
     assert!(out.contains("claude: updated "), "{out}");
-    assert!(out.contains("managed policy"), "{out}");
+    // The test's policy comes from AGENTHOOKS_MANAGED_CONFIG, which the
+    // agents would not see: said.
+    assert!(out.contains("named by AGENTHOOKS_MANAGED_CONFIG"), "{out}");
     let text = std::fs::read_to_string(&file).unwrap();
     let doc: Value = serde_json::from_str(&text).unwrap();
     // Merged, not clobbered: the organisation's keys are all there, in order.

@@ -9,6 +9,7 @@ use serde_json::Value;
 
 use super::deadline::{secs, Deadline};
 use super::AnswerKind::{Allow, Ask, Block, Context, Deny, Stop, SystemMessage, UpdatedInput};
+use super::DISABLE_ALL_HOOKS;
 use super::{Agent, Caps, DecodeError, EventRow, Info, Native, Table};
 use super::{Field, InstallSpec, JsonSpec, Literal, Registration, Shape, TimeUnit, UserPath};
 use crate::protocol::{Answer, Event, EventName};
@@ -76,7 +77,7 @@ pub const TOOLS: &[&str] = &[
 
 /// Claude Code's row for `event`: its own name and what it acts on there.
 /// The agents that copy Claude's event names build their tables from these
-/// ([`claude_rows!`](super::table::claude_rows)).
+/// (`claude_rows!`).
 pub const fn row(event: EventName) -> EventRow {
     let mut i = 0;
     while i < ROWS.len() {
@@ -138,20 +139,20 @@ const ROWS: &[EventRow] = same_names! {
 /// Claude Code reads `hooks` in `settings.json` (strict JSON), timeout in
 /// seconds; `disableAllHooks` switches every hook off.
 pub static INSTALL: InstallSpec = InstallSpec {
-    registration: Registration::Json(JsonSpec {
-        shape: Shape::Nested,
-        // Claude Code shows `statusMessage` while the entry runs: the
-        // messages of the event's hooks go there (install reads hooks.json).
-        handler: &[
-            ("type", Field::Literal(Literal::Str("command"))),
-            ("command", Field::Command),
-            ("timeout", Field::Timeout(TimeUnit::Seconds)),
-            ("statusMessage", Field::StatusMessage),
-        ],
-        root: &[],
-        jsonc: false,
-        off: &[("/disableAllHooks", true)],
-    }),
+    // Claude Code shows `statusMessage` while the entry runs: the messages
+    // of the event's hooks go there (install reads hooks.json).
+    registration: Registration::Json(
+        JsonSpec::new(
+            Shape::Nested,
+            &[
+                ("type", Field::Literal(Literal::Str("command"))),
+                ("command", Field::Command),
+                ("timeout", Field::Timeout(TimeUnit::Seconds)),
+                ("statusMessage", Field::StatusMessage),
+            ],
+        )
+        .with_off(DISABLE_ALL_HOOKS),
+    ),
     project: ".claude/settings.json",
     user: UserPath::home(".claude/settings.json"),
     system: super::SystemFile::new(

@@ -166,24 +166,14 @@ pub(super) fn claude_json(event: EventName, native: &str, intent: &Intent) -> Va
     let mut hso = Map::new();
     match event {
         EventName::PreToolUse => {
-            if let Some(v) = intent.verdict {
-                hso.insert("permissionDecision".into(), json!(verdict_str(v)));
-                if let Some(r) = intent.verdict_reason() {
-                    hso.insert("permissionDecisionReason".into(), json!(r));
-                }
-            }
+            put_verdict(&mut hso, intent, PERMISSION_DECISION);
             if let Some(input) = &intent.updated_input {
                 hso.insert("updatedInput".into(), Value::Object(input.clone()));
             }
         }
         EventName::PermissionRequest => {
             let mut decision = Map::new();
-            if let Some(v) = intent.verdict {
-                decision.insert("behavior".into(), json!(behavior_str(v)));
-                if let Some(r) = intent.verdict_reason() {
-                    decision.insert("message".into(), json!(r));
-                }
-            }
+            put_verdict(&mut decision, intent, BEHAVIOR);
             if let Some(input) = &intent.updated_input {
                 decision.insert("updatedInput".into(), Value::Object(input.clone()));
             }
@@ -230,6 +220,45 @@ pub(super) fn write_common(
         with_name.insert("hookEventName".into(), json!(native));
         with_name.extend(hso);
         out.insert("hookSpecificOutput".into(), Value::Object(with_name));
+    }
+}
+
+/// Where and how an agent's answer writes a verdict: the key, the verdict's
+/// spelling there, and the keys its reason goes under.
+pub(super) struct VerdictKeys {
+    /// The verdict's key (`permissionDecision`).
+    pub key: &'static str,
+    /// How the verdict is spelled there.
+    pub spell: fn(Verdict) -> &'static str,
+    /// The keys the reason is written under (`permissionDecisionReason`).
+    pub reason: &'static [&'static str],
+}
+
+/// Claude's `permissionDecision` before a tool (Copilot's too, at the top level).
+pub(super) const PERMISSION_DECISION: VerdictKeys = VerdictKeys {
+    key: "permissionDecision",
+    spell: verdict_str,
+    reason: &["permissionDecisionReason"],
+};
+
+/// Claude's PermissionRequest `decision.behavior` (Copilot's too, at the top level).
+pub(super) const BEHAVIOR: VerdictKeys = VerdictKeys {
+    key: "behavior",
+    spell: behavior_str,
+    reason: &["message"],
+};
+
+/// Writes the intent's verdict, if any, into `out` as `keys` say, with its
+/// reason ([`Intent::verdict_reason`]: a deny always has one).
+pub(super) fn put_verdict(out: &mut Map<String, Value>, intent: &Intent, keys: VerdictKeys) {
+    let Some(v) = intent.verdict else {
+        return;
+    };
+    out.insert(keys.key.into(), json!((keys.spell)(v)));
+    if let Some(r) = intent.verdict_reason() {
+        for key in keys.reason {
+            out.insert((*key).into(), json!(r));
+        }
     }
 }
 

@@ -117,14 +117,7 @@ impl Agent for Cline {
     }
 
     fn reshape(&self, row: &EventRow, input: &mut Map<String, Value>) {
-        let root = input
-            .get("workspaceRoots")
-            .and_then(Value::as_array)
-            .and_then(|r| r.first())
-            .cloned();
-        if let Some(root) = root {
-            input.entry("cwd").or_insert(root);
-        }
+        super::cwd_from_roots(input, "workspaceRoots");
         let prompt = input
             .get("userPromptSubmit")
             .and_then(|u| u.get("prompt"))

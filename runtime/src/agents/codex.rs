@@ -17,10 +17,8 @@ use super::deadline::{secs, Deadline};
 use super::plan::{Intent, Verdict, DEFAULT_DENY};
 use super::table::claude_rows;
 use super::AnswerKind::{Allow, Block, Context, Deny, Stop, SystemMessage, UpdatedInput};
-use super::{
-    claude_handler, InstallSpec, JsonSpec, Registration, Shape, TimeUnit, UserDir, UserPath,
-};
 use super::{tool, Agent, AnswerKind, Caps, EventRow, Info, Native, Table};
+use super::{InstallSpec, JsonSpec, Registration, Shape, TimeUnit, UserDir, UserPath};
 use crate::protocol::{Event, EventName, Note};
 
 /// The Codex adapter.
@@ -77,13 +75,7 @@ pub const CODEX_HOME: UserDir = UserDir::Var {
 /// `hooks`), Claude's shape, timeout in seconds; the user layer lives in
 /// `$CODEX_HOME`.
 pub static INSTALL: InstallSpec = InstallSpec {
-    registration: Registration::Json(JsonSpec {
-        shape: Shape::Nested,
-        handler: claude_handler(TimeUnit::Seconds),
-        root: &[],
-        jsonc: false,
-        off: &[],
-    }),
+    registration: Registration::Json(JsonSpec::claude(Shape::Nested, TimeUnit::Seconds)),
     project: ".codex/hooks.json",
     user: UserPath::new(CODEX_HOME, "hooks.json"),
     system: super::SystemFile::new("/etc/codex/hooks.json", "/etc/codex/hooks.json", ""),

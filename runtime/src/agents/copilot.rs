@@ -15,10 +15,11 @@
 
 use serde_json::{json, Map, Value};
 
-use super::claude_json::{behavior_str, verdict_str};
+use super::claude_json::{put_verdict, BEHAVIOR, PERMISSION_DECISION};
 use super::deadline::{secs, Deadline};
 use super::plan::{non_empty, Intent, DEFAULT_DENY};
 use super::AnswerKind::{Allow, Ask, Block, Context, Deny, Stop, UpdatedInput};
+use super::DISABLE_ALL_HOOKS;
 use super::{parse_if_string, rename, tool, Agent, Caps, EventRow, Info, Native, Table};
 use super::{
     AlsoRuns, Field, InstallSpec, JsonSpec, Literal, Registration, Shape, TimeUnit, UserDir,
@@ -112,18 +113,19 @@ pub const COPILOT_HOME: UserDir = UserDir::Var {
 /// and flat handlers with `bash`, `powershell` (what it runs on Windows) and
 /// `timeoutSec`.
 pub static INSTALL: InstallSpec = InstallSpec {
-    registration: Registration::Json(JsonSpec {
-        shape: Shape::Flat,
-        handler: &[
-            ("type", Field::Literal(Literal::Str("command"))),
-            ("bash", Field::Command),
-            ("powershell", Field::PowerShellCommand),
-            ("timeoutSec", Field::Timeout(TimeUnit::Seconds)),
-        ],
-        root: &[("version", Literal::Int(1))],
-        jsonc: false,
-        off: &[("/disableAllHooks", true)],
-    }),
+    registration: Registration::Json(
+        JsonSpec::new(
+            Shape::Flat,
+            &[
+                ("type", Field::Literal(Literal::Str("command"))),
+                ("bash", Field::Command),
+                ("powershell", Field::PowerShellCommand),
+                ("timeoutSec", Field::Timeout(TimeUnit::Seconds)),
+            ],
+        )
+        .with_root(&[("version", Literal::Int(1))])
+        .with_off(DISABLE_ALL_HOOKS),
+    ),
     project: ".github/hooks/agenthooks.json",
     user: UserPath::new(COPILOT_HOME, "hooks/agenthooks.json"),
     system: super::SystemFile::new(
@@ -183,12 +185,7 @@ impl Agent for Copilot {
         let mut out = Map::new();
         match event.name() {
             EventName::PermissionRequest => {
-                if let Some(v) = intent.verdict {
-                    out.insert("behavior".into(), json!(behavior_str(v)));
-                    if let Some(r) = intent.verdict_reason() {
-                        out.insert("message".into(), json!(r));
-                    }
-                }
+                put_verdict(&mut out, &intent, BEHAVIOR);
                 if let Some(reason) = &intent.stop {
                     // Copilot stops the agent only through a deny with interrupt.
                     out.insert("behavior".into(), json!("deny"));
@@ -199,12 +196,7 @@ impl Agent for Copilot {
                 }
             }
             _ => {
-                if let Some(v) = intent.verdict {
-                    out.insert("permissionDecision".into(), json!(verdict_str(v)));
-                    if let Some(r) = intent.verdict_reason() {
-                        out.insert("permissionDecisionReason".into(), json!(r));
-                    }
-                }
+                put_verdict(&mut out, &intent, PERMISSION_DECISION);
                 if let Some(input) = &intent.updated_input {
                     out.insert("modifiedArgs".into(), Value::Object(input.clone()));
                 }

@@ -17,8 +17,9 @@ use super::claude_json::{ClaudeLike, Dialect};
 use super::deadline::{secs, Deadline};
 use super::tool;
 use super::AnswerKind::{Ask, SystemMessage};
+use super::COMMAND_AND_TIMEOUT;
 use super::{Caps, EventRow, Info, Table};
-use super::{Field, InstallSpec, JsonSpec, Registration, Shape, TimeUnit, UserDir, UserPath};
+use super::{InstallSpec, JsonSpec, Registration, Shape, UserDir, UserPath};
 use crate::protocol::EventName;
 
 /// Allow, deny, halt, rewrite and context (its skill's list); no ask.
@@ -58,16 +59,7 @@ pub static TABLE: Table = Table {
 /// Crush reads `hooks` in `crush.json` (JSONC): flat `{command, timeout}`
 /// handlers, no `type`.
 pub static INSTALL: InstallSpec = InstallSpec {
-    registration: Registration::Json(JsonSpec {
-        shape: Shape::Flat,
-        handler: &[
-            ("command", Field::Command),
-            ("timeout", Field::Timeout(TimeUnit::Seconds)),
-        ],
-        root: &[],
-        jsonc: true,
-        off: &[],
-    }),
+    registration: Registration::Json(JsonSpec::new(Shape::Flat, COMMAND_AND_TIMEOUT).jsonc()),
     project: "crush.json",
     user: UserPath::new(UserDir::XDG_CONFIG_HOME, "crush/crush.json"),
     system: super::SystemFile::NONE,

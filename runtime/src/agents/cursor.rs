@@ -12,11 +12,12 @@
 
 use serde_json::{json, Map, Value};
 
-use super::claude_json::verdict_str;
+use super::claude_json::{put_verdict, verdict_str, VerdictKeys};
 use super::plan::{Intent, DEFAULT_DENY};
 use super::AnswerKind::{Allow, Ask, Block, Context, Deny, SystemMessage, UpdatedInput};
+use super::COMMAND_AND_TIMEOUT;
 use super::{tool, Agent, AlsoRuns, Caps, EventRow, Info, Native, Table};
-use super::{Field, InstallSpec, JsonSpec, Literal, Registration, Shape, TimeUnit, UserPath};
+use super::{InstallSpec, JsonSpec, Literal, Registration, Shape, UserPath};
 use crate::protocol::{Event, EventName};
 
 /// The Cursor adapter.
@@ -88,16 +89,9 @@ pub static TABLE: Table = Table {
 /// Cursor reads `hooks.json` with a `version`, camelCase events and flat
 /// handlers, timeout in seconds.
 pub static INSTALL: InstallSpec = InstallSpec {
-    registration: Registration::Json(JsonSpec {
-        shape: Shape::Flat,
-        handler: &[
-            ("command", Field::Command),
-            ("timeout", Field::Timeout(TimeUnit::Seconds)),
-        ],
-        root: &[("version", Literal::Int(1))],
-        jsonc: false,
-        off: &[],
-    }),
+    registration: Registration::Json(
+        JsonSpec::new(Shape::Flat, COMMAND_AND_TIMEOUT).with_root(&[("version", Literal::Int(1))]),
+    ),
     project: ".cursor/hooks.json",
     user: UserPath::home(".cursor/hooks.json"),
     system: super::SystemFile::new(
@@ -128,16 +122,7 @@ impl Agent for Cursor {
     }
 
     fn reshape(&self, row: &EventRow, input: &mut Map<String, Value>) {
-        if input.get("cwd").is_none() {
-            let root = input
-                .get("workspace_roots")
-                .and_then(Value::as_array)
-                .and_then(|r| r.first())
-                .cloned();
-            if let Some(root) = root {
-                input.insert("cwd".into(), root);
-            }
-        }
+        super::cwd_from_roots(input, "workspace_roots");
         match row.native {
             "beforeShellExecution" | "afterShellExecution" => {
                 let mut args = Map::new();
@@ -181,13 +166,12 @@ impl Agent for Cursor {
             return Native::ok(String::new(), intent.notes);
         }
         let mut out = Map::new();
-        if let Some(v) = intent.verdict {
-            out.insert("permission".into(), json!(verdict_str(v)));
-            if let Some(r) = intent.verdict_reason() {
-                out.insert("user_message".into(), json!(r));
-                out.insert("agent_message".into(), json!(r));
-            }
-        }
+        let permission = VerdictKeys {
+            key: "permission",
+            spell: verdict_str,
+            reason: &["user_message", "agent_message"],
+        };
+        put_verdict(&mut out, &intent, permission);
         if let Some(input) = &intent.updated_input {
             // No `permission` is added: a rewrite alone must not skip
             // Cursor's own confirmation.

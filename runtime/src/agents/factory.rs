@@ -10,8 +10,8 @@
 
 use super::claude_json::{ClaudeLike, Dialect};
 use super::table::claude_rows;
-use super::{claude_handler, InstallSpec, JsonSpec, Registration, Shape, TimeUnit, UserPath};
 use super::{tool, Info, Table};
+use super::{InstallSpec, JsonSpec, Registration, Shape, TimeUnit, UserPath};
 
 /// Factory Droid's table.
 pub static TABLE: Table = Table {
@@ -40,13 +40,7 @@ pub static TABLE: Table = Table {
 
 /// Factory Droid reads Claude's shape from `hooks.json`, timeout in seconds.
 pub static INSTALL: InstallSpec = InstallSpec {
-    registration: Registration::Json(JsonSpec {
-        shape: Shape::Nested,
-        handler: claude_handler(TimeUnit::Seconds),
-        root: &[],
-        jsonc: false,
-        off: &[],
-    }),
+    registration: Registration::Json(JsonSpec::claude(Shape::Nested, TimeUnit::Seconds)),
     project: ".factory/hooks.json",
     user: UserPath::home(".factory/hooks.json"),
     system: super::SystemFile::NONE,

@@ -14,7 +14,7 @@
 
 use serde_json::{json, Map, Value};
 
-use super::claude_json::{verdict_str, write_common};
+use super::claude_json::{put_verdict, verdict_str, write_common, VerdictKeys};
 use super::deadline::{secs, Deadline};
 use super::plan::{Intent, DEFAULT_DENY};
 use super::AnswerKind::{Allow, Ask, Block, Context, Deny, Stop, SystemMessage, UpdatedInput};
@@ -93,18 +93,19 @@ pub static TABLE: Table = Table {
 /// event names; the timeout is in milliseconds and `name` is shown in its UI;
 /// `hooksConfig.enabled: false` switches every hook off.
 pub static INSTALL: InstallSpec = InstallSpec {
-    registration: Registration::Json(JsonSpec {
-        shape: Shape::Nested,
-        handler: &[
-            ("name", Field::Literal(Literal::Str("agenthooks"))),
-            ("type", Field::Literal(Literal::Str("command"))),
-            ("command", Field::Command),
-            ("timeout", Field::Timeout(TimeUnit::Milliseconds)),
-        ],
-        root: &[],
-        jsonc: true,
-        off: &[("/hooksConfig/enabled", false)],
-    }),
+    registration: Registration::Json(
+        JsonSpec::new(
+            Shape::Nested,
+            &[
+                ("name", Field::Literal(Literal::Str("agenthooks"))),
+                ("type", Field::Literal(Literal::Str("command"))),
+                ("command", Field::Command),
+                ("timeout", Field::Timeout(TimeUnit::Milliseconds)),
+            ],
+        )
+        .jsonc()
+        .with_off(&[("/hooksConfig/enabled", false)]),
+    ),
     project: ".gemini/settings.json",
     user: UserPath::home(".gemini/settings.json"),
     system: super::SystemFile::new("/etc/gemini-cli/settings.json", "/Library/Application Support/GeminiCli/settings.json", r"gemini-cli\settings.json").var("GEMINI_CLI_SYSTEM_SETTINGS_PATH"),
@@ -149,12 +150,12 @@ impl Agent for Gemini {
         }
         let mut out = Map::new();
         let mut hso = Map::new();
-        if let Some(v) = intent.verdict {
-            out.insert("decision".into(), json!(verdict_str(v)));
-            if let Some(r) = intent.verdict_reason() {
-                out.insert("reason".into(), json!(r));
-            }
-        }
+        let decision = VerdictKeys {
+            key: "decision",
+            spell: verdict_str,
+            reason: &["reason"],
+        };
+        put_verdict(&mut out, &intent, decision);
         if intent.block.is_some() {
             // BeforeAgent: discard the prompt; AfterTool: replace the result;
             // AfterAgent: go on with the reason as the next prompt.

@@ -6,12 +6,10 @@ use crate::agents::{Agent, Native};
 use crate::protocol::{Answer, Event};
 
 fn before_tool(tool: &str, input: serde_json::Value) -> Event {
-    Gemini
-        .decode(
-            json!({"hook_event_name":"BeforeTool","tool_name":tool,"tool_input":input,"session_id":"s","cwd":"/w","timestamp":"t"}),
-            None,
-        )
-        .expect("decode")
+    decoded(
+        &Gemini,
+        json!({"hook_event_name":"BeforeTool","tool_name":tool,"tool_input":input,"session_id":"s","cwd":"/w","timestamp":"t"}),
+    )
 }
 
 #[test]
@@ -49,12 +47,10 @@ fn tool_names_and_params_become_claude_s() {
 
 #[test]
 fn mcp_tools_are_named_from_mcp_context() {
-    let ev = Gemini
-        .decode(
-            json!({"hook_event_name":"BeforeTool","tool_name":"mcp_my_srv_do_it","tool_input":{},"mcp_context":{"server_name":"my_srv","tool_name":"do_it"}}),
-            None,
-        )
-        .expect("decode");
+    let ev = decoded(
+        &Gemini,
+        json!({"hook_event_name":"BeforeTool","tool_name":"mcp_my_srv_do_it","tool_input":{},"mcp_context":{"server_name":"my_srv","tool_name":"do_it"}}),
+    );
     assert_eq!(ev.tool_name(), Some("mcp__my_srv__do_it"));
     assert_eq!(ev.input()["tool_kind"], "mcp");
 }
@@ -115,11 +111,7 @@ fn a_rewrite_goes_back_in_gemini_s_param_names() {
 
 #[test]
 fn prompt_stop_and_session_answers() {
-    let at = |name: &str| {
-        Gemini
-            .decode(json!({"hook_event_name":name,"session_id":"s"}), None)
-            .expect("decode")
-    };
+    let at = |name: &str| decoded(&Gemini, json!({"hook_event_name":name,"session_id":"s"}));
     let n = Gemini.encode(&at("BeforeAgent"), &block("no"));
     assert_eq!(stdout_json(&n), json!({"decision":"deny","reason":"no"}));
     let n = Gemini.encode(&at("BeforeAgent"), &context("ctx"));

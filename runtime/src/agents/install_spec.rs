@@ -156,19 +156,52 @@ pub struct JsonSpec {
 }
 
 impl JsonSpec {
-    /// Claude's handler (`type`, `command`, `timeout` in `unit`) under
-    /// `shape`, in a strict JSON file with no root keys and no off switch:
-    /// what the agents that copy Claude's file format read.
-    pub const fn claude(shape: Shape, unit: TimeUnit) -> JsonSpec {
+    /// `handler` under `shape`, in a strict JSON file with no root keys and
+    /// no off switch; the `with_*` methods say where a file differs.
+    pub const fn new(shape: Shape, handler: &'static [(&'static str, Field)]) -> JsonSpec {
         JsonSpec {
             shape,
-            handler: claude_handler(unit),
+            handler,
             root: &[],
             jsonc: false,
             off: &[],
         }
     }
+
+    /// Claude's handler (`type`, `command`, `timeout` in `unit`) under
+    /// `shape`: what the agents that copy Claude's file format read.
+    pub const fn claude(shape: Shape, unit: TimeUnit) -> JsonSpec {
+        JsonSpec::new(shape, claude_handler(unit))
+    }
+
+    /// The same file, needing these root keys.
+    pub const fn with_root(self, root: &'static [(&'static str, Literal)]) -> JsonSpec {
+        JsonSpec { root, ..self }
+    }
+
+    /// The same file, where the agent accepts comments.
+    pub const fn jsonc(self) -> JsonSpec {
+        JsonSpec {
+            jsonc: true,
+            ..self
+        }
+    }
+
+    /// The same file, with these settings switching every hook off.
+    pub const fn with_off(self, off: &'static [(&'static str, bool)]) -> JsonSpec {
+        JsonSpec { off, ..self }
+    }
 }
+
+/// Claude's switch for every hook, `"disableAllHooks": true`, which Qwen
+/// and Copilot read too.
+pub const DISABLE_ALL_HOOKS: &[(&str, bool)] = &[("/disableAllHooks", true)];
+
+/// A flat handler of the command and its timeout in seconds (Cursor, Crush).
+pub const COMMAND_AND_TIMEOUT: &[(&str, Field)] = &[
+    ("command", Field::Command),
+    ("timeout", Field::Timeout(TimeUnit::Seconds)),
+];
 
 /// How an agent's hooks are registered.
 #[derive(Debug, Clone, Copy)]

@@ -65,13 +65,15 @@ pub static TABLE: Table = Table {
 /// `agenthooks`, so the user's agents stay untouched. Flat handlers,
 /// `timeout_ms`.
 pub static INSTALL: InstallSpec = InstallSpec {
-    registration: Registration::Json(JsonSpec {
-        shape: Shape::Flat,
-        handler: &[
-            ("command", Field::Command),
-            ("timeout_ms", Field::Timeout(TimeUnit::Milliseconds)),
-        ],
-        root: &[
+    registration: Registration::Json(
+        JsonSpec::new(
+            Shape::Flat,
+            &[
+                ("command", Field::Command),
+                ("timeout_ms", Field::Timeout(TimeUnit::Milliseconds)),
+            ],
+        )
+        .with_root(&[
             ("name", Literal::Str("agenthooks")),
             (
                 "description",
@@ -80,10 +82,8 @@ pub static INSTALL: InstallSpec = InstallSpec {
                 ),
             ),
             ("tools", Literal::Strs(&["*"])),
-        ],
-        jsonc: false,
-        off: &[],
-    }),
+        ]),
+    ),
     project: ".kiro/agents/agenthooks.json",
     user: UserPath::home(".kiro/agents/agenthooks.json"),
     system: super::SystemFile::NONE,

@@ -279,12 +279,7 @@ pub(crate) fn write(event: &Event, intent: Intent) -> Native {
     if !assign.is_empty() {
         out.insert("output".into(), Value::Object(assign));
     }
-    let value = if out.is_empty() {
-        Value::Null
-    } else {
-        Value::Object(out)
-    };
-    Native::json(&value, intent.notes)
+    Native::object_or_nothing(out, intent.notes)
 }
 
 /// Bus events arrive through the plugin's `event` hook rather than by name.

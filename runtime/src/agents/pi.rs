@@ -222,12 +222,7 @@ impl Agent for Pi {
                 _ => {}
             }
         }
-        let value = if out.is_empty() {
-            Value::Null
-        } else {
-            Value::Object(out)
-        };
-        Native::json(&value, intent.notes)
+        Native::object_or_nothing(out, intent.notes)
     }
 }
 

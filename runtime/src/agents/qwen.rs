@@ -16,8 +16,9 @@ use super::claude_json::{ClaudeLike, Dialect};
 use super::deadline::{secs, Deadline};
 use super::table::claude_rows;
 use super::AnswerKind::UpdatedInput;
-use super::{claude_handler, InstallSpec, JsonSpec, Registration, Shape, TimeUnit, UserPath};
+use super::DISABLE_ALL_HOOKS;
 use super::{tool, Info, Table};
+use super::{InstallSpec, JsonSpec, Registration, Shape, TimeUnit, UserPath};
 
 /// Qwen Code's table: Claude's names and answers, except where noted.
 pub static TABLE: Table = Table {
@@ -69,13 +70,11 @@ pub static TABLE: Table = Table {
 /// Qwen Code reads `hooks` in `settings.json` (JSONC allowed): Claude's shape
 /// and names, the timeout in milliseconds.
 pub static INSTALL: InstallSpec = InstallSpec {
-    registration: Registration::Json(JsonSpec {
-        shape: Shape::Nested,
-        handler: claude_handler(TimeUnit::Milliseconds),
-        root: &[],
-        jsonc: true,
-        off: &[("/disableAllHooks", true)],
-    }),
+    registration: Registration::Json(
+        JsonSpec::claude(Shape::Nested, TimeUnit::Milliseconds)
+            .jsonc()
+            .with_off(DISABLE_ALL_HOOKS),
+    ),
     project: ".qwen/settings.json",
     user: UserPath::home(".qwen/settings.json"),
     system: super::SystemFile::new(

@@ -7,9 +7,10 @@ use crate::protocol::Answer;
 
 #[test]
 fn answers_are_claude_json() {
-    let ev = AGENT
-        .decode(json!({"hook_event_name":"PreToolUse","tool_name":"run_shell_command","tool_input":{"command":"x"}}), None)
-        .expect("decode");
+    let ev = decoded(
+        &AGENT,
+        json!({"hook_event_name":"PreToolUse","tool_name":"run_shell_command","tool_input":{"command":"x"}}),
+    );
     let n = AGENT.encode(&ev, &deny("no"));
     assert_eq!(
         stdout_json(&n),
@@ -33,9 +34,7 @@ fn answers_are_claude_json() {
         stdout_json(&n),
         json!({"continue":false,"stopReason":"halt"})
     );
-    let stop_ev = AGENT
-        .decode(json!({"hook_event_name":"Stop"}), None)
-        .expect("decode");
+    let stop_ev = decoded(&AGENT, json!({"hook_event_name":"Stop"}));
     let n = AGENT.encode(&stop_ev, &block("again"));
     assert_eq!(
         stdout_json(&n),
@@ -49,9 +48,10 @@ fn answers_are_claude_json() {
 #[test]
 fn a_rewrite_goes_back_in_qwen_s_param_names() {
     // AGENT applies a rewrite only from PermissionRequest's decision.
-    let ev = AGENT
-        .decode(json!({"hook_event_name":"PermissionRequest","tool_name":"read_file","tool_input":{"absolute_path":"/a"}}), None)
-        .expect("decode");
+    let ev = decoded(
+        &AGENT,
+        json!({"hook_event_name":"PermissionRequest","tool_name":"read_file","tool_input":{"absolute_path":"/a"}}),
+    );
     assert_eq!(ev.tool_name(), Some("Read"));
     assert_eq!(ev.tool_input().unwrap(), &json!({"file_path":"/a"}));
     let a = answer(
@@ -79,9 +79,10 @@ fn a_block_after_a_tool_reaches_the_model_as_context() {
     // AGENT 0.15.10 and 0.24.4 ignore PostToolUse `decision: block` (the model
     // never sees the reason) and show `additionalContext` (tests/real-agents,
     // `post` phase).
-    let ev = AGENT
-        .decode(json!({"hook_event_name":"PostToolUse","tool_name":"run_shell_command","tool_input":{"command":"ls"},"tool_response":{}}), None)
-        .expect("decode");
+    let ev = decoded(
+        &AGENT,
+        json!({"hook_event_name":"PostToolUse","tool_name":"run_shell_command","tool_input":{"command":"ls"},"tool_response":{}}),
+    );
     let n = AGENT.encode(&ev, &block("check the output"));
     assert_eq!(
         stdout_json(&n),

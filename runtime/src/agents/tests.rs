@@ -70,6 +70,22 @@ pub fn fixture_event(agent: &dyn Agent, name: &str) -> Event {
         .1
 }
 
+/// `payload` as `agent` decodes it, from the event the payload names.
+pub fn decoded(agent: &dyn Agent, payload: Value) -> Event {
+    decoded_at(agent, payload, None)
+}
+
+/// `payload` as `agent` decodes it, with `--event` `event`.
+pub fn decoded_at(
+    agent: &dyn Agent,
+    payload: Value,
+    event: impl Into<Option<&'static str>>,
+) -> Event {
+    agent
+        .decode(payload, event.into())
+        .unwrap_or_else(|e| panic!("{} cannot decode: {e}", agent.id()))
+}
+
 /// An answer from its Claude JSON.
 pub fn answer(v: Value) -> Answer {
     serde_json::from_value(v).expect("answer JSON")
@@ -1089,63 +1105,70 @@ struct Recorded {
     /// spelled as Claude spells them).
     renamed: &'static [(&'static str, EventName)],
     /// A native top-level field each payload has, kept beside Claude's.
-    kept: Option<&'static str>,
+    kept: &'static str,
     /// Where a payload holds the tool's arguments (JSON pointers, the first
     /// present), for agents whose recorded tool calls are all shell
     /// commands: each decodes to `Bash` with the same `command`.
     shell_args: &'static [&'static str],
 }
 
+impl Recorded {
+    /// An agent whose events have Claude's names and a canonical equivalent.
+    const fn new(
+        agent: &'static str,
+        at_least: usize,
+        kept: &'static str,
+        shell_args: &'static [&'static str],
+    ) -> Recorded {
+        Recorded {
+            agent,
+            at_least,
+            unmapped: &[],
+            renamed: &[],
+            kept,
+            shell_args,
+        }
+    }
+
+    const fn unmapped(self, unmapped: &'static [&'static str]) -> Recorded {
+        Recorded { unmapped, ..self }
+    }
+
+    const fn renamed(self, renamed: &'static [(&'static str, EventName)]) -> Recorded {
+        Recorded { renamed, ..self }
+    }
+}
+
 const RECORDED: &[Recorded] = &[
-    Recorded {
-        agent: "codex",
-        at_least: 30,
-        unmapped: &["PreModelRequest"],
-        renamed: &[],
-        kept: Some("turn_id"),
-        shell_args: &["/tool_input"],
-    },
-    Recorded {
-        agent: "qwen",
-        at_least: 50,
-        unmapped: &[],
-        renamed: &[],
-        kept: Some("timestamp"),
-        shell_args: &["/tool_input"],
-    },
-    Recorded {
-        agent: "gemini",
-        at_least: 50,
-        unmapped: &["BeforeModel", "AfterModel", "BeforeToolSelection"],
-        renamed: &[
+    Recorded::new("codex", 30, "turn_id", &["/tool_input"]).unmapped(&["PreModelRequest"]),
+    Recorded::new("qwen", 50, "timestamp", &["/tool_input"]),
+    Recorded::new("gemini", 50, "timestamp", &["/tool_input"])
+        .unmapped(&["BeforeModel", "AfterModel", "BeforeToolSelection"])
+        .renamed(&[
             ("BeforeAgent", EventName::UserPromptSubmit),
             ("PreCompress", EventName::PreCompact),
             ("BeforeTool", EventName::PreToolUse),
             ("AfterTool", EventName::PostToolUse),
             ("AfterAgent", EventName::Stop),
-        ],
-        kept: Some("timestamp"),
-        shell_args: &["/tool_input"],
-    },
+        ]),
     // The file name is the key the hook was registered under, which is what
     // install passes as --event: camelCase for native registrations,
     // Claude's names for Claude-format ones.
-    Recorded {
-        agent: "copilot",
-        at_least: 30,
-        unmapped: &[],
-        renamed: &[
-            ("sessionStart", EventName::SessionStart),
-            ("userPromptSubmitted", EventName::UserPromptSubmit),
-            ("preToolUse", EventName::PreToolUse),
-            ("permissionRequest", EventName::PermissionRequest),
-            ("postToolUse", EventName::PostToolUse),
-            ("agentStop", EventName::Stop),
-            ("sessionEnd", EventName::SessionEnd),
-        ],
-        kept: Some("cwd"),
-        shell_args: &["/toolArgs", "/toolInput", "/tool_input"],
-    },
+    Recorded::new(
+        "copilot",
+        30,
+        "cwd",
+        &["/toolArgs", "/toolInput", "/tool_input"],
+    )
+    .renamed(&[
+        ("sessionStart", EventName::SessionStart),
+        ("userPromptSubmitted", EventName::UserPromptSubmit),
+        ("preToolUse", EventName::PreToolUse),
+        ("permissionRequest", EventName::PermissionRequest),
+        ("postToolUse", EventName::PostToolUse),
+        ("agentStop", EventName::Stop),
+        ("sessionEnd", EventName::SessionEnd),
+    ]),
 ];
 
 /// Every recorded payload of every agent decodes under the native event its
@@ -1207,7 +1230,7 @@ fn every_recorded_payload_decodes_as_its_agent() {
             if let Some(session) = session {
                 assert_eq!(ev.session_id(), session.as_str(), "{path:?}");
             }
-            if let Some(kept) = want.and_then(|r| r.kept) {
+            if let Some(kept) = want.map(|r| r.kept) {
                 assert_eq!(
                     ev.input().get(kept),
                     payload.get(kept),

@@ -62,16 +62,13 @@ pub static TABLE: Table = Table {
 /// Windsurf reads `hooks.json`: flat handlers under snake_case events, no
 /// timeout field; `show_output: false` keeps our notes out of its UI.
 pub static INSTALL: InstallSpec = InstallSpec {
-    registration: Registration::Json(JsonSpec {
-        shape: Shape::Flat,
-        handler: &[
+    registration: Registration::Json(JsonSpec::new(
+        Shape::Flat,
+        &[
             ("command", Field::Command),
             ("show_output", Field::Literal(Literal::Bool(false))),
         ],
-        root: &[],
-        jsonc: false,
-        off: &[],
-    }),
+    )),
     project: ".windsurf/hooks.json",
     user: UserPath::home(".codeium/windsurf/hooks.json"),
     system: super::SystemFile::new(

@@ -157,9 +157,19 @@ fn note_managed_policy(out: &mut impl io::Write, policy: &Path) -> io::Result<()
     } else {
         "it is not there yet: put the organisation's hooks.json there"
     };
+    // `run` reads the variable only in the agents' own environment.
+    let by_var = std::env::var_os(config::MANAGED_ENV).is_some_and(|v| Path::new(&v) == policy);
+    let by_var = if by_var {
+        format!(
+            ", named by {} here: the agents see it only if they run with it set",
+            config::MANAGED_ENV
+        )
+    } else {
+        String::new()
+    };
     writeln!(
         out,
-        "note: the system entries run every scope's hooks with the managed policy `{}` first ({state}); the agents' user and project entries step aside",
+        "note: the system entries run every scope's hooks with the managed policy `{}` first ({state}{by_var}); the agents' user and project entries step aside",
         policy.display()
     )
 }

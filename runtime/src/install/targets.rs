@@ -220,6 +220,33 @@ mod tests {
         );
     }
 
+    /// What `Env::system_path` relies on: Unix and macOS paths absolute, the
+    /// Windows one relative (it goes below `%ProgramData%`), and only agents
+    /// registering by a JSON file (a system-wide script folder or plugin is
+    /// nothing any agent documents).
+    #[test]
+    fn every_system_file_is_well_formed() {
+        for agent in agents::AGENTS {
+            let spec = agent.install_spec();
+            let file = spec.system;
+            let id = agent.id();
+            for unix in [file.unix, file.macos]
+                .into_iter()
+                .filter(|p| !p.is_empty())
+            {
+                assert!(
+                    unix.starts_with('/') && !unix.contains('\\'),
+                    "{id}: {unix}"
+                );
+            }
+            let windows = file.windows;
+            assert!(!windows.contains(':') && !windows.starts_with('\\'), "{id}");
+            if file != agents::SystemFile::NONE {
+                assert!(matches!(spec.registration, Registration::Json(_)), "{id}");
+            }
+        }
+    }
+
     #[cfg(all(unix, not(target_os = "macos")))]
     #[test]
     fn on_linux_system_files_are_under_etc() {
