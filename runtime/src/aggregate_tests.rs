@@ -23,9 +23,14 @@ fn timed_out() -> Outcome {
     })
 }
 
+/// A PreToolUse answer with a permission decision and its reason.
+fn decided(decision: &str, reason: &str) -> Value {
+    json!({"hookSpecificOutput": {"hookEventName": "PreToolUse",
+        "permissionDecision": decision, "permissionDecisionReason": reason}})
+}
+
 fn pre(decision: &str, reason: &str) -> Outcome {
-    says(json!({"hookSpecificOutput": {"hookEventName": "PreToolUse",
-        "permissionDecision": decision, "permissionDecisionReason": reason}}))
+    says(decided(decision, reason))
 }
 
 fn context(event: EventName, text: &str) -> Outcome {
@@ -109,40 +114,35 @@ fn precedence_before_a_tool() {
                 allow(pre("ask", "sure?")),
                 allow(pre("deny", "no")),
             ],
-            answer: json!({"hookSpecificOutput": {"hookEventName": "PreToolUse",
-                "permissionDecision": "deny", "permissionDecisionReason": "no"}}),
+            answer: decided("deny", "no"),
             notes: &[],
         },
         Case {
             name: "defer beats ask",
             event: PreToolUse,
             hooks: vec![allow(pre("ask", "sure?")), allow(pre("defer", "later"))],
-            answer: json!({"hookSpecificOutput": {"hookEventName": "PreToolUse",
-                "permissionDecision": "defer", "permissionDecisionReason": "later"}}),
+            answer: decided("defer", "later"),
             notes: &[],
         },
         Case {
             name: "deny beats defer",
             event: PreToolUse,
             hooks: vec![allow(pre("defer", "later")), allow(pre("deny", "no"))],
-            answer: json!({"hookSpecificOutput": {"hookEventName": "PreToolUse",
-                "permissionDecision": "deny", "permissionDecisionReason": "no"}}),
+            answer: decided("deny", "no"),
             notes: &[],
         },
         Case {
             name: "ask beats allow",
             event: PreToolUse,
             hooks: vec![allow(pre("allow", "fine")), allow(pre("ask", "sure?"))],
-            answer: json!({"hookSpecificOutput": {"hookEventName": "PreToolUse",
-                "permissionDecision": "ask", "permissionDecisionReason": "sure?"}}),
+            answer: decided("ask", "sure?"),
             notes: &[],
         },
         Case {
             name: "allow beats no decision",
             event: PreToolUse,
             hooks: vec![allow(says(json!({}))), allow(pre("allow", "fine"))],
-            answer: json!({"hookSpecificOutput": {"hookEventName": "PreToolUse",
-                "permissionDecision": "allow", "permissionDecisionReason": "fine"}}),
+            answer: decided("allow", "fine"),
             notes: &[],
         },
         Case {
@@ -154,8 +154,7 @@ fn precedence_before_a_tool() {
                 allow(pre("ask", "nor me")),
                 allow(pre("deny", "second")),
             ],
-            answer: json!({"hookSpecificOutput": {"hookEventName": "PreToolUse",
-                "permissionDecision": "deny", "permissionDecisionReason": "first\nsecond"}}),
+            answer: decided("deny", "first\nsecond"),
             notes: &[],
         },
         Case {
@@ -165,8 +164,7 @@ fn precedence_before_a_tool() {
                 allow(says(json!({"decision": "approve", "reason": "fine"}))),
                 allow(says(json!({"decision": "block", "reason": "old style"}))),
             ],
-            answer: json!({"hookSpecificOutput": {"hookEventName": "PreToolUse",
-                "permissionDecision": "deny", "permissionDecisionReason": "old style"}}),
+            answer: decided("deny", "old style"),
             notes: &[],
         },
         Case {
@@ -178,8 +176,7 @@ fn precedence_before_a_tool() {
                 )),
                 allow(pre("deny", "why")),
             ],
-            answer: json!({"hookSpecificOutput": {"hookEventName": "PreToolUse",
-                "permissionDecision": "deny", "permissionDecisionReason": "why"}}),
+            answer: decided("deny", "why"),
             notes: &[],
         },
     ]);
@@ -335,8 +332,7 @@ fn updated_input() {
                 allow(updated(json!({"command": "ls -a"}))),
                 allow(pre("deny", "no")),
             ],
-            answer: json!({"hookSpecificOutput": {"hookEventName": "PreToolUse",
-                "permissionDecision": "deny", "permissionDecisionReason": "no"}}),
+            answer: decided("deny", "no"),
             notes: &["hook a: `updatedInput` dropped because the tool call is denied"],
         },
         Case {
@@ -429,8 +425,7 @@ fn failures_and_skips() {
             name: "a failure allows, with a note",
             event: PreToolUse,
             hooks: vec![allow(timed_out()), allow(pre("allow", "ok"))],
-            answer: json!({"hookSpecificOutput": {"hookEventName": "PreToolUse",
-                "permissionDecision": "allow", "permissionDecisionReason": "ok"}}),
+            answer: decided("allow", "ok"),
             notes: &["hook a: timed out after 2s and was killed"],
         },
         Case {

@@ -109,6 +109,7 @@ impl AuditLog {
     }
 
     /// The file written.
+    #[cfg(test)]
     pub fn path(&self) -> &Path {
         &self.path
     }

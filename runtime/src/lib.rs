@@ -3,18 +3,18 @@
 //!
 //! One event takes this path:
 //!
-//! 1. **decode** ([`agents`]): the agent's native JSON → a canonical [`protocol::Event`];
-//! 2. **load** ([`config`]): `~/.agents/hooks.json` + `<project>/.agents/hooks.json`;
-//! 3. **select** ([`select`]): event name + matcher + `if` → handlers, deduplicated;
-//! 4. **execute** ([`exec`]): all handlers at once, command or wasm → an [`protocol::Outcome`] each;
-//! 5. **aggregate** ([`aggregate`]): outcomes → one [`protocol::Answer`], deterministically;
-//! 6. **encode** ([`agents`]): the answer → the agent's native stdout, stderr and exit code.
+//! 1. **decode** (`agents`): the agent's native JSON → a canonical [`Event`];
+//! 2. **load** (`config`, [`load`]): `~/.agents/hooks.json` + `<project>/.agents/hooks.json`;
+//! 3. **select** (`select`): event name + matcher + `if` → handlers, deduplicated;
+//! 4. **execute** (`exec`): all handlers at once, command or wasm → an [`Outcome`] each;
+//! 5. **aggregate** (`aggregate`): outcomes → one [`Answer`], deterministically;
+//! 6. **encode** (`agents`): the answer → the agent's native stdout, stderr and exit code.
 //!
 //! `run`, `fire` and [`Runtime`] share the tail of that path
-//! ([`pipeline`]): the configuration's notes, `--verbose` lines, the
+//! (`pipeline`): the configuration's notes, `--verbose` lines, the
 //! dispatch's notes and the audit record, in that order. Every note is a
-//! [`protocol::Note`] (who, a stable kebab-case kind, the text) until it is
-//! printed, prefixed `agenthooks: ` in one place ([`protocol::Note::line`]).
+//! [`Note`] (who, a stable kebab-case kind, the text) until it is
+//! printed, prefixed `agenthooks: ` in one place ([`Note::line`]).
 //!
 //! # What a change touches
 //!
@@ -26,41 +26,61 @@
 //!   with the facts) and the row of each agent that fires it; the schemas in
 //!   `runtime/schema/` (regenerated; a test fails until they are); the count
 //!   in `protocol/event.rs`'s tests.
-//! - **An agent**: see [`agents`].
+//! - **An agent**: see `agents/mod.rs`.
 //! - **A sandbox limit**: its key in `config/hooks_json.rs` (a `HandlerWire`
 //!   field, which serde reads and the schema shows, the key in
 //!   `HandlerType::own_keys` and `HandlerWire::limits`); a field of
-//!   `config::Limits` in `config/mod.rs` with its default, `raised_over` and
-//!   `capped_at` (so the trust gate and review, the loader and the
-//!   `Sandbox` need no change); where it is enforced (`exec/wasm/limiter.rs`,
-//!   `engine.rs` or the call in `exec/wasm/mod.rs`, reading
-//!   `Sandbox::limits`), its mapping in `exec/wasm/classify.rs`, a
-//!   [`protocol::Failure`] variant (its kind in `Failure::kind`:
-//!   exhaustive); a hostile guest in `tests/guests/` and its test in
-//!   `tests/all/wasm.rs`; the schemas in `runtime/schema/` (regenerated).
+//!   `config::Limits` in `config/mod.rs` with its default, `raised_over`,
+//!   `capped_at` and `Display` (the loader, the trust gate and review, and
+//!   `Sandbox`'s fields and constructors read the struct and need no
+//!   change); where it is enforced, reading `Sandbox::limits` (the call in
+//!   `exec/wasm/mod.rs`, the engine, or the limiter `exec/wasm/sandbox.rs`
+//!   builds), its mapping in `exec/wasm/classify.rs`, a [`Failure`] variant
+//!   (its kind in `Failure::kind`: exhaustive); a hostile guest in
+//!   `tests/guests/` and its test in `tests/all/wasm.rs`; the schemas in
+//!   `runtime/schema/` (regenerated).
 #![warn(missing_docs)]
 
+// The stages as modules. Only the re-exports below are the library's API.
+// The modules the binary (`cli`), the benchmarks, `tests/` and `fuzz/` reach
+// into are `pub` but hidden from the docs: not an API, no stability promised.
+#[doc(hidden)]
 pub mod agents;
-pub mod aggregate;
-pub mod audit;
 #[cfg(feature = "wasm")]
+mod aggregate;
+// Without the wasm feature (the fuzz build) the pipeline and the CLI are
+// left out, and with them most callers of these two.
+#[cfg_attr(not(feature = "wasm"), allow(dead_code))]
+mod audit;
+#[cfg(feature = "wasm")]
+#[doc(hidden)]
 pub mod cli;
+#[doc(hidden)]
 pub mod config;
-pub mod dirs;
+mod dirs;
+#[doc(hidden)]
 pub mod exec;
+#[doc(hidden)]
 pub mod fsread;
+#[doc(hidden)]
 pub mod install;
 pub mod oci;
 #[cfg(feature = "wasm")]
-pub mod pipeline;
+mod pipeline;
+#[doc(hidden)]
 pub mod protocol;
 #[cfg(feature = "wasm")]
-pub mod runtime;
+mod runtime;
+#[doc(hidden)]
 pub mod select;
-pub mod suggest;
+#[cfg_attr(not(feature = "wasm"), allow(dead_code))]
+mod suggest;
 
 // The names an embedder needs, at the crate root.
-pub use agents::{Agent, Native, AGENTS};
+pub use agents::{find, Agent, Native, AGENTS};
+pub use config::{load, Config, LoadOptions, Scope};
+#[cfg(feature = "wasm")]
+pub use exec::wasm::{CacheDir, Sandbox, WasmHost};
 pub use exec::Report;
 #[cfg(feature = "wasm")]
 pub use pipeline::Dispatched;

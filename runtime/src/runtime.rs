@@ -67,7 +67,7 @@ use crate::protocol::Event;
 #[non_exhaustive]
 pub struct RuntimeOptions {
     /// The home directory holding `.agents/hooks.json`; `None` is the
-    /// user's ([`crate::dirs::home`]).
+    /// user's (`$HOME`, `%USERPROFILE%` on Windows).
     pub home: Option<PathBuf>,
     /// The project root for every event; `None` finds it from each event's
     /// `cwd` (or `CLAUDE_PROJECT_DIR`), as `run` does.

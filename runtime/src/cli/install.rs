@@ -30,16 +30,9 @@ pub struct Args {
     /// The agents to install into: `claude`, `codex`, `gemini`, ... (see `agenthooks agents`).
     #[arg(value_name = "AGENT", required_unless_present = "all_detected")]
     pub agents: Vec<String>,
-    /// Write the user-level config (under `$HOME`) instead of the project's.
-    #[arg(long, conflicts_with = "system")]
-    pub user: bool,
-    /// Write each agent's system-wide (managed) hooks file, for every user
-    /// of the machine (run as root / administrator).
-    #[arg(long)]
-    pub system: bool,
-    /// Print what would change as a unified diff and write nothing.
-    #[arg(long)]
-    pub dry_run: bool,
+    /// Which config, and whether to write it.
+    #[command(flatten)]
+    pub target: Target,
     /// Every agent whose config folder exists in the project (or under `$HOME`
     /// with `--user`, or whose system folder exists with `--system`).
     #[arg(long)]
@@ -51,21 +44,30 @@ pub struct Args {
     pub absolute: bool,
 }
 
+/// The options `install` and `uninstall` share.
+#[derive(Debug, clap::Args)]
+pub struct Target {
+    /// Change the user-level config (under `$HOME`) instead of the project's.
+    #[arg(long, conflicts_with = "system")]
+    pub user: bool,
+    /// Change each agent's system-wide (managed) hooks file, for every user
+    /// of the machine (run as root / administrator).
+    #[arg(long)]
+    pub system: bool,
+    /// Print what would change as a unified diff and write nothing.
+    #[arg(long)]
+    pub dry_run: bool,
+}
+
 /// `agenthooks uninstall`.
 #[derive(Debug, clap::Args)]
 pub struct UninstallArgs {
     /// The agents to remove agenthooks from.
     #[arg(value_name = "AGENT", required_unless_present = "all_installed")]
     pub agents: Vec<String>,
-    /// Change the user-level config (under `$HOME`) instead of the project's.
-    #[arg(long, conflicts_with = "system")]
-    pub user: bool,
-    /// Change each agent's system-wide (managed) hooks file.
-    #[arg(long)]
-    pub system: bool,
-    /// Print what would change as a unified diff and write nothing.
-    #[arg(long)]
-    pub dry_run: bool,
+    /// Which config, and whether to write it.
+    #[command(flatten)]
+    pub target: Target,
     /// Every agent that has agenthooks entries at this scope.
     #[arg(long)]
     pub all_installed: bool,
@@ -76,7 +78,7 @@ pub struct UninstallArgs {
 /// # Errors
 /// Bad usage (an unknown agent) or no working directory / home.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let ctx = Ctx::new(scope(args.user, args.system), args.absolute)?;
+    let ctx = Ctx::new(args.target.scope(), args.absolute)?;
     let mut agents = named(&args.agents)?;
     if args.all_detected {
         for agent in install::detected(ctx.scope, &ctx.root, &ctx.env) {
@@ -94,18 +96,18 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         }
     }
     ctx.warn_about_binary();
-    let code = ctx.each(&agents, Action::Install, args.dry_run)?;
+    let code = ctx.each(&agents, Action::Install, args.target.dry_run)?;
     if ctx.scope == Scope::Managed {
         // Compiling into root's cache would help nobody; the trust offer is
         // about a project.
         note_managed_policy(&mut io::stdout().lock(), &config::managed_file())?;
         return Ok(code);
     }
-    if !args.dry_run {
+    if !args.target.dry_run {
         let root = (ctx.scope == Scope::Project).then(|| ctx.root.clone());
         super::compile::warm_in_background(&mut io::stdout().lock(), root)?;
     }
-    if ctx.scope == Scope::Project && !args.dry_run {
+    if ctx.scope == Scope::Project && !args.target.dry_run {
         // On a terminal, offer to trust the project's hooks after showing
         // them, as `agenthooks trust` does (DESIGN.md §8); else say they wait.
         let mut out = io::stdout().lock();
@@ -121,7 +123,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
 /// # Errors
 /// Bad usage (an unknown agent) or no working directory / home.
 pub fn run_uninstall(args: UninstallArgs) -> anyhow::Result<ExitCode> {
-    let ctx = Ctx::new(scope(args.user, args.system), false)?;
+    let ctx = Ctx::new(args.target.scope(), false)?;
     let mut agents = named(&args.agents)?;
     if args.all_installed {
         for agent in install::installed(ctx.scope, &ctx.root, &ctx.env) {
@@ -130,17 +132,19 @@ pub fn run_uninstall(args: UninstallArgs) -> anyhow::Result<ExitCode> {
             }
         }
     }
-    ctx.each(&agents, Action::Uninstall, args.dry_run)
+    ctx.each(&agents, Action::Uninstall, args.target.dry_run)
 }
 
-/// The scope the flags ask for.
-fn scope(user: bool, system: bool) -> Scope {
-    if system {
-        Scope::Managed
-    } else if user {
-        Scope::User
-    } else {
-        Scope::Project
+impl Target {
+    /// The scope the flags ask for.
+    fn scope(&self) -> Scope {
+        if self.system {
+            Scope::Managed
+        } else if self.user {
+            Scope::User
+        } else {
+            Scope::Project
+        }
     }
 }
 

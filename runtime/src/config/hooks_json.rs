@@ -6,7 +6,7 @@
 //! and as a file-wide default (Claude Code's `onFailure` is its other
 //! spelling), and (user file only) `audit`. The same types
 //! generate the JSON Schema `agenthooks schema config` prints and the lists
-//! of known keys: serde's own list of a struct's fields ([`fields_of`]), and
+//! of known keys: serde's own list of a struct's fields (`fields_of`), and
 //! for a handler [`HandlerType::has_key`] over [`HandlerWire`]'s fields.
 //!
 //! Unknown keys are not rejected here: serde ignores them and

@@ -597,12 +597,16 @@ fn resolve_group(
     let Some(matcher) = group_matcher(ctx, config, event, at, group.matcher.as_deref()) else {
         return;
     };
-    let Some(group_if) = if_at(ctx, config, event, at, group.if_.as_deref(), "group") else {
+    let src = group.if_.as_deref();
+    let key = ("`if` regex", src, event, "group");
+    let Some(group_if) = valid_or_warn(ctx, config, at, compile_if(src), key) else {
         return;
     };
     for (h, entry) in group.hooks.into_iter().enumerate() {
         let at = format!("{at}.hooks[{h}]");
-        let Some(if_) = if_at(ctx, config, event, &at, entry.if_.as_deref(), "handler") else {
+        let src = entry.if_.as_deref();
+        let key = ("`if` regex", src, event, "handler");
+        let Some(if_) = valid_or_warn(ctx, config, &at, compile_if(src), key) else {
             continue;
         };
         let if_ = if_.or_else(|| group_if.clone());
@@ -652,25 +656,6 @@ fn group_matcher(
         Err(_) if event.matcher_field().is_none() => Some(Matcher::All),
         parsed => valid_or_warn(ctx, config, at, parsed, ("matcher", src, event, "group")),
     }
-}
-
-/// The `if` of a group or handler (`what`): `Some(None)` when there is none,
-/// `None` (with a warning: the `what` is skipped) when it does not compile.
-fn if_at(
-    ctx: &Ctx<'_>,
-    config: &mut Config,
-    event: EventName,
-    at: &str,
-    src: Option<&str>,
-    what: &str,
-) -> Option<Option<IfSpec>> {
-    valid_or_warn(
-        ctx,
-        config,
-        at,
-        compile_if(src),
-        ("`if` regex", src, event, what),
-    )
 }
 
 /// The value of a regex-bearing key, or `None` with a warning that names

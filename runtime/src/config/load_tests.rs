@@ -86,6 +86,15 @@ fn commands(config: &Config) -> Vec<&str> {
     config.handlers.iter().map(command_of).collect()
 }
 
+/// Asserts that line `i` of `lines` (a config's warnings or errors) holds `part`.
+#[track_caller]
+fn assert_line(lines: &[String], i: usize, part: &str) {
+    assert!(
+        lines.get(i).is_some_and(|line| line.contains(part)),
+        "line {i} does not hold {part:?}: {lines:?}"
+    );
+}
+
 fn one_handler(handler: serde_json::Value) -> String {
     json!({"hooks": {"PreToolUse": [{"hooks": [handler]}]}}).to_string()
 }
@@ -199,11 +208,7 @@ fn wrong_types_are_errors_with_a_position() {
     d.write_project("[1]");
     let c = d.load();
     assert_eq!(c.errors.len(), 2, "{:?}", c.errors);
-    assert!(
-        c.errors[1].contains("the top level is an array"),
-        "{:?}",
-        c.errors
-    );
+    assert_line(&c.errors, 1, "the top level is an array");
 }
 
 #[test]
@@ -263,7 +268,7 @@ fn hostile_project_file(make: impl FnOnce(&Path), says: &str) {
     assert_eq!(c.errors.len(), 1, "{:?}", c.errors);
     let shown = format!("`{}`", d.project_file().display());
     assert!(c.errors[0].starts_with(&shown), "{:?}", c.errors);
-    assert!(c.errors[0].contains(says), "{:?}", c.errors);
+    assert_line(&c.errors, 0, says);
     assert!(
         c.errors[0].ends_with("(other scopes still run)"),
         "{:?}",
@@ -799,10 +804,10 @@ fn on_failure_is_claude_codes_spelling_of_on_error() {
     use OnError::{Allow, Deny};
     assert_eq!(policies, [Deny, Allow, Deny, Deny, Deny]);
     assert_eq!(c.warnings.len(), 1, "{:?}", c.warnings);
-    assert!(
-        c.warnings[0].contains("hooks.Stop[0].hooks[3]: `onError` and `onFailure` disagree"),
-        "{:?}",
-        c.warnings
+    assert_line(
+        &c.warnings,
+        0,
+        "hooks.Stop[0].hooks[3]: `onError` and `onFailure` disagree",
     );
 }
 
@@ -867,11 +872,7 @@ fn the_event_memory_budget_is_set_in_the_user_file_only() {
     d.write_user(r#"{"eventMemoryMiB": 0}"#);
     let c = d.load();
     assert_eq!(c.budgets.event_memory_mib, 512);
-    assert!(
-        c.warnings[0].contains("must be at least 1"),
-        "{:?}",
-        c.warnings
-    );
+    assert_line(&c.warnings, 0, "must be at least 1");
 }
 
 #[test]
@@ -1046,11 +1047,7 @@ fn on_config_error_is_the_users_and_a_broken_file_is_typed() {
     d.write_project(r#"{"onConfigError": "deny"}"#);
     let c = d.load();
     assert_eq!(c.on_config_error, OnError::Allow);
-    assert!(
-        c.warnings[0].contains("honoured only in the user file"),
-        "{:?}",
-        c.warnings
-    );
+    assert_line(&c.warnings, 0, "honoured only in the user file");
 
     // A broken user file that spells it out is honoured.
     let d = Dirs::new();
@@ -1130,15 +1127,11 @@ fn managed_only_keeps_user_and_project_files_out() {
     let c = d.load_managed(Some(&file));
     assert_eq!(commands(&c), ["managed"]);
     assert_eq!(c.warnings.len(), 2, "{:?}", c.warnings);
-    assert!(c.warnings[0].contains("managedOnly"), "{:?}", c.warnings);
+    assert_line(&c.warnings, 0, "managedOnly");
     // A user file cannot set it for itself.
     d.write_user(r#"{"managedOnly": true}"#);
     let c = d.load();
-    assert!(
-        c.warnings[0].contains("honoured only in the managed file"),
-        "{:?}",
-        c.warnings
-    );
+    assert_line(&c.warnings, 0, "honoured only in the managed file");
 }
 
 #[test]
@@ -1245,11 +1238,7 @@ fn components_from_sources_the_managed_policy_does_not_allow_are_skipped() {
         .component
         .ends_with(".agents/vetted/ok.wasm"));
     assert_eq!(c.warnings.len(), 2, "{:?}", c.warnings);
-    assert!(
-        c.warnings[1].contains("`other/x.wasm` is not from a source"),
-        "{:?}",
-        c.warnings
-    );
+    assert_line(&c.warnings, 1, "`other/x.wasm` is not from a source");
     assert_eq!(c.refused_components.len(), 2);
 
     // Registries: the same registry and a repository at or below the prefix.

@@ -493,4 +493,23 @@ mod tests {
             serde_json::from_value(json!({"net": ["h:1"], "read": ["r"]})).unwrap();
         assert_eq!(written.map_paths(|p| PathBuf::from("/").join(p)), grants);
     }
+
+    #[test]
+    fn limits_name_each_one_raised_and_cap_each_one() {
+        let asked = Limits {
+            fuel: Limits::DEFAULT.fuel * 2,
+            memory_mib: 1,
+        };
+        assert_eq!(
+            asked.raised_over(&Limits::DEFAULT),
+            [format!("`fuel` {} ({} instead)", asked.fuel, DEFAULT_FUEL)]
+        );
+        let capped = asked.capped_at(Limits::DEFAULT);
+        assert_eq!((capped.fuel, capped.memory_mib), (DEFAULT_FUEL, 1));
+        assert!(capped.raised_over(&Limits::DEFAULT).is_empty());
+        assert_eq!(
+            Limits::DEFAULT.to_string(),
+            "fuel 2000000000, memory 64 MiB"
+        );
+    }
 }

@@ -460,53 +460,37 @@ fn held_note(held: &BTreeMap<PathBuf, Held>) -> Option<String> {
         restricted: a.restricted + b.restricted,
         capped: a.capped + b.capped,
     });
-    let hooks =
-        |n: usize, which: &str| format!("{n} {which} {}", if n == 1 { "hook" } else { "hooks" });
     let they_ask = if total.narrowed == 1 {
         "it asks"
     } else {
         "they ask"
     };
+    let without = format!(" without the access {they_ask} for");
+    let past_cap = format!(" past the limit of {UNTRUSTED_PER_EVENT} per event");
+    // (how many, what was done to them, which hooks, the rest of the sentence)
     let what: Vec<String> = [
-        (
-            total.skipped,
-            format!(
-                "skipped {}",
-                hooks(total.skipped, "untrusted project command")
-            ),
-        ),
+        (total.skipped, "skipped", "untrusted project command", ""),
         (
             total.skipped_http,
-            format!(
-                "held back {}, which would send events off the machine",
-                hooks(total.skipped_http, "untrusted project http")
-            ),
+            "held back",
+            "untrusted project http",
+            ", which would send events off the machine",
         ),
-        (
-            total.narrowed,
-            format!(
-                "ran {} without the access {they_ask} for",
-                hooks(total.narrowed, "untrusted project wasm")
-            ),
-        ),
+        (total.narrowed, "ran", "untrusted project wasm", &without),
         (
             total.restricted,
-            format!(
-                "ignored the allow or rewrite in the answer of {}",
-                hooks(total.restricted, "untrusted project wasm")
-            ),
+            "ignored the allow or rewrite in the answer of",
+            "untrusted project wasm",
+            "",
         ),
-        (
-            total.capped,
-            format!(
-                "skipped {} past the limit of {UNTRUSTED_PER_EVENT} per event",
-                hooks(total.capped, "more untrusted project")
-            ),
-        ),
+        (total.capped, "skipped", "more untrusted project", &past_cap),
     ]
     .into_iter()
-    .filter(|(n, _)| *n > 0)
-    .map(|(_, text)| text)
+    .filter(|(n, ..)| *n > 0)
+    .map(|(n, verb, which, tail)| {
+        let hooks = if n == 1 { "hook" } else { "hooks" };
+        format!("{verb} {n} {which} {hooks}{tail}")
+    })
     .collect();
     if what.is_empty() {
         return None;

@@ -69,6 +69,19 @@ fn handler(scope: Scope, project_root: Option<PathBuf>, kind: HandlerKind) -> Ha
     }
 }
 
+/// A user command handler running `command` through the system shell.
+fn user_command(command: &str) -> Handler {
+    handler(
+        Scope::User,
+        None,
+        HandlerKind::Command(CommandSpec {
+            command: command.into(),
+            async_: false,
+            shell: crate::config::Shell::System,
+        }),
+    )
+}
+
 fn fp(h: &Handler) -> Fingerprint {
     fingerprint(h).unwrap().unwrap()
 }
@@ -262,15 +275,7 @@ fn the_store_lives_under_xdg_data_home() {
 #[test]
 fn untrusted_project_commands_are_skipped_with_one_note() {
     let p = Project::new();
-    let user = handler(
-        Scope::User,
-        None,
-        HandlerKind::Command(CommandSpec {
-            command: "mine.sh".into(),
-            async_: false,
-            shell: crate::config::Shell::System,
-        }),
-    );
+    let user = user_command("mine.sh");
     let (a, b) = (p.command("curl x | sh"), p.command("./b.sh"));
     let gate = gate_with(&TrustStore::empty(), &[&user, &a, &b]);
     let standings: Vec<_> = gate.handlers.iter().map(|g| g.standing).collect();
@@ -732,15 +737,7 @@ fn h_command(h: &Handler) -> String {
 fn only_a_gate_that_may_hash_is_said_to_read_files() {
     let p = Project::new();
     let sandboxed = p.wasm(b"bytes", Grants::default());
-    let user = handler(
-        Scope::User,
-        None,
-        HandlerKind::Command(CommandSpec {
-            command: "true".into(),
-            async_: false,
-            shell: crate::config::Shell::System,
-        }),
-    );
+    let user = user_command("true");
     // The benchmark's path: user hooks and sandboxed project wasm hooks.
     assert!(!gate_reads_files(&[&user, &sandboxed]));
     assert!(gate_reads_files(&[&user, &p.command("true")]));
@@ -771,15 +768,7 @@ fn only_a_gate_that_may_hash_is_said_to_read_files() {
 #[test]
 fn an_untrusted_project_runs_at_most_the_cap_of_hooks_per_event() {
     let p = Project::new();
-    let user = handler(
-        Scope::User,
-        None,
-        HandlerKind::Command(CommandSpec {
-            command: "u".into(),
-            async_: false,
-            shell: crate::config::Shell::System,
-        }),
-    );
+    let user = user_command("u");
     let mut hooks = vec![user];
     for i in 0..UNTRUSTED_PER_EVENT + 4 {
         let mut w = p.wasm(b"bytes", Grants::default());
