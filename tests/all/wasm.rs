@@ -846,7 +846,11 @@ fn a_cold_component_answers_from_winch_until_cranelift_replaces_it() {
         "deny"
     );
     later.assert_stderr_contains("loaded from the compile cache");
-    assert!(!later.stderr().contains("baseline tier"), "{}", later.stderr());
+    assert!(
+        !later.stderr().contains("baseline tier"),
+        "{}",
+        later.stderr()
+    );
 }
 
 #[test]

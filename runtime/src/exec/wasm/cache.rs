@@ -539,7 +539,9 @@ mod tests {
     #[cfg(unix)]
     #[test]
     fn an_entry_that_is_a_fifo_is_a_miss_not_a_hang() {
-        let engine = super::super::engine::new_engine(&Default::default(), super::super::Tier::Optimized).unwrap();
+        let engine =
+            super::super::engine::new_engine(&Default::default(), super::super::Tier::Optimized)
+                .unwrap();
         let tmp = tempfile::tempdir().unwrap();
         let digest = digest_of(b"component");
         let path = entry_path(tmp.path(), &engine, &digest);
@@ -579,7 +581,9 @@ mod tests {
     fn a_mapped_entry_loads_with_its_trailer() {
         // The smallest component: the preamble of an empty `(component)`.
         const EMPTY: &[u8] = b"\0asm\x0d\0\x01\0";
-        let engine = super::super::engine::new_engine(&Default::default(), super::super::Tier::Optimized).unwrap();
+        let engine =
+            super::super::engine::new_engine(&Default::default(), super::super::Tier::Optimized)
+                .unwrap();
         let tmp = tempfile::tempdir().unwrap();
         let cache = CacheDir::at(tmp.path());
         let mut notes = Notes::new(true);

@@ -697,7 +697,13 @@ impl Inner {
     /// stored and linked whether or not an event still waits: the next one
     /// finds it warm (even with no cache). Its notes (cache trouble) would
     /// reach no one after the deadline; the next event sees the same trouble.
-    fn compile_tiers(self: Arc<Self>, path: PathBuf, cold: Cold, flight: Arc<Inflight>, lower: bool) {
+    fn compile_tiers(
+        self: Arc<Self>,
+        path: PathBuf,
+        cold: Cold,
+        flight: Arc<Inflight>,
+        lower: bool,
+    ) {
         let digest = cold.digest;
         tokio::task::spawn_blocking(move || {
             let mut notes = Notes::new(false);
@@ -775,7 +781,8 @@ impl Inner {
         // compile failed: then the component fails as any other would).
         if let Some((lower, loaded)) = lower.and_then(|l| Some((l, indexed(l)?))) {
             if let Some(dir) = self.cache.path() {
-                if let Some(failed) = cache::remembered_failure(dir, &runtime.engine, &loaded.digest)
+                if let Some(failed) =
+                    cache::remembered_failure(dir, &runtime.engine, &loaded.digest)
                 {
                     return Err(failed.failure(&shown));
                 }
