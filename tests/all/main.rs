@@ -23,6 +23,7 @@ mod portable;
 mod powershell;
 mod runtime;
 mod spine;
+mod system;
 mod trust;
 mod util;
 mod wasm;

@@ -277,8 +277,7 @@ fn hostile_project_file(make: impl FnOnce(&Path), says: &str) {
 fn a_fifo_project_file_does_not_block_the_user_scope() {
     hostile_project_file(
         |p| {
-            let c = std::ffi::CString::new(p.to_str().unwrap()).unwrap();
-            assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+            crate::fsread::make_fifo(p);
         },
         "is a FIFO, not a regular file",
     );
@@ -674,8 +673,7 @@ fn wasm_paths_resolve_against_the_scope_and_defaults_apply() {
     assert!(c.warnings.is_empty() && c.errors.is_empty());
     let user = wasm_of(&c.handlers[0]);
     assert_eq!(user.component, d.home().join(".agents/hooks/guard.wasm"));
-    assert_eq!(user.fuel, DEFAULT_FUEL);
-    assert_eq!(user.memory_mib, DEFAULT_MEMORY_MIB);
+    assert_eq!(user.limits, crate::config::Limits::DEFAULT);
     assert_eq!(
         user.allow,
         Grants {
@@ -692,7 +690,7 @@ fn wasm_paths_resolve_against_the_scope_and_defaults_apply() {
     assert_eq!(c.handlers[0].label, "wasm `guard.wasm`");
     let project = wasm_of(&c.handlers[1]);
     assert_eq!(project.component, d.project().join("g.wasm"));
-    assert_eq!((project.fuel, project.memory_mib), (5, 8));
+    assert_eq!((project.limits.fuel, project.limits.memory_mib), (5, 8));
     assert_eq!(project.allow, Grants::default());
     assert_eq!(c.handlers[1].timeout, Duration::from_secs(2));
 

@@ -152,9 +152,8 @@ impl<'a> Item<'a> {
                 let hash = self.component.as_deref().unwrap_or_default();
                 out.push_str(&format!("       sha256    {hash}\n"));
                 out.push_str(&format!(
-                    "     runs sandboxed: fuel {}, memory {} MiB, timeout {}s\n",
-                    spec.fuel,
-                    spec.memory_mib,
+                    "     runs sandboxed: {}, timeout {}s\n",
+                    spec.limits,
                     h.timeout.as_secs_f64()
                 ));
                 for (j, ask) in asks(&spec.allow).iter().enumerate() {
@@ -255,12 +254,11 @@ pub fn reviewed_text(h: &Handler, project_root: &Path) -> String {
             let hash =
                 file_sha256(&spec.component, caps::COMPONENT).unwrap_or_else(|e| e.to_string());
             out.push_str(&format!(
-                "component {} (sha256 {hash})\nfuel {}, memory {} MiB, timeout {}s\nallow {}\n",
+                "component {} (sha256 {hash})\n{}, timeout {}s\nallow {}\n",
                 shown_path(&spec.component, project_root),
-                spec.fuel,
-                spec.memory_mib,
+                spec.limits,
                 h.timeout.as_secs_f64(),
-                serde_json::to_string(&spec.allow).unwrap_or_default()
+                spec.allow.to_json()
             ));
         }
         HandlerKind::Unsupported { .. } => {}

@@ -572,7 +572,7 @@ impl WasmHost {
         let stderr = state.stderr.clone();
         let mut store = Store::new(pre.engine(), state);
         store.limiter(|s| &mut s.limiter);
-        if let Err(e) = store.set_fuel(sandbox.fuel) {
+        if let Err(e) = store.set_fuel(sandbox.limits.fuel) {
             return Outcome::Failed(Failure::Internal {
                 why: format!("cannot set fuel: {e}"),
             });
@@ -602,8 +602,7 @@ impl WasmHost {
         store.data_mut().log.drain_into(notes);
         let fuel_left = store.get_fuel().ok();
         let cx = classify::CallContext {
-            fuel: sandbox.fuel,
-            memory_mib: sandbox.memory_mib,
+            limits: sandbox.limits,
             timeout: sandbox.timeout,
             output_full,
             stderr: report.stderr.clone(),
@@ -626,7 +625,7 @@ impl WasmHost {
         // §5.2), so a timed-out call reports none.
         report.fuel_used = match &outcome {
             Outcome::Failed(Failure::Timeout { .. }) => None,
-            _ => fuel_left.map(|left| sandbox.fuel.saturating_sub(left)),
+            _ => fuel_left.map(|left| sandbox.limits.fuel.saturating_sub(left)),
         };
         outcome
     }
