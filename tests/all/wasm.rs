@@ -158,10 +158,7 @@ fn run_in_process_on(
         .build()
         .unwrap();
     let handler = handler(spec, timeout);
-    let ctx = ExecContext {
-        verbose: true,
-        ..ExecContext::default()
-    };
+    let ctx = verbose_ctx();
     let start = Instant::now();
     let report = rt.block_on(host.run(&handler, spec, event, &ctx));
     let took = start.elapsed();
@@ -173,6 +170,14 @@ fn run_in_process_on(
         );
     }
     (report, took)
+}
+
+/// A context whose reports keep the details (`--verbose`).
+fn verbose_ctx() -> ExecContext {
+    ExecContext {
+        verbose: true,
+        ..ExecContext::default()
+    }
 }
 
 fn failure(report: &Report) -> &Failure {
@@ -987,10 +992,7 @@ fn a_long_lived_host_reuses_components_and_notices_a_rebuilt_one() {
         .enable_all()
         .build()
         .unwrap();
-    let ctx = ExecContext {
-        verbose: true,
-        ..ExecContext::default()
-    };
+    let ctx = verbose_ctx();
     let event = bash_event(json!({}));
     let first = rt.block_on(host.run(&handler, &spec, &event, &ctx));
     assert!(
@@ -1041,10 +1043,7 @@ fn in_process_a_cold_component_runs_on_winch_then_on_cranelift() {
         .enable_all()
         .build()
         .unwrap();
-    let ctx = ExecContext {
-        verbose: true,
-        ..ExecContext::default()
-    };
+    let ctx = verbose_ctx();
     let event = bash_event(json!({"command": "rm -rf /"}));
     let first = rt.block_on(host.run(&handler, &spec, &event, &ctx));
     let Outcome::Answered(answer) = &first.outcome else {
