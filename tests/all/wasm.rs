@@ -739,7 +739,13 @@ fn entries(dir: &Path) -> Vec<PathBuf> {
     let mut v: Vec<PathBuf> = std::fs::read_dir(dir)
         .map(|rd| rd.filter_map(|e| e.ok().map(|e| e.path())).collect())
         .unwrap_or_default();
-    v.retain(|p| p.extension().is_some_and(|e| e == "cwasm"));
+    // Not the temporary file an entry is written to before its rename.
+    v.retain(|p| {
+        p.extension().is_some_and(|e| e == "cwasm")
+            && !p
+                .file_name()
+                .is_some_and(|n| n.to_string_lossy().starts_with('.'))
+    });
     v
 }
 

@@ -170,6 +170,25 @@ struct Prepared {
 }
 
 impl Prepared {
+    /// How it was loaded, for `--verbose`.
+    fn describe(&self, shown: &str) -> String {
+        let c = &self.compiled;
+        format!(
+            "`{shown}`: {} in {:.1} ms{}",
+            match c.status {
+                CacheStatus::Hit => "loaded from the compile cache",
+                CacheStatus::Compiled => "compiled and cached",
+                CacheStatus::CompiledUncached => "compiled",
+            },
+            c.duration.as_secs_f64() * 1e3,
+            match (c.tier, &self.upgrade) {
+                (Tier::Baseline, Some(_)) => " (baseline tier, Winch; Cranelift replaces it)",
+                (Tier::Baseline, None) => " (baseline tier, Winch)",
+                (Tier::Optimized, _) => "",
+            }
+        )
+    }
+
     /// Whether a better compiled form is waiting in the cache.
     fn superseded(&self) -> bool {
         self.upgrade.as_deref().is_some_and(Path::exists)
@@ -424,12 +443,20 @@ impl WasmHost {
         let cold = match &self.inner.compile_in {
             CompileIn::Worker(exe) => match self.wait_for_worker(exe, &path, cold, deadline).await?
             {
-                Ok(prepared) => return Ok(prepared),
+                Ok(prepared) => {
+                    // Loaded on another thread, whose notes went nowhere.
+                    notes.detail(prepared.describe(&path.display().to_string()));
+                    return Ok(prepared);
+                }
                 Err(cold) => cold,
             },
             CompileIn::Process => cold,
         };
-        self.compile_in_process(path, cold, deadline).await
+        let prepared = self
+            .compile_in_process(path.clone(), cold, deadline)
+            .await?;
+        notes.detail(prepared.describe(&path.display().to_string()));
+        Ok(prepared)
     }
 
     /// A component that runs in the baseline tier goes on to the best one:
@@ -947,27 +974,14 @@ impl Inner {
         } else {
             self.best_entry(&loaded.digest)
         };
-        // `compile` prints its own line; a run says it only with --verbose.
-        notes.detail(format!(
-            "`{shown}`: {} in {:.1} ms{}",
-            match compiled.status {
-                CacheStatus::Hit => "loaded from the compile cache",
-                CacheStatus::Compiled => "compiled and cached",
-                CacheStatus::CompiledUncached => "compiled",
-            },
-            compiled.duration.as_secs_f64() * 1e3,
-            match (runtime.tier, &upgrade) {
-                (Tier::Baseline, Some(_)) => " (baseline tier, Winch; Cranelift replaces it)",
-                (Tier::Baseline, None) => " (baseline tier, Winch)",
-                (Tier::Optimized, _) => "",
-            }
-        ));
         let prepared = Arc::new(Prepared {
             pre,
             compiled,
             digest: loaded.digest,
             upgrade,
         });
+        // `compile` prints its own line; a run says it only with --verbose.
+        notes.detail(prepared.describe(shown));
         self.keep(path, &meta, prepared.clone());
         Ok(prepared)
     }
