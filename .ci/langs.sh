@@ -145,6 +145,27 @@ for lang in ("py", "js"):
         record(f"{lang} {hook} component agrees with cases.json through `agenthooks run`",
                not wrong, "\n    ".join(wrong[:5]))
 
+# A first event with a fresh cache (nothing precompiled): answered correctly
+# within the handler's timeout; on x86_64 by the baseline tier (Winch), which
+# the compile worker stores first, while Cranelift compiles in the background.
+import platform
+for lang in ("py", "js"):
+    component = os.path.join(scratch, f"{lang}-guard.wasm")
+    home, env = env_for(f"{lang}-fresh")
+    configure(home, {"type": "wasm", "component": component, "timeout": 60})
+    payload = {"session_id": "s", "cwd": scratch, "hook_event_name": "PreToolUse",
+               "tool_name": "Bash", "tool_input": {"command": "rm -rf /"}}
+    start = time.monotonic()
+    p = subprocess.run([bin, "run", "--agent", "claude", "--verbose"], input=json.dumps(payload),
+                       capture_output=True, text=True, env=env, cwd=scratch, timeout=120)
+    took = time.monotonic() - start
+    winch = platform.machine() == "x86_64" and sys.platform.startswith("linux")
+    print(f"   {lang} guard, fresh cache: first event in {took:.1f} s")
+    record(f"{lang} guard: the first event with a fresh cache denies"
+           + (" from the baseline tier (Winch)" if winch else ""),
+           (denial(p.stdout) or "").startswith("dangerous-command-guard:")
+           and (not winch or "baseline tier, Winch" in p.stderr), p.stdout + p.stderr[-2000:])
+
 # The default componentize-js build: loads with wasi:http stubbed, named in a note.
 home, env = env_for("js-guard")
 p = run(env, "PreToolUse", "Bash", {"command": "rm -rf /"})

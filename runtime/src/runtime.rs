@@ -164,6 +164,7 @@ impl Runtime {
         let cache = options.cache.unwrap_or_else(CacheDir::from_env);
         let engine = EngineOptions {
             pooling: options.pooling,
+            ..EngineOptions::default()
         };
         Runtime {
             inner: Arc::new(Inner {

@@ -9,7 +9,9 @@
 //! many long functions full of live values (slow to register-allocate),
 //! wrapped as a component. It does not implement the hook world, so once
 //! compiled it fails to link, quickly: that is how a test tells "loaded from
-//! the cache" from "still compiling".
+//! the cache" from "still compiling". Its last function makes a tail call,
+//! which the baseline compiler (Winch) does not support: so the bomb goes to
+//! Cranelift alone (the fallback), whose register allocation is what is slow.
 
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -69,6 +71,15 @@ fn component(funcs: u32, stmts: u32, invalid_last: bool) -> Vec<u8> {
         body.instruction(&Instruction::End);
         code.function(&body);
     }
+    // A tail call (`return_call`): Winch refuses the module, Cranelift takes it.
+    functions.function(0);
+    let mut tail = Function::new([]);
+    for p in 0..PARAMS {
+        tail.instruction(&Instruction::LocalGet(p));
+    }
+    tail.instruction(&Instruction::ReturnCall(0));
+    tail.instruction(&Instruction::End);
+    code.function(&tail);
     let mut module = Module::new();
     module.section(&types).section(&functions).section(&code);
     let mut instances = InstanceSection::new();
@@ -278,6 +289,11 @@ fn a_forged_cache_entry_is_refused_and_rebuilt() {
     // Rebuilt: the entry under the guard's key is the guard's again.
     let ran = run(&p);
     assert_eq!(decision(&ran), "deny", "{}", ran.stderr());
+    // The first event may have run the baseline tier while Cranelift compiles.
+    assert!(
+        eventually(WORKER_DONE, || guard.exists()),
+        "the guard's entry was never rebuilt"
+    );
     assert_ne!(
         std::fs::read(&guard).unwrap(),
         std::fs::read(entry_of(&p, &other)).unwrap()

@@ -1,5 +1,7 @@
 //! The wasm sandbox against hostile guests (`tests/guests/`): each misbehaviour
-//! ends in its own failure, within the timeout, and nothing leaks.
+//! ends in its own failure, within the timeout, and nothing leaks. In process,
+//! every guest runs under both compilers, Cranelift and the baseline tier
+//! (Winch), which must end the same way.
 //!
 //! The guests are built once per test run for wasm32-wasip2 into
 //! `target/guests`; their compiled forms are shared through one cache
@@ -11,7 +13,7 @@ use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
 use agenthooks::config::{Grants, Handler, HandlerKind, OnError, Scope, WasmSpec};
-use agenthooks::exec::wasm::{CacheDir, WasmHost, GRACE};
+use agenthooks::exec::wasm::{CacheDir, EngineOptions, Tiers, WasmHost, GRACE};
 use agenthooks::exec::{ExecContext, Report};
 use agenthooks::protocol::{Event, EventName, Failure, Outcome, PermissionDecision};
 use agenthooks::select::Matcher;
@@ -77,6 +79,19 @@ fn host() -> &'static WasmHost {
     HOST.get_or_init(|| WasmHost::new(CacheDir::at(test_cache())))
 }
 
+/// A host whose components never leave the baseline tier (Winch): the
+/// sandbox must hold there exactly as under Cranelift.
+fn baseline_host() -> &'static WasmHost {
+    static HOST: OnceLock<WasmHost> = OnceLock::new();
+    HOST.get_or_init(|| {
+        let options = EngineOptions {
+            tiers: Tiers::Baseline,
+            ..EngineOptions::default()
+        };
+        WasmHost::with_options(CacheDir::at(test_cache()), options)
+    })
+}
+
 fn spec(component: PathBuf) -> WasmSpec {
     WasmSpec {
         component,
@@ -113,23 +128,40 @@ fn bash_event(tool_input: Value) -> Event {
     .unwrap()
 }
 
-/// Run `spec` in process on a multi-thread runtime, like the CLI, and time it.
+/// Run `spec` in process under Cranelift and under the baseline tier: the
+/// outcome must be the same; the Cranelift run's report and time.
 fn run_in_process(spec: &WasmSpec, timeout: Duration, event: &Event) -> (Report, Duration) {
+    let (baseline, _) = run_in_process_on(baseline_host(), spec, timeout, event);
+    let (report, took) = run_in_process_on(host(), spec, timeout, event);
+    assert_eq!(
+        format!("{:?}", baseline.outcome),
+        format!("{:?}", report.outcome),
+        "the baseline tier (Winch) ended otherwise than Cranelift; notes {:?}",
+        baseline.notes
+    );
+    (report, took)
+}
+
+/// Run `spec` in process on `host`, on a multi-thread runtime like the
+/// CLI, and time it.
+fn run_in_process_on(
+    host: &WasmHost,
+    spec: &WasmSpec,
+    timeout: Duration,
+    event: &Event,
+) -> (Report, Duration) {
     // Loaded (compiled or from the cache) before the clock starts: the
     // timeout bounds the run, not the first compile.
-    let (loaded, _) = host().compile(&spec.component);
+    let (loaded, _) = host.compile(&spec.component);
     let rt = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
         .build()
         .unwrap();
     let handler = handler(spec, timeout);
-    let ctx = ExecContext {
-        verbose: true,
-        ..ExecContext::default()
-    };
+    let ctx = verbose_ctx();
     let start = Instant::now();
-    let report = rt.block_on(host().run(&handler, spec, event, &ctx));
+    let report = rt.block_on(host.run(&handler, spec, event, &ctx));
     let took = start.elapsed();
     rt.shutdown_background();
     if loaded.is_ok() {
@@ -139,6 +171,14 @@ fn run_in_process(spec: &WasmSpec, timeout: Duration, event: &Event) -> (Report,
         );
     }
     (report, took)
+}
+
+/// A context whose reports keep the details (`--verbose`).
+fn verbose_ctx() -> ExecContext {
+    ExecContext {
+        verbose: true,
+        ..ExecContext::default()
+    }
 }
 
 fn failure(report: &Report) -> &Failure {
@@ -700,7 +740,13 @@ fn entries(dir: &Path) -> Vec<PathBuf> {
     let mut v: Vec<PathBuf> = std::fs::read_dir(dir)
         .map(|rd| rd.filter_map(|e| e.ok().map(|e| e.path())).collect())
         .unwrap_or_default();
-    v.retain(|p| p.extension().is_some_and(|e| e == "cwasm"));
+    // Not the temporary file an entry is written to before its rename.
+    v.retain(|p| {
+        p.extension().is_some_and(|e| e == "cwasm")
+            && !p
+                .file_name()
+                .is_some_and(|n| n.to_string_lossy().starts_with('.'))
+    });
     v
 }
 
@@ -771,6 +817,51 @@ fn compile_reports_cache_hits_and_rebuilds_damaged_entries() {
             .contains("a precompiled artifact is not accepted"),
         "{}",
         ran.stdout()
+    );
+}
+
+/// A cold component's first event runs the baseline tier (Winch), which the
+/// compile worker stores first; Cranelift's entry follows in the background,
+/// and later events load it instead. (x86_64 Unix: elsewhere Cranelift alone.)
+#[cfg(all(unix, target_arch = "x86_64"))]
+#[test]
+fn a_cold_component_answers_from_winch_until_cranelift_replaces_it() {
+    let p = project(wasm_handler(&guest("deny"), json!({"timeout": 120})));
+    let xdg = p.tmp().join("xdg");
+    let run = || {
+        let mut cmd = p.cmd(["run", "--agent", "claude", "--verbose"]);
+        cmd.env("XDG_CACHE_HOME", &xdg);
+        let payload = p.payload(
+            "PreToolUse",
+            json!({"tool_name": "Bash", "tool_input": {"command": "rm -rf /"}, "tool_use_id": "t1"}),
+        );
+        p.output(cmd, payload.to_string())
+    };
+    let first = run();
+    assert_eq!(
+        first.json()["hookSpecificOutput"]["permissionDecision"],
+        "deny",
+        "{}",
+        first.stderr()
+    );
+    first.assert_stderr_contains("(baseline tier, Winch; Cranelift replaces it)");
+    // Both entries, under keys of their own.
+    let cache = xdg.join("agenthooks");
+    assert!(
+        crate::util::eventually(Duration::from_secs(600), || entries(&cache).len() == 2),
+        "Cranelift's entry never came: {:?}",
+        entries(&cache)
+    );
+    let later = run();
+    assert_eq!(
+        later.json()["hookSpecificOutput"]["permissionDecision"],
+        "deny"
+    );
+    later.assert_stderr_contains("loaded from the compile cache");
+    assert!(
+        !later.stderr().contains("baseline tier"),
+        "{}",
+        later.stderr()
     );
 }
 
@@ -895,18 +986,20 @@ fn a_long_lived_host_reuses_components_and_notices_a_rebuilt_one() {
     let tmp = tempfile::tempdir().unwrap();
     let path = tmp.path().join("hook.wasm");
     std::fs::copy(guest("deny"), &path).unwrap();
-    // Pooling, as a long-lived library process would use it.
-    let host = WasmHost::with_options(CacheDir::at(test_cache()), EngineOptions { pooling: true });
+    // Pooling, as a long-lived library process would use it; Cranelift
+    // alone, so the second event is warm whatever the first compiled.
+    let options = EngineOptions {
+        pooling: true,
+        tiers: Tiers::Optimized,
+    };
+    let host = WasmHost::with_options(CacheDir::at(test_cache()), options);
     let spec = spec(path.clone());
     let handler = handler(&spec, SHORT);
     let rt = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
         .unwrap();
-    let ctx = ExecContext {
-        verbose: true,
-        ..ExecContext::default()
-    };
+    let ctx = verbose_ctx();
     let event = bash_event(json!({}));
     let first = rt.block_on(host.run(&handler, &spec, &event, &ctx));
     assert!(
@@ -936,6 +1029,56 @@ fn a_long_lived_host_reuses_components_and_notices_a_rebuilt_one() {
         "{:?}",
         third.outcome
     );
+}
+
+/// In library mode a cold component is compiled in process: Winch answers
+/// the first event, and the same thread goes on to Cranelift, whose entry
+/// the cache keeps. (x86_64 Unix: elsewhere Cranelift alone.)
+#[cfg(all(unix, target_arch = "x86_64"))]
+#[test]
+fn in_process_a_cold_component_runs_on_winch_then_on_cranelift() {
+    use agenthooks::exec::wasm::{CacheStatus, Tier};
+    let tmp = tempfile::tempdir().unwrap();
+    let path = tmp.path().join("hook.wasm");
+    std::fs::copy(guest("deny"), &path).unwrap();
+    let cache = tmp.path().join("cache");
+    let host = WasmHost::new(CacheDir::at(&cache));
+    let spec = spec(path.clone());
+    let handler = handler(&spec, Duration::from_secs(120));
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .unwrap();
+    let ctx = verbose_ctx();
+    let event = bash_event(json!({"command": "rm -rf /"}));
+    let first = rt.block_on(host.run(&handler, &spec, &event, &ctx));
+    let Outcome::Answered(answer) = &first.outcome else {
+        panic!("{:?}", first.outcome);
+    };
+    assert_eq!(answer.permission(), Some(PermissionDecision::Deny));
+    assert!(
+        first
+            .details
+            .iter()
+            .any(|n| n.contains("(baseline tier, Winch; Cranelift replaces it)")),
+        "{:?}",
+        first.details
+    );
+    assert!(
+        crate::util::eventually(Duration::from_secs(600), || entries(&cache).len() == 2),
+        "Cranelift's entry never came: {:?}",
+        entries(&cache)
+    );
+    let (compiled, _) = host.compile(&path);
+    let compiled = compiled.unwrap();
+    assert_eq!(
+        (compiled.status, compiled.tier),
+        (CacheStatus::Hit, Tier::Optimized)
+    );
+    let later = rt.block_on(host.run(&handler, &spec, &event, &ctx));
+    assert!(matches!(later.outcome, Outcome::Answered(_)));
+    rt.shutdown_background();
 }
 
 #[test]

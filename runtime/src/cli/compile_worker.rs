@@ -6,7 +6,7 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use crate::exec::wasm::{worker, CacheDir};
+use crate::exec::wasm::{worker, CacheDir, Tier};
 
 /// `agenthooks __compile-worker`.
 #[derive(Debug, clap::Args)]
@@ -20,6 +20,10 @@ pub struct Args {
     /// Be the capped child that compiles (the worker supervises it).
     #[arg(long)]
     pub child: bool,
+    /// Compile with the baseline compiler (Winch) first, then Cranelift; as
+    /// the child, with Winch only.
+    #[arg(long)]
+    pub baseline: bool,
     /// The component file.
     pub component: PathBuf,
 }
@@ -28,8 +32,19 @@ pub struct Args {
 pub fn run(args: Args) -> ExitCode {
     let cache = CacheDir::from_env();
     if args.child {
-        worker::compile_child(&cache, &args.component, &args.digest)
+        let tier = if args.baseline {
+            Tier::Baseline
+        } else {
+            Tier::Optimized
+        };
+        worker::compile_child(&cache, &args.component, &args.digest, tier)
     } else {
-        worker::supervise(&cache, &args.component, &args.digest, args.lock_fd)
+        worker::supervise(
+            &cache,
+            &args.component,
+            &args.digest,
+            args.lock_fd,
+            args.baseline,
+        )
     }
 }

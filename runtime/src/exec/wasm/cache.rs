@@ -539,7 +539,9 @@ mod tests {
     #[cfg(unix)]
     #[test]
     fn an_entry_that_is_a_fifo_is_a_miss_not_a_hang() {
-        let engine = super::super::engine::new_engine(&Default::default()).unwrap();
+        let engine =
+            super::super::engine::new_engine(&Default::default(), super::super::Tier::Optimized)
+                .unwrap();
         let tmp = tempfile::tempdir().unwrap();
         let digest = digest_of(b"component");
         let path = entry_path(tmp.path(), &engine, &digest);
@@ -577,7 +579,9 @@ mod tests {
     fn a_mapped_entry_loads_with_its_trailer() {
         // The smallest component: the preamble of an empty `(component)`.
         const EMPTY: &[u8] = b"\0asm\x0d\0\x01\0";
-        let engine = super::super::engine::new_engine(&Default::default()).unwrap();
+        let engine =
+            super::super::engine::new_engine(&Default::default(), super::super::Tier::Optimized)
+                .unwrap();
         let tmp = tempfile::tempdir().unwrap();
         let cache = CacheDir::at(tmp.path());
         let mut notes = Notes::new(true);
@@ -600,6 +604,40 @@ mod tests {
         let mut notes = Notes::new(true);
         assert!(cached(&engine, tmp.path(), &other, &mut notes).is_none());
         assert!(!forged.exists(), "a forged entry is deleted");
+    }
+
+    #[test]
+    fn a_winch_entry_is_never_taken_for_a_cranelift_one() {
+        use super::super::engine::{baseline_supported, new_engine};
+        use super::super::Tier;
+        if !baseline_supported() {
+            return;
+        }
+        const EMPTY: &[u8] = b"\0asm\x0d\0\x01\0";
+        let optimized = new_engine(&Default::default(), Tier::Optimized).unwrap();
+        let baseline = new_engine(&Default::default(), Tier::Baseline).unwrap();
+        let tmp = tempfile::tempdir().unwrap();
+        let cache = CacheDir::at(tmp.path());
+        let digest = digest_of(EMPTY);
+        let mut notes = Notes::new(true);
+        let winch = load(&baseline, &cache, EMPTY, &digest, &mut notes).unwrap();
+        let winch_entry = winch.entry.expect("stored");
+        let cranelift_entry = entry_path(tmp.path(), &optimized, &digest);
+        assert_ne!(winch_entry, cranelift_entry, "one key for both tiers");
+        // Mapped through an index record: the name is not the engine's key.
+        assert!(load_recorded(&optimized, &winch_entry).is_none());
+        // Copied under Cranelift's key (its digests intact): wasmtime refuses it.
+        fs::copy(&winch_entry, &cranelift_entry).unwrap();
+        assert!(load_recorded(&optimized, &cranelift_entry).is_none());
+        assert!(cached(&optimized, tmp.path(), &digest, &mut notes).is_none());
+        assert!(
+            notes.details.iter().any(|n| n.contains("is stale")),
+            "{:?}",
+            notes.details
+        );
+        assert!(!cranelift_entry.exists(), "the impostor is deleted");
+        // Each engine still loads its own.
+        assert!(cached(&baseline, tmp.path(), &digest, &mut notes).is_some());
     }
 
     #[test]

@@ -1,6 +1,17 @@
-//! The one wasmtime [`Engine`] of a [`super::WasmHost`]: the component model,
+//! The wasmtime [`Engine`]s of a [`super::WasmHost`]: the component model,
 //! fuel, epoch interruption, a bounded wasm stack, and the ticker thread that
 //! advances the epoch.
+//!
+//! Two compilers, two engines with the same sandbox settings: Cranelift
+//! ([`Tier::Optimized`]) for what the compile cache keeps, and wasmtime's
+//! baseline compiler Winch ([`Tier::Baseline`]) for a component's first use.
+//! Winch compiles in one pass with no register allocation or optimisation,
+//! so a 12–18 MB Python or JavaScript component answers its first event in
+//! about a second instead of waiting half a minute for Cranelift; its code
+//! runs slower, so a background compile replaces it (`worker.rs`). Each
+//! engine's compatibility hash differs (Winch's calling convention is a
+//! tunable), so their cache entries never share a key, and wasmtime refuses
+//! to load one engine's artefact in the other.
 //!
 //! Why both fuel and epochs: fuel is a deterministic CPU budget per event;
 //! the epoch is the wall clock while wasm code runs. Neither stops a guest
@@ -30,14 +41,86 @@ pub struct EngineOptions {
     /// but about 0.4 ms slower to start, so only for a long-lived process that
     /// handles many events (never the one-shot CLI; wasmtime-48.md §3.4).
     pub pooling: bool,
+    /// Which compilers compile a component the cache does not hold.
+    pub tiers: Tiers,
 }
 
-/// Build the engine and start its epoch ticker.
+/// Which compiler compiled a component.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Tier {
+    /// Winch: compiles fast, runs slower. What a first event runs while the
+    /// optimized compile goes on.
+    Baseline,
+    /// Cranelift: compiles slowly, runs fast. What the cache keeps for good.
+    Optimized,
+}
+
+impl Tier {
+    /// The compiler's name, for notes.
+    pub fn compiler(self) -> &'static str {
+        match self {
+            Tier::Baseline => "Winch",
+            Tier::Optimized => "Cranelift",
+        }
+    }
+}
+
+/// Which compilers compile a component the cache does not hold.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum Tiers {
+    /// Winch first where it is supported (x86_64), so the first event does
+    /// not wait for Cranelift, which compiles the entry the cache keeps.
+    #[default]
+    Both,
+    /// Only Cranelift (every event of a cold component waits for it).
+    Optimized,
+    /// Only Winch: components never leave the baseline tier. For testing the
+    /// sandbox under Winch; everything else wants [`Tiers::Both`].
+    Baseline,
+}
+
+impl Tiers {
+    /// The tier compiled first, and whether an optimized one follows.
+    pub(crate) fn first(self) -> Tier {
+        match self {
+            Tiers::Both | Tiers::Baseline if baseline_supported() => Tier::Baseline,
+            _ => Tier::Optimized,
+        }
+    }
+
+    /// The tier whose entry the cache keeps for good: components in a lower
+    /// one are compiled again into it.
+    pub(crate) fn best(self) -> Tier {
+        match self {
+            Tiers::Baseline if baseline_supported() => Tier::Baseline,
+            _ => Tier::Optimized,
+        }
+    }
+}
+
+/// Whether the baseline tier is used here: x86_64 Unix. Winch is a tier-1
+/// compiler of wasmtime on x86_64; its aarch64 backend is still in
+/// development (wasmtime's "Platform Support") and other targets have none.
+/// Windows has no background worker (`worker.rs`) to replace a baseline
+/// entry with Cranelift's from a one-shot `run`, so it keeps Cranelift alone.
+pub(crate) fn baseline_supported() -> bool {
+    cfg!(all(target_arch = "x86_64", unix))
+}
+
+/// Build an engine compiling with `tier`'s compiler and start its epoch ticker.
 ///
 /// The ticker holds only a weak reference, so it ends within one tick after
 /// the last clone of the engine is dropped.
-pub(crate) fn new_engine(options: &EngineOptions) -> wasmtime::Result<Engine> {
+pub(crate) fn new_engine(options: &EngineOptions, tier: Tier) -> wasmtime::Result<Engine> {
     let mut config = Config::new();
+    if tier == Tier::Baseline {
+        if !baseline_supported() {
+            wasmtime::bail!("the baseline compiler (Winch) does not support this platform");
+        }
+        // Fuel, epochs, the stack limit and memory limits are implemented by
+        // Winch as by Cranelift (the hostile-guest tests run under both).
+        config.strategy(wasmtime::Strategy::Winch);
+    }
     config
         .consume_fuel(true)
         .epoch_interruption(true)
@@ -103,7 +186,32 @@ mod tests {
 
     #[test]
     fn engine_builds_with_and_without_pooling() {
-        new_engine(&EngineOptions::default()).unwrap();
-        new_engine(&EngineOptions { pooling: true }).unwrap();
+        let tiers: &[Tier] = if baseline_supported() {
+            &[Tier::Optimized, Tier::Baseline]
+        } else {
+            &[Tier::Optimized]
+        };
+        for &tier in tiers {
+            new_engine(&EngineOptions::default(), tier).unwrap();
+            let pooling = EngineOptions {
+                pooling: true,
+                ..EngineOptions::default()
+            };
+            new_engine(&pooling, tier).unwrap();
+        }
+    }
+
+    #[test]
+    fn the_tiers_never_share_a_cache_key() {
+        if !baseline_supported() {
+            return;
+        }
+        let options = EngineOptions::default();
+        let optimized = new_engine(&options, Tier::Optimized).unwrap();
+        let baseline = new_engine(&options, Tier::Baseline).unwrap();
+        assert_ne!(
+            super::super::cache::compat_hex(&optimized),
+            super::super::cache::compat_hex(&baseline)
+        );
     }
 }

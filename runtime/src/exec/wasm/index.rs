@@ -172,7 +172,8 @@ mod tests {
     use std::time::Duration;
 
     fn engine() -> Engine {
-        super::super::engine::new_engine(&EngineOptions::default()).unwrap()
+        super::super::engine::new_engine(&EngineOptions::default(), super::super::Tier::Optimized)
+            .unwrap()
     }
 
     fn long_ago() -> SystemTime {

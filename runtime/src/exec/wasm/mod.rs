@@ -21,6 +21,11 @@
 //! in the CLI (`worker.rs`), on a blocking thread in library mode — and the
 //! event waits for it only until the handler's timeout, then fails with
 //! [`Failure::StillCompiling`] while the compile goes on to fill the cache.
+//!
+//! Two tiers (`engine.rs`): a cold component is compiled first with the
+//! baseline compiler (Winch, about 20× faster to compile), which answers the
+//! first events, and then with Cranelift, whose entry replaces it for good.
+//! A component Winch cannot compile goes straight to Cranelift.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -46,7 +51,7 @@ mod stubs;
 pub mod worker;
 
 pub use cache::{CacheDir, CacheStatus, ComponentDigest};
-pub use engine::EngineOptions;
+pub use engine::{EngineOptions, Tier, Tiers};
 pub use sandbox::{Sandbox, LOG_LIMIT, OUTPUT_LIMIT};
 
 use bindings::{Hook, HookPre};
@@ -80,7 +85,11 @@ impl std::fmt::Debug for WasmHost {
 struct Inner {
     cache: CacheDir,
     options: EngineOptions,
+    /// The engine of the tier the cache keeps ([`Tiers::best`]).
     runtime: OnceLock<Result<Runtime, String>>,
+    /// The baseline engine, when it comes first ([`Tiers::first`]); built
+    /// only for a component that is cold or on its way to the best tier.
+    baseline: OnceLock<Result<Runtime, String>>,
     prepared: Mutex<HashMap<PathBuf, Warm>>,
     /// With pooling: one permit per instance slot, so more events at once
     /// than the pool holds wait for a slot instead of failing.
@@ -114,6 +123,17 @@ enum Probe {
     Cold(Box<Cold>),
 }
 
+/// What a probe may answer with.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Probing {
+    /// An event: anything that runs, a baseline tier included.
+    Run,
+    /// Warming the cache: ready only in the best tier.
+    Warm,
+    /// `compile`: read the cache afresh (not memory), the best tier only.
+    Compile,
+}
+
 /// A component the cache does not hold, read and hashed.
 struct Cold {
     bytes: Vec<u8>,
@@ -121,10 +141,11 @@ struct Cold {
     meta: std::fs::Metadata,
 }
 
-/// The engine and a linker holding WASI and the `host` interface.
+/// The engine of one tier and a linker holding WASI and the `host` interface.
 struct Runtime {
     engine: Engine,
     linker: Linker<HostState>,
+    tier: Tier,
 }
 
 /// A prepared component kept for its path, and the file as it was read.
@@ -143,6 +164,35 @@ struct Prepared {
     compiled: Compiled,
     /// The sha256 of the bytes compiled: what runs, and what trust is decided on.
     digest: ComponentDigest,
+    /// Where the best tier's entry of a lower tier's component will be: once
+    /// it is there, the next event loads it instead.
+    upgrade: Option<PathBuf>,
+}
+
+impl Prepared {
+    /// How it was loaded, for `--verbose`.
+    fn describe(&self, shown: &str) -> String {
+        let c = &self.compiled;
+        format!(
+            "`{shown}`: {} in {:.1} ms{}",
+            match c.status {
+                CacheStatus::Hit => "loaded from the compile cache",
+                CacheStatus::Compiled => "compiled and cached",
+                CacheStatus::CompiledUncached => "compiled",
+            },
+            c.duration.as_secs_f64() * 1e3,
+            match (c.tier, &self.upgrade) {
+                (Tier::Baseline, Some(_)) => " (baseline tier, Winch; Cranelift replaces it)",
+                (Tier::Baseline, None) => " (baseline tier, Winch)",
+                (Tier::Optimized, _) => "",
+            }
+        )
+    }
+
+    /// Whether a better compiled form is waiting in the cache.
+    fn superseded(&self) -> bool {
+        self.upgrade.as_deref().is_some_and(Path::exists)
+    }
 }
 
 /// What loading one component took (for `agenthooks compile` and `--verbose`).
@@ -154,6 +204,8 @@ pub struct Compiled {
     pub duration: Duration,
     /// Size of the compiled artifact in bytes.
     pub artifact_len: usize,
+    /// The compiler of the code that runs.
+    pub tier: Tier,
 }
 
 /// Notes for the report: `note` always, `detail` only with `--verbose`.
@@ -203,6 +255,7 @@ impl WasmHost {
             inner: Arc::new(Inner {
                 cache,
                 runtime: OnceLock::new(),
+                baseline: OnceLock::new(),
                 prepared: Mutex::new(HashMap::new()),
                 slots: options
                     .pooling
@@ -323,11 +376,12 @@ impl WasmHost {
     pub fn compile(&self, path: &Path) -> (Result<Compiled, Failure>, Vec<String>) {
         let mut notes = Notes::new(true);
         let start = Instant::now();
-        let result = match self.inner.probe(path, &mut notes, /*fresh*/ true) {
+        let best = self.inner.options.tiers.best();
+        let result = match self.inner.probe(path, &mut notes, Probing::Compile) {
             Ok(Probe::Ready(p)) => Ok(p.compiled),
             Ok(Probe::Cold(cold)) => self
                 .inner
-                .compile_cold(path, *cold, start, &mut notes)
+                .compile_cold(path, &cold, best, start, &mut notes)
                 .map(|p| p.compiled),
             Err(failure) => Err(failure),
         };
@@ -336,23 +390,32 @@ impl WasmHost {
     }
 
     /// Start a detached compile worker for the component at `path` unless
-    /// the cache holds it (or it fails at once, or a worker is at it
-    /// already). Whether one was started. For `trust` and `install`, which
+    /// the cache holds its best tier (or it fails at once, or a worker is at
+    /// it already). Whether one was started. For `trust` and `install`, which
     /// warm the cache ahead of the first event.
     pub fn start_worker(&self, path: &Path) -> bool {
-        let CompileIn::Worker(exe) = &self.inner.compile_in else {
+        if !matches!(self.inner.compile_in, CompileIn::Worker(_)) {
+            return false;
+        }
+        let mut notes = Notes::new(false);
+        let Ok(Probe::Cold(cold)) = self.inner.probe(path, &mut notes, Probing::Warm) else {
             return false;
         };
-        let mut notes = Notes::new(false);
-        let Ok(Probe::Cold(cold)) = self.inner.probe(path, &mut notes, false) else {
+        self.spawn_worker(path, &cold.digest)
+    }
+
+    /// Start a detached worker compiling the component at `path` (whose
+    /// bytes hash to `digest`) unless one holds its lock; whether one started.
+    fn spawn_worker(&self, path: &Path, digest: &ComponentDigest) -> bool {
+        let CompileIn::Worker(exe) = &self.inner.compile_in else {
             return false;
         };
         let (Some(dir), Ok(runtime)) = (self.inner.cache.path(), self.inner.runtime()) else {
             return false;
         };
-        let lock = cache::lock_path(dir, &runtime.engine, &cold.digest);
+        let lock = cache::lock_path(dir, &runtime.engine, digest);
         matches!(
-            worker::start(exe, &lock, path, &cold.digest),
+            worker::start(exe, &lock, path, digest, self.inner.lower().is_some()),
             worker::Started::Spawned(_)
         )
     }
@@ -405,12 +468,13 @@ impl WasmHost {
         let probe_path = path.clone();
         let probe = blocking(deadline, start, move || {
             let mut notes = Notes::new(verbose);
-            let probe = inner.probe(&probe_path, &mut notes, false);
+            let probe = inner.probe(&probe_path, &mut notes, Probing::Run);
             (probe, notes)
         });
         let cold = match probe.await? {
             (Ok(Probe::Ready(prepared)), list) => {
                 notes.absorb(list);
+                self.upgrade(&path, &prepared);
                 return Ok(prepared);
             }
             (Ok(Probe::Cold(cold)), list) => {
@@ -426,17 +490,55 @@ impl WasmHost {
         let cold = match &self.inner.compile_in {
             CompileIn::Worker(exe) => match self.wait_for_worker(exe, &path, cold, deadline).await?
             {
-                Ok(prepared) => return Ok(prepared),
+                Ok(prepared) => {
+                    // Loaded on another thread, whose notes went nowhere.
+                    notes.detail(prepared.describe(&path.display().to_string()));
+                    return Ok(prepared);
+                }
                 Err(cold) => cold,
             },
             CompileIn::Process => cold,
         };
-        self.compile_in_process(path, cold, deadline).await
+        let prepared = self
+            .compile_in_process(path.clone(), cold, deadline)
+            .await?;
+        notes.detail(prepared.describe(&path.display().to_string()));
+        Ok(prepared)
+    }
+
+    /// A component that runs in the baseline tier goes on to the best one:
+    /// make sure a compile is under way (a worker whose lock is free, or an
+    /// in-process compile), unless its entry is there already.
+    fn upgrade(&self, path: &Path, prepared: &Prepared) {
+        if prepared.upgrade.is_none() || prepared.superseded() {
+            return;
+        }
+        match &self.inner.compile_in {
+            CompileIn::Worker(_) => {
+                // A busy lock means a worker is at it already.
+                self.spawn_worker(path, &prepared.digest);
+            }
+            CompileIn::Process => {
+                // Reading and hashing the component again: off the executor.
+                let inner = self.inner.clone();
+                let path = path.to_path_buf();
+                tokio::task::spawn_blocking(move || {
+                    let mut notes = Notes::new(false);
+                    if let Ok(Probe::Cold(cold)) = inner.probe(&path, &mut notes, Probing::Warm) {
+                        let (flight, first) = inner.flight(cold.digest);
+                        if first {
+                            inner.compile_tiers(path, *cold, flight, false);
+                        }
+                    }
+                });
+            }
+        }
     }
 
     /// Compile in a detached worker and wait for it until `deadline`: the
-    /// prepared component when it finished in time, or the cold component
-    /// back when no worker could store it (the caller compiles in process).
+    /// prepared component when it stored a tier in time, or the cold
+    /// component back when no worker could store it (the caller compiles in
+    /// process).
     async fn wait_for_worker(
         &self,
         exe: &Path,
@@ -449,23 +551,31 @@ impl WasmHost {
             return Ok(Err(cold));
         };
         let lock = cache::lock_path(&dir, &runtime.engine, &cold.digest);
-        let entry = cache::entry_path(&dir, &runtime.engine, &cold.digest);
+        // The worker stores the baseline tier first: the event runs it as
+        // soon as it is there, while the worker goes on to Cranelift.
+        let lower = self.inner.lower();
+        let entries: Vec<PathBuf> = std::iter::once(runtime)
+            .chain(lower)
+            .map(|r| cache::entry_path(&dir, &r.engine, &cold.digest))
+            .collect();
         let since = SystemTime::now();
-        let (mut child, since) = match worker::start(exe, &lock, path, &cold.digest) {
-            worker::Started::Spawned(child) => (Some(child), since),
-            worker::Started::Busy(since) => (None, since),
-            worker::Started::Unavailable => return Ok(Err(cold)),
-        };
+        let (mut child, since) =
+            match worker::start(exe, &lock, path, &cold.digest, lower.is_some()) {
+                worker::Started::Spawned(child) => (Some(child), since),
+                worker::Started::Busy(since) => (None, since),
+                worker::Started::Unavailable => return Ok(Err(cold)),
+            };
         let still = || Failure::StillCompiling {
             secs: whole_secs(since.elapsed().unwrap_or_default()),
         };
         loop {
-            let finished = match &mut child {
-                Some(child) => child.try_wait().ok().flatten().is_some(),
-                // Another process's worker: done when its entry is there
-                // or its lock is free (it failed, or stored nothing).
-                None => entry.exists() || worker::lock_free(&lock),
-            };
+            let finished = entries.iter().any(|e| e.exists())
+                || match &mut child {
+                    Some(child) => child.try_wait().ok().flatten().is_some(),
+                    // Another process's worker: done when its lock is free
+                    // (it failed, or stored nothing).
+                    None => worker::lock_free(&lock),
+                };
             if finished {
                 break;
             }
@@ -490,40 +600,20 @@ impl WasmHost {
 
     /// Compile on a blocking thread (one per component however many events
     /// ask) and wait for it until `deadline`; the compile goes on after it.
+    /// With two tiers the event gets the baseline one, and the thread goes
+    /// on to the best one, which replaces it.
     async fn compile_in_process(
         &self,
         path: PathBuf,
         cold: Cold,
         deadline: tokio::time::Instant,
     ) -> Result<Arc<Prepared>, Failure> {
-        let digest = cold.digest;
-        let (flight, first) = {
-            let mut map = lock(&self.inner.inflight);
-            match map.get(&digest) {
-                Some(flight) => (flight.clone(), false),
-                None => {
-                    let flight = Arc::new(Inflight {
-                        started: Instant::now(),
-                        done: OnceLock::new(),
-                    });
-                    map.insert(digest, flight.clone());
-                    (flight, true)
-                }
-            }
-        };
+        let (flight, first) = self.inner.flight(cold.digest);
         if first {
-            let inner = self.inner.clone();
-            let flight = flight.clone();
-            tokio::task::spawn_blocking(move || {
-                // Compiled, stored and linked whether or not an event still
-                // waits: the next one finds it warm (even with no cache).
-                // Its notes (cache trouble) would reach no one after the
-                // deadline; the next event sees the same trouble.
-                let mut notes = Notes::new(false);
-                let prepared = inner.compile_cold(&path, cold, flight.started, &mut notes);
-                let _ = flight.done.set(prepared);
-                lock(&inner.inflight).remove(&digest);
-            });
+            let lower = self.inner.lower().is_some();
+            self.inner
+                .clone()
+                .compile_tiers(path, cold, flight.clone(), lower);
         }
         loop {
             if let Some(done) = flight.done.get() {
@@ -616,14 +706,29 @@ impl WasmHost {
 }
 
 impl Inner {
+    /// The runtime of the tier the cache keeps.
     fn runtime(&self) -> Result<&Runtime, Failure> {
-        let runtime = self.runtime.get_or_init(|| {
+        self.runtime_of(self.options.tiers.best())
+    }
+
+    /// The runtime of `tier` (built on first use).
+    fn runtime_of(&self, tier: Tier) -> Result<&Runtime, Failure> {
+        let cell = if tier == self.options.tiers.best() {
+            &self.runtime
+        } else {
+            &self.baseline
+        };
+        let runtime = cell.get_or_init(|| {
             let build = || -> wasmtime::Result<Runtime> {
-                let engine = engine::new_engine(&self.options)?;
+                let engine = engine::new_engine(&self.options, tier)?;
                 let mut linker = Linker::new(&engine);
                 wasmtime_wasi::p2::add_to_linker_async(&mut linker)?;
                 Hook::add_to_linker::<HostState, HasSelf<HostState>>(&mut linker, |s| s)?;
-                Ok(Runtime { engine, linker })
+                Ok(Runtime {
+                    engine,
+                    linker,
+                    tier,
+                })
             };
             build().map_err(|e| format!("{e:#}"))
         });
@@ -632,53 +737,147 @@ impl Inner {
         })
     }
 
+    /// The baseline runtime when a cold component is compiled by it first
+    /// (on x86_64, unless the options say otherwise); `None` when it cannot
+    /// be built either, so Cranelift alone stays.
+    fn lower(&self) -> Option<&Runtime> {
+        let tiers = self.options.tiers;
+        (tiers.first() != tiers.best())
+            .then(|| self.runtime_of(tiers.first()).ok())
+            .flatten()
+    }
+
+    /// The in-process compile of `digest`, and whether it is new (the
+    /// caller starts it).
+    fn flight(&self, digest: ComponentDigest) -> (Arc<Inflight>, bool) {
+        let mut map = lock(&self.inflight);
+        match map.get(&digest) {
+            Some(flight) => (flight.clone(), false),
+            None => {
+                let flight = Arc::new(Inflight {
+                    started: Instant::now(),
+                    done: OnceLock::new(),
+                });
+                map.insert(digest, flight.clone());
+                (flight, true)
+            }
+        }
+    }
+
+    /// On a blocking thread: compile `cold` with the baseline compiler first
+    /// when `lower` (its result, if it compiled, answers `flight`'s waiters),
+    /// then with the best one, which replaces it for `path`. Compiled,
+    /// stored and linked whether or not an event still waits: the next one
+    /// finds it warm (even with no cache). Its notes (cache trouble) would
+    /// reach no one after the deadline; the next event sees the same trouble.
+    fn compile_tiers(
+        self: Arc<Self>,
+        path: PathBuf,
+        cold: Cold,
+        flight: Arc<Inflight>,
+        lower: bool,
+    ) {
+        let digest = cold.digest;
+        tokio::task::spawn_blocking(move || {
+            let mut notes = Notes::new(false);
+            let best = self.options.tiers.best();
+            if lower {
+                let tier = self.options.tiers.first();
+                // A component Winch cannot compile goes on to Cranelift.
+                if let Ok(prepared) =
+                    self.compile_cold(&path, &cold, tier, flight.started, &mut notes)
+                {
+                    let _ = flight.done.set(Ok(prepared));
+                }
+            }
+            let prepared = self.compile_cold(&path, &cold, best, flight.started, &mut notes);
+            let _ = flight.done.set(prepared);
+            lock(&self.inflight).remove(&digest);
+        });
+    }
+
+    /// Where the best tier's entry of the component with `digest` will be.
+    fn best_entry(&self, digest: &ComponentDigest) -> Option<PathBuf> {
+        let dir = self.cache.path()?;
+        Some(cache::entry_path(dir, &self.runtime().ok()?.engine, digest))
+    }
+
     /// The prepared component at `path` if it is loaded and the file
-    /// unchanged since (by [`FileStamp`], and settled when it was read).
+    /// unchanged since (by [`FileStamp`], and settled when it was read), and
+    /// no better tier of it is waiting in the cache.
     fn warm(&self, path: &Path) -> Option<Arc<Prepared>> {
         let stamp = FileStamp::of_path(path)?;
         self.lock()
             .get(path)
-            .filter(|w| w.settled && w.stamp == stamp)
+            .filter(|w| w.settled && w.stamp == stamp && !w.prepared.superseded())
             .map(|w| w.prepared.clone())
     }
 
     /// Look at the component at `path` without compiling it: ready from
-    /// memory (unless `fresh`), the index or the cache; a failure (unreadable,
-    /// too large, not a component, a compile remembered as failed); or cold.
-    fn probe(&self, path: &Path, notes: &mut Notes, fresh: bool) -> Result<Probe, Failure> {
+    /// memory (as `probing` allows), the index or the cache; a failure
+    /// (unreadable, too large, not a component, a compile remembered as
+    /// failed); or cold.
+    fn probe(&self, path: &Path, notes: &mut Notes, probing: Probing) -> Result<Probe, Failure> {
         let start = Instant::now();
         let shown = path.display().to_string();
         let (mut file, meta) =
             fsread::open_bounded(path, fsread::caps::COMPONENT).map_err(|e| read_failure(&e))?;
         let stamp = FileStamp::of(&meta);
-        if !fresh {
-            if let Some(w) = self
-                .lock()
-                .get(path)
-                .filter(|w| w.settled && w.stamp == stamp)
-            {
+        let lower = match probing {
+            Probing::Run => self.lower(),
+            Probing::Warm | Probing::Compile => None,
+        };
+        if probing != Probing::Compile {
+            if let Some(w) = self.lock().get(path).filter(|w| {
+                w.settled
+                    && w.stamp == stamp
+                    && !w.prepared.superseded()
+                    && (lower.is_some() || w.prepared.upgrade.is_none())
+            }) {
                 return Ok(Probe::Ready(w.prepared.clone()));
             }
         }
         let runtime = self.runtime()?;
         // The index knows the entry compiled from this very file: no reading
         // or hashing of the component (`index.rs` says why that is safe).
-        let indexed = self.cache.path().and_then(|dir| {
+        let indexed = |runtime: &Runtime| {
+            let dir = self.cache.path()?;
             let entry = index::lookup(&runtime.engine, dir, path, &meta)?;
             cache::load_recorded(&runtime.engine, &entry)
-        });
-        if let Some(loaded) = indexed {
+        };
+        if let Some(loaded) = indexed(runtime) {
             return self
-                .link(path, meta, loaded, start, &shown, notes)
+                .link(path, meta, loaded, runtime, start, notes)
                 .map(Probe::Ready);
+        }
+        // A baseline entry is good until the best tier's is there (or its
+        // compile failed: then the component fails as any other would).
+        if let Some((lower, loaded)) = lower.and_then(|l| Some((l, indexed(l)?))) {
+            if let Some(dir) = self.cache.path() {
+                if let Some(failed) =
+                    cache::remembered_failure(dir, &runtime.engine, &loaded.digest)
+                {
+                    return Err(failed.failure(&shown));
+                }
+            }
+            if self
+                .best_entry(&loaded.digest)
+                .is_some_and(|best| !best.exists())
+            {
+                return self
+                    .link(path, meta, loaded, lower, start, notes)
+                    .map(Probe::Ready);
+            }
         }
         let bytes = read_open_component(path, &mut file, &meta)?;
         let digest = cache::digest_of(&bytes);
-        if !fresh {
+        if probing != Probing::Compile {
             // Loaded already, but the file changed too recently for its stamp
             // to prove it (or was touched): the same bytes need no loading.
             let same = self.lock().get(path).map(|w| w.prepared.clone());
-            if let Some(prepared) = same.filter(|p| p.digest == digest) {
+            if let Some(prepared) = same.filter(|p| {
+                p.digest == digest && !p.superseded() && (lower.is_some() || p.upgrade.is_none())
+            }) {
                 self.keep(path, &meta, prepared.clone());
                 return Ok(Probe::Ready(prepared));
             }
@@ -687,15 +886,22 @@ impl Inner {
             if let Some(failed) = cache::remembered_failure(dir, &runtime.engine, &digest) {
                 return Err(failed.failure(&shown));
             }
-            if let Some(loaded) = cache::usable(&self.cache, notes)
-                .and_then(|dir| cache::cached(&runtime.engine, dir, &digest, notes))
-            {
-                if let Some(entry) = &loaded.entry {
-                    index::record(&runtime.engine, dir, path, &meta, entry);
+            let Some(dir) = cache::usable(&self.cache, notes) else {
+                return Ok(Probe::Cold(Box::new(Cold {
+                    bytes,
+                    digest,
+                    meta,
+                })));
+            };
+            for runtime in std::iter::once(runtime).chain(lower) {
+                if let Some(loaded) = cache::cached(&runtime.engine, dir, &digest, notes) {
+                    if let Some(entry) = &loaded.entry {
+                        index::record(&runtime.engine, dir, path, &meta, entry);
+                    }
+                    return self
+                        .link(path, meta, loaded, runtime, start, notes)
+                        .map(Probe::Ready);
                 }
-                return self
-                    .link(path, meta, loaded, start, &shown, notes)
-                    .map(Probe::Ready);
             }
         }
         Ok(Probe::Cold(Box::new(Cold {
@@ -705,35 +911,43 @@ impl Inner {
         })))
     }
 
-    /// Compile a cold component here and now, store it, and link it.
+    /// Compile a cold component here and now with `tier`'s compiler, store
+    /// it, and link it.
     fn compile_cold(
         &self,
         path: &Path,
-        cold: Cold,
+        cold: &Cold,
+        tier: Tier,
         start: Instant,
         notes: &mut Notes,
     ) -> Result<Arc<Prepared>, Failure> {
         let shown = path.display().to_string();
-        let loaded = self.compile_bytes(&cold.bytes, &cold.digest, &shown, notes)?;
+        let runtime = self.runtime_of(tier)?;
+        let loaded = self.compile_bytes(runtime, &cold.bytes, &cold.digest, &shown, notes)?;
         if let (Some(dir), Some(entry)) = (self.cache.path(), &loaded.entry) {
-            index::record(&self.runtime()?.engine, dir, path, &cold.meta, entry);
+            index::record(&runtime.engine, dir, path, &cold.meta, entry);
         }
-        self.link(path, cold.meta, loaded, start, &shown, notes)
+        self.link(path, cold.meta.clone(), loaded, runtime, start, notes)
     }
 
-    /// Compile `bytes` (and store them in the cache); a compile error is
-    /// remembered by digest, so the next event fails at once.
+    /// Compile `bytes` with `runtime`'s compiler (and store them in the
+    /// cache); a compile error of the best tier is remembered by digest, so
+    /// the next event fails at once (a baseline one only means Cranelift).
     fn compile_bytes(
         &self,
+        runtime: &Runtime,
         bytes: &[u8],
         digest: &ComponentDigest,
         shown: &str,
         notes: &mut Notes,
     ) -> Result<cache::Loaded, Failure> {
-        let runtime = self.runtime()?;
         cache::load(&runtime.engine, &self.cache, bytes, digest, notes).map_err(|e| {
             let failure = classify::compile_failure(shown, &e);
-            if let (Some(dir), Failure::NotAComponent { why, .. }) = (self.cache.path(), &failure) {
+            if let (Some(dir), Failure::NotAComponent { why, .. }, true) = (
+                self.cache.path(),
+                &failure,
+                runtime.tier == self.options.tiers.best(),
+            ) {
                 let remembered = cache::Remembered::Invalid(why.clone());
                 cache::remember_failure(dir, &runtime.engine, digest, &remembered);
             }
@@ -741,8 +955,9 @@ impl Inner {
         })
     }
 
-    /// After a worker ended: its remembered failure, the entry it stored
-    /// (linked), or `None` when it stored nothing.
+    /// After a worker ended (or stored a tier): its remembered failure, the
+    /// best entry it stored or else its baseline one (linked), or `None`
+    /// when it stored nothing.
     fn after_worker(
         &self,
         path: &Path,
@@ -758,14 +973,17 @@ impl Inner {
             return Err(failed.failure(&shown));
         }
         let mut notes = Notes::new(false);
-        let Some(loaded) = cache::cached(&runtime.engine, dir, &cold.digest, &mut notes) else {
-            return Ok(None);
-        };
-        if let Some(entry) = &loaded.entry {
-            index::record(&runtime.engine, dir, path, &cold.meta, entry);
+        for runtime in std::iter::once(runtime).chain(self.lower()) {
+            if let Some(loaded) = cache::cached(&runtime.engine, dir, &cold.digest, &mut notes) {
+                if let Some(entry) = &loaded.entry {
+                    index::record(&runtime.engine, dir, path, &cold.meta, entry);
+                }
+                return self
+                    .link(path, cold.meta.clone(), loaded, runtime, start, &mut notes)
+                    .map(Some);
+            }
         }
-        self.link(path, cold.meta.clone(), loaded, start, &shown, &mut notes)
-            .map(Some)
+        Ok(None)
     }
 
     /// Link a loaded component and keep it warm for `path`.
@@ -774,11 +992,11 @@ impl Inner {
         path: &Path,
         meta: std::fs::Metadata,
         loaded: cache::Loaded,
+        runtime: &Runtime,
         start: Instant,
-        shown: &str,
         notes: &mut Notes,
     ) -> Result<Arc<Prepared>, Failure> {
-        let runtime = self.runtime()?;
+        let shown = &path.display().to_string();
         let stubbed =
             stubs::linker_for(&runtime.linker, &runtime.engine, &loaded.component, shown)?;
         let linker = match &stubbed {
@@ -796,22 +1014,21 @@ impl Inner {
             status: loaded.status,
             duration: start.elapsed(),
             artifact_len: loaded.artifact_len,
+            tier: runtime.tier,
         };
-        // `compile` prints its own line; a run says it only with --verbose.
-        notes.detail(format!(
-            "`{shown}`: {} in {:.1} ms",
-            match compiled.status {
-                CacheStatus::Hit => "loaded from the compile cache",
-                CacheStatus::Compiled => "compiled and cached",
-                CacheStatus::CompiledUncached => "compiled",
-            },
-            compiled.duration.as_secs_f64() * 1e3
-        ));
+        let upgrade = if runtime.tier == self.options.tiers.best() {
+            None
+        } else {
+            self.best_entry(&loaded.digest)
+        };
         let prepared = Arc::new(Prepared {
             pre,
             compiled,
             digest: loaded.digest,
+            upgrade,
         });
+        // `compile` prints its own line; a run says it only with --verbose.
+        notes.detail(prepared.describe(shown));
         self.keep(path, &meta, prepared.clone());
         Ok(prepared)
     }

@@ -5,6 +5,14 @@
 //! time and memory, so a compile bomb ends, and it remembers a failed compile
 //! by component digest (`cache.rs`), so the next event fails at once.
 //!
+//! Two tiers (`engine.rs`): where the baseline compiler comes first, the
+//! worker runs a capped child compiling with Winch, which stores the
+//! baseline entry in about a second (the waiting `run` loads it and answers),
+//! then a second one compiling with Cranelift, at a lower priority, whose
+//! entry replaces it. Only Cranelift's failure is remembered: a component
+//! Winch cannot compile (a proposal it lacks, such as tail calls) just waits
+//! for Cranelift.
+//!
 //! One worker per cache key: the lock file `<cache>/locks/<key>.lock` is
 //! taken by `run` before it spawns the worker and handed to it (as fd 3), so
 //! the lock lives exactly as long as the compile. A `run` that finds the lock
@@ -17,7 +25,7 @@ use std::process::{Child, Command, ExitCode, Stdio};
 use std::time::{Duration, SystemTime};
 
 use super::cache::{self, ComponentDigest, Remembered};
-use super::{CacheDir, Notes};
+use super::{CacheDir, Notes, Tier};
 
 /// CPU time (all threads) a compile may take before it is stopped and
 /// remembered as failed. Large Python and JavaScript components (12–18 MB)
@@ -65,6 +73,7 @@ pub(crate) fn start(
     lock: &Path,
     component: &Path,
     digest: &ComponentDigest,
+    baseline: bool,
 ) -> Started {
     use std::os::fd::AsRawFd;
     use std::os::unix::process::CommandExt;
@@ -91,20 +100,23 @@ pub(crate) fn start(
         .arg("--digest")
         .arg(cache::hex(digest))
         .arg("--lock-fd")
-        .arg(LOCK_FD.to_string())
-        .arg(component)
+        .arg(LOCK_FD.to_string());
+    if baseline {
+        cmd.arg("--baseline");
+    }
+    cmd.arg(component)
         .stdin(Stdio::null())
         .stdout(Stdio::null())
         .stderr(Stdio::null());
     // SAFETY: only async-signal-safe calls between fork and exec: setsid,
-    // nice, fcntl and dup2 (which clears close-on-exec on the new descriptor).
+    // fcntl and dup2 (which clears close-on-exec on the new descriptor).
     unsafe {
         cmd.pre_exec(move || {
             // Its own session: the agent killing `run`'s process group on
             // its deadline must not stop the compile that fills the cache.
             libc::setsid();
-            // In the background: never starve the agent's own work.
-            libc::nice(10);
+            // Not niced here: the baseline compile is what an event waits
+            // for; the Cranelift child is niced (`supervise`).
             // dup2 onto itself keeps close-on-exec: clear it by hand then.
             let moved = if fd == LOCK_FD {
                 libc::fcntl(fd, libc::F_SETFD, 0)
@@ -126,7 +138,7 @@ pub(crate) fn start(
 
 /// No background worker off Unix: compile in process.
 #[cfg(not(unix))]
-pub(crate) fn start(_: &Path, _: &Path, _: &Path, _: &ComponentDigest) -> Started {
+pub(crate) fn start(_: &Path, _: &Path, _: &Path, _: &ComponentDigest, _: bool) -> Started {
     Started::Unavailable
 }
 
@@ -163,15 +175,17 @@ fn try_lock(file: &File) -> bool {
     unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) == 0 }
 }
 
-/// The worker: compile `component` into `cache` in a capped child, and
-/// remember the failure when the child fails or hits a cap. Holds the lock
-/// on `lock_fd` (handed over by `run`) until it ends, or takes it itself.
-/// Exits with one of [`code`]'s values.
+/// The worker: compile `component` into `cache` in a capped child (first
+/// a baseline one when `baseline`), and remember the failure when the
+/// Cranelift child fails or hits a cap. Holds the lock on `lock_fd` (handed
+/// over by `run`) until it ends, or takes it itself. Exits with one of
+/// [`code`]'s values.
 pub fn supervise(
     cache: &CacheDir,
     component: &Path,
     digest: &str,
     lock_fd: Option<i32>,
+    baseline: bool,
 ) -> ExitCode {
     let exit = |c: i32| ExitCode::from(c as u8);
     let Some(digest) = parse_digest(digest) else {
@@ -180,7 +194,7 @@ pub fn supervise(
     let Some(dir) = cache.path() else {
         return exit(code::NOT_STORED);
     };
-    let engine = match super::engine::new_engine(&Default::default()) {
+    let engine = match super::engine::new_engine(&Default::default(), Tier::Optimized) {
         Ok(engine) => engine,
         Err(_) => return exit(code::NOT_STORED),
     };
@@ -211,27 +225,12 @@ pub fn supervise(
     let Ok(exe) = std::env::current_exe() else {
         return exit(code::NOT_STORED);
     };
-    let mut cmd = Command::new(exe);
-    cmd.arg(SUBCOMMAND)
-        .arg("--child")
-        .arg("--digest")
-        .arg(cache::hex(&digest))
-        .arg(component)
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null());
-    #[cfg(unix)]
-    {
-        use std::os::unix::process::CommandExt;
-        // SAFETY: only setrlimit between fork and exec (async-signal-safe).
-        unsafe {
-            cmd.pre_exec(|| {
-                set_caps();
-                Ok(())
-            });
-        }
+    if baseline && super::engine::baseline_supported() {
+        // Whatever becomes of it, Cranelift comes next: a component Winch
+        // cannot compile (or a Winch that fails) costs only this child.
+        let _ = capped_child(&exe, Tier::Baseline, &digest, component).output();
     }
-    let output = match cmd.output() {
+    let output = match capped_child(&exe, Tier::Optimized, &digest, component).output() {
         Ok(output) => output,
         Err(_) => return exit(code::NOT_STORED),
     };
@@ -244,6 +243,41 @@ pub fn supervise(
     };
     cache::remember_failure(dir, &engine, &digest, &remembered);
     exit(code::FAILED)
+}
+
+/// The command of a compile child for `tier`, with the caps; Cranelift's
+/// at a lower priority (it is background work; Winch's is what an event
+/// waits for).
+fn capped_child(exe: &Path, tier: Tier, digest: &ComponentDigest, component: &Path) -> Command {
+    let mut cmd = Command::new(exe);
+    cmd.arg(SUBCOMMAND)
+        .arg("--child")
+        .arg("--digest")
+        .arg(cache::hex(digest));
+    if tier == Tier::Baseline {
+        cmd.arg("--baseline");
+    }
+    cmd.arg(component)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null());
+    #[cfg(unix)]
+    {
+        use std::os::unix::process::CommandExt;
+        let background = tier == Tier::Optimized;
+        // SAFETY: only setrlimit and nice between fork and exec (async-signal-safe).
+        unsafe {
+            cmd.pre_exec(move || {
+                set_caps();
+                if background {
+                    // Never starve the agent's own work.
+                    libc::nice(10);
+                }
+                Ok(())
+            });
+        }
+    }
+    cmd
 }
 
 /// Why the compile child died of a signal.
@@ -263,8 +297,9 @@ fn killed(status: &std::process::ExitStatus) -> Remembered {
     ))
 }
 
-/// The capped child: compile and store, or say why not on stdout.
-pub fn compile_child(cache: &CacheDir, component: &Path, digest: &str) -> ExitCode {
+/// The capped child: compile with `tier`'s compiler and store, or say why
+/// not on stdout. A baseline child does nothing when either tier is stored.
+pub fn compile_child(cache: &CacheDir, component: &Path, digest: &str, tier: Tier) -> ExitCode {
     let exit = |c: i32| ExitCode::from(c as u8);
     let Some(digest) = parse_digest(digest) else {
         return exit(code::NOT_STORED);
@@ -280,9 +315,12 @@ pub fn compile_child(cache: &CacheDir, component: &Path, digest: &str) -> ExitCo
     if cache::digest_of(&bytes) != digest {
         return exit(code::NOT_STORED); // changed since `run` hashed it
     }
-    let Ok(engine) = super::engine::new_engine(&Default::default()) else {
+    let Ok(engine) = super::engine::new_engine(&Default::default(), tier) else {
         return exit(code::NOT_STORED);
     };
+    if tier == Tier::Baseline && stored_already(cache, &engine, &digest) {
+        return exit(code::STORED);
+    }
     let mut notes = Notes::new(false);
     match cache::load(&engine, cache, &bytes, &digest, &mut notes) {
         Ok(loaded) if loaded.status == cache::CacheStatus::CompiledUncached => {
@@ -304,6 +342,17 @@ pub fn compile_child(cache: &CacheDir, component: &Path, digest: &str) -> ExitCo
             exit(code::FAILED)
         }
     }
+}
+
+/// Whether the cache holds the baseline entry of `digest` (of `engine`) or
+/// its Cranelift one: a baseline compile is then no use.
+fn stored_already(cache: &CacheDir, engine: &wasmtime::Engine, digest: &ComponentDigest) -> bool {
+    let Some(dir) = cache.path() else {
+        return false;
+    };
+    cache::entry_path(dir, engine, digest).exists()
+        || super::engine::new_engine(&Default::default(), Tier::Optimized)
+            .is_ok_and(|best| cache::entry_path(dir, &best, digest).exists())
 }
 
 /// Apply the compile caps to this process (between fork and exec).
