@@ -7,8 +7,8 @@
 //!
 //! Run it with `benches/whole-process.sh` (builds the example components and
 //! the native guard first; `AGENTHOOKS_BENCH_BIN` times another build of the
-//! binary instead, and `AGENTHOOKS_BENCH_BASELINE` adds the `agenthooks` rows
-//! of a second build, side by side, to measure a change),
+//! binary instead, and `AGENTHOOKS_BENCH_BASELINE` (a `:`-separated list of
+//! other builds) adds their `agenthooks` rows side by side, to measure a change),
 //! or `cargo bench -p agenthooks --bench whole_process -- [--runs N]
 //! [--warmup N] [--miss-runs N]`. Prints a Markdown table: the median
 //! wall-clock time, the ratio to `/bin/true`, p10/p90, and the median peak
@@ -411,10 +411,13 @@ fn main() {
     }
 
     // The hot rows, for this binary and (side by side, to measure a change)
-    // `AGENTHOOKS_BENCH_BASELINE`, another build of it.
+    // each build listed in `AGENTHOOKS_BENCH_BASELINE`.
     let mut binaries = vec![(String::new(), agenthooks.clone())];
-    if let Some(base) = std::env::var_os("AGENTHOOKS_BENCH_BASELINE") {
-        binaries.push((" [baseline]".to_string(), PathBuf::from(base)));
+    if let Some(list) = std::env::var_os("AGENTHOOKS_BENCH_BASELINE") {
+        for base in std::env::split_paths(&list) {
+            let name = base.file_name().unwrap_or_default().to_string_lossy();
+            binaries.push((format!(" [{name}]"), base.clone()));
+        }
     }
     for (n, (label, bin)) in binaries.iter().enumerate() {
         // Nothing selected: a project with a wasm hook for another tool.
