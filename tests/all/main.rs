@@ -17,13 +17,6 @@ mod first_day;
 mod hostile_files;
 mod http;
 mod install;
-#[cfg(all(
-    target_os = "linux",
-    target_env = "gnu",
-    target_pointer_width = "64",
-    target_endian = "little"
-))]
-mod link;
 mod managed;
 mod new_build;
 mod portable;
