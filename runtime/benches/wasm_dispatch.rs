@@ -10,7 +10,6 @@ use std::process::Command;
 use std::time::{Duration, Instant};
 
 use agenthooks::config::{Grants, Handler, HandlerKind, OnError, Scope, WasmSpec};
-use agenthooks::config::{DEFAULT_FUEL, DEFAULT_MEMORY_MIB};
 use agenthooks::exec::wasm::{CacheDir, WasmHost};
 use agenthooks::exec::ExecContext;
 use agenthooks::protocol::{Event, EventName, Outcome};
@@ -52,8 +51,8 @@ fn main() {
     let component = guest("deny");
     let spec = WasmSpec {
         component: component.clone(),
-        fuel: DEFAULT_FUEL,
-        memory_mib: DEFAULT_MEMORY_MIB,
+        oci: None,
+        limits: agenthooks::config::Limits::DEFAULT,
         allow: Grants::default(),
     };
     let handler = Handler {

@@ -643,20 +643,15 @@ mod tests {
 
     fn report(kind: &str, label: &str, outcome: Outcome) -> Report {
         Report {
-            label: label.into(),
-            kind: kind.into(),
             outcome,
             duration: Duration::from_millis(12),
-            exit: None,
-            stdout: String::new(),
-            stderr: String::new(),
-            notes: Vec::new(),
-            details: Vec::new(),
-            fuel_used: None,
-            component_sha256: None,
-            scope: Scope::User,
-            file: PathBuf::from("/home/u/.agents/hooks.json"),
             standing: Some(crate::config::trust::Standing::User),
+            ..Report::of(
+                label,
+                kind,
+                Scope::User,
+                "/home/u/.agents/hooks.json".into(),
+            )
         }
     }
 
@@ -926,9 +921,7 @@ mod tests {
     fn a_fifo_at_the_path_does_not_block() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("fifo");
-        let c = std::ffi::CString::new(path.to_str().unwrap()).unwrap();
-        // SAFETY: `c` is a valid NUL-terminated path.
-        assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+        crate::fsread::make_fifo(&path);
         let log = AuditLog::new(&path, None);
         let record = Record::new(&event(), None, &[], &Answer::none());
         assert!(log.write(&record).is_some());

@@ -59,6 +59,15 @@ fn strategy() -> Option<impl BaseStrategy> {
     etcetera::choose_base_strategy().ok()
 }
 
+/// `%ProgramData%` (Windows' machine-wide application data, where the
+/// managed policy and agents' system-wide files live), `C:\ProgramData` when
+/// the variable is unset or empty.
+pub fn program_data() -> PathBuf {
+    std::env::var_os("ProgramData")
+        .filter(|v| !v.is_empty())
+        .map_or_else(|| PathBuf::from(r"C:\ProgramData"), PathBuf::from)
+}
+
 /// `<dir>/.agents/hooks.json`: the user scope's file under the home
 /// directory, a project's under its root.
 pub fn hooks_file(dir: &Path) -> PathBuf {

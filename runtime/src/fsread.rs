@@ -318,6 +318,19 @@ fn kind_of(meta: &std::fs::Metadata) -> &'static str {
     "not a regular file"
 }
 
+/// A FIFO at `path`, for the tests of what must refuse one without blocking.
+#[cfg(all(test, unix))]
+pub(crate) fn make_fifo(path: &Path) {
+    let c = std::ffi::CString::new(path.as_os_str().as_encoded_bytes()).unwrap();
+    // SAFETY: mkfifo(3) reads the NUL-terminated path and nothing else.
+    assert_eq!(
+        unsafe { libc::mkfifo(c.as_ptr(), 0o600) },
+        0,
+        "mkfifo {}",
+        path.display()
+    );
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -359,8 +372,7 @@ mod tests {
     fn a_fifo_is_refused_without_blocking() {
         let dir = tempfile::tempdir().unwrap();
         let p = dir.path().join("fifo");
-        let c = std::ffi::CString::new(p.to_str().unwrap()).unwrap();
-        assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+        crate::fsread::make_fifo(&p);
         let e = read_bounded(&p, 10).unwrap_err();
         assert!(
             matches!(e, ReadError::NotRegular { kind: "a FIFO", .. }),

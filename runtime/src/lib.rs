@@ -27,14 +27,17 @@
 //!   `runtime/schema/` (regenerated; a test fails until they are); the count
 //!   in `protocol/event.rs`'s tests.
 //! - **An agent**: see [`agents`].
-//! - **A sandbox limit**: the handler's key in `config/hooks_json.rs` (the
-//!   wire struct, the schema struct and the key list), `WasmSpec` and its
-//!   default in `config/mod.rs`, `config/load.rs`, `exec/wasm/sandbox.rs`,
-//!   where it is enforced (`exec/wasm/limiter.rs` or `engine.rs`), its
-//!   mapping in `exec/wasm/classify.rs`, a [`protocol::Failure`] variant
-//!   (its kind in `Failure::kind`: exhaustive), `config/trust/gate.rs` and
-//!   `config/trust/review.rs` (what an untrusted project may not raise), a
-//!   hostile guest in `tests/guests/` and its test in `tests/all/wasm.rs`.
+//! - **A sandbox limit**: its key in `config/hooks_json.rs` (a `HandlerWire`
+//!   field, which serde reads and the schema shows, the key in
+//!   `HandlerType::own_keys` and `HandlerWire::limits`); a field of
+//!   `config::Limits` in `config/mod.rs` with its default, `raised_over` and
+//!   `capped_at` (so the trust gate and review, the loader and the
+//!   `Sandbox` need no change); where it is enforced (`exec/wasm/limiter.rs`,
+//!   `engine.rs` or the call in `exec/wasm/mod.rs`, reading
+//!   `Sandbox::limits`), its mapping in `exec/wasm/classify.rs`, a
+//!   [`protocol::Failure`] variant (its kind in `Failure::kind`:
+//!   exhaustive); a hostile guest in `tests/guests/` and its test in
+//!   `tests/all/wasm.rs`; the schemas in `runtime/schema/` (regenerated).
 #![warn(missing_docs)]
 
 pub mod agents;
@@ -47,6 +50,7 @@ pub mod dirs;
 pub mod exec;
 pub mod fsread;
 pub mod install;
+pub mod oci;
 #[cfg(feature = "wasm")]
 pub mod pipeline;
 pub mod protocol;

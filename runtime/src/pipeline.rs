@@ -284,6 +284,30 @@ pub(crate) async fn blocking<T: Send + 'static>(work: impl FnOnce() -> T + Send 
     }
 }
 
+/// A temporary directory holding `home/.agents` and `project/.agents`, and
+/// `Bash ls` in the project before the tool: what the off-the-executor tests
+/// start from.
+#[cfg(test)]
+pub(crate) fn home_project_and_event() -> (
+    tempfile::TempDir,
+    std::path::PathBuf,
+    std::path::PathBuf,
+    Event,
+) {
+    let tmp = tempfile::tempdir().unwrap();
+    let (home, project) = (tmp.path().join("home"), tmp.path().join("project"));
+    std::fs::create_dir_all(home.join(".agents")).unwrap();
+    std::fs::create_dir_all(project.join(".agents")).unwrap();
+    let event = Event::new(
+        serde_json::json!({"hook_event_name": "PreToolUse", "cwd": project,
+                           "tool_name": "Bash", "tool_input": {"command": "ls"}}),
+        None,
+        "test",
+    )
+    .unwrap();
+    (tmp, home, project, event)
+}
+
 /// Runs `work` on a one-thread executor next to a task that only records
 /// that it ran, and says whether it did: it can only if `work` yielded, as
 /// awaiting [`blocking`] work does and reading a file inline does not.
@@ -312,10 +336,7 @@ mod tests {
 
     #[test]
     fn a_project_script_is_hashed_for_trust_off_the_executor() {
-        let tmp = tempfile::tempdir().unwrap();
-        let (home, project) = (tmp.path().join("home"), tmp.path().join("project"));
-        std::fs::create_dir_all(project.join(".agents")).unwrap();
-        std::fs::create_dir_all(&home).unwrap();
+        let (_tmp, home, project, event) = home_project_and_event();
         // Big enough that hashing it cannot finish before the executor
         // first polls the blocking task.
         std::fs::write(project.join("big.sh"), vec![b'#'; 1 << 20]).unwrap();
@@ -328,13 +349,6 @@ mod tests {
             home: Some(home),
             project_root: Some(project.clone()),
         });
-        let event = Event::new(
-            serde_json::json!({"hook_event_name": "PreToolUse", "cwd": project,
-                               "tool_name": "Bash", "tool_input": {"command": "ls"}}),
-            None,
-            "test",
-        )
-        .unwrap();
         let selected = select(&config.handlers, &event);
         assert!(trust::gate_reads_files(&selected));
         let ctx = ExecContext::new(Some(project.clone()));

@@ -335,10 +335,7 @@ mod tests {
 
     #[test]
     fn a_changed_config_is_read_off_the_executor() {
-        let tmp = tempfile::tempdir().unwrap();
-        let (home, project) = (tmp.path().join("home"), tmp.path().join("project"));
-        std::fs::create_dir_all(home.join(".agents")).unwrap();
-        std::fs::create_dir_all(&project).unwrap();
+        let (tmp, home, project, event) = pipeline::home_project_and_event();
         // Big enough that parsing it cannot finish before the executor
         // first polls the blocking task.
         let mut text = String::from(r#"{"hooks": {"Stop": []}}"#);
@@ -351,13 +348,6 @@ mod tests {
             pooling: false,
             verbose: false,
         });
-        let event = Event::new(
-            serde_json::json!({"hook_event_name": "PreToolUse", "cwd": project,
-                               "tool_name": "Bash", "tool_input": {"command": "ls"}}),
-            None,
-            "test",
-        )
-        .unwrap();
         let (done, yielded) = pipeline::yields(runtime.dispatch(event));
         assert!(yielded, "the config was read on the executor");
         assert!(done.notes.is_empty(), "{:?}", done.notes);

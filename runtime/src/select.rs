@@ -356,8 +356,11 @@ mod tests {
             let mut h = handler(EventName::PreToolUse, None, None, "");
             h.kind = HandlerKind::Wasm(WasmSpec {
                 component: PathBuf::from("/p/guard.wasm"),
-                fuel: 1,
-                memory_mib: 1,
+                oci: None,
+                limits: crate::config::Limits {
+                    fuel: 1,
+                    memory_mib: 1,
+                },
                 allow: grants,
             });
             h.label = label.into();

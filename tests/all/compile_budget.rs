@@ -328,8 +328,8 @@ fn in_process_a_cold_compile_is_bounded_by_the_deadline() {
     std::fs::write(&path, component(BOMB_FUNCS, BOMB_STMTS, false)).unwrap();
     let spec = WasmSpec {
         component: path.clone(),
-        fuel: agenthooks::config::DEFAULT_FUEL,
-        memory_mib: agenthooks::config::DEFAULT_MEMORY_MIB,
+        oci: None,
+        limits: agenthooks::config::Limits::DEFAULT,
         allow: Grants::default(),
     };
     let timeout = Duration::from_secs(1);

@@ -10,7 +10,7 @@ use serde_json::{json, Value};
 use crate::util::{command, hooks, TempProject};
 
 /// Every file and directory under `dir` (relative path → bytes, `None` for a directory).
-fn snapshot(dir: &Path) -> BTreeMap<String, Option<Vec<u8>>> {
+pub(crate) fn snapshot(dir: &Path) -> BTreeMap<String, Option<Vec<u8>>> {
     let mut out = BTreeMap::new();
     let mut stack = vec![dir.to_path_buf()];
     while let Some(d) = stack.pop() {

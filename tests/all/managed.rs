@@ -127,7 +127,11 @@ fn fire_and_trust_show_each_hooks_scope() {
         p.cmd(args).output().unwrap().stdout
     };
     let text = String::from_utf8(fire(&[])).unwrap();
-    assert!(text.contains("[1] command `exit 0` (managed)"), "{text}");
+    let managed = format!(
+        "[1] command `exit 0` (managed: {})",
+        p.managed_file().display()
+    );
+    assert!(text.contains(&managed), "{text}");
     let doc: Value = serde_json::from_slice(&fire(&["--json"])).unwrap();
     let text = doc.to_string();
     assert!(text.contains(r#""scope":"managed""#), "{text}");

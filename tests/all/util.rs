@@ -176,6 +176,15 @@ impl TempProject {
             .join("managed/hooks.json")
     }
 
+    /// Where `install --system` puts the agents' system-wide files in this
+    /// project's environment (`AGENTHOOKS_SYSTEM_ROOT`).
+    pub fn system_root(&self) -> PathBuf {
+        self.root
+            .parent()
+            .expect("the project has a parent")
+            .join("system")
+    }
+
     /// Write the managed `hooks.json` (parents created).
     pub fn managed_hooks(&self, config: &Value) {
         self.write_managed(pretty(config));
@@ -224,6 +233,12 @@ impl TempProject {
             // This project's managed file (absent unless a test writes it),
             // never the machine's (where none is installed).
             .env("AGENTHOOKS_MANAGED_CONFIG", self.managed_file())
+            // The agents' system-wide files (`install --system`) under this
+            // project's own root, never the machine's `/etc`: a system entry
+            // installed there would make every `run` here step aside.
+            .env("AGENTHOOKS_SYSTEM_ROOT", self.system_root())
+            .env_remove("GEMINI_CLI_SYSTEM_SETTINGS_PATH")
+            .env_remove("QWEN_CODE_SYSTEM_SETTINGS_PATH")
             .env("NO_COLOR", "1");
         cmd
     }

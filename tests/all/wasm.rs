@@ -80,8 +80,8 @@ fn host() -> &'static WasmHost {
 fn spec(component: PathBuf) -> WasmSpec {
     WasmSpec {
         component,
-        fuel: agenthooks::config::DEFAULT_FUEL,
-        memory_mib: agenthooks::config::DEFAULT_MEMORY_MIB,
+        oci: None,
+        limits: agenthooks::config::Limits::DEFAULT,
         allow: Grants::default(),
     }
 }
@@ -185,23 +185,26 @@ fn well_behaved_guest_denies_and_sees_the_event() {
         report.details
     );
     let fuel = report.fuel_used.expect("fuel is reported");
-    assert!(fuel > 0 && fuel < spec.fuel, "{fuel}");
+    assert!(fuel > 0 && fuel < spec.limits.fuel, "{fuel}");
 }
 
 #[test]
 fn endless_loop_runs_out_of_fuel() {
     let spec = spec(guest("spin"));
     let (report, _) = run_in_process(&spec, Duration::from_secs(30), &bash_event(json!({})));
-    assert_eq!(failure(&report), &Failure::OutOfFuel { fuel: spec.fuel });
-    assert_eq!(report.fuel_used, Some(spec.fuel));
+    assert_eq!(
+        failure(&report),
+        &Failure::OutOfFuel {
+            fuel: spec.limits.fuel
+        }
+    );
+    assert_eq!(report.fuel_used, Some(spec.limits.fuel));
 }
 
 #[test]
 fn endless_loop_with_huge_fuel_times_out() {
-    let spec = WasmSpec {
-        fuel: u64::MAX / 2,
-        ..spec(guest("spin"))
-    };
+    let mut spec = spec(guest("spin"));
+    spec.limits.fuel = u64::MAX / 2;
     let timeout = Duration::from_millis(700);
     let (report, took) = run_in_process(&spec, timeout, &bash_event(json!({})));
     assert_eq!(failure(&report), &Failure::Timeout { after: timeout });
@@ -223,10 +226,8 @@ fn sleeping_in_a_host_call_is_stopped_by_the_hard_bound() {
 
 #[test]
 fn memory_bomb_hits_the_memory_limit() {
-    let spec = WasmSpec {
-        memory_mib: 16,
-        ..spec(guest("memory_bomb"))
-    };
+    let mut spec = spec(guest("memory_bomb"));
+    spec.limits.memory_mib = 16;
     let (report, _) = run_in_process(&spec, SHORT, &bash_event(json!({})));
     assert_eq!(failure(&report), &Failure::MemoryLimit { limit_mib: 16 });
 }

@@ -26,24 +26,15 @@
 use serde_json::Value;
 
 use super::claude_json::{ClaudeLike, Dialect};
-use super::{rename, tool, Caps, EventRow, NativeRead, Table, USER_ONLY};
+use super::table::claude_rows;
+use super::AnswerKind::{Allow, Ask, Deny};
+use super::{rename, tool, Caps, Info, NativeRead, Table, USER_ONLY};
 use super::{InstallSpec, JsonSpec, Registration, Shape, TimeUnit, UserPath};
-use crate::protocol::EventName;
-
-/// A verdict before a tool is all Antigravity reads.
-const VERDICTS: Caps = Caps {
-    deny: true,
-    ask: true,
-    allow: true,
-    ..Caps::NONE
-};
 
 /// Antigravity's table: only the tool events run hooks.
 pub static TABLE: Table = Table {
-    events: &[
-        EventRow::new(EventName::PreToolUse, "PreToolUse", VERDICTS),
-        EventRow::new(EventName::PostToolUse, "PostToolUse", Caps::NONE),
-    ],
+    // A verdict before a tool is all it reads.
+    events: claude_rows![observed: PreToolUse => Caps::of(&[Deny, Ask, Allow]), PostToolUse],
     tools: &[
         tool("Bash", "run_command"),
         tool("Read", "view_file"),
@@ -82,6 +73,7 @@ pub static INSTALL: InstallSpec = InstallSpec {
     )),
     project: USER_ONLY,
     user: UserPath::home(".gemini/config/hooks.json"),
+    system: super::SystemFile::NONE,
     detect: &[],
     detect_user: &[
         UserPath::home(".gemini/antigravity"),
@@ -92,17 +84,13 @@ pub static INSTALL: InstallSpec = InstallSpec {
 
 /// The Antigravity adapter.
 pub static AGENT: ClaudeLike = ClaudeLike::new(
-    "antigravity",
-    "Google Antigravity",
-    &TABLE,
-    &INSTALL,
+    Info::new("antigravity", "Google Antigravity", &TABLE, &INSTALL).with_names(&[]),
     Dialect::Decision {
         deny: "deny",
         allow: "allow",
         ask: Some("ask"),
     },
 )
-.with_names(&[])
 .with_tool_call("toolCall")
 .with_reads_hooks_file(reads_natively);
 

@@ -4,6 +4,7 @@ use super::*;
 use crate::agents::tests::*;
 use crate::agents::{Agent, Native};
 use crate::protocol::Answer;
+use crate::protocol::EventName;
 
 #[test]
 fn the_tool_call_object_and_pascal_case_args_decode_to_claude_s() {

@@ -18,25 +18,18 @@
 //! `launch-process` are from Augment's tool list, unverified.
 
 use super::claude_json::{ClaudeLike, Dialect};
-use super::{tool, Caps, EventRow, Table};
+use super::table::claude_rows;
+use super::AnswerKind::Deny;
+use super::{tool, Caps, Info, Table};
 use super::{InstallSpec, JsonSpec, Registration, Shape, TimeUnit, UserPath};
-use crate::protocol::EventName;
-
-const DENY: Caps = Caps {
-    deny: true,
-    ..Caps::NONE
-};
 
 /// Auggie's table: a deny before a tool is the one answer seen to work.
 pub static TABLE: Table = Table {
-    events: &[
-        EventRow::new(EventName::SessionStart, "SessionStart", Caps::NONE),
-        EventRow::new(EventName::UserPromptSubmit, "PromptSubmit", Caps::NONE),
-        EventRow::new(EventName::PreToolUse, "PreToolUse", DENY),
-        EventRow::new(EventName::PostToolUse, "PostToolUse", Caps::NONE),
-        EventRow::new(EventName::Notification, "Notification", Caps::NONE),
-        EventRow::new(EventName::Stop, "Stop", Caps::NONE),
-        EventRow::new(EventName::SessionEnd, "SessionEnd", Caps::NONE),
+    events: claude_rows![observed:
+        SessionStart,
+        UserPromptSubmit as "PromptSubmit",
+        PreToolUse => Caps::of(&[Deny]),
+        PostToolUse, Notification, Stop, SessionEnd,
     ],
     tools: &[
         tool("Bash", "launch-process"),
@@ -65,6 +58,7 @@ pub static INSTALL: InstallSpec = InstallSpec {
     registration: Registration::Json(JsonSpec::claude(Shape::NestedMatching(".*"), TimeUnit::Milliseconds)),
     project: ".augment/settings.json",
     user: UserPath::home(".augment/settings.json"),
+    system: super::SystemFile::new("/etc/augment/settings.json", "", ""),
     detect: &[".augment"],
     detect_user: &[UserPath::home(".augment")],
     after_install: Some(
@@ -74,10 +68,7 @@ pub static INSTALL: InstallSpec = InstallSpec {
 
 /// The Auggie adapter.
 pub static AGENT: ClaudeLike = ClaudeLike::new(
-    "auggie",
-    "Augment (Auggie CLI)",
-    &TABLE,
-    &INSTALL,
+    Info::new("auggie", "Augment (Auggie CLI)", &TABLE, &INSTALL),
     Dialect::Claude,
 );
 

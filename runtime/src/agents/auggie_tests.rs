@@ -3,6 +3,7 @@ use serde_json::json;
 use super::*;
 use crate::agents::tests::*;
 use crate::agents::Agent;
+use crate::protocol::EventName;
 
 #[test]
 fn auggie_s_own_names_decode_to_claude_s() {

@@ -8,7 +8,9 @@ use std::time::Duration;
 use serde_json::Value;
 
 use super::deadline::{secs, Deadline};
-use super::{Agent, Caps, DecodeError, EventRow, Native, Table};
+use super::AnswerKind::{Allow, Ask, Block, Context, Deny, Stop, SystemMessage, UpdatedInput};
+use super::DISABLE_ALL_HOOKS;
+use super::{Agent, Caps, DecodeError, EventRow, Info, Native, Table};
 use super::{Field, InstallSpec, JsonSpec, Literal, Registration, Shape, TimeUnit, UserPath};
 use crate::protocol::{Answer, Event, EventName};
 
@@ -16,55 +18,22 @@ use crate::protocol::{Answer, Event, EventName};
 pub struct Claude;
 
 // What Claude Code acts on, by kind of event. The agents that copy Claude's
-// protocol (Qwen Code, Factory Droid) start from these and say where they differ.
+// protocol start from its rows ([`row`]) and say where they differ.
 
 /// Before a tool: every verdict, a rewrite, context, stop and a message.
-pub const TOOL: Caps = Caps {
-    deny: true,
-    ask: true,
-    allow: true,
-    updated_input: true,
-    context: true,
-    block: false,
-    stop: true,
-    system_message: true,
-};
+pub const TOOL: Caps = Caps::of(&[Deny, Ask, Allow, UpdatedInput, Context, Stop, SystemMessage]);
 /// PermissionRequest: allow or deny (with a rewrite), no ask, no context.
-pub const PERMISSION: Caps = Caps {
-    context: false,
-    ask: false,
-    ..TOOL
-};
+pub const PERMISSION: Caps = TOOL.without(&[Ask, Context]);
 /// PreModelSwitch: allow, deny or ask about the switch (no input to rewrite, no context).
-pub const MODEL_SWITCH: Caps = Caps {
-    updated_input: false,
-    context: false,
-    ..TOOL
-};
+pub const MODEL_SWITCH: Caps = TOOL.without(&[UpdatedInput, Context]);
 /// Events that take context and `decision: block` (prompt, after a tool, stop).
-pub const CONTEXT_BLOCK: Caps = Caps {
-    context: true,
-    block: true,
-    stop: true,
-    system_message: true,
-    ..Caps::NONE
-};
+pub const CONTEXT_BLOCK: Caps = OTHER.with(&[Context, Block]);
 /// Events that take context but cannot block.
-pub const CONTEXT: Caps = Caps {
-    block: false,
-    ..CONTEXT_BLOCK
-};
+pub const CONTEXT: Caps = OTHER.with(&[Context]);
 /// Events that can block but take no context.
-pub const BLOCK: Caps = Caps {
-    context: false,
-    ..CONTEXT_BLOCK
-};
+pub const BLOCK: Caps = OTHER.with(&[Block]);
 /// Events observed only: stop and a message work everywhere.
-pub const OTHER: Caps = Caps {
-    stop: true,
-    system_message: true,
-    ..Caps::NONE
-};
+pub const OTHER: Caps = Caps::of(&[Stop, SystemMessage]);
 
 macro_rules! same_names {
     ($($name:ident => $caps:expr),* $(,)?) => {
@@ -106,9 +75,32 @@ pub const TOOLS: &[&str] = &[
     "Write",
 ];
 
+/// Claude Code's row for `event`: its own name and what it acts on there.
+/// The agents that copy Claude's event names build their tables from these
+/// (`claude_rows!`).
+pub const fn row(event: EventName) -> EventRow {
+    let mut i = 0;
+    while i < ROWS.len() {
+        if ROWS[i].canonical as usize == event as usize {
+            return ROWS[i];
+        }
+        i += 1;
+    }
+    panic!("Claude Code's table has a row for every event")
+}
+
 /// Claude Code's table: every event under its own name, no renames.
 pub static TABLE: Table = Table {
-    events: same_names! {
+    events: ROWS,
+    tools: &[],
+    renames: &[],
+    fields: &[],
+    notes: &["the canonical protocol: the aggregated answer passes through unchanged"],
+    plain_stdout: false,
+};
+
+/// Every event under its own name, with what Claude Code acts on there.
+const ROWS: &[EventRow] = same_names! {
         SessionStart => CONTEXT,
         Setup => CONTEXT,
         UserPromptSubmit => CONTEXT_BLOCK,
@@ -142,71 +134,57 @@ pub static TABLE: Table = Table {
         PreModelSwitch => MODEL_SWITCH,
         PostModelSwitch => CONTEXT,
         SessionEnd => OTHER,
-    },
-    tools: &[],
-    renames: &[],
-    fields: &[],
-    notes: &["the canonical protocol: the aggregated answer passes through unchanged"],
-    plain_stdout: false,
 };
 
 /// Claude Code reads `hooks` in `settings.json` (strict JSON), timeout in
 /// seconds; `disableAllHooks` switches every hook off.
 pub static INSTALL: InstallSpec = InstallSpec {
-    registration: Registration::Json(JsonSpec {
-        shape: Shape::Nested,
-        // Claude Code shows `statusMessage` while the entry runs: the
-        // messages of the event's hooks go there (install reads hooks.json).
-        handler: &[
-            ("type", Field::Literal(Literal::Str("command"))),
-            ("command", Field::Command),
-            ("timeout", Field::Timeout(TimeUnit::Seconds)),
-            ("statusMessage", Field::StatusMessage),
-        ],
-        root: &[],
-        jsonc: false,
-        off: &[("/disableAllHooks", true)],
-    }),
+    // Claude Code shows `statusMessage` while the entry runs: the messages
+    // of the event's hooks go there (install reads hooks.json).
+    registration: Registration::Json(
+        JsonSpec::new(
+            Shape::Nested,
+            &[
+                ("type", Field::Literal(Literal::Str("command"))),
+                ("command", Field::Command),
+                ("timeout", Field::Timeout(TimeUnit::Seconds)),
+                ("statusMessage", Field::StatusMessage),
+            ],
+        )
+        .with_off(DISABLE_ALL_HOOKS),
+    ),
     project: ".claude/settings.json",
     user: UserPath::home(".claude/settings.json"),
+    system: super::SystemFile::new(
+        "/etc/claude-code/managed-settings.json",
+        "/Library/Application Support/ClaudeCode/managed-settings.json",
+        r"ClaudeCode\managed-settings.json",
+    ),
     detect: &[".claude"],
     detect_user: &[UserPath::home(".claude")],
     after_install: None,
 };
 
+/// Claude Code: 600 s; UserPromptSubmit, Pre/PostModelSwitch 30 s, MessageDisplay 10 s;
+/// SessionEnd 1.5 s, which a hook's `timeout` may raise to at most 60 s
+/// (`reference/agent-protocols.md` §1.1, `agents-2026.md` §1.1).
+static INFO: Info = Info::new("claude", "Claude Code", &TABLE, &INSTALL).with_deadline(
+    Deadline::new(
+        secs(600),
+        &[
+            (EventName::UserPromptSubmit, secs(30)),
+            (EventName::PreModelSwitch, secs(30)),
+            (EventName::PostModelSwitch, secs(30)),
+            (EventName::MessageDisplay, secs(10)),
+            (EventName::SessionEnd, Duration::from_millis(1500)),
+        ],
+    )
+    .capped(&[(EventName::SessionEnd, secs(60))]),
+);
+
 impl Agent for Claude {
-    fn id(&self) -> &'static str {
-        "claude"
-    }
-
-    fn display_name(&self) -> &'static str {
-        "Claude Code"
-    }
-
-    fn table(&self) -> &'static Table {
-        &TABLE
-    }
-
-    fn install_spec(&self) -> &'static InstallSpec {
-        &INSTALL
-    }
-
-    /// Claude Code: 600 s; UserPromptSubmit, Pre/PostModelSwitch 30 s, MessageDisplay 10 s;
-    /// SessionEnd 1.5 s, which a hook's `timeout` may raise to at most 60 s
-    /// (`reference/agent-protocols.md` §1.1, `agents-2026.md` §1.1).
-    fn deadline(&self) -> Deadline {
-        const DEADLINE: Deadline = Deadline::new(
-            secs(600),
-            &[
-                (EventName::UserPromptSubmit, secs(30)),
-                (EventName::PreModelSwitch, secs(30)),
-                (EventName::PostModelSwitch, secs(30)),
-                (EventName::MessageDisplay, secs(10)),
-                (EventName::SessionEnd, Duration::from_millis(1500)),
-            ],
-        )
-        .capped(&[(EventName::SessionEnd, secs(60))]);
-        DEADLINE
+    fn info(&self) -> &Info {
+        &INFO
     }
 
     fn decode(&self, input: Value, event: Option<&str>) -> Result<Event, DecodeError> {

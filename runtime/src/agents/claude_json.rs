@@ -1,12 +1,13 @@
-//! Claude Code's answer JSON written from an [`Intent`], and the whole
-//! decode/encode of the agents that speak Claude's protocol under their own
-//! names (Qwen Code, Factory Droid; Codex adds its strict-schema rules on top).
+//! Claude Code's answer JSON written from an [`Intent`] (the default
+//! [`Agent::write`]; Codex adds its strict-schema rules on top), and the
+//! adapter of the agents that speak Claude's protocol under their own names.
 //!
 //! [`ClaudeLike`] is the whole adapter of an agent that copies Claude's
-//! hooks closely enough to be described by data alone: its table, install
-//! spec, deadline, the payload keys that name the event, and which of the
-//! few answer [`Dialect`]s it reads (Antigravity, Goose, Crush, Auggie,
-//! Junie, Qoder, Devin). Each such agent's module is then data plus tests.
+//! hooks closely enough to be described by data alone: its [`Info`] (table,
+//! install spec, deadline, the payload keys that name the event), and which
+//! of the few answer [`Dialect`]s it reads (Qwen, Factory, Antigravity,
+//! Goose, Crush, Auggie, Junie, Qoder, Devin). Each such agent's module is
+//! then data plus tests.
 //!
 //! Gemini CLI's answer shares the tail of this one (`continue`,
 //! `systemMessage`, `hookSpecificOutput` led by `hookEventName`), so
@@ -14,11 +15,9 @@
 
 use serde_json::{json, Map, Value};
 
-use super::deadline::Deadline;
 use super::plan::{Intent, Verdict, DEFAULT_DENY};
-use super::{finish_decode, intent_for, start_decode, Agent, DecodeError, Native, Table};
-use super::{AlsoRuns, InstallSpec, NativeRead};
-use crate::protocol::{Answer, Event, EventName};
+use super::{Agent, EventRow, Info, Native, NativeRead};
+use crate::protocol::{Event, EventName};
 
 /// How an agent described by [`ClaudeLike`] reads a hook's answer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -44,21 +43,8 @@ pub enum Dialect {
 /// An agent adapter that is data only (see the module doc).
 #[derive(Debug, Clone, Copy)]
 pub struct ClaudeLike {
-    /// [`Agent::id`].
-    pub id: &'static str,
-    /// [`Agent::display_name`].
-    pub name: &'static str,
-    /// [`Agent::table`].
-    pub table: &'static Table,
-    /// [`Agent::install_spec`].
-    pub install: &'static InstallSpec,
-    /// [`Agent::deadline`].
-    pub deadline: Deadline,
-    /// [`Agent::also_runs`].
-    pub also_runs: Option<AlsoRuns>,
-    /// The payload keys that may name the event, in order (`--event`, which
-    /// `install` always writes, comes first anyway).
-    pub names: &'static [&'static str],
+    /// Its id, names, table, install spec, deadline and event keys.
+    pub info: Info,
     /// A payload key holding the tool call as `{name, args}` (Antigravity's
     /// `toolCall`), copied to `tool_name`/`tool_input`.
     pub tool_call: Option<&'static str>,
@@ -70,46 +56,15 @@ pub struct ClaudeLike {
 }
 
 impl ClaudeLike {
-    /// An agent that names the event in `hook_event_name`, has no tool-call
-    /// object, an undocumented deadline ([`super::deadline::UNVERIFIED`]),
-    /// runs no other agent's hooks and does not read agenthooks' file; the
-    /// `with_*` methods say where it differs.
-    pub const fn new(
-        id: &'static str,
-        name: &'static str,
-        table: &'static Table,
-        install: &'static InstallSpec,
-        dialect: Dialect,
-    ) -> ClaudeLike {
+    /// The agent `info` describes, with no tool-call object, not reading
+    /// agenthooks' file, answering in `dialect`; the `with_*` methods say
+    /// where it differs.
+    pub const fn new(info: Info, dialect: Dialect) -> ClaudeLike {
         ClaudeLike {
-            id,
-            name,
-            table,
-            install,
-            deadline: super::deadline::UNVERIFIED,
-            also_runs: None,
-            names: &["hook_event_name"],
+            info,
             tool_call: None,
             dialect,
             reads_hooks_file: None,
-        }
-    }
-
-    /// The same agent, waiting `deadline` for a hook.
-    pub const fn with_deadline(self, deadline: Deadline) -> ClaudeLike {
-        ClaudeLike { deadline, ..self }
-    }
-
-    /// The same agent, naming the event by the first of `names` present.
-    pub const fn with_names(self, names: &'static [&'static str]) -> ClaudeLike {
-        ClaudeLike { names, ..self }
-    }
-
-    /// The same agent, running `also`'s hooks too.
-    pub const fn with_also_runs(self, also: AlsoRuns) -> ClaudeLike {
-        ClaudeLike {
-            also_runs: Some(also),
-            ..self
         }
     }
 
@@ -131,36 +86,15 @@ impl ClaudeLike {
 }
 
 impl Agent for ClaudeLike {
-    fn id(&self) -> &'static str {
-        self.id
-    }
-
-    fn display_name(&self) -> &'static str {
-        self.name
-    }
-
-    fn table(&self) -> &'static Table {
-        self.table
-    }
-
-    fn install_spec(&self) -> &'static InstallSpec {
-        self.install
-    }
-
-    fn deadline(&self) -> Deadline {
-        self.deadline
-    }
-
-    fn also_runs(&self) -> Option<AlsoRuns> {
-        self.also_runs
+    fn info(&self) -> &Info {
+        &self.info
     }
 
     fn reads_hooks_file(&self, file: &Value) -> Option<NativeRead> {
         self.reads_hooks_file.map(|read| read(file))
     }
 
-    fn decode(&self, input: Value, event: Option<&str>) -> Result<Event, DecodeError> {
-        let (mut input, row) = start_decode(self.id, self.table, input, event, self.names)?;
+    fn reshape(&self, _row: &EventRow, input: &mut Map<String, Value>) {
         let call = self
             .tool_call
             .and_then(|key| input.get(key))
@@ -176,18 +110,16 @@ impl Agent for ClaudeLike {
                     .or_insert_with(|| super::parse_if_string(args.clone()));
             }
         }
-        finish_decode(self.id, self.table, row, input)
     }
 
-    fn encode(&self, event: &Event, answer: &Answer) -> Native {
+    fn write(&self, event: &Event, row: &EventRow, intent: Intent) -> Native {
         let (deny, allow, ask) = match self.dialect {
-            Dialect::Claude => return encode(self, event, answer),
-            Dialect::Exit2 => return encode_exit2(self, event, answer),
+            Dialect::Claude => {
+                let value = claude_json(event.name(), row.native, &intent);
+                return Native::json(&value, intent.notes);
+            }
+            Dialect::Exit2 => return write_exit2(intent),
             Dialect::Decision { deny, allow, ask } => (deny, allow, ask),
-        };
-        let (_, intent) = match intent_for(self, event, answer) {
-            Ok(found) => found,
-            Err(native) => return native,
         };
         let Some(verdict) = intent.verdict else {
             return Native::ok(String::new(), intent.notes);
@@ -210,11 +142,7 @@ impl Agent for ClaudeLike {
 /// [`Dialect::Exit2`] (and Windsurf's answer): a deny or a block is exit 2
 /// with its reason on stderr, anything else "no opinion". Only deny survives
 /// planning among the verdicts of such an agent (ask became a deny).
-pub(super) fn encode_exit2(agent: &dyn Agent, event: &Event, answer: &Answer) -> Native {
-    let (_, intent) = match intent_for(agent, event, answer) {
-        Ok(found) => found,
-        Err(native) => return native,
-    };
+pub(super) fn write_exit2(intent: Intent) -> Native {
     if intent.verdict.is_some() {
         return Native::exit2(&intent.reason_or(DEFAULT_DENY), intent.notes);
     }
@@ -222,29 +150,6 @@ pub(super) fn encode_exit2(agent: &dyn Agent, event: &Event, answer: &Answer) ->
         return Native::exit2(&intent.block_reason_or(DEFAULT_DENY), intent.notes);
     }
     Native::ok(String::new(), intent.notes)
-}
-/// Decode for agents whose payload is Claude's, named by `hook_event_name`.
-///
-/// # Errors
-/// As [`start_decode`] and [`finish_decode`].
-pub(super) fn decode(
-    agent: &'static str,
-    table: &Table,
-    input: Value,
-    event: Option<&str>,
-) -> Result<Event, DecodeError> {
-    let (input, row) = start_decode(agent, table, input, event, &["hook_event_name"])?;
-    finish_decode(agent, table, row, input)
-}
-
-/// Encode for agents that read Claude's JSON answer as it is.
-pub(super) fn encode(agent: &dyn Agent, event: &Event, answer: &Answer) -> Native {
-    let (row, intent) = match intent_for(agent, event, answer) {
-        Ok(found) => found,
-        Err(native) => return native,
-    };
-    let value = claude_json(event.name(), row.native, &intent);
-    Native::json(&value, intent.notes)
 }
 
 /// Claude-shaped answer for `event` (named `native` in the agent's config);
@@ -261,24 +166,14 @@ pub(super) fn claude_json(event: EventName, native: &str, intent: &Intent) -> Va
     let mut hso = Map::new();
     match event {
         EventName::PreToolUse => {
-            if let Some(v) = intent.verdict {
-                hso.insert("permissionDecision".into(), json!(verdict_str(v)));
-                if let Some(r) = intent.verdict_reason() {
-                    hso.insert("permissionDecisionReason".into(), json!(r));
-                }
-            }
+            put_verdict(&mut hso, intent, PERMISSION_DECISION);
             if let Some(input) = &intent.updated_input {
                 hso.insert("updatedInput".into(), Value::Object(input.clone()));
             }
         }
         EventName::PermissionRequest => {
             let mut decision = Map::new();
-            if let Some(v) = intent.verdict {
-                decision.insert("behavior".into(), json!(behavior_str(v)));
-                if let Some(r) = intent.verdict_reason() {
-                    decision.insert("message".into(), json!(r));
-                }
-            }
+            put_verdict(&mut decision, intent, BEHAVIOR);
             if let Some(input) = &intent.updated_input {
                 decision.insert("updatedInput".into(), Value::Object(input.clone()));
             }
@@ -325,6 +220,45 @@ pub(super) fn write_common(
         with_name.insert("hookEventName".into(), json!(native));
         with_name.extend(hso);
         out.insert("hookSpecificOutput".into(), Value::Object(with_name));
+    }
+}
+
+/// Where and how an agent's answer writes a verdict: the key, the verdict's
+/// spelling there, and the keys its reason goes under.
+pub(super) struct VerdictKeys {
+    /// The verdict's key (`permissionDecision`).
+    pub key: &'static str,
+    /// How the verdict is spelled there.
+    pub spell: fn(Verdict) -> &'static str,
+    /// The keys the reason is written under (`permissionDecisionReason`).
+    pub reason: &'static [&'static str],
+}
+
+/// Claude's `permissionDecision` before a tool (Copilot's too, at the top level).
+pub(super) const PERMISSION_DECISION: VerdictKeys = VerdictKeys {
+    key: "permissionDecision",
+    spell: verdict_str,
+    reason: &["permissionDecisionReason"],
+};
+
+/// Claude's PermissionRequest `decision.behavior` (Copilot's too, at the top level).
+pub(super) const BEHAVIOR: VerdictKeys = VerdictKeys {
+    key: "behavior",
+    spell: behavior_str,
+    reason: &["message"],
+};
+
+/// Writes the intent's verdict, if any, into `out` as `keys` say, with its
+/// reason ([`Intent::verdict_reason`]: a deny always has one).
+pub(super) fn put_verdict(out: &mut Map<String, Value>, intent: &Intent, keys: VerdictKeys) {
+    let Some(v) = intent.verdict else {
+        return;
+    };
+    out.insert(keys.key.into(), json!((keys.spell)(v)));
+    if let Some(r) = intent.verdict_reason() {
+        for key in keys.reason {
+            out.insert((*key).into(), json!(r));
+        }
     }
 }
 

@@ -18,27 +18,17 @@
 use serde_json::{json, Map, Value};
 
 use super::deadline::{secs, Deadline};
-use super::{
-    finish_decode, intent_for, parse_if_string, rename, start_decode, tool, Agent, Caps,
-    DecodeError, EventRow, Native, Table, Verdict,
-};
+use super::AnswerKind::{Ask, Context, Deny, UpdatedInput};
+use super::Verdict;
+use super::{parse_if_string, rename, tool, Agent, Caps, EventRow, Info, Intent, Native, Table};
 use super::{InstallSpec, Registration, ScriptSpec, UserPath};
-use crate::protocol::{Answer, Event, EventName};
+use crate::protocol::{Event, EventName};
 
 /// The Cline adapter.
 pub struct Cline;
 
-const TOOL: Caps = Caps {
-    deny: true,
-    ask: true,
-    updated_input: true,
-    context: true,
-    ..Caps::NONE
-};
-const CONTEXT: Caps = Caps {
-    context: true,
-    ..Caps::NONE
-};
+const TOOL: Caps = Caps::of(&[Deny, Ask, UpdatedInput, Context]);
+const CONTEXT: Caps = Caps::of(&[Context]);
 
 /// Cline's table: the script names install writes, then the SDK's `hookName`s.
 pub static TABLE: Table = Table {
@@ -100,6 +90,7 @@ pub static INSTALL: InstallSpec = InstallSpec {
     registration: Registration::Scripts(ScriptSpec { text: script }),
     project: ".clinerules/hooks",
     user: UserPath::home("Documents/Cline/Hooks"),
+    system: super::SystemFile::NONE,
     detect: &[".clinerules", ".cline"],
     detect_user: &[UserPath::home("Documents/Cline"), UserPath::home(".cline")],
     after_install: Some(
@@ -115,38 +106,18 @@ fn script(command: &str, agent: &str) -> String {
     )
 }
 
+/// Cline: 30 s for extension hooks (120 s for SDK tool hooks).
+static INFO: Info = Info::new("cline", "Cline", &TABLE, &INSTALL)
+    .with_deadline(Deadline::new(secs(30), &[]))
+    .with_names(&["hookName"]);
+
 impl Agent for Cline {
-    fn id(&self) -> &'static str {
-        "cline"
+    fn info(&self) -> &Info {
+        &INFO
     }
 
-    fn display_name(&self) -> &'static str {
-        "Cline"
-    }
-
-    fn table(&self) -> &'static Table {
-        &TABLE
-    }
-
-    fn install_spec(&self) -> &'static InstallSpec {
-        &INSTALL
-    }
-
-    /// Cline: 30 s for extension hooks (120 s for SDK tool hooks).
-    fn deadline(&self) -> Deadline {
-        Deadline::new(secs(30), &[])
-    }
-
-    fn decode(&self, input: Value, event: Option<&str>) -> Result<Event, DecodeError> {
-        let (mut input, row) = start_decode(self.id(), &TABLE, input, event, &["hookName"])?;
-        let root = input
-            .get("workspaceRoots")
-            .and_then(Value::as_array)
-            .and_then(|r| r.first())
-            .cloned();
-        if let Some(root) = root {
-            input.entry("cwd").or_insert(root);
-        }
+    fn reshape(&self, row: &EventRow, input: &mut Map<String, Value>) {
+        super::cwd_from_roots(input, "workspaceRoots");
         let prompt = input
             .get("userPromptSubmit")
             .and_then(|u| u.get("prompt"))
@@ -155,16 +126,11 @@ impl Agent for Cline {
             input.entry("prompt").or_insert(prompt);
         }
         if row.canonical.is_tool_event() {
-            tool_call(&mut input);
+            tool_call(input);
         }
-        finish_decode(self.id(), &TABLE, row, input)
     }
 
-    fn encode(&self, event: &Event, answer: &Answer) -> Native {
-        let (_, intent) = match intent_for(self, event, answer) {
-            Ok(found) => found,
-            Err(native) => return native,
-        };
+    fn write(&self, _event: &Event, _row: &EventRow, intent: Intent) -> Native {
         let mut out = Map::new();
         match intent.verdict {
             Some(Verdict::Deny) => {

@@ -2,6 +2,8 @@ use serde_json::json;
 
 use super::*;
 use crate::agents::tests::*;
+use crate::agents::{Agent, DecodeError};
+use crate::protocol::{Answer, EventName};
 
 // Payloads from cline/cline sdk/examples/hooks/README.md and hooks.proto (agent-protocols.md §7.3).
 fn sdk_tool_call(name: &str, input: serde_json::Value) -> serde_json::Value {
@@ -12,15 +14,14 @@ fn sdk_tool_call(name: &str, input: serde_json::Value) -> serde_json::Value {
 
 #[test]
 fn sdk_and_extension_payloads_decode() {
-    let ev = Cline
-        .decode(
-            sdk_tool_call(
-                "run_commands",
-                json!({"commands":["git status","rm -rf /"]}),
-            ),
-            Some("PreToolUse"),
-        )
-        .expect("decode");
+    let ev = decoded_at(
+        &Cline,
+        sdk_tool_call(
+            "run_commands",
+            json!({"commands":["git status","rm -rf /"]}),
+        ),
+        Some("PreToolUse"),
+    );
     assert_eq!(
         (ev.name(), ev.tool_name()),
         (EventName::PreToolUse, Some("Bash"))
@@ -30,12 +31,10 @@ fn sdk_and_extension_payloads_decode() {
     assert_eq!(ev.str_field("cwd"), Some("/w"));
     assert_eq!(ev.input()["clineVersion"], "4.1", "native fields kept");
 
-    let ev = Cline
-        .decode(
-            sdk_tool_call("editor", json!({"filePath":"/w/a","text":"x"})),
-            None,
-        )
-        .expect("decode");
+    let ev = decoded(
+        &Cline,
+        sdk_tool_call("editor", json!({"filePath":"/w/a","text":"x"})),
+    );
     assert_eq!(
         ev.tool_name(),
         Some("editor"),
@@ -46,7 +45,7 @@ fn sdk_and_extension_payloads_decode() {
     // The VS Code extension: legacy block, string parameters.
     let legacy = json!({"clineVersion":"3.3","hookName":"PreToolUse","timestamp":"t","taskId":"t2","workspaceRoots":["/w"],"userId":"u",
                         "preToolUse":{"toolName":"write_to_file","parameters":{"path":"/w/b","content":"hi"}}});
-    let ev = Cline.decode(legacy, None).expect("decode");
+    let ev = decoded(&Cline, legacy);
     assert_eq!(ev.tool_name(), Some("Write"));
     assert_eq!(
         ev.tool_input().unwrap(),
@@ -54,12 +53,12 @@ fn sdk_and_extension_payloads_decode() {
     );
 
     let mcp = json!({"hookName":"PreToolUse","preToolUse":{"toolName":"use_mcp_tool","parameters":{"server_name":"gh","tool_name":"merge","arguments":"{\"pr\":1}"}}});
-    let ev = Cline.decode(mcp, None).expect("decode");
+    let ev = decoded(&Cline, mcp);
     assert_eq!(ev.tool_name(), Some("mcp__gh__merge"));
     assert_eq!(ev.tool_input().unwrap(), &json!({"pr":1}));
 
     let post = json!({"hookName":"PostToolUse","postToolUse":{"toolName":"execute_command","parameters":{"command":"ls"},"result":"a b","success":false,"executionTimeMs":3}});
-    let ev = Cline.decode(post, None).expect("decode");
+    let ev = decoded(&Cline, post);
     assert_eq!(
         (ev.name(), ev.tool_name()),
         (EventName::PostToolUse, Some("Bash"))
@@ -73,13 +72,12 @@ fn sdk_and_extension_payloads_decode() {
     );
     assert_eq!(ev.input()["tool_response"]["stdout"], "a b");
 
-    let ev = Cline
-        .decode(json!({"hookName":"UserPromptSubmit","userPromptSubmit":{"prompt":"hi","attachments":[]}}), None)
-        .expect("decode");
+    let ev = decoded(
+        &Cline,
+        json!({"hookName":"UserPromptSubmit","userPromptSubmit":{"prompt":"hi","attachments":[]}}),
+    );
     assert_eq!(ev.str_field("prompt"), Some("hi"));
-    let ev = Cline
-        .decode(json!({"hookName":"agent_start","taskId":"t"}), None)
-        .expect("decode");
+    let ev = decoded(&Cline, json!({"hookName":"agent_start","taskId":"t"}));
     assert_eq!(ev.name(), EventName::SessionStart);
     let got = Cline.decode(json!({"hookName":"TaskCancel"}), None);
     assert!(matches!(got, Err(DecodeError::UnmappedEvent { .. })));
@@ -87,9 +85,10 @@ fn sdk_and_extension_payloads_decode() {
 
 #[test]
 fn answers() {
-    let ev = Cline
-        .decode(sdk_tool_call("read_file", json!({"path":"/w/.env"})), None)
-        .expect("decode");
+    let ev = decoded(
+        &Cline,
+        sdk_tool_call("read_file", json!({"path":"/w/.env"})),
+    );
     assert_eq!(ev.tool_input().unwrap(), &json!({"file_path":"/w/.env"}));
     let n = Cline.encode(&ev, &deny("secret"));
     assert_eq!(
@@ -119,9 +118,7 @@ fn answers() {
         ("{}", 0, 0)
     );
 
-    let done = Cline
-        .decode(json!({"hookName":"TaskComplete"}), None)
-        .expect("decode");
+    let done = decoded(&Cline, json!({"hookName":"TaskComplete"}));
     let n = Cline.encode(&done, &block("keep going"));
     assert_eq!(stdout_json(&n), json!({}));
     assert_eq!(n.notes().count(), 1);

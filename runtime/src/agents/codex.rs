@@ -14,105 +14,34 @@ use serde_json::{Map, Value};
 
 use super::claude_json::claude_json;
 use super::deadline::{secs, Deadline};
-use super::plan::{Verdict, DEFAULT_DENY};
-use super::{
-    claude_handler, InstallSpec, JsonSpec, Registration, Shape, TimeUnit, UserDir, UserPath,
-};
-use super::{
-    finish_decode, intent_for, start_decode, tool, Agent, AnswerKind, Caps, DecodeError, EventRow,
-    Native, Table,
-};
-use crate::protocol::{Answer, Event, EventName, Note};
+use super::plan::{Intent, Verdict, DEFAULT_DENY};
+use super::table::claude_rows;
+use super::AnswerKind::{Allow, Block, Context, Deny, Stop, SystemMessage, UpdatedInput};
+use super::{tool, Agent, AnswerKind, Caps, EventRow, Info, Native, Table};
+use super::{InstallSpec, JsonSpec, Registration, Shape, TimeUnit, UserDir, UserPath};
+use crate::protocol::{Event, EventName, Note};
 
 /// The Codex adapter.
 pub struct Codex;
 
-const OBSERVE: Caps = Caps::NONE;
-const MESSAGE: Caps = Caps {
-    system_message: true,
-    ..Caps::NONE
-};
-const STOPPABLE: Caps = Caps {
-    stop: true,
-    ..MESSAGE
-};
+const MESSAGE: Caps = Caps::of(&[SystemMessage]);
+const STOPPABLE: Caps = MESSAGE.with(&[Stop]);
 
-/// Codex's table.
+/// Codex's table: Claude's event names, each acting on less.
 pub static TABLE: Table = Table {
-    events: &[
-        EventRow::new(
-            EventName::SessionStart,
-            "SessionStart",
-            Caps {
-                context: true,
-                ..STOPPABLE
-            },
-        ),
-        EventRow::new(
-            EventName::SubagentStart,
-            "SubagentStart",
-            Caps {
-                context: true,
-                ..MESSAGE
-            },
-        ),
-        EventRow::new(
-            EventName::UserPromptSubmit,
-            "UserPromptSubmit",
-            Caps {
-                block: true,
-                context: true,
-                ..STOPPABLE
-            },
-        ),
-        EventRow::new(
-            EventName::PreToolUse,
-            "PreToolUse",
-            Caps {
-                deny: true,
-                updated_input: true,
-                context: true,
-                ..MESSAGE
-            },
-        ),
-        EventRow::new(
-            EventName::PermissionRequest,
-            "PermissionRequest",
-            Caps {
-                deny: true,
-                allow: true,
-                ..MESSAGE
-            },
-        ),
-        EventRow::new(
-            EventName::PostToolUse,
-            "PostToolUse",
-            Caps {
-                block: true,
-                context: true,
-                ..STOPPABLE
-            },
-        ),
-        EventRow::new(EventName::PreCompact, "PreCompact", STOPPABLE),
-        EventRow::new(EventName::PostCompact, "PostCompact", STOPPABLE),
-        EventRow::new(
-            EventName::SubagentStop,
-            "SubagentStop",
-            Caps {
-                block: true,
-                ..STOPPABLE
-            },
-        ),
-        EventRow::new(
-            EventName::Stop,
-            "Stop",
-            Caps {
-                block: true,
-                ..STOPPABLE
-            },
-        ),
-        EventRow::new(EventName::StopFailure, "StopFailure", OBSERVE),
-        EventRow::new(EventName::SessionEnd, "SessionEnd", OBSERVE),
+    events: claude_rows![
+        SessionStart => STOPPABLE.with(&[Context]),
+        SubagentStart => MESSAGE.with(&[Context]),
+        UserPromptSubmit => STOPPABLE.with(&[Block, Context]),
+        PreToolUse => MESSAGE.with(&[Deny, UpdatedInput, Context]),
+        PermissionRequest => MESSAGE.with(&[Deny, Allow]),
+        PostToolUse => STOPPABLE.with(&[Block, Context]),
+        PreCompact => STOPPABLE,
+        PostCompact => STOPPABLE,
+        SubagentStop => STOPPABLE.with(&[Block]),
+        Stop => STOPPABLE.with(&[Block]),
+        StopFailure => Caps::NONE,
+        SessionEnd => Caps::NONE,
     ],
     tools: &[
         // Older releases send `Bash`; newer ones the real shell tool's name.
@@ -146,15 +75,10 @@ pub const CODEX_HOME: UserDir = UserDir::Var {
 /// `hooks`), Claude's shape, timeout in seconds; the user layer lives in
 /// `$CODEX_HOME`.
 pub static INSTALL: InstallSpec = InstallSpec {
-    registration: Registration::Json(JsonSpec {
-        shape: Shape::Nested,
-        handler: claude_handler(TimeUnit::Seconds),
-        root: &[],
-        jsonc: false,
-        off: &[],
-    }),
+    registration: Registration::Json(JsonSpec::claude(Shape::Nested, TimeUnit::Seconds)),
     project: ".codex/hooks.json",
     user: UserPath::new(CODEX_HOME, "hooks.json"),
+    system: super::SystemFile::new("/etc/codex/hooks.json", "/etc/codex/hooks.json", ""),
     detect: &[".codex"],
     detect_user: &[UserPath::new(CODEX_HOME, "")],
     after_install: Some(
@@ -162,33 +86,19 @@ pub static INSTALL: InstallSpec = InstallSpec {
     ),
 };
 
+/// Codex: 600 s; SessionEnd 1 s, and it clamps a configured SessionEnd
+/// timeout to 3 s (warning "clamping SessionEnd hook timeout to 3s").
+static INFO: Info = Info::new("codex", "OpenAI Codex CLI", &TABLE, &INSTALL).with_deadline(
+    Deadline::new(secs(600), &[(EventName::SessionEnd, secs(1))])
+        .capped(&[(EventName::SessionEnd, secs(3))]),
+);
+
 impl Agent for Codex {
-    fn id(&self) -> &'static str {
-        "codex"
+    fn info(&self) -> &Info {
+        &INFO
     }
 
-    fn display_name(&self) -> &'static str {
-        "OpenAI Codex CLI"
-    }
-
-    fn table(&self) -> &'static Table {
-        &TABLE
-    }
-
-    fn install_spec(&self) -> &'static InstallSpec {
-        &INSTALL
-    }
-
-    /// Codex: 600 s; SessionEnd 1 s, and it clamps a configured SessionEnd
-    /// timeout to 3 s (warning "clamping SessionEnd hook timeout to 3s").
-    fn deadline(&self) -> Deadline {
-        const DEADLINE: Deadline = Deadline::new(secs(600), &[(EventName::SessionEnd, secs(1))])
-            .capped(&[(EventName::SessionEnd, secs(3))]);
-        DEADLINE
-    }
-
-    fn decode(&self, input: Value, event: Option<&str>) -> Result<Event, DecodeError> {
-        let (mut input, row) = start_decode(self.id(), &TABLE, input, event, &["hook_event_name"])?;
+    fn reshape(&self, _row: &EventRow, input: &mut Map<String, Value>) {
         let patch = input
             .get("tool_name")
             .and_then(Value::as_str)
@@ -204,14 +114,9 @@ impl Agent for Codex {
                 input.insert("tool_name".into(), Value::String("Write".into()));
             }
         }
-        finish_decode(self.id(), &TABLE, row, input)
     }
 
-    fn encode(&self, event: &Event, answer: &Answer) -> Native {
-        let (row, mut intent) = match intent_for(self, event, answer) {
-            Ok(found) => found,
-            Err(native) => return native,
-        };
+    fn write(&self, event: &Event, row: &EventRow, mut intent: Intent) -> Native {
         if event.name() == EventName::PreToolUse {
             if let Some(input) = intent.updated_input.take() {
                 match command_only(event, input) {

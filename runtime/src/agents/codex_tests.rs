@@ -3,47 +3,14 @@ use serde_json::json;
 use super::*;
 use crate::agents::tests::*;
 use crate::agents::AnswerKind;
+use crate::agents::{Agent, Native};
+use crate::protocol::{Answer, Event};
 
 fn pre_tool(command: &str) -> Event {
-    Codex
-        .decode(
-            json!({"hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":command},"session_id":"s","turn_id":"t","cwd":"/w"}),
-            None,
-        )
-        .expect("decode")
-}
-
-#[test]
-fn every_recorded_payload_decodes() {
-    let all = fixtures("codex");
-    assert!(all.len() >= 30, "fixtures found: {}", all.len());
-    for (path, name, payload) in all {
-        let got = Codex.decode(payload.clone(), None);
-        if name == "PreModelRequest" {
-            assert!(
-                matches!(got, Err(DecodeError::UnmappedEvent { .. })),
-                "{path:?}"
-            );
-            continue;
-        }
-        let ev = got.unwrap_or_else(|e| panic!("{path:?}: {e}"));
-        assert_eq!(ev.name().as_str(), name, "{path:?}");
-        assert_eq!(ev.harness(), "codex");
-        assert_eq!(ev.session_id(), payload["session_id"].as_str());
-        assert_eq!(
-            ev.input().get("turn_id"),
-            payload.get("turn_id"),
-            "native fields kept"
-        );
-        if ev.name().is_tool_event() {
-            assert_eq!(ev.tool_name(), Some("Bash"), "{path:?}");
-            assert_eq!(ev.input()["tool_kind"], "shell");
-            assert_eq!(
-                ev.tool_input().unwrap()["command"],
-                payload["tool_input"]["command"]
-            );
-        }
-    }
+    decoded(
+        &Codex,
+        json!({"hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":command},"session_id":"s","turn_id":"t","cwd":"/w"}),
+    )
 }
 
 #[test]
@@ -55,9 +22,10 @@ fn newer_shell_tool_names_decode_as_bash() {
         "shell",
         "Bash",
     ] {
-        let ev = Codex
-            .decode(json!({"hook_event_name":"PreToolUse","tool_name":name,"tool_input":{"command":"ls"}}), None)
-            .expect("decode");
+        let ev = decoded(
+            &Codex,
+            json!({"hook_event_name":"PreToolUse","tool_name":name,"tool_input":{"command":"ls"}}),
+        );
         assert_eq!(ev.tool_name(), Some("Bash"), "{name}");
     }
 }
@@ -65,9 +33,10 @@ fn newer_shell_tool_names_decode_as_bash() {
 #[test]
 fn apply_patch_decodes_as_edit_with_its_files() {
     let patch = "*** Begin Patch\n*** Update File: src/a.rs\n@@\n-x\n+y\n*** Add File: b.txt\n+hi\n*** End Patch";
-    let ev = Codex
-        .decode(json!({"hook_event_name":"PreToolUse","tool_name":"apply_patch","tool_input":{"command":patch}}), None)
-        .expect("decode");
+    let ev = decoded(
+        &Codex,
+        json!({"hook_event_name":"PreToolUse","tool_name":"apply_patch","tool_input":{"command":patch}}),
+    );
     assert_eq!(ev.tool_name(), Some("Edit"));
     let input = ev.tool_input().unwrap();
     assert_eq!(input["file_path"], "src/a.rs");
@@ -150,11 +119,7 @@ fn stop_before_a_tool_becomes_a_deny() {
 
 #[test]
 fn prompt_stop_and_session_answers() {
-    let at = |name: &str| {
-        Codex
-            .decode(json!({"hook_event_name":name,"session_id":"s"}), None)
-            .expect("decode")
-    };
+    let at = |name: &str| decoded(&Codex, json!({"hook_event_name":name,"session_id":"s"}));
     let n = Codex.encode(&at("UserPromptSubmit"), &block("no"));
     assert_eq!(stdout_json(&n), json!({"decision":"block","reason":"no"}));
     let n = Codex.encode(&at("Stop"), &block("keep going"));
@@ -194,9 +159,10 @@ fn unknown_answer_fields_are_never_written() {
 
 #[test]
 fn permission_request_answers_with_behavior_and_denies_rewrites_it_cannot_apply() {
-    let ev = Codex
-        .decode(json!({"hook_event_name":"PermissionRequest","tool_name":"Bash","tool_input":{"command":"x"}}), None)
-        .expect("decode");
+    let ev = decoded(
+        &Codex,
+        json!({"hook_event_name":"PermissionRequest","tool_name":"Bash","tool_input":{"command":"x"}}),
+    );
     let a = answer(
         json!({"hookSpecificOutput":{"decision":{"behavior":"allow","updatedInput":{"command":"y"}}}}),
     );
@@ -219,12 +185,10 @@ fn permission_request_answers_with_behavior_and_denies_rewrites_it_cannot_apply(
 #[test]
 fn a_patch_that_only_adds_files_decodes_as_write() {
     let patch = "*** Begin Patch\n*** Add File: new.txt\n+hi\n*** End Patch";
-    let ev = Codex
-        .decode(
-            json!({"hook_event_name":"PreToolUse","tool_name":"apply_patch","tool_input":{"command":patch}}),
-            None,
-        )
-        .expect("decode");
+    let ev = decoded(
+        &Codex,
+        json!({"hook_event_name":"PreToolUse","tool_name":"apply_patch","tool_input":{"command":patch}}),
+    );
     assert_eq!(ev.tool_name(), Some("Write"));
     assert_eq!(ev.tool_input().unwrap()["file_path"], "new.txt");
     let n = Codex.encode(&ev, &rewrite(json!({"command":"x","file_path":"new.txt"})));

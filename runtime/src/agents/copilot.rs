@@ -15,30 +15,23 @@
 
 use serde_json::{json, Map, Value};
 
-use super::claude_json::{behavior_str, verdict_str};
+use super::claude_json::{put_verdict, BEHAVIOR, PERMISSION_DECISION};
 use super::deadline::{secs, Deadline};
-use super::plan::{non_empty, DEFAULT_DENY};
-use super::{
-    finish_decode, intent_for, parse_if_string, rename, start_decode, tool, Agent, Caps,
-    DecodeError, EventRow, Native, Table,
-};
+use super::plan::{non_empty, Intent, DEFAULT_DENY};
+use super::AnswerKind::{Allow, Ask, Block, Context, Deny, Stop, UpdatedInput};
+use super::DISABLE_ALL_HOOKS;
+use super::{parse_if_string, rename, tool, Agent, Caps, EventRow, Info, Native, Table};
 use super::{
     AlsoRuns, Field, InstallSpec, JsonSpec, Literal, Registration, Shape, TimeUnit, UserDir,
     UserPath,
 };
-use crate::protocol::{Answer, Event, EventName};
+use crate::protocol::{Event, EventName};
 
 /// The Copilot CLI adapter.
 pub struct Copilot;
 
-const CONTEXT: Caps = Caps {
-    context: true,
-    ..Caps::NONE
-};
-const KEEP_GOING: Caps = Caps {
-    block: true,
-    ..Caps::NONE
-};
+const CONTEXT: Caps = Caps::of(&[Context]);
+const KEEP_GOING: Caps = Caps::of(&[Block]);
 
 /// Copilot's table (native camelCase registrations).
 pub static TABLE: Table = Table {
@@ -48,23 +41,12 @@ pub static TABLE: Table = Table {
         EventRow::new(
             EventName::PreToolUse,
             "preToolUse",
-            Caps {
-                deny: true,
-                ask: true,
-                allow: true,
-                updated_input: true,
-                ..Caps::NONE
-            },
+            Caps::of(&[Deny, Ask, Allow, UpdatedInput]),
         ),
         EventRow::new(
             EventName::PermissionRequest,
             "permissionRequest",
-            Caps {
-                deny: true,
-                allow: true,
-                stop: true,
-                ..Caps::NONE
-            },
+            Caps::of(&[Deny, Allow, Stop]),
         ),
         EventRow::new(EventName::PostToolUse, "postToolUse", CONTEXT),
         EventRow::new(EventName::PostToolUseFailure, "postToolUseFailure", CONTEXT),
@@ -131,20 +113,26 @@ pub const COPILOT_HOME: UserDir = UserDir::Var {
 /// and flat handlers with `bash`, `powershell` (what it runs on Windows) and
 /// `timeoutSec`.
 pub static INSTALL: InstallSpec = InstallSpec {
-    registration: Registration::Json(JsonSpec {
-        shape: Shape::Flat,
-        handler: &[
-            ("type", Field::Literal(Literal::Str("command"))),
-            ("bash", Field::Command),
-            ("powershell", Field::PowerShellCommand),
-            ("timeoutSec", Field::Timeout(TimeUnit::Seconds)),
-        ],
-        root: &[("version", Literal::Int(1))],
-        jsonc: false,
-        off: &[("/disableAllHooks", true)],
-    }),
+    registration: Registration::Json(
+        JsonSpec::new(
+            Shape::Flat,
+            &[
+                ("type", Field::Literal(Literal::Str("command"))),
+                ("bash", Field::Command),
+                ("powershell", Field::PowerShellCommand),
+                ("timeoutSec", Field::Timeout(TimeUnit::Seconds)),
+            ],
+        )
+        .with_root(&[("version", Literal::Int(1))])
+        .with_off(DISABLE_ALL_HOOKS),
+    ),
     project: ".github/hooks/agenthooks.json",
     user: UserPath::new(COPILOT_HOME, "hooks/agenthooks.json"),
+    system: super::SystemFile::new(
+        "/etc/github-copilot/policy.d/agenthooks.json",
+        "/etc/github-copilot/policy.d/agenthooks.json",
+        r"GitHub\Copilot\policy.d\agenthooks.json",
+    ),
     detect: &[
         ".github/hooks",
         ".github/copilot-instructions.md",
@@ -154,45 +142,27 @@ pub static INSTALL: InstallSpec = InstallSpec {
     after_install: Some("Copilot CLI loads these hooks only in a folder you trust in Copilot CLI"),
 };
 
+/// GitHub Copilot: 30 s. Copilot CLI runs the hooks in `.claude/settings.json`
+/// as well as its own, with `COPILOT_CLI=1` set for both. Its own entry is
+/// the one that knows Copilot's dialect (top-level `permissionDecision`,
+/// exit 0 on our errors), so the Claude entry is the one to step aside.
+/// Only `permissionRequest` names itself (`hookName`); Claude-format
+/// registrations send Claude's payload.
+static INFO: Info = Info::new("copilot", "GitHub Copilot CLI", &TABLE, &INSTALL)
+    .with_deadline(Deadline::new(secs(30), &[]))
+    .with_also_runs(AlsoRuns {
+        agent: "claude",
+        env: "COPILOT_CLI",
+        when: None,
+    })
+    .with_names(&["hookName", "hook_event_name"]);
+
 impl Agent for Copilot {
-    fn id(&self) -> &'static str {
-        "copilot"
+    fn info(&self) -> &Info {
+        &INFO
     }
 
-    fn display_name(&self) -> &'static str {
-        "GitHub Copilot CLI"
-    }
-
-    fn table(&self) -> &'static Table {
-        &TABLE
-    }
-
-    fn install_spec(&self) -> &'static InstallSpec {
-        &INSTALL
-    }
-
-    /// GitHub Copilot: 30 s.
-    fn deadline(&self) -> Deadline {
-        Deadline::new(secs(30), &[])
-    }
-
-    /// Copilot CLI runs the hooks in `.claude/settings.json` as well as its
-    /// own, with `COPILOT_CLI=1` set for both. Its own entry is the one that
-    /// knows Copilot's dialect (top-level `permissionDecision`, exit 0 on our
-    /// errors), so the Claude entry is the one to step aside.
-    fn also_runs(&self) -> Option<AlsoRuns> {
-        Some(AlsoRuns {
-            agent: "claude",
-            env: "COPILOT_CLI",
-            when: None,
-        })
-    }
-
-    fn decode(&self, input: Value, event: Option<&str>) -> Result<Event, DecodeError> {
-        // Only `permissionRequest` names itself (`hookName`); Claude-format
-        // registrations send Claude's payload.
-        let names = ["hookName", "hook_event_name"];
-        let (mut input, row) = start_decode(self.id(), &TABLE, input, event, &names)?;
+    fn reshape(&self, _row: &EventRow, input: &mut Map<String, Value>) {
         if let Some(name) = input.get("toolName").cloned() {
             input.entry("tool_name").or_insert(name);
         }
@@ -206,26 +176,16 @@ impl Agent for Copilot {
         if let Some(result) = input.get("toolResult").cloned() {
             input.entry("tool_response").or_insert(result);
         }
-        finish_decode(self.id(), &TABLE, row, input)
     }
 
-    fn encode(&self, event: &Event, answer: &Answer) -> Native {
-        let (_, intent) = match intent_for(self, event, answer) {
-            Ok(found) => found,
-            Err(native) => return native,
-        };
+    fn write(&self, event: &Event, _row: &EventRow, intent: Intent) -> Native {
         if intent.is_empty() {
             return Native::ok(String::new(), intent.notes);
         }
         let mut out = Map::new();
         match event.name() {
             EventName::PermissionRequest => {
-                if let Some(v) = intent.verdict {
-                    out.insert("behavior".into(), json!(behavior_str(v)));
-                    if let Some(r) = intent.verdict_reason() {
-                        out.insert("message".into(), json!(r));
-                    }
-                }
+                put_verdict(&mut out, &intent, BEHAVIOR);
                 if let Some(reason) = &intent.stop {
                     // Copilot stops the agent only through a deny with interrupt.
                     out.insert("behavior".into(), json!("deny"));
@@ -236,12 +196,7 @@ impl Agent for Copilot {
                 }
             }
             _ => {
-                if let Some(v) = intent.verdict {
-                    out.insert("permissionDecision".into(), json!(verdict_str(v)));
-                    if let Some(r) = intent.verdict_reason() {
-                        out.insert("permissionDecisionReason".into(), json!(r));
-                    }
-                }
+                put_verdict(&mut out, &intent, PERMISSION_DECISION);
                 if let Some(input) = &intent.updated_input {
                     out.insert("modifiedArgs".into(), Value::Object(input.clone()));
                 }

@@ -2,81 +2,24 @@ use serde_json::json;
 
 use super::*;
 use crate::agents::tests::*;
+use crate::agents::{Agent, Native};
+use crate::protocol::{Answer, Event};
 
 fn pre_tool() -> Event {
-    Copilot
-        .decode(
-            json!({"sessionId":"s","timestamp":1,"cwd":"/w","toolName":"bash","toolArgs":{"command":"rm -rf x","description":"d"}}),
-            Some("preToolUse"),
-        )
-        .expect("decode")
-}
-
-#[test]
-fn every_recorded_payload_decodes_with_the_event_from_argv() {
-    let all = fixtures("copilot");
-    assert!(all.len() >= 30, "fixtures found: {}", all.len());
-    for (path, name, payload) in all {
-        // The file name is the key the hook was registered under, which is
-        // what install passes as --event.
-        let ev = Copilot
-            .decode(payload.clone(), Some(&name))
-            .unwrap_or_else(|e| panic!("{path:?}: {e}"));
-        let expected = match name.as_str() {
-            "sessionStart" | "SessionStart" => EventName::SessionStart,
-            "userPromptSubmitted" | "UserPromptSubmit" => EventName::UserPromptSubmit,
-            "preToolUse" | "PreToolUse" => EventName::PreToolUse,
-            "permissionRequest" => EventName::PermissionRequest,
-            "postToolUse" | "PostToolUse" => EventName::PostToolUse,
-            "agentStop" | "Stop" => EventName::Stop,
-            "sessionEnd" | "SessionEnd" => EventName::SessionEnd,
-            other => panic!("unexpected fixture event {other}"),
-        };
-        assert_eq!(ev.name(), expected, "{path:?}");
-        assert_eq!(ev.harness(), "copilot");
-        let session = payload
-            .get("sessionId")
-            .or_else(|| payload.get("session_id"));
-        assert_eq!(
-            ev.session_id(),
-            session.and_then(|s| s.as_str()),
-            "{path:?}"
-        );
-        assert_eq!(ev.str_field("cwd"), payload["cwd"].as_str());
-        if ev.name().is_tool_event() {
-            assert_eq!(ev.tool_name(), Some("Bash"), "{path:?}");
-            let args = payload
-                .get("toolArgs")
-                .or_else(|| payload.get("toolInput"))
-                .or_else(|| payload.get("tool_input"))
-                .expect("args");
-            assert_eq!(
-                ev.tool_input().unwrap()["command"],
-                args["command"],
-                "{path:?}"
-            );
-        }
-        if ev.name() == EventName::PostToolUse {
-            assert!(ev.input().contains_key("tool_response"), "{path:?}");
-        }
-        // Without argv, only payloads that name their event decode.
-        let named = payload.get("hookName").is_some() || payload.get("hook_event_name").is_some();
-        assert_eq!(
-            Copilot.decode(payload.clone(), None).is_ok(),
-            named,
-            "{path:?}"
-        );
-    }
+    decoded_at(
+        &Copilot,
+        json!({"sessionId":"s","timestamp":1,"cwd":"/w","toolName":"bash","toolArgs":{"command":"rm -rf x","description":"d"}}),
+        Some("preToolUse"),
+    )
 }
 
 #[test]
 fn tool_args_may_be_a_json_string() {
-    let ev = Copilot
-        .decode(
-            json!({"sessionId":"s","toolName":"create","toolArgs":"{\"path\":\"/a\",\"file_text\":\"hi\"}"}),
-            Some("preToolUse"),
-        )
-        .expect("decode");
+    let ev = decoded_at(
+        &Copilot,
+        json!({"sessionId":"s","toolName":"create","toolArgs":"{\"path\":\"/a\",\"file_text\":\"hi\"}"}),
+        Some("preToolUse"),
+    );
     assert_eq!(ev.tool_name(), Some("Write"));
     assert_eq!(
         ev.tool_input().unwrap(),
@@ -121,12 +64,11 @@ fn pre_tool_answers_are_top_level_and_exit_zero() {
 
 #[test]
 fn a_rewrite_goes_back_in_copilot_s_param_names() {
-    let ev = Copilot
-        .decode(
-            json!({"toolName":"edit","toolArgs":{"path":"/a","old_str":"x","new_str":"y"}}),
-            Some("preToolUse"),
-        )
-        .expect("decode");
+    let ev = decoded_at(
+        &Copilot,
+        json!({"toolName":"edit","toolArgs":{"path":"/a","old_str":"x","new_str":"y"}}),
+        Some("preToolUse"),
+    );
     assert_eq!(
         ev.tool_input().unwrap(),
         &json!({"file_path":"/a","old_string":"x","new_string":"y"})
@@ -143,12 +85,10 @@ fn a_rewrite_goes_back_in_copilot_s_param_names() {
 
 #[test]
 fn permission_request_and_stop_answers() {
-    let ev = Copilot
-        .decode(
-            json!({"hookName":"permissionRequest","toolName":"bash","toolInput":{"command":"x"}}),
-            None,
-        )
-        .expect("decode");
+    let ev = decoded(
+        &Copilot,
+        json!({"hookName":"permissionRequest","toolName":"bash","toolInput":{"command":"x"}}),
+    );
     let a = answer(json!({"hookSpecificOutput":{"decision":{"behavior":"deny","message":"no"}}}));
     assert_eq!(
         stdout_json(&Copilot.encode(&ev, &a)),
@@ -160,22 +100,16 @@ fn permission_request_and_stop_answers() {
         json!({"behavior":"deny","message":"halt","interrupt":true})
     );
 
-    let stop_ev = Copilot
-        .decode(json!({"sessionId":"s"}), Some("agentStop"))
-        .expect("decode");
+    let stop_ev = decoded_at(&Copilot, json!({"sessionId":"s"}), Some("agentStop"));
     let n = Copilot.encode(&stop_ev, &block("keep going"));
     assert_eq!(
         stdout_json(&n),
         json!({"decision":"block","reason":"keep going"})
     );
-    let start = Copilot
-        .decode(json!({"sessionId":"s"}), Some("sessionStart"))
-        .expect("decode");
+    let start = decoded_at(&Copilot, json!({"sessionId":"s"}), Some("sessionStart"));
     let n = Copilot.encode(&start, &context("ctx"));
     assert_eq!(stdout_json(&n), json!({"additionalContext":"ctx"}));
-    let prompt = Copilot
-        .decode(json!({"prompt":"p"}), Some("userPromptSubmitted"))
-        .expect("decode");
+    let prompt = decoded_at(&Copilot, json!({"prompt":"p"}), Some("userPromptSubmitted"));
     let n = Copilot.encode(&prompt, &block("no"));
     assert_eq!(n.stdout, "");
     assert_eq!(n.notes().count(), 1, "Copilot cannot block a prompt");
@@ -185,12 +119,11 @@ fn permission_request_and_stop_answers() {
 fn a_block_after_a_tool_reaches_the_model_as_context() {
     // Copilot 1.0.102 shows postToolUse `additionalContext` to the model and
     // has no `decision` there (tests/real-agents, `post` phase).
-    let ev = Copilot
-        .decode(
-            json!({"sessionId":"s","toolName":"bash","toolArgs":{"command":"ls"},"toolResult":{"resultType":"success","textResultForLlm":"a"}}),
-            Some("postToolUse"),
-        )
-        .expect("decode");
+    let ev = decoded_at(
+        &Copilot,
+        json!({"sessionId":"s","toolName":"bash","toolArgs":{"command":"ls"},"toolResult":{"resultType":"success","textResultForLlm":"a"}}),
+        Some("postToolUse"),
+    );
     let n = Copilot.encode(&ev, &block("check the output"));
     assert_eq!(
         stdout_json(&n),

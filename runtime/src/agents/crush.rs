@@ -16,16 +16,14 @@ use super::claude::TOOL;
 use super::claude_json::{ClaudeLike, Dialect};
 use super::deadline::{secs, Deadline};
 use super::tool;
-use super::{Caps, EventRow, Table};
-use super::{Field, InstallSpec, JsonSpec, Registration, Shape, TimeUnit, UserDir, UserPath};
+use super::AnswerKind::{Ask, SystemMessage};
+use super::COMMAND_AND_TIMEOUT;
+use super::{Caps, EventRow, Info, Table};
+use super::{InstallSpec, JsonSpec, Registration, Shape, UserDir, UserPath};
 use crate::protocol::EventName;
 
 /// Allow, deny, halt, rewrite and context (its skill's list); no ask.
-const PRE_TOOL: Caps = Caps {
-    ask: false,
-    system_message: false,
-    ..TOOL
-};
+const PRE_TOOL: Caps = TOOL.without(&[Ask, SystemMessage]);
 
 /// Crush's table. Only PreToolUse is registered: a build from before the
 /// 13-event release rejects the whole config over an event name it does not
@@ -61,27 +59,22 @@ pub static TABLE: Table = Table {
 /// Crush reads `hooks` in `crush.json` (JSONC): flat `{command, timeout}`
 /// handlers, no `type`.
 pub static INSTALL: InstallSpec = InstallSpec {
-    registration: Registration::Json(JsonSpec {
-        shape: Shape::Flat,
-        handler: &[
-            ("command", Field::Command),
-            ("timeout", Field::Timeout(TimeUnit::Seconds)),
-        ],
-        root: &[],
-        jsonc: true,
-        off: &[],
-    }),
+    registration: Registration::Json(JsonSpec::new(Shape::Flat, COMMAND_AND_TIMEOUT).jsonc()),
     project: "crush.json",
     user: UserPath::new(UserDir::XDG_CONFIG_HOME, "crush/crush.json"),
+    system: super::SystemFile::NONE,
     detect: &["crush.json", ".crush.json", ".crush"],
     detect_user: &[UserPath::new(UserDir::XDG_CONFIG_HOME, "crush")],
     after_install: None,
 };
 
 /// The Crush adapter.
-pub static AGENT: ClaudeLike = ClaudeLike::new("crush", "Crush", &TABLE, &INSTALL, Dialect::Claude)
-    .with_deadline(Deadline::new(secs(30), &[]))
-    .with_names(&["hook_event_name", "event"]);
+pub static AGENT: ClaudeLike = ClaudeLike::new(
+    Info::new("crush", "Crush", &TABLE, &INSTALL)
+        .with_deadline(Deadline::new(secs(30), &[]))
+        .with_names(&["hook_event_name", "event"]),
+    Dialect::Claude,
+);
 
 #[cfg(test)]
 #[path = "crush_tests.rs"]

@@ -12,34 +12,20 @@
 
 use serde_json::{json, Map, Value};
 
-use super::claude_json::verdict_str;
-use super::plan::DEFAULT_DENY;
-use super::AlsoRuns;
-use super::{
-    finish_decode, intent_for, start_decode, tool, Agent, Caps, DecodeError, EventRow, Native,
-    Table,
-};
-use super::{Field, InstallSpec, JsonSpec, Literal, Registration, Shape, TimeUnit, UserPath};
-use crate::protocol::{Answer, Event, EventName};
+use super::claude_json::{put_verdict, verdict_str, VerdictKeys};
+use super::plan::{Intent, DEFAULT_DENY};
+use super::AnswerKind::{Allow, Ask, Block, Context, Deny, SystemMessage, UpdatedInput};
+use super::COMMAND_AND_TIMEOUT;
+use super::{tool, Agent, AlsoRuns, Caps, EventRow, Info, Native, Table};
+use super::{InstallSpec, JsonSpec, Literal, Registration, Shape, UserPath};
+use crate::protocol::{Event, EventName};
 
 /// The Cursor adapter.
 pub struct Cursor;
 
-const PERMISSION: Caps = Caps {
-    deny: true,
-    ask: true,
-    allow: true,
-    system_message: true,
-    ..Caps::NONE
-};
-const CONTEXT: Caps = Caps {
-    context: true,
-    ..Caps::NONE
-};
-const FOLLOW_UP: Caps = Caps {
-    block: true,
-    ..Caps::NONE
-};
+const PERMISSION: Caps = Caps::of(&[Deny, Ask, Allow, SystemMessage]);
+const CONTEXT: Caps = Caps::of(&[Context]);
+const FOLLOW_UP: Caps = Caps::of(&[Block]);
 
 /// Cursor's table.
 pub static TABLE: Table = Table {
@@ -48,18 +34,12 @@ pub static TABLE: Table = Table {
         EventRow::new(
             EventName::UserPromptSubmit,
             "beforeSubmitPrompt",
-            Caps {
-                block: true,
-                ..Caps::NONE
-            },
+            Caps::of(&[Block]),
         ),
         EventRow::new(
             EventName::PreToolUse,
             "preToolUse",
-            Caps {
-                updated_input: true,
-                ..PERMISSION
-            },
+            PERMISSION.with(&[UpdatedInput]),
         ),
         EventRow::new(EventName::PreToolUse, "beforeShellExecution", PERMISSION)
             .for_tool("Bash")
@@ -68,10 +48,7 @@ pub static TABLE: Table = Table {
         EventRow::new(
             EventName::PreToolUse,
             "beforeReadFile",
-            Caps {
-                ask: false,
-                ..PERMISSION
-            },
+            PERMISSION.without(&[Ask]),
         )
         .for_tool("Read")
         .decode_only(),
@@ -112,66 +89,40 @@ pub static TABLE: Table = Table {
 /// Cursor reads `hooks.json` with a `version`, camelCase events and flat
 /// handlers, timeout in seconds.
 pub static INSTALL: InstallSpec = InstallSpec {
-    registration: Registration::Json(JsonSpec {
-        shape: Shape::Flat,
-        handler: &[
-            ("command", Field::Command),
-            ("timeout", Field::Timeout(TimeUnit::Seconds)),
-        ],
-        root: &[("version", Literal::Int(1))],
-        jsonc: false,
-        off: &[],
-    }),
+    registration: Registration::Json(
+        JsonSpec::new(Shape::Flat, COMMAND_AND_TIMEOUT).with_root(&[("version", Literal::Int(1))]),
+    ),
     project: ".cursor/hooks.json",
     user: UserPath::home(".cursor/hooks.json"),
+    system: super::SystemFile::new(
+        "/etc/cursor/hooks.json",
+        "/Library/Application Support/Cursor/hooks.json",
+        r"Cursor\hooks.json",
+    ),
     detect: &[".cursor"],
     detect_user: &[UserPath::home(".cursor")],
     after_install: Some("Cursor runs a project's hooks only in a workspace you trust"),
 };
 
+/// With "Include third-party Plugins, Skills, and other configs" on,
+/// Cursor also runs the hooks in `.claude/settings*.json` and
+/// `~/.claude/settings.json` (<https://cursor.com/docs/reference/third-party-hooks>),
+/// and sets `CURSOR_VERSION` for every hook it runs (its hooks docs'
+/// environment table; unverified against a binary). Its own entry knows
+/// Cursor's dialect, so the Claude entry is the one to step aside.
+static INFO: Info = Info::new("cursor", "Cursor", &TABLE, &INSTALL).with_also_runs(AlsoRuns {
+    agent: "claude",
+    env: "CURSOR_VERSION",
+    when: Some("with its third-party configs setting on"),
+});
+
 impl Agent for Cursor {
-    fn id(&self) -> &'static str {
-        "cursor"
+    fn info(&self) -> &Info {
+        &INFO
     }
 
-    fn display_name(&self) -> &'static str {
-        "Cursor"
-    }
-
-    fn table(&self) -> &'static Table {
-        &TABLE
-    }
-
-    fn install_spec(&self) -> &'static InstallSpec {
-        &INSTALL
-    }
-
-    /// With "Include third-party Plugins, Skills, and other configs" on,
-    /// Cursor also runs the hooks in `.claude/settings*.json` and
-    /// `~/.claude/settings.json` (<https://cursor.com/docs/reference/third-party-hooks>),
-    /// and sets `CURSOR_VERSION` for every hook it runs (its hooks docs'
-    /// environment table; unverified against a binary). Its own entry knows
-    /// Cursor's dialect, so the Claude entry is the one to step aside.
-    fn also_runs(&self) -> Option<AlsoRuns> {
-        Some(AlsoRuns {
-            agent: "claude",
-            env: "CURSOR_VERSION",
-            when: Some("with its third-party configs setting on"),
-        })
-    }
-
-    fn decode(&self, input: Value, event: Option<&str>) -> Result<Event, DecodeError> {
-        let (mut input, row) = start_decode(self.id(), &TABLE, input, event, &["hook_event_name"])?;
-        if input.get("cwd").is_none() {
-            let root = input
-                .get("workspace_roots")
-                .and_then(Value::as_array)
-                .and_then(|r| r.first())
-                .cloned();
-            if let Some(root) = root {
-                input.insert("cwd".into(), root);
-            }
-        }
+    fn reshape(&self, row: &EventRow, input: &mut Map<String, Value>) {
+        super::cwd_from_roots(input, "workspace_roots");
         match row.native {
             "beforeShellExecution" | "afterShellExecution" => {
                 let mut args = Map::new();
@@ -208,25 +159,19 @@ impl Agent for Cursor {
             }
             _ => {}
         }
-        finish_decode(self.id(), &TABLE, row, input)
     }
 
-    fn encode(&self, event: &Event, answer: &Answer) -> Native {
-        let (_, intent) = match intent_for(self, event, answer) {
-            Ok(found) => found,
-            Err(native) => return native,
-        };
+    fn write(&self, event: &Event, _row: &EventRow, intent: Intent) -> Native {
         if intent.is_empty() {
             return Native::ok(String::new(), intent.notes);
         }
         let mut out = Map::new();
-        if let Some(v) = intent.verdict {
-            out.insert("permission".into(), json!(verdict_str(v)));
-            if let Some(r) = intent.verdict_reason() {
-                out.insert("user_message".into(), json!(r));
-                out.insert("agent_message".into(), json!(r));
-            }
-        }
+        let permission = VerdictKeys {
+            key: "permission",
+            spell: verdict_str,
+            reason: &["user_message", "agent_message"],
+        };
+        put_verdict(&mut out, &intent, permission);
         if let Some(input) = &intent.updated_input {
             // No `permission` is added: a rewrite alone must not skip
             // Cursor's own confirmation.

@@ -16,26 +16,20 @@
 //! verdict before a tool is claimed.
 
 use super::claude_json::{ClaudeLike, Dialect};
-use super::{tool, AlsoRuns, Caps, EventRow, Table, UserPath};
+use super::table::claude_rows;
+use super::AnswerKind::{Allow, Deny};
+use super::{tool, AlsoRuns, Caps, Info, Table, UserPath};
 use super::{InstallSpec, JsonSpec, Registration, Shape, TimeUnit, UserDir};
-use crate::protocol::EventName;
 
-const VERDICT: Caps = Caps {
-    deny: true,
-    allow: true,
-    ..Caps::NONE
-};
+const VERDICT: Caps = Caps::of(&[Deny, Allow]);
 
 /// Devin's table.
 pub static TABLE: Table = Table {
-    events: &[
-        EventRow::new(EventName::SessionStart, "SessionStart", Caps::NONE),
-        EventRow::new(EventName::UserPromptSubmit, "UserPromptSubmit", Caps::NONE),
-        EventRow::new(EventName::PreToolUse, "PreToolUse", VERDICT),
-        EventRow::new(EventName::PermissionRequest, "PermissionRequest", VERDICT),
-        EventRow::new(EventName::PostToolUse, "PostToolUse", Caps::NONE),
-        EventRow::new(EventName::Stop, "Stop", Caps::NONE),
-        EventRow::new(EventName::SessionEnd, "SessionEnd", Caps::NONE),
+    events: claude_rows![observed:
+        SessionStart, UserPromptSubmit,
+        PreToolUse => VERDICT,
+        PermissionRequest => VERDICT,
+        PostToolUse, Stop, SessionEnd,
     ],
     tools: &[tool("Bash", "exec"), tool("Edit", "edit")],
     renames: &[],
@@ -56,20 +50,23 @@ pub static INSTALL: InstallSpec = InstallSpec {
     )),
     project: ".devin/config.json",
     user: UserPath::new(UserDir::XDG_CONFIG_HOME, "devin/config.json"),
+    system: super::SystemFile::NONE,
     detect: &[".devin"],
     detect_user: &[UserPath::new(UserDir::XDG_CONFIG_HOME, "devin")],
     after_install: None,
 };
 
 /// The Devin CLI adapter.
-pub static AGENT: ClaudeLike =
-    ClaudeLike::new("devin", "Devin CLI", &TABLE, &INSTALL, Dialect::Claude)
+pub static AGENT: ClaudeLike = ClaudeLike::new(
+    Info::new("devin", "Devin CLI", &TABLE, &INSTALL)
         // Its own entry speaks Devin's tool names; the Claude one steps aside.
         .with_also_runs(AlsoRuns {
             agent: "claude",
             env: "DEVIN_PROJECT_DIR",
             when: None,
-        });
+        }),
+    Dialect::Claude,
+);
 
 #[cfg(test)]
 #[path = "devin_tests.rs"]

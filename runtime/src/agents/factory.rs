@@ -8,33 +8,23 @@
 //! Input and answer are Claude's; only `Execute`, `Create` and `Edit` were
 //! seen in primary sources, the other tool names are unverified.
 
-use serde_json::Value;
-
-use super::claude::{BLOCK, CONTEXT, CONTEXT_BLOCK, OTHER, TOOL};
-use super::claude_json;
-use super::{claude_handler, InstallSpec, JsonSpec, Registration, Shape, TimeUnit, UserPath};
-use super::{tool, Agent, DecodeError, EventRow, Native, Table};
-use crate::protocol::{Answer, Event, EventName};
-
-/// The Factory Droid adapter.
-pub struct Factory;
+use super::claude_json::{ClaudeLike, Dialect};
+use super::table::claude_rows;
+use super::{tool, Info, Table};
+use super::{InstallSpec, JsonSpec, Registration, Shape, TimeUnit, UserPath};
 
 /// Factory Droid's table.
 pub static TABLE: Table = Table {
-    events: &[
-        EventRow::new(EventName::SessionStart, "SessionStart", CONTEXT),
-        EventRow::new(
-            EventName::UserPromptSubmit,
-            "UserPromptSubmit",
-            CONTEXT_BLOCK,
-        ),
-        EventRow::new(EventName::PreToolUse, "PreToolUse", TOOL),
-        EventRow::new(EventName::PostToolUse, "PostToolUse", CONTEXT_BLOCK),
-        EventRow::new(EventName::Notification, "Notification", OTHER),
-        EventRow::new(EventName::SubagentStop, "SubagentStop", CONTEXT_BLOCK),
-        EventRow::new(EventName::Stop, "Stop", CONTEXT_BLOCK),
-        EventRow::new(EventName::PreCompact, "PreCompact", BLOCK),
-        EventRow::new(EventName::SessionEnd, "SessionEnd", OTHER),
+    events: claude_rows![
+        SessionStart,
+        UserPromptSubmit,
+        PreToolUse,
+        PostToolUse,
+        Notification,
+        SubagentStop,
+        Stop,
+        PreCompact,
+        SessionEnd,
     ],
     tools: &[
         tool("Bash", "Execute"),
@@ -50,45 +40,20 @@ pub static TABLE: Table = Table {
 
 /// Factory Droid reads Claude's shape from `hooks.json`, timeout in seconds.
 pub static INSTALL: InstallSpec = InstallSpec {
-    registration: Registration::Json(JsonSpec {
-        shape: Shape::Nested,
-        handler: claude_handler(TimeUnit::Seconds),
-        root: &[],
-        jsonc: false,
-        off: &[],
-    }),
+    registration: Registration::Json(JsonSpec::claude(Shape::Nested, TimeUnit::Seconds)),
     project: ".factory/hooks.json",
     user: UserPath::home(".factory/hooks.json"),
+    system: super::SystemFile::NONE,
     detect: &[".factory"],
     detect_user: &[UserPath::home(".factory")],
     after_install: None,
 };
 
-impl Agent for Factory {
-    fn id(&self) -> &'static str {
-        "factory"
-    }
-
-    fn display_name(&self) -> &'static str {
-        "Factory Droid"
-    }
-
-    fn table(&self) -> &'static Table {
-        &TABLE
-    }
-
-    fn install_spec(&self) -> &'static InstallSpec {
-        &INSTALL
-    }
-
-    fn decode(&self, input: Value, event: Option<&str>) -> Result<Event, DecodeError> {
-        claude_json::decode(self.id(), &TABLE, input, event)
-    }
-
-    fn encode(&self, event: &Event, answer: &Answer) -> Native {
-        claude_json::encode(self, event, answer)
-    }
-}
+/// The Factory Droid adapter.
+pub static AGENT: ClaudeLike = ClaudeLike::new(
+    Info::new("factory", "Factory Droid", &TABLE, &INSTALL),
+    Dialect::Claude,
+);
 
 #[cfg(test)]
 #[path = "factory_tests.rs"]

@@ -2,68 +2,65 @@ use serde_json::json;
 
 use super::*;
 use crate::agents::tests::*;
+use crate::agents::{Agent, Native};
+use crate::protocol::{Answer, EventName};
 
 #[test]
 fn documented_payloads_decode_with_claude_tool_names() {
     // From docs.factory.ai hooks reference and rtk-ai/rtk#2267.
-    let ev = Factory
-        .decode(
-            json!({"session_id":"s","transcript_path":"/t","cwd":"/w","permission_mode":"default","hook_event_name":"PreToolUse","tool_name":"Execute","tool_input":{"command":"git status"}}),
-            None,
-        )
-        .expect("decode");
+    let ev = decoded(
+        &AGENT,
+        json!({"session_id":"s","transcript_path":"/t","cwd":"/w","permission_mode":"default","hook_event_name":"PreToolUse","tool_name":"Execute","tool_input":{"command":"git status"}}),
+    );
     assert_eq!(ev.name(), EventName::PreToolUse);
     assert_eq!(ev.tool_name(), Some("Bash"));
     assert_eq!(ev.if_target().as_deref(), Some("git status"));
-    let ev = Factory
-        .decode(json!({"hook_event_name":"PreToolUse","tool_name":"Create","tool_input":{"file_path":"/a","content":"x"}}), None)
-        .expect("decode");
+    let ev = decoded(
+        &AGENT,
+        json!({"hook_event_name":"PreToolUse","tool_name":"Create","tool_input":{"file_path":"/a","content":"x"}}),
+    );
     assert_eq!(ev.tool_name(), Some("Write"));
-    let ev = Factory
-        .decode(json!({"hook_event_name":"PostToolUse","tool_name":"Edit","tool_input":{"file_path":"/a"},"tool_response":{}}), None)
-        .expect("decode");
+    let ev = decoded(
+        &AGENT,
+        json!({"hook_event_name":"PostToolUse","tool_name":"Edit","tool_input":{"file_path":"/a"},"tool_response":{}}),
+    );
     assert_eq!(ev.tool_name(), Some("Edit"));
-    let ev = Factory
-        .decode(
-            json!({"hook_event_name":"SessionStart","source":"startup"}),
-            None,
-        )
-        .expect("decode");
+    let ev = decoded(
+        &AGENT,
+        json!({"hook_event_name":"SessionStart","source":"startup"}),
+    );
     assert_eq!(ev.name(), EventName::SessionStart);
 }
 
 #[test]
 fn answers_are_claude_json() {
-    let ev = Factory
-        .decode(json!({"hook_event_name":"PreToolUse","tool_name":"Execute","tool_input":{"command":"x"}}), None)
-        .expect("decode");
-    let n = Factory.encode(&ev, &deny("no"));
+    let ev = decoded(
+        &AGENT,
+        json!({"hook_event_name":"PreToolUse","tool_name":"Execute","tool_input":{"command":"x"}}),
+    );
+    let n = AGENT.encode(&ev, &deny("no"));
     assert_eq!(
         stdout_json(&n),
         json!({"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"no"}})
     );
-    let n = Factory.encode(&ev, &rewrite(json!({"command":"rtk git status"})));
+    let n = AGENT.encode(&ev, &rewrite(json!({"command":"rtk git status"})));
     assert_eq!(
         stdout_json(&n)["hookSpecificOutput"]["updatedInput"],
         json!({"command":"rtk git status"})
     );
-    let start = Factory
-        .decode(json!({"hook_event_name":"SessionStart"}), None)
-        .expect("decode");
-    let n = Factory.encode(&start, &context("c"));
+    let start = decoded(&AGENT, json!({"hook_event_name":"SessionStart"}));
+    let n = AGENT.encode(&start, &context("c"));
     assert_eq!(
         stdout_json(&n),
         json!({"hookSpecificOutput":{"hookEventName":"SessionStart","additionalContext":"c"}})
     );
-    let prompt = Factory
-        .decode(
-            json!({"hook_event_name":"UserPromptSubmit","prompt":"p"}),
-            None,
-        )
-        .expect("decode");
+    let prompt = decoded(
+        &AGENT,
+        json!({"hook_event_name":"UserPromptSubmit","prompt":"p"}),
+    );
     assert_eq!(
-        stdout_json(&Factory.encode(&prompt, &block("no"))),
+        stdout_json(&AGENT.encode(&prompt, &block("no"))),
         json!({"decision":"block","reason":"no"})
     );
-    assert_eq!(Factory.encode(&prompt, &Answer::none()), Native::default());
+    assert_eq!(AGENT.encode(&prompt, &Answer::none()), Native::default());
 }

@@ -14,15 +14,13 @@
 
 use serde_json::{json, Map, Value};
 
-use super::claude_json::{verdict_str, write_common};
+use super::claude_json::{put_verdict, verdict_str, write_common, VerdictKeys};
 use super::deadline::{secs, Deadline};
-use super::plan::DEFAULT_DENY;
-use super::{
-    finish_decode, intent_for, rename, start_decode, tool, Agent, Caps, DecodeError, EventRow,
-    Native, Table,
-};
+use super::plan::{Intent, DEFAULT_DENY};
+use super::AnswerKind::{Allow, Ask, Block, Context, Deny, Stop, SystemMessage, UpdatedInput};
+use super::{rename, tool, Agent, Caps, EventRow, Info, Native, Table};
 use super::{Field, InstallSpec, JsonSpec, Literal, Registration, Shape, TimeUnit, UserPath};
-use crate::protocol::{Answer, Event, EventName, Note};
+use crate::protocol::{Event, EventName, Note};
 
 /// The Gemini CLI adapter.
 pub struct Gemini;
@@ -33,56 +31,27 @@ pub static TABLE: Table = Table {
         EventRow::new(
             EventName::SessionStart,
             "SessionStart",
-            Caps {
-                context: true,
-                system_message: true,
-                ..Caps::NONE
-            },
+            Caps::of(&[Context, SystemMessage]),
         ),
         EventRow::new(
             EventName::UserPromptSubmit,
             "BeforeAgent",
-            Caps {
-                block: true,
-                context: true,
-                stop: true,
-                system_message: true,
-                ..Caps::NONE
-            },
+            Caps::of(&[Context, Block, Stop, SystemMessage]),
         ),
         EventRow::new(
             EventName::PreToolUse,
             "BeforeTool",
-            Caps {
-                deny: true,
-                ask: true,
-                allow: true,
-                updated_input: true,
-                stop: true,
-                system_message: true,
-                ..Caps::NONE
-            },
+            Caps::of(&[Deny, Ask, Allow, UpdatedInput, Stop, SystemMessage]),
         ),
         EventRow::new(
             EventName::PostToolUse,
             "AfterTool",
-            Caps {
-                block: true,
-                context: true,
-                stop: true,
-                system_message: true,
-                ..Caps::NONE
-            },
+            Caps::of(&[Context, Block, Stop, SystemMessage]),
         ),
         EventRow::new(
             EventName::Stop,
             "AfterAgent",
-            Caps {
-                block: true,
-                stop: true,
-                system_message: true,
-                ..Caps::NONE
-            },
+            Caps::of(&[Block, Stop, SystemMessage]),
         ),
         EventRow::new(EventName::PreCompact, "PreCompress", Caps::NONE),
         EventRow::new(EventName::Notification, "Notification", Caps::NONE),
@@ -124,20 +93,22 @@ pub static TABLE: Table = Table {
 /// event names; the timeout is in milliseconds and `name` is shown in its UI;
 /// `hooksConfig.enabled: false` switches every hook off.
 pub static INSTALL: InstallSpec = InstallSpec {
-    registration: Registration::Json(JsonSpec {
-        shape: Shape::Nested,
-        handler: &[
-            ("name", Field::Literal(Literal::Str("agenthooks"))),
-            ("type", Field::Literal(Literal::Str("command"))),
-            ("command", Field::Command),
-            ("timeout", Field::Timeout(TimeUnit::Milliseconds)),
-        ],
-        root: &[],
-        jsonc: true,
-        off: &[("/hooksConfig/enabled", false)],
-    }),
+    registration: Registration::Json(
+        JsonSpec::new(
+            Shape::Nested,
+            &[
+                ("name", Field::Literal(Literal::Str("agenthooks"))),
+                ("type", Field::Literal(Literal::Str("command"))),
+                ("command", Field::Command),
+                ("timeout", Field::Timeout(TimeUnit::Milliseconds)),
+            ],
+        )
+        .jsonc()
+        .with_off(&[("/hooksConfig/enabled", false)]),
+    ),
     project: ".gemini/settings.json",
     user: UserPath::home(".gemini/settings.json"),
+    system: super::SystemFile::new("/etc/gemini-cli/settings.json", "/Library/Application Support/GeminiCli/settings.json", r"gemini-cli\settings.json").var("GEMINI_CLI_SYSTEM_SETTINGS_PATH"),
     detect: &[".gemini"],
     detect_user: &[UserPath::home(".gemini")],
     after_install: Some(
@@ -145,31 +116,17 @@ pub static INSTALL: InstallSpec = InstallSpec {
     ),
 };
 
+/// Gemini CLI: 60 000 ms.
+static INFO: Info =
+    Info::new("gemini", "Gemini CLI", &TABLE, &INSTALL).with_deadline(Deadline::new(secs(60), &[]));
+
 impl Agent for Gemini {
-    fn id(&self) -> &'static str {
-        "gemini"
+    fn info(&self) -> &Info {
+        &INFO
     }
 
-    fn display_name(&self) -> &'static str {
-        "Gemini CLI"
-    }
-
-    fn table(&self) -> &'static Table {
-        &TABLE
-    }
-
-    fn install_spec(&self) -> &'static InstallSpec {
-        &INSTALL
-    }
-
-    /// Gemini CLI: 60 000 ms.
-    fn deadline(&self) -> Deadline {
-        Deadline::new(secs(60), &[])
-    }
-
-    fn decode(&self, input: Value, event: Option<&str>) -> Result<Event, DecodeError> {
-        let (mut input, row) = start_decode(self.id(), &TABLE, input, event, &["hook_event_name"])?;
-        if let Some(name) = mcp_name(&input) {
+    fn reshape(&self, _row: &EventRow, input: &mut Map<String, Value>) {
+        if let Some(name) = mcp_name(input) {
             input.insert("tool_name".into(), Value::String(name));
         }
         let read = input.get("tool_name").and_then(Value::as_str) == Some("read_file");
@@ -178,7 +135,6 @@ impl Agent for Gemini {
                 lines_to_offset(args);
             }
         }
-        finish_decode(self.id(), &TABLE, row, input)
     }
 
     /// Gemini parses stderr when stdout is empty, and reads plain text as
@@ -188,22 +144,18 @@ impl Agent for Gemini {
         Native::ok("{}".to_string(), notes)
     }
 
-    fn encode(&self, event: &Event, answer: &Answer) -> Native {
-        let (row, mut intent) = match intent_for(self, event, answer) {
-            Ok(found) => found,
-            Err(native) => return native,
-        };
+    fn write(&self, event: &Event, row: &EventRow, mut intent: Intent) -> Native {
         if intent.is_empty() {
             return self.no_opinion(intent.notes);
         }
         let mut out = Map::new();
         let mut hso = Map::new();
-        if let Some(v) = intent.verdict {
-            out.insert("decision".into(), json!(verdict_str(v)));
-            if let Some(r) = intent.verdict_reason() {
-                out.insert("reason".into(), json!(r));
-            }
-        }
+        let decision = VerdictKeys {
+            key: "decision",
+            spell: verdict_str,
+            reason: &["reason"],
+        };
+        put_verdict(&mut out, &intent, decision);
         if intent.block.is_some() {
             // BeforeAgent: discard the prompt; AfterTool: replace the result;
             // AfterAgent: go on with the reason as the next prompt.

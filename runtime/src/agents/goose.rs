@@ -15,32 +15,17 @@
 
 use super::claude_json::{ClaudeLike, Dialect};
 use super::deadline::{secs, Deadline};
-use super::{tool, Caps, EventRow, Table};
+use super::table::claude_rows;
+use super::AnswerKind::{Allow, Deny};
+use super::{tool, Caps, Info, Table};
 use super::{InstallSpec, JsonSpec, Registration, Shape, TimeUnit, UserPath};
-use crate::protocol::EventName;
 
 /// Goose's table: every event is observed, only PreToolUse is answered.
 pub static TABLE: Table = Table {
-    events: &[
-        EventRow::new(EventName::SessionStart, "SessionStart", Caps::NONE),
-        EventRow::new(EventName::UserPromptSubmit, "UserPromptSubmit", Caps::NONE),
-        EventRow::new(
-            EventName::PreToolUse,
-            "PreToolUse",
-            Caps {
-                deny: true,
-                allow: true,
-                ..Caps::NONE
-            },
-        ),
-        EventRow::new(EventName::PostToolUse, "PostToolUse", Caps::NONE),
-        EventRow::new(
-            EventName::PostToolUseFailure,
-            "PostToolUseFailure",
-            Caps::NONE,
-        ),
-        EventRow::new(EventName::Stop, "Stop", Caps::NONE),
-        EventRow::new(EventName::SessionEnd, "SessionEnd", Caps::NONE),
+    events: claude_rows![observed:
+        SessionStart, UserPromptSubmit,
+        PreToolUse => Caps::of(&[Deny, Allow]),
+        PostToolUse, PostToolUseFailure, Stop, SessionEnd,
     ],
     tools: &[
         tool("Bash", "developer__shell"),
@@ -67,6 +52,7 @@ pub static INSTALL: InstallSpec = InstallSpec {
     )),
     project: ".agents/plugins/agenthooks/hooks/hooks.json",
     user: UserPath::home(".agents/plugins/agenthooks/hooks/hooks.json"),
+    system: super::SystemFile::NONE,
     detect: &[".goosehints"],
     detect_user: &[UserPath::home(".config/goose")],
     after_install: None,
@@ -74,19 +60,16 @@ pub static INSTALL: InstallSpec = InstallSpec {
 
 /// The Goose adapter.
 pub static AGENT: ClaudeLike = ClaudeLike::new(
-    "goose",
-    "Goose",
-    &TABLE,
-    &INSTALL,
+    Info::new("goose", "Goose", &TABLE, &INSTALL)
+        // DEFAULT_HOOK_TIMEOUT_SECS.
+        .with_deadline(Deadline::new(secs(30), &[]))
+        .with_names(&["event", "hook_event_name"]),
     Dialect::Decision {
         deny: "block",
         allow: "allow",
         ask: None,
     },
-)
-// DEFAULT_HOOK_TIMEOUT_SECS.
-.with_deadline(Deadline::new(secs(30), &[]))
-.with_names(&["event", "hook_event_name"]);
+);
 
 #[cfg(test)]
 #[path = "goose_tests.rs"]

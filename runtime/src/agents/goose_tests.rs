@@ -4,6 +4,7 @@ use super::*;
 use crate::agents::tests::*;
 use crate::agents::{Agent, Native};
 use crate::protocol::Answer;
+use crate::protocol::EventName;
 
 #[test]
 fn payloads_name_their_event_in_event_and_keep_goose_s_fields() {
@@ -11,7 +12,7 @@ fn payloads_name_their_event_in_event_and_keep_goose_s_fields() {
     assert_eq!(all.len(), 6);
     // Without --event the payload's `event` names it.
     let payload = fixtures("goose").remove(2).2;
-    let ev = AGENT.decode(payload, None).expect("decode");
+    let ev = decoded(&AGENT, payload);
     assert_eq!(ev.name(), EventName::PreToolUse);
     assert_eq!(ev.tool_name(), Some("Bash"));
     let post = fixture_event(&AGENT, "03-PostToolUse.json");

@@ -156,19 +156,52 @@ pub struct JsonSpec {
 }
 
 impl JsonSpec {
-    /// Claude's handler (`type`, `command`, `timeout` in `unit`) under
-    /// `shape`, in a strict JSON file with no root keys and no off switch:
-    /// what the agents that copy Claude's file format read.
-    pub const fn claude(shape: Shape, unit: TimeUnit) -> JsonSpec {
+    /// `handler` under `shape`, in a strict JSON file with no root keys and
+    /// no off switch; the `with_*` methods say where a file differs.
+    pub const fn new(shape: Shape, handler: &'static [(&'static str, Field)]) -> JsonSpec {
         JsonSpec {
             shape,
-            handler: claude_handler(unit),
+            handler,
             root: &[],
             jsonc: false,
             off: &[],
         }
     }
+
+    /// Claude's handler (`type`, `command`, `timeout` in `unit`) under
+    /// `shape`: what the agents that copy Claude's file format read.
+    pub const fn claude(shape: Shape, unit: TimeUnit) -> JsonSpec {
+        JsonSpec::new(shape, claude_handler(unit))
+    }
+
+    /// The same file, needing these root keys.
+    pub const fn with_root(self, root: &'static [(&'static str, Literal)]) -> JsonSpec {
+        JsonSpec { root, ..self }
+    }
+
+    /// The same file, where the agent accepts comments.
+    pub const fn jsonc(self) -> JsonSpec {
+        JsonSpec {
+            jsonc: true,
+            ..self
+        }
+    }
+
+    /// The same file, with these settings switching every hook off.
+    pub const fn with_off(self, off: &'static [(&'static str, bool)]) -> JsonSpec {
+        JsonSpec { off, ..self }
+    }
 }
+
+/// Claude's switch for every hook, `"disableAllHooks": true`, which Qwen
+/// and Copilot read too.
+pub const DISABLE_ALL_HOOKS: &[(&str, bool)] = &[("/disableAllHooks", true)];
+
+/// A flat handler of the command and its timeout in seconds (Cursor, Crush).
+pub const COMMAND_AND_TIMEOUT: &[(&str, Field)] = &[
+    ("command", Field::Command),
+    ("timeout", Field::Timeout(TimeUnit::Seconds)),
+];
 
 /// How an agent's hooks are registered.
 #[derive(Debug, Clone, Copy)]
@@ -210,6 +243,52 @@ pub struct PluginSpec {
 /// `--user`.
 pub const USER_ONLY: &str = "";
 
+/// The agent's own system-wide (managed, enterprise) hooks file, which users
+/// cannot switch off: where `agenthooks install --system` writes.
+///
+/// One absolute path per platform, `""` where the agent documents none
+/// there (install then refuses with one line); the Windows path is relative
+/// to `%ProgramData%`. Built with [`SystemFile::new`] and, for an agent that
+/// lets a variable name the file, [`SystemFile::var`]; agents without one
+/// say [`SystemFile::NONE`]. The logic (the root override for tests, the
+/// current platform) is `crate::install`'s.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SystemFile {
+    /// Linux and the other Unix systems but macOS (`/etc/...`).
+    pub unix: &'static str,
+    /// macOS (`/Library/Application Support/...`, or `/etc/...`).
+    pub macos: &'static str,
+    /// Windows, below `%ProgramData%` (`ClaudeCode\managed-settings.json`).
+    pub windows: &'static str,
+    /// A variable the agent reads that names the file instead, when set and
+    /// not empty (Gemini CLI's `GEMINI_CLI_SYSTEM_SETTINGS_PATH`).
+    pub var: Option<&'static str>,
+}
+
+impl SystemFile {
+    /// No system-wide hooks file on any platform.
+    pub const NONE: SystemFile = SystemFile::new("", "", "");
+
+    /// The file on Linux (and other Unix), macOS and Windows (below
+    /// `%ProgramData%`); `""` for a platform without one.
+    pub const fn new(unix: &'static str, macos: &'static str, windows: &'static str) -> SystemFile {
+        SystemFile {
+            unix,
+            macos,
+            windows,
+            var: None,
+        }
+    }
+
+    /// The same, with the variable the agent reads to find the file elsewhere.
+    pub const fn var(self, var: &'static str) -> SystemFile {
+        SystemFile {
+            var: Some(var),
+            ..self
+        }
+    }
+}
+
 /// Everything install needs to know about one agent besides its event table.
 #[derive(Debug, Clone, Copy)]
 pub struct InstallSpec {
@@ -220,6 +299,8 @@ pub struct InstallSpec {
     pub project: &'static str,
     /// The same at user level.
     pub user: UserPath,
+    /// The agent's system-wide hooks file ([`SystemFile::NONE`]: none).
+    pub system: SystemFile,
     /// Project paths whose presence means the project uses the agent.
     pub detect: &'static [&'static str],
     /// The same under the user's directories.

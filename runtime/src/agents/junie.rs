@@ -12,31 +12,17 @@
 //! runner shares; everything else is dropped with a note.
 
 use super::claude_json::{ClaudeLike, Dialect};
-use super::{Caps, EventRow, Table, USER_ONLY};
+use super::table::claude_rows;
+use super::AnswerKind::Deny;
+use super::{Caps, Info, Table, USER_ONLY};
 use super::{InstallSpec, JsonSpec, Registration, Shape, TimeUnit, UserPath};
-use crate::protocol::EventName;
 
 /// Junie's table.
 pub static TABLE: Table = Table {
-    events: &[
-        EventRow::new(EventName::SessionStart, "SessionStart", Caps::NONE),
-        EventRow::new(EventName::UserPromptSubmit, "UserPromptSubmit", Caps::NONE),
-        EventRow::new(
-            EventName::PreToolUse,
-            "PreToolUse",
-            Caps {
-                deny: true,
-                ..Caps::NONE
-            },
-        ),
-        EventRow::new(
-            EventName::PermissionRequest,
-            "PermissionRequest",
-            Caps::NONE,
-        ),
-        EventRow::new(EventName::Stop, "Stop", Caps::NONE),
-        EventRow::new(EventName::StopFailure, "StopFailure", Caps::NONE),
-        EventRow::new(EventName::SessionEnd, "SessionEnd", Caps::NONE),
+    events: claude_rows![observed:
+        SessionStart, UserPromptSubmit,
+        PreToolUse => Caps::of(&[Deny]),
+        PermissionRequest, Stop, StopFailure, SessionEnd,
     ],
     tools: &[],
     renames: &[],
@@ -57,6 +43,7 @@ pub static INSTALL: InstallSpec = InstallSpec {
     )),
     project: USER_ONLY,
     user: UserPath::home(".junie/config.json"),
+    system: super::SystemFile::NONE,
     detect: &[],
     detect_user: &[UserPath::home(".junie")],
     after_install: None,
@@ -64,10 +51,7 @@ pub static INSTALL: InstallSpec = InstallSpec {
 
 /// The Junie adapter.
 pub static AGENT: ClaudeLike = ClaudeLike::new(
-    "junie",
-    "JetBrains Junie CLI",
-    &TABLE,
-    &INSTALL,
+    Info::new("junie", "JetBrains Junie CLI", &TABLE, &INSTALL),
     Dialect::Exit2,
 );
 

@@ -12,12 +12,12 @@
 //! (`shared/reference/real-agents-2026.md` §2): the user-level directory.
 //! Kilo has no Claude-format command hooks (no `PreToolUse` in the binary).
 
-use serde_json::Value;
+use serde_json::{Map, Value};
 
-use super::opencode::{self, decode_as, encode_as};
-use super::{Agent, DecodeError, Native, Table};
+use super::opencode;
+use super::{Agent, EventRow, Info, Intent, Native};
 use super::{InstallSpec, PluginSpec, Registration, UserDir, UserPath};
-use crate::protocol::{Answer, Event};
+use crate::protocol::Event;
 
 /// The Kilo CLI adapter.
 pub struct Kilo;
@@ -30,34 +30,25 @@ pub static INSTALL: InstallSpec = InstallSpec {
     }),
     project: ".kilo/plugin/agenthooks.js",
     user: UserPath::new(UserDir::XDG_CONFIG_HOME, "kilo/plugin/agenthooks.js"),
+    system: super::SystemFile::NONE,
     detect: &[".kilo", "kilo.json"],
     detect_user: &[UserPath::new(UserDir::XDG_CONFIG_HOME, "kilo")],
     after_install: None,
 };
 
+static INFO: Info = Info::new("kilo", "Kilo CLI", &opencode::TABLE, &INSTALL).with_names(&["hook"]);
+
 impl Agent for Kilo {
-    fn id(&self) -> &'static str {
-        "kilo"
+    fn info(&self) -> &Info {
+        &INFO
     }
 
-    fn display_name(&self) -> &'static str {
-        "Kilo CLI"
+    fn reshape(&self, row: &EventRow, payload: &mut Map<String, Value>) {
+        opencode::reshape(row, payload);
     }
 
-    fn table(&self) -> &'static Table {
-        &opencode::TABLE
-    }
-
-    fn install_spec(&self) -> &'static InstallSpec {
-        &INSTALL
-    }
-
-    fn decode(&self, input: Value, event: Option<&str>) -> Result<Event, DecodeError> {
-        decode_as(self.id(), input, event)
-    }
-
-    fn encode(&self, event: &Event, answer: &Answer) -> Native {
-        encode_as(self, event, answer)
+    fn write(&self, event: &Event, _row: &EventRow, intent: Intent) -> Native {
+        opencode::write(event, intent)
     }
 }
 

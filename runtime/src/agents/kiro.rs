@@ -10,24 +10,19 @@
 //! `agentSpawn` and `userPromptSubmit` is added to the context; nothing else is
 //! read. No ask, no rewrite (confirmed by <https://github.com/rtk-ai/rtk/pull/3302>).
 
-use serde_json::{json, Value};
+use serde_json::{json, Map, Value};
 
 use super::deadline::{secs, Deadline};
-use super::plan::DEFAULT_DENY;
-use super::{
-    finish_decode, intent_for, rename, start_decode, tool, Agent, Caps, DecodeError, EventRow,
-    Native, Table,
-};
+use super::plan::{Intent, DEFAULT_DENY};
+use super::AnswerKind::{Context, Deny};
+use super::{rename, tool, Agent, Caps, EventRow, Info, Native, Table};
 use super::{Field, InstallSpec, JsonSpec, Literal, Registration, Shape, TimeUnit, UserPath};
-use crate::protocol::{Answer, Event, EventName};
+use crate::protocol::{Event, EventName};
 
 /// The Kiro CLI adapter.
 pub struct Kiro;
 
-const CONTEXT: Caps = Caps {
-    context: true,
-    ..Caps::NONE
-};
+const CONTEXT: Caps = Caps::of(&[Context]);
 
 /// Kiro's table.
 pub static TABLE: Table = Table {
@@ -37,10 +32,7 @@ pub static TABLE: Table = Table {
         EventRow::new(
             EventName::PreToolUse,
             "preToolUse",
-            Caps {
-                deny: true,
-                ..Caps::NONE
-            },
+            Caps::of(&[Deny]),
         ),
         EventRow::new(EventName::PostToolUse, "postToolUse", Caps::NONE),
         EventRow::new(EventName::Stop, "stop", Caps::NONE),
@@ -73,13 +65,15 @@ pub static TABLE: Table = Table {
 /// `agenthooks`, so the user's agents stay untouched. Flat handlers,
 /// `timeout_ms`.
 pub static INSTALL: InstallSpec = InstallSpec {
-    registration: Registration::Json(JsonSpec {
-        shape: Shape::Flat,
-        handler: &[
-            ("command", Field::Command),
-            ("timeout_ms", Field::Timeout(TimeUnit::Milliseconds)),
-        ],
-        root: &[
+    registration: Registration::Json(
+        JsonSpec::new(
+            Shape::Flat,
+            &[
+                ("command", Field::Command),
+                ("timeout_ms", Field::Timeout(TimeUnit::Milliseconds)),
+            ],
+        )
+        .with_root(&[
             ("name", Literal::Str("agenthooks")),
             (
                 "description",
@@ -88,12 +82,11 @@ pub static INSTALL: InstallSpec = InstallSpec {
                 ),
             ),
             ("tools", Literal::Strs(&["*"])),
-        ],
-        jsonc: false,
-        off: &[],
-    }),
+        ]),
+    ),
     project: ".kiro/agents/agenthooks.json",
     user: UserPath::home(".kiro/agents/agenthooks.json"),
+    system: super::SystemFile::NONE,
     detect: &[".kiro"],
     detect_user: &[UserPath::home(".kiro")],
     after_install: Some(
@@ -101,30 +94,16 @@ pub static INSTALL: InstallSpec = InstallSpec {
     ),
 };
 
+/// Kiro: `timeout_ms` 30 000.
+static INFO: Info =
+    Info::new("kiro", "Kiro CLI", &TABLE, &INSTALL).with_deadline(Deadline::new(secs(30), &[]));
+
 impl Agent for Kiro {
-    fn id(&self) -> &'static str {
-        "kiro"
+    fn info(&self) -> &Info {
+        &INFO
     }
 
-    fn display_name(&self) -> &'static str {
-        "Kiro CLI"
-    }
-
-    fn table(&self) -> &'static Table {
-        &TABLE
-    }
-
-    fn install_spec(&self) -> &'static InstallSpec {
-        &INSTALL
-    }
-
-    /// Kiro: `timeout_ms` 30 000.
-    fn deadline(&self) -> Deadline {
-        Deadline::new(secs(30), &[])
-    }
-
-    fn decode(&self, input: Value, event: Option<&str>) -> Result<Event, DecodeError> {
-        let (mut input, row) = start_decode(self.id(), &TABLE, input, event, &["hook_event_name"])?;
+    fn reshape(&self, _row: &EventRow, input: &mut Map<String, Value>) {
         let tool = input
             .get("tool_name")
             .and_then(Value::as_str)
@@ -159,14 +138,9 @@ impl Agent for Kiro {
             }
             _ => {}
         }
-        finish_decode(self.id(), &TABLE, row, input)
     }
 
-    fn encode(&self, event: &Event, answer: &Answer) -> Native {
-        let (_, intent) = match intent_for(self, event, answer) {
-            Ok(found) => found,
-            Err(native) => return native,
-        };
+    fn write(&self, _event: &Event, _row: &EventRow, intent: Intent) -> Native {
         if intent.verdict.is_some() {
             return Native::exit2(&intent.reason_or(DEFAULT_DENY), intent.notes);
         }

@@ -2,65 +2,67 @@ use serde_json::json;
 
 use super::*;
 use crate::agents::tests::*;
+use crate::agents::{Agent, Native};
+use crate::protocol::{Answer, EventName};
 
 // Payloads as documented at kiro.dev/docs/cli/hooks (agent-protocols.md §12).
 #[test]
 fn documented_payloads_decode() {
-    let ev = Kiro
-        .decode(json!({"hook_event_name":"preToolUse","cwd":"/w","tool_name":"execute_bash","tool_input":{"command":"rm -rf /"}}), None)
-        .expect("decode");
+    let ev = decoded(
+        &Kiro,
+        json!({"hook_event_name":"preToolUse","cwd":"/w","tool_name":"execute_bash","tool_input":{"command":"rm -rf /"}}),
+    );
     assert_eq!(
         (ev.name(), ev.tool_name()),
         (EventName::PreToolUse, Some("Bash"))
     );
     assert_eq!(ev.if_target().as_deref(), Some("rm -rf /"));
-    let ev = Kiro
-        .decode(json!({"hook_event_name":"preToolUse","tool_name":"shell","tool_input":{"command":"ls"}}), None)
-        .expect("decode");
+    let ev = decoded(
+        &Kiro,
+        json!({"hook_event_name":"preToolUse","tool_name":"shell","tool_input":{"command":"ls"}}),
+    );
     assert_eq!(ev.tool_name(), Some("Bash"));
-    let ev = Kiro
-        .decode(json!({"hook_event_name":"preToolUse","tool_name":"fs_read","tool_input":{"operations":[{"mode":"Line","path":"/w/a"}]}}), None)
-        .expect("decode");
+    let ev = decoded(
+        &Kiro,
+        json!({"hook_event_name":"preToolUse","tool_name":"fs_read","tool_input":{"operations":[{"mode":"Line","path":"/w/a"}]}}),
+    );
     assert_eq!(ev.tool_name(), Some("Read"));
     assert_eq!(ev.tool_input().unwrap()["file_path"], "/w/a");
-    let ev = Kiro
-        .decode(json!({"hook_event_name":"preToolUse","tool_name":"fs_write","tool_input":{"command":"create","path":"/w/b","file_text":"x"}}), None)
-        .expect("decode");
+    let ev = decoded(
+        &Kiro,
+        json!({"hook_event_name":"preToolUse","tool_name":"fs_write","tool_input":{"command":"create","path":"/w/b","file_text":"x"}}),
+    );
     assert_eq!(ev.tool_name(), Some("Write"));
     assert_eq!(
         ev.tool_input().unwrap(),
         &json!({"command":"create","file_path":"/w/b","content":"x"})
     );
-    let ev = Kiro
-        .decode(json!({"hook_event_name":"preToolUse","tool_name":"fs_write","tool_input":{"command":"str_replace","path":"/w/b","old_str":"a","new_str":"b"}}), None)
-        .expect("decode");
+    let ev = decoded(
+        &Kiro,
+        json!({"hook_event_name":"preToolUse","tool_name":"fs_write","tool_input":{"command":"str_replace","path":"/w/b","old_str":"a","new_str":"b"}}),
+    );
     assert_eq!(ev.tool_name(), Some("Edit"));
     assert_eq!(ev.tool_input().unwrap()["old_string"], "a");
-    let ev = Kiro
-        .decode(
-            json!({"hook_event_name":"preToolUse","tool_name":"@git/status","tool_input":{}}),
-            None,
-        )
-        .expect("decode");
+    let ev = decoded(
+        &Kiro,
+        json!({"hook_event_name":"preToolUse","tool_name":"@git/status","tool_input":{}}),
+    );
     assert_eq!(ev.tool_name(), Some("mcp__git__status"));
-    let ev = Kiro
-        .decode(json!({"hook_event_name":"agentSpawn","cwd":"/w"}), None)
-        .expect("decode");
+    let ev = decoded(&Kiro, json!({"hook_event_name":"agentSpawn","cwd":"/w"}));
     assert_eq!(ev.name(), EventName::SessionStart);
-    let ev = Kiro
-        .decode(
-            json!({"hook_event_name":"userPromptSubmit","prompt":"hi"}),
-            None,
-        )
-        .expect("decode");
+    let ev = decoded(
+        &Kiro,
+        json!({"hook_event_name":"userPromptSubmit","prompt":"hi"}),
+    );
     assert_eq!(ev.name(), EventName::UserPromptSubmit);
 }
 
 #[test]
 fn answers_are_exit_codes_and_plain_stdout() {
-    let ev = Kiro
-        .decode(json!({"hook_event_name":"preToolUse","tool_name":"shell","tool_input":{"command":"x"}}), None)
-        .expect("decode");
+    let ev = decoded(
+        &Kiro,
+        json!({"hook_event_name":"preToolUse","tool_name":"shell","tool_input":{"command":"x"}}),
+    );
     let n = Kiro.encode(&ev, &deny("no"));
     assert_eq!(
         (n.exit_code, n.stderr.clone(), n.stdout.as_str()),
@@ -73,14 +75,10 @@ fn answers_are_exit_codes_and_plain_stdout() {
     assert_eq!(n.notes().count(), 1);
     assert_eq!(Kiro.encode(&ev, &Answer::none()), Native::default());
 
-    let spawn = Kiro
-        .decode(json!({"hook_event_name":"agentSpawn"}), None)
-        .expect("decode");
+    let spawn = decoded(&Kiro, json!({"hook_event_name":"agentSpawn"}));
     let n = Kiro.encode(&spawn, &context("project rules"));
     assert_eq!((n.exit_code, n.stdout.as_str()), (0, "project rules"));
-    let prompt = Kiro
-        .decode(json!({"hook_event_name":"userPromptSubmit"}), None)
-        .expect("decode");
+    let prompt = decoded(&Kiro, json!({"hook_event_name":"userPromptSubmit"}));
     let n = Kiro.encode(&prompt, &block("no"));
     assert_eq!(n.exit_code, 0, "Kiro blocks only preToolUse");
     assert_eq!(n.notes().count(), 1);

@@ -2,60 +2,71 @@
 //! capability row.
 //!
 //! Stage 1 (decode) and stage 6 (encode) of the pipeline, and what `install`
-//! writes. Adding an agent means adding one module and one line in [`AGENTS`]:
+//! writes. Adding an agent means adding one module and one line in [`AGENTS`].
+//! The files it touches (checked 2026-12 against the last agents added):
 //!
-//! - `agents/<id>.rs` (its unit tests in `agents/<id>_tests.rs`): everything
-//!   below, including the text of a plugin or script it loads and the
-//!   variables naming its user directory;
+//! - `agents/<id>.rs`: everything below, including the text of a plugin or
+//!   script it loads, the variables naming its user directory and its
+//!   system-wide file; its unit tests in `agents/<id>_tests.rs`;
 //! - this file: `pub mod <id>;` and its line in [`AGENTS`];
-//! - tests only: `tests/all/install.rs` `existing` (a config of the user's
-//!   own, for the round-trip test, which fails for an agent without one), and
-//!   recorded payloads under `tests/fixtures/agents/<id>-<version>/` where a
-//!   binary was run.
+//! - `agents/tests.rs`: its nine rows in
+//!   `each_canonical_answer_is_each_agent_s_documented_answer` (the test
+//!   fails for an agent without them), and, for recorded payloads with more
+//!   to say than the checks every agent gets, a `RECORDED` entry;
+//! - `tests/all/install.rs` `existing` (a config of the user's own, for the
+//!   round-trip test, which fails for an agent without one);
+//! - where a binary was run or a payload documented: its payloads under
+//!   `tests/fixtures/agents/<id>-<version>/` (replayed by
+//!   `every_recorded_payload_decodes_as_its_agent` with no further edit) and
+//!   its native deny in `tests/all/agents.rs` `native_deny`;
+//! - README's list of agents.
 //!
-//! Nothing outside `agents/` names an agent: `crate::install`, `run`, `check`
-//! and `agenthooks agents` iterate over [`AGENTS`].
+//! Nothing outside `agents/` names an agent (`no_code_outside_agents_names_an_agent`
+//! checks it): `crate::install`, `run`, `check` and `agenthooks agents`
+//! iterate over [`AGENTS`].
 //!
 //! Every agent's native names live in its module's [`Table`]; decode, encode,
 //! `install` and `agenthooks agents` all read that table. Where its hooks are
-//! configured lives in the same module's [`InstallSpec`]. The shared halves are
-//! here ([`finish_decode`]), in [`plan`] (which parts of an answer an agent
-//! acts on, and the note for each part it cannot) and in `crate::install`
-//! (merging, backups, writing script and plugin files whose text the agent's
-//! spec gives: nothing agent-specific).
+//! configured lives in the same module's [`InstallSpec`]. The shared halves
+//! are the [`Agent`] trait's `decode` and `encode` ([`start_decode`] and
+//! [`finish_decode`] around [`Agent::reshape`]; [`intent_for`] before
+//! [`Agent::write`]), [`plan`] (which parts of an answer an agent acts on,
+//! and the note for each part it cannot) and `crate::install` (merging,
+//! backups, writing script and plugin files whose text the agent's spec
+//! gives: nothing agent-specific).
 //!
 //! An agent module is mostly data:
 //!
 //! - `TABLE`: one [`EventRow`] per native event (its canonical event, an
 //!   optional synthesized tool, whether `install` registers it, and the
-//!   [`Caps`] it acts on), [`ToolRow`]s, `tool_input` [`Rename`]s and
-//!   top-level field renames;
+//!   [`Caps`] it acts on, built from [`AnswerKind`] lists with [`Caps::of`]),
+//!   [`ToolRow`]s, `tool_input` [`Rename`]s and top-level field renames. An
+//!   agent that uses Claude's event names lists them with `claude_rows!`:
+//!   Claude's rows ([`claude::row`]) with the agent's exceptions;
 //! - `INSTALL`: the [`InstallSpec`] `install`, `uninstall` and `check` read:
-//!   the native file at project and user scope ([`UserPath`] names the user
-//!   directory the agent honours: `$HOME`, `$CODEX_HOME`, ...), how entries
-//!   are registered ([`Registration`]: a JSON file with a [`JsonSpec`] (the
-//!   [`Shape`], the handler's keys in order with the timeout's [`TimeUnit`],
-//!   root keys such as Copilot's `version`, JSONC or not, the settings that
-//!   switch all hooks off), one script per event ([`ScriptSpec`]: the
-//!   script's text), or a plugin file ([`PluginSpec`]: its source)), and the
-//!   paths whose presence means a project or user uses the agent;
-//! - `decode`: find the row ([`start_decode`]: `--event` first, native or
-//!   canonical spelling, then the payload's own name field), reshape what is
-//!   peculiar to the agent into Claude's layout, then [`finish_decode`];
-//! - `encode`: [`intent_for`] gives the row and an [`Intent`] holding only what
-//!   the row's [`Caps`] allow (the rest became notes, `ask` a deny, `stop`
-//!   before a tool a deny); the agent writes that in its own spelling. Agents
-//!   that speak Claude's JSON under their own names use `claude_json`'s
-//!   decode and encode whole;
-//! - only where the agent differs from the trait's defaults:
-//!   [`Agent::deadline`] (how long it waits for a hook), [`Agent::no_opinion`]
-//!   (Gemini answers `{}`), [`Agent::also_runs`] (Copilot, Cursor and Devin
-//!   run Claude's hooks too).
+//!   the native file at project, user and system scope ([`UserPath`] names
+//!   the user directory the agent honours: `$HOME`, `$CODEX_HOME`, ...), how
+//!   entries are registered ([`Registration`]: a JSON file with a
+//!   [`JsonSpec`] (the [`Shape`], the handler's keys in order with the
+//!   timeout's [`TimeUnit`], root keys such as Copilot's `version`, JSONC or
+//!   not, the settings that switch all hooks off), one script per event
+//!   ([`ScriptSpec`]: the script's text), or a plugin file ([`PluginSpec`]:
+//!   its source)), and the paths whose presence means a project or user uses
+//!   the agent;
+//! - an [`Info`]: id, display name, `&TABLE`, `&INSTALL`, and where the agent
+//!   differs from the defaults, its deadline (how long it waits for a hook),
+//!   the other agent whose hooks it also runs (Copilot, Cursor and Devin run
+//!   Claude's) and the payload keys that name its event;
+//! - code only where its protocol is not Claude's: [`Agent::reshape`] (its
+//!   payload into Claude's layout, past what the table renames),
+//!   [`Agent::write`] (an [`Intent`], holding only what the row's [`Caps`]
+//!   allow, in its own answer format) and [`Agent::no_opinion`] (Gemini
+//!   answers `{}`).
 //!
 //! Agents close enough to Claude's protocol to need no code of their own
-//! (Antigravity, Goose, Crush, Auggie, Junie, Qoder, Devin) are a
-//! [`ClaudeLike`] value: the same table and install spec, plus which payload
-//! keys name the event and which answer [`Dialect`] they read.
+//! (Qwen, Factory, Antigravity, Goose, Crush, Auggie, Junie, Qoder, Devin)
+//! are a [`ClaudeLike`] value: their [`Info`] and which answer [`Dialect`]
+//! they read.
 //!
 //! Because dropping happens in [`plan::plan`] from the same [`Caps`] that
 //! [`Agent::capabilities`] prints, the printed table and the encoder agree;
@@ -96,7 +107,8 @@ pub mod windsurf;
 pub use claude_json::{ClaudeLike, Dialect};
 pub use install_spec::{
     claude_handler, shows_status_message, AlsoRuns, Field, InstallSpec, JsonSpec, Literal,
-    PluginSpec, Registration, ScriptSpec, Shape, TimeUnit, UserDir, UserPath, USER_ONLY,
+    PluginSpec, Registration, ScriptSpec, Shape, SystemFile, TimeUnit, UserDir, UserPath,
+    COMMAND_AND_TIMEOUT, DISABLE_ALL_HOOKS, USER_ONLY,
 };
 pub use plan::{Intent, Verdict};
 pub use table::{
@@ -137,6 +149,15 @@ impl Native {
             value.to_string()
         };
         Native::ok(stdout, notes)
+    }
+
+    /// Exit 0 with `object` as one JSON document on stdout, or nothing when
+    /// it is empty (the plugin agents' "no opinion").
+    pub fn object_or_nothing(object: Map<String, Value>, notes: Vec<Note>) -> Native {
+        if object.is_empty() {
+            return Native::ok(String::new(), notes);
+        }
+        Native::json(&Value::Object(object), notes)
     }
 
     /// Exit 2 with `reason`, folded onto one line, as the stderr line
@@ -194,31 +215,110 @@ pub enum DecodeError {
     Invalid(String),
 }
 
+/// What an agent states about itself as data: everything the trait's
+/// accessors return, one `static` (or field) per agent, so that an agent
+/// module names its id, table and install spec once.
+#[derive(Debug, Clone, Copy)]
+pub struct Info {
+    /// [`Agent::id`].
+    pub id: &'static str,
+    /// [`Agent::display_name`].
+    pub name: &'static str,
+    /// [`Agent::table`].
+    pub table: &'static Table,
+    /// [`Agent::install_spec`].
+    pub install: &'static InstallSpec,
+    /// [`Agent::deadline`].
+    pub deadline: deadline::Deadline,
+    /// [`Agent::also_runs`].
+    pub also_runs: Option<AlsoRuns>,
+    /// The payload keys that may name the event, in order, for the default
+    /// [`Agent::decode`] (`--event`, which `install` always writes, comes
+    /// first anyway).
+    pub names: &'static [&'static str],
+}
+
+impl Info {
+    /// An agent that names the event in `hook_event_name`, has an
+    /// undocumented deadline ([`deadline::UNVERIFIED`]) and runs no other
+    /// agent's hooks; the `with_*` methods say where it differs.
+    pub const fn new(
+        id: &'static str,
+        name: &'static str,
+        table: &'static Table,
+        install: &'static InstallSpec,
+    ) -> Info {
+        Info {
+            id,
+            name,
+            table,
+            install,
+            deadline: deadline::UNVERIFIED,
+            also_runs: None,
+            names: &["hook_event_name"],
+        }
+    }
+
+    /// The same agent, waiting `deadline` for a hook.
+    pub const fn with_deadline(self, deadline: deadline::Deadline) -> Info {
+        Info { deadline, ..self }
+    }
+
+    /// The same agent, naming the event by the first of `names` present.
+    pub const fn with_names(self, names: &'static [&'static str]) -> Info {
+        Info { names, ..self }
+    }
+
+    /// The same agent, running `also`'s hooks too.
+    pub const fn with_also_runs(self, also: AlsoRuns) -> Info {
+        Info {
+            also_runs: Some(also),
+            ..self
+        }
+    }
+}
+
 /// An agent adapter.
+///
+/// An agent implements [`Agent::info`] and, where its protocol differs from
+/// Claude's, [`Agent::reshape`] (its payload into Claude's layout) and
+/// [`Agent::write`] (an [`Intent`] in its own answer format); [`Agent::decode`]
+/// and [`Agent::encode`] put the shared halves around them.
 pub trait Agent: Sync + Send {
+    /// The agent's id, names, table, install spec, deadline and event keys.
+    fn info(&self) -> &Info;
+
     /// The id users type (`claude`, `codex`, ...).
-    fn id(&self) -> &'static str;
+    fn id(&self) -> &'static str {
+        self.info().id
+    }
 
     /// The agent's display name.
-    fn display_name(&self) -> &'static str;
+    fn display_name(&self) -> &'static str {
+        self.info().name
+    }
 
     /// The agent's events, tools, renames and capabilities.
-    fn table(&self) -> &'static Table;
+    fn table(&self) -> &'static Table {
+        self.info().table
+    }
 
     /// Where `install` registers the agent's hooks and what an entry looks
     /// like (the module's `INSTALL`).
-    fn install_spec(&self) -> &'static InstallSpec;
+    fn install_spec(&self) -> &'static InstallSpec {
+        self.info().install
+    }
 
     /// How long the agent waits for a hook before it gives up (and allows);
     /// [`deadline::UNVERIFIED`] where the agent does not document it.
     fn deadline(&self) -> deadline::Deadline {
-        deadline::UNVERIFIED
+        self.info().deadline
     }
 
     /// Another agent's hooks config this agent also runs (see [`AlsoRuns`]);
     /// `None` for most agents.
     fn also_runs(&self) -> Option<AlsoRuns> {
-        None
+        self.info().also_runs
     }
 
     /// What this agent does with agenthooks' own `.agents/hooks.json` (parsed)
@@ -228,16 +328,42 @@ pub trait Agent: Sync + Send {
         None
     }
 
+    /// The agent's payload, once its event's `row` is known, reshaped into
+    /// Claude's layout where it differs beyond names (which the table
+    /// renames): nothing for agents that send Claude's payload.
+    fn reshape(&self, _row: &EventRow, _input: &mut Map<String, Value>) {}
+
     /// Native input → canonical event. `event` is the `--event` argument, native
     /// or canonical spelling, for agents whose payload does not name the event.
+    ///
+    /// [`start_decode`] with the agent's [`Info::names`], [`Agent::reshape`],
+    /// then [`finish_decode`].
     ///
     /// # Errors
     /// When the payload cannot be read as this agent's input, or its event has
     /// no canonical equivalent ([`DecodeError::UnmappedEvent`]).
-    fn decode(&self, input: Value, event: Option<&str>) -> Result<Event, DecodeError>;
+    fn decode(&self, input: Value, event: Option<&str>) -> Result<Event, DecodeError> {
+        let info = self.info();
+        let (mut input, row) = start_decode(info.id, info.table, input, event, info.names)?;
+        self.reshape(row, &mut input);
+        finish_decode(info.id, info.table, row, input)
+    }
 
-    /// Aggregated answer → what this agent acts on, with a note for each part it cannot do.
-    fn encode(&self, event: &Event, answer: &Answer) -> Native;
+    /// What the agent acts on, `intent` (planned for `row`), in its own
+    /// answer format: Claude's JSON answer unless the agent says otherwise.
+    fn write(&self, event: &Event, row: &EventRow, intent: Intent) -> Native {
+        let value = claude_json::claude_json(event.name(), row.native, &intent);
+        Native::json(&value, intent.notes)
+    }
+
+    /// Aggregated answer → what this agent acts on, with a note for each part
+    /// it cannot do: [`intent_for`], then [`Agent::write`].
+    fn encode(&self, event: &Event, answer: &Answer) -> Native {
+        match intent_for(self, event, answer) {
+            Ok((row, intent)) => self.write(event, row, intent),
+            Err(native) => native,
+        }
+    }
 
     /// "No opinion" in this agent's dialect, with `notes` on stderr: what
     /// `run` answers when it has nothing to say or hits trouble of its own.
@@ -290,11 +416,11 @@ pub static AGENTS: &[&dyn Agent] = &[
     &codex::Codex,
     &gemini::Gemini,
     &copilot::Copilot,
-    &qwen::Qwen,
+    &qwen::AGENT,
     &cursor::Cursor,
     &windsurf::Windsurf,
     &cline::Cline,
-    &factory::Factory,
+    &factory::AGENT,
     &kiro::Kiro,
     &opencode::OpenCode,
     &kilo::Kilo,
@@ -451,8 +577,8 @@ pub fn finish_decode(
 ///
 /// # Errors
 /// The [`Native`] to write when the agent does not serve the event.
-pub fn intent_for(
-    agent: &dyn Agent,
+pub fn intent_for<A: Agent + ?Sized>(
+    agent: &A,
     event: &Event,
     answer: &Answer,
 ) -> Result<(&'static EventRow, Intent), Native> {
@@ -477,6 +603,19 @@ pub fn intent_for(
             };
             Err(agent.no_opinion(notes))
         }
+    }
+}
+
+/// Sets `cwd`, where the payload has none, to the first of the workspace
+/// roots listed under `key` (Cursor's `workspace_roots`, Cline's `workspaceRoots`).
+pub(crate) fn cwd_from_roots(input: &mut Map<String, Value>, key: &str) {
+    let root = input
+        .get(key)
+        .and_then(Value::as_array)
+        .and_then(|r| r.first())
+        .cloned();
+    if let Some(root) = root {
+        input.entry("cwd").or_insert(root);
     }
 }
 

@@ -31,12 +31,10 @@ use serde_json::{json, Map, Value};
 
 use super::claude_json::verdict_str;
 use super::plan::DEFAULT_DENY;
-use super::{
-    finish_decode, intent_for, rename, start_decode, tool, Agent, Caps, DecodeError, EventRow,
-    Native, Table, Verdict,
-};
+use super::AnswerKind::{Allow, Ask, Block, Context, Deny, UpdatedInput};
+use super::{rename, tool, Agent, Caps, EventRow, Info, Intent, Native, Table, Verdict};
 use super::{shim, InstallSpec, PluginSpec, Registration, UserDir, UserPath};
-use crate::protocol::{Answer, Event, EventName};
+use crate::protocol::{Event, EventName};
 use std::path::Path;
 
 /// The OpenCode adapter.
@@ -49,49 +47,29 @@ pub static TABLE: Table = Table {
         EventRow::new(
             EventName::UserPromptSubmit,
             "chat.message",
-            Caps {
-                block: true,
-                context: true,
-                ..Caps::NONE
-            },
+            Caps::of(&[Context, Block]),
         ),
         EventRow::new(
             EventName::PreToolUse,
             "tool.execute.before",
-            Caps {
-                deny: true,
-                updated_input: true,
-                ..Caps::NONE
-            },
+            Caps::of(&[Deny, UpdatedInput]),
         ),
         EventRow::new(
             EventName::PermissionRequest,
             "permission.ask",
-            Caps {
-                deny: true,
-                ask: true,
-                allow: true,
-                ..Caps::NONE
-            },
+            Caps::of(&[Deny, Ask, Allow]),
         ),
         EventRow::new(
             EventName::PostToolUse,
             "tool.execute.after",
-            Caps {
-                block: true,
-                context: true,
-                ..Caps::NONE
-            },
+            Caps::of(&[Context, Block]),
         ),
         EventRow::new(EventName::Stop, "session.idle", Caps::NONE),
         EventRow::new(EventName::StopFailure, "session.error", Caps::NONE),
         EventRow::new(
             EventName::PreCompact,
             "experimental.session.compacting",
-            Caps {
-                context: true,
-                ..Caps::NONE
-            },
+            Caps::of(&[Context]),
         ),
         EventRow::new(EventName::PostCompact, "session.compacted", Caps::NONE),
     ],
@@ -134,45 +112,31 @@ pub static INSTALL: InstallSpec = InstallSpec {
     }),
     project: ".opencode/plugins/agenthooks.js",
     user: UserPath::new(UserDir::XDG_CONFIG_HOME, "opencode/plugins/agenthooks.js"),
+    system: super::SystemFile::NONE,
     detect: &[".opencode"],
     detect_user: &[UserPath::new(UserDir::XDG_CONFIG_HOME, "opencode")],
     after_install: None,
 };
 
+static INFO: Info = Info::new("opencode", "OpenCode", &TABLE, &INSTALL).with_names(&["hook"]);
+
 impl Agent for OpenCode {
-    fn id(&self) -> &'static str {
-        "opencode"
+    fn info(&self) -> &Info {
+        &INFO
     }
 
-    fn display_name(&self) -> &'static str {
-        "OpenCode"
+    fn reshape(&self, row: &EventRow, payload: &mut Map<String, Value>) {
+        reshape(row, payload);
     }
 
-    fn table(&self) -> &'static Table {
-        &TABLE
-    }
-
-    fn install_spec(&self) -> &'static InstallSpec {
-        &INSTALL
-    }
-
-    fn decode(&self, input: Value, event: Option<&str>) -> Result<Event, DecodeError> {
-        decode_as(self.id(), input, event)
-    }
-
-    fn encode(&self, event: &Event, answer: &Answer) -> Native {
-        encode_as(self, event, answer)
+    fn write(&self, event: &Event, _row: &EventRow, intent: Intent) -> Native {
+        write(event, intent)
     }
 }
 
-/// Decodes what [`plugin`] sends, for OpenCode or a fork (`agent`) that loads
-/// the same plugins and so has the same [`TABLE`].
-pub(crate) fn decode_as(
-    agent: &'static str,
-    input: Value,
-    event: Option<&str>,
-) -> Result<Event, DecodeError> {
-    let (mut payload, row) = start_decode(agent, &TABLE, input, event, &["hook"])?;
+/// Reshapes what [`plugin`] sends, for OpenCode or a fork that loads the
+/// same plugins and so has the same [`TABLE`].
+pub(crate) fn reshape(row: &EventRow, payload: &mut Map<String, Value>) {
     let hook_in = payload
         .get("input")
         .and_then(Value::as_object)
@@ -246,15 +210,10 @@ pub(crate) fn decode_as(
         }
         _ => {}
     }
-    finish_decode(agent, &TABLE, row, payload)
 }
 
-/// Encodes an answer for [`plugin`] to act on, for OpenCode or a fork.
-pub(crate) fn encode_as(agent: &dyn Agent, event: &Event, answer: &Answer) -> Native {
-    let (_, intent) = match intent_for(agent, event, answer) {
-        Ok(found) => found,
-        Err(native) => return native,
-    };
+/// Writes an answer for [`plugin`] to act on, for OpenCode or a fork.
+pub(crate) fn write(event: &Event, intent: Intent) -> Native {
     let mut out = Map::new();
     let mut assign = Map::new();
     let native_out = event.input().get("output").and_then(Value::as_object);
@@ -320,12 +279,7 @@ pub(crate) fn encode_as(agent: &dyn Agent, event: &Event, answer: &Answer) -> Na
     if !assign.is_empty() {
         out.insert("output".into(), Value::Object(assign));
     }
-    let value = if out.is_empty() {
-        Value::Null
-    } else {
-        Value::Object(out)
-    };
-    Native::json(&value, intent.notes)
+    Native::object_or_nothing(out, intent.notes)
 }
 
 /// Bus events arrive through the plugin's `event` hook rather than by name.

@@ -2,15 +2,15 @@ use serde_json::json;
 
 use super::*;
 use crate::agents::tests::*;
+use crate::agents::{Agent, DecodeError, Native};
+use crate::protocol::{Answer, Event, EventName};
 
 // Payloads as the plugin written by `install` sends them (see the module docs).
 fn before(tool: &str, args: serde_json::Value) -> Event {
-    OpenCode
-        .decode(
-            json!({"hook":"tool.execute.before","input":{"tool":tool,"sessionID":"s1","callID":"c1"},"output":{"args":args},"directory":"/w","worktree":"/w"}),
-            None,
-        )
-        .expect("decode")
+    decoded(
+        &OpenCode,
+        json!({"hook":"tool.execute.before","input":{"tool":tool,"sessionID":"s1","callID":"c1"},"output":{"args":args},"directory":"/w","worktree":"/w"}),
+    )
 }
 
 #[test]
@@ -37,9 +37,10 @@ fn plugin_payloads_decode() {
         &json!({"file_path":"/w/a","old_string":"x","new_string":"y"})
     );
 
-    let ev = OpenCode
-        .decode(json!({"hook":"tool.execute.after","input":{"tool":"read","sessionID":"s1","callID":"c1","args":{"filePath":"/w/a"}},"output":{"title":"t","output":"text","metadata":{}}}), None)
-        .expect("decode");
+    let ev = decoded(
+        &OpenCode,
+        json!({"hook":"tool.execute.after","input":{"tool":"read","sessionID":"s1","callID":"c1","args":{"filePath":"/w/a"}},"output":{"title":"t","output":"text","metadata":{}}}),
+    );
     assert_eq!(
         (ev.name(), ev.tool_name()),
         (EventName::PostToolUse, Some("Read"))
@@ -49,29 +50,30 @@ fn plugin_payloads_decode() {
     assert_eq!(ev.input()["tool_response"]["file"]["filePath"], "/w/a");
     assert_eq!(ev.input()["tool_response_native"], "text");
 
-    let ev = OpenCode
-        .decode(json!({"hook":"permission.ask","input":{"id":"p","type":"bash","pattern":["git push"],"sessionID":"s1","title":"Run git push","metadata":{}},"output":{"status":"ask"}}), None)
-        .expect("decode");
+    let ev = decoded(
+        &OpenCode,
+        json!({"hook":"permission.ask","input":{"id":"p","type":"bash","pattern":["git push"],"sessionID":"s1","title":"Run git push","metadata":{}},"output":{"status":"ask"}}),
+    );
     assert_eq!(
         (ev.name(), ev.tool_name()),
         (EventName::PermissionRequest, Some("Bash"))
     );
     assert_eq!(ev.tool_input().unwrap()["command"], "git push");
 
-    let ev = OpenCode
-        .decode(json!({"hook":"chat.message","input":{"sessionID":"s1","agent":"build"},"output":{"message":{},"parts":[{"type":"text","text":"hello"},{"type":"file","url":"x"}]}}), None)
-        .expect("decode");
+    let ev = decoded(
+        &OpenCode,
+        json!({"hook":"chat.message","input":{"sessionID":"s1","agent":"build"},"output":{"message":{},"parts":[{"type":"text","text":"hello"},{"type":"file","url":"x"}]}}),
+    );
     assert_eq!(
         (ev.name(), ev.str_field("prompt")),
         (EventName::UserPromptSubmit, Some("hello"))
     );
 
-    let ev = OpenCode
-        .decode(
-            json!({"hook":"session.created","input":{"info":{"id":"s9"}},"output":{}}),
-            Some("session.created"),
-        )
-        .expect("decode");
+    let ev = decoded_at(
+        &OpenCode,
+        json!({"hook":"session.created","input":{"info":{"id":"s9"}},"output":{}}),
+        Some("session.created"),
+    );
     assert_eq!(
         (ev.name(), ev.session_id()),
         (EventName::SessionStart, Some("s9"))
@@ -105,9 +107,10 @@ fn answers_follow_the_plugin_contract() {
     );
     assert_eq!(OpenCode.encode(&ev, &Answer::none()), Native::default());
 
-    let perm = OpenCode
-        .decode(json!({"hook":"permission.ask","input":{"type":"bash","pattern":"ls"},"output":{"status":"ask"}}), None)
-        .expect("decode");
+    let perm = decoded(
+        &OpenCode,
+        json!({"hook":"permission.ask","input":{"type":"bash","pattern":"ls"},"output":{"status":"ask"}}),
+    );
     let a = answer(json!({"hookSpecificOutput":{"decision":{"behavior":"allow"}}}));
     assert_eq!(
         stdout_json(&OpenCode.encode(&perm, &a)),
@@ -118,21 +121,20 @@ fn answers_follow_the_plugin_contract() {
         json!({"output":{"status":"ask"}})
     );
 
-    let after = OpenCode
-        .decode(
-            json!({"hook":"tool.execute.after","input":{"tool":"bash"},"output":{"output":"ok"}}),
-            None,
-        )
-        .expect("decode");
+    let after = decoded(
+        &OpenCode,
+        json!({"hook":"tool.execute.after","input":{"tool":"bash"},"output":{"output":"ok"}}),
+    );
     let n = OpenCode.encode(&after, &context("note this"));
     assert_eq!(
         stdout_json(&n),
         json!({"output":{"output":"ok\n\nnote this"}})
     );
 
-    let chat = OpenCode
-        .decode(json!({"hook":"chat.message","input":{"sessionID":"s"},"output":{"parts":[{"id":"p1","type":"text","text":"hi"}]}}), None)
-        .expect("decode");
+    let chat = decoded(
+        &OpenCode,
+        json!({"hook":"chat.message","input":{"sessionID":"s"},"output":{"parts":[{"id":"p1","type":"text","text":"hi"}]}}),
+    );
     let n = OpenCode.encode(&chat, &context("ctx"));
     assert_eq!(
         stdout_json(&n),
@@ -143,19 +145,18 @@ fn answers_follow_the_plugin_contract() {
         json!({"error":"no"})
     );
 
-    let compact = OpenCode
-        .decode(json!({"hook":"experimental.session.compacting","input":{"sessionID":"s"},"output":{"context":["a"]}}), None)
-        .expect("decode");
+    let compact = decoded(
+        &OpenCode,
+        json!({"hook":"experimental.session.compacting","input":{"sessionID":"s"},"output":{"context":["a"]}}),
+    );
     assert_eq!(
         stdout_json(&OpenCode.encode(&compact, &context("b"))),
         json!({"output":{"context":["a","b"]}})
     );
-    let idle = OpenCode
-        .decode(
-            json!({"hook":"session.idle","input":{"sessionID":"s"},"output":{}}),
-            None,
-        )
-        .expect("decode");
+    let idle = decoded(
+        &OpenCode,
+        json!({"hook":"session.idle","input":{"sessionID":"s"},"output":{}}),
+    );
     let n = OpenCode.encode(&idle, &block("keep going"));
     assert_eq!(n.stdout, "");
     assert_eq!(n.notes().count(), 1);

@@ -34,12 +34,10 @@ use std::path::Path;
 use serde_json::{json, Map, Value};
 
 use super::plan::DEFAULT_DENY;
-use super::{
-    finish_decode, intent_for, rename, shim, start_decode, tool, Agent, Caps, DecodeError,
-    EventRow, Native, Table, Verdict,
-};
+use super::AnswerKind::{Block, Context, Deny, UpdatedInput};
+use super::{rename, shim, tool, Agent, Caps, EventRow, Info, Intent, Native, Table, Verdict};
 use super::{InstallSpec, PluginSpec, Registration, UserPath};
-use crate::protocol::{Answer, Event, EventName};
+use crate::protocol::{Event, EventName};
 
 /// The Pi adapter.
 pub struct Pi;
@@ -51,28 +49,17 @@ pub static TABLE: Table = Table {
         EventRow::new(
             EventName::UserPromptSubmit,
             "before_agent_start",
-            Caps {
-                context: true,
-                ..Caps::NONE
-            },
+            Caps::of(&[Context]),
         ),
         EventRow::new(
             EventName::PreToolUse,
             "tool_call",
-            Caps {
-                deny: true,
-                updated_input: true,
-                ..Caps::NONE
-            },
+            Caps::of(&[Deny, UpdatedInput]),
         ),
         EventRow::new(
             EventName::PostToolUse,
             "tool_result",
-            Caps {
-                block: true,
-                context: true,
-                ..Caps::NONE
-            },
+            Caps::of(&[Context, Block]),
         ),
         EventRow::new(EventName::Stop, "agent_end", Caps::NONE),
         EventRow::new(EventName::PreCompact, "session_before_compact", Caps::NONE),
@@ -110,6 +97,7 @@ pub static INSTALL: InstallSpec = InstallSpec {
     registration: Registration::Plugin(PluginSpec { text: extension }),
     project: ".pi/extensions/agenthooks.ts",
     user: UserPath::home(".pi/agent/extensions/agenthooks.ts"),
+    system: super::SystemFile::NONE,
     detect: &[".pi"],
     detect_user: &[UserPath::home(".pi")],
     after_install: None,
@@ -169,25 +157,14 @@ export default function (pi) {{
     )
 }
 
+static INFO: Info = Info::new("pi", "Pi", &TABLE, &INSTALL).with_names(&["event"]);
+
 impl Agent for Pi {
-    fn id(&self) -> &'static str {
-        "pi"
+    fn info(&self) -> &Info {
+        &INFO
     }
 
-    fn display_name(&self) -> &'static str {
-        "Pi"
-    }
-
-    fn table(&self) -> &'static Table {
-        &TABLE
-    }
-
-    fn install_spec(&self) -> &'static InstallSpec {
-        &INSTALL
-    }
-
-    fn decode(&self, input: Value, event: Option<&str>) -> Result<Event, DecodeError> {
-        let (mut out, row) = start_decode(self.id(), &TABLE, input, event, &["event"])?;
+    fn reshape(&self, row: &EventRow, out: &mut Map<String, Value>) {
         let payload = out
             .get("payload")
             .and_then(Value::as_object)
@@ -200,9 +177,9 @@ impl Agent for Pi {
         };
         match row.canonical {
             EventName::PreToolUse | EventName::PostToolUse => {
-                copy(&mut out, "toolName", "tool_name");
-                copy(&mut out, "input", "tool_input");
-                copy(&mut out, "toolCallId", "tool_use_id");
+                copy(out, "toolName", "tool_name");
+                copy(out, "input", "tool_input");
+                copy(out, "toolCallId", "tool_use_id");
                 if row.canonical == EventName::PostToolUse {
                     let native = json!({
                         "content": payload.get("content").cloned().unwrap_or(Value::Null),
@@ -211,19 +188,14 @@ impl Agent for Pi {
                     out.insert("tool_response".into(), native);
                 }
             }
-            EventName::UserPromptSubmit => copy(&mut out, "prompt", "prompt"),
-            EventName::SessionStart => copy(&mut out, "reason", "source"),
-            EventName::SessionEnd => copy(&mut out, "reason", "reason"),
+            EventName::UserPromptSubmit => copy(out, "prompt", "prompt"),
+            EventName::SessionStart => copy(out, "reason", "source"),
+            EventName::SessionEnd => copy(out, "reason", "reason"),
             _ => {}
         }
-        finish_decode(self.id(), &TABLE, row, out)
     }
 
-    fn encode(&self, event: &Event, answer: &Answer) -> Native {
-        let (_, intent) = match intent_for(self, event, answer) {
-            Ok(found) => found,
-            Err(native) => return native,
-        };
+    fn write(&self, event: &Event, _row: &EventRow, intent: Intent) -> Native {
         let mut out = Map::new();
         if let Some(Verdict::Deny) = intent.verdict {
             out.insert(
@@ -250,12 +222,7 @@ impl Agent for Pi {
                 _ => {}
             }
         }
-        let value = if out.is_empty() {
-            Value::Null
-        } else {
-            Value::Object(out)
-        };
-        Native::json(&value, intent.notes)
+        Native::object_or_nothing(out, intent.notes)
     }
 }
 

@@ -2,14 +2,15 @@ use serde_json::json;
 
 use super::*;
 use crate::agents::tests::*;
+use crate::agents::Agent;
+use crate::protocol::{Answer, Event, EventName};
 
 // Payloads as the extension written by `install` sends them (module docs).
 fn pi_event(event: &str, payload: serde_json::Value) -> Event {
-    Pi.decode(
+    decoded(
+        &Pi,
         json!({"event": event, "payload": payload, "cwd": "/w", "session_id": "s1"}),
-        None,
     )
-    .expect("decode")
 }
 
 #[test]

@@ -8,7 +8,7 @@
 
 use serde_json::{Map, Value};
 
-use super::table::{AnswerKind, EventRow, Rename, Table};
+use super::table::{AnswerKind, Caps, EventRow, Rename, Table};
 use crate::protocol::{one_line, Answer, Behavior, Event, Note, PermissionDecision, Source};
 
 /// A permission verdict before a tool.
@@ -117,236 +117,277 @@ pub fn agent_note(agent: &str, kind: &'static str, text: String) -> Note {
 }
 
 /// Read `answer` for `event` and keep what `row` says the agent acts on.
+///
+/// Each part of the answer is one rule below (the methods of `Planner`), read
+/// in this order because later parts look at what earlier ones decided: a
+/// rewrite after a deny is moot, a stop before a tool becomes a deny unless
+/// one was already given.
 pub fn plan(agent: &str, table: &Table, row: &EventRow, event: &Event, answer: &Answer) -> Intent {
-    let caps = row.caps;
-    let native = row.native;
-    let mut out = Intent::default();
+    let mut plan = Planner {
+        agent,
+        native: row.native,
+        caps: row.caps,
+        out: Intent::default(),
+    };
     let hso = answer.hook_specific_output.as_ref();
     let permission_event = event.name().takes_permission();
-
-    // The verdict and its reason.
     let mut asked_stop = answer
         .stops()
         .then(|| answer.stop_reason.clone().unwrap_or_default());
-    let mut verdict = None;
-    if permission_event {
-        let request = hso.and_then(|h| h.decision.as_ref());
-        if let Some(d) = request.filter(|d| d.behavior.is_some()) {
-            verdict = match d.behavior {
-                Some(Behavior::Deny) => Some(PermissionDecision::Deny),
-                Some(Behavior::Allow) => Some(PermissionDecision::Allow),
-                None => None,
-            };
-            out.reason = d.message.clone();
-            // Claude Code reads `interrupt` with a deny only, as the aggregator does.
-            let interrupts = d.interrupt == Some(true) && d.behavior == Some(Behavior::Deny);
-            if interrupts && asked_stop.is_none() {
-                asked_stop = Some(d.message.clone().unwrap_or_default());
-            }
-        } else {
-            verdict = answer.permission();
-            out.reason = answer.permission_reason().map(str::to_string);
-        }
-    }
     let updated = answer.updated_input();
-    match verdict {
-        Some(PermissionDecision::Deny) => {
-            if caps.deny {
-                out.verdict = Some(Verdict::Deny);
-            } else {
-                out.notes
-                    .push(note(agent, native, AnswerKind::Deny, "dropped"));
-            }
-        }
-        Some(PermissionDecision::Ask) => {
-            if caps.ask {
-                out.verdict = Some(Verdict::Ask);
-            } else if caps.deny {
-                out.verdict = Some(Verdict::Deny);
-                let why =
-                    non_empty(out.reason.as_deref()).map_or(String::new(), |r| format!(": {r}"));
-                out.reason = Some(format!(
+    if permission_event {
+        let (verdict, reason, interrupt) = requested_verdict(answer);
+        plan.out.reason = reason;
+        asked_stop = asked_stop.or(interrupt);
+        plan.verdict(verdict, updated.is_some());
+    }
+    if let Some(input) = updated {
+        let tool = event.tool_name().unwrap_or_default();
+        plan.rewrite(|| to_native_input(table, tool, input));
+    }
+    let block_as_context = if !permission_event && answer.blocks() {
+        let reason = answer.reason.clone().unwrap_or_default();
+        plan.block(reason, event.name().is_after_tool())
+    } else {
+        None
+    };
+    plan.context(
+        hso.and_then(|h| h.additional_context.clone()),
+        block_as_context,
+    );
+    if let Some(reason) = asked_stop {
+        plan.stop(reason, permission_event, event.name().is_prompt());
+    }
+    if let Some(message) = answer.system_message.clone() {
+        plan.system_message(message);
+    }
+    plan.other_fields(answer);
+    plan.out
+}
+
+/// The verdict a permission event's answer asks for and its reason, and the
+/// stop a PermissionRequest deny with `interrupt` asks for: Claude's
+/// PermissionRequest answers through `decision.behavior` (read first), every
+/// other tool event through `permissionDecision`.
+fn requested_verdict(
+    answer: &Answer,
+) -> (Option<PermissionDecision>, Option<String>, Option<String>) {
+    let request = answer
+        .hook_specific_output
+        .as_ref()
+        .and_then(|h| h.decision.as_ref())
+        .filter(|d| d.behavior.is_some());
+    let Some(d) = request else {
+        let reason = answer.permission_reason().map(str::to_string);
+        return (answer.permission(), reason, None);
+    };
+    let verdict = match d.behavior {
+        Some(Behavior::Deny) => Some(PermissionDecision::Deny),
+        Some(Behavior::Allow) => Some(PermissionDecision::Allow),
+        None => None,
+    };
+    // Claude Code reads `interrupt` with a deny only, as the aggregator does.
+    let interrupts = d.interrupt == Some(true) && d.behavior == Some(Behavior::Deny);
+    let stop = interrupts.then(|| d.message.clone().unwrap_or_default());
+    (verdict, d.message.clone(), stop)
+}
+
+/// The intent being planned for one native event: what the agent acts on
+/// there (`caps`) and, for each part of the answer, what it does instead
+/// where it cannot, with the note that says so.
+struct Planner<'a> {
+    agent: &'a str,
+    native: &'a str,
+    caps: Caps,
+    out: Intent,
+}
+
+impl Planner<'_> {
+    /// Notes that the agent does not act on `kind` here, and what happened `instead`.
+    fn noted(&mut self, kind: AnswerKind, instead: &str) {
+        let note = note(self.agent, self.native, kind, instead);
+        self.out.notes.push(note);
+    }
+
+    /// A verdict before a tool. An `ask` the agent cannot ask is a deny
+    /// where it can deny (confirmation was needed, so running the tool is
+    /// not the safe reading); an `allow` it cannot give is dropped, silently
+    /// when it says allow through a rewrite (`rewrites`: Codex takes a
+    /// rewrite only as "allow with this input").
+    fn verdict(&mut self, verdict: Option<PermissionDecision>, rewrites: bool) {
+        let caps = self.caps;
+        match verdict {
+            Some(PermissionDecision::Deny) if caps.deny => self.out.verdict = Some(Verdict::Deny),
+            Some(PermissionDecision::Deny) => self.noted(AnswerKind::Deny, "dropped"),
+            Some(PermissionDecision::Ask) if caps.ask => self.out.verdict = Some(Verdict::Ask),
+            Some(PermissionDecision::Ask) if caps.deny => {
+                let agent = self.agent;
+                let why = non_empty(self.out.reason.as_deref())
+                    .map_or(String::new(), |r| format!(": {r}"));
+                self.out.verdict = Some(Verdict::Deny);
+                self.out.reason = Some(format!(
                     "a hook asked for confirmation, which {agent} cannot ask for{why}"
                 ));
-                out.notes.push(note(
-                    agent,
-                    native,
-                    AnswerKind::Ask,
-                    "denied instead (confirmation was needed)",
-                ));
-            } else {
-                out.notes
-                    .push(note(agent, native, AnswerKind::Ask, "dropped"));
+                self.noted(AnswerKind::Ask, "denied instead (confirmation was needed)");
             }
-        }
-        Some(PermissionDecision::Allow) => {
-            if caps.allow {
-                out.verdict = Some(Verdict::Allow);
-            } else if !(updated.is_some() && caps.updated_input) {
-                // An agent that takes a rewrite only as "allow with this input"
-                // (Codex) says allow through the rewrite; no note then.
-                out.notes.push(note(
+            Some(PermissionDecision::Ask) => self.noted(AnswerKind::Ask, "dropped"),
+            Some(PermissionDecision::Allow) if caps.allow => {
+                self.out.verdict = Some(Verdict::Allow);
+            }
+            Some(PermissionDecision::Allow) if rewrites && caps.updated_input => {}
+            Some(PermissionDecision::Allow) => self.noted(
+                AnswerKind::Allow,
+                "dropped; the agent's own permission rules apply",
+            ),
+            Some(PermissionDecision::Defer) => {
+                let (agent, native) = (self.agent, self.native);
+                self.out.notes.push(agent_note(
                     agent,
-                    native,
-                    AnswerKind::Allow,
-                    "dropped; the agent's own permission rules apply",
+                    "defer",
+                    format!(
+                        "{agent} does not act on `permissionDecision: defer` at `{native}`; dropped"
+                    ),
                 ));
             }
+            None => {}
         }
-        Some(PermissionDecision::Defer) => {
-            out.notes.push(agent_note(
-                agent,
-                "defer",
-                format!(
-                    "{agent} does not act on `permissionDecision: defer` at `{native}`; dropped"
-                ),
+    }
+
+    /// `updatedInput` (`native_input`: in the agent's parameter names),
+    /// moot after a deny. The hook said "not as it is": an agent that cannot
+    /// apply it would do what the hook meant to prevent by running the
+    /// original input, so the safe reading is a deny, as for an `ask` the
+    /// agent cannot ask.
+    fn rewrite(&mut self, native_input: impl FnOnce() -> Map<String, Value>) {
+        if self.out.verdict == Some(Verdict::Deny) {
+            return;
+        }
+        if self.caps.updated_input {
+            self.out.updated_input = Some(native_input());
+        } else if self.caps.deny {
+            let agent = self.agent;
+            self.out.verdict = Some(Verdict::Deny);
+            self.out.reason = Some(format!(
+                "a hook rewrote the tool input, which {agent} cannot apply; \
+                 denied rather than running the original input"
             ));
-        }
-        None => {}
-    }
-
-    if let Some(input) = updated {
-        if out.verdict != Some(Verdict::Deny) {
-            if caps.updated_input {
-                let tool = event.tool_name().unwrap_or_default();
-                out.updated_input = Some(to_native_input(table, tool, input));
-            } else if caps.deny {
-                // The hook said "not as it is": running the original input
-                // would do what it meant to prevent, so the safe reading is a
-                // deny, as for an `ask` the agent cannot ask.
-                out.verdict = Some(Verdict::Deny);
-                out.reason = Some(format!(
-                    "a hook rewrote the tool input, which {agent} cannot apply; \
-                     denied rather than running the original input"
-                ));
-                out.notes.push(note(
-                    agent,
-                    native,
-                    AnswerKind::UpdatedInput,
-                    "denied instead (the original input would have run)",
-                ));
-            } else {
-                out.notes.push(note(
-                    agent,
-                    native,
-                    AnswerKind::UpdatedInput,
-                    "dropped; the tool runs with its original input",
-                ));
-            }
+            self.noted(
+                AnswerKind::UpdatedInput,
+                "denied instead (the original input would have run)",
+            );
+        } else {
+            self.noted(
+                AnswerKind::UpdatedInput,
+                "dropped; the tool runs with its original input",
+            );
         }
     }
 
-    // After a tool, `block` means "give the reason to the agent" (DESIGN §3);
-    // an agent that cannot block there but takes context gets the reason as
-    // context (Copilot's postToolUse, Qwen's PostToolUse: both verified with
-    // the real CLIs in tests/real-agents, `post` phase).
-    let mut block_as_context = None;
-    if !permission_event && answer.blocks() {
-        let reason = answer.reason.clone().unwrap_or_default();
-        let after_tool = event.name().is_after_tool();
-        if caps.block {
-            out.block = Some(reason);
-        } else if after_tool && caps.context && non_empty(Some(&reason)).is_some() {
-            block_as_context = Some(reason);
-            out.notes.push(note(
-                agent,
-                native,
+    /// `decision: block` outside a permission event. After a tool it means
+    /// "give the reason to the agent" (DESIGN §3): an agent that cannot block
+    /// there but takes context gets the reason as context, returned here
+    /// (Copilot's postToolUse, Qwen's PostToolUse: both verified with the
+    /// real CLIs in tests/real-agents, `post` phase).
+    fn block(&mut self, reason: String, after_tool: bool) -> Option<String> {
+        if self.caps.block {
+            self.out.block = Some(reason);
+        } else if after_tool && self.caps.context && non_empty(Some(&reason)).is_some() {
+            self.noted(
                 AnswerKind::Block,
                 "its reason is given to the model as context instead",
-            ));
+            );
+            return Some(reason);
         } else {
-            out.notes
-                .push(note(agent, native, AnswerKind::Block, "dropped"));
+            self.noted(AnswerKind::Block, "dropped");
+        }
+        None
+    }
+
+    /// `additionalContext`, after a block reason read as context.
+    fn context(&mut self, context: Option<String>, block_reason: Option<String>) {
+        if let Some(context) = context {
+            if self.caps.context {
+                self.out.context = Some(context);
+            } else {
+                self.noted(AnswerKind::Context, "dropped");
+            }
+        }
+        if let Some(reason) = block_reason {
+            self.out.context = Some(match self.out.context.take() {
+                Some(context) => format!("{reason}\n{context}"),
+                None => reason,
+            });
         }
     }
 
-    if let Some(context) = hso.and_then(|h| h.additional_context.clone()) {
-        if caps.context {
-            out.context = Some(context);
-        } else {
-            out.notes
-                .push(note(agent, native, AnswerKind::Context, "dropped"));
-        }
-    }
-    if let Some(reason) = block_as_context {
-        out.context = Some(match out.context.take() {
-            Some(context) => format!("{reason}\n{context}"),
-            None => reason,
-        });
-    }
-
-    if let Some(reason) = asked_stop {
-        if caps.stop {
-            out.stop = Some(reason);
-        } else if permission_event && caps.deny {
-            // Stopping is not possible here, but not running the tool is the
-            // nearest safe reading of "stop".
-            if out.verdict != Some(Verdict::Deny) {
-                out.verdict = Some(Verdict::Deny);
-                out.updated_input = None;
-                out.reason = Some(if reason.trim().is_empty() {
+    /// `continue: false` (or an interrupting deny). Where the agent cannot
+    /// stop, the nearest safe reading: not running the tool before one, not
+    /// taking the prompt at a prompt (at Stop, `block` means "keep going":
+    /// the opposite of stop).
+    fn stop(&mut self, reason: String, permission_event: bool, prompt: bool) {
+        if self.caps.stop {
+            self.out.stop = Some(reason);
+        } else if permission_event && self.caps.deny {
+            if self.out.verdict != Some(Verdict::Deny) {
+                self.out.verdict = Some(Verdict::Deny);
+                self.out.updated_input = None;
+                self.out.reason = Some(if reason.trim().is_empty() {
                     "a hook asked to stop the agent".to_string()
                 } else {
                     reason
                 });
             }
-            out.notes.push(note(
-                agent,
-                native,
-                AnswerKind::Stop,
-                "denied the tool instead",
-            ));
-        } else if caps.block && event.name().is_prompt() {
-            // Not taking the prompt is the nearest safe reading there. (At
-            // Stop, `block` means "keep going": the opposite of stop.)
-            if out.block.is_none() {
-                out.block = Some(reason);
+            self.noted(AnswerKind::Stop, "denied the tool instead");
+        } else if self.caps.block && prompt {
+            if self.out.block.is_none() {
+                self.out.block = Some(reason);
             }
-            out.notes
-                .push(note(agent, native, AnswerKind::Stop, "blocked instead"));
+            self.noted(AnswerKind::Stop, "blocked instead");
         } else {
-            out.notes
-                .push(note(agent, native, AnswerKind::Stop, "dropped"));
+            self.noted(AnswerKind::Stop, "dropped");
         }
     }
 
-    if let Some(message) = answer.system_message.clone() {
-        if caps.system_message {
-            out.system_message = Some(message);
+    /// `systemMessage`.
+    fn system_message(&mut self, message: String) {
+        if self.caps.system_message {
+            self.out.system_message = Some(message);
         } else {
-            out.notes
-                .push(note(agent, native, AnswerKind::SystemMessage, "dropped"));
+            self.noted(AnswerKind::SystemMessage, "dropped");
         }
     }
 
-    // Fields outside the kinds above (`sessionTitle`, `updatedToolOutput`,
-    // `terminalSequence`, ...): no other agent acts on them.
-    // A hook names these keys: each is cut to one bounded line, and past
-    // `EXTRA_NOTES` of them one note counts the rest, so an answer with a
-    // 10 MB key or 10,000 keys still gives a few short lines.
-    let mut extra = answer
-        .extra
-        .keys()
-        .chain(hso.into_iter().flat_map(|h| h.extra.keys()));
-    for field in extra.by_ref().take(EXTRA_NOTES) {
-        out.notes.push(agent_note(
-            agent,
-            "other-field",
-            format!(
-                "{agent} does not act on `{}` at `{native}`; dropped",
-                one_line(field)
-            ),
-        ));
+    /// Fields outside the kinds above (`sessionTitle`, `updatedToolOutput`,
+    /// `terminalSequence`, ...): no other agent acts on them. A hook names
+    /// these keys: each is cut to one bounded line, and past `EXTRA_NOTES`
+    /// of them one note counts the rest, so an answer with a 10 MB key or
+    /// 10,000 keys still gives a few short lines.
+    fn other_fields(&mut self, answer: &Answer) {
+        let (agent, native) = (self.agent, self.native);
+        let hso = answer.hook_specific_output.as_ref();
+        let mut extra = answer
+            .extra
+            .keys()
+            .chain(hso.into_iter().flat_map(|h| h.extra.keys()));
+        for field in extra.by_ref().take(EXTRA_NOTES) {
+            self.out.notes.push(agent_note(
+                agent,
+                "other-field",
+                format!(
+                    "{agent} does not act on `{}` at `{native}`; dropped",
+                    one_line(field)
+                ),
+            ));
+        }
+        let more = extra.count();
+        if more > 0 {
+            self.out.notes.push(agent_note(
+                agent,
+                "other-field",
+                format!("{agent} does not act on {more} more answer fields at `{native}`; dropped"),
+            ));
+        }
     }
-    let more = extra.count();
-    if more > 0 {
-        out.notes.push(agent_note(
-            agent,
-            "other-field",
-            format!("{agent} does not act on {more} more answer fields at `{native}`; dropped"),
-        ));
-    }
-    out
 }
 
 /// The most answer fields named one note each; the rest share one note.

@@ -11,27 +11,16 @@
 //! event acts on is taken from Claude's protocol, which Qoder says it follows;
 //! only the PreToolUse deny and rewrite were seen in a source.
 
-use super::claude::{CONTEXT, CONTEXT_BLOCK, OTHER, TOOL};
 use super::claude_json::{ClaudeLike, Dialect};
-use super::{EventRow, Table};
+use super::table::claude_rows;
+use super::{Info, Table};
 use super::{InstallSpec, JsonSpec, Registration, Shape, TimeUnit, UserPath};
-use crate::protocol::EventName;
 
 /// Qoder's table: Claude's names and answers.
 pub static TABLE: Table = Table {
-    events: &[
-        EventRow::new(EventName::SessionStart, "SessionStart", CONTEXT),
-        EventRow::new(
-            EventName::UserPromptSubmit,
-            "UserPromptSubmit",
-            CONTEXT_BLOCK,
-        ),
-        EventRow::new(EventName::PreToolUse, "PreToolUse", TOOL),
-        EventRow::new(EventName::PostToolUse, "PostToolUse", CONTEXT_BLOCK),
-        EventRow::new(EventName::PostToolUseFailure, "PostToolUseFailure", CONTEXT),
-        EventRow::new(EventName::Notification, "Notification", OTHER),
-        EventRow::new(EventName::Stop, "Stop", CONTEXT_BLOCK),
-        EventRow::new(EventName::SessionEnd, "SessionEnd", OTHER),
+    events: claude_rows![
+        SessionStart, UserPromptSubmit, PreToolUse, PostToolUse, PostToolUseFailure, Notification,
+        Stop, SessionEnd,
     ],
     tools: &[],
     renames: &[],
@@ -45,14 +34,17 @@ pub static INSTALL: InstallSpec = InstallSpec {
     registration: Registration::Json(JsonSpec::claude(Shape::Nested, TimeUnit::Seconds)),
     project: ".qoder/settings.json",
     user: UserPath::home(".qoder/settings.json"),
+    system: super::SystemFile::NONE,
     detect: &[".qoder"],
     detect_user: &[UserPath::home(".qoder")],
     after_install: None,
 };
 
 /// The Qoder adapter.
-pub static AGENT: ClaudeLike =
-    ClaudeLike::new("qoder", "Qoder CLI", &TABLE, &INSTALL, Dialect::Claude);
+pub static AGENT: ClaudeLike = ClaudeLike::new(
+    Info::new("qoder", "Qoder CLI", &TABLE, &INSTALL),
+    Dialect::Claude,
+);
 
 #[cfg(test)]
 #[path = "qoder_tests.rs"]

@@ -11,63 +11,30 @@
 //! parameter names) are translated. `ask` falls back to deny in headless mode
 //! and in background subagents — Qwen's own doing.
 
-use serde_json::Value;
-
-use super::claude::{BLOCK, CONTEXT, CONTEXT_BLOCK, OTHER, PERMISSION};
+use super::claude;
+use super::claude_json::{ClaudeLike, Dialect};
 use super::deadline::{secs, Deadline};
-use super::{claude, claude_json};
-use super::{claude_handler, InstallSpec, JsonSpec, Registration, Shape, TimeUnit, UserPath};
-use super::{tool, Agent, Caps, DecodeError, EventRow, Native, Table};
-use crate::protocol::{Answer, Event, EventName};
+use super::table::claude_rows;
+use super::AnswerKind::UpdatedInput;
+use super::DISABLE_ALL_HOOKS;
+use super::{tool, Info, Table};
+use super::{InstallSpec, JsonSpec, Registration, Shape, TimeUnit, UserPath};
 
-/// The Qwen Code adapter.
-pub struct Qwen;
-
-/// Qwen 0.15.10 and 0.24.4 read no `updatedInput` from a PreToolUse answer
-/// (their `PreToolUseHookOutput` has only the decision and its reason; the
-/// original command ran in tests/real-agents' `rewrite` phase). Only
-/// PermissionRequest's `decision.updatedInput` is applied.
-const TOOL: Caps = Caps {
-    updated_input: false,
-    ..claude::TOOL
-};
-
-/// Qwen Code's table.
+/// Qwen Code's table: Claude's names and answers, except where noted.
 pub static TABLE: Table = Table {
-    events: &[
-        EventRow::new(EventName::SessionStart, "SessionStart", CONTEXT),
-        EventRow::new(
-            EventName::UserPromptSubmit,
-            "UserPromptSubmit",
-            CONTEXT_BLOCK,
-        ),
-        EventRow::new(
-            EventName::UserPromptExpansion,
-            "UserPromptExpansion",
-            CONTEXT_BLOCK,
-        ),
-        EventRow::new(EventName::PreToolUse, "PreToolUse", TOOL),
-        EventRow::new(
-            EventName::PermissionRequest,
-            "PermissionRequest",
-            PERMISSION,
-        ),
-        EventRow::new(EventName::PermissionDenied, "PermissionDenied", OTHER),
+    events: claude_rows![
+        SessionStart, UserPromptSubmit, UserPromptExpansion,
+        // Qwen 0.15.10 and 0.24.4 read no `updatedInput` from a PreToolUse
+        // answer (their `PreToolUseHookOutput` has only the decision and its
+        // reason; the original command ran in tests/real-agents' `rewrite`
+        // phase). Only PermissionRequest's `decision.updatedInput` is applied.
+        PreToolUse => claude::TOOL.without(&[UpdatedInput]),
+        PermissionRequest, PermissionDenied,
         // Qwen 0.15.10 and 0.24.4 ignore `decision: block` here (the model
         // never sees the reason); `additionalContext` reaches it.
-        EventRow::new(EventName::PostToolUse, "PostToolUse", CONTEXT),
-        EventRow::new(EventName::PostToolUseFailure, "PostToolUseFailure", CONTEXT),
-        EventRow::new(EventName::PostToolBatch, "PostToolBatch", BLOCK),
-        EventRow::new(EventName::Notification, "Notification", OTHER),
-        EventRow::new(EventName::MessageDisplay, "MessageDisplay", OTHER),
-        EventRow::new(EventName::SubagentStart, "SubagentStart", CONTEXT),
-        EventRow::new(EventName::SubagentStop, "SubagentStop", CONTEXT_BLOCK),
-        EventRow::new(EventName::Stop, "Stop", CONTEXT_BLOCK),
-        EventRow::new(EventName::StopFailure, "StopFailure", OTHER),
-        EventRow::new(EventName::InstructionsLoaded, "InstructionsLoaded", OTHER),
-        EventRow::new(EventName::PreCompact, "PreCompact", BLOCK),
-        EventRow::new(EventName::PostCompact, "PostCompact", OTHER),
-        EventRow::new(EventName::SessionEnd, "SessionEnd", OTHER),
+        PostToolUse => claude::CONTEXT,
+        PostToolUseFailure, PostToolBatch, Notification, MessageDisplay, SubagentStart,
+        SubagentStop, Stop, StopFailure, InstructionsLoaded, PreCompact, PostCompact, SessionEnd,
     ],
     tools: &[
         tool("Bash", "run_shell_command"),
@@ -103,50 +70,29 @@ pub static TABLE: Table = Table {
 /// Qwen Code reads `hooks` in `settings.json` (JSONC allowed): Claude's shape
 /// and names, the timeout in milliseconds.
 pub static INSTALL: InstallSpec = InstallSpec {
-    registration: Registration::Json(JsonSpec {
-        shape: Shape::Nested,
-        handler: claude_handler(TimeUnit::Milliseconds),
-        root: &[],
-        jsonc: true,
-        off: &[("/disableAllHooks", true)],
-    }),
+    registration: Registration::Json(
+        JsonSpec::claude(Shape::Nested, TimeUnit::Milliseconds)
+            .jsonc()
+            .with_off(DISABLE_ALL_HOOKS),
+    ),
     project: ".qwen/settings.json",
     user: UserPath::home(".qwen/settings.json"),
+    system: super::SystemFile::new(
+        "/etc/qwen-code/settings.json",
+        "/Library/Application Support/QwenCode/settings.json",
+        r"qwen-code\settings.json",
+    )
+    .var("QWEN_CODE_SYSTEM_SETTINGS_PATH"),
     detect: &[".qwen"],
     detect_user: &[UserPath::home(".qwen")],
     after_install: None,
 };
 
-impl Agent for Qwen {
-    fn id(&self) -> &'static str {
-        "qwen"
-    }
-
-    fn display_name(&self) -> &'static str {
-        "Qwen Code"
-    }
-
-    fn table(&self) -> &'static Table {
-        &TABLE
-    }
-
-    fn install_spec(&self) -> &'static InstallSpec {
-        &INSTALL
-    }
-
-    /// Qwen Code: 60 000 ms for commands.
-    fn deadline(&self) -> Deadline {
-        Deadline::new(secs(60), &[])
-    }
-
-    fn decode(&self, input: Value, event: Option<&str>) -> Result<Event, DecodeError> {
-        claude_json::decode(self.id(), &TABLE, input, event)
-    }
-
-    fn encode(&self, event: &Event, answer: &Answer) -> Native {
-        claude_json::encode(self, event, answer)
-    }
-}
+/// The Qwen Code adapter (60 000 ms for commands).
+pub static AGENT: ClaudeLike = ClaudeLike::new(
+    Info::new("qwen", "Qwen Code", &TABLE, &INSTALL).with_deadline(Deadline::new(secs(60), &[])),
+    Dialect::Claude,
+);
 
 #[cfg(test)]
 #[path = "qwen_tests.rs"]

@@ -2,87 +2,62 @@ use serde_json::json;
 
 use super::*;
 use crate::agents::tests::*;
-
-#[test]
-fn every_recorded_payload_decodes() {
-    let all = fixtures("qwen");
-    assert!(all.len() >= 50, "fixtures found: {}", all.len());
-    for (path, name, payload) in all {
-        let ev = Qwen
-            .decode(payload.clone(), None)
-            .unwrap_or_else(|e| panic!("{path:?}: {e}"));
-        assert_eq!(ev.name().as_str(), name, "{path:?}");
-        assert_eq!(ev.harness(), "qwen");
-        assert_eq!(ev.session_id(), payload["session_id"].as_str());
-        assert_eq!(
-            ev.input().get("timestamp"),
-            payload.get("timestamp"),
-            "native fields kept"
-        );
-        if ev.name().is_tool_event() {
-            assert_eq!(ev.tool_name(), Some("Bash"), "{path:?}");
-            assert_eq!(ev.input()["tool_kind"], "shell");
-            assert_eq!(
-                ev.tool_input().unwrap()["command"],
-                payload["tool_input"]["command"]
-            );
-        }
-    }
-}
+use crate::agents::{Agent, DecodeError, Native};
+use crate::protocol::Answer;
 
 #[test]
 fn answers_are_claude_json() {
-    let ev = Qwen
-        .decode(json!({"hook_event_name":"PreToolUse","tool_name":"run_shell_command","tool_input":{"command":"x"}}), None)
-        .expect("decode");
-    let n = Qwen.encode(&ev, &deny("no"));
+    let ev = decoded(
+        &AGENT,
+        json!({"hook_event_name":"PreToolUse","tool_name":"run_shell_command","tool_input":{"command":"x"}}),
+    );
+    let n = AGENT.encode(&ev, &deny("no"));
     assert_eq!(
         stdout_json(&n),
         json!({"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"no"}})
     );
-    let n = Qwen.encode(&ev, &ask("sure?"));
+    let n = AGENT.encode(&ev, &ask("sure?"));
     assert_eq!(
         stdout_json(&n)["hookSpecificOutput"]["permissionDecision"],
         "ask"
     );
-    let n = Qwen.encode(&ev, &rewrite(json!({"command":"ls"})));
+    let n = AGENT.encode(&ev, &rewrite(json!({"command":"ls"})));
     assert_eq!(
         stdout_json(&n),
         json!({"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny",
             "permissionDecisionReason": "a hook rewrote the tool input, which qwen cannot apply; denied rather than running the original input"}}),
-        "Qwen ignores updatedInput before a tool, so the rewrite denies rather than run the original"
+        "AGENT ignores updatedInput before a tool, so the rewrite denies rather than run the original"
     );
     assert_eq!(n.notes().count(), 1, "says the rewrite became a deny");
-    let n = Qwen.encode(&ev, &stop("halt"));
+    let n = AGENT.encode(&ev, &stop("halt"));
     assert_eq!(
         stdout_json(&n),
         json!({"continue":false,"stopReason":"halt"})
     );
-    let stop_ev = Qwen
-        .decode(json!({"hook_event_name":"Stop"}), None)
-        .expect("decode");
-    let n = Qwen.encode(&stop_ev, &block("again"));
+    let stop_ev = decoded(&AGENT, json!({"hook_event_name":"Stop"}));
+    let n = AGENT.encode(&stop_ev, &block("again"));
     assert_eq!(
         stdout_json(&n),
         json!({"decision":"block","reason":"again"})
     );
     assert!(n.stderr.is_empty());
-    let n = Qwen.encode(&stop_ev, &Answer::none());
+    let n = AGENT.encode(&stop_ev, &Answer::none());
     assert_eq!(n, Native::default());
 }
 
 #[test]
 fn a_rewrite_goes_back_in_qwen_s_param_names() {
-    // Qwen applies a rewrite only from PermissionRequest's decision.
-    let ev = Qwen
-        .decode(json!({"hook_event_name":"PermissionRequest","tool_name":"read_file","tool_input":{"absolute_path":"/a"}}), None)
-        .expect("decode");
+    // AGENT applies a rewrite only from PermissionRequest's decision.
+    let ev = decoded(
+        &AGENT,
+        json!({"hook_event_name":"PermissionRequest","tool_name":"read_file","tool_input":{"absolute_path":"/a"}}),
+    );
     assert_eq!(ev.tool_name(), Some("Read"));
     assert_eq!(ev.tool_input().unwrap(), &json!({"file_path":"/a"}));
     let a = answer(
         json!({"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"allow","updatedInput":{"file_path":"/b"}}}}),
     );
-    let n = Qwen.encode(&ev, &a);
+    let n = AGENT.encode(&ev, &a);
     assert_eq!(
         stdout_json(&n)["hookSpecificOutput"]["decision"]["updatedInput"],
         json!({"absolute_path":"/b"}),
@@ -92,7 +67,7 @@ fn a_rewrite_goes_back_in_qwen_s_param_names() {
 
 #[test]
 fn qwen_only_events_are_unmapped() {
-    let got = Qwen.decode(json!({"hook_event_name":"TodoCreated"}), None);
+    let got = AGENT.decode(json!({"hook_event_name":"TodoCreated"}), None);
     assert!(
         matches!(got, Err(DecodeError::UnmappedEvent { .. })),
         "{got:?}"
@@ -101,13 +76,14 @@ fn qwen_only_events_are_unmapped() {
 
 #[test]
 fn a_block_after_a_tool_reaches_the_model_as_context() {
-    // Qwen 0.15.10 and 0.24.4 ignore PostToolUse `decision: block` (the model
+    // AGENT 0.15.10 and 0.24.4 ignore PostToolUse `decision: block` (the model
     // never sees the reason) and show `additionalContext` (tests/real-agents,
     // `post` phase).
-    let ev = Qwen
-        .decode(json!({"hook_event_name":"PostToolUse","tool_name":"run_shell_command","tool_input":{"command":"ls"},"tool_response":{}}), None)
-        .expect("decode");
-    let n = Qwen.encode(&ev, &block("check the output"));
+    let ev = decoded(
+        &AGENT,
+        json!({"hook_event_name":"PostToolUse","tool_name":"run_shell_command","tool_input":{"command":"ls"},"tool_response":{}}),
+    );
+    let n = AGENT.encode(&ev, &block("check the output"));
     assert_eq!(
         stdout_json(&n),
         json!({"hookSpecificOutput":{"hookEventName":"PostToolUse","additionalContext":"check the output"}})

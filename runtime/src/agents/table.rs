@@ -124,6 +124,39 @@ impl Caps {
         system_message: false,
     };
 
+    /// Acts on exactly `kinds`: `Caps::of(&[AnswerKind::Deny, AnswerKind::Allow])`.
+    pub const fn of(kinds: &[AnswerKind]) -> Caps {
+        Caps::NONE.with(kinds)
+    }
+
+    /// These caps, acting on `kinds` too.
+    pub const fn with(self, kinds: &[AnswerKind]) -> Caps {
+        self.set(kinds, true)
+    }
+
+    /// These caps, not acting on `kinds`.
+    pub const fn without(self, kinds: &[AnswerKind]) -> Caps {
+        self.set(kinds, false)
+    }
+
+    const fn set(mut self, kinds: &[AnswerKind], on: bool) -> Caps {
+        let mut i = 0;
+        while i < kinds.len() {
+            match kinds[i] {
+                AnswerKind::Deny => self.deny = on,
+                AnswerKind::Ask => self.ask = on,
+                AnswerKind::Allow => self.allow = on,
+                AnswerKind::UpdatedInput => self.updated_input = on,
+                AnswerKind::Context => self.context = on,
+                AnswerKind::Block => self.block = on,
+                AnswerKind::Stop => self.stop = on,
+                AnswerKind::SystemMessage => self.system_message = on,
+            }
+            i += 1;
+        }
+        self
+    }
+
     /// Whether the agent acts on `kind` here.
     pub fn supports(self, kind: AnswerKind) -> bool {
         match kind {
@@ -187,6 +220,16 @@ impl EventRow {
         }
     }
 
+    /// The same row under the agent's own name `native`.
+    pub const fn named(self, native: &'static str) -> EventRow {
+        EventRow { native, ..self }
+    }
+
+    /// The same row, acting on `caps`.
+    pub const fn with_caps(self, caps: Caps) -> EventRow {
+        EventRow { caps, ..self }
+    }
+
     /// The same row, with the canonical tool name this event is about.
     pub const fn for_tool(self, tool: &'static str) -> EventRow {
         EventRow {
@@ -195,6 +238,37 @@ impl EventRow {
         }
     }
 }
+
+/// The rows of an agent that names its events as Claude Code does, built
+/// from Claude's own rows ([`claude::row`](super::claude::row)): each listed
+/// event under Claude's name with Claude's caps, unless the entry says
+/// otherwise: `Event => caps` acts on other caps, `Event as "Native"` has
+/// another name. After `observed:`, an event without `=> caps` acts on
+/// nothing ([`Caps::NONE`]) instead of on Claude's caps.
+///
+/// ```ignore
+/// events: claude_rows![SessionStart, Stop, PostToolUse => CONTEXT],
+/// events: claude_rows![observed: SessionStart, UserPromptSubmit as "PromptSubmit", PreToolUse => DENY],
+/// ```
+macro_rules! claude_rows {
+    (@caps $default:expr) => { $default };
+    (@caps $default:expr, $caps:expr) => { $caps };
+    (@row $event:ident, $default:expr $(, $native:literal)? $(=> $caps:expr)?) => {{
+        let row = $crate::agents::claude::row($crate::protocol::EventName::$event);
+        row $(.named($native))?.with_caps(claude_rows!(@caps $default $(, $caps)?))
+    }};
+    (observed: $($event:ident $(as $native:literal)? $(=> $caps:expr)?),* $(,)?) => {
+        &[$(claude_rows!(@row $event, $crate::agents::Caps::NONE $(, $native)? $(=> $caps)?)),*]
+    };
+    ($($event:ident $(as $native:literal)? $(=> $caps:expr)?),* $(,)?) => {
+        &[$(claude_rows!(
+            @row $event,
+            $crate::agents::claude::row($crate::protocol::EventName::$event).caps
+            $(, $native)? $(=> $caps)?
+        )),*]
+    };
+}
+pub(crate) use claude_rows;
 
 /// A native tool name and the canonical (Claude Code) one it maps to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -377,27 +451,14 @@ impl Capabilities {
 
 #[cfg(test)]
 mod tests {
+    use super::AnswerKind::{Ask, Deny};
     use super::*;
 
     static ROWS: &[EventRow] = &[
-        EventRow::new(
-            EventName::PreToolUse,
-            "beforeShell",
-            Caps {
-                deny: true,
-                ..Caps::NONE
-            },
-        )
-        .for_tool("Bash")
-        .decode_only(),
-        EventRow::new(
-            EventName::PreToolUse,
-            "preTool",
-            Caps {
-                ask: true,
-                ..Caps::NONE
-            },
-        ),
+        EventRow::new(EventName::PreToolUse, "beforeShell", Caps::of(&[Deny]))
+            .for_tool("Bash")
+            .decode_only(),
+        EventRow::new(EventName::PreToolUse, "preTool", Caps::of(&[Ask])),
     ];
     static T: Table = Table {
         events: ROWS,

@@ -70,6 +70,22 @@ pub fn fixture_event(agent: &dyn Agent, name: &str) -> Event {
         .1
 }
 
+/// `payload` as `agent` decodes it, from the event the payload names.
+pub fn decoded(agent: &dyn Agent, payload: Value) -> Event {
+    decoded_at(agent, payload, None)
+}
+
+/// `payload` as `agent` decodes it, with `--event` `event`.
+pub fn decoded_at(
+    agent: &dyn Agent,
+    payload: Value,
+    event: impl Into<Option<&'static str>>,
+) -> Event {
+    agent
+        .decode(payload, event.into())
+        .unwrap_or_else(|e| panic!("{} cannot decode: {e}", agent.id()))
+}
+
 /// An answer from its Claude JSON.
 pub fn answer(v: Value) -> Answer {
     serde_json::from_value(v).expect("answer JSON")
@@ -1073,6 +1089,185 @@ fn every_recorded_claude_payload_decodes_unchanged_but_for_the_added_fields() {
             assert_eq!(input.remove("tool_kind"), Some(json!("shell")), "{path:?}");
         }
         assert_eq!(Value::Object(input), payload, "{path:?}");
+    }
+}
+
+/// What one agent's recorded payloads (`tests/fixtures/agents/<id>-*/`) must
+/// decode to beyond what [`every_recorded_payload_decodes_as_its_agent`]
+/// checks for all of them.
+struct Recorded {
+    agent: &'static str,
+    /// At least this many payloads are recorded.
+    at_least: usize,
+    /// Native events with no canonical equivalent: decode refuses them.
+    unmapped: &'static [&'static str],
+    /// Native events whose canonical name is not their own (the others are
+    /// spelled as Claude spells them).
+    renamed: &'static [(&'static str, EventName)],
+    /// A native top-level field each payload has, kept beside Claude's.
+    kept: &'static str,
+    /// Where a payload holds the tool's arguments (JSON pointers, the first
+    /// present), for agents whose recorded tool calls are all shell
+    /// commands: each decodes to `Bash` with the same `command`.
+    shell_args: &'static [&'static str],
+}
+
+impl Recorded {
+    /// An agent whose events have Claude's names and a canonical equivalent.
+    const fn new(
+        agent: &'static str,
+        at_least: usize,
+        kept: &'static str,
+        shell_args: &'static [&'static str],
+    ) -> Recorded {
+        Recorded {
+            agent,
+            at_least,
+            unmapped: &[],
+            renamed: &[],
+            kept,
+            shell_args,
+        }
+    }
+
+    const fn unmapped(self, unmapped: &'static [&'static str]) -> Recorded {
+        Recorded { unmapped, ..self }
+    }
+
+    const fn renamed(self, renamed: &'static [(&'static str, EventName)]) -> Recorded {
+        Recorded { renamed, ..self }
+    }
+}
+
+const RECORDED: &[Recorded] = &[
+    Recorded::new("codex", 30, "turn_id", &["/tool_input"]).unmapped(&["PreModelRequest"]),
+    Recorded::new("qwen", 50, "timestamp", &["/tool_input"]),
+    Recorded::new("gemini", 50, "timestamp", &["/tool_input"])
+        .unmapped(&["BeforeModel", "AfterModel", "BeforeToolSelection"])
+        .renamed(&[
+            ("BeforeAgent", EventName::UserPromptSubmit),
+            ("PreCompress", EventName::PreCompact),
+            ("BeforeTool", EventName::PreToolUse),
+            ("AfterTool", EventName::PostToolUse),
+            ("AfterAgent", EventName::Stop),
+        ]),
+    // The file name is the key the hook was registered under, which is what
+    // install passes as --event: camelCase for native registrations,
+    // Claude's names for Claude-format ones.
+    Recorded::new(
+        "copilot",
+        30,
+        "cwd",
+        &["/toolArgs", "/toolInput", "/tool_input"],
+    )
+    .renamed(&[
+        ("sessionStart", EventName::SessionStart),
+        ("userPromptSubmitted", EventName::UserPromptSubmit),
+        ("preToolUse", EventName::PreToolUse),
+        ("permissionRequest", EventName::PermissionRequest),
+        ("postToolUse", EventName::PostToolUse),
+        ("agentStop", EventName::Stop),
+        ("sessionEnd", EventName::SessionEnd),
+    ]),
+];
+
+/// Every recorded payload of every agent decodes under the native event its
+/// file is named after (what `install` passes as `--event`) to the canonical
+/// event it stands for, as that agent, with its session id and its native
+/// fields; without `--event` exactly when the payload names its event.
+#[test]
+fn every_recorded_payload_decodes_as_its_agent() {
+    let mut replayed = Vec::new();
+    for agent in AGENTS {
+        let all = fixtures(agent.id());
+        let want = RECORDED.iter().find(|r| r.agent == agent.id());
+        let at_least = want.map_or(0, |r| r.at_least);
+        assert!(
+            all.len() >= at_least,
+            "{}: {} fixtures",
+            agent.id(),
+            all.len()
+        );
+        if !all.is_empty() {
+            replayed.push(agent.id());
+        }
+        let mut shell_calls = 0;
+        for (path, native, payload) in all {
+            let got = agent.decode(payload.clone(), Some(&native));
+            if want.is_some_and(|r| r.unmapped.contains(&native.as_str())) {
+                assert!(
+                    matches!(got, Err(DecodeError::UnmappedEvent { .. })),
+                    "{path:?}"
+                );
+                continue;
+            }
+            let ev = got.unwrap_or_else(|e| panic!("{path:?}: {e}"));
+            let renamed = want.and_then(|r| r.renamed.iter().find(|(n, _)| *n == native));
+            let expected = match (renamed.map(|r| r.1), native.parse::<EventName>()) {
+                (Some(canonical), _) | (None, Ok(canonical)) => canonical,
+                // Only agents without a list above spell events otherwise.
+                (None, Err(e)) if want.is_some() => panic!("{path:?}: {e}"),
+                (None, Err(_)) => agent.table().by_native(&native).expect("row").canonical,
+            };
+            assert_eq!(ev.name(), expected, "{path:?}");
+            // Claude's payload passes through as it is (checked below).
+            if agent.table().by_native(&native).is_some() && agent.id() != "claude" {
+                assert_eq!(ev.native_name(), Some(native.as_str()), "{path:?}");
+            }
+            if let Some(prompt) = payload.get("prompt").filter(|_| expected.is_prompt()) {
+                assert_eq!(ev.str_field("prompt"), prompt.as_str(), "{path:?}");
+            }
+            assert_eq!(ev.harness(), agent.id(), "{path:?}");
+            let session_keys = std::iter::once("session_id").chain(
+                agent
+                    .table()
+                    .fields
+                    .iter()
+                    .filter(|f| f.1 == "session_id")
+                    .map(|f| f.0),
+            );
+            let session = session_keys.filter_map(|k| payload.get(k)).next();
+            if let Some(session) = session {
+                assert_eq!(ev.session_id(), session.as_str(), "{path:?}");
+            }
+            if let Some(kept) = want.map(|r| r.kept) {
+                assert_eq!(
+                    ev.input().get(kept),
+                    payload.get(kept),
+                    "{path:?}: {kept} kept"
+                );
+            }
+            let shell_args = want.map_or(&[][..], |r| r.shell_args);
+            if ev.name().is_tool_event() && !shell_args.is_empty() {
+                shell_calls += 1;
+                assert_eq!(ev.tool_name(), Some("Bash"), "{path:?}");
+                assert_eq!(ev.input()["tool_kind"], "shell", "{path:?}");
+                let args = shell_args
+                    .iter()
+                    .find_map(|p| payload.pointer(p))
+                    .expect("the tool's arguments");
+                assert_eq!(
+                    ev.tool_input().unwrap()["command"],
+                    args["command"],
+                    "{path:?}"
+                );
+                if ev.name() == EventName::PostToolUse {
+                    assert!(ev.input().contains_key("tool_response"), "{path:?}");
+                }
+            }
+            let named = agent.info().names.iter().any(|k| payload[*k].is_string());
+            let alone = agent.decode(payload.clone(), None);
+            assert_eq!(alone.is_ok(), named, "{path:?}: decoded without --event");
+        }
+        if want.is_some_and(|r| !r.shell_args.is_empty()) {
+            assert!(shell_calls > 0, "{}: no tool call recorded", agent.id());
+        }
+    }
+    // Agents replayed here that a change could silently drop from the list.
+    for id in [
+        "claude", "codex", "qwen", "gemini", "copilot", "opencode", "kilo", "pi",
+    ] {
+        assert!(replayed.contains(&id), "{id}: no recorded payloads");
     }
 }
 

@@ -14,19 +14,15 @@
 use serde_json::{Map, Value};
 
 use super::claude_json;
-use super::{
-    finish_decode, parse_if_string, start_decode, Agent, Caps, DecodeError, EventRow, Native, Table,
-};
+use super::AnswerKind::{Block, Deny};
+use super::{parse_if_string, Agent, Caps, EventRow, Info, Intent, Native, Table};
 use super::{Field, InstallSpec, JsonSpec, Literal, Registration, Shape, UserPath};
-use crate::protocol::{Answer, Event, EventName};
+use crate::protocol::{Event, EventName};
 
 /// The Windsurf adapter.
 pub struct Windsurf;
 
-const BLOCK_TOOL: Caps = Caps {
-    deny: true,
-    ..Caps::NONE
-};
+const BLOCK_TOOL: Caps = Caps::of(&[Deny]);
 
 /// Windsurf's table.
 pub static TABLE: Table = Table {
@@ -34,10 +30,7 @@ pub static TABLE: Table = Table {
         EventRow::new(
             EventName::UserPromptSubmit,
             "pre_user_prompt",
-            Caps {
-                block: true,
-                ..Caps::NONE
-            },
+            Caps::of(&[Block]),
         ),
         EventRow::new(EventName::PreToolUse, "pre_run_command", BLOCK_TOOL).for_tool("Bash"),
         EventRow::new(EventName::PreToolUse, "pre_write_code", BLOCK_TOOL).for_tool("Edit"),
@@ -69,43 +62,34 @@ pub static TABLE: Table = Table {
 /// Windsurf reads `hooks.json`: flat handlers under snake_case events, no
 /// timeout field; `show_output: false` keeps our notes out of its UI.
 pub static INSTALL: InstallSpec = InstallSpec {
-    registration: Registration::Json(JsonSpec {
-        shape: Shape::Flat,
-        handler: &[
+    registration: Registration::Json(JsonSpec::new(
+        Shape::Flat,
+        &[
             ("command", Field::Command),
             ("show_output", Field::Literal(Literal::Bool(false))),
         ],
-        root: &[],
-        jsonc: false,
-        off: &[],
-    }),
+    )),
     project: ".windsurf/hooks.json",
     user: UserPath::home(".codeium/windsurf/hooks.json"),
+    system: super::SystemFile::new(
+        "/etc/windsurf/hooks.json",
+        "/Library/Application Support/Windsurf/hooks.json",
+        r"Windsurf\hooks.json",
+    ),
     detect: &[".windsurf"],
     detect_user: &[UserPath::home(".codeium/windsurf")],
     after_install: None,
 };
 
+static INFO: Info =
+    Info::new("windsurf", "Windsurf", &TABLE, &INSTALL).with_names(&["agent_action_name"]);
+
 impl Agent for Windsurf {
-    fn id(&self) -> &'static str {
-        "windsurf"
+    fn info(&self) -> &Info {
+        &INFO
     }
 
-    fn display_name(&self) -> &'static str {
-        "Windsurf"
-    }
-
-    fn table(&self) -> &'static Table {
-        &TABLE
-    }
-
-    fn install_spec(&self) -> &'static InstallSpec {
-        &INSTALL
-    }
-
-    fn decode(&self, input: Value, event: Option<&str>) -> Result<Event, DecodeError> {
-        let (mut input, row) =
-            start_decode(self.id(), &TABLE, input, event, &["agent_action_name"])?;
+    fn reshape(&self, row: &EventRow, input: &mut Map<String, Value>) {
         let (info, has_info) = match input.get("tool_info") {
             Some(Value::Object(info)) => (info.clone(), true),
             _ => (Map::new(), false),
@@ -157,11 +141,10 @@ impl Agent for Windsurf {
             }
             input.insert("tool_input".into(), Value::Object(args));
         }
-        finish_decode(self.id(), &TABLE, row, input)
     }
 
-    fn encode(&self, event: &Event, answer: &Answer) -> Native {
-        claude_json::encode_exit2(self, event, answer)
+    fn write(&self, _event: &Event, _row: &EventRow, intent: Intent) -> Native {
+        claude_json::write_exit2(intent)
     }
 }
 

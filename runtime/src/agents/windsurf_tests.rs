@@ -2,6 +2,8 @@ use serde_json::json;
 
 use super::*;
 use crate::agents::tests::*;
+use crate::agents::{Agent, DecodeError, Native};
+use crate::protocol::{Answer, EventName};
 
 // Payloads as documented at docs.windsurf.com/windsurf/cascade/hooks (agent-protocols.md §6.2).
 fn payload(action: &str, info: serde_json::Value) -> serde_json::Value {
@@ -10,15 +12,13 @@ fn payload(action: &str, info: serde_json::Value) -> serde_json::Value {
 
 #[test]
 fn documented_payloads_decode_with_synthesized_tools() {
-    let ev = Windsurf
-        .decode(
-            payload(
-                "pre_run_command",
-                json!({"command_line":"rm -rf /","cwd":"/w"}),
-            ),
-            None,
-        )
-        .expect("decode");
+    let ev = decoded(
+        &Windsurf,
+        payload(
+            "pre_run_command",
+            json!({"command_line":"rm -rf /","cwd":"/w"}),
+        ),
+    );
     assert_eq!(ev.name(), EventName::PreToolUse);
     assert_eq!(ev.tool_name(), Some("Bash"));
     assert_eq!(ev.tool_input().unwrap(), &json!({"command":"rm -rf /"}));
@@ -26,15 +26,13 @@ fn documented_payloads_decode_with_synthesized_tools() {
     assert_eq!(ev.session_id(), Some("t1"));
     assert_eq!(ev.input()["execution_id"], "e1", "native fields kept");
 
-    let ev = Windsurf
-        .decode(
-            payload(
-                "pre_write_code",
-                json!({"file_path":"/w/a","edits":[{"old_string":"a","new_string":"b"}]}),
-            ),
-            None,
-        )
-        .expect("decode");
+    let ev = decoded(
+        &Windsurf,
+        payload(
+            "pre_write_code",
+            json!({"file_path":"/w/a","edits":[{"old_string":"a","new_string":"b"}]}),
+        ),
+    );
     assert_eq!(ev.tool_name(), Some("Edit"));
     let input = ev.tool_input().unwrap();
     assert_eq!(
@@ -42,36 +40,34 @@ fn documented_payloads_decode_with_synthesized_tools() {
         (Some("/w/a"), Some("a"))
     );
 
-    let ev = Windsurf
-        .decode(
-            payload("pre_read_code", json!({"file_path":"/w/.env"})),
-            None,
-        )
-        .expect("decode");
+    let ev = decoded(
+        &Windsurf,
+        payload("pre_read_code", json!({"file_path":"/w/.env"})),
+    );
     assert_eq!(ev.tool_name(), Some("Read"));
 
-    let ev = Windsurf
-        .decode(payload("pre_mcp_tool_use", json!({"mcp_server_name":"gh","mcp_tool_name":"merge","mcp_tool_arguments":{"pr":1}})), None)
-        .expect("decode");
+    let ev = decoded(
+        &Windsurf,
+        payload(
+            "pre_mcp_tool_use",
+            json!({"mcp_server_name":"gh","mcp_tool_name":"merge","mcp_tool_arguments":{"pr":1}}),
+        ),
+    );
     assert_eq!(ev.tool_name(), Some("mcp__gh__merge"));
     assert_eq!(ev.tool_input().unwrap(), &json!({"pr":1}));
 
-    let ev = Windsurf
-        .decode(
-            payload("pre_user_prompt", json!({"user_prompt":"hi"})),
-            None,
-        )
-        .expect("decode");
+    let ev = decoded(
+        &Windsurf,
+        payload("pre_user_prompt", json!({"user_prompt":"hi"})),
+    );
     assert_eq!(
         (ev.name(), ev.str_field("prompt")),
         (EventName::UserPromptSubmit, Some("hi"))
     );
-    let ev = Windsurf
-        .decode(
-            payload("post_run_command", json!({"command_line":"ls"})),
-            None,
-        )
-        .expect("decode");
+    let ev = decoded(
+        &Windsurf,
+        payload("post_run_command", json!({"command_line":"ls"})),
+    );
     assert_eq!(
         (ev.name(), ev.tool_name()),
         (EventName::PostToolUse, Some("Bash"))
@@ -82,12 +78,10 @@ fn documented_payloads_decode_with_synthesized_tools() {
 
 #[test]
 fn answers_are_exit_codes() {
-    let ev = Windsurf
-        .decode(
-            payload("pre_run_command", json!({"command_line":"x"})),
-            None,
-        )
-        .expect("decode");
+    let ev = decoded(
+        &Windsurf,
+        payload("pre_run_command", json!({"command_line":"x"})),
+    );
     let n = Windsurf.encode(&ev, &deny("no rm"));
     assert_eq!((n.stdout.as_str(), n.exit_code), ("", 2));
     assert_eq!(n.stderr, ["no rm"]);
@@ -106,9 +100,10 @@ fn answers_are_exit_codes() {
     );
     assert_eq!(Windsurf.encode(&ev, &Answer::none()), Native::default());
 
-    let prompt = Windsurf
-        .decode(payload("pre_user_prompt", json!({"user_prompt":"p"})), None)
-        .expect("decode");
+    let prompt = decoded(
+        &Windsurf,
+        payload("pre_user_prompt", json!({"user_prompt":"p"})),
+    );
     let n = Windsurf.encode(&prompt, &block("not that"));
     assert_eq!(
         (n.exit_code, n.stderr.clone()),
@@ -117,12 +112,10 @@ fn answers_are_exit_codes() {
     let n = Windsurf.encode(&prompt, &context("c"));
     assert_eq!(n.exit_code, 0);
     assert_eq!(n.notes().count(), 1);
-    let done = Windsurf
-        .decode(
-            payload("post_cascade_response", json!({"response":"done"})),
-            None,
-        )
-        .expect("decode");
+    let done = decoded(
+        &Windsurf,
+        payload("post_cascade_response", json!({"response":"done"})),
+    );
     let n = Windsurf.encode(&done, &block("keep going"));
     assert_eq!(n.exit_code, 0, "cannot keep going");
     assert_eq!(n.notes().count(), 1);

@@ -92,7 +92,19 @@ pub fn check(root: &Path, env: &Env, trusted: impl Fn(&Handler) -> bool) -> Find
         let at = where_(h);
         match &h.kind {
             HandlerKind::Wasm(spec) => {
-                if let Some(problem) = component_problem(&spec.component) {
+                // An `oci://` component not locked or not pulled fails at
+                // run time as this; once pulled it is a file like any other.
+                let problem = match spec.oci.as_ref().map(|o| (o, &o.pin)) {
+                    Some((oci, Err(why))) => Some(
+                        crate::protocol::Failure::OciNotPulled {
+                            reference: oci.reference.to_string(),
+                            why: why.to_string(),
+                        }
+                        .to_string(),
+                    ),
+                    _ => component_problem(&spec.component),
+                };
+                if let Some(problem) = problem {
                     found.errors.push(format!("{at}: {problem}"));
                 }
             }
@@ -108,8 +120,9 @@ pub fn check(root: &Path, env: &Env, trusted: impl Fn(&Handler) -> bool) -> Find
             }
         }
     }
+    found.notes.extend(scope_notes(&config.handlers));
     let mut agents: Vec<&'static dyn Agent> = Vec::new();
-    for scope in [Scope::Project, Scope::User] {
+    for scope in [Scope::Project, Scope::User, Scope::Managed] {
         for agent in install::installed(scope, root, env) {
             if !agents.iter().any(|a| a.id() == agent.id()) {
                 agents.push(agent);
@@ -117,7 +130,7 @@ pub fn check(root: &Path, env: &Env, trusted: impl Fn(&Handler) -> bool) -> Find
         }
     }
     for agent in &agents {
-        for scope in [Scope::Project, Scope::User] {
+        for scope in [Scope::Project, Scope::User, Scope::Managed] {
             if let Some((file, pointer)) = install::switched_off(*agent, scope, root, env) {
                 found.warnings.push(format!(
                     "`{}`: `{pointer}` switches every hook of {} off, agenthooks included",
@@ -129,6 +142,19 @@ pub fn check(root: &Path, env: &Env, trusted: impl Fn(&Handler) -> bool) -> Find
         agent_findings(*agent, &config.handlers, &mut found);
     }
     native_reader_findings(&config.files, root, env, &agents, &mut found);
+    if config.managed.is_none() {
+        let system: Vec<_> = install::installed(Scope::Managed, root, env)
+            .iter()
+            .map(|a| a.id())
+            .collect();
+        if !system.is_empty() {
+            found.notes.push(format!(
+                "agenthooks is installed in the system-wide files of {}, but there is no managed policy (`{}`): only the users' and projects' hooks run",
+                system.join(", "),
+                config::managed_file().display()
+            ));
+        }
+    }
     for (host, other, also) in crate::agents::double_loads(&agents) {
         found
             .notes
@@ -313,6 +339,41 @@ fn agent_findings(agent: &dyn Agent, handlers: &[Handler], found: &mut Findings)
     }
 }
 
+/// The most hooks a scope note names; the rest are counted.
+const NAMED_PER_FILE: usize = 8;
+
+/// One note per file that declared hooks: its scope, the file and the hooks
+/// it declared (the first [`NAMED_PER_FILE`]), in declaration order
+/// (managed, user, project), so `check` shows where each hook comes from.
+fn scope_notes(handlers: &[Handler]) -> Vec<String> {
+    let mut notes = Vec::new();
+    let mut rest = handlers;
+    while let Some(first) = rest.first() {
+        let n = rest
+            .iter()
+            .take_while(|h| h.scope == first.scope && h.file == first.file)
+            .count();
+        let (these, after) = rest.split_at(n);
+        let mut named: Vec<String> = these
+            .iter()
+            .take(NAMED_PER_FILE)
+            .map(|h| format!("{} on {}", h.label, h.event.as_str()))
+            .collect();
+        if n > NAMED_PER_FILE {
+            named.push(format!("and {} more", n - NAMED_PER_FILE));
+        }
+        notes.push(format!(
+            "{} scope `{}`: {n} hook{}: {}",
+            first.scope,
+            first.file.display(),
+            if n == 1 { "" } else { "s" },
+            named.join(", ")
+        ));
+        rest = after;
+    }
+    notes
+}
+
 /// Where a finding is: the hook's file and scope, its event and label.
 fn where_(h: &Handler) -> String {
     format!(
@@ -359,8 +420,7 @@ mod tests {
     fn hostile_components_are_findings_not_hangs() {
         let dir = tempfile::tempdir().unwrap();
         let fifo = dir.path().join("f.wasm");
-        let c = std::ffi::CString::new(fifo.to_str().unwrap()).unwrap();
-        assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+        crate::fsread::make_fifo(&fifo);
         let problem = component_problem(&fifo).unwrap();
         assert!(
             problem.contains("is a FIFO, not a regular file"),

@@ -120,7 +120,21 @@ pub(super) fn configured(project_root: Option<PathBuf>, report: bool) -> (Vec<Pa
         .handlers
         .iter()
         .filter_map(|h| match &h.kind {
-            HandlerKind::Wasm(spec) => Some(spec.component.clone()),
+            // An `oci://` component is compiled once pulled; until then
+            // there is no file, and the note says what to do.
+            HandlerKind::Wasm(spec) => match spec.oci.as_ref().map(|o| (o, &o.pin)) {
+                Some((oci, Err(why))) => {
+                    if report {
+                        let failure = Failure::OciNotPulled {
+                            reference: oci.reference.to_string(),
+                            why: why.to_string(),
+                        };
+                        eprintln!("{}", super::report::note_line(&failure.to_string()));
+                    }
+                    None
+                }
+                _ => Some(spec.component.clone()),
+            },
             _ => None,
         })
         .collect();

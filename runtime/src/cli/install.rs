@@ -1,5 +1,11 @@
-//! `agenthooks install A… [--user] [--dry-run] [--all-detected]` and
-//! `agenthooks uninstall A… [--user] [--dry-run] [--all-installed]`.
+//! `agenthooks install A… [--user | --system] [--dry-run] [--all-detected]` and
+//! `agenthooks uninstall A… [--user | --system] [--dry-run] [--all-installed]`.
+//!
+//! `--system` writes each agent's own system-wide (managed, enterprise) hooks
+//! file, which its users cannot switch off ([`crate::agents::SystemFile`]);
+//! its entries call this binary by absolute path with `run --system`, which
+//! runs the managed policy (`/etc/agenthooks/hooks.json`) with the user's and
+//! the project's hooks, while the agent's user and project entries step aside.
 //!
 //! Prints one line per file (`created`, `updated`, `unchanged`, `removed`,
 //! `restored`), after an install the step the agent itself still needs before
@@ -15,7 +21,7 @@ use anyhow::Context as _;
 
 use super::{EXIT_ERROR, EXIT_OK};
 use crate::agents::{self, Agent};
-use crate::config::Scope;
+use crate::config::{self, Scope};
 use crate::install::{self, Action, Env, FileChange, Request, Status};
 
 /// `agenthooks install`.
@@ -25,12 +31,17 @@ pub struct Args {
     #[arg(value_name = "AGENT", required_unless_present = "all_detected")]
     pub agents: Vec<String>,
     /// Write the user-level config (under `$HOME`) instead of the project's.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "system")]
     pub user: bool,
+    /// Write each agent's system-wide (managed) hooks file, for every user
+    /// of the machine (run as root / administrator).
+    #[arg(long)]
+    pub system: bool,
     /// Print what would change as a unified diff and write nothing.
     #[arg(long)]
     pub dry_run: bool,
-    /// Every agent whose config folder exists in the project (or under `$HOME` with `--user`).
+    /// Every agent whose config folder exists in the project (or under `$HOME`
+    /// with `--user`, or whose system folder exists with `--system`).
     #[arg(long)]
     pub all_detected: bool,
     /// Name this binary by its absolute path in the project's files too (by
@@ -47,8 +58,11 @@ pub struct UninstallArgs {
     #[arg(value_name = "AGENT", required_unless_present = "all_installed")]
     pub agents: Vec<String>,
     /// Change the user-level config (under `$HOME`) instead of the project's.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "system")]
     pub user: bool,
+    /// Change each agent's system-wide (managed) hooks file.
+    #[arg(long)]
+    pub system: bool,
     /// Print what would change as a unified diff and write nothing.
     #[arg(long)]
     pub dry_run: bool,
@@ -62,7 +76,7 @@ pub struct UninstallArgs {
 /// # Errors
 /// Bad usage (an unknown agent) or no working directory / home.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let ctx = Ctx::new(args.user, args.absolute)?;
+    let ctx = Ctx::new(scope(args.user, args.system), args.absolute)?;
     let mut agents = named(&args.agents)?;
     if args.all_detected {
         for agent in install::detected(ctx.scope, &ctx.root, &ctx.env) {
@@ -81,6 +95,12 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     }
     ctx.warn_about_binary();
     let code = ctx.each(&agents, Action::Install, args.dry_run)?;
+    if ctx.scope == Scope::Managed {
+        // Compiling into root's cache would help nobody; the trust offer is
+        // about a project.
+        note_managed_policy(&mut io::stdout().lock(), &config::managed_file())?;
+        return Ok(code);
+    }
     if !args.dry_run {
         let root = (ctx.scope == Scope::Project).then(|| ctx.root.clone());
         super::compile::warm_in_background(&mut io::stdout().lock(), root)?;
@@ -101,7 +121,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
 /// # Errors
 /// Bad usage (an unknown agent) or no working directory / home.
 pub fn run_uninstall(args: UninstallArgs) -> anyhow::Result<ExitCode> {
-    let ctx = Ctx::new(args.user, false)?;
+    let ctx = Ctx::new(scope(args.user, args.system), false)?;
     let mut agents = named(&args.agents)?;
     if args.all_installed {
         for agent in install::installed(ctx.scope, &ctx.root, &ctx.env) {
@@ -111,6 +131,43 @@ pub fn run_uninstall(args: UninstallArgs) -> anyhow::Result<ExitCode> {
         }
     }
     ctx.each(&agents, Action::Uninstall, args.dry_run)
+}
+
+/// The scope the flags ask for.
+fn scope(user: bool, system: bool) -> Scope {
+    if system {
+        Scope::Managed
+    } else if user {
+        Scope::User
+    } else {
+        Scope::Project
+    }
+}
+
+/// One line after `install --system`: which managed policy the entries
+/// enforce (what `run` reads, [`config::managed_file`]), and whether it is
+/// there yet.
+fn note_managed_policy(out: &mut impl io::Write, policy: &Path) -> io::Result<()> {
+    let state = if policy.is_file() {
+        "it is in place"
+    } else {
+        "it is not there yet: put the organisation's hooks.json there"
+    };
+    // `run` reads the variable only in the agents' own environment.
+    let by_var = std::env::var_os(config::MANAGED_ENV).is_some_and(|v| Path::new(&v) == policy);
+    let by_var = if by_var {
+        format!(
+            ", named by {} here: the agents see it only if they run with it set",
+            config::MANAGED_ENV
+        )
+    } else {
+        String::new()
+    };
+    writeln!(
+        out,
+        "note: the system entries run every scope's hooks with the managed policy `{}` first ({state}{by_var}); the agents' user and project entries step aside",
+        policy.display()
+    )
 }
 
 /// Why `binary` (absolute) is a poor thing for an agent's config to name:
@@ -192,17 +249,17 @@ struct Ctx {
 }
 
 impl Ctx {
-    fn new(user: bool, absolute: bool) -> anyhow::Result<Ctx> {
+    fn new(scope: Scope, absolute: bool) -> anyhow::Result<Ctx> {
         let cwd = std::env::current_dir().context("cannot read the working directory")?;
         let env = Env::from_process()?;
-        let binary = if user || absolute {
+        let binary = if scope != Scope::Project || absolute {
             let exe = std::env::current_exe().context("cannot find the agenthooks binary")?;
             exe.canonicalize().unwrap_or(exe)
         } else {
             PathBuf::from(NAME)
         };
         Ok(Ctx {
-            scope: if user { Scope::User } else { Scope::Project },
+            scope,
             root: install::project_root(&cwd),
             env,
             binary,
@@ -261,7 +318,17 @@ impl Ctx {
         let mut failed = false;
         // An entry runs the hooks of both scopes: their status messages go on it.
         let status_messages = match action {
-            Action::Install => install::status_messages(&self.load().handlers),
+            Action::Install => {
+                let config = self.load();
+                // A system-wide file is every user's: only the managed
+                // policy's messages go there, not this project's.
+                let handlers: Vec<_> = config
+                    .handlers
+                    .into_iter()
+                    .filter(|h| self.scope != Scope::Managed || h.scope == Scope::Managed)
+                    .collect();
+                install::status_messages(&handlers)
+            }
             Action::Uninstall => Default::default(),
         };
         for agent in agents {
@@ -282,17 +349,26 @@ impl Ctx {
             match result {
                 Ok(changes) => {
                     self.print(&mut out, agent.id(), &changes, dry_run)?;
-                    if action == Action::Install {
+                    // The hints are about trusting user and project hooks in
+                    // the agent; its system-wide hooks are trusted by policy.
+                    if action == Action::Install && self.scope != Scope::Managed {
                         after_install(&mut out, *agent, dry_run)?;
                     }
                 }
                 Err(err) => {
                     failed = true;
-                    eprintln!("agenthooks: {}: {err}", agent.id());
+                    let hint = if self.scope == Scope::Managed && err.permission_denied() {
+                        "; `--system` changes machine-wide files: run it as root (sudo) or an administrator"
+                    } else {
+                        ""
+                    };
+                    eprintln!("agenthooks: {}: {err}{hint}", agent.id());
                 }
             }
         }
-        if action == Action::Install && !dry_run {
+        // Those agents read the other's user and project files, not its
+        // system-wide one.
+        if action == Action::Install && !dry_run && self.scope != Scope::Managed {
             self.note_double_loads(&mut out, agents)?;
         }
         if dry_run {

@@ -22,6 +22,7 @@ pub mod compile_worker;
 pub mod fire;
 pub mod install;
 pub mod new;
+pub mod oci;
 pub mod report;
 pub mod run;
 pub mod schema;
@@ -76,6 +77,12 @@ pub enum Cmd {
     New(new::Args),
     /// Build the hook crates hooks.json's components come from, put each in place, precompile it.
     Build(build::Args),
+    /// Push a wasm component to an OCI registry; print its digest reference.
+    Publish(oci::PublishArgs),
+    /// Download the `oci://` components the configs name into the cache, verified.
+    Pull(oci::PullArgs),
+    /// Pin each `oci://` reference's digest in `hooks.lock.json` beside its hooks.json.
+    Lock(oci::LockArgs),
     /// Compile one component into the cache in the background (for `run`, `trust`, `install`).
     #[command(name = "__compile-worker", hide = true)]
     CompileWorker(compile_worker::Args),
@@ -135,6 +142,9 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Cmd::Agents(args) => agents::run(args),
         Cmd::New(args) => new::run(args),
         Cmd::Build(args) => build::run(args),
+        Cmd::Publish(args) => oci::publish(args),
+        Cmd::Pull(args) => oci::pull(args),
+        Cmd::Lock(args) => oci::lock(args),
         Cmd::CompileWorker(args) => Ok(compile_worker::run(args)),
     }
 }

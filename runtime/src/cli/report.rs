@@ -60,11 +60,13 @@ pub fn report_json(report: &Report) -> Value {
 /// A report as an indented block of text (for `fire`): a header line, then
 /// what it answered, excerpts of its output and its notes.
 pub fn report_text(index: usize, report: &Report) -> String {
-    // The label names the kind already: `command `./x.sh``.
+    // The label names the kind already: `command `./x.sh``; the scope and
+    // file say where it was declared.
     let mut out = format!(
-        "  [{index}] {} ({})  {}",
+        "  [{index}] {} ({}: {})  {}",
         report.label,
         report.scope,
+        report.file.display(),
         report.status()
     );
     if let Some(exit) = report.exit {

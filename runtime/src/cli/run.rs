@@ -46,6 +46,11 @@ pub struct Args {
     /// Also show each hook's outcome on stderr.
     #[arg(long, short)]
     pub verbose: bool,
+    /// Called from the agent's system-wide file (`install --system` writes
+    /// it): this entry runs every scope's hooks, and the agent's user and
+    /// project entries step aside while it is installed.
+    #[arg(long)]
+    pub system: bool,
 }
 
 /// Run the bridge on this process's stdin, stdout and stderr. Never fails.
@@ -104,6 +109,18 @@ pub fn bridge(args: &Args, input: impl Read, notes: &mut Vec<Note>) -> anyhow::R
         .context("the hook input cannot be read")?;
     let cwd = event.cwd();
     let root = config::project_root(cwd.as_deref());
+    if !args.system && system_entry_installed(agent) {
+        if args.verbose {
+            notes.push(Note::runtime(
+                "verbose",
+                format!(
+                    "{}'s system-wide file has the agenthooks entry, which runs this event; this entry steps aside",
+                    agent.display_name()
+                ),
+            ));
+        }
+        return Ok(agent.no_opinion(Vec::new()));
+    }
     if let Some(host) = running_its_own_entry(agent, root.as_deref().or(cwd.as_deref())) {
         if args.verbose {
             notes.push(Note::runtime(
@@ -136,13 +153,27 @@ pub fn bridge(args: &Args, input: impl Read, notes: &mut Vec<Note>) -> anyhow::R
     Ok(agent.encode(&event, &done.answer).with_notes(done.notes))
 }
 
+/// Whether `agent`'s system-wide hooks file (`install --system`) holds our
+/// entry: the agent then runs it for every event, and it runs every scope's
+/// hooks, so a user or project entry running them too would run each hook
+/// twice. Costs one `stat` where the agent has no system file installed.
+fn system_entry_installed(agent: &dyn Agent) -> bool {
+    if agent.install_spec().system == crate::agents::SystemFile::NONE {
+        return false;
+    }
+    // No home: the system file is still found (it is not under home).
+    let env = install::Env::from_process().unwrap_or_else(|_| install::Env::with_home(""));
+    install::is_installed(agent, Scope::Managed, Path::new(""), &env)
+}
+
 /// The agent that is running `agent`'s entry as well as its own (see
 /// [`agents::AlsoRuns`]: Copilot CLI runs Claude's), when its own agenthooks
-/// entries are installed for the project at `root` or the user. Without its
-/// own entry installed, `agent`'s entry is the only one and runs as usual.
+/// entries are installed for the project at `root`, the user or the machine
+/// (`install --system`). Without its own entry installed, `agent`'s entry is
+/// the only one and runs as usual.
 ///
 /// Cheap where it matters: outside such an agent (Claude Code itself) this is
-/// one variable lookup; inside, it reads at most our two small files.
+/// one variable lookup; inside, it reads at most our three small files.
 fn running_its_own_entry(agent: &dyn Agent, root: Option<&Path>) -> Option<&'static dyn Agent> {
     let host = agents::AGENTS.iter().copied().find(|host| {
         host.also_runs().is_some_and(|also| {
@@ -154,7 +185,9 @@ fn running_its_own_entry(agent: &dyn Agent, root: Option<&Path>) -> Option<&'sta
     };
     let installed = match install::Env::from_process() {
         Ok(env) => {
-            in_project(&env) || install::is_installed(host, Scope::User, Path::new(""), &env)
+            in_project(&env)
+                || install::is_installed(host, Scope::User, Path::new(""), &env)
+                || install::is_installed(host, Scope::Managed, Path::new(""), &env)
         }
         // No home: only the project's entry can be found (the home is not
         // read at project scope).

@@ -290,14 +290,7 @@ fn list(
     if !own.is_empty() {
         writeln!(out, "\nRun without trust (managed and user scopes):")?;
         for h in own {
-            writeln!(
-                out,
-                "  {} on {} ({}: {})",
-                h.label,
-                h.event.as_str(),
-                h.scope,
-                h.file.display()
-            )?;
+            writeln!(out, "  {}", listed(h))?;
         }
     }
     let pending = trust::pending(store, &config.handlers);
@@ -311,7 +304,7 @@ fn list(
     if !trusted.is_empty() {
         writeln!(out, "Trusted in {}:", root.display())?;
         for h in &trusted {
-            writeln!(out, "  {} on {}", h.label, h.event.as_str())?;
+            writeln!(out, "  {}", listed(h))?;
         }
     }
     if pending.is_empty() {
@@ -322,11 +315,10 @@ fn list(
         )?;
         return Ok(());
     }
-    let changed: Vec<_> = pending
+    let (changed, new): (Vec<_>, Vec<_>) = pending
         .iter()
         .zip(&previous)
-        .filter(|(_, p)| p.is_some())
-        .collect();
+        .partition(|(_, p)| p.is_some());
     if !changed.is_empty() {
         writeln!(
             out,
@@ -342,19 +334,26 @@ fn list(
             )?;
         }
     }
-    let new: Vec<_> = pending
-        .iter()
-        .zip(&previous)
-        .filter(|(_, p)| p.is_none())
-        .collect();
     if !new.is_empty() {
         writeln!(out, "Not trusted in {}:", root.display())?;
         for (h, _) in &new {
-            writeln!(out, "  {} on {}", h.label, h.event.as_str())?;
+            writeln!(out, "  {}", listed(h))?;
         }
     }
     writeln!(out, "Review them with `agenthooks trust`.")?;
     Ok(())
+}
+
+/// A hook as `trust --list` lists it: label, event, and the scope and file
+/// it was declared in.
+fn listed(h: &config::Handler) -> String {
+    format!(
+        "{} on {} ({}: {})",
+        h.label,
+        h.event.as_str(),
+        h.scope,
+        h.file.display()
+    )
 }
 
 #[cfg(test)]

@@ -5,7 +5,9 @@
 //! `wasm` handler type, `if` on a group or a handler, `onError` on a handler
 //! and as a file-wide default (Claude Code's `onFailure` is its other
 //! spelling), and (user file only) `audit`. The same types
-//! generate the JSON Schema `agenthooks schema config` prints.
+//! generate the JSON Schema `agenthooks schema config` prints and the lists
+//! of known keys: serde's own list of a struct's fields ([`fields_of`]), and
+//! for a handler [`HandlerType::has_key`] over [`HandlerWire`]'s fields.
 //!
 //! Unknown keys are not rejected here: serde ignores them and
 //! [`unknown_keys`] lists them, so `run` can warn and `check` can fail.
@@ -13,13 +15,16 @@
 use std::fmt;
 
 use schemars::gen::SchemaGenerator;
-use schemars::schema::{InstanceType, ObjectValidation, RootSchema, Schema, SchemaObject};
+use schemars::schema::{
+    InstanceType, Metadata, ObjectValidation, RootSchema, Schema, SchemaObject, SingleOrVec,
+    SubschemaValidation,
+};
 use schemars::JsonSchema;
 use serde::de::{IgnoredAny, MapAccess, Visitor};
 use serde::{Deserialize, Deserializer};
 use serde_json::Value;
 
-use super::{OnError, OnFailure};
+use super::{Grants, Limits, OnError, OnFailure};
 use crate::protocol::EventName;
 
 /// A whole `hooks.json` file.
@@ -59,7 +64,7 @@ pub struct HooksFile {
     /// The most a project's wasm hook may be granted, trusted or not: a
     /// grant outside these directories, variables and addresses is withheld
     /// with a note (honoured in the managed file only).
-    #[serde(default)]
+    // No `default` here: it would put `"default": null` in the schema.
     pub project_grants: Option<AllowEntry>,
     /// The only component sources user and project wasm hooks may name:
     /// directories, or `oci://registry/repository` prefixes (honoured in the
@@ -67,20 +72,6 @@ pub struct HooksFile {
     #[serde(default)]
     pub allowed_components: Option<Vec<String>>,
 }
-
-/// The keys [`HooksFile`] knows, for [`unknown_keys`].
-const FILE_KEYS: &[&str] = &[
-    "$schema",
-    "description",
-    "hooks",
-    "onError",
-    "audit",
-    "onConfigError",
-    "eventMemoryMiB",
-    "managedOnly",
-    "projectGrants",
-    "allowedComponents",
-];
 
 /// `audit`: where to append one JSON line per event.
 #[derive(Debug, Clone, Deserialize, JsonSchema)]
@@ -96,8 +87,6 @@ pub struct AuditEntry {
     #[serde(default)]
     pub include_input: Option<bool>,
 }
-
-const AUDIT_KEYS: &[&str] = &["path", "maxBytes", "includeInput"];
 
 /// The `hooks` object: event name → matcher groups, in the order of the file.
 ///
@@ -182,117 +171,25 @@ pub struct Group {
     pub hooks: Vec<HandlerWire>,
 }
 
-const GROUP_KEYS: &[&str] = &["matcher", "if", "hooks"];
-
 /// One handler as read: the keys of every handler type in one flat struct.
 ///
-/// The loader checks which keys apply to the `type`. Flat rather than a
-/// `#[serde(tag = "type")]` enum because a tagged enum is buffered, and
-/// serde_json then reports errors at the end of the object instead of at the
-/// bad value; and a missing `command` then skips one handler, not the file.
-/// [`HandlerEntry`] is the same thing as the schema shows it.
-#[derive(Debug, Clone, Default, Deserialize)]
+/// This struct is the one description of a handler's keys: serde reads it,
+/// the JSON Schema's properties are its fields, and [`HandlerType::has_key`]
+/// says which of them each `type` has (the loader warns about the others).
+/// Flat rather than a `#[serde(tag = "type")]` enum because a tagged enum is
+/// buffered, and serde_json then reports errors at the end of the object
+/// instead of at the bad value; and a missing `command` then skips one
+/// handler, not the file.
+#[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct HandlerWire {
-    /// `command`, `wasm`, `http`, or one of Claude Code's others (`prompt`, `agent`, `mcp_tool`).
-    #[serde(rename = "type")]
+    /// `command`, `wasm`, `http`, or one of Claude Code's others (`prompt`,
+    /// `agent`, `mcp_tool`): see [`HandlerType`].
+    #[serde(rename = "type", default)]
     pub type_: Option<String>,
-    /// Command: the command line.
-    pub command: Option<String>,
-    /// Command: exec-form arguments.
-    pub args: Option<Vec<String>>,
-    /// Command: Claude Code's shell choice.
-    pub shell: Option<String>,
-    /// Command: Copilot's PowerShell variant, run instead of `command` on Windows.
-    pub powershell: Option<String>,
-    /// Command: run in the background.
-    #[serde(rename = "async")]
-    pub async_: Option<bool>,
-    /// Command: Claude Code's background hook that wakes the agent.
-    pub async_rewake: Option<bool>,
-    /// Run at most once per session.
-    pub once: Option<bool>,
-    /// Seconds, fractions allowed.
-    pub timeout: Option<f64>,
-    /// Shown while the hook runs.
-    pub status_message: Option<String>,
-    /// A regex on the tool input, or a permission rule like `Bash(git *)`; overrides the group's `if`.
-    #[serde(rename = "if")]
-    pub if_: Option<String>,
-    /// What a failure counts as.
-    pub on_error: Option<OnError>,
-    /// Claude Code's spelling of `onError`: `block` or `continue`.
-    pub on_failure: Option<OnFailure>,
-    /// Http: the URL the input is POSTed to.
-    pub url: Option<String>,
-    /// Http: extra headers; `$VAR` / `${VAR}` in a value expand when listed in `allowedEnvVars`.
-    pub headers: Option<std::collections::BTreeMap<String, String>>,
-    /// Http: the environment variables header values may use.
-    pub allowed_env_vars: Option<Vec<String>>,
-    /// Wasm: the component file.
-    pub component: Option<String>,
-    /// Wasm: fuel units.
-    pub fuel: Option<u64>,
-    /// Wasm: linear memory limit in MiB.
-    #[serde(rename = "memoryMiB")]
-    pub memory_mib: Option<u64>,
-    /// Wasm: grants.
-    pub allow: Option<AllowEntry>,
-}
-
-/// One handler, by its `type`, as the JSON Schema describes it (the loader reads [`HandlerWire`]).
-#[derive(Debug, Clone, Deserialize, JsonSchema)]
-#[serde(tag = "type", rename_all = "snake_case")]
-pub enum HandlerEntry {
-    /// A command run through `sh -c` (`cmd /C` on Windows) with the input on stdin.
-    Command(CommandEntry),
-    /// A WebAssembly component run in the sandbox.
-    Wasm(WasmEntry),
-    /// Claude Code's `http` handler: the input POSTed to a URL, the response body read as a command's stdout.
-    Http(HttpEntry),
-    /// Claude Code's `prompt` handler: parsed, skipped with a note.
-    Prompt(OtherEntry),
-    /// Claude Code's `agent` handler: parsed, skipped with a note.
-    Agent(OtherEntry),
-    /// Claude Code's `mcp_tool` handler: parsed, skipped with a note.
-    McpTool(OtherEntry),
-}
-
-/// The handler types that are parsed and skipped with a note.
-pub const UNSUPPORTED_TYPES: &[&str] = &["prompt", "agent", "mcp_tool"];
-
-/// The keys of every handler type that runs (`command`, `wasm`, `http`),
-/// written once for the schema.
-#[derive(Debug, Clone, Deserialize, JsonSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct CommonEntry {
-    /// Seconds (fractions allowed) the hook may take, compiling or the whole
-    /// request included; 60 by default.
-    #[serde(default)]
-    pub timeout: Option<f64>,
-    /// Shown while the hook runs (by agents that show one).
-    #[serde(default)]
-    pub status_message: Option<String>,
-    /// A regex on the tool input, or a permission rule like `Bash(git *)`; overrides the group's `if`.
-    #[serde(rename = "if", default)]
-    pub if_: Option<String>,
-    /// What a failure counts as: `allow` (default) or `deny`.
-    #[serde(default)]
-    pub on_error: Option<OnError>,
-    /// Claude Code's spelling: `block` (= `onError: deny`) or `continue`.
-    #[serde(default)]
-    pub on_failure: Option<OnFailure>,
-    /// Run at most once per session (per `session_id`); later events skip it.
-    #[serde(default)]
-    pub once: Option<bool>,
-}
-
-/// `"type": "command"`.
-#[derive(Debug, Clone, Deserialize, JsonSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct CommandEntry {
     /// The command line; `$CLAUDE_PROJECT_DIR` is expanded and also set in its environment.
-    pub command: String,
+    #[serde(default)]
+    pub command: Option<String>,
     /// Claude Code's exec form: arguments passed to `command` without a shell.
     #[serde(default)]
     pub args: Option<Vec<String>>,
@@ -310,69 +207,28 @@ pub struct CommandEntry {
     /// Claude Code's background hook that wakes the agent; runs in the background here.
     #[serde(default)]
     pub async_rewake: Option<bool>,
-    /// The keys every handler type that runs has.
-    #[serde(flatten)]
-    pub common: CommonEntry,
-}
-
-const COMMAND_KEYS: &[&str] = &[
-    "type",
-    "command",
-    "args",
-    "shell",
-    "powershell",
-    "async",
-    "asyncRewake",
-    "once",
-    "timeout",
-    "statusMessage",
-    "if",
-    "onError",
-    "onFailure",
-];
-
-/// `"type": "wasm"`.
-#[derive(Debug, Clone, Deserialize, JsonSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct WasmEntry {
-    /// The component file; relative to the project root (project file) or the home directory (user file).
-    pub component: String,
-    /// CPU budget in fuel units; 2·10⁹ by default.
+    /// Run at most once per session (per `session_id`); later events skip it.
     #[serde(default)]
-    pub fuel: Option<u64>,
-    /// Linear memory limit in MiB; 64 by default.
-    #[serde(rename = "memoryMiB", default)]
-    pub memory_mib: Option<u64>,
-    /// What the guest may touch; nothing by default.
+    pub once: Option<bool>,
+    /// Seconds (fractions allowed) the hook may take, compiling or the whole
+    /// request included; 60 by default.
     #[serde(default)]
-    pub allow: Option<AllowEntry>,
-    /// The keys every handler type that runs has.
-    #[serde(flatten)]
-    pub common: CommonEntry,
-}
-
-const WASM_KEYS: &[&str] = &[
-    "type",
-    "component",
-    "fuel",
-    "memoryMiB",
-    "allow",
-    "timeout",
-    "statusMessage",
-    "if",
-    "onError",
-    "onFailure",
-    "once",
-];
-
-/// `"type": "http"`: Claude Code's http handler. The input is POSTed as JSON;
-/// a 2xx body is read as a command's stdout; anything else is a failure.
-/// Redirects are not followed and no proxy is taken from the environment.
-#[derive(Debug, Clone, Deserialize, JsonSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct HttpEntry {
+    pub timeout: Option<f64>,
+    /// Shown while the hook runs (by agents that show one).
+    #[serde(default)]
+    pub status_message: Option<String>,
+    /// A regex on the tool input, or a permission rule like `Bash(git *)`; overrides the group's `if`.
+    #[serde(rename = "if", default)]
+    pub if_: Option<String>,
+    /// What a failure counts as: `allow` (default) or `deny`.
+    #[serde(default)]
+    pub on_error: Option<OnError>,
+    /// Claude Code's spelling: `block` (= `onError: deny`) or `continue`.
+    #[serde(default)]
+    pub on_failure: Option<OnFailure>,
     /// The `http://` or `https://` URL the input is POSTed to.
-    pub url: String,
+    #[serde(default)]
+    pub url: Option<String>,
     /// Extra request headers. `$VAR` and `${VAR}` in a value expand to the
     /// variable's value when `allowedEnvVars` lists it, else to nothing.
     #[serde(default)]
@@ -380,61 +236,245 @@ pub struct HttpEntry {
     /// The environment variables header values may use.
     #[serde(default)]
     pub allowed_env_vars: Option<Vec<String>>,
-    /// The keys every handler type that runs has.
-    #[serde(flatten)]
-    pub common: CommonEntry,
+    /// The component file; relative to the project root (project file) or the home directory (user file).
+    #[serde(default)]
+    pub component: Option<String>,
+    /// CPU budget in fuel units; 2·10⁹ by default.
+    #[serde(default)]
+    pub fuel: Option<u64>,
+    /// Linear memory limit in MiB; 64 by default.
+    #[serde(rename = "memoryMiB", default)]
+    pub memory_mib: Option<u64>,
+    /// What the guest may touch; nothing by default.
+    // No `default` here: it would put `"default": null` in the schema.
+    pub allow: Option<AllowEntry>,
 }
 
-const HTTP_KEYS: &[&str] = &[
-    "type",
-    "url",
-    "headers",
-    "allowedEnvVars",
-    "timeout",
-    "statusMessage",
-    "if",
-    "onError",
-    "onFailure",
-    "once",
-];
-
-/// `allow`: a wasm handler's grants.
-#[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
-pub struct AllowEntry {
-    /// Directories preopened read-only.
-    #[serde(default)]
-    pub read: Vec<String>,
-    /// Directories preopened read-write.
-    #[serde(default)]
-    pub write: Vec<String>,
-    /// Environment variables passed through by name.
-    #[serde(default)]
-    pub env: Vec<String>,
-    /// `host:port` pairs the guest may connect to.
-    #[serde(default)]
-    pub net: Vec<String>,
+impl HandlerWire {
+    /// The wasm limits this handler sets, the defaults for the others.
+    pub fn limits(&self) -> Limits {
+        Limits {
+            fuel: self.fuel.unwrap_or(Limits::DEFAULT.fuel),
+            memory_mib: self.memory_mib.unwrap_or(Limits::DEFAULT.memory_mib),
+        }
+    }
 }
 
-const ALLOW_KEYS: &[&str] = &["read", "write", "env", "net"];
-
-/// A handler type this runtime parses but does not run (`prompt`, `agent`, `mcp_tool`).
-/// Its own keys are not checked.
-#[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct OtherEntry {
-    /// Seconds before it is abandoned.
-    #[serde(default)]
-    pub timeout: Option<f64>,
-    /// Shown while the hook runs.
-    #[serde(default)]
-    pub status_message: Option<String>,
-    /// A regex on the tool input, or a permission rule like `Bash(git *)`; overrides the group's `if`.
-    #[serde(rename = "if", default)]
-    pub if_: Option<String>,
-    /// What a failure counts as.
-    #[serde(default)]
-    pub on_error: Option<OnError>,
+/// A handler's `type`: which of [`HandlerWire`]'s keys it has, and whether
+/// it runs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum HandlerType {
+    /// `command`.
+    Command,
+    /// `wasm`.
+    Wasm,
+    /// `http`.
+    Http,
+    /// `prompt`: parsed, skipped with a note.
+    Prompt,
+    /// `agent`: parsed, skipped with a note.
+    Agent,
+    /// `mcp_tool`: parsed, skipped with a note.
+    McpTool,
 }
+
+impl HandlerType {
+    /// Every type, in the order the schema lists them.
+    pub const ALL: [HandlerType; 6] = [
+        HandlerType::Command,
+        HandlerType::Wasm,
+        HandlerType::Http,
+        HandlerType::Prompt,
+        HandlerType::Agent,
+        HandlerType::McpTool,
+    ];
+
+    /// The `type` as written.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            HandlerType::Command => "command",
+            HandlerType::Wasm => "wasm",
+            HandlerType::Http => "http",
+            HandlerType::Prompt => "prompt",
+            HandlerType::Agent => "agent",
+            HandlerType::McpTool => "mcp_tool",
+        }
+    }
+
+    /// The type a `type` value names, if it is one.
+    pub fn named(name: &str) -> Option<HandlerType> {
+        HandlerType::ALL.into_iter().find(|t| t.as_str() == name)
+    }
+
+    /// Whether this runtime runs handlers of this type; the others are
+    /// parsed and skipped with a note, their own keys not checked.
+    pub fn runs(self) -> bool {
+        match self {
+            HandlerType::Command | HandlerType::Wasm | HandlerType::Http => true,
+            HandlerType::Prompt | HandlerType::Agent | HandlerType::McpTool => false,
+        }
+    }
+
+    /// The keys of [`HandlerWire`] only this type has; the first one is
+    /// required.
+    fn own_keys(self) -> &'static [&'static str] {
+        match self {
+            HandlerType::Command => &[
+                "command",
+                "args",
+                "shell",
+                "powershell",
+                "async",
+                "asyncRewake",
+            ],
+            HandlerType::Wasm => &["component", "fuel", "memoryMiB", "allow"],
+            HandlerType::Http => &["url", "headers", "allowedEnvVars"],
+            HandlerType::Prompt | HandlerType::Agent | HandlerType::McpTool => &[],
+        }
+    }
+
+    /// The keys of [`HandlerWire`] this type shares with others.
+    fn shared_keys(self) -> &'static [&'static str] {
+        const RUNNING: &[&str] = &[
+            "timeout",
+            "statusMessage",
+            "if",
+            "onError",
+            "onFailure",
+            "once",
+        ];
+        // The first four: what the schema has always shown for them.
+        if self.runs() {
+            RUNNING
+        } else {
+            &RUNNING[..4]
+        }
+    }
+
+    /// Every key a handler of this type has, `type` first.
+    pub fn keys(self) -> impl Iterator<Item = &'static str> + Clone {
+        std::iter::once("type")
+            .chain(self.own_keys().iter().copied())
+            .chain(self.shared_keys().iter().copied())
+    }
+
+    /// Whether a handler of this type has `key`.
+    pub fn has_key(self, key: &str) -> bool {
+        self.keys().any(|k| k == key)
+    }
+
+    /// The key a handler of this type cannot do without, besides `type`.
+    pub fn required(self) -> Option<&'static str> {
+        self.own_keys().first().copied().filter(|_| self.runs())
+    }
+
+    /// What a handler of this type is, for the schema.
+    fn description(self) -> &'static str {
+        match self {
+            HandlerType::Command => {
+                "A command run through `sh -c` (`cmd /C` on Windows) with the input on stdin."
+            }
+            HandlerType::Wasm => "A WebAssembly component run in the sandbox.",
+            HandlerType::Http => {
+                "Claude Code's `http` handler: the input POSTed to a URL, the response body read \
+                 as a command's stdout."
+            }
+            HandlerType::Prompt => "Claude Code's `prompt` handler: parsed, skipped with a note.",
+            HandlerType::Agent => "Claude Code's `agent` handler: parsed, skipped with a note.",
+            HandlerType::McpTool => {
+                "Claude Code's `mcp_tool` handler: parsed, skipped with a note."
+            }
+        }
+    }
+}
+
+/// One handler in the JSON Schema: an object per [`HandlerType`], each with
+/// that type's properties of [`HandlerWire`]. Only a schema: the loader
+/// reads [`HandlerWire`].
+struct HandlerEntry;
+
+impl JsonSchema for HandlerEntry {
+    fn schema_name() -> String {
+        "HandlerEntry".to_string()
+    }
+
+    fn json_schema(gen: &mut SchemaGenerator) -> Schema {
+        let wire = HandlerWire::json_schema(gen).into_object();
+        let properties = wire.object.map(|o| o.properties).unwrap_or_default();
+        let one_of = HandlerType::ALL
+            .into_iter()
+            .map(|ty| {
+                let mut object = ObjectValidation::default();
+                object.required.insert("type".to_string());
+                for key in ty.keys() {
+                    let schema = if key == "type" {
+                        SchemaObject {
+                            instance_type: Some(InstanceType::String.into()),
+                            enum_values: Some(vec![Value::from(ty.as_str())]),
+                            ..Default::default()
+                        }
+                        .into()
+                    } else if ty.required() == Some(key) {
+                        object.required.insert(key.to_string());
+                        not_null(properties.get(key).cloned())
+                    } else {
+                        properties.get(key).cloned().unwrap_or(Schema::Bool(true))
+                    };
+                    object.properties.insert(key.to_string(), schema);
+                }
+                SchemaObject {
+                    metadata: described(ty.description()),
+                    instance_type: Some(InstanceType::Object.into()),
+                    object: Some(Box::new(object)),
+                    ..Default::default()
+                }
+                .into()
+            })
+            .collect();
+        SchemaObject {
+            metadata: described("One handler, by its `type`."),
+            subschemas: Some(Box::new(SubschemaValidation {
+                one_of: Some(one_of),
+                ..Default::default()
+            })),
+            ..Default::default()
+        }
+        .into()
+    }
+}
+
+/// The schema of a required key: its optional field's schema without `null`
+/// or a default.
+fn not_null(schema: Option<Schema>) -> Schema {
+    let Some(Schema::Object(mut object)) = schema else {
+        return Schema::Bool(true);
+    };
+    if let Some(SingleOrVec::Vec(types)) = &object.instance_type {
+        let types: Vec<InstanceType> = types
+            .iter()
+            .copied()
+            .filter(|t| *t != InstanceType::Null)
+            .collect();
+        object.instance_type = Some(match types.as_slice() {
+            [one] => SingleOrVec::Single(Box::new(*one)),
+            _ => SingleOrVec::Vec(types),
+        });
+    }
+    if let Some(metadata) = object.metadata.as_mut() {
+        metadata.default = None;
+    }
+    object.into()
+}
+
+fn described(text: &str) -> Option<Box<Metadata>> {
+    Some(Box::new(Metadata {
+        description: Some(text.to_string()),
+        ..Default::default()
+    }))
+}
+
+/// `allow`: a wasm handler's grants, as written (paths not yet resolved).
+pub type AllowEntry = Grants<String>;
 
 /// The JSON Schema of `.agents/hooks.json`.
 pub fn config_schema() -> RootSchema {
@@ -476,9 +516,9 @@ pub fn unknown_keys(file: &Value) -> Vec<Unknown> {
     let Value::Object(top) = file else {
         return found;
     };
-    extra_keys(top, FILE_KEYS, "the top level", &mut found);
+    extra_keys(top, fields_of::<HooksFile>(), "the top level", &mut found);
     if let Some(Value::Object(audit)) = top.get("audit") {
-        extra_keys(audit, AUDIT_KEYS, "audit", &mut found);
+        extra_keys(audit, fields_of::<AuditEntry>(), "audit", &mut found);
     }
     let Some(Value::Object(events)) = top.get("hooks") else {
         return found;
@@ -502,34 +542,47 @@ pub fn unknown_keys(file: &Value) -> Vec<Unknown> {
                 continue;
             };
             let at = format!("hooks.{event}[{g}]");
-            extra_keys(group, GROUP_KEYS, &at, &mut found);
+            extra_keys(group, fields_of::<Group>(), &at, &mut found);
             let Some(Value::Array(handlers)) = group.get("hooks") else {
                 continue;
             };
             for (h, handler) in handlers.iter().enumerate() {
-                let Value::Object(handler) = handler else {
-                    continue;
-                };
-                let at = format!("{at}.hooks[{h}]");
-                match handler.get("type").and_then(Value::as_str) {
-                    Some("command") => extra_keys(handler, COMMAND_KEYS, &at, &mut found),
-                    Some("wasm") => {
-                        extra_keys(handler, WASM_KEYS, &at, &mut found);
-                        if let Some(Value::Object(allow)) = handler.get("allow") {
-                            extra_keys(allow, ALLOW_KEYS, &format!("{at}.allow"), &mut found);
-                        }
-                    }
-                    Some("http") => extra_keys(handler, HTTP_KEYS, &at, &mut found),
-                    Some(ty) if UNSUPPORTED_TYPES.contains(&ty) => {}
-                    ty => found.push(Unknown::HandlerType {
-                        at,
-                        type_: ty.map(str::to_string),
-                    }),
+                if let Value::Object(handler) = handler {
+                    unknown_handler_keys(handler, &format!("{at}.hooks[{h}]"), &mut found);
                 }
             }
         }
     }
     found
+}
+
+/// [`unknown_keys`] of one handler at `at`.
+fn unknown_handler_keys(
+    handler: &serde_json::Map<String, Value>,
+    at: &str,
+    found: &mut Vec<Unknown>,
+) {
+    let type_ = handler.get("type").and_then(Value::as_str);
+    match type_.and_then(HandlerType::named) {
+        Some(ty) if ty.runs() => {
+            let known: Vec<&'static str> = ty.keys().collect();
+            extra_keys(handler, &known, at, found);
+            if let (true, Some(Value::Object(allow))) = (ty.has_key("allow"), handler.get("allow"))
+            {
+                extra_keys(
+                    allow,
+                    fields_of::<AllowEntry>(),
+                    &format!("{at}.allow"),
+                    found,
+                );
+            }
+        }
+        Some(_) => {}
+        None => found.push(Unknown::HandlerType {
+            at: at.to_string(),
+            type_: type_.map(str::to_string),
+        }),
+    }
 }
 
 fn extra_keys(
@@ -549,49 +602,132 @@ fn extra_keys(
     }
 }
 
+/// The keys serde reads for the struct `T`, as the file spells them: the
+/// list its derived `Deserialize` hands to the deserializer, so it cannot
+/// drift from the struct (`T` must not use `#[serde(flatten)]`, which hides
+/// the list).
+fn fields_of<'de, T: Deserialize<'de>>() -> &'static [&'static str] {
+    let mut fields: &'static [&'static str] = &[];
+    // The error is expected: the deserializer stops once it has the list.
+    let _ = T::deserialize(StructFields(&mut fields));
+    fields
+}
+
+/// A deserializer that only records the field list of the struct asked for.
+struct StructFields<'a>(&'a mut &'static [&'static str]);
+
+impl<'de> Deserializer<'de> for StructFields<'_> {
+    type Error = serde::de::value::Error;
+
+    fn deserialize_any<V: Visitor<'de>>(self, _: V) -> Result<V::Value, Self::Error> {
+        Err(serde::de::Error::custom("not a struct"))
+    }
+
+    fn deserialize_struct<V: Visitor<'de>>(
+        self,
+        _name: &'static str,
+        fields: &'static [&'static str],
+        _: V,
+    ) -> Result<V::Value, Self::Error> {
+        *self.0 = fields;
+        Err(serde::de::Error::custom("fields recorded"))
+    }
+
+    serde::forward_to_deserialize_any! {
+        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string
+        bytes byte_buf option unit unit_struct newtype_struct seq tuple
+        tuple_struct map enum identifier ignored_any
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use serde_json::json;
 
+    /// The properties of the schema object at `pointer`, sorted.
+    fn schema_keys(schema: &Value, pointer: &str) -> Vec<String> {
+        let props = schema
+            .pointer(pointer)
+            .unwrap_or_else(|| panic!("{pointer}"));
+        let mut keys: Vec<String> = props.as_object().unwrap().keys().cloned().collect();
+        keys.sort();
+        keys
+    }
+
+    fn sorted<'a>(keys: impl IntoIterator<Item = &'a str>) -> Vec<String> {
+        let mut v: Vec<String> = keys.into_iter().map(str::to_string).collect();
+        v.sort();
+        v
+    }
+
     #[test]
-    fn known_keys_match_the_serde_types() {
-        // The lists of known keys must name exactly the keys serde reads, or they drift.
+    fn known_keys_are_the_keys_serde_reads_and_the_schema_shows() {
         let schema = serde_json::to_value(config_schema()).unwrap();
-        let keys = |pointer: &str| -> Vec<String> {
-            let props = schema
-                .pointer(pointer)
-                .unwrap_or_else(|| panic!("{pointer}"));
-            let mut keys: Vec<String> = props.as_object().unwrap().keys().cloned().collect();
-            keys.sort();
-            keys
-        };
-        let list = |l: &[&str]| {
-            let mut v: Vec<String> = l.iter().map(|s| s.to_string()).collect();
-            v.sort();
-            v
-        };
-        assert_eq!(keys("/properties"), list(FILE_KEYS));
-        assert_eq!(keys("/definitions/AuditEntry/properties"), list(AUDIT_KEYS));
-        assert_eq!(keys("/definitions/Group/properties"), list(GROUP_KEYS));
-        assert_eq!(keys("/definitions/AllowEntry/properties"), list(ALLOW_KEYS));
+        let keys = |pointer: &str| schema_keys(&schema, pointer);
+        let fields = |f: &[&'static str]| sorted(f.iter().copied());
+        assert_eq!(keys("/properties"), fields(fields_of::<HooksFile>()));
+        assert_eq!(
+            keys("/definitions/AuditEntry/properties"),
+            fields(fields_of::<AuditEntry>())
+        );
+        assert_eq!(
+            keys("/definitions/Group/properties"),
+            fields(fields_of::<Group>())
+        );
+        assert_eq!(
+            keys("/definitions/AllowEntry/properties"),
+            fields(fields_of::<AllowEntry>())
+        );
+        assert!(
+            fields_of::<HooksFile>().contains(&"$schema"),
+            "renames are kept"
+        );
         let variants = &schema["definitions"]["HandlerEntry"]["oneOf"];
-        let type_of = |i: usize| variants[i]["properties"]["type"]["enum"][0].clone();
-        assert_eq!(type_of(0), "command");
-        assert_eq!(type_of(1), "wasm");
-        assert_eq!(type_of(2), "http");
-        assert_eq!(
-            keys("/definitions/HandlerEntry/oneOf/0/properties"),
-            list(COMMAND_KEYS)
-        );
-        assert_eq!(
-            keys("/definitions/HandlerEntry/oneOf/1/properties"),
-            list(WASM_KEYS)
-        );
-        assert_eq!(
-            keys("/definitions/HandlerEntry/oneOf/2/properties"),
-            list(HTTP_KEYS)
-        );
+        for (i, ty) in HandlerType::ALL.into_iter().enumerate() {
+            assert_eq!(variants[i]["properties"]["type"]["enum"][0], ty.as_str());
+            let pointer = format!("/definitions/HandlerEntry/oneOf/{i}/properties");
+            assert_eq!(keys(&pointer), sorted(ty.keys()), "{ty:?}");
+            assert_eq!(HandlerType::named(ty.as_str()), Some(ty));
+        }
+    }
+
+    #[test]
+    fn every_handler_key_belongs_to_a_type_and_every_type_key_is_read() {
+        let wire = fields_of::<HandlerWire>();
+        for key in wire {
+            assert!(
+                HandlerType::ALL.iter().any(|t| t.has_key(key)),
+                "`{key}` is read but no handler type has it"
+            );
+        }
+        for ty in HandlerType::ALL {
+            for key in ty.keys() {
+                assert!(
+                    wire.contains(&key),
+                    "{ty:?} has `{key}`, which HandlerWire does not read"
+                );
+            }
+            assert_eq!(ty.required().is_some(), ty.runs(), "{ty:?}");
+        }
+    }
+
+    #[test]
+    fn required_keys_are_neither_null_nor_defaulted_in_the_schema() {
+        let schema = serde_json::to_value(config_schema()).unwrap();
+        let variants = &schema["definitions"]["HandlerEntry"]["oneOf"];
+        for (i, ty) in HandlerType::ALL.into_iter().enumerate() {
+            let Some(key) = ty.required() else { continue };
+            let want: Vec<Value> = vec![key.into(), "type".into()];
+            let mut required = variants[i]["required"].as_array().unwrap().clone();
+            required.sort_by_key(|v| v.as_str().unwrap().to_string());
+            let mut want = want;
+            want.sort_by_key(|v| v.as_str().unwrap().to_string());
+            assert_eq!(required, want, "{ty:?}");
+            let prop = &variants[i]["properties"][key];
+            assert_eq!(prop["type"], "string", "{ty:?}");
+            assert!(prop.get("default").is_none(), "{ty:?}");
+        }
     }
 
     #[test]
@@ -630,14 +766,10 @@ mod tests {
     #[test]
     fn the_wire_struct_reads_every_known_handler_key() {
         // A value of the wrong type for every field: each key must be read (and fail).
-        let keys = COMMAND_KEYS
-            .iter()
-            .chain(WASM_KEYS)
-            .chain(HTTP_KEYS)
-            .filter(|k| **k != "type");
-        for key in keys {
+        let keys = HandlerType::ALL.into_iter().flat_map(HandlerType::keys);
+        for key in keys.filter(|k| *k != "type") {
             // (`allow` is a struct, which serde also reads from an array.)
-            let bad = if *key == "allow" { "5" } else { "[[]]" };
+            let bad = if key == "allow" { "5" } else { "[[]]" };
             let text = format!(r#"{{"type": "command", "{key}": {bad}}}"#);
             assert!(
                 serde_json::from_str::<HandlerWire>(&text).is_err(),

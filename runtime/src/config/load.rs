@@ -14,13 +14,12 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use super::hooks_json::{
-    unknown_keys, AllowEntry, Group, HandlerWire, HooksFile, Unknown, UNSUPPORTED_TYPES,
+    unknown_keys, AllowEntry, Group, HandlerType, HandlerWire, HooksFile, Unknown,
 };
 use super::if_rule::{self, IfSpec};
 use super::{
     AuditConfig, BrokenFile, CommandSpec, Config, Grants, Handler, HandlerKind, HttpSpec,
-    ManagedPolicy, OnError, OnFailure, Scope, Shell, WasmSpec, DEFAULT_FUEL, DEFAULT_MEMORY_MIB,
-    DEFAULT_TIMEOUT,
+    ManagedPolicy, OnError, OnFailure, Scope, Shell, WasmSpec, DEFAULT_TIMEOUT,
 };
 use crate::fsread::{self, caps, ReadError};
 use crate::protocol::{one_line, EventName};
@@ -76,10 +75,9 @@ pub const MANAGED_ENV: &str = "AGENTHOOKS_MANAGED_CONFIG";
 /// `%ProgramData%\agenthooks\hooks.json` (Windows).
 fn platform_managed_file() -> PathBuf {
     if cfg!(windows) {
-        let data = env::var_os("ProgramData")
-            .filter(|v| !v.is_empty())
-            .map_or_else(|| PathBuf::from(r"C:\ProgramData"), PathBuf::from);
-        data.join("agenthooks").join("hooks.json")
+        crate::dirs::program_data()
+            .join("agenthooks")
+            .join("hooks.json")
     } else if cfg!(target_os = "macos") {
         PathBuf::from("/Library/Application Support/agenthooks/hooks.json")
     } else {
@@ -460,12 +458,10 @@ fn managed_keys(ctx: &Ctx<'_>, config: &mut Config, parsed: &HooksFile) {
         }
         return;
     }
-    let grants = parsed.project_grants.clone().map(|g| Grants {
-        read: g.read.iter().map(|p| resolve_path(p, ctx)).collect(),
-        write: g.write.iter().map(|p| resolve_path(p, ctx)).collect(),
-        env: g.env,
-        net: g.net,
-    });
+    let grants = parsed
+        .project_grants
+        .clone()
+        .map(|g| resolve_grants(g, ctx));
     if let Some(policy) = config.managed.as_mut() {
         policy.managed_only = parsed.managed_only.unwrap_or(false);
         policy.project_grants = grants;
@@ -491,14 +487,17 @@ fn apply_managed(
         return Some(spec);
     }
     if let Some(allowed) = &policy.allowed_components {
-        let ok = allowed.iter().any(|source| {
-            if source.starts_with("oci://") {
-                raw_component.starts_with(source.as_str())
-            } else {
-                within(&spec.component, &resolve_path(source, ctx))
+        // An `oci://` component is allowed by an `oci://` source covering its
+        // registry and repository; a file by a directory it is inside.
+        let ok = allowed.iter().any(|source| match &spec.oci {
+            Some(oci) => oci.reference.allowed_by(source),
+            None => {
+                !source.starts_with(crate::oci::SCHEME)
+                    && within(&spec.component, &resolve_path(source, ctx))
             }
         });
         if !ok {
+            config.refused_components.push(raw_component.to_string());
             ctx.warn(
                 config,
                 format_args!(
@@ -584,6 +583,9 @@ fn json_error(e: &serde_json::Error) -> String {
     format!("line {} column {}: {msg}", e.line(), e.column())
 }
 
+/// One matcher group's handlers into `config`: its matcher and `if`, then
+/// each handler's own `if`, the tool it narrows to, its type-specific part
+/// and its timeout. Whatever cannot be used is skipped with a warning.
 fn resolve_group(
     ctx: &Ctx<'_>,
     config: &mut Config,
@@ -592,83 +594,22 @@ fn resolve_group(
     group: Group,
     on_error: OnError,
 ) {
-    let matcher = match Matcher::parse(group.matcher.as_deref()) {
-        Ok(matcher) => matcher,
-        // Claude Code ignores a matcher where the event has none; so do we, even a broken one.
-        Err(_) if event.matcher_field().is_none() => Matcher::All,
-        Err(e) => {
-            ctx.warn(
-                config,
-                format_args!(
-                    "{at}: invalid matcher `{}` for {event}: {}; this group is skipped",
-                    group.matcher.as_deref().unwrap_or_default(),
-                    regex_error(&e)
-                ),
-            );
-            return;
-        }
+    let Some(matcher) = group_matcher(ctx, config, event, at, group.matcher.as_deref()) else {
+        return;
     };
-    let group_if = match compile_if(group.if_.as_deref()) {
-        Ok(spec) => spec,
-        Err(e) => {
-            ctx.warn(
-                config,
-                format_args!(
-                    "{at}: invalid `if` regex `{}` for {event}: {}; this group is skipped",
-                    group.if_.as_deref().unwrap_or_default(),
-                    regex_error(&e)
-                ),
-            );
-            return;
-        }
+    let Some(group_if) = if_at(ctx, config, event, at, group.if_.as_deref(), "group") else {
+        return;
     };
     for (h, entry) in group.hooks.into_iter().enumerate() {
         let at = format!("{at}.hooks[{h}]");
-        let if_ = match compile_if(entry.if_.as_deref()) {
-            Ok(Some(spec)) => Some(spec),
-            Ok(None) => group_if.clone(),
-            Err(e) => {
-                ctx.warn(
-                    config,
-                    format_args!(
-                        "{at}: invalid `if` regex `{}` for {event}: {}; this handler is skipped",
-                        entry.if_.as_deref().unwrap_or_default(),
-                        regex_error(&e)
-                    ),
-                );
-                continue;
-            }
+        let Some(if_) = if_at(ctx, config, event, &at, entry.if_.as_deref(), "handler") else {
+            continue;
         };
-        let mut handler_matcher = matcher.clone();
-        if let Some(spec) = &if_ {
-            if !event.is_tool_event() {
-                ctx.warn(
-                    config,
-                    format_args!(
-                        "{at}: `if` tests the tool input, and {event} has none; \
-                         this handler never runs"
-                    ),
-                );
-                continue;
-            }
-            if let Some(note) = &spec.note {
-                ctx.warn(config, format_args!("{at}: {note}"));
-            }
-            // A permission rule names its tool: the handler runs for that tool only.
-            if let Some(tool) = &spec.tool {
-                if !matcher.matches(Some(tool)) {
-                    ctx.warn(
-                        config,
-                        format_args!(
-                            "{at}: `if` names the tool `{tool}`, which the group's matcher \
-                             never selects; this handler never runs"
-                        ),
-                    );
-                    continue;
-                }
-                handler_matcher = Matcher::Exact(vec![tool.clone()]);
-            }
-        }
+        let if_ = if_.or_else(|| group_if.clone());
+        let Some(handler_matcher) = narrowed(ctx, config, event, &at, &matcher, if_.as_ref())
+        else {
+            continue;
+        };
         let raw_component = entry.component.clone().unwrap_or_default();
         let Some(mut resolved) = resolve_handler(ctx, config, &at, entry) else {
             continue;
@@ -679,23 +620,7 @@ fn resolve_group(
             };
             resolved.kind = HandlerKind::Wasm(spec);
         }
-        let timeout = match resolved.timeout {
-            None => DEFAULT_TIMEOUT,
-            Some(secs) => match timeout(secs) {
-                Some(t) => t,
-                None => {
-                    ctx.warn(
-                        config,
-                        format_args!(
-                            "{at}: `timeout` must be a positive number of seconds, not {secs}; \
-                             using {}",
-                            DEFAULT_TIMEOUT.as_secs()
-                        ),
-                    );
-                    DEFAULT_TIMEOUT
-                }
-            },
-        };
+        let timeout = handler_timeout(ctx, config, &at, resolved.timeout);
         config.handlers.push(Handler {
             event,
             matcher: handler_matcher,
@@ -711,6 +636,127 @@ fn resolve_group(
             once: resolved.once,
         });
     }
+}
+
+/// A group's matcher, or `None` (with a warning: the group is skipped) when
+/// it is not a valid one for an event that has a matcher.
+fn group_matcher(
+    ctx: &Ctx<'_>,
+    config: &mut Config,
+    event: EventName,
+    at: &str,
+    src: Option<&str>,
+) -> Option<Matcher> {
+    match Matcher::parse(src) {
+        // Claude Code ignores a matcher where the event has none; so do we, even a broken one.
+        Err(_) if event.matcher_field().is_none() => Some(Matcher::All),
+        parsed => valid_or_warn(ctx, config, at, parsed, ("matcher", src, event, "group")),
+    }
+}
+
+/// The `if` of a group or handler (`what`): `Some(None)` when there is none,
+/// `None` (with a warning: the `what` is skipped) when it does not compile.
+fn if_at(
+    ctx: &Ctx<'_>,
+    config: &mut Config,
+    event: EventName,
+    at: &str,
+    src: Option<&str>,
+    what: &str,
+) -> Option<Option<IfSpec>> {
+    valid_or_warn(
+        ctx,
+        config,
+        at,
+        compile_if(src),
+        ("`if` regex", src, event, what),
+    )
+}
+
+/// The value of a regex-bearing key, or `None` with a warning that names
+/// it: `(key, source, event, what is skipped)`.
+fn valid_or_warn<T>(
+    ctx: &Ctx<'_>,
+    config: &mut Config,
+    at: &str,
+    parsed: Result<T, regex::Error>,
+    (key, src, event, what): (&str, Option<&str>, EventName, &str),
+) -> Option<T> {
+    match parsed {
+        Ok(value) => Some(value),
+        Err(e) => {
+            ctx.warn(
+                config,
+                format_args!(
+                    "{at}: invalid {key} `{}` for {event}: {}; this {what} is skipped",
+                    src.unwrap_or_default(),
+                    regex_error(&e)
+                ),
+            );
+            None
+        }
+    }
+}
+
+/// The matcher a handler runs under: the group's, narrowed to the tool a
+/// permission rule in its `if` names; `None` (with a warning) when the
+/// handler could never run.
+fn narrowed(
+    ctx: &Ctx<'_>,
+    config: &mut Config,
+    event: EventName,
+    at: &str,
+    matcher: &Matcher,
+    if_: Option<&IfSpec>,
+) -> Option<Matcher> {
+    let Some(spec) = if_ else {
+        return Some(matcher.clone());
+    };
+    if !event.is_tool_event() {
+        ctx.warn(
+            config,
+            format_args!(
+                "{at}: `if` tests the tool input, and {event} has none; this handler never runs"
+            ),
+        );
+        return None;
+    }
+    if let Some(note) = &spec.note {
+        ctx.warn(config, format_args!("{at}: {note}"));
+    }
+    // A permission rule names its tool: the handler runs for that tool only.
+    let Some(tool) = &spec.tool else {
+        return Some(matcher.clone());
+    };
+    if !matcher.matches(Some(tool)) {
+        ctx.warn(
+            config,
+            format_args!(
+                "{at}: `if` names the tool `{tool}`, which the group's matcher never selects; \
+                 this handler never runs"
+            ),
+        );
+        return None;
+    }
+    Some(Matcher::Exact(vec![tool.clone()]))
+}
+
+/// A handler's timeout: its `timeout` when usable, else (with a warning
+/// when it was set) [`DEFAULT_TIMEOUT`].
+fn handler_timeout(ctx: &Ctx<'_>, config: &mut Config, at: &str, secs: Option<f64>) -> Duration {
+    let Some(secs) = secs else {
+        return DEFAULT_TIMEOUT;
+    };
+    timeout(secs).unwrap_or_else(|| {
+        ctx.warn(
+            config,
+            format_args!(
+                "{at}: `timeout` must be a positive number of seconds, not {secs}; using {}",
+                DEFAULT_TIMEOUT.as_secs()
+            ),
+        );
+        DEFAULT_TIMEOUT
+    })
 }
 
 fn compile_if(src: Option<&str>) -> Result<Option<IfSpec>, regex::Error> {
@@ -752,36 +798,26 @@ fn resolve_handler(
     at: &str,
     entry: HandlerWire,
 ) -> Option<Resolved> {
-    let kind = match entry.type_.as_deref() {
-        Some("command") => match entry.command.as_deref() {
+    // An unknown or missing type: `unknown_keys` has warned.
+    let type_ = entry.type_.as_deref().and_then(HandlerType::named)?;
+    let kind = match type_ {
+        HandlerType::Command => match entry.command.as_deref() {
             Some(command) if !command.trim().is_empty() => resolve_command(ctx, config, at, &entry),
-            _ => {
-                ctx.warn(
-                    config,
-                    format_args!("{at}: `command` is missing or empty; this handler is skipped"),
-                );
-                return None;
-            }
+            _ => return skip_missing(ctx, config, at, type_),
         },
-        Some("wasm") => match entry.component.as_deref() {
-            Some(component) if !component.trim().is_empty() => resolve_wasm(ctx, component, &entry),
-            _ => {
-                ctx.warn(
-                    config,
-                    format_args!("{at}: `component` is missing or empty; this handler is skipped"),
-                );
-                return None;
+        HandlerType::Wasm => match entry.component.as_deref() {
+            Some(component) if !component.trim().is_empty() => {
+                resolve_wasm(ctx, config, at, component, &entry)?
             }
+            _ => return skip_missing(ctx, config, at, type_),
         },
-        Some("http") => resolve_http(ctx, config, at, &entry)?,
-        Some(other) if UNSUPPORTED_TYPES.contains(&other) => (
+        HandlerType::Http => resolve_http(ctx, config, at, &entry)?,
+        HandlerType::Prompt | HandlerType::Agent | HandlerType::McpTool => (
             HandlerKind::Unsupported {
-                kind: other.to_string(),
+                kind: type_.as_str().to_string(),
             },
-            format!("{other} handler"),
+            format!("{} handler", type_.as_str()),
         ),
-        // An unknown or missing type: `unknown_keys` has warned.
-        _ => return None,
     };
     let on_error = match OnFailure::combine(entry.on_error, entry.on_failure) {
         Ok(policy) => policy,
@@ -804,6 +840,17 @@ fn resolve_handler(
         status_message: entry.status_message,
         once: entry.once.unwrap_or(false),
     })
+}
+
+/// No handler: the key a handler of type `type_` cannot do without is
+/// missing or empty (a warning).
+fn skip_missing<T>(ctx: &Ctx<'_>, config: &mut Config, at: &str, type_: HandlerType) -> Option<T> {
+    let key = type_.required().unwrap_or("type");
+    ctx.warn(
+        config,
+        format_args!("{at}: `{key}` is missing or empty; this handler is skipped"),
+    );
+    None
 }
 
 /// An http handler's kind and label, or `None` (with a warning) when its
@@ -923,33 +970,48 @@ fn shell_named(ctx: &Ctx<'_>, config: &mut Config, at: &str, name: Option<&str>)
     }
 }
 
-/// A wasm handler's kind and label.
-fn resolve_wasm(ctx: &Ctx<'_>, raw: &str, entry: &HandlerWire) -> (HandlerKind, String) {
-    let component = resolve_path(raw, ctx);
-    let name = component
-        .file_name()
-        .map_or_else(|| raw.to_string(), |n| n.to_string_lossy().into_owned());
-    let AllowEntry {
-        read,
-        write,
-        env,
-        net,
-    } = entry.allow.clone().unwrap_or_default();
-    let allow = Grants {
-        read: read.iter().map(|p| resolve_path(p, ctx)).collect(),
-        write: write.iter().map(|p| resolve_path(p, ctx)).collect(),
-        env,
-        net,
+/// A wasm handler's kind and label; `None` (with a warning) for an
+/// `oci://` component that is not a valid reference.
+fn resolve_wasm(
+    ctx: &Ctx<'_>,
+    config: &mut Config,
+    at: &str,
+    raw: &str,
+    entry: &HandlerWire,
+) -> Option<(HandlerKind, String)> {
+    let (component, oci, name) = if raw.trim_start().starts_with(crate::oci::SCHEME) {
+        match crate::oci::resolve(raw, ctx.file) {
+            Ok((path, source)) => {
+                let name = source.reference.to_string();
+                (path, Some(source), name)
+            }
+            Err(e) => {
+                ctx.warn(config, format_args!("{at}: {e}; this handler is skipped"));
+                return None;
+            }
+        }
+    } else {
+        let component = resolve_path(raw, ctx);
+        let name = component
+            .file_name()
+            .map_or_else(|| raw.to_string(), |n| n.to_string_lossy().into_owned());
+        (component, None, name)
     };
-    (
+    let allow = resolve_grants(entry.allow.clone().unwrap_or_default(), ctx);
+    Some((
         HandlerKind::Wasm(WasmSpec {
             component,
-            fuel: entry.fuel.unwrap_or(DEFAULT_FUEL),
-            memory_mib: entry.memory_mib.unwrap_or(DEFAULT_MEMORY_MIB),
+            oci,
+            limits: entry.limits(),
             allow,
         }),
         format!("wasm `{}`", shorten(&name)),
-    )
+    ))
+}
+
+/// Grants as written, their paths resolved ([`resolve_path`]).
+fn resolve_grants(grants: AllowEntry, ctx: &Ctx<'_>) -> Grants {
+    grants.map_paths(|p| resolve_path(&p, ctx))
 }
 
 /// A path from the file: `$CLAUDE_PROJECT_DIR` expanded, `~/` taken from the

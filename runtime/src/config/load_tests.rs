@@ -277,8 +277,7 @@ fn hostile_project_file(make: impl FnOnce(&Path), says: &str) {
 fn a_fifo_project_file_does_not_block_the_user_scope() {
     hostile_project_file(
         |p| {
-            let c = std::ffi::CString::new(p.to_str().unwrap()).unwrap();
-            assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+            crate::fsread::make_fifo(p);
         },
         "is a FIFO, not a regular file",
     );
@@ -674,8 +673,7 @@ fn wasm_paths_resolve_against_the_scope_and_defaults_apply() {
     assert!(c.warnings.is_empty() && c.errors.is_empty());
     let user = wasm_of(&c.handlers[0]);
     assert_eq!(user.component, d.home().join(".agents/hooks/guard.wasm"));
-    assert_eq!(user.fuel, DEFAULT_FUEL);
-    assert_eq!(user.memory_mib, DEFAULT_MEMORY_MIB);
+    assert_eq!(user.limits, crate::config::Limits::DEFAULT);
     assert_eq!(
         user.allow,
         Grants {
@@ -692,7 +690,7 @@ fn wasm_paths_resolve_against_the_scope_and_defaults_apply() {
     assert_eq!(c.handlers[0].label, "wasm `guard.wasm`");
     let project = wasm_of(&c.handlers[1]);
     assert_eq!(project.component, d.project().join("g.wasm"));
-    assert_eq!((project.fuel, project.memory_mib), (5, 8));
+    assert_eq!((project.limits.fuel, project.limits.memory_mib), (5, 8));
     assert_eq!(project.allow, Grants::default());
     assert_eq!(c.handlers[1].timeout, Duration::from_secs(2));
 
@@ -1228,15 +1226,20 @@ fn components_from_sources_the_managed_policy_does_not_allow_are_skipped() {
         &d,
         r#"{"allowedComponents": ["$CLAUDE_PROJECT_DIR/.agents/vetted", "oci://registry.example/sec/"]}"#,
     );
-    d.write_project(
-        &json!({"hooks": {"PreToolUse": [{"hooks": [
-            {"type": "wasm", "component": ".agents/vetted/ok.wasm"},
-            {"type": "wasm", "component": ".agents/vetted/../../evil.wasm"},
-            {"type": "wasm", "component": "other/x.wasm"}
-        ]}]}})
-        .to_string(),
-    );
-    let c = d.load_managed(Some(&file));
+    // One PreToolUse group of wasm hooks, one per component.
+    let components = |list: &[&str]| {
+        let hooks: Vec<_> = list
+            .iter()
+            .map(|c| json!({"type": "wasm", "component": c}))
+            .collect();
+        d.write_project(&json!({"hooks": {"PreToolUse": [{"hooks": hooks}]}}).to_string());
+        d.load_managed(Some(&file))
+    };
+    let c = components(&[
+        ".agents/vetted/ok.wasm",
+        ".agents/vetted/../../evil.wasm",
+        "other/x.wasm",
+    ]);
     assert_eq!(c.handlers.len(), 1, "{:?}", c.warnings);
     assert!(wasm_of(&c.handlers[0])
         .component
@@ -1244,6 +1247,45 @@ fn components_from_sources_the_managed_policy_does_not_allow_are_skipped() {
     assert_eq!(c.warnings.len(), 2, "{:?}", c.warnings);
     assert!(
         c.warnings[1].contains("`other/x.wasm` is not from a source"),
+        "{:?}",
+        c.warnings
+    );
+    assert_eq!(c.refused_components.len(), 2);
+
+    // Registries: the same registry and a repository at or below the prefix.
+    let c = components(&[
+        "oci://registry.example/sec/guard:v1",
+        "oci://registry.example/security/guard:v1",
+        "oci://elsewhere.example/sec/guard:v1",
+        "oci://registry.example/sec/Guard:v1",
+    ]);
+    assert_eq!(c.handlers.len(), 1, "{:?}", c.warnings);
+    let spec = wasm_of(&c.handlers[0]);
+    let oci = spec.oci.as_ref().expect("an oci source");
+    assert_eq!(
+        oci.reference.to_string(),
+        "oci://registry.example/sec/guard:v1"
+    );
+    // Not locked here: it fails when run, it is not skipped at load.
+    assert!(matches!(
+        oci.pin,
+        Err(crate::oci::Unpinned::NotLocked { .. })
+    ));
+    assert_eq!(
+        c.handlers[0].label,
+        "wasm `oci://registry.example/sec/guard:v1`"
+    );
+    assert_eq!(
+        c.refused_components,
+        [
+            "oci://registry.example/security/guard:v1",
+            "oci://elsewhere.example/sec/guard:v1"
+        ]
+    );
+    assert!(
+        c.warnings
+            .iter()
+            .any(|w| w.contains("`oci://registry.example/sec/Guard:v1` is not an OCI reference")),
         "{:?}",
         c.warnings
     );

@@ -48,6 +48,10 @@ pub struct Config {
     pub budgets: Budgets,
     /// The managed policy, when a managed file exists (even a broken one).
     pub managed: Option<ManagedPolicy>,
+    /// Components (as written) of user and project wasm hooks that the
+    /// managed policy's `allowedComponents` refused: their hooks were
+    /// skipped with a warning, and `pull` and `lock` do not fetch them.
+    pub refused_components: Vec<String>,
 }
 
 impl Config {
@@ -250,24 +254,54 @@ impl OnError {
     }
 }
 
-/// Directories, variables and addresses a wasm handler may use. Nothing by default.
+/// `allow`: a wasm handler's grants.
+// Nothing is granted by default. One struct for both sides of the loader: as
+// written in `hooks.json` (`P = String`, `hooks_json::AllowEntry`, whose
+// schema this is) and resolved, paths absolute (`P = PathBuf`,
+// `WasmSpec::allow`).
 #[derive(
     Debug, Clone, Default, PartialEq, Eq, Hash, Serialize, Deserialize, schemars::JsonSchema,
 )]
-#[serde(deny_unknown_fields)]
-pub struct Grants {
+// `Serialize` in the bound lets the schema show the lists' default (`[]`).
+#[schemars(rename = "AllowEntry", bound = "P: schemars::JsonSchema + Serialize")]
+pub struct Grants<P = PathBuf> {
     /// Directories preopened read-only.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub read: Vec<PathBuf>,
+    #[serde(default)]
+    pub read: Vec<P>,
     /// Directories preopened read-write.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub write: Vec<PathBuf>,
+    #[serde(default)]
+    pub write: Vec<P>,
     /// Environment variables passed through by name.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[serde(default)]
     pub env: Vec<String>,
     /// `host:port` pairs the guest may connect to.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[serde(default)]
     pub net: Vec<String>,
+}
+
+impl<P> Grants<P> {
+    /// The same grants with each path mapped by `f`.
+    pub fn map_paths<Q>(self, mut f: impl FnMut(P) -> Q) -> Grants<Q> {
+        Grants {
+            read: self.read.into_iter().map(&mut f).collect(),
+            write: self.write.into_iter().map(&mut f).collect(),
+            env: self.env,
+            net: self.net,
+        }
+    }
+}
+
+impl Grants {
+    /// The grants as JSON with the empty lists left out: what a trust
+    /// fingerprint hashes and the trust review shows (so a hook asking for
+    /// nothing reads `{}`).
+    pub fn to_json(&self) -> serde_json::Value {
+        let mut value = serde_json::to_value(self).unwrap_or(serde_json::Value::Null);
+        if let serde_json::Value::Object(map) = &mut value {
+            map.retain(|_, list| list.as_array().is_none_or(|l| !l.is_empty()));
+        }
+        value
+    }
 }
 
 /// A command handler.
@@ -296,14 +330,74 @@ pub enum Shell {
 /// A WebAssembly component handler.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct WasmSpec {
-    /// The component file, resolved against the project root (or `~` for user scope).
+    /// The component file, resolved against the project root (or `~` for
+    /// user scope); for an `oci://` component, the pulled blob in the cache.
     pub component: PathBuf,
+    /// Where an `oci://` component comes from and the digest it is pinned
+    /// to (`None` for a local file).
+    pub oci: Option<crate::oci::OciSource>,
+    /// What the guest may use of the machine.
+    pub limits: Limits,
+    /// What the guest may touch beyond the defaults.
+    pub allow: Grants,
+}
+
+/// The resource limits of one wasm handler, in one place: the handler's
+/// spec, the [`crate::exec::wasm::Sandbox`] and the trust gate (an untrusted
+/// project may not raise one) all hold or read this struct, so a new limit is
+/// a field here, its key in `hooks_json.rs`, where it is enforced and its
+/// [`crate::protocol::Failure`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Limits {
     /// Fuel units (CPU budget).
     pub fuel: u64,
     /// Linear-memory limit in MiB.
     pub memory_mib: u64,
-    /// What the guest may touch beyond the defaults.
-    pub allow: Grants,
+}
+
+impl Limits {
+    /// The defaults (DESIGN.md §6).
+    pub const DEFAULT: Limits = Limits {
+        fuel: DEFAULT_FUEL,
+        memory_mib: DEFAULT_MEMORY_MIB,
+    };
+
+    /// Each limit set above `max`, as its key, its value and `max`'s
+    /// (`` `fuel` 5 (2 instead) ``).
+    pub fn raised_over(&self, max: &Limits) -> Vec<String> {
+        let mut raised = Vec::new();
+        if self.fuel > max.fuel {
+            raised.push(format!("`fuel` {} ({} instead)", self.fuel, max.fuel));
+        }
+        if self.memory_mib > max.memory_mib {
+            raised.push(format!(
+                "`memoryMiB` {} ({} instead)",
+                self.memory_mib, max.memory_mib
+            ));
+        }
+        raised
+    }
+
+    /// Each limit no higher than `max`'s.
+    pub fn capped_at(self, max: Limits) -> Limits {
+        Limits {
+            fuel: self.fuel.min(max.fuel),
+            memory_mib: self.memory_mib.min(max.memory_mib),
+        }
+    }
+}
+
+impl Default for Limits {
+    fn default() -> Limits {
+        Limits::DEFAULT
+    }
+}
+
+impl std::fmt::Display for Limits {
+    /// `fuel 2000000000, memory 64 MiB`, as the trust review shows them.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "fuel {}, memory {} MiB", self.fuel, self.memory_mib)
+    }
 }
 
 /// An http handler (Claude Code's `type: "http"`).
@@ -375,3 +469,28 @@ pub const DEFAULT_FUEL: u64 = 2_000_000_000;
 pub const DEFAULT_MEMORY_MIB: u64 = 64;
 /// Default linear memory of all wasm handlers of one event together, in MiB.
 pub const DEFAULT_EVENT_MEMORY_MIB: u64 = 512;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn grants_as_json_leave_out_empty_lists_in_field_order() {
+        // A trust fingerprint hashes this text: an empty list added here
+        // would untrust every wasm hook.
+        assert_eq!(Grants::default().to_json().to_string(), "{}");
+        let grants = Grants {
+            read: vec![PathBuf::from("/r")],
+            net: vec!["h:1".to_string()],
+            ..Grants::default()
+        };
+        assert_eq!(
+            grants.to_json().to_string(),
+            r#"{"read":["/r"],"net":["h:1"]}"#
+        );
+        let written: Grants<String> =
+            serde_json::from_value(json!({"net": ["h:1"], "read": ["r"]})).unwrap();
+        assert_eq!(written.map_paths(|p| PathBuf::from("/").join(p)), grants);
+    }
+}

@@ -55,20 +55,37 @@ pub async fn run(
     let started = Instant::now();
     let mut report = Report::new(handler, "command");
     let input = event.to_json().to_string().into_bytes();
+    report.outcome = match spawn(spec, handler, event, ctx) {
+        Err(failure) => Outcome::Failed(failure),
+        Ok(child) if spec.async_ => detach(child, input).await,
+        Ok(child) => {
+            // A timeout too large to add to a clock reading is as good as none.
+            let deadline = started
+                .checked_add(handler.timeout)
+                .unwrap_or_else(|| started + Duration::from_secs(365 * 24 * 3600));
+            let ran = Ran::wait(child, input, deadline).await;
+            ran.settle(&mut report, handler.timeout, event)
+        }
+    };
+    report.duration = started.elapsed();
+    report
+}
+
+/// The hook's process, started in `event`'s working directory with
+/// `CLAUDE_PROJECT_DIR` set; its output is piped, or (`async`) dropped.
+fn spawn(
+    spec: &CommandSpec,
+    handler: &Handler,
+    event: &Event,
+    ctx: &ExecContext,
+) -> Result<Child, Failure> {
     let dir = working_dir(event, ctx);
     let project_dir = ctx
         .project_root
         .clone()
         .or_else(|| handler.project_root.clone())
         .or_else(|| dir.clone());
-    let mut cmd = match shell(&spec.command, spec.shell) {
-        Ok(cmd) => cmd,
-        Err(failure) => {
-            report.outcome = Outcome::Failed(failure);
-            report.duration = started.elapsed();
-            return report;
-        }
-    };
+    let mut cmd = shell(&spec.command, spec.shell)?;
     if let Some(dir) = &dir {
         cmd.current_dir(dir);
     }
@@ -83,98 +100,96 @@ pub async fn run(
     } else {
         cmd.stdout(Stdio::piped()).stderr(Stdio::piped());
     }
-    let mut child = match cmd.spawn() {
-        Ok(child) => child,
-        Err(err) => {
-            report.outcome = Outcome::Failed(Failure::Spawn {
-                reason: err.to_string(),
-            });
-            report.duration = started.elapsed();
-            return report;
-        }
-    };
-    if spec.async_ {
-        if let Some(mut stdin) = child.stdin.take() {
-            // Bounded: an async hook that does not read must not hold us up.
-            let _ = tokio::time::timeout(ASYNC_STDIN_GRACE, stdin.write_all(&input)).await;
-        }
-        // Dropping the `Child` neither kills nor waits for it; tokio reaps it
-        // in the background when it exits.
-        drop(child);
-        report.outcome = Outcome::Skipped(Skip::Async);
-        report.duration = started.elapsed();
-        return report;
-    }
-
-    if let Some(mut stdin) = child.stdin.take() {
-        tokio::spawn(async move {
-            // EPIPE (the hook exited or closed stdin early) is the hook's business.
-            let _ = stdin.write_all(&input).await;
-        });
-    }
-    // Taken now: once the leader is reaped, `Child::id` forgets it, but its
-    // group (or job) lives on as long as anything it started does.
-    let tree = Tree::of(&child);
-    // A timeout too large to add to a clock reading is as good as none.
-    let deadline = started
-        .checked_add(handler.timeout)
-        .unwrap_or_else(|| started + Duration::from_secs(365 * 24 * 3600));
-    let deadline = tokio::time::Instant::from_std(deadline);
-    let mut stdout = Capture::default();
-    let mut stderr = Capture::default();
-    let mut status = None;
-    let out_pipe = child.stdout.take();
-    let err_pipe = child.stderr.take();
-    let finished = tokio::time::timeout_at(deadline, async {
-        let wait = async {
-            status = Some(child.wait().await);
-        };
-        tokio::join!(wait, stdout.fill(out_pipe), stderr.fill(err_pipe));
+    cmd.spawn().map_err(|err| Failure::Spawn {
+        reason: err.to_string(),
     })
-    .await
-    .is_ok();
-    // Whether it finished or not: what it left in its group goes with it.
-    tree.kill(&mut child);
-    let status = match status {
-        Some(status) => status,
-        None => {
+}
+
+/// An `async` hook: given its input (briefly) and left running.
+async fn detach(mut child: Child, input: Vec<u8>) -> Outcome {
+    if let Some(mut stdin) = child.stdin.take() {
+        // Bounded: an async hook that does not read must not hold us up.
+        let _ = tokio::time::timeout(ASYNC_STDIN_GRACE, stdin.write_all(&input)).await;
+    }
+    // Dropping the `Child` neither kills nor waits for it; tokio reaps it
+    // in the background when it exits.
+    drop(child);
+    Outcome::Skipped(Skip::Async)
+}
+
+/// What a command did by its deadline.
+struct Ran {
+    /// How it exited; `None` when it was still running at the deadline.
+    status: Option<std::io::Result<std::process::ExitStatus>>,
+    /// Whether its output had closed too by then.
+    finished: bool,
+    stdout: Capture,
+    stderr: Capture,
+}
+
+impl Ran {
+    /// Give `child` its `input`, wait for its exit and the end of both of
+    /// its outputs until `deadline`, then kill what is left of its group.
+    async fn wait(mut child: Child, input: Vec<u8>, deadline: Instant) -> Ran {
+        if let Some(mut stdin) = child.stdin.take() {
+            tokio::spawn(async move {
+                // EPIPE (the hook exited or closed stdin early) is the hook's business.
+                let _ = stdin.write_all(&input).await;
+            });
+        }
+        // Taken now: once the leader is reaped, `Child::id` forgets it, but its
+        // group (or job) lives on as long as anything it started does.
+        let tree = Tree::of(&child);
+        let mut ran = Ran {
+            status: None,
+            finished: false,
+            stdout: Capture::default(),
+            stderr: Capture::default(),
+        };
+        let out_pipe = child.stdout.take();
+        let err_pipe = child.stderr.take();
+        ran.finished = tokio::time::timeout_at(tokio::time::Instant::from_std(deadline), async {
+            let wait = async {
+                ran.status = Some(child.wait().await);
+            };
+            tokio::join!(wait, ran.stdout.fill(out_pipe), ran.stderr.fill(err_pipe));
+        })
+        .await
+        .is_ok();
+        // Whether it finished or not: what it left in its group goes with it.
+        tree.kill(&mut child);
+        if ran.status.is_none() {
             // Past the timeout and still running: the group is killed; reap it.
             let _ = child.wait().await;
-            report.outcome = Outcome::Failed(Failure::Timeout {
-                after: handler.timeout,
-            });
-            report.duration = started.elapsed();
-            report.stdout = stdout.text();
-            report.stderr = stderr.text();
-            report.notes.extend(stdout.note("stdout"));
-            report.notes.extend(stderr.note("stderr"));
-            return report;
         }
-    };
-    if !finished {
-        report.notes.push(format!(
-            "it exited, but a process it started kept its output open past the {}s timeout; \
-             that process group was killed",
-            handler.timeout.as_secs_f64()
-        ));
+        ran
     }
-    report.duration = started.elapsed();
-    let exit = match status {
-        Ok(status) => exit_of(status),
-        Err(err) => {
-            report.outcome = Outcome::Failed(Failure::Internal {
-                why: format!("could not wait for the command: {err}"),
-            });
-            return report;
+
+    /// The outcome, with the output and its notes put in `report`.
+    fn settle(self, report: &mut Report, timeout: Duration, event: &Event) -> Outcome {
+        report.stdout = self.stdout.text();
+        report.stderr = self.stderr.text();
+        if self.status.is_some() && !self.finished {
+            report.notes.push(format!(
+                "it exited, but a process it started kept its output open past the {}s \
+                 timeout; that process group was killed",
+                timeout.as_secs_f64()
+            ));
         }
-    };
-    report.exit = Some(exit);
-    report.stdout = stdout.text();
-    report.stderr = stderr.text();
-    report.notes.extend(stdout.note("stdout"));
-    report.notes.extend(stderr.note("stderr"));
-    report.outcome = parse_output(event.name(), exit, &report.stdout, &report.stderr);
-    report
+        report.notes.extend(self.stdout.note("stdout"));
+        report.notes.extend(self.stderr.note("stderr"));
+        match self.status {
+            None => Outcome::Failed(Failure::Timeout { after: timeout }),
+            Some(Err(err)) => Outcome::Failed(Failure::Internal {
+                why: format!("could not wait for the command: {err}"),
+            }),
+            Some(Ok(status)) => {
+                let exit = exit_of(status);
+                report.exit = Some(exit);
+                parse_output(event.name(), exit, &report.stdout, &report.stderr)
+            }
+        }
+    }
 }
 
 /// The directory a hook runs in: the event's `cwd` when it exists, else the

@@ -61,8 +61,14 @@ impl Report {
     /// An empty report for `handler` (its outcome: an answer with no opinion),
     /// for an executor to fill in.
     pub fn new(handler: &Handler, kind: &str) -> Report {
+        Report::of(&handler.label, kind, handler.scope, handler.file.clone())
+    }
+
+    /// An empty report for the handler labelled `label`, declared in `file`
+    /// at `scope`.
+    pub(crate) fn of(label: &str, kind: &str, scope: Scope, file: PathBuf) -> Report {
         Report {
-            label: handler.label.clone(),
+            label: label.to_string(),
             kind: kind.to_string(),
             outcome: Outcome::Answered(crate::protocol::Answer::none()),
             duration: Duration::ZERO,
@@ -73,8 +79,8 @@ impl Report {
             details: Vec::new(),
             fuel_used: None,
             component_sha256: None,
-            scope: handler.scope,
-            file: handler.file.clone(),
+            scope,
+            file,
             standing: None,
         }
     }

@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use super::json;
 use super::targets;
 use super::InstallError;
-use crate::agents::{Agent, Registration, UserDir, UserPath, AGENTS};
+use crate::agents::{Agent, Registration, SystemFile, UserDir, UserPath, AGENTS};
 use crate::config::Scope;
 use crate::fsread::{self, caps};
 
@@ -19,9 +19,52 @@ use crate::fsread::{self, caps};
 pub struct Env {
     /// The home directory ([`crate::dirs::home`]).
     pub home: PathBuf,
-    /// The user-directory variables the agents name ([`UserDir::Var`]) that
+    /// The user-directory variables the agents name ([`UserDir::Var`]), and
+    /// the variables naming their system files ([`SystemFile::var`]), that
     /// are set and not empty, with their values.
     vars: BTreeMap<&'static str, PathBuf>,
+    /// [`SYSTEM_ROOT_ENV`]: the directory the agents' system-wide files are
+    /// placed under instead of `/` (tests, image builds).
+    system_root: Option<PathBuf>,
+}
+
+/// The variable that moves every agent's system-wide file (`install
+/// --system`) under a directory: `/etc/claude-code/managed-settings.json`
+/// becomes `$AGENTHOOKS_SYSTEM_ROOT/etc/claude-code/managed-settings.json`
+/// (`%ProgramData%` becomes `$AGENTHOOKS_SYSTEM_ROOT\ProgramData`). For
+/// tests and for building a machine image; the agents themselves read the
+/// real paths.
+pub const SYSTEM_ROOT_ENV: &str = "AGENTHOOKS_SYSTEM_ROOT";
+
+/// The platform, for picking an agent's system-wide file ([`SystemFile`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Os {
+    /// Linux and the other Unix systems but macOS.
+    Unix,
+    /// macOS.
+    MacOs,
+    /// Windows.
+    Windows,
+}
+
+impl Os {
+    /// The platform this binary was built for.
+    pub const CURRENT: Os = if cfg!(windows) {
+        Os::Windows
+    } else if cfg!(target_os = "macos") {
+        Os::MacOs
+    } else {
+        Os::Unix
+    };
+
+    /// How install names it in a refusal.
+    pub fn name(self) -> &'static str {
+        match self {
+            Os::Unix => "Linux",
+            Os::MacOs => "macOS",
+            Os::Windows => "Windows",
+        }
+    }
 }
 
 fn var(name: &str) -> Option<PathBuf> {
@@ -30,7 +73,8 @@ fn var(name: &str) -> Option<PathBuf> {
         .map(PathBuf::from)
 }
 
-/// Every variable an agent's install spec names for a user directory.
+/// Every variable an agent's install spec names for a user directory or
+/// its system file.
 fn dir_vars() -> impl Iterator<Item = &'static str> {
     AGENTS.iter().flat_map(|a| {
         let spec = a.install_spec();
@@ -40,6 +84,7 @@ fn dir_vars() -> impl Iterator<Item = &'static str> {
                 UserDir::Var { var, .. } => Some(var),
                 UserDir::Home => None,
             })
+            .chain(spec.system.var)
     })
 }
 
@@ -51,7 +96,11 @@ impl Env {
     pub fn from_process() -> Result<Env, InstallError> {
         let home = crate::dirs::home().ok_or(InstallError::NoHome)?;
         let vars = dir_vars().filter_map(|v| Some((v, var(v)?))).collect();
-        Ok(Env { home, vars })
+        Ok(Env {
+            home,
+            vars,
+            system_root: var(SYSTEM_ROOT_ENV),
+        })
     }
 
     /// An environment with only a home directory.
@@ -59,6 +108,52 @@ impl Env {
         Env {
             home: home.into(),
             vars: BTreeMap::new(),
+            system_root: None,
+        }
+    }
+
+    /// The same with the agents' system files under `root` ([`SYSTEM_ROOT_ENV`]).
+    #[must_use]
+    pub fn with_system_root(mut self, root: impl Into<PathBuf>) -> Env {
+        self.system_root = Some(root.into());
+        self
+    }
+
+    /// The agent's system-wide hooks file on `os`; `None` where the agent
+    /// documents none. The agent's own variable wins when set (it is what
+    /// the agent reads), then [`SYSTEM_ROOT_ENV`] re-roots the platform's path.
+    pub fn system_path(&self, file: &SystemFile, os: Os) -> Option<PathBuf> {
+        let path = match os {
+            Os::Unix => file.unix,
+            Os::MacOs => file.macos,
+            Os::Windows => file.windows,
+        };
+        if path.is_empty() {
+            return None;
+        }
+        // A relative value would depend on the working directory: ignored.
+        if let Some(set) = file.var.and_then(|v| self.vars.get(v)) {
+            if set.is_absolute() {
+                return Some(set.clone());
+            }
+        }
+        Some(match (os, &self.system_root) {
+            (Os::Windows, Some(root)) => root.join("ProgramData").join(path),
+            (Os::Windows, None) => crate::dirs::program_data().join(path),
+            (_, Some(root)) => root.join(path.trim_start_matches('/')),
+            (_, None) => PathBuf::from(path),
+        })
+    }
+
+    /// The directory the system files are under: [`SYSTEM_ROOT_ENV`], else
+    /// the root of the file system (where pruning empty directories stops).
+    pub(crate) fn system_base(&self, file: &Path) -> PathBuf {
+        match &self.system_root {
+            Some(root) => root.clone(),
+            None => file
+                .ancestors()
+                .last()
+                .map_or_else(PathBuf::new, Path::to_path_buf),
         }
     }
 
@@ -99,7 +194,8 @@ pub fn project_root(cwd: &Path) -> PathBuf {
 }
 
 /// The agents whose config folders exist in the project (or, for user scope,
-/// under the home directory), in [`AGENTS`] order.
+/// under the home directory; for the managed scope, the folder of their
+/// system-wide file), in [`AGENTS`] order.
 pub fn detected(scope: Scope, project_root: &Path, env: &Env) -> Vec<&'static dyn Agent> {
     AGENTS
         .iter()
@@ -109,7 +205,10 @@ pub fn detected(scope: Scope, project_root: &Path, env: &Env) -> Vec<&'static dy
             match scope {
                 Scope::Project => spec.detect.iter().any(|p| project_root.join(p).exists()),
                 Scope::User => spec.detect_user.iter().any(|p| env.user_path(*p).exists()),
-                Scope::Managed => false,
+                // The agent's system folder (`/etc/claude-code`) exists.
+                Scope::Managed => env
+                    .system_path(&spec.system, Os::CURRENT)
+                    .is_some_and(|f| f.parent().is_some_and(Path::is_dir)),
             }
         })
         .collect()

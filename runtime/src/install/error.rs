@@ -60,11 +60,17 @@ pub enum InstallError {
         /// The agent's id.
         id: &'static str,
     },
-    /// Install does not write agents' managed (system-wide) settings.
-    #[error(
-        "installing into an agent's managed settings is not supported yet; nothing was changed"
-    )]
-    NoManagedScope,
+    /// The agent documents no system-wide (managed) hooks file on this
+    /// platform, so `--system` has nowhere to write.
+    #[error("{agent} has no documented system-wide hooks file on {os}, so `--system` cannot install it; use `agenthooks install {id} --user` on each machine (nothing was changed)")]
+    NoManagedScope {
+        /// The agent's display name.
+        agent: &'static str,
+        /// The agent's id.
+        id: &'static str,
+        /// The platform ([`crate::install::Os::name`]).
+        os: &'static str,
+    },
     /// There is no home directory, so user-level files cannot be found.
     #[error("there is no home directory (set `HOME`, or `USERPROFILE` on Windows), so the user-level config cannot be found")]
     NoHome,
@@ -93,6 +99,17 @@ pub enum InstallError {
 }
 
 impl InstallError {
+    /// Whether the file system refused the change for lack of permission
+    /// (`install --system` run as an ordinary user).
+    pub fn permission_denied(&self) -> bool {
+        match self {
+            InstallError::Io { source, .. } | InstallError::Write { source, .. } => {
+                source.kind() == std::io::ErrorKind::PermissionDenied
+            }
+            _ => false,
+        }
+    }
+
     pub(crate) fn io(path: &std::path::Path, source: std::io::Error) -> Self {
         InstallError::Io {
             path: path.to_path_buf(),
@@ -148,6 +165,11 @@ mod tests {
                 why: "not ours".into(),
             },
             InstallError::NoHome,
+            InstallError::NoManagedScope {
+                agent: "Cline",
+                id: "cline",
+                os: "Linux",
+            },
             InstallError::io(&p(), std::io::Error::other("denied")),
             InstallError::write(&p(), std::io::Error::other("No space left on device")),
             InstallError::Read(crate::fsread::ReadError::NotRegular {
@@ -159,6 +181,9 @@ mod tests {
             let text = e.to_string();
             assert!(!text.contains('\n') && !text.ends_with('.'), "{text}");
         }
+        let denied = std::io::Error::from(std::io::ErrorKind::PermissionDenied);
+        assert!(InstallError::io(&p(), denied).permission_denied());
+        assert!(!InstallError::NoHome.permission_denied());
         let parse = InstallError::Parse {
             path: p(),
             line: 3,

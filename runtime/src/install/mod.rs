@@ -42,10 +42,12 @@ mod error;
 mod json;
 mod plan;
 mod targets;
-mod write;
+pub(crate) mod write;
 
 pub use crate::agents::Shape;
-pub use detect::{detected, installed, is_installed, project_root, switched_off, Env};
+pub use detect::{
+    detected, installed, is_installed, project_root, switched_off, Env, Os, SYSTEM_ROOT_ENV,
+};
 pub use error::InstallError;
 pub use json::is_ours;
 pub use plan::{

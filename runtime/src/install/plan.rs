@@ -195,11 +195,30 @@ pub const NOT_INSTALLED: &str = "agenthooks: not found on PATH; this hook was sk
 /// of every tool call where the agent fails closed on errors (Copilot's
 /// preToolUse; Gemini reads exit 127 with text on stderr as a deny).
 pub fn command_line(binary: &Path, agent: &dyn Agent, event: &str) -> String {
+    command_line_at(binary, agent, event, Scope::Project)
+}
+
+/// `run`'s flag in the entries of an agent's system-wide file: that entry
+/// runs every scope's hooks, and the agent's user and project entries step
+/// aside while it is installed (see `cli::run`), so no hook runs twice.
+pub const SYSTEM_FLAG: &str = "--system";
+
+/// [`SYSTEM_FLAG`] after the event for the managed scope's entries.
+fn system_flag(scope: Scope) -> String {
+    match scope {
+        Scope::Managed => format!(" {SYSTEM_FLAG}"),
+        Scope::User | Scope::Project => String::new(),
+    }
+}
+
+/// [`command_line`] for an entry at `scope`.
+fn command_line_at(binary: &Path, agent: &dyn Agent, event: &str, scope: Scope) -> String {
     let program = shell_quote(&binary.to_string_lossy());
     let mut line = format!(
-        "command -v {program} >/dev/null 2>&1 && exec {program} run --agent {} --event {} || echo {} >&2",
+        "command -v {program} >/dev/null 2>&1 && exec {program} run --agent {} --event {}{} || echo {} >&2",
         agent.id(),
         shell_quote(event),
+        system_flag(scope),
         shell_quote(NOT_INSTALLED),
     );
     let neutral = agent.no_opinion(Vec::new()).stdout;
@@ -212,14 +231,15 @@ pub fn command_line(binary: &Path, agent: &dyn Agent, event: &str) -> String {
 /// [`command_line`] for PowerShell (Copilot's `powershell` field): runs
 /// `<binary> run --agent <agent> --event <event>` when PowerShell finds it,
 /// and exits with its code; otherwise the same hint and no opinion.
-pub fn powershell_line(binary: &Path, agent: &dyn Agent, event: &str) -> String {
+pub fn powershell_line(binary: &Path, agent: &dyn Agent, event: &str, scope: Scope) -> String {
     // A single-quoted PowerShell string is literal; `'` is doubled.
     let quote = |s: &str| format!("'{}'", s.replace('\'', "''"));
     let program = quote(&binary.to_string_lossy());
     let mut line = format!(
-        "if (Get-Command {program} -ErrorAction SilentlyContinue) {{ & {program} run --agent {} --event {}; exit $LASTEXITCODE }}; [Console]::Error.WriteLine({})",
+        "if (Get-Command {program} -ErrorAction SilentlyContinue) {{ & {program} run --agent {} --event {}{}; exit $LASTEXITCODE }}; [Console]::Error.WriteLine({})",
         agent.id(),
         quote(event),
+        system_flag(scope),
         quote(NOT_INSTALLED),
     );
     let neutral = agent.no_opinion(Vec::new()).stdout;
@@ -274,7 +294,11 @@ fn user_only(req: &Request<'_>) -> Result<(), InstallError> {
 /// The agent's native file at the request's scope.
 fn target_path(req: &Request<'_>) -> Result<PathBuf, InstallError> {
     let spec = req.agent.install_spec();
-    targets::path(spec, req.scope, req.project_root, req.env).ok_or(InstallError::NoManagedScope)
+    targets::path(spec, req.scope, req.project_root, req.env).ok_or(InstallError::NoManagedScope {
+        agent: req.agent.display_name(),
+        id: req.agent.id(),
+        os: super::Os::CURRENT.name(),
+    })
 }
 
 /// Plans one agent's install or uninstall: the files it would touch, with
@@ -289,7 +313,8 @@ pub fn plan(req: &Request<'_>) -> Result<Vec<FileChange>, InstallError> {
     let path = target_path(req)?;
     let stop = match req.scope {
         Scope::Project => req.project_root.to_path_buf(),
-        Scope::User | Scope::Managed => req.env.home.clone(),
+        Scope::User => req.env.home.clone(),
+        Scope::Managed => req.env.system_base(&path),
     };
     match &spec.registration {
         Registration::Json(j) => plan_json(req, j, path, &stop).map(|c| vec![c]),
@@ -324,8 +349,8 @@ fn plan_json(
                 .table()
                 .installed()
                 .map(|row| {
-                    let command = command_line(req.binary, req.agent, row.native);
-                    let powershell = powershell_line(req.binary, req.agent, row.native);
+                    let command = command_line_at(req.binary, req.agent, row.native, req.scope);
+                    let powershell = powershell_line(req.binary, req.agent, row.native, req.scope);
                     let timeout = targets::native_timeout(id, row.canonical);
                     let status = req.status_messages.get(&row.canonical).map(String::as_str);
                     let entry = targets::entry(t, &command, &powershell, timeout, status);
@@ -551,6 +576,11 @@ pub fn change(req: &Request<'_>) -> Result<Vec<FileChange>, InstallError> {
             Err(e) => return Err(InstallError::io(&write::lock_path(&target), e)),
         };
         let result = plan(req).and_then(|c| apply_changes(&c, false).map(|()| c));
+        if let (Ok(changes), Scope::Managed) = (&result, req.scope) {
+            for c in changes.iter().filter(|c| c.status() == Status::Created) {
+                write::not_writable_by_others(&c.path).map_err(|e| InstallError::io(&c.path, e))?;
+            }
+        }
         // Unlocked first: the lock file is in the directories pruned below.
         drop(lock);
         match &result {
@@ -693,6 +723,7 @@ mod tests {
             Path::new("C:\\Program Files\\agenthooks.exe"),
             copilot,
             "preToolUse",
+            Scope::User,
         );
         assert_eq!(
             line,
@@ -703,7 +734,7 @@ mod tests {
         // Uninstall finds it as ours, as it finds the `bash` line.
         assert!(json::is_ours(&line, "copilot"));
         let gemini = agents::find("gemini").unwrap();
-        let line = powershell_line(Path::new("it's"), gemini, "BeforeTool");
+        let line = powershell_line(Path::new("it's"), gemini, "BeforeTool", Scope::User);
         assert!(line.starts_with("if (Get-Command 'it''s' "), "{line}");
         assert!(line.ends_with("; Write-Output '{}'"), "{line}");
     }

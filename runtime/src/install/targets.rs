@@ -10,7 +10,7 @@ use std::time::Duration;
 
 use serde_json::{json, Map, Value};
 
-use super::Env;
+use super::{Env, Os};
 use crate::agents::deadline;
 use crate::agents::{Field, InstallSpec, JsonSpec, Literal, Shape, TimeUnit};
 use crate::config::Scope;
@@ -43,8 +43,8 @@ fn in_unit(timeout: Duration, unit: TimeUnit) -> u64 {
 }
 
 /// The file or directory of `spec` for a scope; `project_root` is used for
-/// project scope. `None` for the managed scope: install does not write
-/// agents' managed (system-wide) settings yet.
+/// project scope. For the managed scope, the agent's system-wide file on this
+/// platform ([`Env::system_path`]); `None` where the agent documents none.
 pub(crate) fn path(
     spec: &InstallSpec,
     scope: Scope,
@@ -54,7 +54,7 @@ pub(crate) fn path(
     match scope {
         Scope::Project => Some(project_root.join(spec.project)),
         Scope::User => Some(env.user_path(spec.user)),
-        Scope::Managed => None,
+        Scope::Managed => env.system_path(&spec.system, Os::CURRENT),
     }
 }
 
@@ -145,7 +145,145 @@ mod tests {
             .unwrap(),
             Path::new("/x/opencode/plugins/agenthooks.js")
         );
-        assert_eq!(path(codex, Scope::Managed, Path::new("/p"), &env), None);
+    }
+
+    /// The system-wide file of `id` on `os` under the root `/r`.
+    fn system(id: &str, os: Os) -> Option<PathBuf> {
+        let spec = agents::find(id).unwrap().install_spec();
+        Env::with_home("/h")
+            .with_system_root("/r")
+            .system_path(&spec.system, os)
+    }
+
+    #[test]
+    fn system_files_are_each_agents_documented_path_per_platform() {
+        let unix = |id| system(id, Os::Unix);
+        let mac = |id| system(id, Os::MacOs);
+        let win = |id| system(id, Os::Windows);
+        let at = |p: &str| Some(Path::new("/r").join(p));
+        let pd = |p: &str| Some(Path::new("/r").join("ProgramData").join(p));
+        assert_eq!(unix("claude"), at("etc/claude-code/managed-settings.json"));
+        assert_eq!(
+            mac("claude"),
+            at("Library/Application Support/ClaudeCode/managed-settings.json")
+        );
+        assert_eq!(win("claude"), pd(r"ClaudeCode\managed-settings.json"));
+        assert_eq!(unix("codex"), at("etc/codex/hooks.json"));
+        assert_eq!(mac("codex"), at("etc/codex/hooks.json"));
+        assert_eq!(win("codex"), None);
+        assert_eq!(
+            unix("copilot"),
+            at("etc/github-copilot/policy.d/agenthooks.json")
+        );
+        assert_eq!(
+            win("copilot"),
+            pd(r"GitHub\Copilot\policy.d\agenthooks.json")
+        );
+        assert_eq!(unix("cursor"), at("etc/cursor/hooks.json"));
+        assert_eq!(
+            mac("cursor"),
+            at("Library/Application Support/Cursor/hooks.json")
+        );
+        assert_eq!(unix("gemini"), at("etc/gemini-cli/settings.json"));
+        assert_eq!(
+            mac("gemini"),
+            at("Library/Application Support/GeminiCli/settings.json")
+        );
+        assert_eq!(win("gemini"), pd(r"gemini-cli\settings.json"));
+        assert_eq!(unix("qwen"), at("etc/qwen-code/settings.json"));
+        assert_eq!(
+            mac("qwen"),
+            at("Library/Application Support/QwenCode/settings.json")
+        );
+        assert_eq!(unix("windsurf"), at("etc/windsurf/hooks.json"));
+        assert_eq!(unix("auggie"), at("etc/augment/settings.json"));
+        assert_eq!(mac("auggie"), None);
+        for id in ["cline", "opencode", "kilo", "pi", "goose", "junie", "kiro"] {
+            for os in [Os::Unix, Os::MacOs, Os::Windows] {
+                assert_eq!(system(id, os), None, "{id} {os:?}");
+            }
+        }
+        // The agent's own variable names the file it reads: it wins.
+        let spec = agents::find("gemini").unwrap().install_spec();
+        let env = Env::with_home("/h")
+            .with_system_root("/r")
+            .with_var("GEMINI_CLI_SYSTEM_SETTINGS_PATH", "/corp/gemini.json");
+        assert_eq!(
+            env.system_path(&spec.system, Os::Unix),
+            Some(PathBuf::from("/corp/gemini.json"))
+        );
+        // Without the root override, the real paths.
+        let claude = agents::find("claude").unwrap().install_spec();
+        assert_eq!(
+            Env::with_home("/h").system_path(&claude.system, Os::Unix),
+            Some(PathBuf::from("/etc/claude-code/managed-settings.json"))
+        );
+    }
+
+    /// What `Env::system_path` relies on: Unix and macOS paths absolute, the
+    /// Windows one relative (it goes below `%ProgramData%`), and only agents
+    /// registering by a JSON file (a system-wide script folder or plugin is
+    /// nothing any agent documents).
+    #[test]
+    fn every_system_file_is_well_formed() {
+        for agent in agents::AGENTS {
+            let spec = agent.install_spec();
+            let file = spec.system;
+            let id = agent.id();
+            for unix in [file.unix, file.macos]
+                .into_iter()
+                .filter(|p| !p.is_empty())
+            {
+                assert!(
+                    unix.starts_with('/') && !unix.contains('\\'),
+                    "{id}: {unix}"
+                );
+            }
+            let windows = file.windows;
+            assert!(!windows.contains(':') && !windows.starts_with('\\'), "{id}");
+            if file != agents::SystemFile::NONE {
+                assert!(matches!(spec.registration, Registration::Json(_)), "{id}");
+            }
+        }
+    }
+
+    #[cfg(all(unix, not(target_os = "macos")))]
+    #[test]
+    fn on_linux_system_files_are_under_etc() {
+        let claude = agents::claude::Claude.install_spec();
+        let env = Env::with_home("/h");
+        assert_eq!(
+            path(claude, Scope::Managed, Path::new("/p"), &env),
+            Some(PathBuf::from("/etc/claude-code/managed-settings.json"))
+        );
+    }
+
+    #[cfg(target_os = "macos")]
+    #[test]
+    fn on_macos_system_files_are_under_library() {
+        let claude = agents::claude::Claude.install_spec();
+        let env = Env::with_home("/h");
+        assert_eq!(
+            path(claude, Scope::Managed, Path::new("/p"), &env),
+            Some(PathBuf::from(
+                "/Library/Application Support/ClaudeCode/managed-settings.json"
+            ))
+        );
+    }
+
+    #[cfg(windows)]
+    #[test]
+    fn on_windows_system_files_are_under_program_data() {
+        let claude = agents::claude::Claude.install_spec();
+        let env = Env::with_home(r"C:\h").with_system_root(r"C:\r");
+        assert_eq!(
+            path(claude, Scope::Managed, Path::new("p"), &env),
+            Some(PathBuf::from(
+                r"C:\r\ProgramData\ClaudeCode\managed-settings.json"
+            ))
+        );
+        let codex = agents::codex::Codex.install_spec();
+        assert_eq!(path(codex, Scope::Managed, Path::new("p"), &env), None);
     }
 
     #[test]

@@ -139,6 +139,27 @@ fn same_file(_file: &File, path: &Path) -> bool {
     path.exists()
 }
 
+/// Takes the group's and others' write permission off a file install
+/// created in an agent's system-wide folder, whatever the umask: Copilot
+/// CLI ignores a policy file that is group- or world-writable, and a
+/// machine-wide policy nobody else may change is the point of writing one.
+#[cfg(unix)]
+pub(crate) fn not_writable_by_others(path: &Path) -> io::Result<()> {
+    use std::os::unix::fs::PermissionsExt;
+    let mode = fs::metadata(path)?.permissions().mode();
+    if mode & 0o022 != 0 {
+        fs::set_permissions(path, fs::Permissions::from_mode(mode & !0o022))?;
+    }
+    Ok(())
+}
+
+/// Windows: the file keeps the ACL it inherits from its folder under
+/// `%ProgramData%`; restricting that folder is the administrator's.
+#[cfg(not(unix))]
+pub(crate) fn not_writable_by_others(_path: &Path) -> io::Result<()> {
+    Ok(())
+}
+
 /// Replaces the bytes of `target` (a resolved path) by `bytes` atomically:
 /// temporary file in the same directory, fsync, rename, fsync of the
 /// directory. An existing file keeps its permissions (and, where we may set

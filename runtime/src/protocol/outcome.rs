@@ -206,6 +206,16 @@ pub enum Failure {
         /// What stopped the compile and what to do.
         why: String,
     },
+    /// An `oci://` component that cannot run from the cache: a tag with no
+    /// lock entry, a component not pulled, or cached bytes that are not the
+    /// pinned digest. `run` never fetches: `agenthooks pull` does.
+    #[error("component `{reference}` {why}; run `agenthooks pull`")]
+    OciNotPulled {
+        /// The reference (`oci://host/repo:tag`).
+        reference: String,
+        /// What is missing or wrong.
+        why: String,
+    },
     /// An http hook's server answered with a status other than 2xx
     /// (a redirect included: redirects are not followed).
     #[error("answered HTTP {status}; only a 2xx answer counts (redirects are not followed)")]
@@ -255,6 +265,7 @@ impl Failure {
             Failure::WrongWorld { .. } => "wrong-world",
             Failure::StillCompiling { .. } => "still-compiling",
             Failure::CompileFailed { .. } => "compile-failed",
+            Failure::OciNotPulled { .. } => "oci-not-pulled",
             Failure::HttpStatus { .. } => "http-status",
             Failure::HttpRequest { .. } => "http-request",
             Failure::Internal { .. } => "internal",

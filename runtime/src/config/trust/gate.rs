@@ -9,9 +9,7 @@ use std::time::Duration;
 use serde_json::Value;
 
 use super::TrustStore;
-use crate::config::{
-    Grants, Handler, HandlerKind, Scope, DEFAULT_FUEL, DEFAULT_MEMORY_MIB, DEFAULT_TIMEOUT,
-};
+use crate::config::{Grants, Handler, HandlerKind, Limits, Scope, DEFAULT_TIMEOUT};
 use crate::exec::Report;
 use crate::protocol::{
     Answer, Behavior, Decision, Failure, HookSpecificOutput, Outcome, PermissionDecision, Skip,
@@ -389,8 +387,7 @@ pub fn gate_with(store: &TrustStore, selected: &[&Handler]) -> Gate {
                     gated.standing = Standing::Narrowed;
                     if let HandlerKind::Wasm(spec) = &mut gated.handler.kind {
                         spec.allow = narrowed;
-                        spec.fuel = spec.fuel.min(DEFAULT_FUEL);
-                        spec.memory_mib = spec.memory_mib.min(DEFAULT_MEMORY_MIB);
+                        spec.limits = spec.limits.capped_at(Limits::DEFAULT);
                     }
                     gated.handler.timeout = gated.handler.timeout.min(DEFAULT_TIMEOUT);
                     gated.notes.push(format!(
@@ -453,7 +450,9 @@ fn cap_untrusted(gate: &mut Gate, store: &TrustStore) {
 /// The one note of a run with untrusted project hooks, naming `agenthooks
 /// trust`; `None` when nothing was held back.
 fn held_note(held: &BTreeMap<PathBuf, Held>) -> Option<String> {
-    let plural = |n: usize| if n == 1 { "hook" } else { "hooks" };
+    if held.is_empty() {
+        return None;
+    }
     let total = held.values().fold(Held::default(), |a, b| Held {
         skipped: a.skipped + b.skipped,
         skipped_http: a.skipped_http + b.skipped_http,
@@ -461,47 +460,54 @@ fn held_note(held: &BTreeMap<PathBuf, Held>) -> Option<String> {
         restricted: a.restricted + b.restricted,
         capped: a.capped + b.capped,
     });
-    let mut what = Vec::new();
-    if total.skipped > 0 {
-        what.push(format!(
-            "skipped {} untrusted project command {}",
+    let hooks =
+        |n: usize, which: &str| format!("{n} {which} {}", if n == 1 { "hook" } else { "hooks" });
+    let they_ask = if total.narrowed == 1 {
+        "it asks"
+    } else {
+        "they ask"
+    };
+    let what: Vec<String> = [
+        (
             total.skipped,
-            plural(total.skipped)
-        ));
-    }
-    if total.skipped_http > 0 {
-        what.push(format!(
-            "held back {} untrusted project http {}, which would send events off the machine",
+            format!(
+                "skipped {}",
+                hooks(total.skipped, "untrusted project command")
+            ),
+        ),
+        (
             total.skipped_http,
-            plural(total.skipped_http)
-        ));
-    }
-    if total.narrowed > 0 {
-        what.push(format!(
-            "ran {} untrusted project wasm {} without the access {} for",
+            format!(
+                "held back {}, which would send events off the machine",
+                hooks(total.skipped_http, "untrusted project http")
+            ),
+        ),
+        (
             total.narrowed,
-            plural(total.narrowed),
-            if total.narrowed == 1 {
-                "it asks"
-            } else {
-                "they ask"
-            }
-        ));
-    }
-    if total.restricted > 0 {
-        what.push(format!(
-            "ignored the allow or rewrite in the answer of {} untrusted project wasm {}",
+            format!(
+                "ran {} without the access {they_ask} for",
+                hooks(total.narrowed, "untrusted project wasm")
+            ),
+        ),
+        (
             total.restricted,
-            plural(total.restricted)
-        ));
-    }
-    if total.capped > 0 {
-        what.push(format!(
-            "skipped {} more untrusted project {} past the limit of {UNTRUSTED_PER_EVENT} per event",
+            format!(
+                "ignored the allow or rewrite in the answer of {}",
+                hooks(total.restricted, "untrusted project wasm")
+            ),
+        ),
+        (
             total.capped,
-            plural(total.capped)
-        ));
-    }
+            format!(
+                "skipped {} past the limit of {UNTRUSTED_PER_EVENT} per event",
+                hooks(total.capped, "more untrusted project")
+            ),
+        ),
+    ]
+    .into_iter()
+    .filter(|(n, _)| *n > 0)
+    .map(|(_, text)| text)
+    .collect();
     if what.is_empty() {
         return None;
     }
@@ -524,16 +530,7 @@ pub fn raised_limits(handler: &Handler) -> Vec<String> {
     let HandlerKind::Wasm(spec) = &handler.kind else {
         return Vec::new();
     };
-    let mut raised = Vec::new();
-    if spec.fuel > DEFAULT_FUEL {
-        raised.push(format!("`fuel` {} ({DEFAULT_FUEL} instead)", spec.fuel));
-    }
-    if spec.memory_mib > DEFAULT_MEMORY_MIB {
-        raised.push(format!(
-            "`memoryMiB` {} ({DEFAULT_MEMORY_MIB} instead)",
-            spec.memory_mib
-        ));
-    }
+    let mut raised = spec.limits.raised_over(&Limits::DEFAULT);
     if handler.timeout > DEFAULT_TIMEOUT {
         raised.push(format!(
             "`timeout` {}s ({}s instead)",

@@ -269,7 +269,7 @@ fn wasm_canonical_json(handler: &Handler, component_sha256: &str) -> Option<Valu
     };
     let mut v = common_json(handler, "wasm");
     v["componentSha256"] = Value::String(component_sha256.to_string());
-    v["allow"] = serde_json::to_value(&spec.allow).unwrap_or(Value::Null);
+    v["allow"] = spec.allow.to_json();
     Some(v)
 }
 

@@ -147,14 +147,13 @@ impl<'a> Item<'a> {
             HandlerKind::Wasm(spec) => {
                 out.push_str(&format!(
                     "       component {}\n",
-                    shown_path(&spec.component, project_root)
+                    shown_component(spec, project_root)
                 ));
                 let hash = self.component.as_deref().unwrap_or_default();
                 out.push_str(&format!("       sha256    {hash}\n"));
                 out.push_str(&format!(
-                    "     runs sandboxed: fuel {}, memory {} MiB, timeout {}s\n",
-                    spec.fuel,
-                    spec.memory_mib,
+                    "     runs sandboxed: {}, timeout {}s\n",
+                    spec.limits,
                     h.timeout.as_secs_f64()
                 ));
                 for (j, ask) in asks(&spec.allow).iter().enumerate() {
@@ -255,12 +254,11 @@ pub fn reviewed_text(h: &Handler, project_root: &Path) -> String {
             let hash =
                 file_sha256(&spec.component, caps::COMPONENT).unwrap_or_else(|e| e.to_string());
             out.push_str(&format!(
-                "component {} (sha256 {hash})\nfuel {}, memory {} MiB, timeout {}s\nallow {}\n",
-                shown_path(&spec.component, project_root),
-                spec.fuel,
-                spec.memory_mib,
+                "component {} (sha256 {hash})\n{}, timeout {}s\nallow {}\n",
+                shown_component(spec, project_root),
+                spec.limits,
                 h.timeout.as_secs_f64(),
-                serde_json::to_string(&spec.allow).unwrap_or_default()
+                spec.allow.to_json()
             ));
         }
         HandlerKind::Unsupported { .. } => {}
@@ -357,6 +355,15 @@ fn changed_since(before: &TrustedHook, now: &str) -> String {
 }
 
 /// `path` relative to the project root when inside it.
+/// A wasm handler's component as the review shows it: its `oci://`
+/// reference (the digest beside it is of the pulled bytes), else its path.
+fn shown_component(spec: &crate::config::WasmSpec, project_root: &Path) -> String {
+    match &spec.oci {
+        Some(oci) => oci.reference.to_string(),
+        None => shown_path(&spec.component, project_root),
+    }
+}
+
 fn shown_path(path: &Path, project_root: &Path) -> String {
     path.strip_prefix(project_root)
         .map(|p| p.display().to_string())

@@ -40,8 +40,8 @@ impl Project {
             Some(self.root()),
             HandlerKind::Wasm(WasmSpec {
                 component,
-                fuel: DEFAULT_FUEL,
-                memory_mib: DEFAULT_MEMORY_MIB,
+                oci: None,
+                limits: crate::config::Limits::DEFAULT,
                 allow,
             }),
         )
@@ -493,8 +493,8 @@ fn an_untrusted_wasm_hook_gets_no_more_than_the_default_limits() {
     let p = Project::new();
     let mut w = p.wasm(b"bytes", Grants::default());
     if let HandlerKind::Wasm(spec) = &mut w.kind {
-        spec.fuel = DEFAULT_FUEL * 100;
-        spec.memory_mib = 4096;
+        spec.limits.fuel = DEFAULT_FUEL * 100;
+        spec.limits.memory_mib = 4096;
     }
     w.timeout = Duration::from_secs(3600);
     let gate = gate_with(&TrustStore::empty(), &[&w]);
@@ -504,7 +504,7 @@ fn an_untrusted_wasm_hook_gets_no_more_than_the_default_limits() {
         panic!("wasm")
     };
     assert_eq!(
-        (spec.fuel, spec.memory_mib, g.handler.timeout),
+        (spec.limits.fuel, spec.limits.memory_mib, g.handler.timeout),
         (DEFAULT_FUEL, DEFAULT_MEMORY_MIB, DEFAULT_TIMEOUT)
     );
     assert_eq!(
@@ -515,7 +515,7 @@ fn an_untrusted_wasm_hook_gets_no_more_than_the_default_limits() {
     // Lower limits are the hook's own business.
     let mut small = p.wasm(b"bytes", Grants::default());
     if let HandlerKind::Wasm(spec) = &mut small.kind {
-        spec.memory_mib = 8;
+        spec.limits.memory_mib = 8;
     }
     assert!(raised_limits(&small).is_empty());
     // Trusted, it keeps what it asked for.
@@ -539,8 +539,11 @@ fn user_hooks_keep_all_their_grants() {
         None,
         HandlerKind::Wasm(WasmSpec {
             component: outside.path().join("missing.wasm"),
-            fuel: 1,
-            memory_mib: 1,
+            oci: None,
+            limits: crate::config::Limits {
+                fuel: 1,
+                memory_mib: 1,
+            },
             allow,
         }),
     );
@@ -686,8 +689,7 @@ fn a_script_that_became_a_fifo_or_too_big_counts_as_changed_with_a_note() {
     assert!(store.trusts(&h));
 
     std::fs::remove_file(&script).unwrap();
-    let c = std::ffi::CString::new(script.to_str().unwrap()).unwrap();
-    assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o644) }, 0);
+    crate::fsread::make_fifo(&script);
     // Listed, so that hashing it fails instead of leaving it out quietly.
     assert_eq!(command_files(&h_command(&h), &p.root()).len(), 1);
     let e = store.lookup(&h).unwrap_err();
@@ -752,7 +754,7 @@ fn only_a_gate_that_may_hash_is_said_to_read_files() {
     assert!(gate_reads_files(&[&granted]));
     let mut hungry = sandboxed.clone();
     if let HandlerKind::Wasm(spec) = &mut hungry.kind {
-        spec.fuel = DEFAULT_FUEL + 1;
+        spec.limits.fuel = DEFAULT_FUEL + 1;
     }
     assert!(gate_reads_files(&[&hungry]));
 

@@ -543,9 +543,7 @@ mod tests {
         let tmp = tempfile::tempdir().unwrap();
         let digest = digest_of(b"component");
         let path = entry_path(tmp.path(), &engine, &digest);
-        let c = std::ffi::CString::new(path.to_str().unwrap()).unwrap();
-        // SAFETY: mkfifo(3) reads the NUL-terminated path and nothing else.
-        assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+        crate::fsread::make_fifo(&path);
         let (tx, rx) = std::sync::mpsc::channel();
         let dir = tmp.path().to_path_buf();
         std::thread::spawn(move || {

@@ -7,15 +7,14 @@ use wasmtime::Trap;
 
 use super::limiter::{EventMemoryExhausted, MemoryLimitExceeded, TableLimitExceeded};
 use super::sandbox::OUTPUT_LIMIT;
+use crate::config::Limits;
 use crate::protocol::{one_line, Failure};
 
 /// What the classifier needs to know about the call that failed.
 #[derive(Debug, Clone)]
 pub(crate) struct CallContext {
-    /// The fuel the guest was given.
-    pub fuel: u64,
-    /// The memory limit in MiB.
-    pub memory_mib: u64,
+    /// The limits the guest was given.
+    pub limits: Limits,
     /// The wall-clock limit.
     pub timeout: Duration,
     /// Whether stdout or stderr filled up.
@@ -28,7 +27,7 @@ pub(crate) struct CallContext {
 pub(crate) fn call_failure(err: &wasmtime::Error, cx: &CallContext) -> Failure {
     if err.downcast_ref::<MemoryLimitExceeded>().is_some() {
         return Failure::MemoryLimit {
-            limit_mib: cx.memory_mib,
+            limit_mib: cx.limits.memory_mib,
         };
     }
     if let Some(e) = err.downcast_ref::<EventMemoryExhausted>() {
@@ -43,7 +42,9 @@ pub(crate) fn call_failure(err: &wasmtime::Error, cx: &CallContext) -> Failure {
     }
     if let Some(trap) = err.downcast_ref::<Trap>() {
         return match trap {
-            Trap::OutOfFuel => Failure::OutOfFuel { fuel: cx.fuel },
+            Trap::OutOfFuel => Failure::OutOfFuel {
+                fuel: cx.limits.fuel,
+            },
             Trap::Interrupt => Failure::Timeout { after: cx.timeout },
             Trap::StackOverflow => Failure::StackOverflow,
             // A guest whose write failed on a full pipe often panics next.
@@ -112,8 +113,10 @@ mod tests {
 
     fn cx() -> CallContext {
         CallContext {
-            fuel: 5,
-            memory_mib: 3,
+            limits: Limits {
+                fuel: 5,
+                memory_mib: 3,
+            },
             timeout: Duration::from_secs(1),
             output_full: false,
             stderr: String::new(),

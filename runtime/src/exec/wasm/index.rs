@@ -278,9 +278,7 @@ mod tests {
         let meta = fs::metadata(&component).unwrap();
         let record = record_path(tmp.path(), &component, &compat(&engine));
         fs::create_dir_all(record.parent().unwrap()).unwrap();
-        let c = std::ffi::CString::new(record.to_str().unwrap()).unwrap();
-        // SAFETY: mkfifo(3) reads the NUL-terminated path and nothing else.
-        assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+        crate::fsread::make_fifo(&record);
         let (tx, rx) = std::sync::mpsc::channel();
         let dir = tmp.path().to_path_buf();
         std::thread::spawn(move || {

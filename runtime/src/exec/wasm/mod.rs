@@ -264,7 +264,23 @@ impl WasmHost {
             .unwrap_or_else(|| start + Duration::from_secs(365 * 86_400));
         let deadline = tokio::time::Instant::from_std(deadline);
         let mut notes = Notes::new(ctx.verbose);
-        report.outcome = match self.prepare_async(component, deadline, &mut notes).await {
+        // An `oci://` component runs only as the digest it is pinned to.
+        let pinned = match spec.oci.as_ref().map(|oci| (oci, &oci.pin)) {
+            None => None,
+            Some((oci, Err(why))) => {
+                report.outcome = Outcome::Failed(Failure::OciNotPulled {
+                    reference: oci.reference.to_string(),
+                    why: why.to_string(),
+                });
+                report.duration = start.elapsed();
+                return report;
+            }
+            Some((oci, Ok(digest))) => Some((oci.reference.to_string(), digest.clone())),
+        };
+        let prepared = self
+            .prepare_async(component, pinned.as_ref(), deadline, &mut notes)
+            .await;
+        report.outcome = match prepared {
             Ok(prepared) => {
                 report.component_sha256 = Some(cache::hex(&prepared.digest));
                 // Held until the call's store (and instance) is dropped. The
@@ -341,9 +357,39 @@ impl WasmHost {
         )
     }
 
+    /// The component at `path`, prepared; with `pinned` (an `oci://`
+    /// reference and its digest), refused unless its bytes are that digest,
+    /// checked before a cold component is compiled.
     async fn prepare_async(
         &self,
         path: PathBuf,
+        pinned: Option<&(String, String)>,
+        deadline: tokio::time::Instant,
+        notes: &mut Notes,
+    ) -> Result<Arc<Prepared>, Failure> {
+        let check = |digest: &ComponentDigest| match pinned {
+            Some((reference, want)) if format!("sha256:{}", cache::hex(digest)) != *want => {
+                Err(Failure::OciNotPulled {
+                    reference: reference.clone(),
+                    why: format!(
+                        "in the cache is not the pinned {want} (it hashes to sha256:{})",
+                        cache::hex(digest)
+                    ),
+                })
+            }
+            _ => Ok(()),
+        };
+        let prepared = self
+            .prepare_unchecked(path, &check, deadline, notes)
+            .await?;
+        check(&prepared.digest)?;
+        Ok(prepared)
+    }
+
+    async fn prepare_unchecked(
+        &self,
+        path: PathBuf,
+        check: &(dyn Fn(&ComponentDigest) -> Result<(), Failure> + Sync),
         deadline: tokio::time::Instant,
         notes: &mut Notes,
     ) -> Result<Arc<Prepared>, Failure> {
@@ -369,6 +415,7 @@ impl WasmHost {
             }
             (Ok(Probe::Cold(cold)), list) => {
                 notes.absorb(list);
+                check(&cold.digest)?;
                 *cold
             }
             (Err(failure), list) => {
@@ -509,7 +556,7 @@ impl WasmHost {
         let stderr = state.stderr.clone();
         let mut store = Store::new(pre.engine(), state);
         store.limiter(|s| &mut s.limiter);
-        if let Err(e) = store.set_fuel(sandbox.fuel) {
+        if let Err(e) = store.set_fuel(sandbox.limits.fuel) {
             return Outcome::Failed(Failure::Internal {
                 why: format!("cannot set fuel: {e}"),
             });
@@ -539,8 +586,7 @@ impl WasmHost {
         store.data_mut().log.drain_into(notes);
         let fuel_left = store.get_fuel().ok();
         let cx = classify::CallContext {
-            fuel: sandbox.fuel,
-            memory_mib: sandbox.memory_mib,
+            limits: sandbox.limits,
             timeout: sandbox.timeout,
             output_full,
             stderr: report.stderr.clone(),
@@ -563,7 +609,7 @@ impl WasmHost {
         // §5.2), so a timed-out call reports none.
         report.fuel_used = match &outcome {
             Outcome::Failed(Failure::Timeout { .. }) => None,
-            _ => fuel_left.map(|left| sandbox.fuel.saturating_sub(left)),
+            _ => fuel_left.map(|left| sandbox.limits.fuel.saturating_sub(left)),
         };
         outcome
     }

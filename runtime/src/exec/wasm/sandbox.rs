@@ -21,7 +21,7 @@ use wasmtime_wasi::{FsPerms, WasiCtx, WasiCtxBuilder, WasiCtxView, WasiView};
 use super::bindings::{self, Level};
 use super::limiter::HookLimiter;
 use super::Notes;
-use crate::config::{Grants, WasmSpec, DEFAULT_FUEL, DEFAULT_MEMORY_MIB, DEFAULT_TIMEOUT};
+use crate::config::{Grants, Limits, WasmSpec, DEFAULT_TIMEOUT};
 use crate::exec::EventMemory;
 
 /// Bytes of stdout, and separately of stderr, a guest may write per call.
@@ -38,10 +38,9 @@ const RANDOM_LIMIT: usize = 1 << 20;
 /// [`Sandbox::from_spec`] or by hand; nothing is granted unless asked for.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Sandbox {
-    /// Fuel units (CPU budget); default 2·10⁹ (about 0.1 s of tight loop).
-    pub fuel: u64,
-    /// Linear-memory limit in MiB; default 64.
-    pub memory_mib: u64,
+    /// Fuel (CPU budget; default 2·10⁹, about 0.1 s of tight loop) and
+    /// linear memory (default 64 MiB): [`Limits::DEFAULT`].
+    pub limits: Limits,
     /// Wall-clock limit; default the handler's timeout (60 s).
     pub timeout: Duration,
     /// Directories preopened read-only, at the same path inside the guest.
@@ -66,8 +65,7 @@ impl Sandbox {
     /// The defaults: the limits above, nothing granted.
     pub fn new() -> Sandbox {
         Sandbox {
-            fuel: DEFAULT_FUEL,
-            memory_mib: DEFAULT_MEMORY_MIB,
+            limits: Limits::DEFAULT,
             timeout: DEFAULT_TIMEOUT,
             read: Vec::new(),
             write: Vec::new(),
@@ -94,8 +92,7 @@ impl Sandbox {
             net,
         } = &spec.allow;
         Sandbox {
-            fuel: spec.fuel,
-            memory_mib: spec.memory_mib,
+            limits: spec.limits,
             timeout,
             read: read.clone(),
             write: write.clone(),
@@ -107,7 +104,7 @@ impl Sandbox {
 
     /// The linear-memory limit in bytes (saturating).
     pub(crate) fn memory_bytes(&self) -> usize {
-        usize::try_from(self.memory_mib)
+        usize::try_from(self.limits.memory_mib)
             .ok()
             .and_then(|mib| mib.checked_mul(1 << 20))
             .unwrap_or(usize::MAX)
@@ -322,8 +319,11 @@ mod tests {
     fn from_spec_takes_limits_and_grants() {
         let spec = WasmSpec {
             component: "h.wasm".into(),
-            fuel: 7,
-            memory_mib: 3,
+            oci: None,
+            limits: Limits {
+                fuel: 7,
+                memory_mib: 3,
+            },
             allow: Grants {
                 read: vec!["/p/src".into(), "/abs".into()],
                 write: vec!["/p/out".into()],
@@ -332,7 +332,7 @@ mod tests {
             },
         };
         let sb = Sandbox::from_spec(&spec, Duration::from_secs(2));
-        assert_eq!(sb.fuel, 7);
+        assert_eq!(sb.limits.fuel, 7);
         assert_eq!(sb.memory_bytes(), 3 << 20);
         assert_eq!(sb.timeout, Duration::from_secs(2));
         assert_eq!(
