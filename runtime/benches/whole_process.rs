@@ -487,8 +487,13 @@ fn main() {
             )
         };
         let hooks = serde_json::json!({"hooks": {event_name: [matcher]}}).to_string();
-        project(&scenario, &hooks, &component, 1, false);
+        // In the user's hooks.json, which needs no trust for its grants and timeout.
+        project(&scenario, "{}", &component, 0, false);
+        let home = dir.join(&scenario).join("home");
+        write(&home.join(".agents/hooks.json"), &hooks);
         write(&proj.join(".git/HEAD"), "ref: refs/heads/bench\n");
+        fs::create_dir_all(home.join(".agents/hooks")).expect("mkdir");
+        fs::copy(&component, home.join(".agents/hooks/guard-0.wasm")).expect("copy");
         let mut event = serde_json::json!({
             "session_id": "bench", "transcript_path": "/tmp/bench.jsonl",
             "cwd": proj, "hook_event_name": event_name,
