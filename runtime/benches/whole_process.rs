@@ -1,10 +1,14 @@
 //! Whole-process benchmark: what an agent pays per event for `agenthooks run`
-//! (nothing selected, one command hook, one or ten cached wasm hooks, a
-//! compile-cache miss) next to `/bin/true`, a hello-world Rust binary and the
-//! same guard written as python3, bash+jq and node command hooks.
+//! (nothing selected, one command hook, one cached wasm hook, ten *different*
+//! cached wasm hooks, a compile-cache miss of every example component) next to
+//! `/bin/true`, a hello-world Rust binary, the guard's own code compiled as a
+//! native Rust command hook (the floor of a process per event), and the same
+//! guard written as python3, bash+jq and node command hooks.
 //!
-//! Run it with `benches/whole-process.sh` (builds the guard component first;
-//! `AGENTHOOKS_BENCH_BIN` times another build of the binary instead),
+//! Run it with `benches/whole-process.sh` (builds the example components and
+//! the native guard first; `AGENTHOOKS_BENCH_BIN` times another build of the
+//! binary instead, and `AGENTHOOKS_BENCH_BASELINE` (a `:`-separated list of
+//! other builds) adds their `agenthooks` rows side by side, to measure a change),
 //! or `cargo bench -p agenthooks --bench whole_process -- [--runs N]
 //! [--warmup N] [--miss-runs N]`. Prints a Markdown table: the median
 //! wall-clock time, the ratio to `/bin/true`, p10/p90, and the median peak
@@ -114,8 +118,8 @@ fn run_once(case: &Case) -> (Duration, u64, i32) {
     (elapsed, usage.ru_maxrss as u64, code)
 }
 
-/// The command's stdout, once, for the sanity check.
-fn output_of(case: &Case) -> String {
+/// The command's stdout and stderr, once, for the sanity check.
+fn output_of(case: &Case) -> (String, String) {
     let mut command = Command::new(&case.program);
     command
         .args(&case.args)
@@ -127,7 +131,10 @@ fn output_of(case: &Case) -> String {
     }
     let out = command.output().expect("run");
     assert!(out.status.success(), "{} failed: {:?}", case.name, out);
-    String::from_utf8_lossy(&out.stdout).into_owned()
+    (
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
 }
 
 fn which(program: &str) -> Option<PathBuf> {
@@ -174,6 +181,94 @@ fn shell(cmd: &str) -> String {
         .unwrap_or_default()
 }
 
+/// What an example component is given to do its work, and what it must answer.
+struct Example {
+    /// Its name in `guest-examples/` (a `python-`/`js-` prefix for those builds).
+    name: &'static str,
+    tool: &'static str,
+    input: serde_json::Value,
+    /// `SessionStart` instead of `PreToolUse`.
+    session_start: bool,
+    /// Its `allow` grants in hooks.json.
+    grants: serde_json::Value,
+    expect: &'static str,
+}
+
+const DENY: &str = "\"permissionDecision\":\"deny\"";
+
+fn examples() -> Vec<Example> {
+    let bash = |command: &str| serde_json::json!({ "command": command });
+    let read = serde_json::json!({"read": ["$CLAUDE_PROJECT_DIR"]});
+    let none = serde_json::json!({});
+    let guard = |name| Example {
+        name,
+        tool: "Bash",
+        input: bash("rm -rf /"),
+        session_start: false,
+        grants: none.clone(),
+        expect: DENY,
+    };
+    let paths = |name| Example {
+        name,
+        tool: "Write",
+        input: serde_json::json!({"file_path": ".env", "content": "x"}),
+        session_start: false,
+        grants: none.clone(),
+        expect: DENY,
+    };
+    vec![
+        guard("dangerous-command-guard"),
+        Example {
+            name: "protected-branch-push",
+            tool: "Bash",
+            input: bash("git push origin main"),
+            session_start: false,
+            grants: read.clone(),
+            expect: DENY,
+        },
+        paths("protected-paths"),
+        Example {
+            name: "session-branch-context",
+            tool: "",
+            input: serde_json::Value::Null,
+            session_start: true,
+            grants: read,
+            expect: "current git branch: bench",
+        },
+        guard("python-dangerous-command-guard"),
+        paths("python-protected-paths"),
+        guard("js-dangerous-command-guard"),
+        paths("js-protected-paths"),
+    ]
+}
+
+/// `wasm` with one more custom section naming `variant`: a component that
+/// runs the same code but is, byte for byte, a different component (its own
+/// digest, compile-cache entry and mapping). Ten identical files would
+/// measure one hook: `run` loads a compiled entry once per digest.
+fn variant(wasm: &[u8], variant: usize) -> Vec<u8> {
+    fn leb(mut n: usize, out: &mut Vec<u8>) {
+        loop {
+            let byte = (n & 0x7f) as u8;
+            n >>= 7;
+            out.push(if n == 0 { byte } else { byte | 0x80 });
+            if n == 0 {
+                break;
+            }
+        }
+    }
+    let name = b"agenthooks-bench-variant";
+    let mut payload = Vec::new();
+    leb(name.len(), &mut payload);
+    payload.extend_from_slice(name);
+    payload.extend_from_slice(variant.to_string().as_bytes());
+    let mut out = wasm.to_vec();
+    out.push(0); // custom section
+    leb(payload.len(), &mut out);
+    out.extend_from_slice(&payload);
+    out
+}
+
 fn main() {
     let opts = options();
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
@@ -181,13 +276,13 @@ fn main() {
     let agenthooks = std::env::var_os("AGENTHOOKS_BENCH_BIN")
         .map(PathBuf::from)
         .unwrap_or_else(|| PathBuf::from(env!("CARGO_BIN_EXE_agenthooks")));
-    let guard = std::env::var_os("AGENTHOOKS_BENCH_GUARD")
+    let components = std::env::var_os("AGENTHOOKS_BENCH_COMPONENTS")
         .map(PathBuf::from)
-        .unwrap_or_else(|| root.join("target/wasm32-wasip2/release/dangerous-command-guard.wasm"));
+        .unwrap_or_else(|| root.join("target/wasm32-wasip2/release"));
+    let guard = components.join("dangerous-command-guard.wasm");
     assert!(
         guard.is_file(),
-        "no guard component at {} (build it: cargo build --release --target \
-         wasm32-wasip2 -p dangerous-command-guard, or run benches/whole-process.sh)",
+        "no guard component at {} (run benches/whole-process.sh, which builds it)",
         guard.display()
     );
     let peers = root.join("benches/peers");
@@ -195,25 +290,25 @@ fn main() {
     let dir = tmp.path();
 
     // The event: a Bash command the guard denies, so every guard does all its work.
-    let event = |cwd: &Path| {
+    let bash_rm = |cwd: &Path| {
         serde_json::json!({
             "session_id": "bench", "transcript_path": "/tmp/bench.jsonl",
             "cwd": cwd, "hook_event_name": "PreToolUse", "tool_name": "Bash",
             "tool_input": {"command": "rm -rf /"}, "tool_use_id": "toolu_bench"
         })
-        .to_string()
     };
-    let deny = Some("\"permissionDecision\":\"deny\"");
+    let deny = Some(DENY);
 
     let mut cases: Vec<Case> = Vec::new();
-    let case = |name: &str,
-                program: PathBuf,
-                args: Vec<String>,
-                scenario: &str,
-                expect: Option<&'static str>| {
+    let case_with = |name: &str,
+                     program: PathBuf,
+                     args: Vec<String>,
+                     scenario: &str,
+                     event: serde_json::Value,
+                     expect: Option<&'static str>| {
         let base = dir.join(scenario);
         let stdin = base.join("event.json");
-        write(&stdin, &event(&base.join("proj")));
+        write(&stdin, &event.to_string());
         Case {
             name: name.to_string(),
             program,
@@ -231,6 +326,14 @@ fn main() {
             rss_kib: Vec::new(),
         }
     };
+    let case = |name: &str,
+                program: PathBuf,
+                args: Vec<String>,
+                scenario: &str,
+                expect: Option<&'static str>| {
+        let event = bash_rm(&dir.join(scenario).join("proj"));
+        case_with(name, program, args, scenario, event, expect)
+    };
     let run = || vec!["run".to_string(), "--agent".into(), "claude".into()];
     let wasm_hooks = |n: usize| {
         let hooks: Vec<_> = (0..n)
@@ -239,15 +342,24 @@ fn main() {
         serde_json::json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": hooks}]}})
             .to_string()
     };
-    let project = |scenario: &str, hooks_json: &str, components: usize| {
-        let proj = dir.join(scenario).join("proj");
-        write(&proj.join(".agents/hooks.json"), hooks_json);
-        fs::create_dir_all(proj.join(".agents/hooks")).expect("mkdir");
-        for i in 0..components {
-            fs::copy(&guard, proj.join(format!(".agents/hooks/guard-{i}.wasm"))).expect("copy");
-        }
-        fs::create_dir_all(dir.join(scenario).join("home")).expect("mkdir");
-    };
+    // A project whose components are `guard-{i}.wasm`, each a different
+    // variant of `component` when `different`, else copies of it.
+    let project =
+        |scenario: &str, hooks_json: &str, component: &Path, n: usize, different: bool| {
+            let proj = dir.join(scenario).join("proj");
+            write(&proj.join(".agents/hooks.json"), hooks_json);
+            fs::create_dir_all(proj.join(".agents/hooks")).expect("mkdir");
+            let bytes = fs::read(component).expect("the component");
+            for i in 0..n {
+                let bytes = if different {
+                    variant(&bytes, i)
+                } else {
+                    bytes.clone()
+                };
+                fs::write(proj.join(format!(".agents/hooks/guard-{i}.wasm")), bytes).expect("copy");
+            }
+            fs::create_dir_all(dir.join(scenario).join("home")).expect("mkdir");
+        };
 
     let hello = dir.join("hello");
     let hello_built = Command::new("rustc")
@@ -267,7 +379,7 @@ fn main() {
         })
         .is_ok_and(|s| s.success());
 
-    project("true", "{}", 0);
+    project("true", "{}", &guard, 0, false);
     cases.push(case(
         "`/bin/true`",
         "/bin/true".into(),
@@ -284,61 +396,133 @@ fn main() {
             None,
         ));
     }
+    // The guard's own code built natively (`cargo build --release -p
+    // dangerous-command-guard`): a Claude Code command hook, what a process per
+    // event costs at the least for this check.
+    let native = std::env::var_os("AGENTHOOKS_BENCH_NATIVE_GUARD").map(PathBuf::from);
+    if let Some(native) = native.filter(|p| p.is_file()) {
+        cases.push(case(
+            "native Rust command hook (the guard's code)",
+            native,
+            vec![],
+            "true",
+            deny,
+        ));
+    }
 
-    // Nothing selected: a project with a wasm hook for another tool.
-    let other_tool = wasm_hooks(1).replace("\"Bash\"", "\"Write\"");
-    project("none", &other_tool, 1);
-    cases.push(case(
-        "`agenthooks run`, nothing selected",
-        agenthooks.clone(),
-        run(),
-        "none",
-        None,
-    ));
+    // The hot rows, for this binary and (side by side, to measure a change)
+    // each build listed in `AGENTHOOKS_BENCH_BASELINE`.
+    let mut binaries = vec![(String::new(), agenthooks.clone())];
+    if let Some(list) = std::env::var_os("AGENTHOOKS_BENCH_BASELINE") {
+        for base in std::env::split_paths(&list) {
+            let name = base.file_name().unwrap_or_default().to_string_lossy();
+            binaries.push((format!(" [{name}]"), base.clone()));
+        }
+    }
+    for (n, (label, bin)) in binaries.iter().enumerate() {
+        // Nothing selected: a project with a wasm hook for another tool.
+        let other_tool = wasm_hooks(1).replace("\"Bash\"", "\"Write\"");
+        let none = format!("none{n}");
+        project(&none, &other_tool, &guard, 1, false);
+        cases.push(case(
+            &format!("`agenthooks run`, nothing selected{label}"),
+            bin.clone(),
+            run(),
+            &none,
+            None,
+        ));
 
-    // One command hook `true`, in the user's own hooks.json (user hooks need no trust).
-    project("command", "{}", 0);
-    write(
-        &dir.join("command/home/.agents/hooks.json"),
-        r#"{"hooks":{"PreToolUse":[{"matcher":"Bash","hooks":[{"type":"command","command":"true"}]}]}}"#,
-    );
-    cases.push(case(
-        "`agenthooks run`, one command hook (`true`)",
-        agenthooks.clone(),
-        run(),
-        "command",
-        None,
-    ));
+        // One command hook `true`, in the user's own hooks.json (user hooks need no trust).
+        let command = format!("command{n}");
+        project(&command, "{}", &guard, 0, false);
+        write(
+            &dir.join(&command).join("home/.agents/hooks.json"),
+            r#"{"hooks":{"PreToolUse":[{"matcher":"Bash","hooks":[{"type":"command","command":"true"}]}]}}"#,
+        );
+        cases.push(case(
+            &format!("`agenthooks run`, one command hook (`true`){label}"),
+            bin.clone(),
+            run(),
+            &command,
+            None,
+        ));
 
-    project("wasm1", &wasm_hooks(1), 1);
-    cases.push(case(
-        "`agenthooks run`, one wasm hook (the guard, cached)",
-        agenthooks.clone(),
-        run(),
-        "wasm1",
-        deny,
-    ));
-    project("wasm10", &wasm_hooks(10), 10);
-    cases.push(case(
-        "`agenthooks run`, ten wasm hooks (cached)",
-        agenthooks.clone(),
-        run(),
-        "wasm10",
-        deny,
-    ));
-    project("miss", &wasm_hooks(1), 1);
-    cases.push(case(
-        "`agenthooks run`, one wasm hook, compile-cache miss",
-        agenthooks.clone(),
-        run(),
-        "miss",
-        deny,
-    ));
-    let miss = cases.last_mut().expect("just pushed");
-    miss.before = Some(dir.join("miss/cache"));
-    miss.runs = opts.miss_runs;
+        let wasm1 = format!("wasm1-{n}");
+        project(&wasm1, &wasm_hooks(1), &guard, 1, false);
+        cases.push(case(
+            &format!("`agenthooks run`, one wasm hook (the guard, cached){label}"),
+            bin.clone(),
+            run(),
+            &wasm1,
+            deny,
+        ));
+        let wasm10 = format!("wasm10-{n}");
+        project(&wasm10, &wasm_hooks(10), &guard, 10, true);
+        cases.push(case(
+            &format!("`agenthooks run`, ten different wasm hooks (cached){label}"),
+            bin.clone(),
+            run(),
+            &wasm10,
+            deny,
+        ));
+    }
 
-    project("peers", "{}", 0);
+    // A compile-cache miss of each example component that was built: the
+    // event waits for the compile (a timeout of 300 s).
+    for example in examples() {
+        let component = components.join(format!("{}.wasm", example.name));
+        if !component.is_file() {
+            continue;
+        }
+        let scenario = format!("miss-{}", example.name);
+        let proj = dir.join(&scenario).join("proj");
+        let hook = serde_json::json!({"type": "wasm", "component": ".agents/hooks/guard-0.wasm",
+            "timeout": 300, "allow": example.grants});
+        let (event_name, matcher) = if example.session_start {
+            ("SessionStart", serde_json::json!({"hooks": [hook]}))
+        } else {
+            (
+                "PreToolUse",
+                serde_json::json!({"matcher": example.tool, "hooks": [hook]}),
+            )
+        };
+        let hooks = serde_json::json!({"hooks": {event_name: [matcher]}}).to_string();
+        // In the user's hooks.json, which needs no trust for its grants and timeout.
+        project(&scenario, "{}", &component, 0, false);
+        let home = dir.join(&scenario).join("home");
+        write(&home.join(".agents/hooks.json"), &hooks);
+        write(&proj.join(".git/HEAD"), "ref: refs/heads/bench\n");
+        fs::create_dir_all(home.join(".agents/hooks")).expect("mkdir");
+        fs::copy(&component, home.join(".agents/hooks/guard-0.wasm")).expect("copy");
+        let mut event = serde_json::json!({
+            "session_id": "bench", "transcript_path": "/tmp/bench.jsonl",
+            "cwd": proj, "hook_event_name": event_name,
+        });
+        if example.session_start {
+            event["source"] = "startup".into();
+        } else {
+            event["tool_name"] = example.tool.into();
+            event["tool_input"] = example.input.clone();
+            event["tool_use_id"] = "toolu_bench".into();
+        }
+        let kib = fs::metadata(&component).map(|m| m.len() >> 10).unwrap_or(0);
+        cases.push(case_with(
+            &format!(
+                "`agenthooks run`, compile-cache miss: {} ({kib} KB)",
+                example.name
+            ),
+            agenthooks.clone(),
+            run(),
+            &scenario,
+            event,
+            Some(example.expect),
+        ));
+        let miss = cases.last_mut().expect("just pushed");
+        miss.before = Some(dir.join(&scenario).join("cache"));
+        miss.runs = opts.miss_runs;
+    }
+
+    project("peers", "{}", &guard, 0, false);
     if let Some(python) = real_python() {
         let script = peers.join("guard.py").display().to_string();
         cases.push(case(
@@ -364,12 +548,16 @@ fn main() {
         cases.push(case("node command hook", node, vec![script], "peers", deny));
     }
 
-    // Each command's answer, once: the guards deny, the rest say nothing.
+    // Each command's answer, once: the guards deny, the rest say nothing, and
+    // `agenthooks` notes no trouble (a hook that failed would allow too).
     for c in &cases {
-        let out = output_of(c);
+        let (out, err) = output_of(c);
         match c.expect {
-            Some(want) => assert!(out.contains(want), "{}: {out}", c.name),
+            Some(want) => assert!(out.contains(want), "{}: {out} {err}", c.name),
             None => assert!(!out.contains("deny"), "{}: {out}", c.name),
+        }
+        if binaries.iter().any(|(_, bin)| *bin == c.program) {
+            assert!(err.is_empty(), "{}: {err}", c.name);
         }
     }
     // Let the components settle so the compile-cache index records them.
@@ -416,7 +604,8 @@ fn main() {
     println!();
     println!(
         "Machine: {} CPUs ({}), {} memory; load average {load_before} before, {load_after} after. \
-         Warmup {} runs each; runs interleaved in rounds.",
+         Each command spawned directly (no shell), event JSON on stdin; warmup {} runs each; \
+         runs interleaved in rounds.",
         shell("nproc"),
         shell("grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//'"),
         shell("free -h | awk '/^Mem:/ {print $2}'"),

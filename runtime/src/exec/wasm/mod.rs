@@ -997,18 +997,11 @@ impl Inner {
         notes: &mut Notes,
     ) -> Result<Arc<Prepared>, Failure> {
         let shown = &path.display().to_string();
-        let stubbed =
-            stubs::linker_for(&runtime.linker, &runtime.engine, &loaded.component, shown)?;
-        let linker = match &stubbed {
-            Some((linker, note)) => {
-                notes.note(note.clone());
-                linker
-            }
-            None => &runtime.linker,
-        };
-        let pre = linker
-            .instantiate_pre(&loaded.component)
-            .map_err(|e| classify::import_failure(shown, &e))?;
+        let (pre, stubbed) =
+            stubs::instance_pre(&runtime.linker, &runtime.engine, &loaded.component, shown)?;
+        if let Some(note) = stubbed {
+            notes.note(note);
+        }
         let pre = HookPre::new(pre).map_err(|e| classify::link_failure(shown, &e))?;
         let compiled = Compiled {
             status: loaded.status,

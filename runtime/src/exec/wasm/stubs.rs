@@ -15,7 +15,7 @@
 use std::collections::BTreeSet;
 
 use wasmtime::component::types::ComponentItem;
-use wasmtime::component::{Component, Linker, LinkerInstance, ResourceType};
+use wasmtime::component::{Component, InstancePre, Linker, LinkerInstance, ResourceType};
 use wasmtime::Engine;
 
 use super::classify;
@@ -24,20 +24,22 @@ use crate::protocol::Failure;
 /// At most this many stubbed imports are named in the note; past it, a count.
 const NAMED_MAX: usize = 6;
 
-/// A linker for `component`: `linker` itself when it provides every import,
-/// else a copy with the missing imports stubbed, and the note saying which.
+/// `component` pre-linked by `linker` itself when it provides every import,
+/// else by a copy with the missing imports stubbed, and then the note saying
+/// which. The usual case links once: the pre-linked instance is returned, not
+/// checked and linked again.
 ///
 /// # Errors
 /// [`Failure::MissingImport`] when even the stubbed linker cannot satisfy the
 /// component (an import of a kind that cannot be stubbed, or of the wrong type).
-pub(crate) fn linker_for<T: 'static>(
+pub(crate) fn instance_pre<T: 'static>(
     linker: &Linker<T>,
     engine: &Engine,
     component: &Component,
     shown: &str,
-) -> Result<Option<(Linker<T>, String)>, Failure> {
+) -> Result<(InstancePre<T>, Option<String>), Failure> {
     let original = match linker.instantiate_pre(component) {
-        Ok(_) => return Ok(None),
+        Ok(pre) => return Ok((pre, None)),
         Err(e) => e,
     };
     let mut stubbed = linker.clone();
@@ -47,10 +49,10 @@ pub(crate) fn linker_for<T: 'static>(
         // no stub can fix; wasmtime's error names it.
         return Err(classify::import_failure(shown, &original));
     }
-    if let Err(e) = stubbed.instantiate_pre(component) {
-        return Err(classify::import_failure(shown, &e));
+    match stubbed.instantiate_pre(component) {
+        Ok(pre) => Ok((pre, Some(stub_note(shown, &missing)))),
+        Err(e) => Err(classify::import_failure(shown, &e)),
     }
-    Ok(Some((stubbed, stub_note(shown, &missing))))
 }
 
 /// Define in `linker` every import of `component` it lacks, as a function
@@ -223,9 +225,8 @@ mod tests {
     fn a_component_the_host_satisfies_keeps_the_shared_linker() {
         let engine = engine();
         let c = component(&engine, &[("host:x/log", &[("log", false)])], &[]);
-        assert!(linker_for(&host_linker(&engine), &engine, &c, "a.wasm")
-            .unwrap()
-            .is_none());
+        let (_, note) = instance_pre(&host_linker(&engine), &engine, &c, "a.wasm").unwrap();
+        assert!(note.is_none());
     }
 
     #[test]
@@ -240,8 +241,8 @@ mod tests {
             &["plain"],
         );
         let linker = host_linker(&engine);
-        let (stubbed, note) = linker_for(&linker, &engine, &c, "a.wasm").unwrap().unwrap();
-        stubbed.instantiate_pre(&c).unwrap();
+        let (_, note) = instance_pre(&linker, &engine, &c, "a.wasm").unwrap();
+        let note = note.expect("a note naming the stubs");
         assert_eq!(
             stub_missing(&mut linker.clone(), &engine, &c)
                 .into_iter()
@@ -261,12 +262,12 @@ mod tests {
     fn a_wrongly_typed_import_still_fails_naming_it() {
         let engine = engine();
         let c = component(&engine, &[("host:x/log", &[("log", true)])], &[]);
-        match linker_for(&host_linker(&engine), &engine, &c, "a.wasm") {
+        match instance_pre(&host_linker(&engine), &engine, &c, "a.wasm") {
             Err(Failure::MissingImport { path, why }) => {
                 assert_eq!(path, "a.wasm");
                 assert!(why.contains("host:x/log"), "{why}");
             }
-            other => panic!("{:?}", other.map(|o| o.map(|(_, n)| n))),
+            other => panic!("{:?}", other.map(|(_, n)| n)),
         }
     }
 
