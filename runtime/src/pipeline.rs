@@ -7,24 +7,8 @@
 //! the `run` command does them with an agent adapter; an agent embedding the
 //! library already has the canonical event and wants the canonical answer.
 //!
-//! # Examples
-//!
-//! ```no_run
-//! use agenthooks::{config, exec::ExecContext, pipeline, protocol::Event};
-//!
-//! # async fn demo() -> Result<(), Box<dyn std::error::Error>> {
-//! let event = Event::new(
-//!     serde_json::json!({"hook_event_name": "PreToolUse", "cwd": "/repo",
-//!                        "tool_name": "Bash", "tool_input": {"command": "git push"}}),
-//!     None,
-//!     "my-agent",
-//! )?;
-//! let root = config::project_root(event.cwd().as_deref());
-//! let config = config::load(&config::LoadOptions { home: None, project_root: root.clone() });
-//! let done = pipeline::dispatch(&event, &config, &ExecContext::new(root)).await;
-//! println!("{}", serde_json::to_string(&done.answer)?);
-//! # Ok(()) }
-//! ```
+//! The module is private: an embedder reaches it through
+//! [`crate::Runtime::dispatch`] (an example in `runtime.rs`).
 
 use std::future::Future;
 use std::path::Path;

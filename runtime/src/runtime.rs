@@ -19,8 +19,7 @@
 //! # Examples
 //!
 //! ```no_run
-//! use agenthooks::runtime::{Runtime, RuntimeOptions};
-//! use agenthooks::protocol::Event;
+//! use agenthooks::{Event, Runtime, RuntimeOptions};
 //!
 //! # async fn demo() -> Result<(), Box<dyn std::error::Error>> {
 //! let runtime = Runtime::new(RuntimeOptions::default());
