@@ -203,14 +203,20 @@ mod tests {
                 assert_eq!(system(id, os), None, "{id} {os:?}");
             }
         }
-        // The agent's own variable names the file it reads: it wins.
+        // The agent's own variable names the file it reads: it wins (when
+        // absolute on the machine that reads it: a drive path on Windows).
+        let corp = if cfg!(windows) {
+            r"C:\corp\gemini.json"
+        } else {
+            "/corp/gemini.json"
+        };
         let spec = agents::find("gemini").unwrap().install_spec();
         let env = Env::with_home("/h")
             .with_system_root("/r")
-            .with_var("GEMINI_CLI_SYSTEM_SETTINGS_PATH", "/corp/gemini.json");
+            .with_var("GEMINI_CLI_SYSTEM_SETTINGS_PATH", corp);
         assert_eq!(
             env.system_path(&spec.system, Os::Unix),
-            Some(PathBuf::from("/corp/gemini.json"))
+            Some(PathBuf::from(corp))
         );
         // Without the root override, the real paths.
         let claude = agents::find("claude").unwrap().install_spec();
