@@ -103,6 +103,17 @@ if true; then exec nice -n 5 /bin/rm -f a; else builtin command -- x; fi
 a='unterminated "quote ; b="x\"y" c=$'\''\\n'\'' \
 LINES
 
+# Inputs that once crashed a target, kept as `fuzz/seeds/regress/<target>/*`
+# (as libFuzzer wrote them): every run starts by running them again.
+for dir in "$fuzz"/seeds/regress/*/; do
+    [[ -d $dir ]] || continue
+    target=$(basename "$dir")
+    mkdir -p "$out/$target"
+    for f in "$dir"*; do
+        [[ -f $f ]] && cp "$f" "$out/$target/regress_$(basename "$f")"
+    done
+done
+
 # The dictionary: the agents' field, event and tool names, the hooks.json
 # keys, and the answer's fields, as written in the sources.
 dict="$out/agents.dict"
