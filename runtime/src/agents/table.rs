@@ -247,8 +247,8 @@ impl EventRow {
 /// nothing ([`Caps::NONE`]) instead of on Claude's caps.
 ///
 /// ```ignore
-/// events: claude_rows![SessionStart, Stop, PostToolUse => CONTEXT],
-/// events: claude_rows![observed: SessionStart, UserPromptSubmit as "PromptSubmit", PreToolUse => DENY],
+/// Table::new(claude_rows![SessionStart, Stop, PostToolUse => CONTEXT])
+/// Table::new(claude_rows![observed: SessionStart, UserPromptSubmit as "PromptSubmit", PreToolUse => DENY])
 /// ```
 macro_rules! claude_rows {
     (@caps $default:expr) => { $default };
@@ -257,15 +257,21 @@ macro_rules! claude_rows {
         let row = $crate::agents::claude::row($crate::protocol::EventName::$event);
         row $(.named($native))?.with_caps(claude_rows!(@caps $default $(, $caps)?))
     }};
+    // A const item, so the rows are `'static` also as an argument of
+    // `Table::new`, where a temporary would not be.
+    (@static $($row:expr),*) => {{
+        const ROWS: &[$crate::agents::EventRow] = &[$($row),*];
+        ROWS
+    }};
     (observed: $($event:ident $(as $native:literal)? $(=> $caps:expr)?),* $(,)?) => {
-        &[$(claude_rows!(@row $event, $crate::agents::Caps::NONE $(, $native)? $(=> $caps)?)),*]
+        claude_rows!(@static $(claude_rows!(@row $event, $crate::agents::Caps::NONE $(, $native)? $(=> $caps)?)),*)
     };
     ($($event:ident $(as $native:literal)? $(=> $caps:expr)?),* $(,)?) => {
-        &[$(claude_rows!(
+        claude_rows!(@static $(claude_rows!(
             @row $event,
             $crate::agents::claude::row($crate::protocol::EventName::$event).caps
             $(, $native)? $(=> $caps)?
-        )),*]
+        )),*)
     };
 }
 pub(crate) use claude_rows;
@@ -328,6 +334,47 @@ pub struct Table {
 }
 
 impl Table {
+    /// `events`, with no tool names, renames or notes, answered in JSON; the
+    /// `with_*` methods add what an agent has.
+    pub const fn new(events: &'static [EventRow]) -> Table {
+        Table {
+            events,
+            tools: &[],
+            renames: &[],
+            fields: &[],
+            notes: &[],
+            plain_stdout: false,
+        }
+    }
+
+    /// The same table, with these tool names.
+    pub const fn with_tools(self, tools: &'static [ToolRow]) -> Table {
+        Table { tools, ..self }
+    }
+
+    /// The same table, with these `tool_input` renames.
+    pub const fn with_renames(self, renames: &'static [Rename]) -> Table {
+        Table { renames, ..self }
+    }
+
+    /// The same table, with these top-level field renames.
+    pub const fn with_fields(self, fields: &'static [(&'static str, &'static str)]) -> Table {
+        Table { fields, ..self }
+    }
+
+    /// The same table, with these notes.
+    pub const fn with_notes(self, notes: &'static [&'static str]) -> Table {
+        Table { notes, ..self }
+    }
+
+    /// The same table, for an agent that reads stdout as plain text.
+    pub const fn with_plain_stdout(self) -> Table {
+        Table {
+            plain_stdout: true,
+            ..self
+        }
+    }
+
     /// The row of a native event name.
     pub fn by_native(&self, native: &str) -> Option<&'static EventRow> {
         self.events.iter().find(|r| r.native == native)
