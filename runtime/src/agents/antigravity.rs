@@ -43,12 +43,10 @@ claude_rows![observed: PreToolUse => Caps::of(&[Deny, Ask, Allow]), PostToolUse]
         tool("MultiEdit", "multi_replace_file_content"),
     ])
     .with_renames(&[
-        rename(Some("Bash"), "CommandLine", "command"),
-        rename(Some("Read"), "AbsolutePath", "file_path"),
-        rename(Some("Write"), "TargetFile", "file_path"),
-        rename(Some("Write"), "CodeContent", "content"),
-        rename(Some("Edit"), "TargetFile", "file_path"),
-        rename(Some("MultiEdit"), "TargetFile", "file_path"),
+        rename(&["Bash"], "CommandLine", "command"),
+        rename(&["Read"], "AbsolutePath", "file_path"),
+        rename(&["Write", "Edit", "MultiEdit"], "TargetFile", "file_path"),
+        rename(&["Write"], "CodeContent", "content"),
     ])
     .with_fields(&[
         ("conversationId", "session_id"),

@@ -20,8 +20,8 @@
 use super::claude_json::{ClaudeLike, Dialect};
 use super::table::claude_rows;
 use super::AnswerKind::Deny;
+use super::{project_and_home, InstallSpec, JsonSpec, Shape, TimeUnit};
 use super::{tool, Caps, Info, Table};
-use super::{InstallSpec, JsonSpec, Shape, TimeUnit, UserPath};
 
 /// Auggie's table: a deny before a tool is the one answer seen to work.
 pub static TABLE: Table = Table::new(claude_rows![observed:
@@ -50,13 +50,12 @@ pub static TABLE: Table = Table::new(claude_rows![observed:
 
 /// Auggie reads Claude's shape in `settings.json`, timeout in milliseconds;
 /// its matcher is a JavaScript regex, where a bare `*` is invalid.
-pub static INSTALL: InstallSpec = InstallSpec::json(
+pub static INSTALL: InstallSpec = project_and_home!(
     JsonSpec::claude(Shape::NestedMatching(".*"), TimeUnit::Milliseconds),
-    ".augment/settings.json",
-    UserPath::home(".augment/settings.json"),
+    ".augment",
+    "settings.json"
 )
 .with_system(super::SystemFile::new("/etc/augment/settings.json", "", ""))
-.detected_by(&[".augment"], &[UserPath::home(".augment")])
 .with_after_install(
     "Auggie runs hooks only when your Augment account has them enabled (feature flag enable_hooks)",
 );

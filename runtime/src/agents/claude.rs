@@ -10,8 +10,8 @@ use serde_json::Value;
 use super::deadline::{secs, Deadline};
 use super::AnswerKind::{Allow, Ask, Block, Context, Deny, Stop, SystemMessage, UpdatedInput};
 use super::DISABLE_ALL_HOOKS;
+use super::{project_and_home, Field, InstallSpec, JsonSpec, Literal, Shape, TimeUnit};
 use super::{Agent, Caps, DecodeError, EventRow, Info, Native, Table};
-use super::{Field, InstallSpec, JsonSpec, Literal, Shape, TimeUnit, UserPath};
 use crate::protocol::{Answer, Event, EventName};
 
 /// The Claude Code adapter.
@@ -132,7 +132,7 @@ const ROWS: &[EventRow] = same_names! {
 
 /// Claude Code reads `hooks` in `settings.json` (strict JSON), timeout in
 /// seconds; `disableAllHooks` switches every hook off.
-pub static INSTALL: InstallSpec = InstallSpec::json(
+pub static INSTALL: InstallSpec = project_and_home!(
     // Claude Code shows `statusMessage` while the entry runs: the messages
     // of the event's hooks go there (install reads hooks.json).
     JsonSpec::new(
@@ -145,15 +145,14 @@ pub static INSTALL: InstallSpec = InstallSpec::json(
         ],
     )
     .with_off(DISABLE_ALL_HOOKS),
-    ".claude/settings.json",
-    UserPath::home(".claude/settings.json"),
+    ".claude",
+    "settings.json"
 )
 .with_system(super::SystemFile::new(
     "/etc/claude-code/managed-settings.json",
     "/Library/Application Support/ClaudeCode/managed-settings.json",
     r"ClaudeCode\managed-settings.json",
-))
-.detected_by(&[".claude"], &[UserPath::home(".claude")]);
+));
 
 /// Claude Code: 600 s; UserPromptSubmit, Pre/PostModelSwitch 30 s, MessageDisplay 10 s;
 /// SessionEnd 1.5 s, which a hook's `timeout` may raise to at most 60 s

@@ -69,10 +69,20 @@ pub const CODEX_HOME: UserDir = UserDir::Var {
 /// Codex reads `hooks.json` (its root accepts only `description` and
 /// `hooks`), Claude's shape, timeout in seconds; the user layer lives in
 /// `$CODEX_HOME`.
-pub static INSTALL: InstallSpec = InstallSpec::json(JsonSpec::claude(Shape::Nested, TimeUnit::Seconds), ".codex/hooks.json", UserPath::new(CODEX_HOME, "hooks.json"))
-    .with_system(super::SystemFile::new("/etc/codex/hooks.json", "/etc/codex/hooks.json", ""))
-    .detected_by(&[".codex"], &[UserPath::new(CODEX_HOME, "")])
-    .with_after_install("Codex runs these hooks only after you review and trust them in its /hooks screen (`codex exec --dangerously-bypass-hook-trust` skips that review), and project hooks only in a project you trust in Codex");
+pub static INSTALL: InstallSpec = InstallSpec::json(
+    JsonSpec::claude(Shape::Nested, TimeUnit::Seconds),
+    ".codex/hooks.json",
+    UserPath::new(CODEX_HOME, "hooks.json"),
+)
+.with_system(super::SystemFile::new(
+    "/etc/codex/hooks.json",
+    "/etc/codex/hooks.json",
+    "",
+))
+.detected_by(&[".codex"], &[UserPath::new(CODEX_HOME, "")])
+.with_after_install(
+    "Codex runs these hooks only after you review and trust them in its /hooks screen (`codex exec --dangerously-bypass-hook-trust` skips that review), and project hooks only in a project you trust in Codex",
+);
 
 /// Codex: 600 s; SessionEnd 1 s, and it clamps a configured SessionEnd
 /// timeout to 3 s (warning "clamping SessionEnd hook timeout to 3s").

@@ -74,12 +74,10 @@ pub static TABLE: Table = Table::new(&[
 // Copilot's file tools follow str_replace_editor's parameter names
 // (unverified beyond the docs' tool table).
 .with_renames(&[
-    rename(Some("Read"), "path", "file_path"),
-    rename(Some("Write"), "path", "file_path"),
-    rename(Some("Write"), "file_text", "content"),
-    rename(Some("Edit"), "path", "file_path"),
-    rename(Some("Edit"), "old_str", "old_string"),
-    rename(Some("Edit"), "new_str", "new_string"),
+    rename(&["Read", "Write", "Edit"], "path", "file_path"),
+    rename(&["Write"], "file_text", "content"),
+    rename(&["Edit"], "old_str", "old_string"),
+    rename(&["Edit"], "new_str", "new_string"),
 ])
 .with_fields(&[
     ("sessionId", "session_id"),

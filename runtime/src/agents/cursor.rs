@@ -16,8 +16,8 @@ use super::claude_json::{put_verdict, verdict_str, VerdictKeys};
 use super::plan::{Intent, DEFAULT_DENY};
 use super::AnswerKind::{Allow, Ask, Block, Context, Deny, SystemMessage, UpdatedInput};
 use super::COMMAND_AND_TIMEOUT;
+use super::{project_and_home, InstallSpec, JsonSpec, Literal, Shape};
 use super::{tool, Agent, AlsoRuns, Caps, EventRow, Info, Native, Table};
-use super::{InstallSpec, JsonSpec, Literal, Shape, UserPath};
 use crate::protocol::{Event, EventName};
 
 /// The Cursor adapter.
@@ -84,17 +84,16 @@ pub static TABLE: Table = Table::new(&[
 
 /// Cursor reads `hooks.json` with a `version`, camelCase events and flat
 /// handlers, timeout in seconds.
-pub static INSTALL: InstallSpec = InstallSpec::json(
+pub static INSTALL: InstallSpec = project_and_home!(
     JsonSpec::new(Shape::Flat, COMMAND_AND_TIMEOUT).with_root(&[("version", Literal::Int(1))]),
-    ".cursor/hooks.json",
-    UserPath::home(".cursor/hooks.json"),
+    ".cursor",
+    "hooks.json"
 )
 .with_system(super::SystemFile::new(
     "/etc/cursor/hooks.json",
     "/Library/Application Support/Cursor/hooks.json",
     r"Cursor\hooks.json",
 ))
-.detected_by(&[".cursor"], &[UserPath::home(".cursor")])
 .with_after_install("Cursor runs a project's hooks only in a workspace you trust");
 
 /// With "Include third-party Plugins, Skills, and other configs" on,

@@ -25,16 +25,16 @@ const VERDICT: Caps = Caps::of(&[Deny, Allow]);
 
 /// Devin's table.
 pub static TABLE: Table = Table::new(claude_rows![observed:
-        SessionStart, UserPromptSubmit,
-        PreToolUse => VERDICT,
-        PermissionRequest => VERDICT,
-        PostToolUse, Stop, SessionEnd,
-    ])
-    .with_tools(&[tool("Bash", "exec"), tool("Edit", "edit")])
-    .with_notes(&[
-        "Devin also runs .claude/settings.json: with both installed, the Claude entry steps aside under Devin",
-        "only a verdict before a tool is claimed; other answers are unverified and dropped",
-    ]);
+    SessionStart, UserPromptSubmit,
+    PreToolUse => VERDICT,
+    PermissionRequest => VERDICT,
+    PostToolUse, Stop, SessionEnd,
+])
+.with_tools(&[tool("Bash", "exec"), tool("Edit", "edit")])
+.with_notes(&[
+    "Devin also runs .claude/settings.json: with both installed, the Claude entry steps aside under Devin",
+    "only a verdict before a tool is claimed; other answers are unverified and dropped",
+]);
 
 /// Devin reads `hooks` in `.devin/config.json` (user:
 /// `~/.config/devin/config.json`), Claude's shape; `""` matches every tool.

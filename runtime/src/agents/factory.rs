@@ -10,8 +10,8 @@
 
 use super::claude_json::{ClaudeLike, Dialect};
 use super::table::claude_rows;
+use super::{project_and_home, InstallSpec, JsonSpec, Shape, TimeUnit};
 use super::{tool, Info, Table};
-use super::{InstallSpec, JsonSpec, Shape, TimeUnit, UserPath};
 
 /// Factory Droid's table.
 pub static TABLE: Table = Table::new(claude_rows![
@@ -34,12 +34,11 @@ pub static TABLE: Table = Table::new(claude_rows![
 .with_notes(&["tool names other than Execute, Create and Edit are unverified"]);
 
 /// Factory Droid reads Claude's shape from `hooks.json`, timeout in seconds.
-pub static INSTALL: InstallSpec = InstallSpec::json(
+pub static INSTALL: InstallSpec = project_and_home!(
     JsonSpec::claude(Shape::Nested, TimeUnit::Seconds),
-    ".factory/hooks.json",
-    UserPath::home(".factory/hooks.json"),
-)
-.detected_by(&[".factory"], &[UserPath::home(".factory")]);
+    ".factory",
+    "hooks.json"
+);
 
 /// The Factory Droid adapter.
 pub static AGENT: ClaudeLike = ClaudeLike::new(

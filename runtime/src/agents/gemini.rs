@@ -18,8 +18,8 @@ use super::claude_json::{put_verdict, verdict_str, write_common, VerdictKeys};
 use super::deadline::{secs, Deadline};
 use super::plan::{Intent, DEFAULT_DENY};
 use super::AnswerKind::{Allow, Ask, Block, Context, Deny, Stop, SystemMessage, UpdatedInput};
+use super::{project_and_home, Field, InstallSpec, JsonSpec, Literal, Shape, TimeUnit};
 use super::{rename, tool, Agent, Caps, EventRow, Info, Native, Table};
-use super::{Field, InstallSpec, JsonSpec, Literal, Shape, TimeUnit, UserPath};
 use crate::protocol::{Event, EventName, Note};
 
 /// The Gemini CLI adapter.
@@ -73,10 +73,8 @@ pub static TABLE: Table = Table::new(&[
     tool("ExitPlanMode", "exit_plan_mode"),
 ])
 .with_renames(&[
-    rename(Some("Glob"), "dir_path", "path"),
-    rename(Some("Grep"), "dir_path", "path"),
-    rename(Some("Grep"), "include_pattern", "glob"),
-    rename(Some("LS"), "dir_path", "path"),
+    rename(&["Glob", "Grep", "LS"], "dir_path", "path"),
+    rename(&["Grep"], "include_pattern", "glob"),
 ])
 .with_notes(&[
     "AfterTool serves PostToolUse for failed tools too (the error is in tool_response)",
@@ -88,20 +86,32 @@ pub static TABLE: Table = Table::new(&[
 /// Gemini CLI reads `hooks` in `settings.json` (JSONC allowed) under its own
 /// event names; the timeout is in milliseconds and `name` is shown in its UI;
 /// `hooksConfig.enabled: false` switches every hook off.
-pub static INSTALL: InstallSpec = InstallSpec::json(JsonSpec::new(
-            Shape::Nested,
-            &[
-                ("name", Field::Literal(Literal::Str("agenthooks"))),
-                ("type", Field::Literal(Literal::Str("command"))),
-                ("command", Field::Command),
-                ("timeout", Field::Timeout(TimeUnit::Milliseconds)),
-            ],
-        )
-        .jsonc()
-        .with_off(&[("/hooksConfig/enabled", false)]), ".gemini/settings.json", UserPath::home(".gemini/settings.json"))
-    .with_system(super::SystemFile::new("/etc/gemini-cli/settings.json", "/Library/Application Support/GeminiCli/settings.json", r"gemini-cli\settings.json").var("GEMINI_CLI_SYSTEM_SETTINGS_PATH"))
-    .detected_by(&[".gemini"], &[UserPath::home(".gemini")])
-    .with_after_install("Gemini CLI runs these hooks only in a folder you trust in Gemini CLI (headless `gemini -p`: `--skip-trust` or GEMINI_CLI_TRUST_WORKSPACE=true)");
+pub static INSTALL: InstallSpec = project_and_home!(
+    JsonSpec::new(
+        Shape::Nested,
+        &[
+            ("name", Field::Literal(Literal::Str("agenthooks"))),
+            ("type", Field::Literal(Literal::Str("command"))),
+            ("command", Field::Command),
+            ("timeout", Field::Timeout(TimeUnit::Milliseconds)),
+        ],
+    )
+    .jsonc()
+    .with_off(&[("/hooksConfig/enabled", false)]),
+    ".gemini",
+    "settings.json"
+)
+.with_system(
+    super::SystemFile::new(
+        "/etc/gemini-cli/settings.json",
+        "/Library/Application Support/GeminiCli/settings.json",
+        r"gemini-cli\settings.json",
+    )
+    .var("GEMINI_CLI_SYSTEM_SETTINGS_PATH"),
+)
+.with_after_install(
+    "Gemini CLI runs these hooks only in a folder you trust in Gemini CLI (headless `gemini -p`: `--skip-trust` or GEMINI_CLI_TRUST_WORKSPACE=true)",
+);
 
 /// Gemini CLI: 60 000 ms.
 static INFO: Info =

@@ -362,6 +362,26 @@ impl InstallSpec {
     }
 }
 
+/// The [`InstallSpec`] of an agent that reads its hooks file at the same
+/// path in the project and under `$HOME` (`.qoder/settings.json`), and whose
+/// directory (`.qoder`) in either place says the agent is used there: the
+/// layout most agents share, spelled once.
+///
+/// ```ignore
+/// project_and_home!(JsonSpec::claude(Shape::Nested, TimeUnit::Seconds), ".qoder", "settings.json")
+/// ```
+macro_rules! project_and_home {
+    ($json:expr, $dir:literal, $file:literal) => {
+        $crate::agents::InstallSpec::json(
+            $json,
+            concat!($dir, "/", $file),
+            $crate::agents::UserPath::home(concat!($dir, "/", $file)),
+        )
+        .detected_by(&[$dir], &[$crate::agents::UserPath::home($dir)])
+    };
+}
+pub(crate) use project_and_home;
+
 /// Another agent's hooks config that an agent runs as well as its own, and
 /// how a hook tells which of the two is running it.
 ///

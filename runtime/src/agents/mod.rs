@@ -105,6 +105,7 @@ mod table;
 pub mod windsurf;
 
 pub use claude_json::{ClaudeLike, Dialect};
+use install_spec::project_and_home;
 pub use install_spec::{
     claude_handler, shows_status_message, AlsoRuns, Field, InstallSpec, JsonSpec, Literal,
     PluginSpec, Registration, ScriptSpec, Shape, SystemFile, TimeUnit, UserDir, UserPath,

@@ -88,10 +88,10 @@ pub static TABLE: Table = Table::new(&[
     tool("AskUserQuestion", "question"),
 ])
 .with_renames(&[
-    rename(None, "filePath", "file_path"),
-    rename(Some("Edit"), "oldString", "old_string"),
-    rename(Some("Edit"), "newString", "new_string"),
-    rename(Some("Edit"), "replaceAll", "replace_all"),
+    rename(&[], "filePath", "file_path"),
+    rename(&["Edit"], "oldString", "old_string"),
+    rename(&["Edit"], "newString", "new_string"),
+    rename(&["Edit"], "replaceAll", "replace_all"),
 ])
 .with_notes(&[
     "runs through a plugin that install writes; it calls agenthooks for each hook",

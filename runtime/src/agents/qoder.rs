@@ -13,23 +13,22 @@
 
 use super::claude_json::{ClaudeLike, Dialect};
 use super::table::claude_rows;
+use super::{project_and_home, InstallSpec, JsonSpec, Shape, TimeUnit};
 use super::{Info, Table};
-use super::{InstallSpec, JsonSpec, Shape, TimeUnit, UserPath};
 
 /// Qoder's table: Claude's names and answers.
 pub static TABLE: Table = Table::new(claude_rows![
-        SessionStart, UserPromptSubmit, PreToolUse, PostToolUse, PostToolUseFailure, Notification,
-        Stop, SessionEnd,
-    ])
-    .with_notes(&["answers other than a PreToolUse deny or rewrite follow Claude's protocol as Qoder documents it, unverified against a binary"]);
+    SessionStart, UserPromptSubmit, PreToolUse, PostToolUse, PostToolUseFailure, Notification,
+    Stop, SessionEnd,
+])
+.with_notes(&["answers other than a PreToolUse deny or rewrite follow Claude's protocol as Qoder documents it, unverified against a binary"]);
 
 /// Qoder reads `hooks` in `settings.json`, Claude's shape, seconds.
-pub static INSTALL: InstallSpec = InstallSpec::json(
+pub static INSTALL: InstallSpec = project_and_home!(
     JsonSpec::claude(Shape::Nested, TimeUnit::Seconds),
-    ".qoder/settings.json",
-    UserPath::home(".qoder/settings.json"),
-)
-.detected_by(&[".qoder"], &[UserPath::home(".qoder")]);
+    ".qoder",
+    "settings.json"
+);
 
 /// The Qoder adapter.
 pub static AGENT: ClaudeLike = ClaudeLike::new(

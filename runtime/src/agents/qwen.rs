@@ -17,8 +17,8 @@ use super::deadline::{secs, Deadline};
 use super::table::claude_rows;
 use super::AnswerKind::UpdatedInput;
 use super::DISABLE_ALL_HOOKS;
+use super::{project_and_home, InstallSpec, JsonSpec, Shape, TimeUnit};
 use super::{tool, Info, Table};
-use super::{InstallSpec, JsonSpec, Shape, TimeUnit, UserPath};
 
 /// Qwen Code's table: Claude's names and answers, except where noted.
 pub static TABLE: Table = Table::new(claude_rows![
@@ -52,10 +52,8 @@ pub static TABLE: Table = Table::new(claude_rows![
     tool("ExitPlanMode", "exit_plan_mode"),
 ])
 .with_renames(&[
-    super::rename(Some("Read"), "absolute_path", "file_path"),
-    super::rename(Some("LS"), "dir_path", "path"),
-    super::rename(Some("Glob"), "dir_path", "path"),
-    super::rename(Some("Grep"), "dir_path", "path"),
+    super::rename(&["Read"], "absolute_path", "file_path"),
+    super::rename(&["LS", "Glob", "Grep"], "dir_path", "path"),
 ])
 .with_notes(&[
     "SessionStart fires from 0.24 on (0.15 sends Notification auth_success instead)",
@@ -65,12 +63,12 @@ pub static TABLE: Table = Table::new(claude_rows![
 
 /// Qwen Code reads `hooks` in `settings.json` (JSONC allowed): Claude's shape
 /// and names, the timeout in milliseconds.
-pub static INSTALL: InstallSpec = InstallSpec::json(
+pub static INSTALL: InstallSpec = project_and_home!(
     JsonSpec::claude(Shape::Nested, TimeUnit::Milliseconds)
         .jsonc()
         .with_off(DISABLE_ALL_HOOKS),
-    ".qwen/settings.json",
-    UserPath::home(".qwen/settings.json"),
+    ".qwen",
+    "settings.json"
 )
 .with_system(
     super::SystemFile::new(
@@ -79,8 +77,7 @@ pub static INSTALL: InstallSpec = InstallSpec::json(
         r"qwen-code\settings.json",
     )
     .var("QWEN_CODE_SYSTEM_SETTINGS_PATH"),
-)
-.detected_by(&[".qwen"], &[UserPath::home(".qwen")]);
+);
 
 /// The Qwen Code adapter (60 000 ms for commands).
 pub static AGENT: ClaudeLike = ClaudeLike::new(

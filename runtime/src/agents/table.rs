@@ -288,8 +288,8 @@ pub struct ToolRow {
 /// A `tool_input` key the agent spells differently from Claude Code.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Rename {
-    /// Only for this canonical tool (`None`: every tool).
-    pub tool: Option<&'static str>,
+    /// Only for these canonical tools (empty: every tool).
+    pub tools: &'static [&'static str],
     /// The agent's key (`dir_path`).
     pub native: &'static str,
     /// Claude Code's key (`path`).
@@ -301,14 +301,15 @@ pub const fn tool(canonical: &'static str, native: &'static str) -> ToolRow {
     ToolRow { canonical, native }
 }
 
-/// Shorthand for a [`Rename`] in a table literal.
+/// Shorthand for a [`Rename`] in a table literal: `native` is `canonical`
+/// for each of `tools` (`&[]`: for every tool).
 pub const fn rename(
-    tool: Option<&'static str>,
+    tools: &'static [&'static str],
     native: &'static str,
     canonical: &'static str,
 ) -> Rename {
     Rename {
-        tool,
+        tools,
         native,
         canonical,
     }
@@ -432,7 +433,7 @@ impl Table {
     pub fn renames_for<'a>(&'a self, tool: &'a str) -> impl Iterator<Item = &'static Rename> + 'a {
         self.renames
             .iter()
-            .filter(move |r| r.tool.is_none_or(|t| t == tool))
+            .filter(move |r| r.tools.is_empty() || r.tools.contains(&tool))
     }
 }
 
@@ -507,21 +508,17 @@ mod tests {
             .decode_only(),
         EventRow::new(EventName::PreToolUse, "preTool", Caps::of(&[Ask])),
     ];
-    static T: Table = Table {
-        events: ROWS,
-        tools: &[
+    static T: Table = Table::new(ROWS)
+        .with_tools(&[
             tool("Bash", "shell"),
             tool("Bash", "bash"),
             tool("Edit", "edit"),
-        ],
-        renames: &[
-            rename(Some("Glob"), "dir_path", "path"),
-            rename(None, "filePath", "file_path"),
-        ],
-        fields: &[],
-        notes: &["n"],
-        plain_stdout: false,
-    };
+        ])
+        .with_renames(&[
+            rename(&["Glob", "Grep"], "dir_path", "path"),
+            rename(&[], "filePath", "file_path"),
+        ])
+        .with_notes(&["n"]);
 
     #[test]
     fn tools_map_both_ways_and_unknown_names_are_kept() {
@@ -545,6 +542,12 @@ mod tests {
     fn renames_are_scoped_to_their_tool() {
         let glob: Vec<_> = T.renames_for("Glob").map(|r| r.native).collect();
         assert_eq!(glob, ["dir_path", "filePath"]);
+        let grep: Vec<_> = T.renames_for("Grep").map(|r| r.native).collect();
+        assert_eq!(
+            grep,
+            ["dir_path", "filePath"],
+            "one rename serves each tool listed"
+        );
         let bash: Vec<_> = T.renames_for("Bash").map(|r| r.native).collect();
         assert_eq!(bash, ["filePath"]);
     }
