@@ -922,9 +922,7 @@ mod tests {
     #[cfg(unix)]
     #[test]
     fn a_fifo_at_the_path_does_not_block() {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("fifo");
-        crate::fsread::make_fifo(&path);
+        let (_dir, path) = crate::fsread::temp_fifo("fifo");
         let log = AuditLog::new(&path, None);
         let record = Record::new(&event(), None, &[], &Answer::none());
         assert!(log.write(&record).is_some());

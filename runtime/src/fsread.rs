@@ -331,6 +331,16 @@ pub(crate) fn make_fifo(path: &Path) {
     );
 }
 
+/// A FIFO called `name` in a new temporary directory (kept while the
+/// returned `TempDir` lives).
+#[cfg(all(test, unix))]
+pub(crate) fn temp_fifo(name: &str) -> (tempfile::TempDir, std::path::PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join(name);
+    make_fifo(&path);
+    (dir, path)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -370,9 +380,7 @@ mod tests {
     #[cfg(unix)]
     #[test]
     fn a_fifo_is_refused_without_blocking() {
-        let dir = tempfile::tempdir().unwrap();
-        let p = dir.path().join("fifo");
-        crate::fsread::make_fifo(&p);
+        let (_dir, p) = crate::fsread::temp_fifo("fifo");
         let e = read_bounded(&p, 10).unwrap_err();
         assert!(
             matches!(e, ReadError::NotRegular { kind: "a FIFO", .. }),

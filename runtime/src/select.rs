@@ -144,60 +144,67 @@ mod tests {
         }
     }
 
+    /// `matcher` parses and matches each of `yes` (a tool name, `None`: no
+    /// tool) and none of `no`.
+    fn matches_only(matcher: &str, yes: &[&str], no: &[Option<&str>]) -> Matcher {
+        let parsed = m(Some(matcher));
+        for tool in yes {
+            assert!(parsed.matches(Some(tool)), "{matcher} should match {tool}");
+        }
+        for tool in no {
+            assert!(
+                !parsed.matches(*tool),
+                "{matcher} should not match {tool:?}"
+            );
+        }
+        parsed
+    }
+
     #[test]
     fn exact_names_match_whole_names_only() {
-        let bash = m(Some("Bash"));
-        assert!(bash.matches(Some("Bash")));
-        assert!(!bash.matches(Some("BashOutput")));
-        assert!(!bash.matches(Some("bash")));
-        assert!(!bash.matches(None));
-
-        let list = m(Some("Edit|Write"));
-        assert!(list.matches(Some("Edit")));
-        assert!(list.matches(Some("Write")));
-        assert!(!list.matches(Some("NotebookEdit")));
-        assert!(!list.matches(Some("MultiEdit")));
-
-        let commas = m(Some("Read, Grep ,Glob"));
-        for t in ["Read", "Grep", "Glob"] {
-            assert!(commas.matches(Some(t)), "{t}");
-        }
-        assert!(!commas.matches(Some("Read, Grep")));
+        matches_only("Bash", &["Bash"], &[Some("BashOutput"), Some("bash"), None]);
+        matches_only(
+            "Edit|Write",
+            &["Edit", "Write"],
+            &[Some("NotebookEdit"), Some("MultiEdit")],
+        );
+        matches_only(
+            "Read, Grep ,Glob",
+            &["Read", "Grep", "Glob"],
+            &[Some("Read, Grep")],
+        );
     }
 
     #[test]
     fn hyphenated_names_are_exact() {
-        let hy = m(Some("my-tool"));
+        let hy = matches_only(
+            "my-tool",
+            &["my-tool"],
+            &[Some("my-tool-2"), Some("xmy-tool")],
+        );
         assert!(matches!(hy, Matcher::Exact(_)));
-        assert!(hy.matches(Some("my-tool")));
-        assert!(!hy.matches(Some("my-tool-2")));
-        assert!(!hy.matches(Some("xmy-tool")));
     }
 
     #[test]
     fn regex_matchers_are_unanchored() {
-        let edit = m(Some("Edit.*"));
+        let edit = matches_only("Edit.*", &["Edit", "NotebookEdit"], &[Some("Write"), None]);
         assert!(matches!(edit, Matcher::Regex(_)));
-        assert!(edit.matches(Some("Edit")));
-        assert!(edit.matches(Some("NotebookEdit")));
-        assert!(!edit.matches(Some("Write")));
-        assert!(!edit.matches(None));
-
-        let mcp = m(Some("mcp__memory__.*"));
-        assert!(mcp.matches(Some("mcp__memory__create_entities")));
-        assert!(!mcp.matches(Some("mcp__github__search")));
-
-        let anchored = m(Some("^Bash$"));
-        assert!(anchored.matches(Some("Bash")));
-        assert!(!anchored.matches(Some("BashOutput")));
+        matches_only(
+            "mcp__memory__.*",
+            &["mcp__memory__create_entities"],
+            &[Some("mcp__github__search")],
+        );
+        matches_only("^Bash$", &["Bash"], &[Some("BashOutput")]);
     }
 
     #[test]
     fn mcp_server_prefix_alone_matches_no_tool() {
         // `mcp__memory` is in the exact charset: it names a tool, not a prefix.
-        let prefix = m(Some("mcp__memory"));
-        assert!(!prefix.matches(Some("mcp__memory__x")));
-        assert!(!prefix.matches(Some("mcp__memory__create_entities")));
+        matches_only(
+            "mcp__memory",
+            &[],
+            &[Some("mcp__memory__x"), Some("mcp__memory__create_entities")],
+        );
     }
 
     #[test]

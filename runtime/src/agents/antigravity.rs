@@ -29,58 +29,50 @@ use super::claude_json::{ClaudeLike, Dialect};
 use super::table::claude_rows;
 use super::AnswerKind::{Allow, Ask, Deny};
 use super::{rename, tool, Caps, Info, NativeRead, Table, USER_ONLY};
-use super::{InstallSpec, JsonSpec, Registration, Shape, TimeUnit, UserPath};
+use super::{InstallSpec, JsonSpec, Shape, TimeUnit, UserPath};
 
 /// Antigravity's table: only the tool events run hooks.
-pub static TABLE: Table = Table {
-    // A verdict before a tool is all it reads.
-    events: claude_rows![observed: PreToolUse => Caps::of(&[Deny, Ask, Allow]), PostToolUse],
-    tools: &[
+pub static TABLE: Table = Table::new(// A verdict before a tool is all it reads.
+claude_rows![observed: PreToolUse => Caps::of(&[Deny, Ask, Allow]), PostToolUse])
+    .with_tools(&[
         tool("Bash", "run_command"),
         tool("Read", "view_file"),
         tool("Write", "write_to_file"),
         tool("Edit", "edit_file"),
         tool("Edit", "replace_file_content"),
         tool("MultiEdit", "multi_replace_file_content"),
-    ],
-    renames: &[
-        rename(Some("Bash"), "CommandLine", "command"),
-        rename(Some("Read"), "AbsolutePath", "file_path"),
-        rename(Some("Write"), "TargetFile", "file_path"),
-        rename(Some("Write"), "CodeContent", "content"),
-        rename(Some("Edit"), "TargetFile", "file_path"),
-        rename(Some("MultiEdit"), "TargetFile", "file_path"),
-    ],
-    fields: &[
+    ])
+    .with_renames(&[
+        rename(&["Bash"], "CommandLine", "command"),
+        rename(&["Read"], "AbsolutePath", "file_path"),
+        rename(&["Write", "Edit", "MultiEdit"], "TargetFile", "file_path"),
+        rename(&["Write"], "CodeContent", "content"),
+    ])
+    .with_fields(&[
         ("conversationId", "session_id"),
         ("transcriptPath", "transcript_path"),
-    ],
-    notes: &[
+    ])
+    .with_notes(&[
         "install writes the user file ~/.gemini/config/hooks.json only: the project file Antigravity reads is .agents/hooks.json itself",
         "PreInvocation, PostInvocation and Stop did not run on agy 1.0.5, so they are not registered",
         "the PostToolUse payload may carry no tool call; input keys other than CommandLine are unverified",
-    ],
-    plain_stdout: false,
-};
+    ]);
 
 /// Agenthooks' entry: a named hook (called `hooks`, so the file reads like
 /// Claude's) in the user file, matcher `""` (a bare `*` is not a valid Go
 /// regex), timeout in seconds.
-pub static INSTALL: InstallSpec = InstallSpec {
-    registration: Registration::Json(JsonSpec::claude(
-        Shape::NestedMatching(""),
-        TimeUnit::Seconds,
-    )),
-    project: USER_ONLY,
-    user: UserPath::home(".gemini/config/hooks.json"),
-    system: super::SystemFile::NONE,
-    detect: &[],
-    detect_user: &[
+pub static INSTALL: InstallSpec = InstallSpec::json(
+    JsonSpec::claude(Shape::NestedMatching(""), TimeUnit::Seconds),
+    USER_ONLY,
+    UserPath::home(".gemini/config/hooks.json"),
+)
+.detected_by(
+    &[],
+    &[
         UserPath::home(".gemini/antigravity"),
         UserPath::home(".gemini/config/hooks.json"),
     ],
-    after_install: None,
-};
+);
 
 /// The Antigravity adapter.
 pub static AGENT: ClaudeLike = ClaudeLike::new(

@@ -2,8 +2,6 @@ use serde_json::json;
 
 use super::*;
 use crate::agents::tests::*;
-use crate::agents::{Agent, Native};
-use crate::protocol::Answer;
 use crate::protocol::EventName;
 
 #[test]
@@ -19,27 +17,8 @@ fn the_tool_call_object_and_pascal_case_args_decode_to_claude_s() {
     assert_eq!(post.tool_name(), None);
 }
 
-#[test]
-fn verdicts_are_a_bare_decision_and_the_rest_is_dropped_with_a_note() {
-    let ev = fixture_event(&AGENT, "00-PreToolUse.json");
-    assert_eq!(
-        stdout_json(&AGENT.encode(&ev, &deny("no"))),
-        json!({"decision":"deny","reason":"no"})
-    );
-    assert_eq!(
-        stdout_json(&AGENT.encode(&ev, &ask("sure?"))),
-        json!({"decision":"ask","reason":"sure?"})
-    );
-    assert_eq!(
-        stdout_json(&AGENT.encode(&ev, &allow())),
-        json!({"decision":"allow"})
-    );
-    // A rewrite it cannot apply is a deny, never the original input.
-    let n = AGENT.encode(&ev, &rewrite(json!({"command":"ls"})));
-    assert_eq!(stdout_json(&n)["decision"], json!("deny"));
-    assert_eq!(n.notes().count(), 1);
-    assert_eq!(AGENT.encode(&ev, &Answer::none()), Native::default());
-}
+// Its verdicts (a bare decision; a rewrite denies with a note) are rows of
+// `each_canonical_answer_is_each_agent_s_documented_answer` (tests.rs).
 
 #[test]
 fn a_claude_shaped_command_file_is_one_antigravity_would_run_itself() {

@@ -20,51 +20,45 @@
 use super::claude_json::{ClaudeLike, Dialect};
 use super::table::claude_rows;
 use super::AnswerKind::Deny;
+use super::{project_and_home, InstallSpec, JsonSpec, Shape, TimeUnit};
 use super::{tool, Caps, Info, Table};
-use super::{InstallSpec, JsonSpec, Registration, Shape, TimeUnit, UserPath};
 
 /// Auggie's table: a deny before a tool is the one answer seen to work.
-pub static TABLE: Table = Table {
-    events: claude_rows![observed:
-        SessionStart,
-        UserPromptSubmit as "PromptSubmit",
-        PreToolUse => Caps::of(&[Deny]),
-        PostToolUse, Notification, Stop, SessionEnd,
-    ],
-    tools: &[
-        tool("Bash", "launch-process"),
-        tool("Read", "view"),
-        tool("Write", "save-file"),
-        tool("Edit", "str-replace-editor"),
-        tool("WebFetch", "web-fetch"),
-        tool("WebSearch", "web-search"),
-    ],
-    renames: &[],
-    fields: &[
-        ("conversation_id", "session_id"),
-        ("user_prompt", "prompt"),
-        ("tool_output", "tool_response"),
-    ],
-    notes: &[
-        "hooks run only when the Augment backend enables them (feature flag enable_hooks)",
-        "only a deny before a tool was seen to work; other answers are unverified and dropped",
-    ],
-    plain_stdout: false,
-};
+pub static TABLE: Table = Table::new(claude_rows![observed:
+    SessionStart,
+    UserPromptSubmit as "PromptSubmit",
+    PreToolUse => Caps::of(&[Deny]),
+    PostToolUse, Notification, Stop, SessionEnd,
+])
+.with_tools(&[
+    tool("Bash", "launch-process"),
+    tool("Read", "view"),
+    tool("Write", "save-file"),
+    tool("Edit", "str-replace-editor"),
+    tool("WebFetch", "web-fetch"),
+    tool("WebSearch", "web-search"),
+])
+.with_fields(&[
+    ("conversation_id", "session_id"),
+    ("user_prompt", "prompt"),
+    ("tool_output", "tool_response"),
+])
+.with_notes(&[
+    "hooks run only when the Augment backend enables them (feature flag enable_hooks)",
+    "only a deny before a tool was seen to work; other answers are unverified and dropped",
+]);
 
 /// Auggie reads Claude's shape in `settings.json`, timeout in milliseconds;
 /// its matcher is a JavaScript regex, where a bare `*` is invalid.
-pub static INSTALL: InstallSpec = InstallSpec {
-    registration: Registration::Json(JsonSpec::claude(Shape::NestedMatching(".*"), TimeUnit::Milliseconds)),
-    project: ".augment/settings.json",
-    user: UserPath::home(".augment/settings.json"),
-    system: super::SystemFile::new("/etc/augment/settings.json", "", ""),
-    detect: &[".augment"],
-    detect_user: &[UserPath::home(".augment")],
-    after_install: Some(
-        "Auggie runs hooks only when your Augment account has them enabled (feature flag enable_hooks)",
-    ),
-};
+pub static INSTALL: InstallSpec = project_and_home!(
+    JsonSpec::claude(Shape::NestedMatching(".*"), TimeUnit::Milliseconds),
+    ".augment",
+    "settings.json"
+)
+.with_system(super::SystemFile::new("/etc/augment/settings.json", "", ""))
+.with_after_install(
+    "Auggie runs hooks only when your Augment account has them enabled (feature flag enable_hooks)",
+);
 
 /// The Auggie adapter.
 pub static AGENT: ClaudeLike = ClaudeLike::new(

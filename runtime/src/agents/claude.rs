@@ -10,8 +10,8 @@ use serde_json::Value;
 use super::deadline::{secs, Deadline};
 use super::AnswerKind::{Allow, Ask, Block, Context, Deny, Stop, SystemMessage, UpdatedInput};
 use super::DISABLE_ALL_HOOKS;
+use super::{project_and_home, Field, InstallSpec, JsonSpec, Literal, Shape, TimeUnit};
 use super::{Agent, Caps, DecodeError, EventRow, Info, Native, Table};
-use super::{Field, InstallSpec, JsonSpec, Literal, Registration, Shape, TimeUnit, UserPath};
 use crate::protocol::{Answer, Event, EventName};
 
 /// The Claude Code adapter.
@@ -90,14 +90,8 @@ pub const fn row(event: EventName) -> EventRow {
 }
 
 /// Claude Code's table: every event under its own name, no renames.
-pub static TABLE: Table = Table {
-    events: ROWS,
-    tools: &[],
-    renames: &[],
-    fields: &[],
-    notes: &["the canonical protocol: the aggregated answer passes through unchanged"],
-    plain_stdout: false,
-};
+pub static TABLE: Table = Table::new(ROWS)
+    .with_notes(&["the canonical protocol: the aggregated answer passes through unchanged"]);
 
 /// Every event under its own name, with what Claude Code acts on there.
 const ROWS: &[EventRow] = same_names! {
@@ -138,32 +132,27 @@ const ROWS: &[EventRow] = same_names! {
 
 /// Claude Code reads `hooks` in `settings.json` (strict JSON), timeout in
 /// seconds; `disableAllHooks` switches every hook off.
-pub static INSTALL: InstallSpec = InstallSpec {
+pub static INSTALL: InstallSpec = project_and_home!(
     // Claude Code shows `statusMessage` while the entry runs: the messages
     // of the event's hooks go there (install reads hooks.json).
-    registration: Registration::Json(
-        JsonSpec::new(
-            Shape::Nested,
-            &[
-                ("type", Field::Literal(Literal::Str("command"))),
-                ("command", Field::Command),
-                ("timeout", Field::Timeout(TimeUnit::Seconds)),
-                ("statusMessage", Field::StatusMessage),
-            ],
-        )
-        .with_off(DISABLE_ALL_HOOKS),
-    ),
-    project: ".claude/settings.json",
-    user: UserPath::home(".claude/settings.json"),
-    system: super::SystemFile::new(
-        "/etc/claude-code/managed-settings.json",
-        "/Library/Application Support/ClaudeCode/managed-settings.json",
-        r"ClaudeCode\managed-settings.json",
-    ),
-    detect: &[".claude"],
-    detect_user: &[UserPath::home(".claude")],
-    after_install: None,
-};
+    JsonSpec::new(
+        Shape::Nested,
+        &[
+            ("type", Field::Literal(Literal::Str("command"))),
+            ("command", Field::Command),
+            ("timeout", Field::Timeout(TimeUnit::Seconds)),
+            ("statusMessage", Field::StatusMessage),
+        ],
+    )
+    .with_off(DISABLE_ALL_HOOKS),
+    ".claude",
+    "settings.json"
+)
+.with_system(super::SystemFile::new(
+    "/etc/claude-code/managed-settings.json",
+    "/Library/Application Support/ClaudeCode/managed-settings.json",
+    r"ClaudeCode\managed-settings.json",
+));
 
 /// Claude Code: 600 s; UserPromptSubmit, Pre/PostModelSwitch 30 s, MessageDisplay 10 s;
 /// SessionEnd 1.5 s, which a hook's `timeout` may raise to at most 60 s

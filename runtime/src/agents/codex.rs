@@ -18,7 +18,7 @@ use super::plan::{Intent, Verdict, DEFAULT_DENY};
 use super::table::claude_rows;
 use super::AnswerKind::{Allow, Block, Context, Deny, Stop, SystemMessage, UpdatedInput};
 use super::{tool, Agent, AnswerKind, Caps, EventRow, Info, Native, Table};
-use super::{InstallSpec, JsonSpec, Registration, Shape, TimeUnit, UserDir, UserPath};
+use super::{InstallSpec, JsonSpec, Shape, TimeUnit, UserDir, UserPath};
 use crate::protocol::{Event, EventName, Note};
 
 /// The Codex adapter.
@@ -28,42 +28,37 @@ const MESSAGE: Caps = Caps::of(&[SystemMessage]);
 const STOPPABLE: Caps = MESSAGE.with(&[Stop]);
 
 /// Codex's table: Claude's event names, each acting on less.
-pub static TABLE: Table = Table {
-    events: claude_rows![
-        SessionStart => STOPPABLE.with(&[Context]),
-        SubagentStart => MESSAGE.with(&[Context]),
-        UserPromptSubmit => STOPPABLE.with(&[Block, Context]),
-        PreToolUse => MESSAGE.with(&[Deny, UpdatedInput, Context]),
-        PermissionRequest => MESSAGE.with(&[Deny, Allow]),
-        PostToolUse => STOPPABLE.with(&[Block, Context]),
-        PreCompact => STOPPABLE,
-        PostCompact => STOPPABLE,
-        SubagentStop => STOPPABLE.with(&[Block]),
-        Stop => STOPPABLE.with(&[Block]),
-        StopFailure => Caps::NONE,
-        SessionEnd => Caps::NONE,
-    ],
-    tools: &[
-        // Older releases send `Bash`; newer ones the real shell tool's name.
-        tool("Bash", "shell_command"),
-        tool("Bash", "exec_command"),
-        tool("Bash", "local_shell"),
-        tool("Bash", "shell"),
-        // Codex itself matches `Edit` and `Write` against apply_patch.
-        tool("Edit", "apply_patch"),
-        tool("Agent", "spawn_agent"),
-    ],
-    renames: &[],
-    fields: &[],
-    notes: &[
-        "hooks run only after they are trusted in Codex (`/hooks`)",
-        "before a tool, only Bash, apply_patch and MCP tools are hooked",
-        "apply_patch arrives as `Edit` with the patch in `command` and its first file in `file_path`",
-        "a rewrite of Bash or apply_patch can change only `command`",
-        "ask and stop before a tool become a deny",
-    ],
-    plain_stdout: false,
-};
+pub static TABLE: Table = Table::new(claude_rows![
+    SessionStart => STOPPABLE.with(&[Context]),
+    SubagentStart => MESSAGE.with(&[Context]),
+    UserPromptSubmit => STOPPABLE.with(&[Block, Context]),
+    PreToolUse => MESSAGE.with(&[Deny, UpdatedInput, Context]),
+    PermissionRequest => MESSAGE.with(&[Deny, Allow]),
+    PostToolUse => STOPPABLE.with(&[Block, Context]),
+    PreCompact => STOPPABLE,
+    PostCompact => STOPPABLE,
+    SubagentStop => STOPPABLE.with(&[Block]),
+    Stop => STOPPABLE.with(&[Block]),
+    StopFailure => Caps::NONE,
+    SessionEnd => Caps::NONE,
+])
+.with_tools(&[
+    // Older releases send `Bash`; newer ones the real shell tool's name.
+    tool("Bash", "shell_command"),
+    tool("Bash", "exec_command"),
+    tool("Bash", "local_shell"),
+    tool("Bash", "shell"),
+    // Codex itself matches `Edit` and `Write` against apply_patch.
+    tool("Edit", "apply_patch"),
+    tool("Agent", "spawn_agent"),
+])
+.with_notes(&[
+    "hooks run only after they are trusted in Codex (`/hooks`)",
+    "before a tool, only Bash, apply_patch and MCP tools are hooked",
+    "apply_patch arrives as `Edit` with the patch in `command` and its first file in `file_path`",
+    "a rewrite of Bash or apply_patch can change only `command`",
+    "ask and stop before a tool become a deny",
+]);
 
 /// The user directory Codex keeps its config in: `$CODEX_HOME`, default `~/.codex`.
 pub const CODEX_HOME: UserDir = UserDir::Var {
@@ -74,17 +69,20 @@ pub const CODEX_HOME: UserDir = UserDir::Var {
 /// Codex reads `hooks.json` (its root accepts only `description` and
 /// `hooks`), Claude's shape, timeout in seconds; the user layer lives in
 /// `$CODEX_HOME`.
-pub static INSTALL: InstallSpec = InstallSpec {
-    registration: Registration::Json(JsonSpec::claude(Shape::Nested, TimeUnit::Seconds)),
-    project: ".codex/hooks.json",
-    user: UserPath::new(CODEX_HOME, "hooks.json"),
-    system: super::SystemFile::new("/etc/codex/hooks.json", "/etc/codex/hooks.json", ""),
-    detect: &[".codex"],
-    detect_user: &[UserPath::new(CODEX_HOME, "")],
-    after_install: Some(
-        "Codex runs these hooks only after you review and trust them in its /hooks screen (`codex exec --dangerously-bypass-hook-trust` skips that review), and project hooks only in a project you trust in Codex",
-    ),
-};
+pub static INSTALL: InstallSpec = InstallSpec::json(
+    JsonSpec::claude(Shape::Nested, TimeUnit::Seconds),
+    ".codex/hooks.json",
+    UserPath::new(CODEX_HOME, "hooks.json"),
+)
+.with_system(super::SystemFile::new(
+    "/etc/codex/hooks.json",
+    "/etc/codex/hooks.json",
+    "",
+))
+.detected_by(&[".codex"], &[UserPath::new(CODEX_HOME, "")])
+.with_after_install(
+    "Codex runs these hooks only after you review and trust them in its /hooks screen (`codex exec --dangerously-bypass-hook-trust` skips that review), and project hooks only in a project you trust in Codex",
+);
 
 /// Codex: 600 s; SessionEnd 1 s, and it clamps a configured SessionEnd
 /// timeout to 3 s (warning "clamping SessionEnd hook timeout to 3s").

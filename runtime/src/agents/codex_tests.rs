@@ -30,13 +30,18 @@ fn newer_shell_tool_names_decode_as_bash() {
     }
 }
 
+/// Codex's PreToolUse for an `apply_patch` of `patch`, decoded.
+fn apply_patch(patch: &str) -> Event {
+    decoded(
+        &Codex,
+        json!({"hook_event_name":"PreToolUse","tool_name":"apply_patch","tool_input":{"command":patch}}),
+    )
+}
+
 #[test]
 fn apply_patch_decodes_as_edit_with_its_files() {
     let patch = "*** Begin Patch\n*** Update File: src/a.rs\n@@\n-x\n+y\n*** Add File: b.txt\n+hi\n*** End Patch";
-    let ev = decoded(
-        &Codex,
-        json!({"hook_event_name":"PreToolUse","tool_name":"apply_patch","tool_input":{"command":patch}}),
-    );
+    let ev = apply_patch(patch);
     assert_eq!(ev.tool_name(), Some("Edit"));
     let input = ev.tool_input().unwrap();
     assert_eq!(input["file_path"], "src/a.rs");
@@ -117,31 +122,17 @@ fn stop_before_a_tool_becomes_a_deny() {
     );
 }
 
+// A block at the prompt or at Stop, a stop and SessionStart's context are
+// rows of `each_canonical_answer_is_each_agent_s_documented_answer` (tests.rs).
 #[test]
-fn prompt_stop_and_session_answers() {
+fn context_at_stop_is_dropped_and_no_answer_says_nothing() {
     let at = |name: &str| decoded(&Codex, json!({"hook_event_name":name,"session_id":"s"}));
-    let n = Codex.encode(&at("UserPromptSubmit"), &block("no"));
-    assert_eq!(stdout_json(&n), json!({"decision":"block","reason":"no"}));
-    let n = Codex.encode(&at("Stop"), &block("keep going"));
-    assert_eq!(
-        stdout_json(&n),
-        json!({"decision":"block","reason":"keep going"})
-    );
-    let n = Codex.encode(&at("Stop"), &stop("done"));
-    assert_eq!(
-        stdout_json(&n),
-        json!({"continue":false,"stopReason":"done"})
-    );
-    let n = Codex.encode(&at("SessionStart"), &context("ctx"));
-    assert_eq!(
-        stdout_json(&n),
-        json!({"hookSpecificOutput":{"hookEventName":"SessionStart","additionalContext":"ctx"}})
-    );
     let n = Codex.encode(&at("Stop"), &context("ctx"));
-    assert_eq!(n.stdout, "");
-    assert_eq!(n.notes().count(), 1);
-    let n = Codex.encode(&at("SessionEnd"), &Answer::none());
-    assert_eq!(n, Native::default());
+    assert_eq!((n.stdout.as_str(), n.notes().count()), ("", 1));
+    assert_eq!(
+        Codex.encode(&at("SessionEnd"), &Answer::none()),
+        Native::default()
+    );
 }
 
 #[test]
@@ -185,10 +176,7 @@ fn permission_request_answers_with_behavior_and_denies_rewrites_it_cannot_apply(
 #[test]
 fn a_patch_that_only_adds_files_decodes_as_write() {
     let patch = "*** Begin Patch\n*** Add File: new.txt\n+hi\n*** End Patch";
-    let ev = decoded(
-        &Codex,
-        json!({"hook_event_name":"PreToolUse","tool_name":"apply_patch","tool_input":{"command":patch}}),
-    );
+    let ev = apply_patch(patch);
     assert_eq!(ev.tool_name(), Some("Write"));
     assert_eq!(ev.tool_input().unwrap()["file_path"], "new.txt");
     let n = Codex.encode(&ev, &rewrite(json!({"command":"x","file_path":"new.txt"})));

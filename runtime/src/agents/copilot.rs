@@ -21,10 +21,7 @@ use super::plan::{non_empty, Intent, DEFAULT_DENY};
 use super::AnswerKind::{Allow, Ask, Block, Context, Deny, Stop, UpdatedInput};
 use super::DISABLE_ALL_HOOKS;
 use super::{parse_if_string, rename, tool, Agent, Caps, EventRow, Info, Native, Table};
-use super::{
-    AlsoRuns, Field, InstallSpec, JsonSpec, Literal, Registration, Shape, TimeUnit, UserDir,
-    UserPath,
-};
+use super::{AlsoRuns, Field, InstallSpec, JsonSpec, Literal, Shape, TimeUnit, UserDir, UserPath};
 use crate::protocol::{Event, EventName};
 
 /// The Copilot CLI adapter.
@@ -34,73 +31,68 @@ const CONTEXT: Caps = Caps::of(&[Context]);
 const KEEP_GOING: Caps = Caps::of(&[Block]);
 
 /// Copilot's table (native camelCase registrations).
-pub static TABLE: Table = Table {
-    events: &[
-        EventRow::new(EventName::SessionStart, "sessionStart", CONTEXT),
-        EventRow::new(EventName::UserPromptSubmit, "userPromptSubmitted", CONTEXT),
-        EventRow::new(
-            EventName::PreToolUse,
-            "preToolUse",
-            Caps::of(&[Deny, Ask, Allow, UpdatedInput]),
-        ),
-        EventRow::new(
-            EventName::PermissionRequest,
-            "permissionRequest",
-            Caps::of(&[Deny, Allow, Stop]),
-        ),
-        EventRow::new(EventName::PostToolUse, "postToolUse", CONTEXT),
-        EventRow::new(EventName::PostToolUseFailure, "postToolUseFailure", CONTEXT),
-        EventRow::new(EventName::Notification, "notification", CONTEXT),
-        EventRow::new(EventName::SubagentStart, "subagentStart", Caps::NONE),
-        EventRow::new(EventName::SubagentStop, "subagentStop", KEEP_GOING),
-        EventRow::new(EventName::Stop, "agentStop", KEEP_GOING),
-        EventRow::new(EventName::StopFailure, "errorOccurred", Caps::NONE),
-        EventRow::new(EventName::PreCompact, "preCompact", Caps::NONE),
-        EventRow::new(EventName::SessionEnd, "sessionEnd", Caps::NONE),
-    ],
-    tools: &[
-        tool("Bash", "bash"),
-        tool("PowerShell", "powershell"),
-        tool("Read", "view"),
-        tool("Write", "create"),
-        tool("Edit", "edit"),
-        tool("Edit", "str_replace_editor"),
-        tool("Edit", "apply_patch"),
-        tool("Grep", "grep"),
-        tool("Grep", "rg"),
-        tool("Glob", "glob"),
-        tool("WebFetch", "web_fetch"),
-        tool("WebSearch", "web_search"),
-        tool("AskUserQuestion", "ask_user"),
-        tool("TodoWrite", "update_todo"),
-        tool("Agent", "task"),
-    ],
-    // Copilot's file tools follow str_replace_editor's parameter names
-    // (unverified beyond the docs' tool table).
-    renames: &[
-        rename(Some("Read"), "path", "file_path"),
-        rename(Some("Write"), "path", "file_path"),
-        rename(Some("Write"), "file_text", "content"),
-        rename(Some("Edit"), "path", "file_path"),
-        rename(Some("Edit"), "old_str", "old_string"),
-        rename(Some("Edit"), "new_str", "new_string"),
-    ],
-    fields: &[
-        ("sessionId", "session_id"),
-        ("transcriptPath", "transcript_path"),
-        ("permissionSuggestions", "permission_suggestions"),
-        ("initialPrompt", "initial_prompt"),
-        // Claude-format payloads name the result differently from Claude Code.
-        ("tool_result", "tool_response"),
-    ],
-    notes: &[
-        "the payload does not name the event: install passes it with --event",
-        "every answer is JSON with exit 0: exit 2 loses its reason, and any non-zero exit denies",
-        "additionalContext before a tool is dropped by Copilot (github/copilot-cli#2585)",
-        "the cloud agent treats ask as deny",
-    ],
-    plain_stdout: false,
-};
+pub static TABLE: Table = Table::new(&[
+    EventRow::new(EventName::SessionStart, "sessionStart", CONTEXT),
+    EventRow::new(EventName::UserPromptSubmit, "userPromptSubmitted", CONTEXT),
+    EventRow::new(
+        EventName::PreToolUse,
+        "preToolUse",
+        Caps::of(&[Deny, Ask, Allow, UpdatedInput]),
+    ),
+    EventRow::new(
+        EventName::PermissionRequest,
+        "permissionRequest",
+        Caps::of(&[Deny, Allow, Stop]),
+    ),
+    EventRow::new(EventName::PostToolUse, "postToolUse", CONTEXT),
+    EventRow::new(EventName::PostToolUseFailure, "postToolUseFailure", CONTEXT),
+    EventRow::new(EventName::Notification, "notification", CONTEXT),
+    EventRow::new(EventName::SubagentStart, "subagentStart", Caps::NONE),
+    EventRow::new(EventName::SubagentStop, "subagentStop", KEEP_GOING),
+    EventRow::new(EventName::Stop, "agentStop", KEEP_GOING),
+    EventRow::new(EventName::StopFailure, "errorOccurred", Caps::NONE),
+    EventRow::new(EventName::PreCompact, "preCompact", Caps::NONE),
+    EventRow::new(EventName::SessionEnd, "sessionEnd", Caps::NONE),
+])
+.with_tools(&[
+    tool("Bash", "bash"),
+    tool("PowerShell", "powershell"),
+    tool("Read", "view"),
+    tool("Write", "create"),
+    tool("Edit", "edit"),
+    tool("Edit", "str_replace_editor"),
+    tool("Edit", "apply_patch"),
+    tool("Grep", "grep"),
+    tool("Grep", "rg"),
+    tool("Glob", "glob"),
+    tool("WebFetch", "web_fetch"),
+    tool("WebSearch", "web_search"),
+    tool("AskUserQuestion", "ask_user"),
+    tool("TodoWrite", "update_todo"),
+    tool("Agent", "task"),
+])
+// Copilot's file tools follow str_replace_editor's parameter names
+// (unverified beyond the docs' tool table).
+.with_renames(&[
+    rename(&["Read", "Write", "Edit"], "path", "file_path"),
+    rename(&["Write"], "file_text", "content"),
+    rename(&["Edit"], "old_str", "old_string"),
+    rename(&["Edit"], "new_str", "new_string"),
+])
+.with_fields(&[
+    ("sessionId", "session_id"),
+    ("transcriptPath", "transcript_path"),
+    ("permissionSuggestions", "permission_suggestions"),
+    ("initialPrompt", "initial_prompt"),
+    // Claude-format payloads name the result differently from Claude Code.
+    ("tool_result", "tool_response"),
+])
+.with_notes(&[
+    "the payload does not name the event: install passes it with --event",
+    "every answer is JSON with exit 0: exit 2 loses its reason, and any non-zero exit denies",
+    "additionalContext before a tool is dropped by Copilot (github/copilot-cli#2585)",
+    "the cloud agent treats ask as deny",
+]);
 
 /// The user directory Copilot CLI keeps its config in: `$COPILOT_HOME`, default `~/.copilot`.
 pub const COPILOT_HOME: UserDir = UserDir::Var {
@@ -112,35 +104,35 @@ pub const COPILOT_HOME: UserDir = UserDir::Var {
 /// we keep a file of our own with a `version`, camelCase (native) event keys
 /// and flat handlers with `bash`, `powershell` (what it runs on Windows) and
 /// `timeoutSec`.
-pub static INSTALL: InstallSpec = InstallSpec {
-    registration: Registration::Json(
-        JsonSpec::new(
-            Shape::Flat,
-            &[
-                ("type", Field::Literal(Literal::Str("command"))),
-                ("bash", Field::Command),
-                ("powershell", Field::PowerShellCommand),
-                ("timeoutSec", Field::Timeout(TimeUnit::Seconds)),
-            ],
-        )
-        .with_root(&[("version", Literal::Int(1))])
-        .with_off(DISABLE_ALL_HOOKS),
-    ),
-    project: ".github/hooks/agenthooks.json",
-    user: UserPath::new(COPILOT_HOME, "hooks/agenthooks.json"),
-    system: super::SystemFile::new(
-        "/etc/github-copilot/policy.d/agenthooks.json",
-        "/etc/github-copilot/policy.d/agenthooks.json",
-        r"GitHub\Copilot\policy.d\agenthooks.json",
-    ),
-    detect: &[
+pub static INSTALL: InstallSpec = InstallSpec::json(
+    JsonSpec::new(
+        Shape::Flat,
+        &[
+            ("type", Field::Literal(Literal::Str("command"))),
+            ("bash", Field::Command),
+            ("powershell", Field::PowerShellCommand),
+            ("timeoutSec", Field::Timeout(TimeUnit::Seconds)),
+        ],
+    )
+    .with_root(&[("version", Literal::Int(1))])
+    .with_off(DISABLE_ALL_HOOKS),
+    ".github/hooks/agenthooks.json",
+    UserPath::new(COPILOT_HOME, "hooks/agenthooks.json"),
+)
+.with_system(super::SystemFile::new(
+    "/etc/github-copilot/policy.d/agenthooks.json",
+    "/etc/github-copilot/policy.d/agenthooks.json",
+    r"GitHub\Copilot\policy.d\agenthooks.json",
+))
+.detected_by(
+    &[
         ".github/hooks",
         ".github/copilot-instructions.md",
         ".github/copilot",
     ],
-    detect_user: &[UserPath::new(COPILOT_HOME, "")],
-    after_install: Some("Copilot CLI loads these hooks only in a folder you trust in Copilot CLI"),
-};
+    &[UserPath::new(COPILOT_HOME, "")],
+)
+.with_after_install("Copilot CLI loads these hooks only in a folder you trust in Copilot CLI");
 
 /// GitHub Copilot: 30 s. Copilot CLI runs the hooks in `.claude/settings.json`
 /// as well as its own, with `COPILOT_CLI=1` set for both. Its own entry is

@@ -19,7 +19,7 @@ use super::tool;
 use super::AnswerKind::{Ask, SystemMessage};
 use super::COMMAND_AND_TIMEOUT;
 use super::{Caps, EventRow, Info, Table};
-use super::{InstallSpec, JsonSpec, Registration, Shape, UserDir, UserPath};
+use super::{InstallSpec, JsonSpec, Shape, UserDir, UserPath};
 use crate::protocol::EventName;
 
 /// Allow, deny, halt, rewrite and context (its skill's list); no ask.
@@ -28,45 +28,40 @@ const PRE_TOOL: Caps = TOOL.without(&[Ask, SystemMessage]);
 /// Crush's table. Only PreToolUse is registered: a build from before the
 /// 13-event release rejects the whole config over an event name it does not
 /// know.
-pub static TABLE: Table = Table {
-    events: &[
-        EventRow::new(EventName::PreToolUse, "PreToolUse", PRE_TOOL),
-        EventRow::new(EventName::PostToolUse, "PostToolUse", Caps::NONE).decode_only(),
-        EventRow::new(EventName::SessionStart, "SessionStart", Caps::NONE).decode_only(),
-        EventRow::new(EventName::SessionEnd, "SessionEnd", Caps::NONE).decode_only(),
-    ],
-    tools: &[
-        tool("Bash", "bash"),
-        tool("Read", "view"),
-        tool("Write", "write"),
-        tool("Edit", "edit"),
-        tool("MultiEdit", "multiedit"),
-        tool("Glob", "glob"),
-        tool("Grep", "grep"),
-        tool("LS", "ls"),
-        tool("WebFetch", "fetch"),
-        tool("Agent", "agent"),
-    ],
-    renames: &[],
-    fields: &[],
-    notes: &[
-        "install registers PreToolUse only: older Crush rejects the whole config over an unknown event",
-        "hooks see only the top-level agent's tool calls, not a sub-agent's",
-    ],
-    plain_stdout: false,
-};
+pub static TABLE: Table = Table::new(&[
+    EventRow::new(EventName::PreToolUse, "PreToolUse", PRE_TOOL),
+    EventRow::new(EventName::PostToolUse, "PostToolUse", Caps::NONE).decode_only(),
+    EventRow::new(EventName::SessionStart, "SessionStart", Caps::NONE).decode_only(),
+    EventRow::new(EventName::SessionEnd, "SessionEnd", Caps::NONE).decode_only(),
+])
+.with_tools(&[
+    tool("Bash", "bash"),
+    tool("Read", "view"),
+    tool("Write", "write"),
+    tool("Edit", "edit"),
+    tool("MultiEdit", "multiedit"),
+    tool("Glob", "glob"),
+    tool("Grep", "grep"),
+    tool("LS", "ls"),
+    tool("WebFetch", "fetch"),
+    tool("Agent", "agent"),
+])
+.with_notes(&[
+    "install registers PreToolUse only: older Crush rejects the whole config over an unknown event",
+    "hooks see only the top-level agent's tool calls, not a sub-agent's",
+]);
 
 /// Crush reads `hooks` in `crush.json` (JSONC): flat `{command, timeout}`
 /// handlers, no `type`.
-pub static INSTALL: InstallSpec = InstallSpec {
-    registration: Registration::Json(JsonSpec::new(Shape::Flat, COMMAND_AND_TIMEOUT).jsonc()),
-    project: "crush.json",
-    user: UserPath::new(UserDir::XDG_CONFIG_HOME, "crush/crush.json"),
-    system: super::SystemFile::NONE,
-    detect: &["crush.json", ".crush.json", ".crush"],
-    detect_user: &[UserPath::new(UserDir::XDG_CONFIG_HOME, "crush")],
-    after_install: None,
-};
+pub static INSTALL: InstallSpec = InstallSpec::json(
+    JsonSpec::new(Shape::Flat, COMMAND_AND_TIMEOUT).jsonc(),
+    "crush.json",
+    UserPath::new(UserDir::XDG_CONFIG_HOME, "crush/crush.json"),
+)
+.detected_by(
+    &["crush.json", ".crush.json", ".crush"],
+    &[UserPath::new(UserDir::XDG_CONFIG_HOME, "crush")],
+);
 
 /// The Crush adapter.
 pub static AGENT: ClaudeLike = ClaudeLike::new(

@@ -16,8 +16,8 @@ use super::claude_json::{put_verdict, verdict_str, VerdictKeys};
 use super::plan::{Intent, DEFAULT_DENY};
 use super::AnswerKind::{Allow, Ask, Block, Context, Deny, SystemMessage, UpdatedInput};
 use super::COMMAND_AND_TIMEOUT;
+use super::{project_and_home, InstallSpec, JsonSpec, Literal, Shape};
 use super::{tool, Agent, AlsoRuns, Caps, EventRow, Info, Native, Table};
-use super::{InstallSpec, JsonSpec, Literal, Registration, Shape, UserPath};
 use crate::protocol::{Event, EventName};
 
 /// The Cursor adapter.
@@ -28,81 +28,73 @@ const CONTEXT: Caps = Caps::of(&[Context]);
 const FOLLOW_UP: Caps = Caps::of(&[Block]);
 
 /// Cursor's table.
-pub static TABLE: Table = Table {
-    events: &[
-        EventRow::new(EventName::SessionStart, "sessionStart", CONTEXT),
-        EventRow::new(
-            EventName::UserPromptSubmit,
-            "beforeSubmitPrompt",
-            Caps::of(&[Block]),
-        ),
-        EventRow::new(
-            EventName::PreToolUse,
-            "preToolUse",
-            PERMISSION.with(&[UpdatedInput]),
-        ),
-        EventRow::new(EventName::PreToolUse, "beforeShellExecution", PERMISSION)
-            .for_tool("Bash")
-            .decode_only(),
-        EventRow::new(EventName::PreToolUse, "beforeMCPExecution", PERMISSION).decode_only(),
-        EventRow::new(
-            EventName::PreToolUse,
-            "beforeReadFile",
-            PERMISSION.without(&[Ask]),
-        )
-        .for_tool("Read")
+pub static TABLE: Table = Table::new(&[
+    EventRow::new(EventName::SessionStart, "sessionStart", CONTEXT),
+    EventRow::new(
+        EventName::UserPromptSubmit,
+        "beforeSubmitPrompt",
+        Caps::of(&[Block]),
+    ),
+    EventRow::new(
+        EventName::PreToolUse,
+        "preToolUse",
+        PERMISSION.with(&[UpdatedInput]),
+    ),
+    EventRow::new(EventName::PreToolUse, "beforeShellExecution", PERMISSION)
+        .for_tool("Bash")
         .decode_only(),
-        EventRow::new(EventName::PostToolUse, "postToolUse", CONTEXT),
-        EventRow::new(EventName::PostToolUse, "afterShellExecution", Caps::NONE)
-            .for_tool("Bash")
-            .decode_only(),
-        EventRow::new(EventName::PostToolUse, "afterMCPExecution", Caps::NONE).decode_only(),
-        EventRow::new(EventName::PostToolUse, "afterFileEdit", Caps::NONE)
-            .for_tool("Edit")
-            .decode_only(),
-        EventRow::new(
-            EventName::PostToolUseFailure,
-            "postToolUseFailure",
-            Caps::NONE,
-        ),
-        EventRow::new(EventName::SubagentStart, "subagentStart", Caps::NONE),
-        EventRow::new(EventName::SubagentStop, "subagentStop", FOLLOW_UP),
-        EventRow::new(EventName::Stop, "stop", FOLLOW_UP),
-        EventRow::new(EventName::PreCompact, "preCompact", Caps::NONE),
-        EventRow::new(EventName::SessionEnd, "sessionEnd", Caps::NONE),
-    ],
-    tools: &[
-        tool("Bash", "Shell"),
-        tool("Edit", "StrReplace"),
-        tool("Agent", "Task"),
-    ],
-    renames: &[],
-    fields: &[("conversation_id", "session_id")],
-    notes: &[
-        "keep going at stop is a follow-up message (Cursor's loop limit applies)",
-        "before MCP tools: the server is not named, so tools arrive as mcp__cursor__<tool>",
-        "most of Cursor's hook protocol is documented only in part (unverified)",
-    ],
-    plain_stdout: false,
-};
+    EventRow::new(EventName::PreToolUse, "beforeMCPExecution", PERMISSION).decode_only(),
+    EventRow::new(
+        EventName::PreToolUse,
+        "beforeReadFile",
+        PERMISSION.without(&[Ask]),
+    )
+    .for_tool("Read")
+    .decode_only(),
+    EventRow::new(EventName::PostToolUse, "postToolUse", CONTEXT),
+    EventRow::new(EventName::PostToolUse, "afterShellExecution", Caps::NONE)
+        .for_tool("Bash")
+        .decode_only(),
+    EventRow::new(EventName::PostToolUse, "afterMCPExecution", Caps::NONE).decode_only(),
+    EventRow::new(EventName::PostToolUse, "afterFileEdit", Caps::NONE)
+        .for_tool("Edit")
+        .decode_only(),
+    EventRow::new(
+        EventName::PostToolUseFailure,
+        "postToolUseFailure",
+        Caps::NONE,
+    ),
+    EventRow::new(EventName::SubagentStart, "subagentStart", Caps::NONE),
+    EventRow::new(EventName::SubagentStop, "subagentStop", FOLLOW_UP),
+    EventRow::new(EventName::Stop, "stop", FOLLOW_UP),
+    EventRow::new(EventName::PreCompact, "preCompact", Caps::NONE),
+    EventRow::new(EventName::SessionEnd, "sessionEnd", Caps::NONE),
+])
+.with_tools(&[
+    tool("Bash", "Shell"),
+    tool("Edit", "StrReplace"),
+    tool("Agent", "Task"),
+])
+.with_fields(&[("conversation_id", "session_id")])
+.with_notes(&[
+    "keep going at stop is a follow-up message (Cursor's loop limit applies)",
+    "before MCP tools: the server is not named, so tools arrive as mcp__cursor__<tool>",
+    "most of Cursor's hook protocol is documented only in part (unverified)",
+]);
 
 /// Cursor reads `hooks.json` with a `version`, camelCase events and flat
 /// handlers, timeout in seconds.
-pub static INSTALL: InstallSpec = InstallSpec {
-    registration: Registration::Json(
-        JsonSpec::new(Shape::Flat, COMMAND_AND_TIMEOUT).with_root(&[("version", Literal::Int(1))]),
-    ),
-    project: ".cursor/hooks.json",
-    user: UserPath::home(".cursor/hooks.json"),
-    system: super::SystemFile::new(
-        "/etc/cursor/hooks.json",
-        "/Library/Application Support/Cursor/hooks.json",
-        r"Cursor\hooks.json",
-    ),
-    detect: &[".cursor"],
-    detect_user: &[UserPath::home(".cursor")],
-    after_install: Some("Cursor runs a project's hooks only in a workspace you trust"),
-};
+pub static INSTALL: InstallSpec = project_and_home!(
+    JsonSpec::new(Shape::Flat, COMMAND_AND_TIMEOUT).with_root(&[("version", Literal::Int(1))]),
+    ".cursor",
+    "hooks.json"
+)
+.with_system(super::SystemFile::new(
+    "/etc/cursor/hooks.json",
+    "/Library/Application Support/Cursor/hooks.json",
+    r"Cursor\hooks.json",
+))
+.with_after_install("Cursor runs a project's hooks only in a workspace you trust");
 
 /// With "Include third-party Plugins, Skills, and other configs" on,
 /// Cursor also runs the hooks in `.claude/settings*.json` and

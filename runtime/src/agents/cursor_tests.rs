@@ -3,11 +3,16 @@ use serde_json::json;
 use super::*;
 use crate::agents::tests::*;
 use crate::agents::{Agent, DecodeError, Native};
-use crate::protocol::{Answer, EventName};
+use crate::protocol::{Answer, Event, EventName};
 
 // Payloads as documented at cursor.com/docs/agent/hooks (agent-protocols.md §5.3).
 fn common() -> serde_json::Value {
     json!({"conversation_id":"c1","generation_id":"g1","model":"m","cursor_version":"1.7","workspace_roots":["/w"],"user_email":"u@x"})
+}
+
+/// `extra` over [`common`], as Cursor's payload, decoded.
+fn cursor_event(extra: serde_json::Value) -> Event {
+    decoded(&Cursor, with(common(), extra))
 }
 
 fn with(mut base: serde_json::Value, extra: serde_json::Value) -> serde_json::Value {
@@ -19,12 +24,8 @@ fn with(mut base: serde_json::Value, extra: serde_json::Value) -> serde_json::Va
 
 #[test]
 fn documented_payloads_decode() {
-    let ev = decoded(
-        &Cursor,
-        with(
-            common(),
-            json!({"hook_event_name":"beforeShellExecution","command":"rm -rf /","cwd":"/w/sub"}),
-        ),
+    let ev = cursor_event(
+        json!({"hook_event_name":"beforeShellExecution","command":"rm -rf /","cwd":"/w/sub"}),
     );
     assert_eq!(ev.name(), EventName::PreToolUse);
     assert_eq!(ev.tool_name(), Some("Bash"));
@@ -33,12 +34,8 @@ fn documented_payloads_decode() {
     assert_eq!(ev.str_field("cwd"), Some("/w/sub"));
     assert_eq!(ev.native_name(), Some("beforeShellExecution"));
 
-    let ev = decoded(
-        &Cursor,
-        with(
-            common(),
-            json!({"hook_event_name":"preToolUse","tool_name":"Shell","tool_input":"{\"command\":\"ls\"}"}),
-        ),
+    let ev = cursor_event(
+        json!({"hook_event_name":"preToolUse","tool_name":"Shell","tool_input":"{\"command\":\"ls\"}"}),
     );
     assert_eq!(ev.tool_name(), Some("Bash"));
     assert_eq!(
@@ -48,57 +45,35 @@ fn documented_payloads_decode() {
     );
     assert_eq!(ev.str_field("cwd"), Some("/w"), "cwd from workspace_roots");
 
-    let ev = decoded(
-        &Cursor,
-        with(
-            common(),
-            json!({"hook_event_name":"beforeMCPExecution","tool_name":"create_issue","tool_input":"{\"title\":\"t\"}","url":"http://x"}),
-        ),
+    let ev = cursor_event(
+        json!({"hook_event_name":"beforeMCPExecution","tool_name":"create_issue","tool_input":"{\"title\":\"t\"}","url":"http://x"}),
     );
     assert_eq!(ev.tool_name(), Some("mcp__cursor__create_issue"));
     assert_eq!(ev.input()["tool_kind"], "mcp");
     assert_eq!(ev.tool_input().unwrap(), &json!({"title":"t"}));
 
-    let ev = decoded(
-        &Cursor,
-        with(
-            common(),
-            json!({"hook_event_name":"beforeReadFile","file_path":"/w/.env","content":"SECRET=1"}),
-        ),
+    let ev = cursor_event(
+        json!({"hook_event_name":"beforeReadFile","file_path":"/w/.env","content":"SECRET=1"}),
     );
     assert_eq!(ev.tool_name(), Some("Read"));
     assert_eq!(ev.tool_input().unwrap()["file_path"], "/w/.env");
 
-    let ev = decoded(
-        &Cursor,
-        with(
-            common(),
-            json!({"hook_event_name":"afterFileEdit","file_path":"/w/a","edits":[{"old_string":"a","new_string":"b"}]}),
-        ),
+    let ev = cursor_event(
+        json!({"hook_event_name":"afterFileEdit","file_path":"/w/a","edits":[{"old_string":"a","new_string":"b"}]}),
     );
     assert_eq!(
         (ev.name(), ev.tool_name()),
         (EventName::PostToolUse, Some("Edit"))
     );
 
-    let ev = decoded(
-        &Cursor,
-        with(
-            common(),
-            json!({"hook_event_name":"beforeSubmitPrompt","prompt":"hi","attachments":[]}),
-        ),
+    let ev = cursor_event(
+        json!({"hook_event_name":"beforeSubmitPrompt","prompt":"hi","attachments":[]}),
     );
     assert_eq!(
         (ev.name(), ev.str_field("prompt")),
         (EventName::UserPromptSubmit, Some("hi"))
     );
-    let ev = decoded(
-        &Cursor,
-        with(
-            common(),
-            json!({"hook_event_name":"stop","status":"completed","loop_count":0}),
-        ),
-    );
+    let ev = cursor_event(json!({"hook_event_name":"stop","status":"completed","loop_count":0}));
     assert_eq!(ev.name(), EventName::Stop);
     let got = Cursor.decode(
         with(common(), json!({"hook_event_name":"afterAgentThought"})),
@@ -109,12 +84,8 @@ fn documented_payloads_decode() {
 
 #[test]
 fn permission_answers() {
-    let ev = decoded(
-        &Cursor,
-        with(
-            common(),
-            json!({"hook_event_name":"preToolUse","tool_name":"Shell","tool_input":{"command":"x"}}),
-        ),
+    let ev = cursor_event(
+        json!({"hook_event_name":"preToolUse","tool_name":"Shell","tool_input":{"command":"x"}}),
     );
     let n = Cursor.encode(&ev, &deny("no"));
     assert_eq!(
@@ -139,13 +110,7 @@ fn permission_answers() {
     assert_eq!(Cursor.encode(&ev, &Answer::none()), Native::default());
 
     // The dedicated shell event takes no rewrite.
-    let shell = decoded(
-        &Cursor,
-        with(
-            common(),
-            json!({"hook_event_name":"beforeShellExecution","command":"x"}),
-        ),
-    );
+    let shell = cursor_event(json!({"hook_event_name":"beforeShellExecution","command":"x"}));
     let n = Cursor.encode(&shell, &rewrite(json!({"command":"ls"})));
     let why = "a hook rewrote the tool input, which cursor cannot apply; denied rather than running the original input";
     assert_eq!(
@@ -154,20 +119,14 @@ fn permission_answers() {
     );
     assert_eq!(n.notes().count(), 1);
     // beforeReadFile: allow or deny only.
-    let read = decoded(
-        &Cursor,
-        with(
-            common(),
-            json!({"hook_event_name":"beforeReadFile","file_path":"/a"}),
-        ),
-    );
+    let read = cursor_event(json!({"hook_event_name":"beforeReadFile","file_path":"/a"}));
     let n = Cursor.encode(&read, &ask("?"));
     assert_eq!(stdout_json(&n)["permission"], "deny");
 }
 
 #[test]
 fn prompt_stop_and_context_answers() {
-    let at = |name: &str| decoded(&Cursor, with(common(), json!({"hook_event_name":name})));
+    let at = |name: &str| cursor_event(json!({"hook_event_name":name}));
     let n = Cursor.encode(&at("beforeSubmitPrompt"), &block("no"));
     assert_eq!(
         stdout_json(&n),
@@ -184,12 +143,8 @@ fn prompt_stop_and_context_answers() {
 
 #[test]
 fn a_rewrite_without_a_decision_does_not_allow() {
-    let ev = decoded(
-        &Cursor,
-        with(
-            common(),
-            json!({"hook_event_name":"preToolUse","tool_name":"Shell","tool_input":{"command":"x"}}),
-        ),
+    let ev = cursor_event(
+        json!({"hook_event_name":"preToolUse","tool_name":"Shell","tool_input":{"command":"x"}}),
     );
     let mut a = Answer::none();
     a.specific_mut().updated_input = json!({"command":"y"}).as_object().cloned();

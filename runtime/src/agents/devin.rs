@@ -19,42 +19,34 @@ use super::claude_json::{ClaudeLike, Dialect};
 use super::table::claude_rows;
 use super::AnswerKind::{Allow, Deny};
 use super::{tool, AlsoRuns, Caps, Info, Table, UserPath};
-use super::{InstallSpec, JsonSpec, Registration, Shape, TimeUnit, UserDir};
+use super::{InstallSpec, JsonSpec, Shape, TimeUnit, UserDir};
 
 const VERDICT: Caps = Caps::of(&[Deny, Allow]);
 
 /// Devin's table.
-pub static TABLE: Table = Table {
-    events: claude_rows![observed:
-        SessionStart, UserPromptSubmit,
-        PreToolUse => VERDICT,
-        PermissionRequest => VERDICT,
-        PostToolUse, Stop, SessionEnd,
-    ],
-    tools: &[tool("Bash", "exec"), tool("Edit", "edit")],
-    renames: &[],
-    fields: &[],
-    notes: &[
-        "Devin also runs .claude/settings.json: with both installed, the Claude entry steps aside under Devin",
-        "only a verdict before a tool is claimed; other answers are unverified and dropped",
-    ],
-    plain_stdout: false,
-};
+pub static TABLE: Table = Table::new(claude_rows![observed:
+    SessionStart, UserPromptSubmit,
+    PreToolUse => VERDICT,
+    PermissionRequest => VERDICT,
+    PostToolUse, Stop, SessionEnd,
+])
+.with_tools(&[tool("Bash", "exec"), tool("Edit", "edit")])
+.with_notes(&[
+    "Devin also runs .claude/settings.json: with both installed, the Claude entry steps aside under Devin",
+    "only a verdict before a tool is claimed; other answers are unverified and dropped",
+]);
 
 /// Devin reads `hooks` in `.devin/config.json` (user:
 /// `~/.config/devin/config.json`), Claude's shape; `""` matches every tool.
-pub static INSTALL: InstallSpec = InstallSpec {
-    registration: Registration::Json(JsonSpec::claude(
-        Shape::NestedMatching(""),
-        TimeUnit::Seconds,
-    )),
-    project: ".devin/config.json",
-    user: UserPath::new(UserDir::XDG_CONFIG_HOME, "devin/config.json"),
-    system: super::SystemFile::NONE,
-    detect: &[".devin"],
-    detect_user: &[UserPath::new(UserDir::XDG_CONFIG_HOME, "devin")],
-    after_install: None,
-};
+pub static INSTALL: InstallSpec = InstallSpec::json(
+    JsonSpec::claude(Shape::NestedMatching(""), TimeUnit::Seconds),
+    ".devin/config.json",
+    UserPath::new(UserDir::XDG_CONFIG_HOME, "devin/config.json"),
+)
+.detected_by(
+    &[".devin"],
+    &[UserPath::new(UserDir::XDG_CONFIG_HOME, "devin")],
+);
 
 /// The Devin CLI adapter.
 pub static AGENT: ClaudeLike = ClaudeLike::new(

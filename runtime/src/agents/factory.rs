@@ -10,44 +10,35 @@
 
 use super::claude_json::{ClaudeLike, Dialect};
 use super::table::claude_rows;
+use super::{project_and_home, InstallSpec, JsonSpec, Shape, TimeUnit};
 use super::{tool, Info, Table};
-use super::{InstallSpec, JsonSpec, Registration, Shape, TimeUnit, UserPath};
 
 /// Factory Droid's table.
-pub static TABLE: Table = Table {
-    events: claude_rows![
-        SessionStart,
-        UserPromptSubmit,
-        PreToolUse,
-        PostToolUse,
-        Notification,
-        SubagentStop,
-        Stop,
-        PreCompact,
-        SessionEnd,
-    ],
-    tools: &[
-        tool("Bash", "Execute"),
-        tool("Write", "Create"),
-        tool("WebFetch", "FetchUrl"),
-        tool("Agent", "Task"),
-    ],
-    renames: &[],
-    fields: &[],
-    notes: &["tool names other than Execute, Create and Edit are unverified"],
-    plain_stdout: false,
-};
+pub static TABLE: Table = Table::new(claude_rows![
+    SessionStart,
+    UserPromptSubmit,
+    PreToolUse,
+    PostToolUse,
+    Notification,
+    SubagentStop,
+    Stop,
+    PreCompact,
+    SessionEnd,
+])
+.with_tools(&[
+    tool("Bash", "Execute"),
+    tool("Write", "Create"),
+    tool("WebFetch", "FetchUrl"),
+    tool("Agent", "Task"),
+])
+.with_notes(&["tool names other than Execute, Create and Edit are unverified"]);
 
 /// Factory Droid reads Claude's shape from `hooks.json`, timeout in seconds.
-pub static INSTALL: InstallSpec = InstallSpec {
-    registration: Registration::Json(JsonSpec::claude(Shape::Nested, TimeUnit::Seconds)),
-    project: ".factory/hooks.json",
-    user: UserPath::home(".factory/hooks.json"),
-    system: super::SystemFile::NONE,
-    detect: &[".factory"],
-    detect_user: &[UserPath::home(".factory")],
-    after_install: None,
-};
+pub static INSTALL: InstallSpec = project_and_home!(
+    JsonSpec::claude(Shape::Nested, TimeUnit::Seconds),
+    ".factory",
+    "hooks.json"
+);
 
 /// The Factory Droid adapter.
 pub static AGENT: ClaudeLike = ClaudeLike::new(

@@ -18,45 +18,35 @@ use super::deadline::{secs, Deadline};
 use super::table::claude_rows;
 use super::AnswerKind::{Allow, Deny};
 use super::{tool, Caps, Info, Table};
-use super::{InstallSpec, JsonSpec, Registration, Shape, TimeUnit, UserPath};
+use super::{InstallSpec, JsonSpec, Shape, TimeUnit, UserPath};
 
 /// Goose's table: every event is observed, only PreToolUse is answered.
-pub static TABLE: Table = Table {
-    events: claude_rows![observed:
-        SessionStart, UserPromptSubmit,
-        PreToolUse => Caps::of(&[Deny, Allow]),
-        PostToolUse, PostToolUseFailure, Stop, SessionEnd,
-    ],
-    tools: &[
-        tool("Bash", "developer__shell"),
-        tool("Edit", "developer__text_editor"),
-    ],
-    renames: &[],
-    fields: &[
-        ("tool_output", "tool_response"),
-        ("working_dir", "cwd"),
-        ("message", "prompt"),
-    ],
-    notes: &[
-        "only PreToolUse waits for an answer; Goose's own file-and-shell events are not registered (PreToolUse covers them)",
-        "hooks load from a plugin directory: .agents/plugins/agenthooks/hooks/hooks.json",
-    ],
-    plain_stdout: false,
-};
+pub static TABLE: Table = Table::new(claude_rows![observed:
+    SessionStart, UserPromptSubmit,
+    PreToolUse => Caps::of(&[Deny, Allow]),
+    PostToolUse, PostToolUseFailure, Stop, SessionEnd,
+])
+.with_tools(&[
+    tool("Bash", "developer__shell"),
+    tool("Edit", "developer__text_editor"),
+])
+.with_fields(&[
+    ("tool_output", "tool_response"),
+    ("working_dir", "cwd"),
+    ("message", "prompt"),
+])
+.with_notes(&[
+    "only PreToolUse waits for an answer; Goose's own file-and-shell events are not registered (PreToolUse covers them)",
+    "hooks load from a plugin directory: .agents/plugins/agenthooks/hooks/hooks.json",
+]);
 
 /// Our plugin's `hooks/hooks.json`: Claude's shape, matcher `""`, seconds.
-pub static INSTALL: InstallSpec = InstallSpec {
-    registration: Registration::Json(JsonSpec::claude(
-        Shape::NestedMatching(""),
-        TimeUnit::Seconds,
-    )),
-    project: ".agents/plugins/agenthooks/hooks/hooks.json",
-    user: UserPath::home(".agents/plugins/agenthooks/hooks/hooks.json"),
-    system: super::SystemFile::NONE,
-    detect: &[".goosehints"],
-    detect_user: &[UserPath::home(".config/goose")],
-    after_install: None,
-};
+pub static INSTALL: InstallSpec = InstallSpec::json(
+    JsonSpec::claude(Shape::NestedMatching(""), TimeUnit::Seconds),
+    ".agents/plugins/agenthooks/hooks/hooks.json",
+    UserPath::home(".agents/plugins/agenthooks/hooks/hooks.json"),
+)
+.detected_by(&[".goosehints"], &[UserPath::home(".config/goose")]);
 
 /// The Goose adapter.
 pub static AGENT: ClaudeLike = ClaudeLike::new(

@@ -2,8 +2,6 @@ use serde_json::json;
 
 use super::*;
 use crate::agents::tests::*;
-use crate::agents::{Agent, Native};
-use crate::protocol::Answer;
 use crate::protocol::EventName;
 
 #[test]
@@ -26,24 +24,6 @@ fn payloads_name_their_event_in_event_and_keep_goose_s_fields() {
     assert_eq!(prompt.input()["prompt"], json!("run echo hello"));
 }
 
-#[test]
-fn a_deny_is_decision_block_and_other_events_stay_silent() {
-    let ev = fixture_event(&AGENT, "04-PreToolUse.json");
-    assert_eq!(
-        stdout_json(&AGENT.encode(&ev, &deny("no"))),
-        json!({"decision":"block","reason":"no"})
-    );
-    assert_eq!(
-        stdout_json(&AGENT.encode(&ev, &allow())),
-        json!({"decision":"allow"})
-    );
-    // No ask in Goose: a deny that says so.
-    let n = AGENT.encode(&ev, &ask("sure?"));
-    assert_eq!(stdout_json(&n)["decision"], json!("block"));
-    assert_eq!(n.notes().count(), 1);
-    let stop = fixture_event(&AGENT, "05-Stop.json");
-    let n = AGENT.encode(&stop, &block("again"));
-    assert_eq!((n.stdout.as_str(), n.exit_code), ("", 0));
-    assert_eq!(n.notes().count(), 1);
-    assert_eq!(AGENT.encode(&ev, &Answer::none()), Native::default());
-}
+// Its answers (deny as `decision: block`, allow, ask as a deny with a note,
+// nothing at Stop) are rows of
+// `each_canonical_answer_is_each_agent_s_documented_answer` (tests.rs).

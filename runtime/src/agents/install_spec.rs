@@ -313,6 +313,75 @@ pub struct InstallSpec {
     pub after_install: Option<&'static str>,
 }
 
+impl InstallSpec {
+    /// Hooks registered by `registration` at `project` ([`USER_ONLY`]: none)
+    /// and `user`, with no system file, no paths that detect the agent and
+    /// nothing left to do after install; the `with_*` methods add what an
+    /// agent has.
+    pub const fn new(registration: Registration, project: &'static str, user: UserPath) -> Self {
+        InstallSpec {
+            registration,
+            project,
+            user,
+            system: SystemFile::NONE,
+            detect: &[],
+            detect_user: &[],
+            after_install: None,
+        }
+    }
+
+    /// [`InstallSpec::new`] for entries in a JSON file.
+    pub const fn json(json: JsonSpec, project: &'static str, user: UserPath) -> Self {
+        InstallSpec::new(Registration::Json(json), project, user)
+    }
+
+    /// The same, with the agent's system-wide hooks file.
+    pub const fn with_system(self, system: SystemFile) -> Self {
+        InstallSpec { system, ..self }
+    }
+
+    /// The same, detected by these project paths and these user paths.
+    pub const fn detected_by(
+        self,
+        detect: &'static [&'static str],
+        detect_user: &'static [UserPath],
+    ) -> Self {
+        InstallSpec {
+            detect,
+            detect_user,
+            ..self
+        }
+    }
+
+    /// The same, with what the user still has to do after install.
+    pub const fn with_after_install(self, after_install: &'static str) -> Self {
+        InstallSpec {
+            after_install: Some(after_install),
+            ..self
+        }
+    }
+}
+
+/// The [`InstallSpec`] of an agent that reads its hooks file at the same
+/// path in the project and under `$HOME` (`.qoder/settings.json`), and whose
+/// directory (`.qoder`) in either place says the agent is used there: the
+/// layout most agents share, spelled once.
+///
+/// ```ignore
+/// project_and_home!(JsonSpec::claude(Shape::Nested, TimeUnit::Seconds), ".qoder", "settings.json")
+/// ```
+macro_rules! project_and_home {
+    ($json:expr, $dir:literal, $file:literal) => {
+        $crate::agents::InstallSpec::json(
+            $json,
+            concat!($dir, "/", $file),
+            $crate::agents::UserPath::home(concat!($dir, "/", $file)),
+        )
+        .detected_by(&[$dir], &[$crate::agents::UserPath::home($dir)])
+    };
+}
+pub(crate) use project_and_home;
+
 /// Another agent's hooks config that an agent runs as well as its own, and
 /// how a hook tells which of the two is running it.
 ///

@@ -15,39 +15,27 @@ use super::claude_json::{ClaudeLike, Dialect};
 use super::table::claude_rows;
 use super::AnswerKind::Deny;
 use super::{Caps, Info, Table, USER_ONLY};
-use super::{InstallSpec, JsonSpec, Registration, Shape, TimeUnit, UserPath};
+use super::{InstallSpec, JsonSpec, Shape, TimeUnit, UserPath};
 
 /// Junie's table.
-pub static TABLE: Table = Table {
-    events: claude_rows![observed:
-        SessionStart, UserPromptSubmit,
-        PreToolUse => Caps::of(&[Deny]),
-        PermissionRequest, Stop, StopFailure, SessionEnd,
-    ],
-    tools: &[],
-    renames: &[],
-    fields: &[],
-    notes: &[
-        "user-level hooks only: Junie ignores a project's hooks",
-        "answers by exit 2 only (a deny before a tool); Junie's JSON answer is undocumented",
-    ],
-    plain_stdout: false,
-};
+pub static TABLE: Table = Table::new(claude_rows![observed:
+    SessionStart, UserPromptSubmit,
+    PreToolUse => Caps::of(&[Deny]),
+    PermissionRequest, Stop, StopFailure, SessionEnd,
+])
+.with_notes(&[
+    "user-level hooks only: Junie ignores a project's hooks",
+    "answers by exit 2 only (a deny before a tool); Junie's JSON answer is undocumented",
+]);
 
 /// Junie reads `hooks` in `~/.junie/config.json`; the matcher is written as
 /// the regex `.*` (its syntax is not documented beyond "tool name").
-pub static INSTALL: InstallSpec = InstallSpec {
-    registration: Registration::Json(JsonSpec::claude(
-        Shape::NestedMatching(".*"),
-        TimeUnit::Seconds,
-    )),
-    project: USER_ONLY,
-    user: UserPath::home(".junie/config.json"),
-    system: super::SystemFile::NONE,
-    detect: &[],
-    detect_user: &[UserPath::home(".junie")],
-    after_install: None,
-};
+pub static INSTALL: InstallSpec = InstallSpec::json(
+    JsonSpec::claude(Shape::NestedMatching(".*"), TimeUnit::Seconds),
+    USER_ONLY,
+    UserPath::home(".junie/config.json"),
+)
+.detected_by(&[], &[UserPath::home(".junie")]);
 
 /// The Junie adapter.
 pub static AGENT: ClaudeLike = ClaudeLike::new(

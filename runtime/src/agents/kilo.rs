@@ -24,17 +24,17 @@ pub struct Kilo;
 
 /// Kilo loads OpenCode's plugins, so install writes OpenCode's plugin, in
 /// Kilo's plugin directory, calling `run --agent kilo`.
-pub static INSTALL: InstallSpec = InstallSpec {
-    registration: Registration::Plugin(PluginSpec {
+pub static INSTALL: InstallSpec = InstallSpec::new(
+    Registration::Plugin(PluginSpec {
         text: |binary, table| opencode::plugin("kilo", binary, table),
     }),
-    project: ".kilo/plugin/agenthooks.js",
-    user: UserPath::new(UserDir::XDG_CONFIG_HOME, "kilo/plugin/agenthooks.js"),
-    system: super::SystemFile::NONE,
-    detect: &[".kilo", "kilo.json"],
-    detect_user: &[UserPath::new(UserDir::XDG_CONFIG_HOME, "kilo")],
-    after_install: None,
-};
+    ".kilo/plugin/agenthooks.js",
+    UserPath::new(UserDir::XDG_CONFIG_HOME, "kilo/plugin/agenthooks.js"),
+)
+.detected_by(
+    &[".kilo", "kilo.json"],
+    &[UserPath::new(UserDir::XDG_CONFIG_HOME, "kilo")],
+);
 
 static INFO: Info = Info::new("kilo", "Kilo CLI", &opencode::TABLE, &INSTALL).with_names(&["hook"]);
 

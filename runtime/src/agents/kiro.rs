@@ -15,8 +15,8 @@ use serde_json::{json, Map, Value};
 use super::deadline::{secs, Deadline};
 use super::plan::{Intent, DEFAULT_DENY};
 use super::AnswerKind::{Context, Deny};
+use super::{project_and_home, Field, InstallSpec, JsonSpec, Literal, Shape, TimeUnit};
 use super::{rename, tool, Agent, Caps, EventRow, Info, Native, Table};
-use super::{Field, InstallSpec, JsonSpec, Literal, Registration, Shape, TimeUnit, UserPath};
 use crate::protocol::{Event, EventName};
 
 /// The Kiro CLI adapter.
@@ -25,74 +25,65 @@ pub struct Kiro;
 const CONTEXT: Caps = Caps::of(&[Context]);
 
 /// Kiro's table.
-pub static TABLE: Table = Table {
-    events: &[
-        EventRow::new(EventName::SessionStart, "agentSpawn", CONTEXT),
-        EventRow::new(EventName::UserPromptSubmit, "userPromptSubmit", CONTEXT),
-        EventRow::new(
-            EventName::PreToolUse,
-            "preToolUse",
-            Caps::of(&[Deny]),
-        ),
-        EventRow::new(EventName::PostToolUse, "postToolUse", Caps::NONE),
-        EventRow::new(EventName::Stop, "stop", Caps::NONE),
-    ],
-    tools: &[
-        // `execute_bash` was renamed `shell` (kirodotdev/Kiro#4810).
-        tool("Bash", "shell"),
-        tool("Bash", "execute_bash"),
-        tool("Read", "fs_read"),
-        tool("Write", "fs_write"),
-    ],
-    renames: &[
-        rename(Some("Write"), "path", "file_path"),
-        rename(Some("Write"), "file_text", "content"),
-        rename(Some("Edit"), "path", "file_path"),
-        rename(Some("Edit"), "old_str", "old_string"),
-        rename(Some("Edit"), "new_str", "new_string"),
-    ],
-    fields: &[],
-    notes: &[
-        "answers by exit code: exit 2 with the reason on stderr blocks preToolUse only",
-        "context only at agentSpawn and userPromptSubmit (plain stdout)",
-        "fs_write with command str_replace arrives as Edit; fs_read's first operations[].path as file_path",
-        "MCP tools @server/tool arrive as mcp__server__tool",
-    ],
-    plain_stdout: true,
-};
+pub static TABLE: Table = Table::new(&[
+    EventRow::new(EventName::SessionStart, "agentSpawn", CONTEXT),
+    EventRow::new(EventName::UserPromptSubmit, "userPromptSubmit", CONTEXT),
+    EventRow::new(
+        EventName::PreToolUse,
+        "preToolUse",
+        Caps::of(&[Deny]),
+    ),
+    EventRow::new(EventName::PostToolUse, "postToolUse", Caps::NONE),
+    EventRow::new(EventName::Stop, "stop", Caps::NONE),
+])
+.with_tools(&[
+    // `execute_bash` was renamed `shell` (kirodotdev/Kiro#4810).
+    tool("Bash", "shell"),
+    tool("Bash", "execute_bash"),
+    tool("Read", "fs_read"),
+    tool("Write", "fs_write"),
+])
+.with_renames(&[
+    rename(&["Write", "Edit"], "path", "file_path"),
+    rename(&["Write"], "file_text", "content"),
+    rename(&["Edit"], "old_str", "old_string"),
+    rename(&["Edit"], "new_str", "new_string"),
+])
+.with_notes(&[
+    "answers by exit code: exit 2 with the reason on stderr blocks preToolUse only",
+    "context only at agentSpawn and userPromptSubmit (plain stdout)",
+    "fs_write with command str_replace arrives as Edit; fs_read's first operations[].path as file_path",
+    "MCP tools @server/tool arrive as mcp__server__tool",
+])
+.with_plain_stdout();
 
 /// Kiro CLI reads `hooks` inside an agent config; we keep our own agent,
 /// `agenthooks`, so the user's agents stay untouched. Flat handlers,
 /// `timeout_ms`.
-pub static INSTALL: InstallSpec = InstallSpec {
-    registration: Registration::Json(
-        JsonSpec::new(
-            Shape::Flat,
-            &[
-                ("command", Field::Command),
-                ("timeout_ms", Field::Timeout(TimeUnit::Milliseconds)),
-            ],
-        )
-        .with_root(&[
-            ("name", Literal::Str("agenthooks")),
-            (
-                "description",
-                Literal::Str(
-                    "Runs the hooks of .agents/hooks.json (written by agenthooks install kiro)",
-                ),
+pub static INSTALL: InstallSpec = project_and_home!(
+    JsonSpec::new(
+        Shape::Flat,
+        &[
+            ("command", Field::Command),
+            ("timeout_ms", Field::Timeout(TimeUnit::Milliseconds)),
+        ],
+    )
+    .with_root(&[
+        ("name", Literal::Str("agenthooks")),
+        (
+            "description",
+            Literal::Str(
+                "Runs the hooks of .agents/hooks.json (written by agenthooks install kiro)",
             ),
-            ("tools", Literal::Strs(&["*"])),
-        ]),
-    ),
-    project: ".kiro/agents/agenthooks.json",
-    user: UserPath::home(".kiro/agents/agenthooks.json"),
-    system: super::SystemFile::NONE,
-    detect: &[".kiro"],
-    detect_user: &[UserPath::home(".kiro")],
-    after_install: Some(
-        "Kiro CLI runs these hooks only in the `agenthooks` agent: start it with `kiro-cli chat --agent agenthooks` (or make it your default agent)",
-    ),
-};
+        ),
+        ("tools", Literal::Strs(&["*"])),
+    ]),
+    ".kiro",
+    "agents/agenthooks.json"
+)
+.with_after_install(
+    "Kiro CLI runs these hooks only in the `agenthooks` agent: start it with `kiro-cli chat --agent agenthooks` (or make it your default agent)",
+);
 
 /// Kiro: `timeout_ms` 30 000.
 static INFO: Info =

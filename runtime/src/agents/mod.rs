@@ -3,11 +3,13 @@
 //!
 //! Stage 1 (decode) and stage 6 (encode) of the pipeline, and what `install`
 //! writes. Adding an agent means adding one module and one line in [`AGENTS`].
-//! The files it touches (checked 2026-12 against the last agents added):
+//! The files it touches (checked 2026-12-02 against the code: five, seven
+//! with recorded payloads, besides its unit tests and fixtures):
 //!
 //! - `agents/<id>.rs`: everything below, including the text of a plugin or
 //!   script it loads, the variables naming its user directory and its
-//!   system-wide file; its unit tests in `agents/<id>_tests.rs`;
+//!   system-wide file; its unit tests in `agents/<id>_tests.rs`, for what
+//!   the shared tests of `agents/tests.rs` do not already check;
 //! - this file: `pub mod <id>;` and its line in [`AGENTS`];
 //! - `agents/tests.rs`: its nine rows in
 //!   `each_canonical_answer_is_each_agent_s_documented_answer` (the test
@@ -20,6 +22,14 @@
 //!   `every_recorded_payload_decodes_as_its_agent` with no further edit) and
 //!   its native deny in `tests/all/agents.rs` `native_deny`;
 //! - README's list of agents.
+//!
+//! A new event touches five files: `protocol/event.rs` (the variant and its
+//! row of facts in `EventName::facts`), `agents/claude.rs` (Claude's row:
+//! `tests.rs` fails without it), `cli/fire.rs` (its sample payload: the match
+//! is exhaustive) and the generated `runtime/schema/input.json` and
+//! `runtime/schema/config.json` (`AGENTHOOKS_UPDATE_SCHEMAS=1 cargo test -p
+//! agenthooks --lib schema`); each agent that serves it adds a row to its
+//! table. A new resource limit: see [`crate::config::Limits`].
 //!
 //! Nothing outside `agents/` names an agent (`no_code_outside_agents_names_an_agent`
 //! checks it): `crate::install`, `run`, `check` and `agenthooks agents`
@@ -37,13 +47,17 @@
 //!
 //! An agent module is mostly data:
 //!
-//! - `TABLE`: one [`EventRow`] per native event (its canonical event, an
+//! - `TABLE`: built with [`Table::new`] and `with_*` methods, one
+//!   [`EventRow`] per native event (its canonical event, an
 //!   optional synthesized tool, whether `install` registers it, and the
 //!   [`Caps`] it acts on, built from [`AnswerKind`] lists with [`Caps::of`]),
 //!   [`ToolRow`]s, `tool_input` [`Rename`]s and top-level field renames. An
 //!   agent that uses Claude's event names lists them with `claude_rows!`:
 //!   Claude's rows ([`claude::row`]) with the agent's exceptions;
-//! - `INSTALL`: the [`InstallSpec`] `install`, `uninstall` and `check` read:
+//! - `INSTALL`: the [`InstallSpec`] `install`, `uninstall` and `check` read,
+//!   built with [`InstallSpec::json`] (or [`InstallSpec::new`], or
+//!   `project_and_home!` for the common layout) and `with_*` methods for
+//!   what differs from the defaults:
 //!   the native file at project, user and system scope ([`UserPath`] names
 //!   the user directory the agent honours: `$HOME`, `$CODEX_HOME`, ...), how
 //!   entries are registered ([`Registration`]: a JSON file with a
@@ -105,6 +119,7 @@ mod table;
 pub mod windsurf;
 
 pub use claude_json::{ClaudeLike, Dialect};
+use install_spec::project_and_home;
 pub use install_spec::{
     claude_handler, shows_status_message, AlsoRuns, Field, InstallSpec, JsonSpec, Literal,
     PluginSpec, Registration, ScriptSpec, Shape, SystemFile, TimeUnit, UserDir, UserPath,

@@ -41,82 +41,78 @@ use std::path::Path;
 pub struct OpenCode;
 
 /// OpenCode's table.
-pub static TABLE: Table = Table {
-    events: &[
-        EventRow::new(EventName::SessionStart, "session.created", Caps::NONE),
-        EventRow::new(
-            EventName::UserPromptSubmit,
-            "chat.message",
-            Caps::of(&[Context, Block]),
-        ),
-        EventRow::new(
-            EventName::PreToolUse,
-            "tool.execute.before",
-            Caps::of(&[Deny, UpdatedInput]),
-        ),
-        EventRow::new(
-            EventName::PermissionRequest,
-            "permission.ask",
-            Caps::of(&[Deny, Ask, Allow]),
-        ),
-        EventRow::new(
-            EventName::PostToolUse,
-            "tool.execute.after",
-            Caps::of(&[Context, Block]),
-        ),
-        EventRow::new(EventName::Stop, "session.idle", Caps::NONE),
-        EventRow::new(EventName::StopFailure, "session.error", Caps::NONE),
-        EventRow::new(
-            EventName::PreCompact,
-            "experimental.session.compacting",
-            Caps::of(&[Context]),
-        ),
-        EventRow::new(EventName::PostCompact, "session.compacted", Caps::NONE),
-    ],
-    tools: &[
-        tool("Bash", "bash"),
-        tool("Read", "read"),
-        tool("Write", "write"),
-        tool("Edit", "edit"),
-        tool("Edit", "patch"),
-        tool("Glob", "glob"),
-        tool("Grep", "grep"),
-        tool("LS", "list"),
-        tool("WebFetch", "webfetch"),
-        tool("WebSearch", "websearch"),
-        tool("Agent", "task"),
-        tool("TodoWrite", "todowrite"),
-        tool("AskUserQuestion", "question"),
-    ],
-    renames: &[
-        rename(None, "filePath", "file_path"),
-        rename(Some("Edit"), "oldString", "old_string"),
-        rename(Some("Edit"), "newString", "new_string"),
-        rename(Some("Edit"), "replaceAll", "replace_all"),
-    ],
-    fields: &[],
-    notes: &[
-        "runs through a plugin that install writes; it calls agenthooks for each hook",
-        "before a tool: deny and rewrite; ask and allow work at permission.ask",
-        "session.created/idle/error and compacted are observed only (bus events)",
-        "subagent and batch tool calls may bypass tool.execute.before (anomalyco/opencode#5894)",
-    ],
-    plain_stdout: false,
-};
+pub static TABLE: Table = Table::new(&[
+    EventRow::new(EventName::SessionStart, "session.created", Caps::NONE),
+    EventRow::new(
+        EventName::UserPromptSubmit,
+        "chat.message",
+        Caps::of(&[Context, Block]),
+    ),
+    EventRow::new(
+        EventName::PreToolUse,
+        "tool.execute.before",
+        Caps::of(&[Deny, UpdatedInput]),
+    ),
+    EventRow::new(
+        EventName::PermissionRequest,
+        "permission.ask",
+        Caps::of(&[Deny, Ask, Allow]),
+    ),
+    EventRow::new(
+        EventName::PostToolUse,
+        "tool.execute.after",
+        Caps::of(&[Context, Block]),
+    ),
+    EventRow::new(EventName::Stop, "session.idle", Caps::NONE),
+    EventRow::new(EventName::StopFailure, "session.error", Caps::NONE),
+    EventRow::new(
+        EventName::PreCompact,
+        "experimental.session.compacting",
+        Caps::of(&[Context]),
+    ),
+    EventRow::new(EventName::PostCompact, "session.compacted", Caps::NONE),
+])
+.with_tools(&[
+    tool("Bash", "bash"),
+    tool("Read", "read"),
+    tool("Write", "write"),
+    tool("Edit", "edit"),
+    tool("Edit", "patch"),
+    tool("Glob", "glob"),
+    tool("Grep", "grep"),
+    tool("LS", "list"),
+    tool("WebFetch", "webfetch"),
+    tool("WebSearch", "websearch"),
+    tool("Agent", "task"),
+    tool("TodoWrite", "todowrite"),
+    tool("AskUserQuestion", "question"),
+])
+.with_renames(&[
+    rename(&[], "filePath", "file_path"),
+    rename(&["Edit"], "oldString", "old_string"),
+    rename(&["Edit"], "newString", "new_string"),
+    rename(&["Edit"], "replaceAll", "replace_all"),
+])
+.with_notes(&[
+    "runs through a plugin that install writes; it calls agenthooks for each hook",
+    "before a tool: deny and rewrite; ask and allow work at permission.ask",
+    "session.created/idle/error and compacted are observed only (bus events)",
+    "subagent and batch tool calls may bypass tool.execute.before (anomalyco/opencode#5894)",
+]);
 
 /// OpenCode has no command hooks: install writes a plugin ([`plugin`]) that
 /// spawns the binary, in its plugins directory.
-pub static INSTALL: InstallSpec = InstallSpec {
-    registration: Registration::Plugin(PluginSpec {
+pub static INSTALL: InstallSpec = InstallSpec::new(
+    Registration::Plugin(PluginSpec {
         text: |binary, table| plugin("opencode", binary, table),
     }),
-    project: ".opencode/plugins/agenthooks.js",
-    user: UserPath::new(UserDir::XDG_CONFIG_HOME, "opencode/plugins/agenthooks.js"),
-    system: super::SystemFile::NONE,
-    detect: &[".opencode"],
-    detect_user: &[UserPath::new(UserDir::XDG_CONFIG_HOME, "opencode")],
-    after_install: None,
-};
+    ".opencode/plugins/agenthooks.js",
+    UserPath::new(UserDir::XDG_CONFIG_HOME, "opencode/plugins/agenthooks.js"),
+)
+.detected_by(
+    &[".opencode"],
+    &[UserPath::new(UserDir::XDG_CONFIG_HOME, "opencode")],
+);
 
 static INFO: Info = Info::new("opencode", "OpenCode", &TABLE, &INSTALL).with_names(&["hook"]);
 

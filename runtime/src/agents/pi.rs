@@ -43,65 +43,56 @@ use crate::protocol::{Event, EventName};
 pub struct Pi;
 
 /// Pi's table.
-pub static TABLE: Table = Table {
-    events: &[
-        EventRow::new(EventName::SessionStart, "session_start", Caps::NONE),
-        EventRow::new(
-            EventName::UserPromptSubmit,
-            "before_agent_start",
-            Caps::of(&[Context]),
-        ),
-        EventRow::new(
-            EventName::PreToolUse,
-            "tool_call",
-            Caps::of(&[Deny, UpdatedInput]),
-        ),
-        EventRow::new(
-            EventName::PostToolUse,
-            "tool_result",
-            Caps::of(&[Context, Block]),
-        ),
-        EventRow::new(EventName::Stop, "agent_end", Caps::NONE),
-        EventRow::new(EventName::PreCompact, "session_before_compact", Caps::NONE),
-        EventRow::new(EventName::SessionEnd, "session_shutdown", Caps::NONE),
-    ],
-    tools: &[
-        tool("Bash", "bash"),
-        tool("Read", "read"),
-        tool("Write", "write"),
-        tool("Edit", "edit"),
-        tool("Grep", "grep"),
-        tool("Glob", "find"),
-        tool("LS", "ls"),
-    ],
-    renames: &[
-        rename(Some("Read"), "path", "file_path"),
-        rename(Some("Write"), "path", "file_path"),
-        rename(Some("Edit"), "path", "file_path"),
-        rename(Some("Edit"), "oldText", "old_string"),
-        rename(Some("Edit"), "newText", "new_string"),
-    ],
-    fields: &[],
-    notes: &[
-        "runs through an extension that install writes (.pi/extensions/agenthooks.ts); it calls agenthooks for each event",
-        "before a tool: deny and rewrite; Pi has no permission prompt, so ask becomes deny",
-        "a prompt takes context (before_agent_start) but cannot be blocked in pi -p",
-        "a failed tool arrives as PostToolUse with tool_response_native.isError",
-    ],
-    plain_stdout: false,
-};
+pub static TABLE: Table = Table::new(&[
+    EventRow::new(EventName::SessionStart, "session_start", Caps::NONE),
+    EventRow::new(
+        EventName::UserPromptSubmit,
+        "before_agent_start",
+        Caps::of(&[Context]),
+    ),
+    EventRow::new(
+        EventName::PreToolUse,
+        "tool_call",
+        Caps::of(&[Deny, UpdatedInput]),
+    ),
+    EventRow::new(
+        EventName::PostToolUse,
+        "tool_result",
+        Caps::of(&[Context, Block]),
+    ),
+    EventRow::new(EventName::Stop, "agent_end", Caps::NONE),
+    EventRow::new(EventName::PreCompact, "session_before_compact", Caps::NONE),
+    EventRow::new(EventName::SessionEnd, "session_shutdown", Caps::NONE),
+])
+.with_tools(&[
+    tool("Bash", "bash"),
+    tool("Read", "read"),
+    tool("Write", "write"),
+    tool("Edit", "edit"),
+    tool("Grep", "grep"),
+    tool("Glob", "find"),
+    tool("LS", "ls"),
+])
+.with_renames(&[
+    rename(&["Read", "Write", "Edit"], "path", "file_path"),
+    rename(&["Edit"], "oldText", "old_string"),
+    rename(&["Edit"], "newText", "new_string"),
+])
+.with_notes(&[
+    "runs through an extension that install writes (.pi/extensions/agenthooks.ts); it calls agenthooks for each event",
+    "before a tool: deny and rewrite; Pi has no permission prompt, so ask becomes deny",
+    "a prompt takes context (before_agent_start) but cannot be blocked in pi -p",
+    "a failed tool arrives as PostToolUse with tool_response_native.isError",
+]);
 
 /// Pi has no command hooks: install writes an extension ([`extension`]) that
 /// spawns the binary; Pi loads project extensions without asking.
-pub static INSTALL: InstallSpec = InstallSpec {
-    registration: Registration::Plugin(PluginSpec { text: extension }),
-    project: ".pi/extensions/agenthooks.ts",
-    user: UserPath::home(".pi/agent/extensions/agenthooks.ts"),
-    system: super::SystemFile::NONE,
-    detect: &[".pi"],
-    detect_user: &[UserPath::home(".pi")],
-    after_install: None,
-};
+pub static INSTALL: InstallSpec = InstallSpec::new(
+    Registration::Plugin(PluginSpec { text: extension }),
+    ".pi/extensions/agenthooks.ts",
+    UserPath::home(".pi/agent/extensions/agenthooks.ts"),
+)
+.detected_by(&[".pi"], &[UserPath::home(".pi")]);
 
 /// The fields of a Pi event the shim sends (the rest, such as the system
 /// prompt or every message of the turn, is large and read by no hook).

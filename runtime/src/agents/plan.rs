@@ -404,7 +404,7 @@ pub fn to_native_input(
     // A rename scoped to the tool is the more precise reading of which native
     // key the agent expects, so it goes first.
     let (scoped, global): (Vec<&Rename>, Vec<&Rename>) =
-        table.renames_for(tool).partition(|r| r.tool.is_some());
+        table.renames_for(tool).partition(|r| !r.tools.is_empty());
     for r in scoped.into_iter().chain(global) {
         if let Some(v) = out.remove(r.canonical) {
             out.insert(r.native.to_string(), v);

@@ -13,32 +13,22 @@
 
 use super::claude_json::{ClaudeLike, Dialect};
 use super::table::claude_rows;
+use super::{project_and_home, InstallSpec, JsonSpec, Shape, TimeUnit};
 use super::{Info, Table};
-use super::{InstallSpec, JsonSpec, Registration, Shape, TimeUnit, UserPath};
 
 /// Qoder's table: Claude's names and answers.
-pub static TABLE: Table = Table {
-    events: claude_rows![
-        SessionStart, UserPromptSubmit, PreToolUse, PostToolUse, PostToolUseFailure, Notification,
-        Stop, SessionEnd,
-    ],
-    tools: &[],
-    renames: &[],
-    fields: &[],
-    notes: &["answers other than a PreToolUse deny or rewrite follow Claude's protocol as Qoder documents it, unverified against a binary"],
-    plain_stdout: false,
-};
+pub static TABLE: Table = Table::new(claude_rows![
+    SessionStart, UserPromptSubmit, PreToolUse, PostToolUse, PostToolUseFailure, Notification,
+    Stop, SessionEnd,
+])
+.with_notes(&["answers other than a PreToolUse deny or rewrite follow Claude's protocol as Qoder documents it, unverified against a binary"]);
 
 /// Qoder reads `hooks` in `settings.json`, Claude's shape, seconds.
-pub static INSTALL: InstallSpec = InstallSpec {
-    registration: Registration::Json(JsonSpec::claude(Shape::Nested, TimeUnit::Seconds)),
-    project: ".qoder/settings.json",
-    user: UserPath::home(".qoder/settings.json"),
-    system: super::SystemFile::NONE,
-    detect: &[".qoder"],
-    detect_user: &[UserPath::home(".qoder")],
-    after_install: None,
-};
+pub static INSTALL: InstallSpec = project_and_home!(
+    JsonSpec::claude(Shape::Nested, TimeUnit::Seconds),
+    ".qoder",
+    "settings.json"
+);
 
 /// The Qoder adapter.
 pub static AGENT: ClaudeLike = ClaudeLike::new(

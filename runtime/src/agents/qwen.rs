@@ -17,76 +17,67 @@ use super::deadline::{secs, Deadline};
 use super::table::claude_rows;
 use super::AnswerKind::UpdatedInput;
 use super::DISABLE_ALL_HOOKS;
+use super::{project_and_home, InstallSpec, JsonSpec, Shape, TimeUnit};
 use super::{tool, Info, Table};
-use super::{InstallSpec, JsonSpec, Registration, Shape, TimeUnit, UserPath};
 
 /// Qwen Code's table: Claude's names and answers, except where noted.
-pub static TABLE: Table = Table {
-    events: claude_rows![
-        SessionStart, UserPromptSubmit, UserPromptExpansion,
-        // Qwen 0.15.10 and 0.24.4 read no `updatedInput` from a PreToolUse
-        // answer (their `PreToolUseHookOutput` has only the decision and its
-        // reason; the original command ran in tests/real-agents' `rewrite`
-        // phase). Only PermissionRequest's `decision.updatedInput` is applied.
-        PreToolUse => claude::TOOL.without(&[UpdatedInput]),
-        PermissionRequest, PermissionDenied,
-        // Qwen 0.15.10 and 0.24.4 ignore `decision: block` here (the model
-        // never sees the reason); `additionalContext` reaches it.
-        PostToolUse => claude::CONTEXT,
-        PostToolUseFailure, PostToolBatch, Notification, MessageDisplay, SubagentStart,
-        SubagentStop, Stop, StopFailure, InstructionsLoaded, PreCompact, PostCompact, SessionEnd,
-    ],
-    tools: &[
-        tool("Bash", "run_shell_command"),
-        tool("Read", "read_file"),
-        tool("Write", "write_file"),
-        tool("Edit", "edit"),
-        tool("Edit", "replace"),
-        tool("Grep", "grep_search"),
-        tool("Glob", "glob"),
-        tool("LS", "list_directory"),
-        tool("LS", "ls"),
-        tool("WebFetch", "web_fetch"),
-        tool("WebSearch", "web_search"),
-        tool("TodoWrite", "todo_write"),
-        tool("Agent", "task"),
-        tool("ExitPlanMode", "exit_plan_mode"),
-    ],
-    renames: &[
-        super::rename(Some("Read"), "absolute_path", "file_path"),
-        super::rename(Some("LS"), "dir_path", "path"),
-        super::rename(Some("Glob"), "dir_path", "path"),
-        super::rename(Some("Grep"), "dir_path", "path"),
-    ],
-    fields: &[],
-    notes: &[
-        "SessionStart fires from 0.24 on (0.15 sends Notification auth_success instead)",
-        "ask falls back to deny in headless mode and background subagents",
-        "Qwen-only events (SessionDelete, TodoCreated, TodoCompleted) are not served",
-    ],
-    plain_stdout: false,
-};
+pub static TABLE: Table = Table::new(claude_rows![
+    SessionStart, UserPromptSubmit, UserPromptExpansion,
+    // Qwen 0.15.10 and 0.24.4 read no `updatedInput` from a PreToolUse
+    // answer (their `PreToolUseHookOutput` has only the decision and its
+    // reason; the original command ran in tests/real-agents' `rewrite`
+    // phase). Only PermissionRequest's `decision.updatedInput` is applied.
+    PreToolUse => claude::TOOL.without(&[UpdatedInput]),
+    PermissionRequest, PermissionDenied,
+    // Qwen 0.15.10 and 0.24.4 ignore `decision: block` here (the model
+    // never sees the reason); `additionalContext` reaches it.
+    PostToolUse => claude::CONTEXT,
+    PostToolUseFailure, PostToolBatch, Notification, MessageDisplay, SubagentStart,
+    SubagentStop, Stop, StopFailure, InstructionsLoaded, PreCompact, PostCompact, SessionEnd,
+])
+.with_tools(&[
+    tool("Bash", "run_shell_command"),
+    tool("Read", "read_file"),
+    tool("Write", "write_file"),
+    tool("Edit", "edit"),
+    tool("Edit", "replace"),
+    tool("Grep", "grep_search"),
+    tool("Glob", "glob"),
+    tool("LS", "list_directory"),
+    tool("LS", "ls"),
+    tool("WebFetch", "web_fetch"),
+    tool("WebSearch", "web_search"),
+    tool("TodoWrite", "todo_write"),
+    tool("Agent", "task"),
+    tool("ExitPlanMode", "exit_plan_mode"),
+])
+.with_renames(&[
+    super::rename(&["Read"], "absolute_path", "file_path"),
+    super::rename(&["LS", "Glob", "Grep"], "dir_path", "path"),
+])
+.with_notes(&[
+    "SessionStart fires from 0.24 on (0.15 sends Notification auth_success instead)",
+    "ask falls back to deny in headless mode and background subagents",
+    "Qwen-only events (SessionDelete, TodoCreated, TodoCompleted) are not served",
+]);
 
 /// Qwen Code reads `hooks` in `settings.json` (JSONC allowed): Claude's shape
 /// and names, the timeout in milliseconds.
-pub static INSTALL: InstallSpec = InstallSpec {
-    registration: Registration::Json(
-        JsonSpec::claude(Shape::Nested, TimeUnit::Milliseconds)
-            .jsonc()
-            .with_off(DISABLE_ALL_HOOKS),
-    ),
-    project: ".qwen/settings.json",
-    user: UserPath::home(".qwen/settings.json"),
-    system: super::SystemFile::new(
+pub static INSTALL: InstallSpec = project_and_home!(
+    JsonSpec::claude(Shape::Nested, TimeUnit::Milliseconds)
+        .jsonc()
+        .with_off(DISABLE_ALL_HOOKS),
+    ".qwen",
+    "settings.json"
+)
+.with_system(
+    super::SystemFile::new(
         "/etc/qwen-code/settings.json",
         "/Library/Application Support/QwenCode/settings.json",
         r"qwen-code\settings.json",
     )
     .var("QWEN_CODE_SYSTEM_SETTINGS_PATH"),
-    detect: &[".qwen"],
-    detect_user: &[UserPath::home(".qwen")],
-    after_install: None,
-};
+);
 
 /// The Qwen Code adapter (60 000 ms for commands).
 pub static AGENT: ClaudeLike = ClaudeLike::new(

@@ -5,44 +5,17 @@ use crate::agents::tests::*;
 use crate::agents::{Agent, DecodeError, Native};
 use crate::protocol::Answer;
 
+// Deny, ask, the rewrite it turns into a deny, block and stop at Stop are
+// rows of `each_canonical_answer_is_each_agent_s_documented_answer` (tests.rs).
 #[test]
-fn answers_are_claude_json() {
-    let ev = decoded(
-        &AGENT,
-        json!({"hook_event_name":"PreToolUse","tool_name":"run_shell_command","tool_input":{"command":"x"}}),
-    );
-    let n = AGENT.encode(&ev, &deny("no"));
+fn a_stop_before_a_tool_and_no_answer_at_stop() {
+    let pre = event_at(&AGENT, TABLE.by_native("PreToolUse").unwrap(), json!({}));
     assert_eq!(
-        stdout_json(&n),
-        json!({"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"no"}})
-    );
-    let n = AGENT.encode(&ev, &ask("sure?"));
-    assert_eq!(
-        stdout_json(&n)["hookSpecificOutput"]["permissionDecision"],
-        "ask"
-    );
-    let n = AGENT.encode(&ev, &rewrite(json!({"command":"ls"})));
-    assert_eq!(
-        stdout_json(&n),
-        json!({"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny",
-            "permissionDecisionReason": "a hook rewrote the tool input, which qwen cannot apply; denied rather than running the original input"}}),
-        "AGENT ignores updatedInput before a tool, so the rewrite denies rather than run the original"
-    );
-    assert_eq!(n.notes().count(), 1, "says the rewrite became a deny");
-    let n = AGENT.encode(&ev, &stop("halt"));
-    assert_eq!(
-        stdout_json(&n),
+        stdout_json(&AGENT.encode(&pre, &stop("halt"))),
         json!({"continue":false,"stopReason":"halt"})
     );
-    let stop_ev = decoded(&AGENT, json!({"hook_event_name":"Stop"}));
-    let n = AGENT.encode(&stop_ev, &block("again"));
-    assert_eq!(
-        stdout_json(&n),
-        json!({"decision":"block","reason":"again"})
-    );
-    assert!(n.stderr.is_empty());
-    let n = AGENT.encode(&stop_ev, &Answer::none());
-    assert_eq!(n, Native::default());
+    let at_stop = event_at(&AGENT, TABLE.by_native("Stop").unwrap(), json!({}));
+    assert_eq!(AGENT.encode(&at_stop, &Answer::none()), Native::default());
 }
 
 #[test]

@@ -247,8 +247,8 @@ impl EventRow {
 /// nothing ([`Caps::NONE`]) instead of on Claude's caps.
 ///
 /// ```ignore
-/// events: claude_rows![SessionStart, Stop, PostToolUse => CONTEXT],
-/// events: claude_rows![observed: SessionStart, UserPromptSubmit as "PromptSubmit", PreToolUse => DENY],
+/// Table::new(claude_rows![SessionStart, Stop, PostToolUse => CONTEXT])
+/// Table::new(claude_rows![observed: SessionStart, UserPromptSubmit as "PromptSubmit", PreToolUse => DENY])
 /// ```
 macro_rules! claude_rows {
     (@caps $default:expr) => { $default };
@@ -257,15 +257,21 @@ macro_rules! claude_rows {
         let row = $crate::agents::claude::row($crate::protocol::EventName::$event);
         row $(.named($native))?.with_caps(claude_rows!(@caps $default $(, $caps)?))
     }};
+    // A const item, so the rows are `'static` also as an argument of
+    // `Table::new`, where a temporary would not be.
+    (@static $($row:expr),*) => {{
+        const ROWS: &[$crate::agents::EventRow] = &[$($row),*];
+        ROWS
+    }};
     (observed: $($event:ident $(as $native:literal)? $(=> $caps:expr)?),* $(,)?) => {
-        &[$(claude_rows!(@row $event, $crate::agents::Caps::NONE $(, $native)? $(=> $caps)?)),*]
+        claude_rows!(@static $(claude_rows!(@row $event, $crate::agents::Caps::NONE $(, $native)? $(=> $caps)?)),*)
     };
     ($($event:ident $(as $native:literal)? $(=> $caps:expr)?),* $(,)?) => {
-        &[$(claude_rows!(
+        claude_rows!(@static $(claude_rows!(
             @row $event,
             $crate::agents::claude::row($crate::protocol::EventName::$event).caps
             $(, $native)? $(=> $caps)?
-        )),*]
+        )),*)
     };
 }
 pub(crate) use claude_rows;
@@ -282,8 +288,8 @@ pub struct ToolRow {
 /// A `tool_input` key the agent spells differently from Claude Code.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Rename {
-    /// Only for this canonical tool (`None`: every tool).
-    pub tool: Option<&'static str>,
+    /// Only for these canonical tools (empty: every tool).
+    pub tools: &'static [&'static str],
     /// The agent's key (`dir_path`).
     pub native: &'static str,
     /// Claude Code's key (`path`).
@@ -295,14 +301,15 @@ pub const fn tool(canonical: &'static str, native: &'static str) -> ToolRow {
     ToolRow { canonical, native }
 }
 
-/// Shorthand for a [`Rename`] in a table literal.
+/// Shorthand for a [`Rename`] in a table literal: `native` is `canonical`
+/// for each of `tools` (`&[]`: for every tool).
 pub const fn rename(
-    tool: Option<&'static str>,
+    tools: &'static [&'static str],
     native: &'static str,
     canonical: &'static str,
 ) -> Rename {
     Rename {
-        tool,
+        tools,
         native,
         canonical,
     }
@@ -328,6 +335,47 @@ pub struct Table {
 }
 
 impl Table {
+    /// `events`, with no tool names, renames or notes, answered in JSON; the
+    /// `with_*` methods add what an agent has.
+    pub const fn new(events: &'static [EventRow]) -> Table {
+        Table {
+            events,
+            tools: &[],
+            renames: &[],
+            fields: &[],
+            notes: &[],
+            plain_stdout: false,
+        }
+    }
+
+    /// The same table, with these tool names.
+    pub const fn with_tools(self, tools: &'static [ToolRow]) -> Table {
+        Table { tools, ..self }
+    }
+
+    /// The same table, with these `tool_input` renames.
+    pub const fn with_renames(self, renames: &'static [Rename]) -> Table {
+        Table { renames, ..self }
+    }
+
+    /// The same table, with these top-level field renames.
+    pub const fn with_fields(self, fields: &'static [(&'static str, &'static str)]) -> Table {
+        Table { fields, ..self }
+    }
+
+    /// The same table, with these notes.
+    pub const fn with_notes(self, notes: &'static [&'static str]) -> Table {
+        Table { notes, ..self }
+    }
+
+    /// The same table, for an agent that reads stdout as plain text.
+    pub const fn with_plain_stdout(self) -> Table {
+        Table {
+            plain_stdout: true,
+            ..self
+        }
+    }
+
     /// The row of a native event name.
     pub fn by_native(&self, native: &str) -> Option<&'static EventRow> {
         self.events.iter().find(|r| r.native == native)
@@ -385,7 +433,7 @@ impl Table {
     pub fn renames_for<'a>(&'a self, tool: &'a str) -> impl Iterator<Item = &'static Rename> + 'a {
         self.renames
             .iter()
-            .filter(move |r| r.tool.is_none_or(|t| t == tool))
+            .filter(move |r| r.tools.is_empty() || r.tools.contains(&tool))
     }
 }
 
@@ -460,21 +508,17 @@ mod tests {
             .decode_only(),
         EventRow::new(EventName::PreToolUse, "preTool", Caps::of(&[Ask])),
     ];
-    static T: Table = Table {
-        events: ROWS,
-        tools: &[
+    static T: Table = Table::new(ROWS)
+        .with_tools(&[
             tool("Bash", "shell"),
             tool("Bash", "bash"),
             tool("Edit", "edit"),
-        ],
-        renames: &[
-            rename(Some("Glob"), "dir_path", "path"),
-            rename(None, "filePath", "file_path"),
-        ],
-        fields: &[],
-        notes: &["n"],
-        plain_stdout: false,
-    };
+        ])
+        .with_renames(&[
+            rename(&["Glob", "Grep"], "dir_path", "path"),
+            rename(&[], "filePath", "file_path"),
+        ])
+        .with_notes(&["n"]);
 
     #[test]
     fn tools_map_both_ways_and_unknown_names_are_kept() {
@@ -498,6 +542,12 @@ mod tests {
     fn renames_are_scoped_to_their_tool() {
         let glob: Vec<_> = T.renames_for("Glob").map(|r| r.native).collect();
         assert_eq!(glob, ["dir_path", "filePath"]);
+        let grep: Vec<_> = T.renames_for("Grep").map(|r| r.native).collect();
+        assert_eq!(
+            grep,
+            ["dir_path", "filePath"],
+            "one rename serves each tool listed"
+        );
         let bash: Vec<_> = T.renames_for("Bash").map(|r| r.native).collect();
         assert_eq!(bash, ["filePath"]);
     }

@@ -16,7 +16,7 @@ use serde_json::{Map, Value};
 use super::claude_json;
 use super::AnswerKind::{Block, Deny};
 use super::{parse_if_string, Agent, Caps, EventRow, Info, Intent, Native, Table};
-use super::{Field, InstallSpec, JsonSpec, Literal, Registration, Shape, UserPath};
+use super::{Field, InstallSpec, JsonSpec, Literal, Shape, UserPath};
 use crate::protocol::{Event, EventName};
 
 /// The Windsurf adapter.
@@ -25,61 +25,54 @@ pub struct Windsurf;
 const BLOCK_TOOL: Caps = Caps::of(&[Deny]);
 
 /// Windsurf's table.
-pub static TABLE: Table = Table {
-    events: &[
-        EventRow::new(
-            EventName::UserPromptSubmit,
-            "pre_user_prompt",
-            Caps::of(&[Block]),
-        ),
-        EventRow::new(EventName::PreToolUse, "pre_run_command", BLOCK_TOOL).for_tool("Bash"),
-        EventRow::new(EventName::PreToolUse, "pre_write_code", BLOCK_TOOL).for_tool("Edit"),
-        EventRow::new(EventName::PreToolUse, "pre_read_code", BLOCK_TOOL).for_tool("Read"),
-        EventRow::new(EventName::PreToolUse, "pre_mcp_tool_use", BLOCK_TOOL),
-        EventRow::new(EventName::PostToolUse, "post_run_command", Caps::NONE).for_tool("Bash"),
-        EventRow::new(EventName::PostToolUse, "post_write_code", Caps::NONE).for_tool("Edit"),
-        EventRow::new(EventName::PostToolUse, "post_read_code", Caps::NONE).for_tool("Read"),
-        EventRow::new(EventName::PostToolUse, "post_mcp_tool_use", Caps::NONE),
-        EventRow::new(EventName::Stop, "post_cascade_response", Caps::NONE),
-        EventRow::new(
-            EventName::Stop,
-            "post_cascade_response_with_transcript",
-            Caps::NONE,
-        )
-        .decode_only(),
-    ],
-    tools: &[],
-    renames: &[],
-    fields: &[("trajectory_id", "session_id"), ("model_name", "model")],
-    notes: &[
-        "answers by exit code only: exit 2 with the reason on stderr blocks a pre_* hook",
-        "no ask (it becomes a deny), no rewrite, no context, no keep-going at stop",
-        "post_cascade_response is served as Stop but runs after the fact",
-    ],
-    plain_stdout: false,
-};
+pub static TABLE: Table = Table::new(&[
+    EventRow::new(
+        EventName::UserPromptSubmit,
+        "pre_user_prompt",
+        Caps::of(&[Block]),
+    ),
+    EventRow::new(EventName::PreToolUse, "pre_run_command", BLOCK_TOOL).for_tool("Bash"),
+    EventRow::new(EventName::PreToolUse, "pre_write_code", BLOCK_TOOL).for_tool("Edit"),
+    EventRow::new(EventName::PreToolUse, "pre_read_code", BLOCK_TOOL).for_tool("Read"),
+    EventRow::new(EventName::PreToolUse, "pre_mcp_tool_use", BLOCK_TOOL),
+    EventRow::new(EventName::PostToolUse, "post_run_command", Caps::NONE).for_tool("Bash"),
+    EventRow::new(EventName::PostToolUse, "post_write_code", Caps::NONE).for_tool("Edit"),
+    EventRow::new(EventName::PostToolUse, "post_read_code", Caps::NONE).for_tool("Read"),
+    EventRow::new(EventName::PostToolUse, "post_mcp_tool_use", Caps::NONE),
+    EventRow::new(EventName::Stop, "post_cascade_response", Caps::NONE),
+    EventRow::new(
+        EventName::Stop,
+        "post_cascade_response_with_transcript",
+        Caps::NONE,
+    )
+    .decode_only(),
+])
+.with_fields(&[("trajectory_id", "session_id"), ("model_name", "model")])
+.with_notes(&[
+    "answers by exit code only: exit 2 with the reason on stderr blocks a pre_* hook",
+    "no ask (it becomes a deny), no rewrite, no context, no keep-going at stop",
+    "post_cascade_response is served as Stop but runs after the fact",
+]);
 
 /// Windsurf reads `hooks.json`: flat handlers under snake_case events, no
 /// timeout field; `show_output: false` keeps our notes out of its UI.
-pub static INSTALL: InstallSpec = InstallSpec {
-    registration: Registration::Json(JsonSpec::new(
+pub static INSTALL: InstallSpec = InstallSpec::json(
+    JsonSpec::new(
         Shape::Flat,
         &[
             ("command", Field::Command),
             ("show_output", Field::Literal(Literal::Bool(false))),
         ],
-    )),
-    project: ".windsurf/hooks.json",
-    user: UserPath::home(".codeium/windsurf/hooks.json"),
-    system: super::SystemFile::new(
-        "/etc/windsurf/hooks.json",
-        "/Library/Application Support/Windsurf/hooks.json",
-        r"Windsurf\hooks.json",
     ),
-    detect: &[".windsurf"],
-    detect_user: &[UserPath::home(".codeium/windsurf")],
-    after_install: None,
-};
+    ".windsurf/hooks.json",
+    UserPath::home(".codeium/windsurf/hooks.json"),
+)
+.with_system(super::SystemFile::new(
+    "/etc/windsurf/hooks.json",
+    "/Library/Application Support/Windsurf/hooks.json",
+    r"Windsurf\hooks.json",
+))
+.detected_by(&[".windsurf"], &[UserPath::home(".codeium/windsurf")]);
 
 static INFO: Info =
     Info::new("windsurf", "Windsurf", &TABLE, &INSTALL).with_names(&["agent_action_name"]);

@@ -418,9 +418,7 @@ mod tests {
     #[cfg(unix)]
     #[test]
     fn hostile_components_are_findings_not_hangs() {
-        let dir = tempfile::tempdir().unwrap();
-        let fifo = dir.path().join("f.wasm");
-        crate::fsread::make_fifo(&fifo);
+        let (dir, fifo) = crate::fsread::temp_fifo("f.wasm");
         let problem = component_problem(&fifo).unwrap();
         assert!(
             problem.contains("is a FIFO, not a regular file"),

@@ -344,9 +344,14 @@ pub struct WasmSpec {
 
 /// The resource limits of one wasm handler, in one place: the handler's
 /// spec, the [`crate::exec::wasm::Sandbox`] and the trust gate (an untrusted
-/// project may not raise one) all hold or read this struct, so a new limit is
-/// a field here, its key in `hooks_json.rs`, where it is enforced and its
-/// [`crate::protocol::Failure`].
+/// project may not raise one) all hold or read this struct. A new limit
+/// touches seven files (checked 2026-12-02 against `memoryMiB`): a field
+/// here (with its default, [`Limits::raised_over`], [`Limits::capped_at`]
+/// and the `Display` line), its key in `config/hooks_json.rs` (the wasm
+/// handler's field and its known keys), where it is enforced
+/// (`exec/wasm/sandbox.rs`), how its trap is told (`exec/wasm/classify.rs`),
+/// its [`crate::protocol::Failure`] and kind (`protocol/outcome.rs`), the
+/// generated `runtime/schema/config.json` and README's list of limits.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Limits {
     /// Fuel units (CPU budget).

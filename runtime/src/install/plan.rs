@@ -211,42 +211,62 @@ fn system_flag(scope: Scope) -> String {
     }
 }
 
+/// How a launcher line is written in one shell: its quoting, the line that
+/// runs agenthooks or prints the hint, and how the no-opinion answer is
+/// echoed after it. The sh and PowerShell launchers differ only in these.
+struct Launcher {
+    quote: fn(&str) -> String,
+    /// The line for (program, agent id, event, system flag, hint), all quoted
+    /// but the id and the flag.
+    run: fn(&str, &str, &str, &str, &str) -> String,
+    /// What joins the echo of the agent's no-opinion answer to the line.
+    echo: &'static str,
+}
+
+impl Launcher {
+    fn line(&self, binary: &Path, agent: &dyn Agent, event: &str, scope: Scope) -> String {
+        let quote = self.quote;
+        let mut line = (self.run)(
+            &quote(&binary.to_string_lossy()),
+            agent.id(),
+            &quote(event),
+            &system_flag(scope),
+            &quote(NOT_INSTALLED),
+        );
+        let neutral = agent.no_opinion(Vec::new()).stdout;
+        if !neutral.is_empty() {
+            line.push_str(self.echo);
+            line.push_str(&quote(&neutral));
+        }
+        line
+    }
+}
+
 /// [`command_line`] for an entry at `scope`.
 fn command_line_at(binary: &Path, agent: &dyn Agent, event: &str, scope: Scope) -> String {
-    let program = shell_quote(&binary.to_string_lossy());
-    let mut line = format!(
-        "command -v {program} >/dev/null 2>&1 && exec {program} run --agent {} --event {}{} || echo {} >&2",
-        agent.id(),
-        shell_quote(event),
-        system_flag(scope),
-        shell_quote(NOT_INSTALLED),
-    );
-    let neutral = agent.no_opinion(Vec::new()).stdout;
-    if !neutral.is_empty() {
-        line.push_str(&format!(" && echo {}", shell_quote(&neutral)));
+    Launcher {
+        quote: shell_quote,
+        run: |program, id, event, flag, hint| {
+            format!("command -v {program} >/dev/null 2>&1 && exec {program} run --agent {id} --event {event}{flag} || echo {hint} >&2")
+        },
+        echo: " && echo ",
     }
-    line
+    .line(binary, agent, event, scope)
 }
 
 /// [`command_line`] for PowerShell (Copilot's `powershell` field): runs
 /// `<binary> run --agent <agent> --event <event>` when PowerShell finds it,
 /// and exits with its code; otherwise the same hint and no opinion.
 pub fn powershell_line(binary: &Path, agent: &dyn Agent, event: &str, scope: Scope) -> String {
-    // A single-quoted PowerShell string is literal; `'` is doubled.
-    let quote = |s: &str| format!("'{}'", s.replace('\'', "''"));
-    let program = quote(&binary.to_string_lossy());
-    let mut line = format!(
-        "if (Get-Command {program} -ErrorAction SilentlyContinue) {{ & {program} run --agent {} --event {}{}; exit $LASTEXITCODE }}; [Console]::Error.WriteLine({})",
-        agent.id(),
-        quote(event),
-        system_flag(scope),
-        quote(NOT_INSTALLED),
-    );
-    let neutral = agent.no_opinion(Vec::new()).stdout;
-    if !neutral.is_empty() {
-        line.push_str(&format!("; Write-Output {}", quote(&neutral)));
+    Launcher {
+        // A single-quoted PowerShell string is literal; `'` is doubled.
+        quote: |s| format!("'{}'", s.replace('\'', "''")),
+        run: |program, id, event, flag, hint| {
+            format!("if (Get-Command {program} -ErrorAction SilentlyContinue) {{ & {program} run --agent {id} --event {event}{flag}; exit $LASTEXITCODE }}; [Console]::Error.WriteLine({hint})")
+        },
+        echo: "; Write-Output ",
     }
-    line
+    .line(binary, agent, event, scope)
 }
 
 fn shell_quote(s: &str) -> String {
@@ -485,7 +505,10 @@ fn plan_scripts(
         if !ours && claimed && !name.ends_with(".agenthooks.bak") {
             return Err(InstallError::Conflict {
                 path,
-                why: "Cline runs one script per event and this one is the user's own; move what it does into `.agents/hooks.json` (or delete it), then install again".to_string(),
+                why: format!(
+                    "{} runs one script per event and this one is the user's own; move what it does into `.agents/hooks.json` (or delete it), then install again",
+                    req.agent.display_name()
+                ),
             });
         }
         if ours && !wanted.iter().any(|(event, _)| *event == name) {
@@ -695,6 +718,46 @@ fn prune_empty_dirs(file: &Path, stop: &Path) {
 mod tests {
     use super::*;
     use crate::agents;
+
+    #[test]
+    fn a_script_agent_s_refusal_names_that_agent() {
+        use crate::agents::{cline, ClaudeLike, Dialect, Info, InstallSpec, UserPath};
+        // Another agent registered by scripts, as Cline is.
+        static INSTALL: InstallSpec = InstallSpec::new(
+            Registration::Scripts(ScriptSpec {
+                text: |command, _| format!("#!/bin/sh\n{command}\n"),
+            }),
+            ".other/hooks",
+            UserPath::home(".other/hooks"),
+        );
+        static OTHER: ClaudeLike = ClaudeLike::new(
+            Info::new("other", "Other Agent", &cline::TABLE, &INSTALL),
+            Dialect::Claude,
+        );
+        let dir = tempfile::tempdir().unwrap();
+        let hooks = dir.path().join(".other/hooks");
+        fs::create_dir_all(&hooks).unwrap();
+        fs::write(hooks.join("PreToolUse"), "#!/bin/sh\necho '{}'\n").unwrap();
+        let env = Env::with_home(dir.path().join("home"));
+        let req = Request {
+            agent: &OTHER,
+            action: Action::Install,
+            scope: Scope::Project,
+            project_root: dir.path(),
+            env: &env,
+            binary: Path::new("agenthooks"),
+            status_messages: &Default::default(),
+        };
+        match plan(&req) {
+            Err(InstallError::Conflict { why, .. }) => {
+                assert!(
+                    why.starts_with("Other Agent runs one script per event"),
+                    "{why}"
+                );
+            }
+            other => panic!("{other:?}"),
+        }
+    }
 
     #[test]
     fn the_launcher_runs_agenthooks_by_name_or_answers_no_opinion() {

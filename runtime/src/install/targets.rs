@@ -157,47 +157,36 @@ mod tests {
 
     #[test]
     fn system_files_are_each_agents_documented_path_per_platform() {
-        let unix = |id| system(id, Os::Unix);
-        let mac = |id| system(id, Os::MacOs);
-        let win = |id| system(id, Os::Windows);
-        let at = |p: &str| Some(Path::new("/r").join(p));
-        let pd = |p: &str| Some(Path::new("/r").join("ProgramData").join(p));
-        assert_eq!(unix("claude"), at("etc/claude-code/managed-settings.json"));
-        assert_eq!(
-            mac("claude"),
-            at("Library/Application Support/ClaudeCode/managed-settings.json")
-        );
-        assert_eq!(win("claude"), pd(r"ClaudeCode\managed-settings.json"));
-        assert_eq!(unix("codex"), at("etc/codex/hooks.json"));
-        assert_eq!(mac("codex"), at("etc/codex/hooks.json"));
-        assert_eq!(win("codex"), None);
-        assert_eq!(
-            unix("copilot"),
-            at("etc/github-copilot/policy.d/agenthooks.json")
-        );
-        assert_eq!(
-            win("copilot"),
-            pd(r"GitHub\Copilot\policy.d\agenthooks.json")
-        );
-        assert_eq!(unix("cursor"), at("etc/cursor/hooks.json"));
-        assert_eq!(
-            mac("cursor"),
-            at("Library/Application Support/Cursor/hooks.json")
-        );
-        assert_eq!(unix("gemini"), at("etc/gemini-cli/settings.json"));
-        assert_eq!(
-            mac("gemini"),
-            at("Library/Application Support/GeminiCli/settings.json")
-        );
-        assert_eq!(win("gemini"), pd(r"gemini-cli\settings.json"));
-        assert_eq!(unix("qwen"), at("etc/qwen-code/settings.json"));
-        assert_eq!(
-            mac("qwen"),
-            at("Library/Application Support/QwenCode/settings.json")
-        );
-        assert_eq!(unix("windsurf"), at("etc/windsurf/hooks.json"));
-        assert_eq!(unix("auggie"), at("etc/augment/settings.json"));
-        assert_eq!(mac("auggie"), None);
+        // (agent, platform, the file below the root; `None`: no file there).
+        // Windows paths are below `%ProgramData%`.
+        #[rustfmt::skip]
+        let documented: &[(&str, Os, Option<&str>)] = &[
+            ("claude", Os::Unix, Some("etc/claude-code/managed-settings.json")),
+            ("claude", Os::MacOs, Some("Library/Application Support/ClaudeCode/managed-settings.json")),
+            ("claude", Os::Windows, Some(r"ClaudeCode\managed-settings.json")),
+            ("codex", Os::Unix, Some("etc/codex/hooks.json")),
+            ("codex", Os::MacOs, Some("etc/codex/hooks.json")),
+            ("codex", Os::Windows, None),
+            ("copilot", Os::Unix, Some("etc/github-copilot/policy.d/agenthooks.json")),
+            ("copilot", Os::Windows, Some(r"GitHub\Copilot\policy.d\agenthooks.json")),
+            ("cursor", Os::Unix, Some("etc/cursor/hooks.json")),
+            ("cursor", Os::MacOs, Some("Library/Application Support/Cursor/hooks.json")),
+            ("gemini", Os::Unix, Some("etc/gemini-cli/settings.json")),
+            ("gemini", Os::MacOs, Some("Library/Application Support/GeminiCli/settings.json")),
+            ("gemini", Os::Windows, Some(r"gemini-cli\settings.json")),
+            ("qwen", Os::Unix, Some("etc/qwen-code/settings.json")),
+            ("qwen", Os::MacOs, Some("Library/Application Support/QwenCode/settings.json")),
+            ("windsurf", Os::Unix, Some("etc/windsurf/hooks.json")),
+            ("auggie", Os::Unix, Some("etc/augment/settings.json")),
+            ("auggie", Os::MacOs, None),
+        ];
+        for (id, os, file) in documented {
+            let root = match os {
+                Os::Windows => Path::new("/r").join("ProgramData"),
+                Os::Unix | Os::MacOs => PathBuf::from("/r"),
+            };
+            assert_eq!(system(id, *os), file.map(|f| root.join(f)), "{id} {os:?}");
+        }
         for id in ["cline", "opencode", "kilo", "pi", "goose", "junie", "kiro"] {
             for os in [Os::Unix, Os::MacOs, Os::Windows] {
                 assert_eq!(system(id, os), None, "{id} {os:?}");

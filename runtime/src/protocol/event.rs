@@ -158,7 +158,9 @@ const fn on(matcher: &'static str, facts: Facts) -> Facts {
 
 impl EventName {
     /// The one table of per-event rules: every other fact about an event is
-    /// read from here, so adding an event is one row (the match is exhaustive).
+    /// read from here, so an event's rules are one row (the match is
+    /// exhaustive). The other files a new event touches are listed in
+    /// `crate::agents`' module docs.
     const fn facts(self) -> Facts {
         use EventName::*;
         const PERMISSION: Facts = Facts {
