@@ -112,6 +112,23 @@ pub(crate) fn baseline_supported() -> bool {
 /// The ticker holds only a weak reference, so it ends within one tick after
 /// the last clone of the engine is dropped.
 pub(crate) fn new_engine(options: &EngineOptions, tier: Tier) -> wasmtime::Result<Engine> {
+    let engine = Engine::new(&config(options, tier)?)?;
+    let weak = engine.weak();
+    std::thread::Builder::new()
+        .name("agenthooks-epoch".into())
+        .spawn(move || loop {
+            std::thread::sleep(TICK);
+            match weak.upgrade() {
+                Some(engine) => engine.increment_epoch(),
+                None => break,
+            }
+        })
+        .map_err(|e| wasmtime::format_err!("cannot start the epoch ticker: {e}"))?;
+    Ok(engine)
+}
+
+/// The configuration of an engine compiling with `tier`'s compiler.
+fn config(options: &EngineOptions, tier: Tier) -> wasmtime::Result<Config> {
     let mut config = Config::new();
     if tier == Tier::Baseline {
         if !baseline_supported() {
@@ -120,6 +137,12 @@ pub(crate) fn new_engine(options: &EngineOptions, tier: Tier) -> wasmtime::Resul
         // Fuel, epochs, the stack limit and memory limits are implemented by
         // Winch as by Cranelift (the hostile-guest tests run under both).
         config.strategy(wasmtime::Strategy::Winch);
+        // Winch compiles the guest's functions; Cranelift still compiles the
+        // trampolines between host and guest (one per escaping function:
+        // thousands in a Python component), which were a third of the first
+        // event's compile. They are a few instructions each, with nothing
+        // to optimise; this engine's entries are replaced anyway.
+        config.cranelift_opt_level(wasmtime::OptLevel::None);
     }
     config
         .consume_fuel(true)
@@ -148,19 +171,7 @@ pub(crate) fn new_engine(options: &EngineOptions, tier: Tier) -> wasmtime::Resul
             .table_keep_resident(KEEP_RESIDENT);
         config.allocation_strategy(wasmtime::InstanceAllocationStrategy::Pooling(pool));
     }
-    let engine = Engine::new(&config)?;
-    let weak = engine.weak();
-    std::thread::Builder::new()
-        .name("agenthooks-epoch".into())
-        .spawn(move || loop {
-            std::thread::sleep(TICK);
-            match weak.upgrade() {
-                Some(engine) => engine.increment_epoch(),
-                None => break,
-            }
-        })
-        .map_err(|e| wasmtime::format_err!("cannot start the epoch ticker: {e}"))?;
-    Ok(engine)
+    Ok(config)
 }
 
 /// Whether this process may not write files of any size (`RLIMIT_FSIZE`).
@@ -213,5 +224,23 @@ mod tests {
             super::super::cache::compat_hex(&optimized),
             super::super::cache::compat_hex(&baseline)
         );
+    }
+
+    /// The baseline engine's trampolines are compiled by Cranelift without
+    /// optimisation (the opt level is part of the compatibility hash).
+    #[test]
+    fn the_baseline_engine_does_not_optimise_trampolines() {
+        if !baseline_supported() {
+            return;
+        }
+        let options = EngineOptions::default();
+        let hash = |config: &Config| super::super::cache::compat_hex(&Engine::new(config).unwrap());
+        let baseline = config(&options, Tier::Baseline).unwrap();
+        let mut optimising = config(&options, Tier::Baseline).unwrap();
+        optimising.cranelift_opt_level(wasmtime::OptLevel::Speed);
+        let mut unoptimised = config(&options, Tier::Baseline).unwrap();
+        unoptimised.cranelift_opt_level(wasmtime::OptLevel::None);
+        assert_ne!(hash(&baseline), hash(&optimising));
+        assert_eq!(hash(&baseline), hash(&unoptimised));
     }
 }

@@ -973,7 +973,33 @@ impl Inner {
             return Err(failed.failure(&shown));
         }
         let mut notes = Notes::new(false);
-        for runtime in std::iter::once(runtime).chain(self.lower()) {
+        let runtimes: Vec<&Runtime> = std::iter::once(runtime).chain(self.lower()).collect();
+        // The worker records its entry in the index just after storing it:
+        // mapped from there, it is not read and hashed again (tens of MB for
+        // a Python component, hundreds of milliseconds), as any later event
+        // loads it (`index.rs` says why that is safe). Worth a short wait;
+        // a component changed too recently is never indexed, and falls back.
+        let grace = Instant::now() + INDEX_GRACE;
+        loop {
+            for &runtime in &runtimes {
+                if let Some(loaded) = index::lookup(&runtime.engine, dir, path, &cold.meta)
+                    .and_then(|entry| cache::load_recorded(&runtime.engine, &entry))
+                    .filter(|loaded| loaded.digest == cold.digest)
+                {
+                    return self
+                        .link(path, cold.meta.clone(), loaded, runtime, start, &mut notes)
+                        .map(Some);
+                }
+            }
+            let stored = runtimes
+                .iter()
+                .any(|r| cache::entry_path(dir, &r.engine, &cold.digest).exists());
+            if !stored || Instant::now() >= grace {
+                break;
+            }
+            std::thread::sleep(WORKER_POLL);
+        }
+        for runtime in runtimes {
             if let Some(loaded) = cache::cached(&runtime.engine, dir, &cold.digest, &mut notes) {
                 if let Some(entry) = &loaded.entry {
                     index::record(&runtime.engine, dir, path, &cold.meta, entry);
@@ -1048,6 +1074,9 @@ impl Inner {
 
 /// How often `run` looks whether its compile worker is done.
 const WORKER_POLL: Duration = Duration::from_millis(10);
+
+/// How long after a worker stored an entry `run` waits for its index record.
+const INDEX_GRACE: Duration = Duration::from_millis(200);
 
 /// How often an event looks whether the in-process compile it waits on is done.
 const INFLIGHT_POLL: Duration = Duration::from_millis(5);
