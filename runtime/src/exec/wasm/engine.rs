@@ -7,7 +7,8 @@
 //! baseline compiler Winch ([`Tier::Baseline`]) for a component's first use.
 //! Winch compiles in one pass with no register allocation or optimisation,
 //! so a 12–18 MB Python or JavaScript component answers its first event in
-//! about a second instead of waiting half a minute for Cranelift; its code
+//! a few seconds (3–4 s on an idle 2-core machine) instead of half a minute
+//! or more with Cranelift; its code
 //! runs slower, so a background compile replaces it (`worker.rs`). Each
 //! engine's compatibility hash differs (Winch's calling convention is a
 //! tunable), so their cache entries never share a key, and wasmtime refuses

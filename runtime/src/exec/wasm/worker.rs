@@ -7,7 +7,7 @@
 //!
 //! Two tiers (`engine.rs`): where the baseline compiler comes first, the
 //! worker runs a capped child compiling with Winch, which stores the
-//! baseline entry in about a second (the waiting `run` loads it and answers),
+//! baseline entry in seconds (the waiting `run` loads it and answers),
 //! then a second one compiling with Cranelift, at a lower priority, whose
 //! entry replaces it. Only Cranelift's failure is remembered: a component
 //! Winch cannot compile (a proposal it lacks, such as tail calls) just waits
