@@ -242,6 +242,25 @@ fn examples() -> Vec<Example> {
     ]
 }
 
+/// Waits (at most 5 min) until no `agenthooks __compile-worker` process is
+/// left: the background compiles a cache miss starts outlive its event.
+fn wait_for_compile_workers() {
+    let deadline = Instant::now() + Duration::from_secs(300);
+    while Instant::now() < deadline && compile_workers_running() {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+fn compile_workers_running() -> bool {
+    let Ok(procs) = fs::read_dir("/proc") else {
+        return false;
+    };
+    procs.flatten().any(|p| {
+        fs::read(p.path().join("cmdline"))
+            .is_ok_and(|c| c.windows(17).any(|w| w == b"__compile-worker\0"))
+    })
+}
+
 /// `wasm` with one more custom section naming `variant`: a component that
 /// runs the same code but is, byte for byte, a different component (its own
 /// digest, compile-cache entry and mapping). Ten identical files would
@@ -570,6 +589,7 @@ fn main() {
             run_once(c);
         }
     }
+    wait_for_compile_workers();
     let rounds = cases.iter().map(|c| c.runs).max().unwrap_or(0);
     for round in 0..rounds {
         for c in cases.iter_mut() {
@@ -583,6 +603,12 @@ fn main() {
             assert_eq!(code, 0, "{} exited {code}", c.name);
             c.times.push(time);
             c.rss_kib.push(rss);
+            if c.before.is_some() {
+                // A miss leaves a niced Cranelift compile running after the
+                // answer; timing the next command beside it would measure
+                // the machine's second core being busy, not that command.
+                wait_for_compile_workers();
+            }
         }
     }
     let load_after = shell("cut -d' ' -f1-3 /proc/loadavg");
