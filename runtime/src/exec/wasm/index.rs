@@ -44,6 +44,12 @@ pub(crate) fn identity(meta: &fs::Metadata) -> Option<FileStamp> {
     FileStamp::exact().then(|| FileStamp::of(meta))
 }
 
+/// The identity under which a component read at `now` is recorded, or
+/// `None` when it is not (no identity here, or changed too recently).
+pub(crate) fn indexable(meta: &fs::Metadata, now: SystemTime) -> Option<FileStamp> {
+    identity(meta).filter(|stamp| stamp.settled(now))
+}
+
 fn words(stamp: &FileStamp) -> [String; 7] {
     [
         stamp.dev.to_string(),
@@ -142,10 +148,7 @@ fn try_record(
     entry: &Path,
     now: SystemTime,
 ) -> Option<()> {
-    let stamp = identity(meta)?;
-    if !stamp.settled(now) {
-        return None;
-    }
+    let stamp = indexable(meta, now)?;
     let entry_identity = identity(&fs::symlink_metadata(entry).ok()?)?;
     let entry_name = entry.file_name()?.to_str()?;
     let compat = compat(engine);
@@ -231,11 +234,22 @@ mod tests {
         fs::write(&entry, b"artifact").unwrap();
         let meta = fs::metadata(&component).unwrap();
         let now = SystemTime::now();
+        // `run` reads the same rule to skip waiting for a record that the
+        // compile worker cannot have written.
+        assert_eq!(indexable(&meta, now), None);
         assert_eq!(
             try_record(&engine, tmp.path(), &component, &meta, &entry, now),
             None
         );
         assert_eq!(lookup(&engine, tmp.path(), &component, &meta), None);
+        let later = now + crate::fsread::SETTLE * 2;
+        if identity(&meta).is_some() {
+            assert!(indexable(&meta, later).is_some());
+            assert_eq!(
+                try_record(&engine, tmp.path(), &component, &meta, &entry, later),
+                Some(())
+            );
+        }
     }
 
     #[test]

@@ -977,9 +977,14 @@ impl Inner {
         // The worker records its entry in the index just after storing it:
         // mapped from there, it is not read and hashed again (tens of MB for
         // a Python component, hundreds of milliseconds), as any later event
-        // loads it (`index.rs` says why that is safe). Worth a short wait;
-        // a component changed too recently is never indexed, and falls back.
-        let grace = Instant::now() + INDEX_GRACE;
+        // loads it (`index.rs` says why that is safe). Worth a short wait,
+        // unless the worker cannot have recorded it: no index here, or a
+        // component changed too recently (what the worker saw was newer still).
+        let grace = if index::indexable(&cold.meta, SystemTime::now()).is_some() {
+            Instant::now() + INDEX_GRACE
+        } else {
+            Instant::now()
+        };
         loop {
             for &runtime in &runtimes {
                 if let Some(loaded) = index::lookup(&runtime.engine, dir, path, &cold.meta)
