@@ -8,6 +8,7 @@
 #   FUZZ_SECONDS  seconds per target (default 30)
 #   FUZZ_TARGETS  targets to run (default: all of `cargo fuzz list`)
 #   FUZZ_SEED     libFuzzer's -seed (default 1; 0 for a new random one)
+#   FUZZ_JOBS     targets run at once (default: the number of cores)
 #
 # A fixed seed makes a gate whose verdict a developer can reproduce: from the
 # same corpus, a slower machine runs a prefix of the inputs a faster one ran
@@ -39,19 +40,40 @@ fuzz/seed.sh fuzz/corpus
 cargo $toolchain fuzz build -s none
 
 read -r -a targets <<<"${FUZZ_TARGETS:-$(cargo $toolchain fuzz list | tr '\n' ' ')}"
+# Targets run `FUZZ_JOBS` at a time (default: one per core; libFuzzer uses
+# one), each with the whole `seconds`: the same inputs as one after another,
+# in a fraction of the wall time.
+jobs=${FUZZ_JOBS:-$(nproc 2>/dev/null || echo 2)}
+mkdir -p fuzz/target
+fuzz_one() {
+    local target=$1 status=0
+    mkdir -p "fuzz/artifacts/$target"
+    cargo $toolchain fuzz run -s none "$target" "fuzz/corpus/$target" -- \
+        -max_total_time="$seconds" -seed="$seed" -timeout=10 -rss_limit_mb=2048 -max_len=65536 \
+        -dict=fuzz/corpus/agents.dict -print_final_stats=1 >"fuzz/target/$target.log" 2>&1 || status=$?
+    echo "$status" >"fuzz/target/$target.status"
+}
+running=0
+for target in "${targets[@]}"; do
+    rm -f "fuzz/target/$target.status"
+    fuzz_one "$target" &
+    running=$((running + 1))
+    if ((running >= jobs)); then
+        wait -n || true
+        running=$((running - 1))
+    fi
+done
+wait
+
 passed=0
 failed=0
 summary=()
 for target in "${targets[@]}"; do
     log="fuzz/target/$target.log"
-    mkdir -p fuzz/target "fuzz/artifacts/$target"
-    status=0
-    cargo $toolchain fuzz run -s none "$target" "fuzz/corpus/$target" -- \
-        -max_total_time="$seconds" -seed="$seed" -timeout=10 -rss_limit_mb=2048 -max_len=65536 \
-        -dict=fuzz/corpus/agents.dict -print_final_stats=1 >"$log" 2>&1 || status=$?
+    status=$(cat "fuzz/target/$target.status" 2>/dev/null || echo "?")
     runs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$' || echo "?")
     cov=$(grep -oE 'cov: [0-9]+' "$log" | tail -1 | grep -oE '[0-9]+' || echo "?")
-    if ((status == 0)); then
+    if [[ $status == 0 ]]; then
         passed=$((passed + 1))
         summary+=("ok    $target: $runs runs, cov $cov")
     else

@@ -865,6 +865,52 @@ fn a_cold_component_answers_from_winch_until_cranelift_replaces_it() {
     );
 }
 
+/// A teammate's first day: `install` starts compiling the project's
+/// components in the background (as `trust` does), so the first event an
+/// agent sends afterwards loads the compiled entry instead of compiling.
+#[cfg(unix)]
+#[test]
+fn install_warms_the_cache_so_the_first_event_loads_from_it() {
+    let p = TempProject::new();
+    std::fs::create_dir_all(p.path(".agents/hooks")).unwrap();
+    std::fs::copy(guest("deny"), p.path(".agents/hooks/deny.wasm")).unwrap();
+    p.project_hooks(&hooks(
+        "PreToolUse",
+        "Bash",
+        json!([{"type": "wasm", "component": ".agents/hooks/deny.wasm", "timeout": 120}]),
+    ));
+    let xdg = p.tmp().join("xdg");
+    let mut cmd = p.cmd(["install", "claude"]);
+    cmd.env("XDG_CACHE_HOME", &xdg);
+    let installed = p.output(cmd, "");
+    assert_eq!(installed.code(), 0, "{}", installed.stderr());
+    assert!(
+        installed
+            .stdout()
+            .contains("compiling 1 wasm component in the background"),
+        "{}",
+        installed.stdout()
+    );
+    // Every tier the worker compiles: Winch's entry, then Cranelift's (x86_64).
+    let tiers = if cfg!(target_arch = "x86_64") { 2 } else { 1 };
+    let cache = xdg.join("agenthooks");
+    assert!(
+        crate::util::eventually(Duration::from_secs(600), || entries(&cache).len() == tiers),
+        "the background compile never filled the cache: {:?}",
+        entries(&cache)
+    );
+    let mut cmd = p.cmd(["run", "--agent", "claude", "--verbose"]);
+    cmd.env("XDG_CACHE_HOME", &xdg);
+    let first = p.output(cmd, p.bash("rm -rf /").to_string());
+    assert_eq!(
+        first.json()["hookSpecificOutput"]["permissionDecision"],
+        "deny",
+        "{}",
+        first.stderr()
+    );
+    first.assert_stderr_contains("loaded from the compile cache");
+}
+
 #[test]
 fn an_unusable_cache_dir_degrades_to_compiling_in_memory() {
     let p = TempProject::new();

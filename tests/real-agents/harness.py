@@ -48,6 +48,7 @@ native output the agent got.
 """
 
 import argparse
+import concurrent.futures
 import json
 import os
 import re
@@ -56,6 +57,7 @@ import shutil
 import signal
 import subprocess
 import sys
+import threading
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -830,6 +832,8 @@ def main():
                     help="comma-separated agents whose configs `install` also writes into the project")
     ap.add_argument("--record", help="copy each run's native payloads here (tests/fixtures/agents)")
     ap.add_argument("--timeout", type=int, default=int(os.environ.get("RUN_TIMEOUT", "60")))
+    ap.add_argument("--jobs", type=int, default=int(os.environ.get("AGENTS_JOBS", "2")),
+                    help="runs at once (default AGENTS_JOBS or 2)")
     args = ap.parse_args()
 
     # A copy of the binary for the whole run: a cargo build elsewhere (a shared
@@ -848,7 +852,10 @@ def main():
     if "wasm" in args.phases.split(",") and args.wasm:
         wasm_cache = precompile(binary, os.path.abspath(args.wasm), os.path.abspath(args.out))
 
-    results = []
+    # Each run is isolated (its own dirs, HOME and fake model port), so runs
+    # go `--jobs` at a time: most of a run is the agent's node start-up on
+    # one core. Results are listed in the order asked for.
+    plans = []
     for agent in args.agents.split(","):
         if agent not in AGENTS:
             print("unknown agent %r" % agent)
@@ -857,45 +864,54 @@ def main():
             if phase not in PHASES:
                 print("unknown phase %r" % phase)
                 return 2
-            missing = None
-            for event, kind in NEEDS.get(phase, []):
-                answers = answers_at(binary, agent, event)
-                if answers is not None and kind not in answers:
-                    missing = (event, kind)
-                    break
-            if missing:
-                # Not a pass: the agent cannot do it, and agenthooks says so.
-                results.append((agent, phase, None, 0.0, (0, 0.0, 0.0)))
+            plans.append((agent, phase))
+
+    printing = threading.Lock()
+
+    def one(agent, phase):
+        missing = None
+        for event, kind in NEEDS.get(phase, []):
+            answers = answers_at(binary, agent, event)
+            if answers is not None and kind not in answers:
+                missing = (event, kind)
+                break
+        if missing:
+            # Not a pass: the agent cannot do it, and agenthooks says so.
+            with printing:
                 print("SKIP %s %s %s (`agenthooks agents` says %s takes no %s at %s)" % (
                     agent, version_of(agent), phase, agent, missing[1], missing[0]), flush=True)
-                continue
-            run = Run(agent, phase, os.path.join(os.path.abspath(args.out), "%s-%s" % (agent, phase)),
-                      os.path.abspath(args.cache), binary, wiring)
-            run.seconds = 0.0
-            run.wasm = os.path.abspath(args.wasm) if args.wasm else None
-            run.wasm_cache = wasm_cache
-            run.user_scope = args.user_scope
-            also = list(AGENTS) if phase == "shared" else args.also_install.split(",")
-            run.also_install = [a for a in also if a and a != agent]
-            try:
-                run.execute(max(args.timeout, AGENTS[agent].get("timeout", 0)))
-                checks = run.verdict()
-            except Exception as e:  # a harness error is a FAIL with its reason, not a crash
-                checks = [("harness", False, "%s: %s" % (type(e).__name__, e))]
-                run.agent_rc = getattr(run, "agent_rc", None)
-                run.agent_out = getattr(run, "agent_out", "")
-                run.agent_err = getattr(run, "agent_err", "")
-            ok = all(c[1] for c in checks)
-            if args.record and ok:
-                run.record(os.path.abspath(args.record))
-            calls = run.call_stats()
-            results.append((agent, phase, ok, run.seconds, calls))
+            return (agent, phase, None, 0.0, (0, 0.0, 0.0))
+        run = Run(agent, phase, os.path.join(os.path.abspath(args.out), "%s-%s" % (agent, phase)),
+                  os.path.abspath(args.cache), binary, wiring)
+        run.seconds = 0.0
+        run.wasm = os.path.abspath(args.wasm) if args.wasm else None
+        run.wasm_cache = wasm_cache
+        run.user_scope = args.user_scope
+        also = list(AGENTS) if phase == "shared" else args.also_install.split(",")
+        run.also_install = [a for a in also if a and a != agent]
+        try:
+            run.execute(max(args.timeout, AGENTS[agent].get("timeout", 0)))
+            checks = run.verdict()
+        except Exception as e:  # a harness error is a FAIL with its reason, not a crash
+            checks = [("harness", False, "%s: %s" % (type(e).__name__, e))]
+            run.agent_rc = getattr(run, "agent_rc", None)
+            run.agent_out = getattr(run, "agent_out", "")
+            run.agent_err = getattr(run, "agent_err", "")
+        ok = all(c[1] for c in checks)
+        if args.record and ok:
+            run.record(os.path.abspath(args.record))
+        calls = run.call_stats()
+        with printing:
             print("%s %s %s %s (%.1fs; %d agenthooks run calls, mean %.0f ms, max %.0f ms)" % (
                 ("PASS" if ok else "FAIL", agent, version_of(agent), phase, run.seconds) + calls), flush=True)
             for name, good, detail in checks:
                 print("    [%s] %s: %s" % ("ok" if good else "FAILED", name, detail))
             if not ok:
                 print(run.debug_dump(), flush=True)
+        return (agent, phase, ok, run.seconds, calls)
+
+    with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
+        results = list(pool.map(lambda plan: one(*plan), plans))
 
     passed = sum(1 for r in results if r[2])
     skipped = sum(1 for r in results if r[2] is None)

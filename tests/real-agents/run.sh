@@ -7,7 +7,8 @@
 #   tests/real-agents/run.sh [harness options]   e.g. --agents claude,codex --phases deny
 #
 # Env: AGENTS_CACHE (default ~/.cache/agenthooks/real-agents), RUN_TIMEOUT (s per
-# agent run, default 60), AGENTS_RUN_DIR (run dirs, default /tmp/agenthooks-real-agents),
+# agent run, default 60), AGENTS_JOBS (runs at once, default 2), AGENTS_RUN_DIR (run dirs,
+# default /tmp/agenthooks-real-agents),
 # CARGO_PROFILE (debug|release, default debug),
 # <AGENT>_VERSION to try another version. Needs node/npm, python3, git, cargo and
 # the wasm32-wasip2 target.
