@@ -30,21 +30,39 @@ fn target_dir() -> PathBuf {
     repo_root().join("target/examples")
 }
 
-/// `cargo build ARGS` in the workspace, into [`target_dir`]; the error on failure.
+/// The flags `scripts/demo.sh` builds the committed components with: this
+/// machine's directories out of the panic messages, so that the same source
+/// and Cargo.lock give the same bytes wherever they are built.
+fn remap_flags() -> String {
+    let cargo_home = std::env::var_os("CARGO_HOME")
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cargo")))
+        .unwrap_or_default();
+    format!(
+        "--remap-path-prefix={}=/cargo --remap-path-prefix={}=/agenthooks",
+        cargo_home.display(),
+        repo_root().display()
+    )
+}
+
+/// `cargo build ARGS` in the workspace, into [`target_dir`]; the error on
+/// failure. Wasm builds use [`remap_flags`]; instrumentation flags of the
+/// host build never reach them.
 fn cargo_build(args: &[&str]) -> Result<(), String> {
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
-    let out = Command::new(cargo)
-        .arg("build")
+    let mut cmd = Command::new(cargo);
+    cmd.arg("build")
         .args(args)
         .arg("--manifest-path")
         .arg(repo_root().join("Cargo.toml"))
         .arg("--target-dir")
         .arg(target_dir())
-        // Instrumentation flags of the host build do not belong in a guest.
         .env_remove("RUSTFLAGS")
-        .env_remove("CARGO_ENCODED_RUSTFLAGS")
-        .output()
-        .map_err(|e| format!("cannot run cargo: {e}"))?;
+        .env_remove("CARGO_ENCODED_RUSTFLAGS");
+    if args.contains(&"wasm32-wasip2") {
+        cmd.env("RUSTFLAGS", remap_flags());
+    }
+    let out = cmd.output().map_err(|e| format!("cannot run cargo: {e}"))?;
     if out.status.success() {
         Ok(())
     } else {
@@ -512,6 +530,27 @@ fn every_answer_reads_the_same_from_the_component_and_the_native_build() {
             says,
             "{event} {tool_input}\n{}",
             from_wasm.stderr()
+        );
+    }
+}
+
+/// The demo's components in `.agents/hooks/` are what their sources build
+/// to, byte for byte: a change to an example or the SDK that leaves them
+/// stale would have the demo (and anyone running the repository's own hooks)
+/// run old code.
+#[test]
+fn the_committed_demo_components_are_their_sources_built() {
+    for name in COMPONENTS.iter().filter(|&&n| n != "sdk-echo") {
+        let built = std::fs::read(component(name)).unwrap();
+        let committed_path = repo_root().join(format!(".agents/hooks/{name}.wasm"));
+        let committed = std::fs::read(&committed_path).unwrap();
+        assert!(
+            built == committed,
+            "`{}` ({} bytes) is not what guest-examples/{name} builds to ({} bytes): \
+             run ./scripts/demo.sh, which rebuilds it, and commit the result",
+            committed_path.display(),
+            committed.len(),
+            built.len()
         );
     }
 }
