@@ -607,12 +607,12 @@ fn create_private_dir(dir: &Path) -> io::Result<()> {
 mod gate;
 mod review;
 
+#[cfg(test)]
+use gate::gate_loading;
 pub use gate::{
     gate, gate_reads_files, gate_with, narrow, raised_limits, restrict, Gate, Gated, Standing,
     UNTRUSTED_PER_EVENT,
 };
-#[cfg(test)]
-use gate::gate_loading;
 pub use review::{needs_trust, pending, previous, review, reviewed_text, trust_project, TEXT_CAP};
 
 #[cfg(test)]
