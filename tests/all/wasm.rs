@@ -228,6 +228,42 @@ fn well_behaved_guest_denies_and_sees_the_event() {
     assert!(fuel > 0 && fuel < spec.limits.fuel, "{fuel}");
 }
 
+/// A component whose optimized entry the cache holds (and indexes) runs
+/// without the baseline engine being built: a warm `run` pays for one
+/// engine, not two.
+#[test]
+fn a_component_cached_in_the_best_tier_never_builds_the_baseline_engine() {
+    let cache = tempfile::tempdir().unwrap();
+    // A copy left to settle (its stamp trusted), so its entry is indexed.
+    let component = cache.path().join("deny.wasm");
+    std::fs::copy(guest("deny"), &component).unwrap();
+    // (Stamps count whole seconds: past SETTLE by a second at least.)
+    std::thread::sleep(Duration::from_millis(4100));
+    let spec = spec(component);
+    let (filled, notes) = WasmHost::new(CacheDir::at(cache.path())).compile(&spec.component);
+    filled.unwrap_or_else(|e| panic!("{e} {notes:?}"));
+    let host = WasmHost::new(CacheDir::at(cache.path()));
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    let report = rt.block_on(host.run(
+        &handler(&spec, SHORT),
+        &spec,
+        &bash_event(json!({"command": "ls"})),
+        &verbose_ctx(),
+    ));
+    rt.shutdown_background();
+    assert!(
+        matches!(report.outcome, Outcome::Answered(_)),
+        "{:?}",
+        report.outcome
+    );
+    let debug = format!("{host:?}");
+    assert!(debug.contains("engine_built: true"), "{debug}");
+    assert!(debug.contains("baseline_built: false"), "{debug}");
+}
+
 #[test]
 fn endless_loop_runs_out_of_fuel() {
     let spec = spec(guest("spin"));

@@ -102,6 +102,10 @@ pub struct Gate {
     pub notes: Vec<String>,
     /// The store, to look up a sandboxed hook's trust only when needed.
     store: TrustStore,
+    /// How to read the store when the gate did not need it: [`Gate::merge`]
+    /// reads it only if a sandboxed hook's answer needs trust (a deny, the
+    /// common answer, does not), so such an event opens no file for trust.
+    deferred: Option<Loader>,
     /// Per declaring file.
     held: BTreeMap<PathBuf, Held>,
     /// Where in `notes` the note about untrusted hooks is.
@@ -126,6 +130,14 @@ impl Gate {
     /// Extra reports (there should be none) are kept at the end, so nothing
     /// an executor said is lost.
     pub fn merge(&mut self, reports: Vec<Report>) -> Vec<Report> {
+        if let Some(load) = self.deferred {
+            if self.merge_reads_files(&reports) {
+                self.deferred = None;
+                let (store, note) = load();
+                self.store = store;
+                self.note_store_trouble(note);
+            }
+        }
         let mut reports = reports.into_iter();
         let mut out = Vec::with_capacity(self.handlers.len());
         let mut restricted = Vec::new();
@@ -212,6 +224,16 @@ impl Gate {
                 deadline.as_secs_f64()
             ));
             gated.handler.timeout = budget;
+        }
+    }
+
+    /// Put the note of a corrupt store first.
+    fn note_store_trouble(&mut self, note: Option<String>) {
+        if let Some(note) = note {
+            self.notes.insert(0, note);
+            if let Some(i) = self.held_note.as_mut() {
+                *i += 1;
+            }
         }
     }
 
@@ -313,18 +335,51 @@ pub fn gate_reads_files(selected: &[&Handler]) -> bool {
 /// Apply trust to the selected handlers, reading the store only when a
 /// project hook is among them (the common path touches no file).
 pub fn gate(selected: &[&Handler]) -> Gate {
+    gate_loading(selected, TrustStore::load)
+}
+
+/// Reads the trust store: [`TrustStore::load`], or a stand-in in tests.
+pub(crate) type Loader = fn() -> (TrustStore, Option<String>);
+
+/// [`gate`], reading the store with `load`, and only when some handler's
+/// gating depends on it; otherwise [`Gate::merge`] reads it if an answer does.
+pub(crate) fn gate_loading(selected: &[&Handler], load: Loader) -> Gate {
     if selected.iter().all(|h| !h.scope.needs_trust()) {
         return gate_with(&TrustStore::empty(), selected);
     }
-    let (store, note) = TrustStore::load();
-    let mut gate = gate_with(&store, selected);
-    if let Some(note) = note {
-        gate.notes.insert(0, note);
-        if let Some(i) = gate.held_note.as_mut() {
-            *i += 1;
-        }
+    if gated_without_store(selected) {
+        let mut gate = gate_with(&TrustStore::empty(), selected);
+        gate.deferred = Some(load);
+        return gate;
     }
+    let (store, note) = load();
+    let mut gate = gate_with(&store, selected);
+    gate.note_store_trouble(note);
     gate
+}
+
+/// Whether [`gate_with`] comes to the same with any store: every project
+/// hook is a wasm hook asking for nothing the sandbox withholds (it runs as
+/// declared, trusted or not), and they are not more than the cap (past it,
+/// trust decides which run).
+fn gated_without_store(selected: &[&Handler]) -> bool {
+    let mut project = 0;
+    let all_sandboxed = selected.iter().all(|h| {
+        if !h.scope.needs_trust() {
+            return true;
+        }
+        project += 1;
+        match &h.kind {
+            HandlerKind::Wasm(spec) => {
+                narrow(&spec.allow, h.project_root.as_deref()).1.is_empty()
+                    && raised_limits(h).is_empty()
+            }
+            HandlerKind::Command(_) | HandlerKind::Http(_) | HandlerKind::Unsupported { .. } => {
+                false
+            }
+        }
+    });
+    all_sandboxed && project <= UNTRUSTED_PER_EVENT
 }
 
 /// Apply trust to the selected handlers with a given store.

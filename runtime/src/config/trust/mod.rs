@@ -607,6 +607,8 @@ fn create_private_dir(dir: &Path) -> io::Result<()> {
 mod gate;
 mod review;
 
+#[cfg(test)]
+use gate::gate_loading;
 pub use gate::{
     gate, gate_reads_files, gate_with, narrow, raised_limits, restrict, Gate, Gated, Standing,
     UNTRUSTED_PER_EVENT,

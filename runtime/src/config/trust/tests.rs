@@ -801,3 +801,61 @@ fn an_untrusted_project_runs_at_most_the_cap_of_hooks_per_event() {
     assert_eq!(gate.runnable().len(), hooks.len());
     assert!(gate.notes.is_empty(), "{:?}", gate.notes);
 }
+
+thread_local! {
+    /// How often [`counting_load`] ran on this thread, and what it returns.
+    static LOADS: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+    static STORE: std::cell::RefCell<(TrustStore, Option<String>)> =
+        std::cell::RefCell::new((TrustStore::empty(), None));
+}
+
+fn counting_load() -> (TrustStore, Option<String>) {
+    LOADS.with(|n| n.set(n.get() + 1));
+    STORE.with(|s| s.borrow().clone())
+}
+
+#[test]
+fn sandboxed_wasm_hooks_read_the_store_only_when_an_answer_needs_trust() {
+    let p = Project::new();
+    let w = p.wasm(b"bytes", Grants::default());
+    let loads = || LOADS.with(std::cell::Cell::get);
+    let permission = |merged: &[Report]| match &merged[0].outcome {
+        Outcome::Answered(answer) => answer.permission(),
+        other => panic!("{other:?}"),
+    };
+    let deny = serde_json::json!({"hookSpecificOutput": {"hookEventName": "PreToolUse",
+        "permissionDecision": "deny", "permissionDecisionReason": "no"}});
+    let allow = serde_json::json!({"hookSpecificOutput": {"hookEventName": "PreToolUse",
+        "permissionDecision": "allow"}});
+
+    // A deny needs no trust: the store is not read at all.
+    let mut gate = gate_loading(&[&w], counting_load);
+    assert_eq!(gate.handlers[0].standing, Standing::Sandboxed);
+    let merged = gate.merge(vec![answered(&w, deny)]);
+    assert_eq!(permission(&merged), Some(PermissionDecision::Deny));
+    assert_eq!(loads(), 0);
+
+    // An allow does: read once, at the merge; trusted there, it stands.
+    let home = tempfile::tempdir().unwrap();
+    let mut store = store_in(home.path());
+    store.trust(&p.root(), [&w]).unwrap();
+    STORE.with(|s| *s.borrow_mut() = (store, None));
+    let mut gate = gate_loading(&[&w], counting_load);
+    assert_eq!(loads(), 0);
+    let merged = gate.merge(vec![answered(&w, allow.clone())]);
+    assert_eq!(loads(), 1);
+    assert_eq!(permission(&merged), Some(PermissionDecision::Allow));
+
+    // A store read at the merge that is corrupt: empty, with its note first.
+    STORE.with(|s| *s.borrow_mut() = (TrustStore::empty(), Some("corrupt".into())));
+    let mut gate = gate_loading(&[&w], counting_load);
+    let merged = gate.merge(vec![answered(&w, allow)]);
+    assert_eq!(loads(), 2);
+    assert_eq!(permission(&merged), None);
+    assert_eq!(gate.notes[0], "corrupt");
+    assert_eq!(gate.notes.len(), 2, "{:?}", gate.notes);
+
+    // A project command hook's gating depends on the store: read at once.
+    let _ = gate_loading(&[&p.command("true")], counting_load);
+    assert_eq!(loads(), 3);
+}

@@ -42,7 +42,8 @@ pub(crate) fn wit_event(event: &Event) -> wit::Event {
         tool_kind: event.tool_kind().map(wit_tool_kind),
         session_id: event.session_id().map(str::to_string),
         cwd: event.str_field("cwd").map(str::to_string),
-        input: event.to_json().to_string(),
+        // Serialized from the borrowed map: `to_json` would clone it first.
+        input: serde_json::to_string(event.input()).unwrap_or_default(),
     }
 }
 

@@ -78,6 +78,7 @@ impl std::fmt::Debug for WasmHost {
             .field("cache", &self.inner.cache)
             .field("options", &self.inner.options)
             .field("engine_built", &self.inner.runtime.get().is_some())
+            .field("baseline_built", &self.inner.baseline.get().is_some())
             .finish_non_exhaustive()
     }
 }
@@ -823,7 +824,10 @@ impl Inner {
         let (mut file, meta) =
             fsread::open_bounded(path, fsread::caps::COMPONENT).map_err(|e| read_failure(&e))?;
         let stamp = FileStamp::of(&meta);
-        let lower = match probing {
+        // Built only when this probe gets to need it: a component whose
+        // best-tier entry is indexed (every warm `run`) never builds the
+        // baseline engine, its linker and its epoch thread.
+        let lower = || match probing {
             Probing::Run => self.lower(),
             Probing::Warm | Probing::Compile => None,
         };
@@ -832,7 +836,7 @@ impl Inner {
                 w.settled
                     && w.stamp == stamp
                     && !w.prepared.superseded()
-                    && (lower.is_some() || w.prepared.upgrade.is_none())
+                    && (w.prepared.upgrade.is_none() || lower().is_some())
             }) {
                 return Ok(Probe::Ready(w.prepared.clone()));
             }
@@ -852,7 +856,7 @@ impl Inner {
         }
         // A baseline entry is good until the best tier's is there (or its
         // compile failed: then the component fails as any other would).
-        if let Some((lower, loaded)) = lower.and_then(|l| Some((l, indexed(l)?))) {
+        if let Some((lower, loaded)) = lower().and_then(|l| Some((l, indexed(l)?))) {
             if let Some(dir) = self.cache.path() {
                 if let Some(failed) =
                     cache::remembered_failure(dir, &runtime.engine, &loaded.digest)
@@ -876,7 +880,7 @@ impl Inner {
             // to prove it (or was touched): the same bytes need no loading.
             let same = self.lock().get(path).map(|w| w.prepared.clone());
             if let Some(prepared) = same.filter(|p| {
-                p.digest == digest && !p.superseded() && (lower.is_some() || p.upgrade.is_none())
+                p.digest == digest && !p.superseded() && (p.upgrade.is_none() || lower().is_some())
             }) {
                 self.keep(path, &meta, prepared.clone());
                 return Ok(Probe::Ready(prepared));
@@ -893,7 +897,7 @@ impl Inner {
                     meta,
                 })));
             };
-            for runtime in std::iter::once(runtime).chain(lower) {
+            for runtime in std::iter::once(runtime).chain(std::iter::once_with(lower).flatten()) {
                 if let Some(loaded) = cache::cached(&runtime.engine, dir, &digest, notes) {
                     if let Some(entry) = &loaded.entry {
                         index::record(&runtime.engine, dir, path, &meta, entry);
