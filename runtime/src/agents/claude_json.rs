@@ -22,7 +22,7 @@ use crate::protocol::{Event, EventName};
 /// How an agent described by [`ClaudeLike`] reads a hook's answer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Dialect {
-    /// Claude's JSON answer ([`claude_json`]), exit 0.
+    /// Claude's JSON answer (`claude_json`), exit 0.
     Claude,
     /// Only a verdict before a tool, as top-level `{"decision", "reason"}`
     /// with the agent's own words (Antigravity: `deny`/`allow`/`ask`; Goose:

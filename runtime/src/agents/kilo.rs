@@ -1,6 +1,6 @@
 //! Kilo CLI (`@kilocode/cli`): a fork of OpenCode that loads the same JS
 //! plugins, from `.kilo/plugin/` (project) and `$XDG_CONFIG_HOME/kilo/plugin/`
-//! (user). `install` writes OpenCode's plugin ([`opencode::plugin`]) naming
+//! (user). `install` writes OpenCode's plugin (`opencode::plugin`) naming
 //! this agent, so the contract, the table, decode and encode are OpenCode's;
 //! only the id, the paths and the detection differ.
 //!

@@ -1,5 +1,5 @@
 //! OpenCode: no command hooks, only in-process JS plugins; `install` writes a
-//! small plugin ([`plugin`], the text below) that hands each plugin hook to
+//! small plugin (`plugin`, the text below) that hands each plugin hook to
 //! `agenthooks run --agent opencode --event <hook>`.
 //!
 //! Source: <https://github.com/anomalyco/opencode> `packages/plugin/src/index.ts`;
@@ -100,7 +100,7 @@ pub static TABLE: Table = Table::new(&[
     "subagent and batch tool calls may bypass tool.execute.before (anomalyco/opencode#5894)",
 ]);
 
-/// OpenCode has no command hooks: install writes a plugin ([`plugin`]) that
+/// OpenCode has no command hooks: install writes a plugin (`plugin`) that
 /// spawns the binary, in its plugins directory.
 pub static INSTALL: InstallSpec = InstallSpec::new(
     Registration::Plugin(PluginSpec {

@@ -1,5 +1,5 @@
 //! Pi (`@mariozechner/pi-coding-agent`): no command hooks, only TS/JS
-//! extensions; `install` writes one ([`extension`], the text below) to
+//! extensions; `install` writes one (`extension`, the text below) to
 //! `.pi/extensions/agenthooks.ts` (user: `~/.pi/agent/extensions/`) that
 //! hands each subscribed event to `agenthooks run --agent pi --event <event>`.
 //!
@@ -85,7 +85,7 @@ pub static TABLE: Table = Table::new(&[
     "a failed tool arrives as PostToolUse with tool_response_native.isError",
 ]);
 
-/// Pi has no command hooks: install writes an extension ([`extension`]) that
+/// Pi has no command hooks: install writes an extension (`extension`) that
 /// spawns the binary; Pi loads project extensions without asking.
 pub static INSTALL: InstallSpec = InstallSpec::new(
     Registration::Plugin(PluginSpec { text: extension }),

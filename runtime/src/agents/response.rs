@@ -4,7 +4,7 @@
 //! returnDisplay}`), Copilot (`{resultType, textResultForLlm}`), OpenCode (the
 //! output text) or Pi (content blocks).
 //!
-//! [`normalise`] runs at the end of every decode ([`super::finish_decode`]).
+//! `normalise` runs at the end of every decode ([`super::finish_decode`]).
 //! A value that is already Claude's shape is left as it is; otherwise the
 //! agent's own value is kept under `<field>_native` and the field is rebuilt
 //! in Claude's shape:

@@ -34,7 +34,7 @@ const LABEL_MAX: usize = 60;
 /// Where to look for the two `hooks.json` files.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct LoadOptions {
-    /// The home directory (`~/.agents/hooks.json`); [`crate::dirs::home`] when `None`.
+    /// The home directory (`~/.agents/hooks.json`); `crate::dirs::home` when `None`.
     pub home: Option<PathBuf>,
     /// The project root (`<root>/.agents/hooks.json`); no project scope when `None`.
     pub project_root: Option<PathBuf>,

@@ -17,7 +17,7 @@ use crate::fsread::{self, caps};
 /// once so that everything below is testable with paths passed in.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Env {
-    /// The home directory ([`crate::dirs::home`]).
+    /// The home directory (`crate::dirs::home`).
     pub home: PathBuf,
     /// The user-directory variables the agents name ([`UserDir::Var`]), and
     /// the variables naming their system files ([`SystemFile::var`]), that

@@ -552,7 +552,7 @@ fn plan_plugin(
 }
 
 /// Plans and applies one agent's change while holding the lock of the file
-/// it changes ([`Lock`]), so that no other install or uninstall reads the
+/// it changes (`Lock`), so that no other install or uninstall reads the
 /// file between this one's read and its write: what `install` and
 /// `uninstall` run (a dry run calls [`plan`] alone and locks nothing).
 ///
@@ -562,7 +562,7 @@ fn plan_plugin(
 ///
 /// # Errors
 /// As [`plan`] and [`apply`]; also when the lock stays held by another
-/// process for [`write::LOCK_WAIT`].
+/// process for `write::LOCK_WAIT`.
 pub fn change(req: &Request<'_>) -> Result<Vec<FileChange>, InstallError> {
     let spec = req.agent.install_spec();
     user_only(req)?;

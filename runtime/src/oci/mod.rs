@@ -294,7 +294,7 @@ pub struct Store {
 }
 
 impl Store {
-    /// `<cache>/oci` ([`crate::dirs::cache`]); `None` without a home directory.
+    /// `<cache>/oci` (`crate::dirs::cache`); `None` without a home directory.
     pub fn from_env() -> Option<Store> {
         crate::dirs::cache().map(|c| Store { dir: c.join("oci") })
     }

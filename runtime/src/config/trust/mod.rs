@@ -1,7 +1,7 @@
 //! The trust store: which project hooks the user allowed to run with their rights.
 //!
 //! Part of stage 2 of the pipeline (load), applied right after select by
-//! [`gate`]. A repository is untrusted input: cloning one must not run its
+//! `gate`. A repository is untrusted input: cloning one must not run its
 //! `.agents/hooks.json` commands. So a project-scope **command** hook, and an
 //! **http** hook (it sends each event's input off the machine), runs
 //! only once the user trusted its exact definition (`agenthooks trust`, or
@@ -22,14 +22,14 @@
 //!
 //! The store is one JSON file, `$XDG_DATA_HOME/agenthooks/trust.json`
 //! (default `~/.local/share/agenthooks/trust.json`; on Windows
-//! `%LOCALAPPDATA%\agenthooks\trust.json`, see [`crate::dirs`]), keyed by the canonical
+//! `%LOCALAPPDATA%\agenthooks\trust.json`, see `crate::dirs`), keyed by the canonical
 //! project root and written atomically (temporary file + rename) in a 0700
 //! directory. A corrupt store reads as empty, with one note: it fails closed
 //! and never crashes `run`.
 //!
 //! This module holds the fingerprint and the store; `gate.rs` applies them to
-//! one event's selected handlers ([`gate`]), `review.rs` is what `trust` and
-//! `install` show and record ([`review`], [`trust_project`]).
+//! one event's selected handlers (`gate`), `review.rs` is what `trust` and
+//! `install` show and record (`review`, [`trust_project`]).
 
 use std::collections::BTreeMap;
 use std::fmt;
@@ -360,7 +360,7 @@ pub struct TrustStore {
     projects: BTreeMap<String, ProjectTrust>,
 }
 
-/// The trust store's file: `trust.json` in [`crate::dirs::data`]
+/// The trust store's file: `trust.json` in `crate::dirs::data`
 /// (`$XDG_DATA_HOME/agenthooks`, else `~/.local/share/agenthooks`;
 /// `%LOCALAPPDATA%\agenthooks` on Windows); `None` without a home directory.
 pub fn store_path() -> Option<PathBuf> {

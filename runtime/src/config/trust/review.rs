@@ -42,7 +42,7 @@ pub fn pending<'a>(store: &TrustStore, handlers: &'a [Handler]) -> Vec<&'a Handl
 /// `previous` (from [`previous`], one per hook) is what a changed hook was
 /// when it was trusted: its review then shows the lines that changed.
 ///
-/// The files are read first ([`Item::read`]), then the screen is rendered
+/// The files are read first (`Item::read`), then the screen is rendered
 /// from what was read, without I/O.
 pub fn review(
     project_root: &Path,

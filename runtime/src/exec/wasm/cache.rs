@@ -56,7 +56,7 @@ pub struct CacheDir {
 }
 
 impl CacheDir {
-    /// The user's cache directory ([`crate::dirs::cache`]:
+    /// The user's cache directory (`crate::dirs::cache`:
     /// `$XDG_CACHE_HOME/agenthooks`, else `~/.cache/agenthooks`;
     /// `%LOCALAPPDATA%\agenthooks\cache` on Windows); no cache without a
     /// home directory.

@@ -179,7 +179,7 @@ fn try_lock(file: &File) -> bool {
 /// a baseline one when `baseline`), and remember the failure when the
 /// Cranelift child fails or hits a cap. Holds the lock on `lock_fd` (handed
 /// over by `run`) until it ends, or takes it itself. Exits with one of
-/// [`code`]'s values.
+/// `code`'s values.
 pub fn supervise(
     cache: &CacheDir,
     component: &Path,
