@@ -265,6 +265,57 @@ fn publish_lock_pull_then_run_by_tag_and_by_digest() {
     assert_eq!(decision(&ran), "deny", "{}", ran.stderr());
 }
 
+/// `lock` drops the entry of a reference its `hooks.json` no longer names,
+/// and leaves the lock file of a `hooks.json` that does not load alone.
+#[test]
+fn lock_drops_what_hooks_json_no_longer_names() {
+    let Some((addr, p)) = shared_project() else {
+        return;
+    };
+    let one = format!("{}:v1", repo(&addr, "prune-one"));
+    let two = format!("{}:v1", repo(&addr, "prune-two"));
+    publish(&p, &guest("deny"), &one);
+    publish(&p, &guest("deny"), &two);
+    let both = hooks(
+        "PreToolUse",
+        "Bash",
+        json!([{"type": "wasm", "component": one}, {"type": "wasm", "component": two}]),
+    );
+    p.project_hooks(&both);
+    ok(&ah(&p, &["lock"]));
+    let entries = |p: &TempProject| -> Vec<String> {
+        let lock: Value = serde_json::from_slice(&std::fs::read(lock_file(p)).unwrap()).unwrap();
+        lock["components"]
+            .as_object()
+            .unwrap()
+            .keys()
+            .cloned()
+            .collect()
+    };
+    assert_eq!(entries(&p), [one.clone(), two.clone()]);
+
+    // A broken hooks.json: its references are unknown, so nothing is dropped.
+    let before = std::fs::read(lock_file(&p)).unwrap();
+    p.write(".agents/hooks.json", "{ not json");
+    let ran = ah(&p, &["lock"]);
+    assert!(!ran.stdout().contains("dropped"), "{}", ran.stdout());
+    assert_eq!(std::fs::read(lock_file(&p)).unwrap(), before);
+
+    // One reference left: the other's entry goes, said in one line.
+    p.project_hooks(&wasm_hook(&one, json!({})));
+    let ran = ok(&ah(&p, &["lock"])).stdout();
+    assert!(
+        ran.contains(&format!("{two}: no longer in `")) && ran.contains("; dropped from `"),
+        "{ran}"
+    );
+    assert_eq!(entries(&p), [one]);
+    // Nothing more to drop: the bytes stay.
+    let bytes = std::fs::read(lock_file(&p)).unwrap();
+    let again = ok(&ah(&p, &["lock"])).stdout();
+    assert!(!again.contains("dropped"), "{again}");
+    assert_eq!(std::fs::read(lock_file(&p)).unwrap(), bytes);
+}
+
 #[test]
 fn a_component_not_pulled_fails_closed_when_the_hook_asks() {
     let Some((addr, p)) = shared_project() else {

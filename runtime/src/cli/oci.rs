@@ -5,13 +5,15 @@
 //!   digest reference (`oci://host/repo@sha256:…`).
 //! - `lock` resolves every `oci://` reference the managed, user and project
 //!   configs name and pins it in the `hooks.lock.json` beside the
-//!   `hooks.json` that names it (a tag moves only here).
+//!   `hooks.json` that names it (a tag moves only here), and drops the
+//!   entries of references that `hooks.json` no longer names.
 //! - `pull` downloads every referenced component into the cache, verified
 //!   against its pinned digest; a tag not pinned yet is pinned first.
 //!
 //! One line per reference; exit 0, 1 when any reference failed (or the
 //! managed policy refused it), 2 on bad usage.
 
+use std::collections::{BTreeMap, BTreeSet};
 use std::io::{self, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -72,19 +74,89 @@ pub fn publish(args: PublishArgs) -> anyhow::Result<ExitCode> {
     }
 }
 
-/// Pin every referenced component in its lock file.
+/// Pin every referenced component in its lock file, then drop from each
+/// lock file the references its `hooks.json` no longer names.
 ///
 /// # Errors
 /// When stdout cannot be written.
 pub fn lock(_args: LockArgs) -> anyhow::Result<ExitCode> {
-    each_reference(|rt, registry, file, reference, store| {
+    let code = each_reference(|rt, registry, file, reference, store| {
         let r = rt.block_on(registry.resolve(&reference.target, store))?;
         pin(file, reference, &r)?;
         Ok(format!(
             "locked to {} (component {})",
             r.manifest, r.component
         ))
+    })?;
+    let pruned = prune(&mut io::stdout().lock())?;
+    Ok(if pruned {
+        code
+    } else {
+        ExitCode::from(super::EXIT_FINDING)
     })
+}
+
+/// Drop from the lock file beside each `hooks.json` the entries of
+/// references that file no longer names, a line each; whether every lock
+/// file could be read and written. A `hooks.json` that did not load keeps
+/// its lock file as it is: its references are unknown, not gone. A
+/// reference the managed policy refuses is kept wherever it is pinned (the
+/// policy may allow it again).
+fn prune(out: &mut impl Write) -> anyhow::Result<bool> {
+    let loaded = config::load(&LoadOptions {
+        home: None,
+        project_root: config::project_root(None),
+    });
+    let refused: BTreeSet<String> = loaded
+        .refused_components
+        .iter()
+        .filter_map(|c| OciRef::parse(c.trim()).ok())
+        .map(|r| r.to_string())
+        .collect();
+    let mut named: BTreeMap<PathBuf, BTreeSet<String>> = loaded
+        .files
+        .iter()
+        .filter(|f| !loaded.broken.iter().any(|b| &b.file == *f))
+        .map(|f| (f.clone(), refused.clone()))
+        .collect();
+    for h in &loaded.handlers {
+        if let (HandlerKind::Wasm(spec), Some(names)) = (&h.kind, named.get_mut(&h.file)) {
+            if let Some(source) = &spec.oci {
+                names.insert(source.reference.to_string());
+            }
+        }
+    }
+    let mut ok = true;
+    for (file, keep) in named {
+        let path = oci::lock_file_for(&file);
+        let mut dropped = Vec::new();
+        let changed = LockFile::update(&path, |lock| {
+            lock.entries.retain(|reference, _| {
+                let kept = keep.contains(reference);
+                if !kept {
+                    dropped.push(reference.clone());
+                }
+                kept
+            });
+        });
+        match changed {
+            Ok(_) => {
+                for reference in dropped {
+                    writeln!(
+                        out,
+                        "{reference}: no longer in `{}`; dropped from `{}`",
+                        file.display(),
+                        path.display()
+                    )?;
+                }
+            }
+            Err(e) => {
+                ok = false;
+                writeln!(out, "{}: failed: {e}", path.display())?;
+            }
+        }
+    }
+    Ok(ok)
 }
 
 /// Download every referenced component into the cache.
