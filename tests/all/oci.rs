@@ -314,6 +314,14 @@ fn lock_drops_what_hooks_json_no_longer_names() {
     let again = ok(&ah(&p, &["lock"])).stdout();
     assert!(!again.contains("dropped"), "{again}");
     assert_eq!(std::fs::read(lock_file(&p)).unwrap(), bytes);
+
+    // Refused by the managed policy: not locked, but its entry is kept
+    // (the policy may allow it again).
+    p.managed_hooks(&json!({"allowedComponents": [format!("oci://{addr}/elsewhere")]}));
+    let ran = ah(&p, &["lock"]);
+    assert_eq!(ran.code(), 1, "{}", ran.stdout());
+    assert!(!ran.stdout().contains("dropped"), "{}", ran.stdout());
+    assert_eq!(std::fs::read(lock_file(&p)).unwrap(), bytes);
 }
 
 #[test]
