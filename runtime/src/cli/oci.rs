@@ -88,8 +88,8 @@ pub fn lock(_args: LockArgs) -> anyhow::Result<ExitCode> {
             r.manifest, r.component
         ))
     })?;
-    let pruned = prune(&mut io::stdout().lock())?;
-    Ok(if pruned {
+    let locks_written = prune(&mut io::stdout().lock())?;
+    Ok(if locks_written {
         code
     } else {
         ExitCode::from(super::EXIT_FINDING)

@@ -338,13 +338,10 @@ fn digest_path(digest: &str) -> PathBuf {
 /// `sha256:<hex>` of `bytes`.
 pub fn sha256_digest(bytes: &[u8]) -> String {
     use sha2::{Digest, Sha256};
-    let hash = Sha256::digest(bytes);
-    let mut out = String::with_capacity(7 + 64);
-    out.push_str("sha256:");
-    for b in hash {
-        out.push_str(&format!("{b:02x}"));
-    }
-    out
+    format!(
+        "sha256:{}",
+        crate::config::trust::hex(&Sha256::digest(bytes))
+    )
 }
 
 /// The component layer of a wasm artifact manifest: its digest and size.

@@ -63,10 +63,18 @@ impl fmt::Display for Fingerprint {
 
 /// Lower-case hex SHA-256 of `bytes`.
 pub fn sha256_hex(bytes: &[u8]) -> String {
-    let digest = Sha256::digest(bytes);
-    let mut out = String::with_capacity(64);
-    for b in digest {
-        out.push_str(&format!("{b:02x}"));
+    hex(&Sha256::digest(bytes))
+}
+
+/// Lower-case hex of `bytes`: the one spelling of every digest agenthooks
+/// shows, stores or keys by (trust, the compile cache, OCI). A wasm report
+/// carries its component's digest, so no `format!` per byte.
+pub(crate) fn hex(bytes: &[u8]) -> String {
+    const DIGITS: &[u8; 16] = b"0123456789abcdef";
+    let mut out = String::with_capacity(bytes.len() * 2);
+    for &b in bytes {
+        out.push(char::from(DIGITS[usize::from(b >> 4)]));
+        out.push(char::from(DIGITS[usize::from(b & 0x0f)]));
     }
     out
 }
@@ -80,11 +88,7 @@ pub fn sha256_hex(bytes: &[u8]) -> String {
 pub fn file_sha256(path: &Path, cap: u64) -> Result<String, ReadError> {
     let mut hasher = Sha256::new();
     fsread::copy_bounded(path, cap, &mut hasher)?;
-    let mut out = String::with_capacity(64);
-    for b in hasher.finalize() {
-        out.push_str(&format!("{b:02x}"));
-    }
-    Ok(out)
+    Ok(hex(&hasher.finalize()))
 }
 
 /// The matcher as canonical text: semantically equal matchers give equal text.

@@ -317,16 +317,7 @@ impl Hasher for Sha256Hasher {
     }
 }
 
-pub(crate) fn hex(bytes: &[u8]) -> String {
-    // Every wasm report carries its component's digest: no `format!` per byte.
-    const DIGITS: &[u8; 16] = b"0123456789abcdef";
-    let mut out = String::with_capacity(bytes.len() * 2);
-    for &b in bytes {
-        out.push(char::from(DIGITS[usize::from(b >> 4)]));
-        out.push(char::from(DIGITS[usize::from(b & 0x0f)]));
-    }
-    out
-}
+pub(crate) use crate::config::trust::hex;
 
 /// Create `dir` (0700) if needed and check that no other user can write to it.
 pub(crate) fn ensure_private_dir(dir: &Path) -> Result<(), String> {
