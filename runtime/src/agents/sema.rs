@@ -52,6 +52,7 @@ pub static TABLE: Table = Table::new(claude_rows![observed:
     "a Claude Code subset: no ask (read as no answer, so agenthooks denies), no updatedInput, no continue: false, no systemMessage",
     "PermissionRequest takes permissionDecision, not decision.behavior (agenthooks writes it so)",
     "additionalContext is cut at 10,000 characters; handlers with `if` are skipped, so agenthooks' entry has none",
+    "its Python SDK runs hooks with your login shell's PATH (`$SHELL -ilc`), not the caller's: agenthooks must be on it",
 ]);
 
 /// Where sema-core keeps its user-level config: `$SEMA_ROOT`, default `~/.sema`.
