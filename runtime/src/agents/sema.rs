@@ -70,13 +70,15 @@ pub static INSTALL: InstallSpec = InstallSpec::json(
     UserPath::new(SEMA_ROOT, "hooks/hooks.json"),
 )
 .detected_by(&[".sema"], &[UserPath::new(SEMA_ROOT, "")])
-.with_after_install("sema-core reads its hooks once per process: restart the program that embeds it");
+.with_after_install(
+    "sema-core reads its hooks once per process: restart the program that embeds it",
+);
 
 /// The sema-core 2 adapter.
 pub struct Sema;
 
-static INFO: Info = Info::new("sema", "sema-core 2", &TABLE, &INSTALL)
-    .with_deadline(Deadline::new(secs(60), &[]));
+static INFO: Info =
+    Info::new("sema", "sema-core 2", &TABLE, &INSTALL).with_deadline(Deadline::new(secs(60), &[]));
 
 impl Agent for Sema {
     fn info(&self) -> &Info {

@@ -12,8 +12,7 @@ fn recorded(phase: &str, file: &str) -> Event {
         .into_iter()
         .find(|(path, _, _)| path.ends_with(format!("{phase}/{file}")))
         .unwrap_or_else(|| panic!("no {phase}/{file}"));
-    Sema
-        .decode(payload, Some(&native))
+    Sema.decode(payload, Some(&native))
         .unwrap_or_else(|e| panic!("{phase}/{file}: {e}"))
 }
 

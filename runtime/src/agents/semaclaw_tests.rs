@@ -48,7 +48,10 @@ fn recorded_payloads_decode_into_claude_s_shape() {
 
     let permission = recorded("permission-request", "04-PermissionRequest.json");
     assert_eq!(permission.name(), EventName::PermissionRequest);
-    assert_eq!(permission.tool_input().unwrap(), &json!({"command":"echo hello"}));
+    assert_eq!(
+        permission.tool_input().unwrap(),
+        &json!({"command":"echo hello"})
+    );
 
     let compact = recorded("compact", "09-PreCompact.json");
     assert_eq!(compact.input()["message_count"], 6);
