@@ -17,13 +17,14 @@ printf '%s' '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDeci
 /// (`null` for none: Junie's deny is exit 2 with the reason on stderr).
 fn native_deny(agent: &str) -> (i32, Value) {
     let deny = match agent {
-        "claude" | "codex" | "qwen" | "crush" | "auggie" | "qoder" | "devin" => {
+        "claude" | "codex" | "qwen" | "crush" | "auggie" | "qoder" | "devin" | "sema" => {
             json!({"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"BLOCKED rm"}})
         }
         "gemini" | "antigravity" => json!({"decision":"deny","reason":"BLOCKED rm"}),
         "goose" => json!({"decision":"block","reason":"BLOCKED rm"}),
         "copilot" => json!({"permissionDecision":"deny","permissionDecisionReason":"BLOCKED rm"}),
         "junie" => return (2, Value::Null),
+        "semaclaw" => json!({"decision":"reject","reason":"BLOCKED rm"}),
         other => panic!("no recorded agent {other}"),
     };
     (0, deny)
@@ -146,6 +147,8 @@ fn agents_prints_the_capability_table() {
         "junie",
         "qoder",
         "devin",
+        "semaclaw",
+        "sema",
     ] {
         assert!(text.contains(&format!("({id})")), "{id} missing:\n{text}");
     }

@@ -194,6 +194,20 @@ fn existing(agent: &str) -> (Vec<(&'static str, String)>, &'static str) {
             )],
             "./scripts/check-command.sh",
         ),
+        "semaclaw" => (
+            vec![(
+                ".semaclaw/hooks.json",
+                "{\n  \"hooks\": {\n    \"PreToolUse\": [\n      {\n        \"matcher\": \"Bash\",\n        \"if\": \"git push\",\n        \"hooks\": [\n          {\n            \"type\": \"command\",\n            \"command\": \"python3 ${SEMACLAW_ROOT}/hooks/block-protected-push.py\",\n            \"timeout\": 5,\n            \"blocking\": true\n          }\n        ]\n      }\n    ]\n  }\n}\n".to_string(),
+            )],
+            "block-protected-push.py",
+        ),
+        "sema" => (
+            vec![(
+                ".sema/hooks/hooks.json",
+                "{\n  \"hooks\": {\n    \"PostToolUse\": [\n      {\n        \"matcher\": \"Write|Edit\",\n        \"hooks\": [\n          {\n            \"type\": \"command\",\n            \"command\": \"./fmt.sh\",\n            \"timeout\": 20,\n            \"failClosed\": false\n          }\n        ]\n      }\n    ]\n  }\n}\n".to_string(),
+            )],
+            "./fmt.sh",
+        ),
         other => panic!("no existing config for `{other}`"),
     }
 }
@@ -1309,6 +1323,50 @@ fn user_only_agents_refuse_project_scope_and_round_trip_at_user_scope() {
             snapshot(&p.home),
             home_before,
             "{agent}: left something behind"
+        );
+    }
+}
+
+/// SemaClaw approves every permission request a matching hook does not
+/// reject (no answer included), so an entry of ours on PermissionRequest
+/// would approve every prompt: `install` never writes one, whatever the
+/// hooks select, and the entries it writes block and fit the deadline.
+#[test]
+fn install_semaclaw_writes_no_permission_request_entry() {
+    for user in [false, true] {
+        let p = TempProject::new();
+        p.project_hooks(&json!({"hooks": {
+            "PreToolUse": [{"matcher": "Bash", "hooks": [command("true")]}],
+            "PermissionRequest": [{"matcher": "*", "hooks": [command("true")]}],
+            "UserPromptSubmit": [{"hooks": [command("true")]}],
+        }}));
+        let args: &[&str] = if user {
+            &["install", "--user", "semaclaw"]
+        } else {
+            &["install", "semaclaw"]
+        };
+        let ran = p.output(p.cmd(args), "");
+        assert_eq!(ran.code(), 0, "{}{}", ran.stdout(), ran.stderr());
+        assert!(
+            ran.stdout().contains("restart"),
+            "says SemaClaw reads hooks at start: {}",
+            ran.stdout()
+        );
+        let file = if user {
+            p.home.join(".semaclaw/hooks.json")
+        } else {
+            p.path(".semaclaw/hooks.json")
+        };
+        let text = std::fs::read_to_string(&file).expect("hooks.json written");
+        assert!(!text.contains("PermissionRequest"), "{text}");
+        let written: Value = serde_json::from_str(&text).unwrap();
+        let handler = &written["hooks"]["PreToolUse"][0]["hooks"][0];
+        assert_eq!(handler["blocking"], true, "{text}");
+        assert_eq!(handler["timeout"], 10, "SemaClaw's own default: {text}");
+        let command = handler["command"].as_str().unwrap_or_default();
+        assert!(
+            command.contains(" run --agent semaclaw --event PreToolUse "),
+            "{text}"
         );
     }
 }

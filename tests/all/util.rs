@@ -239,6 +239,7 @@ impl TempProject {
             .env("AGENTHOOKS_SYSTEM_ROOT", self.system_root())
             .env_remove("GEMINI_CLI_SYSTEM_SETTINGS_PATH")
             .env_remove("QWEN_CODE_SYSTEM_SETTINGS_PATH")
+            .env_remove("SEMA_ROOT")
             .env("NO_COLOR", "1");
         cmd
     }

@@ -5,7 +5,7 @@ It speaks the four model APIs the agents under test use:
 
 - Anthropic Messages      POST /v1/messages              (Claude Code)
 - OpenAI Responses        POST /v1/responses             (Codex)
-- OpenAI Chat Completions POST /v1/chat/completions      (Copilot BYOK, Qwen Code)
+- OpenAI Chat Completions POST /v1/chat/completions      (Copilot BYOK, Qwen Code, sema-core 2); streamed as SSE when asked: a delta with the tool_calls or the text, a finish chunk carrying the usage, [DONE]
 - Gemini                  POST /v1beta/models/M:streamGenerateContent / :generateContent (Gemini CLI)
 
 The script is the same for every agent:
@@ -47,6 +47,8 @@ SHELL_TOOLS = {
     },
     "Execute": lambda cmd: {"command": cmd},
     "launch-process": lambda cmd: {"command": cmd},
+    # sema-core 2's shell tool.
+    "run_shell": lambda cmd: {"command": cmd, "description": "run " + cmd.split()[0]},
 }
 
 

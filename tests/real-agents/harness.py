@@ -677,6 +677,29 @@ def pi_setup(run, port):
         "models": [{"id": "gpt-5", "reasoning": False}]}}})
 
 
+# sema-core 2: an engine library from PyPI, driven by sema_driver.py with the
+# venv's Python; its user layer ($SEMA_ROOT) lives in the isolated HOME.
+def sema_env(run, port):
+    return {
+        "SEMA_ROOT": os.path.join(run.home, ".sema"),
+        "FAKE_MODEL_BASE_URL": "http://127.0.0.1:%d/v1" % port,
+        "PYTHONDONTWRITEBYTECODE": "1",
+    }
+
+
+def sema_setup(run, port):
+    """sema-core's Python SDK starts its engine with PATH = node's directory
+    plus the PATH of an interactive login shell (`$SHELL -ilc`), not the
+    caller's PATH; hooks get that PATH. A user has agenthooks on it through
+    their shell profile, as this isolated HOME does."""
+    write(os.path.join(run.home, ".bash_profile"), "export PATH=%s:\"$PATH\"\n" % shlex.quote(run.bin_dir))
+
+
+def sema_manual(run):
+    write_json(os.path.join(run.work, ".sema", "hooks", "hooks.json"), {"hooks": {"PreToolUse": [
+        {"matcher": "*", "hooks": [{"type": "command", "command": run_cmd(run, "PreToolUse"), "timeout": 60}]}]}})
+
+
 def install_only(run):
     """Plugin agents have no hooks config to write by hand: their plugin is
     what `agenthooks install` writes."""
@@ -761,6 +784,12 @@ AGENTS = {
         "setup": pi_setup,
         "manual": install_only,
         "argv": lambda r: ["pi", "-p", "--provider", "fake", "--model", "gpt-5", PROMPT],
+    },
+    "sema": {
+        "env": sema_env,
+        "setup": sema_setup,
+        "manual": sema_manual,
+        "argv": lambda r: [os.path.join(r.prefix(), "bin", "python"), os.path.join(HERE, "sema_driver.py"), PROMPT],
     },
 }
 

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Installs the pinned agent CLIs from the npm registry, each into its own prefix
-# under $AGENTS_CACHE (default ~/.cache/agenthooks/real-agents), all in parallel.
+# Installs the pinned agent CLIs from the npm registry (sema-core from PyPI, into
+# a virtualenv), each into its own prefix under $AGENTS_CACHE (default
+# ~/.cache/agenthooks/real-agents), all in parallel.
 # A prefix that already holds the pinned version is reused at no cost.
 # Usage: install.sh [agent...]   (default: all); prints one timing line per agent.
 set -euo pipefail
@@ -26,10 +27,18 @@ install_one() {
   for try in 1 2; do
     rc=0
     # Bounded: a registry that stalls must fail the step, not hang CI.
-    timeout -k 10 "${NPM_INSTALL_TIMEOUT:-300}" \
-      npm install --prefix "$prefix" --no-audit --no-fund --no-update-notifier --loglevel=error \
-      --prefer-offline --fetch-timeout=60000 --fetch-retries=2 \
-      "$pkg@$ver" >"$prefix.log" 2>&1 || rc=$?
+    if [ "$agent" = sema ]; then
+      # A Python library with a bundled Node sidecar (Node 18+ on PATH at run time).
+      { python3 -m venv "$prefix" &&
+        timeout -k 10 "${NPM_INSTALL_TIMEOUT:-300}" \
+          "$prefix/bin/pip" install --quiet --disable-pip-version-check --timeout 60 --retries 2 \
+          "$pkg==$ver"; } >"$prefix.log" 2>&1 || rc=$?
+    else
+      timeout -k 10 "${NPM_INSTALL_TIMEOUT:-300}" \
+        npm install --prefix "$prefix" --no-audit --no-fund --no-update-notifier --loglevel=error \
+        --prefer-offline --fetch-timeout=60000 --fetch-retries=2 \
+        "$pkg@$ver" >"$prefix.log" 2>&1 || rc=$?
+    fi
     [ $rc -ne 0 ] || break
     [ "$try" = 2 ] || sleep 3
   done

@@ -1,7 +1,8 @@
 # The agent CLIs under test, pinned: the versions real-agents.md (and
 # real-agents-2026.md for opencode, kilo, pi) verified.
 # Override one with e.g. CLAUDE_VERSION=2.1.197.
-ALL_AGENTS=(claude codex gemini copilot qwen opencode kilo pi)
+# sema (sema-core 2, an engine library) comes from PyPI, the rest from npm.
+ALL_AGENTS=(claude codex gemini copilot qwen opencode kilo pi sema)
 pkg_of() {
   case "$1" in
     claude) echo "@anthropic-ai/claude-code" ;;
@@ -13,6 +14,7 @@ pkg_of() {
     # 7.8.x's postinstall wants a platform package the registry lacks; 7.7.7 has both.
     kilo) echo "@kilocode/cli" ;;
     pi) echo "@mariozechner/pi-coding-agent" ;;
+    sema) echo "sema-core" ;;
     *) echo "unknown agent: $1" >&2; return 1 ;;
   esac
 }
@@ -26,6 +28,7 @@ ver_of() {
     opencode) echo "${OPENCODE_VERSION:-1.18.33}" ;;
     kilo) echo "${KILO_VERSION:-7.7.7}" ;;
     pi) echo "${PI_VERSION:-0.73.1}" ;;
+    sema) echo "${SEMA_VERSION:-2.1.5}" ;;
     *) echo "unknown agent: $1" >&2; return 1 ;;
   esac
 }

@@ -114,6 +114,8 @@ pub mod plan;
 pub mod qoder;
 pub mod qwen;
 pub mod response;
+pub mod sema;
+pub mod semaclaw;
 mod shim;
 mod table;
 pub mod windsurf;
@@ -447,6 +449,8 @@ pub static AGENTS: &[&dyn Agent] = &[
     &junie::AGENT,
     &qoder::AGENT,
     &devin::AGENT,
+    &semaclaw::SemaClaw,
+    &sema::Sema,
 ];
 
 /// Every pair among `agents` where the first also runs the second's hooks

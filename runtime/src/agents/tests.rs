@@ -702,6 +702,26 @@ fn each_canonical_answer_is_each_agent_s_documented_answer() {
         ("devin", "Stop", "keep going", "", 0, &[], 1),
         ("devin", "Stop", "stop", "", 0, &[], 1),
         ("devin", "PreToolUse", "none", "", 0, &[], 0),
+
+        ("semaclaw", "PreToolUse", "deny", r#"{"decision":"reject","reason":"no"}"#, 0, &[], 0),
+        ("semaclaw", "PreToolUse", "ask", r#"{"decision":"reject","reason":"a hook asked for confirmation, which semaclaw cannot ask for: sure?"}"#, 0, &[], 1),
+        ("semaclaw", "PreToolUse", "allow", "", 0, &[], 1),
+        ("semaclaw", "PreToolUse", "rewrite", r#"{"updatedInput":{"command":"ls -la"}}"#, 0, &[], 0),
+        ("semaclaw", "UserPromptSubmit", "context", r#"{"additionalContext":"ctx"}"#, 0, &[], 0),
+        ("semaclaw", "UserPromptSubmit", "block", r#"{"decision":"reject","reason":"no"}"#, 0, &[], 0),
+        ("semaclaw", "Stop", "keep going", "", 0, &[], 1),
+        ("semaclaw", "PreToolUse", "stop", r#"{"decision":"reject","reason":"halt","abort":true}"#, 0, &[], 0),
+        ("semaclaw", "PreToolUse", "none", "", 0, &[], 0),
+
+        ("sema", "PreToolUse", "deny", HSO_DENY, 0, &[], 0),
+        ("sema", "PreToolUse", "ask", r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"a hook asked for confirmation, which sema cannot ask for: sure?"}}"#, 0, &[], 1),
+        ("sema", "PreToolUse", "allow", HSO_ALLOW, 0, &[], 0),
+        ("sema", "PreToolUse", "rewrite", r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"a hook rewrote the tool input, which sema cannot apply; denied rather than running the original input"}}"#, 0, &[], 1),
+        ("sema", "SessionStart", "context", SS_CTX, 0, &[], 0),
+        ("sema", "UserPromptSubmit", "block", BLOCK_NO, 0, &[], 0),
+        ("sema", "Stop", "keep going", "", 0, &[], 1),
+        ("sema", "Stop", "stop", "", 0, &[], 1),
+        ("sema", "PreToolUse", "none", "", 0, &[], 0),
     ];
     for agent in AGENTS {
         let n = cases.iter().filter(|c| c.0 == agent.id()).count();
@@ -988,6 +1008,8 @@ fn combined_answers_keep_each_agent_s_rules() {
                         | "auggie"
                         | "qoder"
                         | "devin"
+                        | "semaclaw"
+                        | "sema"
                 ) {
                     assert_eq!(n.exit_code, 0, "answers in JSON, never by exit code: {ctx}");
                 }
@@ -1169,6 +1191,10 @@ const RECORDED: &[Recorded] = &[
         ("agentStop", EventName::Stop),
         ("sessionEnd", EventName::SessionEnd),
     ]),
+    // 15 phases recorded from SemaClaw 1.0's engine, 5 from sema-core 2.1.5:
+    // every tool call a shell command (`Bash`).
+    Recorded::new("semaclaw", 90, "timestamp", &["/tool_input"]),
+    Recorded::new("sema", 30, "sema_tool_name", &["/tool_input"]),
 ];
 
 /// Every recorded payload of every agent decodes under the native event its
@@ -1265,7 +1291,8 @@ fn every_recorded_payload_decodes_as_its_agent() {
     }
     // Agents replayed here that a change could silently drop from the list.
     for id in [
-        "claude", "codex", "qwen", "gemini", "copilot", "opencode", "kilo", "pi",
+        "claude", "codex", "qwen", "gemini", "copilot", "opencode", "kilo", "pi", "semaclaw",
+        "sema",
     ] {
         assert!(replayed.contains(&id), "{id}: no recorded payloads");
     }
