@@ -24,6 +24,7 @@ mod portable;
 mod powershell;
 mod runtime;
 mod spine;
+mod status;
 mod system;
 mod trust;
 mod util;

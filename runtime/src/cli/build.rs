@@ -50,6 +50,12 @@ pub fn crate_of(component: &Path) -> Option<PathBuf> {
     (component.extension()? == "wasm").then(|| component.with_extension(""))
 }
 
+/// Whether `agenthooks build` builds `component`: a crate of a language it
+/// knows sits at [`crate_of`] it.
+pub fn buildable(component: &Path) -> bool {
+    crate_of(component).is_some_and(|dir| Lang::of(&dir).is_some())
+}
+
 /// The component a crate directory builds: `DIR/NAME.wasm` for `DIR/NAME/`.
 pub fn component_of(crate_dir: &Path) -> PathBuf {
     let mut name = crate_dir

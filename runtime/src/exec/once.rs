@@ -50,6 +50,21 @@ pub fn marker_dir(dir: Option<&Path>) -> Option<PathBuf> {
 
 /// Claim the one run of `handler` in `event`'s session, recording it in `dir`.
 pub fn claim(handler: &Handler, event: &Event, dir: Option<&Path>) -> Claim {
+    claim_named(event, dir, |session| key(handler, session))
+}
+
+/// Claim the one time in `event`'s session that agenthooks itself says
+/// something to the user (`run`'s message about hooks held back), recorded
+/// beside the `once` markers, bounded and cleaned the same way.
+pub fn claim_notice(event: &Event, dir: Option<&Path>) -> Claim {
+    claim_named(event, dir, |session| {
+        let identity = json!({"session": session, "notice": "held-back"});
+        crate::config::trust::sha256_hex(identity.to_string().as_bytes())
+    })
+}
+
+/// [`claim`] of the marker `name(session_id)`.
+fn claim_named(event: &Event, dir: Option<&Path>, name: impl Fn(&str) -> String) -> Claim {
     let Some(session) = event.session_id().filter(|s| !s.is_empty()) else {
         return Claim::Unknown(
             "`once` needs the event's `session_id`, which is missing; it ran".to_string(),
@@ -61,7 +76,7 @@ pub fn claim(handler: &Handler, event: &Event, dir: Option<&Path>) -> Claim {
                 .to_string(),
         );
     };
-    let marker = dir.join(key(handler, session));
+    let marker = dir.join(name(session));
     if let Err(e) = std::fs::create_dir_all(dir) {
         return unrecorded(dir, &e);
     }
