@@ -68,6 +68,9 @@ pub async fn run(
         }
     };
     report.duration = started.elapsed();
+    let dir = working_dir(event, ctx);
+    let notes = super::diagnose::after_run(&spec.command, dir.as_deref(), event.name(), &report);
+    report.notes.extend(notes);
     report
 }
 

@@ -16,6 +16,7 @@ use crate::protocol::{Event, Exit, Note, Outcome, Skip};
 
 pub mod command;
 pub mod http;
+pub mod diagnose;
 pub mod once;
 #[cfg(feature = "wasm")]
 pub mod wasm;
