@@ -150,7 +150,7 @@ pub struct HookState {
 }
 
 /// One agent with agenthooks' entries in its own config.
-#[derive(Debug, Clone)]
+#[derive(Clone)]
 pub struct AgentState {
     /// The agent.
     pub agent: &'static dyn Agent,

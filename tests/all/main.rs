@@ -9,6 +9,7 @@ mod audit;
 mod budgets;
 mod claude_protocol;
 mod compile_budget;
+mod debugging;
 mod copilot_double_run;
 mod double_load;
 mod examples;

@@ -65,7 +65,7 @@ fn status_names_each_held_back_hook_and_its_fix() {
         command("sh .agents/hooks/guard.sh"),
         {"type": "wasm", "component": "oci://127.0.0.1:9/org/guard:v1"},
         {"type": "wasm", "component": ".agents/hooks/unbuilt.wasm"},
-        {"type": "wasm", "component": ".agents/hooks/deny.wasm", "timeout": 120},
+        {"type": "wasm", "component": ".agents/hooks/deny.wasm"},
         {"type": "prompt", "prompt": "is this safe?"},
     ]}]}}));
     let xdg = p.tmp().join("xdg");
@@ -120,7 +120,7 @@ fn status_names_each_held_back_hook_and_its_fix() {
         "PreToolUse",
         "Bash",
         json!([command("sh .agents/hooks/guard.sh"),
-               {"type": "wasm", "component": ".agents/hooks/deny.wasm", "timeout": 120}]),
+               {"type": "wasm", "component": ".agents/hooks/deny.wasm"}]),
     ));
     let mut cmd = p.cmd(["trust", "--yes"]);
     cmd.env("XDG_CACHE_HOME", &xdg);

@@ -33,7 +33,6 @@ pub struct Args {
 }
 
 /// What `status` found.
-#[derive(Debug)]
 pub struct Found {
     /// The agents with entries of ours.
     pub agents: Vec<AgentState>,
