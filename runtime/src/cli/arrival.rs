@@ -48,7 +48,7 @@ fn arrives(agent: &dyn Agent, event: &Event, markers: Option<&std::path::Path>) 
 /// add the message about held-back hooks to `answer` (its `systemMessage`,
 /// after a hook's own), or to `notes` when the agent shows none at this
 /// event. `markers` is where the once-per-session marker goes (`None`: the
-/// cache directory's `once/`).
+/// cache directory's `arrived/`).
 pub fn on_arrival(
     agent: &dyn Agent,
     event: &Event,
@@ -57,7 +57,7 @@ pub fn on_arrival(
     notes: &mut Vec<Note>,
     markers: Option<PathBuf>,
 ) {
-    let markers = once::marker_dir(markers.as_deref());
+    let markers = once::notice_dir(markers.as_deref());
     if !arrives(agent, event, markers.as_deref()) {
         return;
     }

@@ -53,9 +53,19 @@ pub fn claim(handler: &Handler, event: &Event, dir: Option<&Path>) -> Claim {
     claim_named(event, dir, |session| key(handler, session))
 }
 
+/// Where [`claim_notice`] keeps its markers: `dir` when given, else
+/// `arrived/` in the compile cache's directory (apart from the `once`
+/// markers, which count per hook).
+pub fn notice_dir(dir: Option<&Path>) -> Option<PathBuf> {
+    match dir {
+        Some(dir) => Some(dir.to_path_buf()),
+        None => crate::dirs::cache().map(|p| p.join("arrived")),
+    }
+}
+
 /// Claim the one time in `event`'s session that agenthooks itself says
 /// something to the user (`run`'s message about hooks held back), recorded
-/// beside the `once` markers, bounded and cleaned the same way.
+/// in `dir` ([`notice_dir`]), bounded and cleaned as the `once` markers are.
 pub fn claim_notice(event: &Event, dir: Option<&Path>) -> Claim {
     claim_named(event, dir, |session| {
         let identity = json!({"session": session, "notice": "held-back"});
@@ -202,6 +212,22 @@ mod tests {
             claim(&a, &event(Some("s1")), None),
             Claim::Unknown(_)
         ));
+    }
+
+    #[test]
+    fn the_notice_is_claimed_once_per_session() {
+        let dir = tempfile::tempdir().unwrap();
+        let d = Some(dir.path());
+        assert_eq!(claim_notice(&event(Some("s1")), d), Claim::First);
+        assert_eq!(claim_notice(&event(Some("s1")), d), Claim::Already);
+        assert_eq!(claim_notice(&event(Some("s2")), d), Claim::First);
+        // A hook's `once` in the same session is its own claim.
+        assert_eq!(claim(&handler("x"), &event(Some("s1")), d), Claim::First);
+        assert!(matches!(
+            claim_notice(&event(None), d),
+            Claim::Unknown(_)
+        ));
+        assert_eq!(notice_dir(d).as_deref(), d);
     }
 
     #[test]
