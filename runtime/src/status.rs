@@ -214,9 +214,7 @@ fn component_reason(spec: &crate::config::WasmSpec, host: &WasmHost) -> Option<R
         Err(Failure::ComponentNotFound { .. }) if spec.oci.is_some() => {
             not_pulled("is not in the cache".to_string())
         }
-        Err(Failure::OciNotPulled { reference, why }) => {
-            Some(Reason::NotPulled { reference, why })
-        }
+        Err(Failure::OciNotPulled { reference, why }) => Some(Reason::NotPulled { reference, why }),
         Err(Failure::ComponentNotFound { .. }) => Some(Reason::ComponentMissing {
             path: spec.component.clone(),
             buildable: buildable(),
@@ -235,11 +233,12 @@ pub fn agents(root: &Path, env: &Env) -> Vec<AgentState> {
         .iter()
         .copied()
         .filter_map(|agent| {
-            let installed: Vec<(Scope, Vec<String>)> = [Scope::Project, Scope::User, Scope::Managed]
-                .into_iter()
-                .filter(|&scope| install::is_installed(agent, scope, root, env))
-                .map(|scope| (scope, install::installed_events(agent, scope, root, env)))
-                .collect();
+            let installed: Vec<(Scope, Vec<String>)> =
+                [Scope::Project, Scope::User, Scope::Managed]
+                    .into_iter()
+                    .filter(|&scope| install::is_installed(agent, scope, root, env))
+                    .map(|scope| (scope, install::installed_events(agent, scope, root, env)))
+                    .collect();
             if installed.is_empty() {
                 return None;
             }

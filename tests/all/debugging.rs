@@ -14,7 +14,11 @@ fn a_script_without_its_executable_bit_gets_chmod_in_check_and_run() {
     let p = TempProject::new();
     let script = p.script("guard.sh", "exit 0");
     std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o644)).unwrap();
-    p.user_hooks(&hooks("PreToolUse", "Bash", json!([command("./.agents/hooks/guard.sh")])));
+    p.user_hooks(&hooks(
+        "PreToolUse",
+        "Bash",
+        json!([command("./.agents/hooks/guard.sh")]),
+    ));
     let ran = p.output(p.cmd(["check"]), "");
     assert_eq!(ran.code(), 1, "{}", ran.stdout());
     assert!(
@@ -49,7 +53,11 @@ fn text_that_is_not_an_answer_at_pre_tool_use_gets_a_note() {
         "printed text that is not a JSON answer on stdout (`deny this please`), which PreToolUse ignores",
     );
     let ran = p.run(&p.payload("SessionStart", json!({"source": "startup"})));
-    assert!(!ran.stderr().contains("not a JSON answer"), "{}", ran.stderr());
+    assert!(
+        !ran.stderr().contains("not a JSON answer"),
+        "{}",
+        ran.stderr()
+    );
 }
 
 /// A value of the wrong type names its key path and what was expected; a
@@ -63,7 +71,9 @@ fn check_names_key_paths_types_and_tools_without_an_agent() {
     ]}]}}));
     let out = p.output(p.cmd(["check"]), "").stdout();
     assert!(
-        out.contains("`hooks.Stop[0].hooks[0].timeout`: invalid type: string \"10\", expected a number"),
+        out.contains(
+            "`hooks.Stop[0].hooks[0].timeout`: invalid type: string \"10\", expected a number"
+        ),
         "{out}"
     );
 
@@ -74,7 +84,10 @@ fn check_names_key_paths_types_and_tools_without_an_agent() {
     let ran = p.output(p.cmd(["check"]), "");
     assert_eq!(ran.code(), 1);
     let out = ran.stdout();
-    assert!(out.contains("unknown handler type `wams`; did you mean `wasm`?"), "{out}");
+    assert!(
+        out.contains("unknown handler type `wams`; did you mean `wasm`?"),
+        "{out}"
+    );
     assert!(
         out.contains("matcher `Bahs` matches no tool Claude Code has; did you mean `Bash`?"),
         "{out}"
@@ -87,7 +100,8 @@ fn check_names_key_paths_types_and_tools_without_an_agent() {
     let ran = p.output(p.cmd(["check"]), "");
     assert_eq!(ran.code(), 0, "{}", ran.stdout());
     assert!(
-        ran.stdout().contains("`agent` handlers are skipped by agenthooks until it supports them"),
+        ran.stdout()
+            .contains("`agent` handlers are skipped by agenthooks until it supports them"),
         "{}",
         ran.stdout()
     );

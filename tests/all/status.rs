@@ -59,15 +59,20 @@ fn status_names_each_held_back_hook_and_its_fix() {
     let p = TempProject::new();
     p.script("guard.sh", "exit 0");
     std::fs::create_dir_all(p.path(".agents/hooks/unbuilt")).unwrap();
-    p.write(".agents/hooks/unbuilt/Cargo.toml", "[package]\nname = \"unbuilt\"\n");
+    p.write(
+        ".agents/hooks/unbuilt/Cargo.toml",
+        "[package]\nname = \"unbuilt\"\n",
+    );
     std::fs::copy(guest("deny"), p.path(".agents/hooks/deny.wasm")).unwrap();
-    p.project_hooks(&json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
-        command("sh .agents/hooks/guard.sh"),
-        {"type": "wasm", "component": "oci://127.0.0.1:9/org/guard:v1"},
-        {"type": "wasm", "component": ".agents/hooks/unbuilt.wasm"},
-        {"type": "wasm", "component": ".agents/hooks/deny.wasm"},
-        {"type": "prompt", "prompt": "is this safe?"},
-    ]}]}}));
+    p.project_hooks(
+        &json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
+            command("sh .agents/hooks/guard.sh"),
+            {"type": "wasm", "component": "oci://127.0.0.1:9/org/guard:v1"},
+            {"type": "wasm", "component": ".agents/hooks/unbuilt.wasm"},
+            {"type": "wasm", "component": ".agents/hooks/deny.wasm"},
+            {"type": "prompt", "prompt": "is this safe?"},
+        ]}]}}),
+    );
     let xdg = p.tmp().join("xdg");
     let (code, found) = status(&p, &xdg, None);
     assert_eq!(code, 1, "{found:#}");
@@ -126,7 +131,8 @@ fn status_names_each_held_back_hook_and_its_fix() {
     cmd.env("XDG_CACHE_HOME", &xdg);
     assert_eq!(p.output(cmd, "").code(), 0);
     let mut cmd = p.cmd(["compile"]);
-    cmd.env("XDG_CACHE_HOME", &xdg).timeout(Duration::from_secs(600));
+    cmd.env("XDG_CACHE_HOME", &xdg)
+        .timeout(Duration::from_secs(600));
     let compiled = p.output(cmd, "");
     assert_eq!(compiled.code(), 0, "{}", compiled.stderr());
     let (code, found) = status(&p, &xdg, None);
@@ -164,7 +170,10 @@ fn status_shows_the_wired_agents_and_a_missing_binary_on_path() {
         .iter()
         .map(|e| e["native"].as_str().unwrap())
         .collect();
-    assert!(events.contains(&"PreToolUse") && events.contains(&"SessionStart"), "{events:?}");
+    assert!(
+        events.contains(&"PreToolUse") && events.contains(&"SessionStart"),
+        "{events:?}"
+    );
     assert_eq!(claude["findings"], json!([]));
 
     let (code, found) = status(&p, &xdg, Some("/usr/bin:/bin"));
@@ -184,16 +193,25 @@ fn session_start_tells_the_user_once_about_held_back_hooks() {
     p.project_hooks(&hooks(
         "PreToolUse",
         "",
-        json!([command("sh .agents/hooks/guard.sh"), command("sh .agents/hooks/guard.sh x")]),
+        json!([
+            command("sh .agents/hooks/guard.sh"),
+            command("sh .agents/hooks/guard.sh x")
+        ]),
     ));
-    let want = "agenthooks: 2 project hooks are not trusted yet and did not run; run `agenthooks trust`";
+    let want =
+        "agenthooks: 2 project hooks are not trusted yet and did not run; run `agenthooks trust`";
     for (agent, session) in [("claude", "s-claude"), ("gemini", "s-gemini")] {
         let payload = json!({"session_id": session, "transcript_path": "/t", "cwd": p.path(""),
                              "hook_event_name": "SessionStart", "source": "startup"})
         .to_string();
         let first = p.output(p.cmd(["run", "--agent", agent]), payload.clone());
         assert_eq!(first.code(), 0, "{agent}: {}", first.stderr());
-        assert_eq!(first.json()["systemMessage"], want, "{agent}: {}", first.stderr());
+        assert_eq!(
+            first.json()["systemMessage"],
+            want,
+            "{agent}: {}",
+            first.stderr()
+        );
         // The same session again (a resume): said once.
         let again = p.output(p.cmd(["run", "--agent", agent]), payload);
         assert!(

@@ -335,7 +335,9 @@ fn cargo_failure(first_error: Option<&str>) -> String {
     let build = format!("`cargo build --release --target {TARGET}` failed");
     match first_error {
         Some(e) if e.contains(TARGET) && e.contains("may not be installed") => {
-            format!("{build}: the {TARGET} target is not installed; run `rustup target add {TARGET}`")
+            format!(
+                "{build}: the {TARGET} target is not installed; run `rustup target add {TARGET}`"
+            )
         }
         Some(e) => format!("{build}: {e} (the whole output is above)"),
         None => format!(
@@ -503,7 +505,11 @@ mod tests {
         let stderr = "   Compiling x v0.1.0\nerror: failed to load manifest for dependency `agenthooks-sdk`\n\nCaused by:\n  No such file\nerror: later\n";
         let mut copied = Vec::new();
         let first = first_error_line(stderr.as_bytes(), &mut copied);
-        assert_eq!(copied, stderr.as_bytes(), "cargo's output reaches the terminal whole");
+        assert_eq!(
+            copied,
+            stderr.as_bytes(),
+            "cargo's output reaches the terminal whole"
+        );
         let line = cargo_failure(first.as_deref());
         assert!(
             line.ends_with("failed: error: failed to load manifest for dependency `agenthooks-sdk` (the whole output is above)"),
@@ -512,7 +518,10 @@ mod tests {
         let missing = format!("error[E0463]: can't find crate for `core`\n  = note: the `{TARGET}` target may not be installed\n");
         let first = first_error_line(missing.as_bytes(), &mut Vec::new());
         let line = cargo_failure(first.as_deref());
-        assert!(line.contains(&format!("run `rustup target add {TARGET}`")), "{line}");
+        assert!(
+            line.contains(&format!("run `rustup target add {TARGET}`")),
+            "{line}"
+        );
         assert!(cargo_failure(None).contains("its errors are above"));
     }
 }

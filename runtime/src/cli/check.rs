@@ -110,9 +110,9 @@ pub fn check(root: &Path, env: &Env, trusted: impl Fn(&Handler) -> bool) -> Find
                     found.errors.push(format!("{at}: {problem}"));
                 }
             }
-            // Claude Code runs them; agenthooks skips them until it does too.
+            // Parsed (a pasted settings block keeps them), not run: not a problem.
             HandlerKind::Unsupported { kind } => found.notes.push(format!(
-                "{at}: `{kind}` handlers are skipped by agenthooks until it supports them (Claude Code runs them itself)"
+                "{at}: `{kind}` handlers are skipped by agenthooks until it supports them"
             )),
             HandlerKind::Command(_) | HandlerKind::Http(_) => {
                 if let HandlerKind::Command(spec) = &h.kind {
@@ -161,7 +161,7 @@ pub fn check(root: &Path, env: &Env, trusted: impl Fn(&Handler) -> bool) -> Find
             config
                 .handlers
                 .iter()
-                .filter_map(|h| matcher_warning(h, "Claude Code", &tools)),
+                .filter_map(|h| matcher_warning(h, claude::Claude.display_name(), &tools)),
         );
     }
     native_reader_findings(&config.files, root, env, &agents, &mut found);

@@ -67,7 +67,12 @@ const QUOTED_CHARS: usize = 80;
 /// for `event`: a permission failure on a script without its executable
 /// bit, and text on stdout that is not an answer where text means nothing
 /// (PreToolUse, Stop, ...), which agenthooks then ignores as Claude Code does.
-pub fn after_run(command: &str, dir: Option<&Path>, event: EventName, report: &Report) -> Vec<String> {
+pub fn after_run(
+    command: &str,
+    dir: Option<&Path>,
+    event: EventName,
+    report: &Report,
+) -> Vec<String> {
     let mut notes = Vec::new();
     if let Outcome::Failed(Failure::ExitCode { code: 126, .. }) = &report.outcome {
         if let Some(file) = dir.and_then(|d| not_executable(command, d)) {

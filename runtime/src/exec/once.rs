@@ -223,10 +223,7 @@ mod tests {
         assert_eq!(claim_notice(&event(Some("s2")), d), Claim::First);
         // A hook's `once` in the same session is its own claim.
         assert_eq!(claim(&handler("x"), &event(Some("s1")), d), Claim::First);
-        assert!(matches!(
-            claim_notice(&event(None), d),
-            Claim::Unknown(_)
-        ));
+        assert!(matches!(claim_notice(&event(None), d), Claim::Unknown(_)));
         assert_eq!(notice_dir(d).as_deref(), d);
     }
 

@@ -14,8 +14,8 @@ use super::write::{self, Lock};
 use super::InstallError;
 use crate::agents::{Agent, JsonSpec, PluginSpec, Registration, ScriptSpec};
 use crate::config::Scope;
-use crate::protocol::{Answer, Event, EventName};
 use crate::fsread::{caps, open_bounded, read_bounded, ReadError};
+use crate::protocol::{Answer, Event, EventName};
 
 /// Install or uninstall.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -835,7 +835,10 @@ mod tests {
         for (id, other) in [("claude", "PreToolUse"), ("gemini", "BeforeTool")] {
             let agent = agents::find(id).unwrap();
             let line = command_line(Path::new("agenthooks"), agent, "SessionStart");
-            assert!(line.ends_with(&format!(" >&2 && echo '{hint}'")), "{id}: {line}");
+            assert!(
+                line.ends_with(&format!(" >&2 && echo '{hint}'")),
+                "{id}: {line}"
+            );
             // Every other event answers "no opinion": one message per session.
             let line = command_line(Path::new("agenthooks"), agent, other);
             assert!(!line.contains("systemMessage"), "{id}: {line}");
