@@ -193,6 +193,8 @@ pub fn hook_reasons(handler: &Handler, store: &TrustStore, host: &WasmHost) -> V
     if let HandlerKind::Wasm(spec) = &handler.kind {
         reasons.extend(component_reason(spec, host));
     }
+    // A hook that runs twice (an agent's entry and another agent's loading
+    // the same file) is one more call here, with its own variant.
     reasons
 }
 
@@ -260,6 +262,8 @@ fn agent_reasons(installed: &[(Scope, Vec<String>)]) -> Vec<Reason> {
     if installed.iter().any(|(s, _)| *s == Scope::Project) && !on_path("agenthooks") {
         reasons.push(Reason::NotOnPath);
     }
+    // An agent's stale wiring (its entries differ from what `install`
+    // writes now) is one more call here, with its own variant.
     reasons
 }
 

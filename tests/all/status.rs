@@ -228,6 +228,37 @@ fn session_start_tells_the_user_once_about_held_back_hooks() {
     assert!(!ran.stdout().contains("systemMessage"), "{}", ran.stdout());
 }
 
+/// An agent without a SessionStart agenthooks can register (Windsurf) is
+/// told on its first event of a session, as a note where it shows no message.
+#[test]
+fn an_agent_without_session_start_is_told_on_its_first_event() {
+    let p = TempProject::new();
+    p.script("guard.sh", "exit 0");
+    p.project_hooks(&hooks(
+        "PreToolUse",
+        "",
+        json!([command("sh .agents/hooks/guard.sh")]),
+    ));
+    let event = |trajectory: &str| {
+        json!({"agent_action_name": "pre_run_command", "trajectory_id": trajectory,
+               "execution_id": "e1", "timestamp": "2026-01-01T00:00:00Z",
+               "tool_info": {"command_line": "ls", "cwd": p.path("")}})
+        .to_string()
+    };
+    let told = "1 project hook is not trusted yet and did not run; run `agenthooks trust`";
+    let first = p.output(p.cmd(["run", "--agent", "windsurf"]), event("t1"));
+    assert_eq!(first.code(), 0, "{}", first.stderr());
+    first.assert_stderr_contains(told);
+    let second = p.output(p.cmd(["run", "--agent", "windsurf"]), event("t1"));
+    assert!(
+        !second.stderr().contains(told),
+        "told twice: {}",
+        second.stderr()
+    );
+    let other = p.output(p.cmd(["run", "--agent", "windsurf"]), event("t2"));
+    other.assert_stderr_contains(told);
+}
+
 /// SessionStart starts compiling the components the cache lacks, without
 /// waiting for them; the next event loads the compiled entry.
 #[cfg(unix)]
