@@ -324,3 +324,111 @@ pub fn notice(hooks: &[HookState]) -> Option<String> {
 
 /// The most reasons [`notice`] names.
 pub const NOTICE_CLAUSES: usize = 3;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::config::{CommandSpec, OnError, Shell};
+    use crate::protocol::EventName;
+    use crate::select::Matcher;
+
+    fn hook(reasons: Vec<Reason>) -> HookState {
+        HookState {
+            handler: Handler {
+                event: EventName::PreToolUse,
+                matcher: Matcher::All,
+                if_: None,
+                kind: HandlerKind::Command(CommandSpec {
+                    command: "true".into(),
+                    async_: false,
+                    shell: Shell::System,
+                }),
+                timeout: std::time::Duration::from_secs(5),
+                on_error: OnError::Allow,
+                scope: Scope::Project,
+                file: PathBuf::from("hooks.json"),
+                project_root: None,
+                label: "command `true`".into(),
+                status_message: None,
+                once: false,
+            },
+            reasons,
+        }
+    }
+
+    #[test]
+    fn the_notice_counts_each_reason_once_with_its_fix() {
+        assert_eq!(
+            notice(&[hook(vec![]), hook(vec![Reason::NotCompiled])]),
+            None
+        );
+        let missing = || Reason::ComponentMissing {
+            path: "g.wasm".into(),
+            buildable: true,
+        };
+        let said = notice(&[
+            hook(vec![Reason::Untrusted]),
+            hook(vec![missing()]),
+            hook(vec![missing()]),
+            hook(vec![Reason::NotCompiled]),
+        ])
+        .unwrap();
+        assert_eq!(
+            said,
+            "agenthooks: 1 project hook is not trusted yet and did not run; run `agenthooks trust`; \
+             2 hooks' components are missing; run `agenthooks build`"
+        );
+        // Past NOTICE_CLAUSES kinds, `status` says the rest.
+        let many = notice(&[
+            hook(vec![Reason::Untrusted]),
+            hook(vec![missing()]),
+            hook(vec![Reason::Unsupported {
+                kind: "prompt".into(),
+            }]),
+            hook(vec![Reason::NotPulled {
+                reference: "oci://h/r:t".into(),
+                why: "is not pulled".into(),
+            }]),
+        ])
+        .unwrap();
+        assert!(many.ends_with("; `agenthooks status` says more"), "{many}");
+        assert!(!many.contains("pull"), "{many}");
+    }
+
+    #[test]
+    fn every_reason_has_a_code_and_says_what_fixes_it() {
+        let all = [
+            Reason::Untrusted,
+            Reason::Narrowed {
+                withheld: "x".into(),
+            },
+            Reason::NotPulled {
+                reference: "r".into(),
+                why: "w".into(),
+            },
+            Reason::ComponentMissing {
+                path: "p".into(),
+                buildable: false,
+            },
+            Reason::ComponentBroken {
+                failure: "f".into(),
+                buildable: true,
+            },
+            Reason::NotCompiled,
+            Reason::Unsupported {
+                kind: "agent".into(),
+            },
+            Reason::NotOnPath,
+        ];
+        let codes: std::collections::BTreeSet<_> = all.iter().map(Reason::code).collect();
+        assert_eq!(codes.len(), all.len());
+        for reason in &all {
+            assert!(!reason.why().is_empty());
+            if let Some(fix) = reason.fix() {
+                assert!(reason.fix_text().contains(&fix), "{reason:?}");
+            }
+        }
+        assert_eq!(Reason::NotOnPath.fix().as_deref(), Some(INSTALL_COMMAND));
+        assert!(!Reason::NotCompiled.stops_it() && Reason::Untrusted.stops_it());
+    }
+}
