@@ -301,7 +301,8 @@ pub fn notice(hooks: &[HookState]) -> Option<String> {
             let what = match reason {
                 Reason::Untrusted => format!("{n} project {hooks} {is} not trusted yet and did not run"),
                 Reason::Narrowed { .. } => {
-                    format!("{n} project wasm {hooks} {is} not trusted yet and run without the access asked for")
+                    let runs = if *n == 1 { "runs" } else { "run" };
+                    format!("{n} project wasm {hooks} {is} not trusted yet and {runs} without the access asked for")
                 }
                 Reason::NotPulled { .. } => format!("{n} {hooks} from a registry {is} not pulled and {did} not run"),
                 Reason::ComponentMissing { .. } if *n == 1 => {
