@@ -91,7 +91,7 @@ impl Reason {
     /// What it means, in a few words.
     pub fn why(&self) -> String {
         match self {
-            Reason::Untrusted => "not trusted yet, so it does not run".to_string(),
+            Reason::Untrusted => "not trusted yet".to_string(),
             Reason::Narrowed { withheld } => format!("not trusted yet: {withheld}"),
             Reason::NotPulled { reference, why } => format!("`{reference}` {why}"),
             Reason::ComponentMissing { path, .. } => {

@@ -108,7 +108,7 @@ fn status_names_each_held_back_hook_and_its_fix() {
     assert_eq!(text.code(), 1);
     let out = text.stdout();
     for want in [
-        "does not run: not trusted yet, so it does not run; run `agenthooks trust`",
+        "does not run: not trusted yet; run `agenthooks trust`",
         "run `agenthooks pull`",
         "run `agenthooks build`",
         "runs: not compiled yet",
@@ -175,6 +175,16 @@ fn status_shows_the_wired_agents_and_a_missing_binary_on_path() {
         "{events:?}"
     );
     assert_eq!(claude["findings"], json!([]));
+
+    let mut cmd = p.cmd(["status"]);
+    cmd.env("XDG_CACHE_HOME", &xdg)
+        .env("PATH", format!("{}:/usr/bin:/bin", bin.display()));
+    let text = p.output(cmd, "").stdout();
+    assert!(
+        text.contains("agent claude: installed at project (all ")
+            && text.contains(" events agenthooks registers)"),
+        "{text}"
+    );
 
     let (code, found) = status(&p, &xdg, Some("/usr/bin:/bin"));
     assert_eq!(code, 1, "{found:#}");

@@ -149,6 +149,30 @@ pub fn to_json(found: &Found) -> Value {
     })
 }
 
+/// The most native events named per scope; the rest are counted.
+const EVENTS_SHOWN: usize = 8;
+
+/// An agent's events at one scope, short: "all N events agenthooks
+/// registers" when they are, else the first [`EVENTS_SHOWN`] and a count.
+fn events_text(agent: &AgentState, events: &[String]) -> String {
+    let registered: Vec<&str> = agent.agent.table().installed().map(|r| r.native).collect();
+    let all = events.len() == registered.len()
+        && registered.iter().all(|n| events.iter().any(|e| e == n));
+    if all {
+        return format!("all {} events agenthooks registers", events.len());
+    }
+    let mut text = events
+        .iter()
+        .take(EVENTS_SHOWN)
+        .cloned()
+        .collect::<Vec<_>>()
+        .join(", ");
+    if events.len() > EVENTS_SHOWN {
+        text.push_str(&format!(" and {} more", events.len() - EVENTS_SHOWN));
+    }
+    text
+}
+
 /// The text report: agents, then hooks, then a summary line.
 ///
 /// # Errors
@@ -167,7 +191,7 @@ pub fn write_text(out: &mut impl io::Write, found: &Found) -> io::Result<()> {
         let scopes: Vec<String> = a
             .installed
             .iter()
-            .map(|(scope, events)| format!("{scope} ({})", events.join(", ")))
+            .map(|(scope, events)| format!("{scope} ({})", events_text(a, events)))
             .collect();
         writeln!(
             out,
