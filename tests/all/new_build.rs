@@ -258,6 +258,13 @@ fn build_finds_the_component_where_cargo_put_it_and_copies_it_into_place() {
         ran.stdout()
     );
     ran.assert_stderr_contains("error");
+    // The line names the real cause: the first error cargo gave.
+    assert!(
+        ran.stdout()
+            .contains("failed: error: this file contains an unclosed delimiter"),
+        "{}",
+        ran.stdout()
+    );
     // The last good component stays in place.
     assert_eq!(std::fs::read(&component).unwrap(), bytes);
 }

@@ -333,3 +333,26 @@ fn which(name: &str) -> Option<PathBuf> {
         .map(|d| d.join(name))
         .find(|p| Path::new(p).is_file())
 }
+
+/// Where agenthooks is missing, the SessionStart entry of an agent that
+/// shows a `systemMessage` says so in the agent itself, with the install
+/// command; the agent goes on (exit 0).
+#[cfg(unix)]
+#[test]
+fn a_missing_agenthooks_is_shown_in_the_agent_at_session_start() {
+    let m = TwoMachines::wired(&["claude", "gemini"]);
+    for agent in ["claude", "gemini"] {
+        let entry = m.entry(agent, "SessionStart");
+        let mut sh = m.second("sh", false);
+        sh.arg("-c").arg(&entry);
+        let out = feed(
+            sh,
+            r#"{"hook_event_name": "SessionStart", "session_id": "s"}"#,
+        );
+        assert_eq!(out.status.code(), Some(0), "{agent}");
+        let answer: Value = serde_json::from_slice(&out.stdout)
+            .unwrap_or_else(|e| panic!("{agent}: {e}: {:?}", out.stdout));
+        assert_eq!(answer["systemMessage"], NOT_INSTALLED, "{agent}");
+        assert!(NOT_INSTALLED.contains("cargo install --locked --path runtime"));
+    }
+}

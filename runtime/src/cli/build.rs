@@ -50,6 +50,12 @@ pub fn crate_of(component: &Path) -> Option<PathBuf> {
     (component.extension()? == "wasm").then(|| component.with_extension(""))
 }
 
+/// Whether `agenthooks build` builds `component`: a crate of a language it
+/// knows sits at [`crate_of`] it.
+pub fn buildable(component: &Path) -> bool {
+    crate_of(component).is_some_and(|dir| Lang::of(&dir).is_some())
+}
+
 /// The component a crate directory builds: `DIR/NAME.wasm` for `DIR/NAME/`.
 pub fn component_of(crate_dir: &Path) -> PathBuf {
     let mut name = crate_dir
@@ -260,7 +266,7 @@ fn build_one(krate: &Path, component: &Path) -> anyhow::Result<usize> {
         .current_dir(krate)
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
-        .stderr(Stdio::inherit())
+        .stderr(Stdio::piped())
         .spawn()
         .with_context(|| {
             format!(
@@ -269,6 +275,10 @@ fn build_one(krate: &Path, component: &Path) -> anyhow::Result<usize> {
             )
         })?;
     let stdout = child.stdout.take().context("cargo's stdout")?;
+    // Cargo's progress and errors still reach the terminal as they come;
+    // the first error is kept to name the cause in the one failure line.
+    let stderr = child.stderr.take().context("cargo's stderr")?;
+    let first_error = std::thread::spawn(move || first_error_line(stderr, &mut io::stderr()));
     let manifest = manifest.canonicalize().unwrap_or(manifest);
     let want = krate
         .file_name()
@@ -282,11 +292,9 @@ fn build_one(krate: &Path, component: &Path) -> anyhow::Result<usize> {
         }
     }
     let status = child.wait().context("waiting for cargo")?;
+    let first_error = first_error.join().ok().flatten();
     if !status.success() {
-        anyhow::bail!(
-            "`cargo build --release --target {TARGET}` failed (its errors are above; \
-             `rustup target add {TARGET}` if the target is missing)"
-        );
+        anyhow::bail!("{}", cargo_failure(first_error.as_deref()));
     }
     let built = match bins.as_slice() {
         [(_, path)] => path.clone(),
@@ -303,6 +311,39 @@ fn build_one(krate: &Path, component: &Path) -> anyhow::Result<usize> {
             })?,
     };
     put_component(&built, component)
+}
+
+/// Copy `stderr` to `out` line by line, and give its first line that is an
+/// error (`error: ...`, `error[E0425]: ...`), or the note that the target
+/// is not installed, cut to one bounded line.
+fn first_error_line(stderr: impl io::Read, out: &mut impl Write) -> Option<String> {
+    let mut first = None;
+    for line in BufReader::new(stderr).lines() {
+        let Ok(line) = line else { break };
+        let _ = writeln!(out, "{line}");
+        // A missing target is the cause whatever error rustc gives first.
+        let missing_target = line.contains("target may not be installed");
+        if missing_target || (first.is_none() && line.trim_start().starts_with("error")) {
+            first = Some(crate::protocol::one_line(line.trim()));
+        }
+    }
+    first
+}
+
+/// The failure line of a cargo build, naming its first error when there is one.
+fn cargo_failure(first_error: Option<&str>) -> String {
+    let build = format!("`cargo build --release --target {TARGET}` failed");
+    match first_error {
+        Some(e) if e.contains(TARGET) && e.contains("may not be installed") => {
+            format!(
+                "{build}: the {TARGET} target is not installed; run `rustup target add {TARGET}`"
+            )
+        }
+        Some(e) => format!("{build}: {e} (the whole output is above)"),
+        None => format!(
+            "{build} (its errors are above; `rustup target add {TARGET}` if the target is missing)"
+        ),
+    }
 }
 
 /// Copy the freshly built `built` onto `component` atomically; its size.
@@ -457,5 +498,30 @@ mod tests {
             .map(|e| e.unwrap().file_name())
             .collect();
         assert_eq!(names, [OsString::from("file.wasm")]);
+    }
+
+    #[test]
+    fn a_failed_cargo_build_names_its_first_error() {
+        let stderr = "   Compiling x v0.1.0\nerror: failed to load manifest for dependency `agenthooks-sdk`\n\nCaused by:\n  No such file\nerror: later\n";
+        let mut copied = Vec::new();
+        let first = first_error_line(stderr.as_bytes(), &mut copied);
+        assert_eq!(
+            copied,
+            stderr.as_bytes(),
+            "cargo's output reaches the terminal whole"
+        );
+        let line = cargo_failure(first.as_deref());
+        assert!(
+            line.ends_with("failed: error: failed to load manifest for dependency `agenthooks-sdk` (the whole output is above)"),
+            "{line}"
+        );
+        let missing = format!("error[E0463]: can't find crate for `core`\n  = note: the `{TARGET}` target may not be installed\n");
+        let first = first_error_line(missing.as_bytes(), &mut Vec::new());
+        let line = cargo_failure(first.as_deref());
+        assert!(
+            line.contains(&format!("run `rustup target add {TARGET}`")),
+            "{line}"
+        );
+        assert!(cargo_failure(None).contains("its errors are above"));
     }
 }

@@ -3,10 +3,12 @@
 //!
 //! Findings (exit 1): a file that cannot be read or parsed, unknown keys,
 //! events or handler types, bad regexes, missing or invalid wasm components,
-//! handler types the runtime does not run, untrusted project command hooks,
-//! and per agent that has our entries installed: a hook on an event that agent
-//! never fires, or a matcher no tool of that agent can match. Notes (printed,
-//! not findings): events where an agent ignores every answer.
+//! a script a command hook runs without its executable bit, untrusted
+//! project command hooks, a matcher no tool matches (Claude Code's tools
+//! when no agent is wired), and per agent that has our entries installed: a
+//! hook on an event that agent never fires, or a matcher no tool of that
+//! agent can match. Notes (printed, not findings): events where an agent
+//! ignores every answer, handler types agenthooks skips (`prompt`, `agent`).
 
 use std::io::{self, Read as _, Write as _};
 use std::path::Path;
@@ -108,10 +110,20 @@ pub fn check(root: &Path, env: &Env, trusted: impl Fn(&Handler) -> bool) -> Find
                     found.errors.push(format!("{at}: {problem}"));
                 }
             }
-            HandlerKind::Unsupported { kind } => found.errors.push(format!(
-                "{at}: `{kind}` handlers are not run by agenthooks yet (skipped with a note)"
+            // Parsed (a pasted settings block keeps them), not run: not a problem.
+            HandlerKind::Unsupported { kind } => found.notes.push(format!(
+                "{at}: `{kind}` handlers are skipped by agenthooks until it supports them"
             )),
             HandlerKind::Command(_) | HandlerKind::Http(_) => {
+                if let HandlerKind::Command(spec) = &h.kind {
+                    let dir = h.project_root.as_deref().unwrap_or(root);
+                    if let Some(file) = crate::exec::diagnose::not_executable(&spec.command, dir) {
+                        found.errors.push(format!(
+                            "{at}: {}, so it fails with `Permission denied`",
+                            crate::exec::diagnose::chmod_hint(&file)
+                        ));
+                    }
+                }
                 if h.scope == Scope::Project && !trusted(h) {
                     found.errors.push(format!(
                         "{at}: not trusted, so it is skipped; run `agenthooks trust` after reviewing it"
@@ -140,6 +152,17 @@ pub fn check(root: &Path, env: &Env, trusted: impl Fn(&Handler) -> bool) -> Find
             }
         }
         agent_findings(*agent, &config.handlers, &mut found);
+    }
+    // With no agent wired yet, matchers are still checked against the
+    // canonical tool names (Claude Code's), which every agent's are mapped to.
+    if agents.is_empty() {
+        let tools = claude::TOOLS.to_vec();
+        found.warnings.extend(
+            config
+                .handlers
+                .iter()
+                .filter_map(|h| matcher_warning(h, claude::Claude.display_name(), &tools)),
+        );
     }
     native_reader_findings(&config.files, root, env, &agents, &mut found);
     if config.managed.is_none() {
@@ -314,29 +337,36 @@ fn agent_findings(agent: &dyn Agent, handlers: &[Handler], found: &mut Findings)
                 h.event.as_str()
             ));
         }
-        if !h.event.is_tool_event() || matches!(h.matcher, Matcher::All) {
-            continue;
-        }
-        let Some(tools) = &tools else {
-            continue;
-        };
-        let source = h.matcher.to_string();
-        // MCP tool names are open-ended; a matcher about them cannot be judged.
-        if source.to_ascii_lowercase().contains("mcp") {
-            continue;
-        }
-        if !tools.iter().any(|t| h.matcher.matches(Some(t))) {
-            let hint = source
-                .split('|')
-                .map(|word| suggest::did_you_mean(word, tools.iter().copied()))
-                .find(|hint| !hint.is_empty())
-                .unwrap_or_default();
-            found.warnings.push(format!(
-                "{at}: matcher `{source}` matches no tool {name} has{hint} (as hooks see them: {})",
-                tools.join(", ")
-            ));
+        if let Some(tools) = &tools {
+            found.warnings.extend(matcher_warning(h, name, tools));
         }
     }
+}
+
+/// The warning for a tool event's matcher that matches none of `tools`
+/// (the agent `name`'s, as hooks see them), with a did-you-mean.
+fn matcher_warning(h: &Handler, name: &str, tools: &[&str]) -> Option<String> {
+    if !h.event.is_tool_event() || matches!(h.matcher, Matcher::All) {
+        return None;
+    }
+    let source = h.matcher.to_string();
+    // MCP tool names are open-ended; a matcher about them cannot be judged.
+    if source.to_ascii_lowercase().contains("mcp") {
+        return None;
+    }
+    if tools.iter().any(|t| h.matcher.matches(Some(t))) {
+        return None;
+    }
+    let hint = source
+        .split('|')
+        .map(|word| suggest::did_you_mean(word, tools.iter().copied()))
+        .find(|hint| !hint.is_empty())
+        .unwrap_or_default();
+    Some(format!(
+        "{}: matcher `{source}` matches no tool {name} has{hint} (as hooks see them: {})",
+        where_(h),
+        tools.join(", ")
+    ))
 }
 
 /// The most hooks a scope note names; the rest are counted.

@@ -13,7 +13,7 @@ use std::io::{self, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use crate::config::{self, HandlerKind, LoadOptions};
+use crate::config::{self, Config, HandlerKind, LoadOptions};
 use crate::exec::wasm::{worker, CacheStatus, WasmHost};
 use crate::protocol::Failure;
 
@@ -116,7 +116,13 @@ pub(super) fn configured(project_root: Option<PathBuf>, report: bool) -> (Vec<Pa
             eprintln!("{}", super::report::note_line(problem));
         }
     }
-    let set: BTreeSet<PathBuf> = loaded
+    (components_of(&loaded, report), !loaded.errors.is_empty())
+}
+
+/// The components `config`'s wasm hooks name, once each, sorted; an
+/// `oci://` one not pulled is left out (said on stderr when `report`).
+pub(super) fn components_of(config: &Config, report: bool) -> Vec<PathBuf> {
+    let set: BTreeSet<PathBuf> = config
         .handlers
         .iter()
         .filter_map(|h| match &h.kind {
@@ -138,5 +144,5 @@ pub(super) fn configured(project_root: Option<PathBuf>, report: bool) -> (Vec<Pa
             _ => None,
         })
         .collect();
-    (set.into_iter().collect(), !loaded.errors.is_empty())
+    set.into_iter().collect()
 }

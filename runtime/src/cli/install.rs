@@ -199,7 +199,7 @@ fn temporary_place(binary: &Path) -> Option<&'static str> {
 }
 
 /// The first executable `name` on `PATH`.
-fn find_on_path(name: &Path) -> Option<PathBuf> {
+pub(crate) fn find_on_path(name: &Path) -> Option<PathBuf> {
     let path = std::env::var_os("PATH")?;
     std::env::split_paths(&path)
         .map(|dir| dir.join(name))

@@ -15,6 +15,7 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 pub mod agents;
+pub mod arrival;
 pub mod build;
 pub mod check;
 pub mod compile;
@@ -26,6 +27,7 @@ pub mod oci;
 pub mod report;
 pub mod run;
 pub mod schema;
+pub mod status;
 pub mod trust;
 
 /// Exit code: success.
@@ -67,6 +69,8 @@ pub enum Cmd {
     Install(install::Args),
     /// Remove what `install` wrote, restoring the original bytes where it can.
     Uninstall(install::UninstallArgs),
+    /// Which agents are wired, which hooks run now, and the command that fixes each that does not.
+    Status(status::Args),
     /// Lint `.agents/hooks.json` and what each installed agent cannot do with it.
     Check(check::Args),
     /// Compile wasm components into the compile cache ahead of time.
@@ -137,6 +141,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Cmd::Trust(args) => trust::run(args),
         Cmd::Install(args) => install::run(args),
         Cmd::Uninstall(args) => install::run_uninstall(args),
+        Cmd::Status(args) => status::run(args),
         Cmd::Check(args) => check::run(args),
         Cmd::Compile(args) => compile::run(args),
         Cmd::Agents(args) => agents::run(args),

@@ -149,7 +149,15 @@ pub fn bridge(args: &Args, input: impl Read, notes: &mut Vec<Note>) -> anyhow::R
         verbose: args.verbose,
         audit: true,
     };
-    let done = pipeline::dispatch_once(&event, &ctx, &tail)?;
+    let mut done = pipeline::dispatch_once(&event, &ctx, &tail)?;
+    super::arrival::on_arrival(
+        agent,
+        &event,
+        &config,
+        &mut done.answer,
+        &mut done.notes,
+        None,
+    );
     Ok(agent.encode(&event, &done.answer).with_notes(done.notes))
 }
 

@@ -331,13 +331,14 @@ fn load_file(ctx: &Ctx<'_>, config: &mut Config) {
         );
         return;
     }
-    let parsed: HooksFile = match serde_json::from_str(text) {
-        Ok(parsed) => parsed,
-        Err(e) => {
-            ctx.error(config, json_error(&e), Some(text));
-            return;
-        }
-    };
+    let parsed: HooksFile =
+        match serde_path_to_error::deserialize(&mut serde_json::Deserializer::from_str(text)) {
+            Ok(parsed) => parsed,
+            Err(e) => {
+                ctx.error(config, typed_error(&e), Some(text));
+                return;
+            }
+        };
     for unknown in unknown_keys(&value) {
         match unknown {
             Unknown::Key {
@@ -363,7 +364,10 @@ fn load_file(ctx: &Ctx<'_>, config: &mut Config) {
                 type_: Some(ty),
             } => ctx.warn(
                 config,
-                format_args!("{at}: unknown handler type `{ty}`; this handler is skipped"),
+                format_args!(
+                    "{at}: unknown handler type `{ty}`{}; this handler is skipped",
+                    crate::suggest::did_you_mean(&ty, HandlerType::ALL.map(HandlerType::as_str))
+                ),
             ),
             Unknown::HandlerType { at, type_: None } => ctx.warn(
                 config,
@@ -581,6 +585,20 @@ fn json_error(e: &serde_json::Error) -> String {
     let suffix = format!(" at line {} column {}", e.line(), e.column());
     let msg = msg.strip_suffix(&suffix).unwrap_or(&msg);
     format!("line {} column {}: {msg}", e.line(), e.column())
+}
+
+/// A value of the wrong type: where (line, column and key path) and what
+/// was expected, in words rather than Rust's type names.
+fn typed_error(e: &serde_path_to_error::Error<serde_json::Error>) -> String {
+    let inner = json_error(e.inner())
+        .replace("expected f64", "expected a number")
+        .replace("expected u64", "expected a whole number")
+        .replace("expected u32", "expected a whole number");
+    let path = e.path().to_string();
+    match inner.split_once(": ") {
+        Some((at, what)) if path != "." => format!("{at}: `{path}`: {what}"),
+        _ => inner,
+    }
 }
 
 /// One matcher group's handlers into `config`: its matcher and `if`, then

@@ -198,7 +198,7 @@ fn wrong_types_are_errors_with_a_position() {
     assert_eq!(
         c.errors[0],
         format!(
-            "`{}`: line 2 column 53: invalid type: string \"soon\", expected f64; \
+            "`{}`: line 2 column 53: `hooks.PreToolUse[0].hooks[0].timeout`: invalid type: string \"soon\", expected a number; \
              fix the file (other scopes still run)",
             d.user_file().display()
         )

@@ -68,6 +68,9 @@ pub async fn run(
         }
     };
     report.duration = started.elapsed();
+    let dir = working_dir(event, ctx);
+    let notes = super::diagnose::after_run(&spec.command, dir.as_deref(), event.name(), &report);
+    report.notes.extend(notes);
     report
 }
 
@@ -540,9 +543,13 @@ mod tests {
         .await;
         assert_eq!(report.stdout.len(), OUTPUT_LIMIT);
         assert_eq!(
-            report.notes,
-            ["its stdout was over 1 MiB; the last 24 bytes were dropped"]
+            report.notes[0],
+            "its stdout was over 1 MiB; the last 24 bytes were dropped"
         );
+        // Text at PreToolUse is not an answer, and the note says so in one short line.
+        assert_eq!(report.notes.len(), 2, "{:?}", report.notes);
+        assert!(report.notes[1].starts_with("printed text that is not a JSON answer"));
+        assert!(report.notes[1].len() < 400, "{}", report.notes[1]);
     }
 
     #[tokio::test]

@@ -15,6 +15,7 @@ use crate::config::{Budgets, Handler, HandlerKind, Scope};
 use crate::protocol::{Event, Exit, Note, Outcome, Skip};
 
 pub mod command;
+pub mod diagnose;
 pub mod http;
 pub mod once;
 #[cfg(feature = "wasm")]

@@ -50,6 +50,31 @@ pub fn marker_dir(dir: Option<&Path>) -> Option<PathBuf> {
 
 /// Claim the one run of `handler` in `event`'s session, recording it in `dir`.
 pub fn claim(handler: &Handler, event: &Event, dir: Option<&Path>) -> Claim {
+    claim_named(event, dir, |session| key(handler, session))
+}
+
+/// Where [`claim_notice`] keeps its markers: `dir` when given, else
+/// `arrived/` in the compile cache's directory (apart from the `once`
+/// markers, which count per hook).
+pub fn notice_dir(dir: Option<&Path>) -> Option<PathBuf> {
+    match dir {
+        Some(dir) => Some(dir.to_path_buf()),
+        None => crate::dirs::cache().map(|p| p.join("arrived")),
+    }
+}
+
+/// Claim the one time in `event`'s session that agenthooks itself says
+/// something to the user (`run`'s message about hooks held back), recorded
+/// in `dir` ([`notice_dir`]), bounded and cleaned as the `once` markers are.
+pub fn claim_notice(event: &Event, dir: Option<&Path>) -> Claim {
+    claim_named(event, dir, |session| {
+        let identity = json!({"session": session, "notice": "held-back"});
+        crate::config::trust::sha256_hex(identity.to_string().as_bytes())
+    })
+}
+
+/// [`claim`] of the marker `name(session_id)`.
+fn claim_named(event: &Event, dir: Option<&Path>, name: impl Fn(&str) -> String) -> Claim {
     let Some(session) = event.session_id().filter(|s| !s.is_empty()) else {
         return Claim::Unknown(
             "`once` needs the event's `session_id`, which is missing; it ran".to_string(),
@@ -61,7 +86,7 @@ pub fn claim(handler: &Handler, event: &Event, dir: Option<&Path>) -> Claim {
                 .to_string(),
         );
     };
-    let marker = dir.join(key(handler, session));
+    let marker = dir.join(name(session));
     if let Err(e) = std::fs::create_dir_all(dir) {
         return unrecorded(dir, &e);
     }
@@ -187,6 +212,19 @@ mod tests {
             claim(&a, &event(Some("s1")), None),
             Claim::Unknown(_)
         ));
+    }
+
+    #[test]
+    fn the_notice_is_claimed_once_per_session() {
+        let dir = tempfile::tempdir().unwrap();
+        let d = Some(dir.path());
+        assert_eq!(claim_notice(&event(Some("s1")), d), Claim::First);
+        assert_eq!(claim_notice(&event(Some("s1")), d), Claim::Already);
+        assert_eq!(claim_notice(&event(Some("s2")), d), Claim::First);
+        // A hook's `once` in the same session is its own claim.
+        assert_eq!(claim(&handler("x"), &event(Some("s1")), d), Claim::First);
+        assert!(matches!(claim_notice(&event(None), d), Claim::Unknown(_)));
+        assert_eq!(notice_dir(d).as_deref(), d);
     }
 
     #[test]

@@ -247,6 +247,56 @@ pub fn is_installed(agent: &dyn Agent, scope: Scope, project_root: &Path, env: &
     }
 }
 
+/// The native events `agent` has entries of ours for at this scope (the
+/// `--event` of each launcher line install wrote, once each, in file
+/// order): empty when it is not installed there. Reads what
+/// [`is_installed`] reads, bounded; an unreadable file counts as empty.
+pub fn installed_events(
+    agent: &dyn Agent,
+    scope: Scope,
+    project_root: &Path,
+    env: &Env,
+) -> Vec<String> {
+    let spec = agent.install_spec();
+    let Some(path) = targets::path(spec, scope, project_root, env) else {
+        return Vec::new();
+    };
+    let lines_of = |file: &Path| -> Vec<String> {
+        fsread::read_bounded(file, caps::SCRIPT)
+            .map(|bytes| {
+                String::from_utf8_lossy(&bytes)
+                    .lines()
+                    .filter_map(|l| json::event_of(l, agent.id()))
+                    .collect()
+            })
+            .unwrap_or_default()
+    };
+    let mut events: Vec<String> = match &spec.registration {
+        Registration::Json(j) => {
+            return fsread::read_bounded(&path, caps::HOOKS_JSON)
+                .ok()
+                .and_then(|bytes| json::parse(&path, &bytes, j.jsonc).ok())
+                .map(|doc| json::ours_events(&doc.root, j.shape, agent.id()))
+                .unwrap_or_default()
+        }
+        Registration::Scripts(_) => {
+            let mut files: Vec<PathBuf> = fs::read_dir(&path)
+                .map(|entries| entries.flatten().map(|e| e.path()).take(256).collect())
+                .unwrap_or_default();
+            files.sort();
+            files.iter().flat_map(|f| lines_of(f)).collect()
+        }
+        Registration::Plugin(_) => lines_of(&path),
+    };
+    let mut seen = Vec::new();
+    events.retain(|e| {
+        let first = !seen.contains(e);
+        seen.push(e.clone());
+        first
+    });
+    events
+}
+
 /// The setting in the agent's config at this scope that switches all its
 /// hooks off, if one does: the file and the JSON pointer.
 pub fn switched_off(

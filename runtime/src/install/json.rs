@@ -257,6 +257,49 @@ pub(crate) fn has_ours(root: &Map<String, Value>, shape: Shape, agent: &str) -> 
     })
 }
 
+/// The native event of one of our command lines: its `--event` value,
+/// unquoted; `None` for a line that is not ours for `agent` or names none.
+pub(crate) fn event_of(command: &str, agent: &str) -> Option<String> {
+    if !is_ours(command, agent) {
+        return None;
+    }
+    let (_, rest) = command.split_once(" --event ")?;
+    let word = rest.split_whitespace().next()?;
+    let word = word.trim_matches(|c| c == '\'' || c == '"');
+    (!word.is_empty()).then(|| word.to_string())
+}
+
+/// The native events of `root`'s entries of ours for `agent` (their
+/// `--event`), once each, in file order.
+pub(crate) fn ours_events(root: &Map<String, Value>, shape: Shape, agent: &str) -> Vec<String> {
+    let Some(hooks) = root.get("hooks").and_then(Value::as_object) else {
+        return Vec::new();
+    };
+    let handlers = hooks
+        .values()
+        .filter_map(Value::as_array)
+        .flatten()
+        .flat_map(|item| match shape {
+            Shape::Flat => vec![item],
+            Shape::Nested | Shape::NestedMatching(_) => item
+                .get("hooks")
+                .and_then(Value::as_array)
+                .map(|hs| hs.iter().collect())
+                .unwrap_or_default(),
+        });
+    let mut events: Vec<String> = Vec::new();
+    for handler in handlers {
+        let found = COMMAND_KEYS
+            .iter()
+            .filter_map(|k| handler.get(*k).and_then(Value::as_str))
+            .find_map(|c| event_of(c, agent));
+        if let Some(event) = found.filter(|e| !events.contains(e)) {
+            events.push(event);
+        }
+    }
+    events
+}
+
 /// Makes `root.hooks` hold exactly `wanted` (native event key → entry) of our
 /// entries for `agent`, in place, touching nothing else. With `wanted` empty
 /// this removes all of ours (uninstall).

@@ -46,7 +46,8 @@ pub(crate) mod write;
 
 pub use crate::agents::Shape;
 pub use detect::{
-    detected, installed, is_installed, project_root, switched_off, Env, Os, SYSTEM_ROOT_ENV,
+    detected, installed, installed_events, is_installed, project_root, switched_off, Env, Os,
+    SYSTEM_ROOT_ENV,
 };
 pub use error::InstallError;
 pub use json::is_ours;

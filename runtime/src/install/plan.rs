@@ -15,6 +15,7 @@ use super::InstallError;
 use crate::agents::{Agent, JsonSpec, PluginSpec, Registration, ScriptSpec};
 use crate::config::Scope;
 use crate::fsread::{caps, open_bounded, read_bounded, ReadError};
+use crate::protocol::{Answer, Event, EventName};
 
 /// Install or uninstall.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -179,7 +180,7 @@ impl FileChange {
 
 /// The one line an entry's launcher prints on stderr when it cannot find
 /// `agenthooks` (it then answers "no opinion", so the agent goes on).
-pub const NOT_INSTALLED: &str = "agenthooks: not found on PATH; this hook was skipped (allowed). Install it: cargo install --locked --path runtime (in the agenthooks repository)";
+pub const NOT_INSTALLED: &str = "agenthooks: not found on PATH, so the hooks agenthooks runs did not run here (allowed). Install it from a clone of the agenthooks source: cargo install --locked --path runtime";
 
 /// The command line an entry runs: a tiny launcher, valid in `sh`, `bash`,
 /// `zsh` and `fish` (Codex runs it with the user's `$SHELL -lc`), that
@@ -233,13 +234,39 @@ impl Launcher {
             &system_flag(scope),
             &quote(NOT_INSTALLED),
         );
-        let neutral = agent.no_opinion(Vec::new()).stdout;
+        let neutral = missing_answer(agent, event);
         if !neutral.is_empty() {
             line.push_str(self.echo);
             line.push_str(&quote(&neutral));
         }
         line
     }
+}
+
+/// What a launcher prints on stdout when `agenthooks` is missing: the
+/// agent's "no opinion"; but at the agent's SessionStart, where it shows a
+/// `systemMessage`, [`NOT_INSTALLED`] as that message, so the user sees it
+/// in the agent itself, once per session (every other event stays quiet).
+fn missing_answer(agent: &dyn Agent, event: &str) -> String {
+    let shows = agent.table().events.iter().any(|r| {
+        r.native == event && r.canonical == EventName::SessionStart && r.caps.system_message
+    });
+    let start = Event::new(
+        serde_json::json!({"hook_event_name": "SessionStart"}),
+        None,
+        agent.id(),
+    );
+    if let (true, Ok(start)) = (shows, start) {
+        let answer = Answer {
+            system_message: Some(NOT_INSTALLED.to_string()),
+            ..Answer::default()
+        };
+        let native = agent.encode(&start, &answer);
+        if native.exit_code == 0 && !native.stdout.is_empty() {
+            return native.stdout.trim_end().to_string();
+        }
+    }
+    agent.no_opinion(Vec::new()).stdout
 }
 
 /// [`command_line`] for an entry at `scope`.
@@ -800,6 +827,24 @@ mod tests {
         let line = powershell_line(Path::new("it's"), gemini, "BeforeTool", Scope::User);
         assert!(line.starts_with("if (Get-Command 'it''s' "), "{line}");
         assert!(line.ends_with("; Write-Output '{}'"), "{line}");
+    }
+
+    #[test]
+    fn a_missing_agenthooks_is_shown_at_session_start_where_the_agent_shows_messages() {
+        let hint = serde_json::json!({ "systemMessage": NOT_INSTALLED }).to_string();
+        for (id, other) in [("claude", "PreToolUse"), ("gemini", "BeforeTool")] {
+            let agent = agents::find(id).unwrap();
+            let line = command_line(Path::new("agenthooks"), agent, "SessionStart");
+            assert!(
+                line.ends_with(&format!(" >&2 && echo '{hint}'")),
+                "{id}: {line}"
+            );
+            // Every other event answers "no opinion": one message per session.
+            let line = command_line(Path::new("agenthooks"), agent, other);
+            assert!(!line.contains("systemMessage"), "{id}: {line}");
+        }
+        assert!(NOT_INSTALLED.contains("cargo install --locked --path runtime"));
+        assert!(!NOT_INSTALLED.contains("in the agenthooks repository"));
     }
 
     #[test]

@@ -390,6 +390,22 @@ impl WasmHost {
         (result, notes.list)
     }
 
+    /// Whether the component at `path` would start from the compile cache
+    /// at an event now (any tier), without compiling it: `Ok(false)` when
+    /// the first event would compile it (`agenthooks compile` warms it), the
+    /// [`Failure`] an event would report when it cannot run at all. For
+    /// `agenthooks status`: the same look an event takes, so the two agree.
+    ///
+    /// # Errors
+    /// Not found, too large, not a component, a compile remembered as failed.
+    pub fn ready(&self, path: &Path) -> Result<bool, Failure> {
+        let mut notes = Notes::new(false);
+        match self.inner.probe(path, &mut notes, Probing::Run)? {
+            Probe::Ready(_) => Ok(true),
+            Probe::Cold(_) => Ok(false),
+        }
+    }
+
     /// Start a detached compile worker for the component at `path` unless
     /// the cache holds its best tier (or it fails at once, or a worker is at
     /// it already). Whether one was started. For `trust` and `install`, which

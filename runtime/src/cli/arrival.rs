@@ -1,0 +1,85 @@
+//! What `run` does once when a session arrives: start compiling the
+//! components the cache lacks, so the first tool call does not pay for it,
+//! and tell the user in the agent's own window about hooks that are held
+//! back or cannot run ([`status::notice`]).
+//!
+//! A session arrives at SessionStart, or, for an agent that has no
+//! SessionStart agenthooks can register, at its first event (the first to
+//! claim the session's marker, [`once::claim_notice`]). Either way at most
+//! once per `session_id`: the marker lives beside the `once` markers,
+//! bounded and cleaned with them.
+
+use std::path::PathBuf;
+
+use crate::agents::Agent;
+use crate::config::trust::TrustStore;
+use crate::config::Config;
+use crate::exec::once::{self, Claim};
+use crate::exec::wasm::{worker, WasmHost};
+use crate::protocol::{Answer, Event, EventName, Note, Source};
+use crate::status;
+
+/// Whether `agent` fires a SessionStart agenthooks registers.
+fn has_session_start(agent: &dyn Agent) -> bool {
+    agent
+        .table()
+        .installed()
+        .any(|r| r.canonical == EventName::SessionStart)
+}
+
+/// Whether this event is where a session arrives, claiming its marker:
+/// SessionStart (shown even when the marker cannot be kept, as SessionStart
+/// comes once), or an agent's first event when it has no SessionStart.
+fn arrives(agent: &dyn Agent, event: &Event, markers: Option<&std::path::Path>) -> bool {
+    let start = event.name() == EventName::SessionStart;
+    if !start && has_session_start(agent) {
+        return false;
+    }
+    match once::claim_notice(event, markers) {
+        Claim::First => true,
+        Claim::Already => false,
+        // No session id or no place for the marker: only SessionStart is
+        // known to come once.
+        Claim::Unknown(_) => start,
+    }
+}
+
+/// On a session's arrival: warm the cache for `config`'s components, and
+/// add the message about held-back hooks to `answer` (its `systemMessage`,
+/// after a hook's own), or to `notes` when the agent shows none at this
+/// event. `markers` is where the once-per-session marker goes (`None`: the
+/// cache directory's `arrived/`).
+pub fn on_arrival(
+    agent: &dyn Agent,
+    event: &Event,
+    config: &Config,
+    answer: &mut Answer,
+    notes: &mut Vec<Note>,
+    markers: Option<PathBuf>,
+) {
+    let markers = once::notice_dir(markers.as_deref());
+    if !arrives(agent, event, markers.as_deref()) {
+        return;
+    }
+    // Detached workers: the answer does not wait for them.
+    worker::warm_in_background(&super::compile::components_of(config, false));
+    let (store, store_note) = TrustStore::load();
+    notes.extend(store_note.map(|n| Note::new(Source::Trust, "trust", n)));
+    let hooks = status::hooks(config, &store, WasmHost::global());
+    let Some(message) = status::notice(&hooks) else {
+        return;
+    };
+    let shows = agent
+        .table()
+        .installed()
+        .filter(|r| r.canonical == event.name())
+        .any(|r| r.caps.system_message);
+    if shows {
+        answer.system_message = Some(match answer.system_message.take() {
+            Some(own) => format!("{own}\n{message}"),
+            None => message,
+        });
+    } else {
+        notes.push(Note::runtime("held-back", message));
+    }
+}

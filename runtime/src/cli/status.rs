@@ -1,0 +1,271 @@
+//! `agenthooks status [--json]`: the state of this machine for the project
+//! in the working directory. Which agents have agenthooks' entries, at which
+//! scope and for which events; every configured hook (managed, user,
+//! project), whether it runs now and, if not, why and the one command that
+//! fixes it ([`crate::status`]).
+//!
+//! Exit 1 when a configured hook would not run, a hooks.json cannot be used
+//! or an agent's entries cannot reach agenthooks; 0 otherwise, so CI can
+//! gate on it. `check` stays the linter; this is what runs here, now.
+
+use std::io::{self, Write as _};
+use std::process::ExitCode;
+
+use anyhow::Context as _;
+use serde_json::{json, Value};
+
+use super::{EXIT_FINDING, EXIT_OK};
+use crate::config::{self, trust::TrustStore, LoadOptions};
+use crate::exec::wasm::WasmHost;
+use crate::install::{self, Env};
+use crate::protocol::one_line;
+use crate::status::{self, AgentState, HookState, Reason};
+
+/// The most hooks listed; the rest are counted.
+pub const MAX_LISTED: usize = 200;
+
+/// `agenthooks status`.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// Print one JSON object instead of lines.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// What `status` found.
+pub struct Found {
+    /// The agents with entries of ours.
+    pub agents: Vec<AgentState>,
+    /// Every configured hook.
+    pub hooks: Vec<HookState>,
+    /// Files that cannot be used (their hooks do not run), store trouble.
+    pub errors: Vec<String>,
+}
+
+impl Found {
+    /// Whether everything configured runs (exit 0).
+    pub fn green(&self) -> bool {
+        self.errors.is_empty()
+            && self.agents.iter().all(|a| a.reasons.is_empty())
+            && self
+                .hooks
+                .iter()
+                .all(|h| h.reasons.iter().all(|r| !r.stops_it()))
+    }
+}
+
+/// Run `status` in the working directory.
+///
+/// # Errors
+/// No working directory or home, or a closed stdout.
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let cwd = std::env::current_dir().context("cannot read the working directory")?;
+    let env = Env::from_process()?;
+    let root = install::project_root(&cwd);
+    let config = config::load(&LoadOptions {
+        home: Some(env.home.clone()),
+        project_root: Some(root.clone()),
+    });
+    let (store, store_note) = TrustStore::load();
+    let found = Found {
+        agents: status::agents(&root, &env),
+        hooks: status::hooks(&config, &store, WasmHost::global()),
+        errors: config.errors.iter().cloned().chain(store_note).collect(),
+    };
+    let mut out = io::stdout().lock();
+    if args.json {
+        writeln!(out, "{}", to_json(&found))?;
+    } else {
+        write_text(&mut out, &found)?;
+    }
+    Ok(ExitCode::from(if found.green() {
+        EXIT_OK
+    } else {
+        EXIT_FINDING
+    }))
+}
+
+fn reason_json(reason: &Reason) -> Value {
+    json!({"code": reason.code(), "why": one_line(&reason.why()), "fix": reason.fix()})
+}
+
+/// The native events as the agent calls them, with the canonical ones.
+fn events_json(agent: &AgentState, natives: &[String]) -> Value {
+    let table = agent.agent.table();
+    natives
+        .iter()
+        .map(|native| {
+            let canonical = table
+                .events
+                .iter()
+                .find(|r| r.native == native)
+                .map(|r| r.canonical.as_str());
+            json!({"native": native, "event": canonical})
+        })
+        .collect()
+}
+
+/// `status --json`: `{agents, hooks, hooks_not_listed, errors, ok}`.
+pub fn to_json(found: &Found) -> Value {
+    let agents: Vec<Value> = found
+        .agents
+        .iter()
+        .map(|a| {
+            json!({
+                "agent": a.agent.id(),
+                "name": a.agent.display_name(),
+                "installed": a.installed.iter().map(|(scope, events)| json!({
+                    "scope": scope.as_str(),
+                    "events": events_json(a, events),
+                })).collect::<Vec<_>>(),
+                "findings": a.reasons.iter().map(reason_json).collect::<Vec<_>>(),
+            })
+        })
+        .collect();
+    let hooks: Vec<Value> = found
+        .hooks
+        .iter()
+        .take(MAX_LISTED)
+        .map(|h| {
+            let handler = &h.handler;
+            json!({
+                "label": handler.label,
+                "scope": handler.scope.as_str(),
+                "file": handler.file,
+                "event": handler.event.as_str(),
+                "matcher": handler.matcher.to_string(),
+                "type": crate::exec::kind_name(&handler.kind),
+                "runs": h.reasons.iter().all(|r| !r.stops_it()),
+                "findings": h.reasons.iter().map(reason_json).collect::<Vec<_>>(),
+            })
+        })
+        .collect();
+    json!({
+        "agents": agents,
+        "hooks": hooks,
+        "hooks_not_listed": found.hooks.len().saturating_sub(MAX_LISTED),
+        "errors": found.errors.iter().map(|e| one_line(e)).collect::<Vec<_>>(),
+        "ok": found.green(),
+    })
+}
+
+/// The most native events named per scope; the rest are counted.
+const EVENTS_SHOWN: usize = 8;
+
+/// An agent's events at one scope, short: "all N events agenthooks
+/// registers" when they are, else the first [`EVENTS_SHOWN`] and a count.
+fn events_text(agent: &AgentState, events: &[String]) -> String {
+    let registered: Vec<&str> = agent.agent.table().installed().map(|r| r.native).collect();
+    let all = events.len() == registered.len()
+        && registered.iter().all(|n| events.iter().any(|e| e == n));
+    if all {
+        return format!("all {} events agenthooks registers", events.len());
+    }
+    let mut text = events
+        .iter()
+        .take(EVENTS_SHOWN)
+        .cloned()
+        .collect::<Vec<_>>()
+        .join(", ");
+    if events.len() > EVENTS_SHOWN {
+        text.push_str(&format!(" and {} more", events.len() - EVENTS_SHOWN));
+    }
+    text
+}
+
+/// The text report: agents, then hooks, then a summary line.
+///
+/// # Errors
+/// When `out` cannot be written.
+pub fn write_text(out: &mut impl io::Write, found: &Found) -> io::Result<()> {
+    for error in &found.errors {
+        writeln!(out, "error: {}", one_line(error))?;
+    }
+    if found.agents.is_empty() {
+        writeln!(
+            out,
+            "agents: none has agenthooks' entries; `agenthooks install <agent>` wires one"
+        )?;
+    }
+    for a in &found.agents {
+        let scopes: Vec<String> = a
+            .installed
+            .iter()
+            .map(|(scope, events)| format!("{scope} ({})", events_text(a, events)))
+            .collect();
+        writeln!(
+            out,
+            "agent {}: installed at {}",
+            a.agent.id(),
+            one_line(&scopes.join("; "))
+        )?;
+        for reason in &a.reasons {
+            writeln!(
+                out,
+                "agent {}: {}; {}",
+                a.agent.id(),
+                one_line(&reason.why()),
+                reason.fix_text()
+            )?;
+        }
+    }
+    if found.hooks.is_empty() {
+        writeln!(out, "hooks: none configured")?;
+    }
+    for h in found.hooks.iter().take(MAX_LISTED) {
+        let handler = &h.handler;
+        let at = format!(
+            "{} `{}`: {} {} {}",
+            handler.scope,
+            handler.file.display(),
+            handler.event.as_str(),
+            handler.matcher,
+            handler.label
+        );
+        if h.reasons.is_empty() {
+            writeln!(out, "hook {}: runs", one_line(&at))?;
+        }
+        for reason in &h.reasons {
+            let verdict = if reason.stops_it() {
+                "does not run"
+            } else {
+                "runs"
+            };
+            writeln!(
+                out,
+                "hook {}: {verdict}: {}; {}",
+                one_line(&at),
+                one_line(&reason.why()),
+                reason.fix_text()
+            )?;
+        }
+    }
+    if found.hooks.len() > MAX_LISTED {
+        writeln!(
+            out,
+            "hooks: {} more not listed (`status --json` counts them)",
+            found.hooks.len() - MAX_LISTED
+        )?;
+    }
+    let stopped = found
+        .hooks
+        .iter()
+        .filter(|h| h.reasons.iter().any(Reason::stops_it))
+        .count();
+    let total = found.hooks.len();
+    if found.green() {
+        writeln!(out, "status: every configured hook runs ({total})")?;
+    } else {
+        writeln!(
+            out,
+            "status: {stopped} of {total} configured hook{} not running{}",
+            if total == 1 { "" } else { "s" },
+            if found.errors.is_empty() && found.agents.iter().all(|a| a.reasons.is_empty()) {
+                ""
+            } else {
+                ", and problems above"
+            }
+        )?;
+    }
+    Ok(())
+}

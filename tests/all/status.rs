@@ -1,0 +1,322 @@
+//! `agenthooks status`: every hook that would not run, why, and the one
+//! command that fixes it (exit 1 until they are fixed); the agents wired and
+//! for which events; and the same news in the agent itself, once per
+//! session, at SessionStart (item 2 of issue 26), which also starts the
+//! background compile of the components the cache lacks.
+
+use std::path::Path;
+use std::time::Duration;
+
+use serde_json::{json, Value};
+
+use crate::util::{command, hooks, TempProject};
+use crate::wasm::guest;
+
+/// `status --json` in `p` with `xdg` as the cache home and `path` as `PATH`.
+fn status(p: &TempProject, xdg: &Path, path: Option<&str>) -> (i32, Value) {
+    let mut cmd = p.cmd(["status", "--json"]);
+    cmd.env("XDG_CACHE_HOME", xdg);
+    if let Some(path) = path {
+        cmd.env("PATH", path);
+    }
+    let ran = p.output(cmd, "");
+    let json: Value = serde_json::from_str(&ran.stdout())
+        .unwrap_or_else(|e| panic!("{e}: {}{}", ran.stdout(), ran.stderr()));
+    (ran.code(), json)
+}
+
+/// The (code, fix) of each finding of the hook whose label contains `label`.
+fn findings(status: &Value, label: &str) -> Vec<(String, Option<String>)> {
+    let hook = status["hooks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|h| h["label"].as_str().unwrap().contains(label))
+        .unwrap_or_else(|| panic!("no hook {label} in {status:#}"));
+    hook["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| {
+            (
+                f["code"].as_str().unwrap().to_string(),
+                f["fix"].as_str().map(str::to_string),
+            )
+        })
+        .collect()
+}
+
+fn finding(code: &str, fix: Option<&str>) -> Vec<(String, Option<String>)> {
+    vec![(code.to_string(), fix.map(str::to_string))]
+}
+
+/// A teammate's clone: a project command hook not trusted, an `oci://`
+/// component not pulled, a component whose crate is there but not built,
+/// one built but not compiled, and a `prompt` handler. Each is named with
+/// its fix, and status exits 1 until the fixes are run.
+#[test]
+fn status_names_each_held_back_hook_and_its_fix() {
+    let p = TempProject::new();
+    p.script("guard.sh", "exit 0");
+    std::fs::create_dir_all(p.path(".agents/hooks/unbuilt")).unwrap();
+    p.write(
+        ".agents/hooks/unbuilt/Cargo.toml",
+        "[package]\nname = \"unbuilt\"\n",
+    );
+    std::fs::copy(guest("deny"), p.path(".agents/hooks/deny.wasm")).unwrap();
+    p.project_hooks(
+        &json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
+            command("sh .agents/hooks/guard.sh"),
+            {"type": "wasm", "component": "oci://127.0.0.1:9/org/guard:v1"},
+            {"type": "wasm", "component": ".agents/hooks/unbuilt.wasm"},
+            {"type": "wasm", "component": ".agents/hooks/deny.wasm"},
+            {"type": "prompt", "prompt": "is this safe?"},
+        ]}]}}),
+    );
+    let xdg = p.tmp().join("xdg");
+    let (code, found) = status(&p, &xdg, None);
+    assert_eq!(code, 1, "{found:#}");
+    assert_eq!(found["ok"], false);
+    assert_eq!(
+        findings(&found, "guard.sh"),
+        finding("untrusted", Some("agenthooks trust"))
+    );
+    assert_eq!(
+        findings(&found, "oci://"),
+        finding("not-pulled", Some("agenthooks pull"))
+    );
+    assert_eq!(
+        findings(&found, "unbuilt.wasm"),
+        finding("component-missing", Some("agenthooks build"))
+    );
+    assert_eq!(
+        findings(&found, "deny.wasm"),
+        finding("not-compiled", Some("agenthooks compile"))
+    );
+    assert_eq!(findings(&found, "prompt"), finding("unsupported", None));
+    let hook = &found["hooks"][0];
+    assert_eq!(hook["scope"], "project");
+    assert_eq!(hook["event"], "PreToolUse");
+    assert_eq!(hook["matcher"], "Bash");
+    assert_eq!(hook["type"], "command");
+    assert_eq!(hook["runs"], false);
+
+    // The text form says the same, one line per finding, with the command.
+    let mut cmd = p.cmd(["status"]);
+    cmd.env("XDG_CACHE_HOME", &xdg);
+    let text = p.output(cmd, "");
+    assert_eq!(text.code(), 1);
+    let out = text.stdout();
+    for want in [
+        "does not run: not trusted yet; run `agenthooks trust`",
+        "run `agenthooks pull`",
+        "run `agenthooks build`",
+        "runs: not compiled yet",
+        "run `agenthooks compile`",
+        "`prompt` handlers are not run by agenthooks; remove it or change its `type`",
+        "status: 4 of 5 configured hooks not running",
+    ] {
+        assert!(out.contains(want), "missing {want:?} in:\n{out}");
+    }
+    assert!(out.lines().count() < 20, "{out}");
+
+    // After the fixes (trust, compile; the rest removed), status is green.
+    p.project_hooks(&hooks(
+        "PreToolUse",
+        "Bash",
+        json!([command("sh .agents/hooks/guard.sh"),
+               {"type": "wasm", "component": ".agents/hooks/deny.wasm"}]),
+    ));
+    let mut cmd = p.cmd(["trust", "--yes"]);
+    cmd.env("XDG_CACHE_HOME", &xdg);
+    assert_eq!(p.output(cmd, "").code(), 0);
+    let mut cmd = p.cmd(["compile"]);
+    cmd.env("XDG_CACHE_HOME", &xdg)
+        .timeout(Duration::from_secs(600));
+    let compiled = p.output(cmd, "");
+    assert_eq!(compiled.code(), 0, "{}", compiled.stderr());
+    let (code, found) = status(&p, &xdg, None);
+    assert_eq!(code, 0, "{found:#}");
+    assert_eq!(found["ok"], true);
+    assert!(found["hooks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|h| h["runs"] == true && h["findings"] == json!([])));
+}
+
+/// The agents wired in the project, at which scope and for which events;
+/// a project entry calls `agenthooks` from PATH, so where it is not there,
+/// that is a finding with the real install command.
+#[cfg(unix)]
+#[test]
+fn status_shows_the_wired_agents_and_a_missing_binary_on_path() {
+    let p = TempProject::new();
+    let installed = p.output(p.cmd(["install", "claude"]), "");
+    assert_eq!(installed.code(), 0, "{}", installed.stderr());
+    let xdg = p.tmp().join("xdg");
+    let bin = p.tmp().join("bin");
+    std::fs::create_dir_all(&bin).unwrap();
+    std::os::unix::fs::symlink(crate::util::bin(), bin.join("agenthooks")).unwrap();
+
+    let (code, found) = status(&p, &xdg, Some(&format!("{}:/usr/bin:/bin", bin.display())));
+    assert_eq!(code, 0, "{found:#}");
+    let claude = &found["agents"][0];
+    assert_eq!(claude["agent"], "claude", "{found:#}");
+    assert_eq!(claude["installed"][0]["scope"], "project");
+    let events: Vec<&str> = claude["installed"][0]["events"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["native"].as_str().unwrap())
+        .collect();
+    assert!(
+        events.contains(&"PreToolUse") && events.contains(&"SessionStart"),
+        "{events:?}"
+    );
+    assert_eq!(claude["findings"], json!([]));
+
+    let mut cmd = p.cmd(["status"]);
+    cmd.env("XDG_CACHE_HOME", &xdg)
+        .env("PATH", format!("{}:/usr/bin:/bin", bin.display()));
+    let text = p.output(cmd, "").stdout();
+    assert!(
+        text.contains("agent claude: installed at project (all ")
+            && text.contains(" events agenthooks registers)"),
+        "{text}"
+    );
+
+    let (code, found) = status(&p, &xdg, Some("/usr/bin:/bin"));
+    assert_eq!(code, 1, "{found:#}");
+    let finding = &found["agents"][0]["findings"][0];
+    assert_eq!(finding["code"], "not-on-path", "{found:#}");
+    assert_eq!(finding["fix"], "cargo install --locked --path runtime");
+}
+
+/// The SessionStart answer carries `systemMessage` naming the untrusted
+/// project hooks and `agenthooks trust`, in Claude's and Gemini's dialects,
+/// once per session.
+#[test]
+fn session_start_tells_the_user_once_about_held_back_hooks() {
+    let p = TempProject::new();
+    p.script("guard.sh", "exit 0");
+    p.project_hooks(&hooks(
+        "PreToolUse",
+        "",
+        json!([
+            command("sh .agents/hooks/guard.sh"),
+            command("sh .agents/hooks/guard.sh x")
+        ]),
+    ));
+    let want =
+        "agenthooks: 2 project hooks are not trusted yet and did not run; run `agenthooks trust`";
+    for (agent, session) in [("claude", "s-claude"), ("gemini", "s-gemini")] {
+        let payload = json!({"session_id": session, "transcript_path": "/t", "cwd": p.path(""),
+                             "hook_event_name": "SessionStart", "source": "startup"})
+        .to_string();
+        let first = p.output(p.cmd(["run", "--agent", agent]), payload.clone());
+        assert_eq!(first.code(), 0, "{agent}: {}", first.stderr());
+        assert_eq!(
+            first.json()["systemMessage"],
+            want,
+            "{agent}: {}",
+            first.stderr()
+        );
+        // The same session again (a resume): said once.
+        let again = p.output(p.cmd(["run", "--agent", agent]), payload);
+        assert!(
+            !again.stdout().contains("systemMessage"),
+            "{agent}: said twice: {}",
+            again.stdout()
+        );
+    }
+    // A trusted project has nothing to say.
+    p.trust();
+    let payload = json!({"session_id": "s-trusted", "cwd": p.path(""),
+                         "hook_event_name": "SessionStart", "source": "startup"});
+    let ran = p.run(&payload);
+    assert!(!ran.stdout().contains("systemMessage"), "{}", ran.stdout());
+}
+
+/// An agent without a SessionStart agenthooks can register (Windsurf) is
+/// told on its first event of a session, as a note where it shows no message.
+#[test]
+fn an_agent_without_session_start_is_told_on_its_first_event() {
+    let p = TempProject::new();
+    p.script("guard.sh", "exit 0");
+    p.project_hooks(&hooks(
+        "PreToolUse",
+        "",
+        json!([command("sh .agents/hooks/guard.sh")]),
+    ));
+    let event = |trajectory: &str| {
+        json!({"agent_action_name": "pre_run_command", "trajectory_id": trajectory,
+               "execution_id": "e1", "timestamp": "2026-01-01T00:00:00Z",
+               "tool_info": {"command_line": "ls", "cwd": p.path("")}})
+        .to_string()
+    };
+    let told = "1 project hook is not trusted yet and did not run; run `agenthooks trust`";
+    let first = p.output(p.cmd(["run", "--agent", "windsurf"]), event("t1"));
+    assert_eq!(first.code(), 0, "{}", first.stderr());
+    first.assert_stderr_contains(told);
+    let second = p.output(p.cmd(["run", "--agent", "windsurf"]), event("t1"));
+    assert!(
+        !second.stderr().contains(told),
+        "told twice: {}",
+        second.stderr()
+    );
+    let other = p.output(p.cmd(["run", "--agent", "windsurf"]), event("t2"));
+    other.assert_stderr_contains(told);
+}
+
+/// SessionStart starts compiling the components the cache lacks, without
+/// waiting for them; the next event loads the compiled entry.
+#[cfg(unix)]
+#[test]
+fn session_start_warms_the_cache_so_the_next_event_loads_from_it() {
+    let p = TempProject::new();
+    std::fs::create_dir_all(p.path(".agents/hooks")).unwrap();
+    std::fs::copy(guest("deny"), p.path(".agents/hooks/deny.wasm")).unwrap();
+    p.project_hooks(&hooks(
+        "PreToolUse",
+        "Bash",
+        json!([{"type": "wasm", "component": ".agents/hooks/deny.wasm", "timeout": 120}]),
+    ));
+    let xdg = p.tmp().join("xdg");
+    let mut cmd = p.cmd(["run", "--agent", "claude"]);
+    cmd.env("XDG_CACHE_HOME", &xdg);
+    let start = p.output(
+        cmd,
+        p.payload("SessionStart", json!({"source": "startup"}))
+            .to_string(),
+    );
+    assert_eq!(start.code(), 0, "{}", start.stderr());
+    // Not compiled in the answer's time: a compile takes seconds here.
+    start.assert_took_less_than(Duration::from_secs(5));
+    let tiers = if cfg!(target_arch = "x86_64") { 2 } else { 1 };
+    let cache = xdg.join("agenthooks");
+    let entries = || {
+        std::fs::read_dir(&cache)
+            .map(|d| {
+                d.flatten()
+                    .filter(|e| e.path().extension().is_some_and(|x| x == "cwasm"))
+                    .count()
+            })
+            .unwrap_or(0)
+    };
+    assert!(
+        crate::util::eventually(Duration::from_secs(600), || entries() == tiers),
+        "SessionStart never filled the cache ({} entries)",
+        entries()
+    );
+    let mut cmd = p.cmd(["run", "--agent", "claude", "--verbose"]);
+    cmd.env("XDG_CACHE_HOME", &xdg);
+    let first = p.output(cmd, p.bash("rm -rf /").to_string());
+    assert_eq!(
+        first.json()["hookSpecificOutput"]["permissionDecision"],
+        "deny",
+        "{}",
+        first.stderr()
+    );
+    first.assert_stderr_contains("loaded from the compile cache");
+}
