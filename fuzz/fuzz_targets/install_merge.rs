@@ -14,7 +14,7 @@ use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
 use agenthooks::fuzzing::Scope;
-use agenthooks::fuzzing::{plan, Action, Env, FileChange, Request};
+use agenthooks::fuzzing::{plan, Action, Env, FileChange, Request, Used};
 use agenthooks::fuzzing::{Agent, Registration, AGENTS, USER_ONLY};
 use agenthooks_fuzz::{assert_one_bounded_line, scratch_dir};
 use libfuzzer_sys::fuzz_target;
@@ -59,6 +59,7 @@ fn one(agent: &'static dyn Agent, action: Action) -> Result<FileChange, String> 
         env: &s.env,
         binary: Path::new("agenthooks"),
         status_messages: &Default::default(),
+        used: &Used::Unknown,
     };
     match plan(&req) {
         Ok(mut changes) => {

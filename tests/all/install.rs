@@ -35,14 +35,32 @@ pub(crate) fn snapshot(dir: &Path) -> BTreeMap<String, Option<Vec<u8>>> {
     out
 }
 
-/// The installed native events of an agent, from its table.
+/// The native events install registers for an agent in a project with no
+/// hooks: its session start alone (see `wiring.rs` for the events hooks use).
 fn natives(agent: &str) -> Vec<&'static str> {
-    agenthooks::agents::find(agent)
+    let table = agenthooks::agents::find(agent)
         .unwrap_or_else(|| panic!("agent `{agent}` is registered"))
-        .table()
-        .installed()
+        .table();
+    let none = agenthooks::install::Used::Events(Default::default());
+    agenthooks::install::rows(table, &none)
+        .iter()
         .map(|r| r.native)
         .collect()
+}
+
+/// User hooks on every event, so `install` registers every event of each
+/// agent's table (it registers only the events hooks use).
+fn every_event(p: &TempProject) {
+    let all: serde_json::Map<String, Value> = agenthooks::protocol::EventName::ALL
+        .iter()
+        .map(|e| {
+            (
+                e.as_str().to_string(),
+                json!([{"hooks": [command("true")]}]),
+            )
+        })
+        .collect();
+    p.user_hooks(&json!({ "hooks": all }));
 }
 
 /// All text under `dir`, concatenated (to look for our commands anywhere).
@@ -342,6 +360,7 @@ fn launcher(program: &str, agent: &str, event: &str) -> String {
 #[test]
 fn project_entries_call_agenthooks_by_name_with_the_agents_own_deadline_as_timeout() {
     let p = TempProject::new();
+    every_event(&p);
     let mut cmd = p.cmd(["install", "claude", "gemini", "codex"]);
     cmd.env("PATH", "/usr/bin:/bin");
     let ran = p.output(cmd, "");
@@ -386,6 +405,7 @@ fn project_entries_call_agenthooks_by_name_with_the_agents_own_deadline_as_timeo
 #[test]
 fn absolute_paths_go_only_into_user_files_or_on_request_with_a_warning_for_build_outputs() {
     let p = TempProject::new();
+    every_event(&p);
     let bin = Path::new(crate::util::bin()).canonicalize().unwrap();
     let bin = bin.to_str().unwrap();
     // The test binary lives under cargo's target/: install says so.
@@ -423,6 +443,7 @@ fn absolute_paths_go_only_into_user_files_or_on_request_with_a_warning_for_build
 #[test]
 fn uninstall_removes_entries_of_the_older_absolute_path_form() {
     let p = TempProject::new();
+    every_event(&p);
     let (files, _) = existing("claude");
     let (rel, text) = &files[0];
     p.write(rel, text);
@@ -465,6 +486,7 @@ fn with_old_timeouts(v: &mut Value) {
 #[test]
 fn an_entry_of_ours_with_an_old_timeout_is_updated_in_place() {
     let p = TempProject::new();
+    every_event(&p);
     assert_eq!(p.output(p.cmd(["install", "codex"]), "").code(), 0);
     let current = read_json(&p, ".codex/hooks.json");
     let mut old = current.clone();
@@ -518,6 +540,7 @@ fn an_entry_of_ours_with_an_old_timeout_is_updated_in_place() {
 #[test]
 fn a_stale_entry_is_replaced_in_place_and_the_users_hooks_stay_in_order() {
     let p = TempProject::new();
+    every_event(&p);
     let stale = "/old/place/agenthooks run --agent claude --event PreToolUse";
     p.write(
         ".claude/settings.json",
@@ -729,6 +752,7 @@ fn user_scope_writes_under_home_and_honours_codex_home() {
 #[test]
 fn dry_run_prints_a_unified_diff_and_writes_nothing() {
     let p = TempProject::new();
+    every_event(&p);
     let (files, _) = existing("claude");
     for (rel, text) in &files {
         p.write(rel, text);
@@ -845,6 +869,7 @@ fn check_flags_untrusted_project_command_hooks() {
 #[test]
 fn cline_will_not_replace_a_users_own_event_script() {
     let p = TempProject::new();
+    every_event(&p);
     let mine = "#!/bin/sh\necho '{}'\n";
     p.write(".clinerules/hooks/PreToolUse", mine);
     let before = snapshot(&p.root);
@@ -866,6 +891,7 @@ fn read_json(p: &TempProject, rel: &str) -> Value {
 #[test]
 fn flat_formats_carry_their_own_keys_and_only_installed_events() {
     let p = TempProject::new();
+    every_event(&p);
     let ran = p.output(
         p.cmd(["install", "copilot", "cursor", "windsurf", "kiro", "cline"]),
         "",
@@ -926,6 +952,7 @@ fn flat_formats_carry_their_own_keys_and_only_installed_events() {
 #[test]
 fn install_adds_the_version_key_to_a_cursor_file_without_one_and_uninstall_takes_it_back() {
     let p = TempProject::new();
+    every_event(&p);
     let text = "{\n  \"hooks\": {\n    \"stop\": [\n      {\n        \"command\": \"./notify.sh\"\n      }\n    ]\n  }\n}\n";
     p.write(".cursor/hooks.json", text);
     assert_eq!(p.output(p.cmd(["install", "cursor"]), "").code(), 0);
@@ -1145,6 +1172,7 @@ fn a_users_own_kiro_agent_of_that_name_and_a_cursor_file_without_version_come_ba
 #[test]
 fn a_symlinked_native_file_stays_a_link_and_its_target_is_updated_and_restored() {
     let p = TempProject::new();
+    every_event(&p);
     let (files, mine) = existing("claude");
     let (_, text) = &files[0];
     let shared = p.write("shared/claude-settings.json", text);

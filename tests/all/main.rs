@@ -28,3 +28,4 @@ mod system;
 mod trust;
 mod util;
 mod wasm;
+mod wiring;

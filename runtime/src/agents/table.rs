@@ -196,6 +196,11 @@ pub struct EventRow {
     /// once per action (e.g. Cursor's generic `preToolUse`, not also
     /// `beforeShellExecution`).
     pub install: bool,
+    /// A registered hook changes what the agent does here even when it has
+    /// no opinion: Claude Code runs a WorktreeCreate hook *instead of* `git
+    /// worktree add` (and fails without a path from it). `install` registers
+    /// such an event only when a hook in `hooks.json` handles it.
+    pub changes_agent: bool,
     /// What the agent acts on in the answer to this event.
     pub caps: Caps,
 }
@@ -208,7 +213,17 @@ impl EventRow {
             native,
             tool: None,
             install: true,
+            changes_agent: false,
             caps,
+        }
+    }
+
+    /// The same row, where a hook's mere presence changes the agent
+    /// ([`EventRow::changes_agent`]).
+    pub const fn changes_agent(self) -> EventRow {
+        EventRow {
+            changes_agent: true,
+            ..self
         }
     }
 
@@ -409,6 +424,18 @@ impl Table {
     /// The rows `install` registers.
     pub fn installed(&self) -> impl Iterator<Item = &'static EventRow> {
         self.events.iter().filter(|r| r.install)
+    }
+
+    /// The installed row agenthooks keeps registered for its own work at the
+    /// start of a session (warming the compile cache, saying what is held
+    /// back, noticing wiring that fell behind `hooks.json`): SessionStart,
+    /// else the agent's first installed event; never one that
+    /// [changes the agent](EventRow::changes_agent).
+    pub fn session_start(&self) -> Option<&'static EventRow> {
+        let safe = || self.installed().filter(|r| !r.changes_agent);
+        safe()
+            .find(|r| r.canonical == EventName::SessionStart)
+            .or_else(|| safe().next())
     }
 
     /// The canonical name of a native tool, or the native name kept when Claude

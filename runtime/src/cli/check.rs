@@ -5,7 +5,8 @@
 //! events or handler types, bad regexes, missing or invalid wasm components,
 //! handler types the runtime does not run, untrusted project command hooks,
 //! and per agent that has our entries installed: a hook on an event that agent
-//! never fires, or a matcher no tool of that agent can match. Notes (printed,
+//! never fires, or a matcher no tool of that agent can match, or an event
+//! its entries do not call yet (`install` again brings them up to date). Notes (printed,
 //! not findings): events where an agent ignores every answer.
 
 use std::io::{self, Read as _, Write as _};
@@ -140,6 +141,12 @@ pub fn check(root: &Path, env: &Env, trusted: impl Fn(&Handler) -> bool) -> Find
             }
         }
         agent_findings(*agent, &config.handlers, &mut found);
+    }
+    let used = install::Used::of(&config);
+    for agent in &agents {
+        if let Some(drift) = install::drift(*agent, &used, Some(root), env) {
+            found.warnings.push(drift.to_string());
+        }
     }
     native_reader_findings(&config.files, root, env, &agents, &mut found);
     if config.managed.is_none() {

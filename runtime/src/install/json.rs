@@ -384,15 +384,38 @@ pub(crate) fn has_ours(root: &Map<String, Value>, shape: Shape, agent: &str) -> 
     let Some(hooks) = root.get("hooks").and_then(Value::as_object) else {
         return false;
     };
-    hooks.values().filter_map(Value::as_array).any(|items| {
-        items.iter().any(|item| match shape {
-            Shape::Flat => handler_is_ours(item, agent),
-            Shape::Nested | Shape::NestedMatching(_) => item
-                .get("hooks")
-                .and_then(Value::as_array)
-                .is_some_and(|hs| hs.iter().any(|h| handler_is_ours(h, agent))),
+    hooks
+        .values()
+        .filter_map(Value::as_array)
+        .any(|items| items.iter().any(|item| item_has_ours(item, shape, agent)))
+}
+
+/// The event keys under `hooks` in `root` that hold an entry of ours for
+/// `agent`.
+pub(crate) fn ours_keys(root: &Map<String, Value>, shape: Shape, agent: &str) -> Vec<String> {
+    let Some(hooks) = root.get("hooks").and_then(Value::as_object) else {
+        return Vec::new();
+    };
+    hooks
+        .iter()
+        .filter(|(_, items)| {
+            items
+                .as_array()
+                .is_some_and(|items| items.iter().any(|item| item_has_ours(item, shape, agent)))
         })
-    })
+        .map(|(key, _)| key.clone())
+        .collect()
+}
+
+/// Whether an item of an event's array is or holds a handler of ours.
+fn item_has_ours(item: &Value, shape: Shape, agent: &str) -> bool {
+    match shape {
+        Shape::Flat => handler_is_ours(item, agent),
+        Shape::Nested | Shape::NestedMatching(_) => item
+            .get("hooks")
+            .and_then(Value::as_array)
+            .is_some_and(|hs| hs.iter().any(|h| handler_is_ours(h, agent))),
+    }
 }
 
 /// Makes `root.hooks` hold exactly `wanted` (native event key → entry) of our

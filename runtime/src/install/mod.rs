@@ -2,7 +2,8 @@
 //! agent's own hook config that call `agenthooks run --agent A --event E`.
 //!
 //! Not a pipeline stage: this is what makes an agent call the pipeline. The
-//! events come from the agent's table ([`crate::agents::Table::installed`]);
+//! events are those of the agent's table ([`crate::agents::Table::installed`])
+//! that the hooks use, plus the session start ([`rows`], see `wiring`);
 //! the files and entry shapes from the agent's own
 //! [`InstallSpec`](crate::agents::InstallSpec) (`INSTALL` in its module);
 //! nothing here names an agent (a script's or plugin's text comes from the
@@ -43,6 +44,7 @@ mod error;
 mod json;
 mod plan;
 mod targets;
+mod wiring;
 pub(crate) mod write;
 
 pub use crate::agents::Shape;
@@ -56,3 +58,4 @@ pub use plan::{
     NOT_INSTALLED,
 };
 pub use targets::{native_timeout, FALLBACK_TIMEOUT};
+pub use wiring::{drift, rows, Drift, Used};

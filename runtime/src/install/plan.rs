@@ -10,6 +10,7 @@ use serde_json::{Map, Value};
 use super::detect::{file_is_ours, Env};
 use super::json;
 use super::targets;
+use super::wiring::{self, Used};
 use super::write::{self, Lock};
 use super::InstallError;
 use crate::agents::{Agent, JsonSpec, PluginSpec, Registration, ScriptSpec};
@@ -45,6 +46,9 @@ pub struct Request<'a> {
     /// Per event, the `statusMessage`s of its `.agents/hooks.json` hooks,
     /// joined ([`status_messages`]), for an agent that shows one.
     pub status_messages: &'a std::collections::BTreeMap<crate::protocol::EventName, String>,
+    /// The events the hooks use ([`Used::of`]): install registers those
+    /// (and the session start, [`super::rows`]); uninstall ignores it.
+    pub used: &'a Used,
 }
 
 /// Per event, the distinct `statusMessage`s of `handlers`, in declaration
@@ -357,10 +361,8 @@ fn plan_json(
     let mut change = FileChange::unchanged(path.clone(), before.clone(), stop);
     match req.action {
         Action::Install => {
-            let wanted: Vec<(String, Value)> = req
-                .agent
-                .table()
-                .installed()
+            let wanted: Vec<(String, Value)> = wiring::rows(req.agent.table(), req.used)
+                .into_iter()
                 .map(|row| {
                     let command = command_line_at(req.binary, req.agent, row.native, req.scope);
                     let powershell = powershell_line(req.binary, req.agent, row.native, req.scope);
@@ -373,6 +375,9 @@ fn plan_json(
             if wanted.is_empty() {
                 return Ok(change);
             }
+            // A file that holds entries of ours already is one install
+            // created or backed up before: its backup, if any, is the user's.
+            let had_ours = json::has_ours(&doc.root, t.shape, id);
             if before.is_none() {
                 for (k, v) in &extras {
                     doc.root.insert((*k).to_string(), v.clone());
@@ -386,7 +391,7 @@ fn plan_json(
                 return Ok(change);
             }
             change.after = Some(doc.render()?);
-            if before.is_some() && !backup.exists() {
+            if before.is_some() && !had_ours && !backup.exists() {
                 change.backup = Some(backup);
             }
         }
@@ -472,10 +477,8 @@ fn plan_scripts(
 ) -> Result<Vec<FileChange>, InstallError> {
     let id = req.agent.id();
     let wanted: Vec<(&str, String)> = match req.action {
-        Action::Install => req
-            .agent
-            .table()
-            .installed()
+        Action::Install => wiring::rows(req.agent.table(), req.used)
+            .into_iter()
             .map(|row| {
                 let command = command_line(req.binary, req.agent, row.native);
                 (row.native, (spec.text)(&command, id))
@@ -544,7 +547,10 @@ fn plan_plugin(
     }
     let mut change = FileChange::unchanged(path, before, stop);
     change.after = match req.action {
-        Action::Install => Some((spec.text)(req.binary, req.agent.table()).into_bytes()),
+        Action::Install => {
+            let events = wiring::rows(req.agent.table(), req.used);
+            Some((spec.text)(req.binary, &events).into_bytes())
+        }
         Action::Uninstall => None,
     };
     Ok(change)
@@ -746,6 +752,7 @@ mod tests {
             env: &env,
             binary: Path::new("agenthooks"),
             status_messages: &Default::default(),
+            used: &Used::Unknown,
         };
         match plan(&req) {
             Err(InstallError::Conflict { why, .. }) => {
