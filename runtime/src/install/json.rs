@@ -167,6 +167,50 @@ impl Doc {
         }
     }
 
+    /// The value at the key path `path` (`["hooks", "PreToolUse"]`), if
+    /// there is one.
+    pub fn get(&self, path: &[&str]) -> Option<&Value> {
+        let (first, rest) = path.split_first()?;
+        rest.iter()
+            .try_fold(self.root.get(*first)?, |v, k| v.as_object()?.get(*k))
+    }
+
+    /// Removes the value at the key path `path` and returns it; the objects
+    /// on the way stay (an object it leaves empty too).
+    pub fn remove(&mut self, path: &[&str]) -> Option<Value> {
+        let (last, parents) = path.split_last()?;
+        let mut map = &mut self.root;
+        for key in parents {
+            map = map.get_mut(*key)?.as_object_mut()?;
+        }
+        map.shift_remove(*last)
+    }
+
+    /// Puts `value` at the key path `path`, creating the objects on the way
+    /// (a new key goes last) and replacing what was there.
+    ///
+    /// # Errors
+    /// A key on the way holds something other than an object.
+    pub fn insert(&mut self, path: &[&str], value: Value) -> Result<(), InstallError> {
+        let Some((last, parents)) = path.split_last() else {
+            return Ok(());
+        };
+        let mut map = &mut self.root;
+        for (i, key) in parents.iter().enumerate() {
+            let slot = map
+                .entry((*key).to_string())
+                .or_insert_with(|| Value::Object(Map::new()));
+            map = slot
+                .as_object_mut()
+                .ok_or_else(|| InstallError::NotAnObject {
+                    path: self.path.clone(),
+                    key: Some(parents[..=i].join(".")),
+                })?;
+        }
+        map.insert((*last).to_string(), value);
+        Ok(())
+    }
+
     /// Whether the comments of the file as read are all in `other` (a
     /// file's bytes): giving `other` back loses none of the user's notes.
     pub(crate) fn comments_kept_by(&self, other: &[u8]) -> bool {
@@ -633,6 +677,36 @@ mod tests {
             parse(Path::new("s.json"), b"{\"a\": 1,}", false),
             Err(InstallError::Parse { .. })
         ));
+    }
+
+    #[test]
+    fn entries_are_removed_and_inserted_at_a_key_path_keeping_the_comments() {
+        let text = "{\n  // mine\n  \"hooks\": {\n    \"BeforeTool\": [{\"command\": \"a\"}], // a\n    \"AfterTool\": [],\n  },\n}\n";
+        let mut doc = Doc::parse(Path::new("s.json"), Some(text.as_bytes()), true).unwrap();
+        assert_eq!(doc.get(&["hooks", "AfterTool"]), Some(&json!([])));
+        assert_eq!(doc.remove(&["hooks", "AfterTool"]), Some(json!([])));
+        assert_eq!(doc.remove(&["hooks", "nothing", "here"]), None);
+        doc.insert(&["hooks", "Stop"], json!([{"command": "b"}]))
+            .unwrap();
+        doc.insert(&["model", "name"], json!("x")).unwrap();
+        let out = String::from_utf8(doc.render().unwrap()).unwrap();
+        assert!(
+            out.starts_with(
+                "{\n  // mine\n  \"hooks\": {\n    \"BeforeTool\": [{\"command\": \"a\"}], // a\n"
+            ),
+            "{out}"
+        );
+        let back = Doc::parse(Path::new("s.json"), Some(out.as_bytes()), true).unwrap();
+        assert_eq!(
+            Value::Object(back.root),
+            json!({"hooks": {"BeforeTool": [{"command": "a"}], "Stop": [{"command": "b"}]}, "model": {"name": "x"}})
+        );
+        assert!(matches!(
+            doc.insert(&["hooks", "Stop", "x"], json!(1)),
+            Err(InstallError::NotAnObject { key: Some(k), .. }) if k == "hooks.Stop"
+        ));
+        let fresh = Doc::parse(Path::new("n.json"), None, false).unwrap();
+        assert_eq!(fresh.render().unwrap(), b"{}\n");
     }
 
     #[test]
