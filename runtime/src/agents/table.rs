@@ -191,7 +191,8 @@ pub struct EventRow {
     /// For events about one kind of tool (Cursor `beforeShellExecution`, Windsurf
     /// `pre_run_command`): the canonical tool name the decoder synthesizes.
     pub tool: Option<&'static str>,
-    /// Whether `install` registers this native event. Several natives may decode
+    /// Whether `install` may register this native event (it registers those
+    /// the hooks use: `install::rows`). Several natives may decode
     /// to one canonical event; only one of them is registered so that a hook runs
     /// once per action (e.g. Cursor's generic `preToolUse`, not also
     /// `beforeShellExecution`).
@@ -421,7 +422,8 @@ impl Table {
             .collect()
     }
 
-    /// The rows `install` registers.
+    /// The rows `install` may register (those the hooks use, and the
+    /// [session start](Table::session_start): `install::rows`).
     pub fn installed(&self) -> impl Iterator<Item = &'static EventRow> {
         self.events.iter().filter(|r| r.install)
     }

@@ -243,6 +243,55 @@ mod tests {
     }
 
     #[test]
+    fn odd_layouts_take_an_entry_and_give_it_back() {
+        let entry = json!({"matcher": "*", "hooks": [{"command": "ours \"q\" \u{1}"}]});
+        for text in [
+            "{\"a\":1 // c\n}",
+            "{/*c*/}",
+            "// lead\n{}\n// trail",
+            "{\"hooks\": {\"Stop\": [ /* only a comment */ ]}}",
+            "{\"hooks\":{\"Stop\":[{\"command\":\"x\"},]},}",
+            "{\r\n\t\"hooks\" : { } ,\r\n}",
+            "{\"a\": [1, 2,] /* x */, \"hooks\": {\"Stop\": []}}",
+        ] {
+            let old = CstRootNode::parse(text, &options(true))
+                .unwrap()
+                .to_serde_value()
+                .unwrap();
+            let Value::Object(old) = old else {
+                panic!("{text}")
+            };
+            let mut new = old.clone();
+            let hooks = new
+                .entry("hooks")
+                .or_insert_with(|| json!({}))
+                .as_object_mut()
+                .unwrap();
+            match hooks.get_mut("Stop").and_then(Value::as_array_mut) {
+                Some(items) => items.push(entry.clone()),
+                None => {
+                    hooks.insert("Stop".into(), json!([entry.clone()]));
+                }
+            }
+            let edited = apply(text, true, &old, &new).unwrap();
+            let back = CstRootNode::parse(&edited, &options(true))
+                .unwrap_or_else(|e| panic!("{text:?} -> {edited:?}: {e}"))
+                .to_serde_value();
+            assert_eq!(
+                back,
+                Some(Value::Object(new.clone())),
+                "{text:?} -> {edited:?}"
+            );
+            assert!(edited.contains("/*") || !text.contains("/*"), "{edited:?}");
+            let undone = apply(&edited, true, &new, &old).unwrap();
+            let back = CstRootNode::parse(&undone, &options(true))
+                .unwrap()
+                .to_serde_value();
+            assert_eq!(back, Some(Value::Object(old)), "{text:?} -> {undone:?}");
+        }
+    }
+
+    #[test]
     fn a_changed_element_is_edited_in_place() {
         let text = "[1]";
         assert!(apply(text, false, &Map::new(), &Map::new()).is_none());
