@@ -98,7 +98,7 @@ pub use runtime::{Runtime, RuntimeOptions};
 pub mod fuzzing {
     pub use crate::agents::{Agent, Native, Registration, AGENTS, USER_ONLY};
     pub use crate::config::{load, LoadOptions, Scope};
-    pub use crate::install::{plan, Action, Env, FileChange, Request};
+    pub use crate::install::{plan, Action, Env, FileChange, Request, Used};
     pub use crate::protocol::{
         parse_output, Answer, Behavior, Decision, Event, EventName, Exit, HookSpecificOutput, Note,
         Outcome, PermissionDecision, PermissionRequestDecision, NOTE_MAX_CHARS,

@@ -35,14 +35,32 @@ pub(crate) fn snapshot(dir: &Path) -> BTreeMap<String, Option<Vec<u8>>> {
     out
 }
 
-/// The installed native events of an agent, from its table.
+/// The native events install registers for an agent in a project with no
+/// hooks: its session start alone (see `wiring.rs` for the events hooks use).
 fn natives(agent: &str) -> Vec<&'static str> {
-    agenthooks::agents::find(agent)
+    let table = agenthooks::agents::find(agent)
         .unwrap_or_else(|| panic!("agent `{agent}` is registered"))
-        .table()
-        .installed()
+        .table();
+    let none = agenthooks::install::Used::Events(Default::default());
+    agenthooks::install::rows(table, &none)
+        .iter()
         .map(|r| r.native)
         .collect()
+}
+
+/// User hooks on every event, so `install` registers every event of each
+/// agent's table (it registers only the events hooks use).
+fn every_event(p: &TempProject) {
+    let all: serde_json::Map<String, Value> = agenthooks::protocol::EventName::ALL
+        .iter()
+        .map(|e| {
+            (
+                e.as_str().to_string(),
+                json!([{"hooks": [command("true")]}]),
+            )
+        })
+        .collect();
+    p.user_hooks(&json!({ "hooks": all }));
 }
 
 /// All text under `dir`, concatenated (to look for our commands anywhere).
@@ -356,6 +374,7 @@ fn launcher(program: &str, agent: &str, event: &str) -> String {
 #[test]
 fn project_entries_call_agenthooks_by_name_with_the_agents_own_deadline_as_timeout() {
     let p = TempProject::new();
+    every_event(&p);
     let mut cmd = p.cmd(["install", "claude", "gemini", "codex"]);
     cmd.env("PATH", "/usr/bin:/bin");
     let ran = p.output(cmd, "");
@@ -400,6 +419,7 @@ fn project_entries_call_agenthooks_by_name_with_the_agents_own_deadline_as_timeo
 #[test]
 fn absolute_paths_go_only_into_user_files_or_on_request_with_a_warning_for_build_outputs() {
     let p = TempProject::new();
+    every_event(&p);
     let bin = Path::new(crate::util::bin()).canonicalize().unwrap();
     let bin = bin.to_str().unwrap();
     // The test binary lives under cargo's target/: install says so.
@@ -437,6 +457,7 @@ fn absolute_paths_go_only_into_user_files_or_on_request_with_a_warning_for_build
 #[test]
 fn uninstall_removes_entries_of_the_older_absolute_path_form() {
     let p = TempProject::new();
+    every_event(&p);
     let (files, _) = existing("claude");
     let (rel, text) = &files[0];
     p.write(rel, text);
@@ -479,6 +500,7 @@ fn with_old_timeouts(v: &mut Value) {
 #[test]
 fn an_entry_of_ours_with_an_old_timeout_is_updated_in_place() {
     let p = TempProject::new();
+    every_event(&p);
     assert_eq!(p.output(p.cmd(["install", "codex"]), "").code(), 0);
     let current = read_json(&p, ".codex/hooks.json");
     let mut old = current.clone();
@@ -532,6 +554,7 @@ fn an_entry_of_ours_with_an_old_timeout_is_updated_in_place() {
 #[test]
 fn a_stale_entry_is_replaced_in_place_and_the_users_hooks_stay_in_order() {
     let p = TempProject::new();
+    every_event(&p);
     let stale = "/old/place/agenthooks run --agent claude --event PreToolUse";
     p.write(
         ".claude/settings.json",
@@ -618,21 +641,98 @@ fn a_broken_native_file_is_reported_and_left_alone() {
     );
 }
 
+/// A Gemini `settings.json` as a user keeps it: comments, a trailing comma,
+/// CRLF line ends (it used to be refused: "key must be a string").
+const COMMENTED: &str = "{\r\n  // the team's model\r\n  \"model\": {\"name\": \"gemini-2.5-pro\"}, /* pinned */\r\n  \"hooks\": {\r\n    \"BeforeTool\": [\r\n      {\"matcher\": \"write_file\", \"hooks\": [{\"type\": \"command\", \"command\": \"./lint.sh\"}]}, // ours\r\n    ],\r\n  },\r\n}\r\n";
+
 #[test]
-fn a_settings_file_with_comments_is_refused_not_corrupted() {
+fn a_commented_settings_file_is_installed_into_and_given_back_byte_for_byte() {
+    // Every agent that accepts comments in its file (Gemini, Qwen, Crush).
+    let commented: Vec<_> = agents()
+        .into_iter()
+        .filter(|a| {
+            matches!(
+                &agenthooks::agents::find(a).unwrap().install_spec().registration,
+                agenthooks::agents::Registration::Json(j) if j.jsonc
+            )
+        })
+        .collect();
+    assert!(commented.contains(&"gemini"), "{commented:?}");
+    for agent in commented {
+        let rel = json_file(agent).unwrap();
+        let p = TempProject::new();
+        p.write(rel, COMMENTED);
+        let ran = p.output(p.cmd(["install", agent]), "");
+        assert_eq!(ran.code(), 0, "{agent}: {}", ran.stderr());
+        let installed = std::fs::read_to_string(p.path(rel)).unwrap();
+        assert!(
+            installed.starts_with("{\r\n  // the team's model\r\n  \"model\": {\"name\": \"gemini-2.5-pro\"}, /* pinned */\r\n"),
+            "{agent}: {installed}"
+        );
+        assert!(
+            installed.contains("\"./lint.sh\"}]}, // ours\r\n"),
+            "{agent}: {installed}"
+        );
+        assert!(
+            !installed.replace("\r\n", "").contains('\n'),
+            "{agent}: {installed:?}"
+        );
+        assert!(
+            installed.contains(&format!(" run --agent {agent} --event ")),
+            "{agent}: {installed}"
+        );
+        let again = p.output(p.cmd(["install", agent]), "");
+        assert_eq!(again.code(), 0, "{agent}: {}", again.stderr());
+        assert_eq!(
+            std::fs::read_to_string(p.path(rel)).unwrap(),
+            installed,
+            "{agent}: idempotent"
+        );
+        let ran = p.output(p.cmd(["uninstall", agent]), "");
+        assert_eq!(ran.code(), 0, "{agent}: {}", ran.stderr());
+        assert_eq!(
+            std::fs::read_to_string(p.path(rel)).unwrap(),
+            COMMENTED,
+            "{agent}"
+        );
+        assert!(!p.path(&format!("{rel}.agenthooks.bak")).exists());
+
+        // A comment the user wrote after install survives uninstall, and
+        // only our entries go.
+        let p = TempProject::new();
+        p.write(rel, COMMENTED);
+        assert_eq!(p.output(p.cmd(["install", agent]), "").code(), 0);
+        let with_note = std::fs::read_to_string(p.path(rel)).unwrap().replacen(
+            "{\r\n",
+            "{\r\n  // added later\r\n",
+            1,
+        );
+        p.write(rel, &with_note);
+        let ran = p.output(p.cmd(["uninstall", agent]), "");
+        assert_eq!(ran.code(), 0, "{agent}: {}", ran.stderr());
+        assert_eq!(
+            std::fs::read_to_string(p.path(rel)).unwrap(),
+            COMMENTED.replacen("{\r\n", "{\r\n  // added later\r\n", 1),
+            "{agent}"
+        );
+    }
+}
+
+#[test]
+fn comments_where_the_agent_reads_strict_json_are_refused_not_corrupted() {
     let p = TempProject::new();
-    let text = "{\n  // the team's model\n  \"model\": {\"name\": \"gemini-2.5-pro\"}\n}\n";
-    p.write(".gemini/settings.json", text);
-    let ran = p.output(p.cmd(["install", "gemini"]), "");
+    let text = "{\n  // the team's model\n  \"model\": \"opus\"\n}\n";
+    p.write(".claude/settings.json", text);
+    let ran = p.output(p.cmd(["install", "claude"]), "");
     assert_eq!(ran.code(), 2);
     assert!(
         ran.stderr()
-            .contains(".gemini/settings.json`:2:3: has comments"),
+            .contains(".claude/settings.json`:2:3: comments are not valid JSON"),
         "{}",
         ran.stderr()
     );
     assert_eq!(
-        std::fs::read_to_string(p.path(".gemini/settings.json")).unwrap(),
+        std::fs::read_to_string(p.path(".claude/settings.json")).unwrap(),
         text
     );
 }
@@ -666,6 +766,7 @@ fn user_scope_writes_under_home_and_honours_codex_home() {
 #[test]
 fn dry_run_prints_a_unified_diff_and_writes_nothing() {
     let p = TempProject::new();
+    every_event(&p);
     let (files, _) = existing("claude");
     for (rel, text) in &files {
         p.write(rel, text);
@@ -783,6 +884,7 @@ fn check_flags_untrusted_project_command_hooks() {
 #[test]
 fn cline_will_not_replace_a_users_own_event_script() {
     let p = TempProject::new();
+    every_event(&p);
     let mine = "#!/bin/sh\necho '{}'\n";
     p.write(".clinerules/hooks/PreToolUse", mine);
     let before = snapshot(&p.root);
@@ -804,6 +906,7 @@ fn read_json(p: &TempProject, rel: &str) -> Value {
 #[test]
 fn flat_formats_carry_their_own_keys_and_only_installed_events() {
     let p = TempProject::new();
+    every_event(&p);
     let ran = p.output(
         p.cmd(["install", "copilot", "cursor", "windsurf", "kiro", "cline"]),
         "",
@@ -864,6 +967,7 @@ fn flat_formats_carry_their_own_keys_and_only_installed_events() {
 #[test]
 fn install_adds_the_version_key_to_a_cursor_file_without_one_and_uninstall_takes_it_back() {
     let p = TempProject::new();
+    every_event(&p);
     let text = "{\n  \"hooks\": {\n    \"stop\": [\n      {\n        \"command\": \"./notify.sh\"\n      }\n    ]\n  }\n}\n";
     p.write(".cursor/hooks.json", text);
     assert_eq!(p.output(p.cmd(["install", "cursor"]), "").code(), 0);
@@ -1083,6 +1187,7 @@ fn a_users_own_kiro_agent_of_that_name_and_a_cursor_file_without_version_come_ba
 #[test]
 fn a_symlinked_native_file_stays_a_link_and_its_target_is_updated_and_restored() {
     let p = TempProject::new();
+    every_event(&p);
     let (files, mine) = existing("claude");
     let (_, text) = &files[0];
     let shared = p.write("shared/claude-settings.json", text);

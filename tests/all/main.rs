@@ -30,3 +30,4 @@ mod system;
 mod trust;
 mod util;
 mod wasm;
+mod wiring;

@@ -33,6 +33,8 @@ struct TwoMachines {
 impl TwoMachines {
     fn wired(agents: &[&str]) -> TwoMachines {
         let p = TempProject::new();
+        // The first machine's hooks use PreToolUse: install wires it.
+        p.user_hooks(&json!({"hooks": {"PreToolUse": [{"hooks": [{"type": "command", "command": "true"}]}]}}));
         let mut cmd = p.cmd([&["install"], agents].concat());
         cmd.env("PATH", SYSTEM_PATH);
         let ran = p.output(cmd, "");

@@ -76,6 +76,10 @@ fn copilots_powershell_field_is_what_windows_runs_and_command_what_others_do() {
 #[test]
 fn install_copilot_writes_a_powershell_entry_next_to_bash() {
     let p = TempProject::new();
+    // install wires the events hooks use.
+    p.user_hooks(
+        &json!({"hooks": {"PreToolUse": [{"hooks": [{"type": "command", "command": "true"}]}]}}),
+    );
     std::fs::create_dir_all(p.path(".github/hooks")).unwrap();
     let ran = p.output(p.cmd(["install", "copilot"]), "");
     assert_eq!(ran.code(), 0, "{}", ran.stderr());

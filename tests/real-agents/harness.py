@@ -64,11 +64,18 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 MARKER = "BLOCKED-BY-AGENTHOOKS-E2E"
 REASON = MARKER + " destructive rm refused by the project policy"
 PROMPT = "Run the shell commands the task needs, one at a time, then report the output."
-PHASES = ["deny", "exit2", "wasm", "failclosed", "allow", "shared", "context", "stop", "post", "rewrite", "ask"]
+PHASES = ["deny", "exit2", "wasm", "failclosed", "allow", "shared", "context", "stop", "post", "rewrite", "worktree",
+          "ask"]
 # `ask` is not run by default: Gemini CLI 0.61.0 in `-p` mode hangs (no
 # further model request) when a BeforeTool hook answers `decision: "ask"`,
 # which is what agenthooks gives it for `permissionDecision: ask`.
 DEFAULT_PHASES = [p for p in PHASES if p != "ask"]
+# The `worktree` phase: the agent starts in a new git worktree of this name
+# (`claude --worktree`), with agenthooks installed. A WorktreeCreate hook
+# replaces `git worktree add` in Claude Code, so an install that registered
+# one without a hook handling it broke this ("hook succeeded but returned no
+# worktree path").
+WORKTREE = "e2e-worktree"
 # The `rewrite` phase: the hook allows the rm call with `updatedInput` that
 # runs this harmless command instead; its output must reach the model.
 REWRITTEN = "REWRITTEN-BY-E2E"
@@ -227,6 +234,13 @@ class Run:
             hooks["Stop"] = [{"hooks": [{"type": "command", "command": "[ -e %s ] || { touch %s; printf '%%s\\n' %s; }" % (
                 shlex.quote(flag), shlex.quote(flag), shlex.quote(json.dumps(answer)))}]}]
         write_json(os.path.join(self.work, ".agents", "hooks.json"), {"hooks": hooks})
+        if self.phase == "worktree":
+            # A worktree is made from a commit.
+            git = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": self.home,
+                   "GIT_AUTHOR_NAME": "e2e", "GIT_AUTHOR_EMAIL": "e2e@example.invalid",
+                   "GIT_COMMITTER_NAME": "e2e", "GIT_COMMITTER_EMAIL": "e2e@example.invalid"}
+            for argv in (["git", "add", "-A"], ["git", "commit", "-q", "-m", "project"]):
+                subprocess.run(argv, cwd=self.work, check=True, stdin=subprocess.DEVNULL, env=git)
 
     def env(self, port):
         """A clean environment: nothing from the real home or real keys."""
@@ -335,6 +349,8 @@ class Run:
                 self.agent_err = ""
                 return
             argv = AGENTS[self.agent]["argv"](self)
+            if self.phase == "worktree":
+                argv += AGENTS[self.agent]["worktree"]
             start = time.time()
             with open(os.path.join(self.root, "agent.stdout"), "w") as out, \
                     open(os.path.join(self.root, "agent.stderr"), "w") as err:
@@ -386,6 +402,8 @@ class Run:
         """Returns a list of (check, ok, detail)."""
         if not self.wired:
             return [("wiring (%s, then trust)" % self.wiring, False, "failed, the agent was not run; see below")]
+        if self.phase == "worktree":
+            return self.worktree_verdict()
         checks = []
         events = self.hook_events()
         rm_events = [e for e in events if "rm -r" in json.dumps(e.get("tool_input", e))]
@@ -446,6 +464,25 @@ class Run:
                 detail += "; the model saw: ..." + body[max(0, i - 80):i + 80] + "..."
             checks.append(("the model saw the deny reason", bool(marked_after), detail))
         return checks
+
+    def worktree_verdict(self):
+        """The agent started in a new worktree and ran its session: the
+        hooks in the worktree are another project's (untrusted there), so
+        only the worktree and the session are checked."""
+        res = subprocess.run(["git", "worktree", "list", "--porcelain"], cwd=self.work, stdin=subprocess.DEVNULL,
+                             capture_output=True, text=True, timeout=30,
+                             env={"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": self.home})
+        trees = [l[len("worktree "):] for l in res.stdout.splitlines() if l.startswith("worktree ")]
+        made = [t for t in trees if os.path.basename(t) == WORKTREE]
+        output = self.agent_out + self.agent_err
+        failed = [l for l in output.splitlines() if "WorktreeCreate" in l or "worktree path" in l]
+        return [
+            ("the agent exited 0", self.agent_rc == 0, "agent exit %s" % (self.agent_rc,)),
+            ("no WorktreeCreate hook failure", not failed, "; ".join(failed)[:300] or "none"),
+            ("the worktree %s was made" % WORKTREE, bool(made), "git worktree list: %s" % ", ".join(trees)),
+            ("the session reached the model", bool(self.model_requests()),
+             "%d model requests" % len(self.model_requests())),
+        ]
 
     def record(self, fixtures):
         """Copies the native payload of each `agenthooks run` call (the stdin
@@ -716,6 +753,7 @@ AGENTS = {
         "setup": nothing,
         "manual": claude_manual,
         "argv": lambda r: ["claude", "-p", PROMPT, "--permission-mode", "bypassPermissions", "--output-format", "json"],
+        "worktree": ["--worktree", WORKTREE],
     },
     "codex": {
         "env": lambda r, port: {"CODEX_HOME": r.codex_home, "FAKE_OPENAI_API_KEY": "fake-key"},
@@ -898,6 +936,11 @@ def main():
     printing = threading.Lock()
 
     def one(agent, phase):
+        if phase == "worktree" and "worktree" not in AGENTS[agent]:
+            with printing:
+                print("SKIP %s %s worktree (no option to start in a new worktree)" % (agent, version_of(agent)),
+                      flush=True)
+            return (agent, phase, None, 0.0, (0, 0.0, 0.0))
         missing = None
         for event, kind in NEEDS.get(phase, []):
             answers = answers_at(binary, agent, event)

@@ -195,6 +195,12 @@ fn install_keeps_crlf_and_uninstall_gives_the_bytes_back() {
     let settings = w.p.path(".claude/settings.json");
     let before = "{\r\n  \"model\": \"x\"\r\n}\r\n";
     w.p.write(".claude/settings.json", before);
+    // install wires the events hooks use.
+    w.p.user_hooks(&hooks(
+        "PreToolUse",
+        "Bash",
+        json!([{"type": "command", "command": "exit 0"}]),
+    ));
     let ran = w.run(&["install", "claude", "--absolute"], "");
     assert_eq!(ran.code(), 0, "{}", ran.stderr());
     let text = std::fs::read_to_string(&settings).unwrap();
@@ -225,6 +231,11 @@ fn install_keeps_crlf_and_uninstall_gives_the_bytes_back() {
 fn install_copilot_writes_powershell_next_to_bash() {
     let w = Win::new();
     std::fs::create_dir_all(w.p.path(".github/hooks")).unwrap();
+    w.p.user_hooks(&hooks(
+        "PreToolUse",
+        "Bash",
+        json!([{"type": "command", "command": "exit 0"}]),
+    ));
     let ran = w.run(&["install", "copilot"], "");
     assert_eq!(ran.code(), 0, "{}", ran.stderr());
     let file: Value = serde_json::from_str(

@@ -36,8 +36,8 @@ pub const BLOCK: Caps = OTHER.with(&[Block]);
 pub const OTHER: Caps = Caps::of(&[Stop, SystemMessage]);
 
 macro_rules! same_names {
-    ($($name:ident => $caps:expr),* $(,)?) => {
-        &[$(EventRow::new(EventName::$name, stringify!($name), $caps)),*]
+    ($($name:ident => $caps:expr $(=> $modifier:ident)?),* $(,)?) => {
+        &[$(EventRow::new(EventName::$name, stringify!($name), $caps)$(.$modifier())?),*]
     };
 }
 
@@ -119,8 +119,11 @@ const ROWS: &[EventRow] = same_names! {
         CwdChanged => OTHER,
         DirectoryAdded => OTHER,
         FileChanged => OTHER,
-        WorktreeCreate => BLOCK,
-        WorktreeRemove => OTHER,
+        // A WorktreeCreate hook replaces `git worktree add` (`claude
+        // --worktree` fails unless it prints a path); a WorktreeRemove hook
+        // replaces the removal.
+        WorktreeCreate => BLOCK => changes_agent,
+        WorktreeRemove => OTHER => changes_agent,
         PreCompact => BLOCK,
         PostCompact => OTHER,
         Elicitation => BLOCK,

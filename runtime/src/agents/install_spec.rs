@@ -230,11 +230,11 @@ pub struct ScriptSpec {
 #[derive(Debug, Clone, Copy)]
 pub struct PluginSpec {
     /// The plugin's source for `binary` (the bare name `agenthooks`, looked
-    /// up on the `PATH` the agent runs with, or an absolute path) serving the
-    /// table's installed events. It must contain a line with
+    /// up on the `PATH` the agent runs with, or an absolute path) serving
+    /// `events` (the rows `install` registers, [`crate::install::rows`]). It must contain a line with
     /// `agenthooks run --agent <id>`: that line is how `install` recognises
     /// the file as ours ([`crate::install::is_ours`]).
-    pub text: fn(binary: &std::path::Path, table: &super::Table) -> String,
+    pub text: fn(binary: &std::path::Path, events: &[&'static super::EventRow]) -> String,
 }
 
 /// [`InstallSpec::project`] of an agent that reads no project-level hooks

@@ -26,7 +26,7 @@ pub struct Kilo;
 /// Kilo's plugin directory, calling `run --agent kilo`.
 pub static INSTALL: InstallSpec = InstallSpec::new(
     Registration::Plugin(PluginSpec {
-        text: |binary, table| opencode::plugin("kilo", binary, table),
+        text: |binary, events| opencode::plugin("kilo", binary, events),
     }),
     ".kilo/plugin/agenthooks.js",
     UserPath::new(UserDir::XDG_CONFIG_HOME, "kilo/plugin/agenthooks.js"),
@@ -84,7 +84,8 @@ mod tests {
         let Registration::Plugin(spec) = INSTALL.registration else {
             panic!("kilo registers by plugin");
         };
-        let src = (spec.text)(Path::new("agenthooks"), Kilo.table());
+        let events: Vec<_> = Kilo.table().installed().collect();
+        let src = (spec.text)(Path::new("agenthooks"), &events);
         assert!(src.contains(r#"const AGENT = "kilo";"#));
         assert!(src.lines().any(|l| crate::install::is_ours(l, "kilo")));
         assert!(!src.lines().any(|l| crate::install::is_ours(l, "opencode")));

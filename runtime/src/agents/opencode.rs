@@ -104,7 +104,7 @@ pub static TABLE: Table = Table::new(&[
 /// spawns the binary, in its plugins directory.
 pub static INSTALL: InstallSpec = InstallSpec::new(
     Registration::Plugin(PluginSpec {
-        text: |binary, table| plugin("opencode", binary, table),
+        text: |binary, events| plugin("opencode", binary, events),
     }),
     ".opencode/plugins/agenthooks.js",
     UserPath::new(UserDir::XDG_CONFIG_HOME, "opencode/plugins/agenthooks.js"),
@@ -288,12 +288,12 @@ fn is_bus_event(native: &str) -> bool {
 }
 
 /// The plugin's source for agent `id` (OpenCode or a fork that loads the same
-/// plugins), this binary and the table's installed events: [`shim::prelude`]
-/// and the hooks that call it.
-pub(crate) fn plugin(id: &str, binary: &Path, table: &Table) -> String {
+/// plugins), this binary and `events`: [`shim::prelude`] and the hooks that
+/// call it.
+pub(crate) fn plugin(id: &str, binary: &Path, events: &[&'static EventRow]) -> String {
     let mut hooks = String::new();
     let mut bus = Vec::new();
-    for row in table.installed() {
+    for row in events {
         let name = serde_json::to_string(row.native).unwrap_or_default();
         if is_bus_event(row.native) {
             bus.push(name);

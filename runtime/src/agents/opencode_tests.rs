@@ -178,7 +178,8 @@ static PLUGIN_TABLE: Table = Table {
 
 #[test]
 fn plugin_registers_installed_hooks_and_bus_events_only() {
-    let src = plugin("opencode", Path::new("/opt/it's/agenthooks"), &PLUGIN_TABLE);
+    let events: Vec<_> = PLUGIN_TABLE.installed().collect();
+    let src = plugin("opencode", Path::new("/opt/it's/agenthooks"), &events);
     assert!(src.contains(r#"const BINARY = "/opt/it's/agenthooks";"#));
     assert!(src.contains(r#"const AGENT = "opencode";"#));
     assert!(src.contains(r#""tool.execute.before": async (input, output) => act(await run("tool.execute.before", input, output), output),"#));
@@ -193,9 +194,10 @@ fn the_install_spec_writes_this_agents_plugin() {
     let Registration::Plugin(spec) = INSTALL.registration else {
         panic!("opencode registers by plugin");
     };
-    let src = (spec.text)(Path::new("agenthooks"), &TABLE);
+    let events: Vec<_> = TABLE.installed().collect();
+    let src = (spec.text)(Path::new("agenthooks"), &events);
     assert!(src.lines().any(|l| crate::install::is_ours(l, "opencode")));
-    let fork = plugin("kilo", Path::new("agenthooks"), &TABLE);
+    let fork = plugin("kilo", Path::new("agenthooks"), &events);
     assert!(fork.contains(r#"const AGENT = "kilo";"#));
     assert!(!fork.lines().any(|l| crate::install::is_ours(l, "opencode")));
 }

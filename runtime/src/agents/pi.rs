@@ -107,11 +107,11 @@ const SENT_FIELDS: &[&str] = &[
     "isError",
 ];
 
-/// The extension's source for this binary and the table's installed events:
-/// [`shim::prelude`] and one `pi.on` per event.
-fn extension(binary: &Path, table: &Table) -> String {
-    let events: Vec<String> = table
-        .installed()
+/// The extension's source for this binary and `events`: [`shim::prelude`]
+/// and one `pi.on` per event.
+fn extension(binary: &Path, events: &[&'static EventRow]) -> String {
+    let events: Vec<String> = events
+        .iter()
         .map(|row| serde_json::to_string(row.native).unwrap_or_default())
         .collect();
     let fields: Vec<String> = SENT_FIELDS

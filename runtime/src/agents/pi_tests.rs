@@ -101,7 +101,8 @@ fn the_extension_subscribes_the_installed_events_and_is_ours() {
     let Registration::Plugin(spec) = INSTALL.registration else {
         panic!("pi registers by extension");
     };
-    let src = (spec.text)(Path::new("agenthooks"), &TABLE);
+    let events: Vec<_> = TABLE.installed().collect();
+    let src = (spec.text)(Path::new("agenthooks"), &events);
     assert!(src.contains(r#"const AGENT = "pi";"#));
     for row in TABLE.installed() {
         assert!(src.contains(&format!("{:?}", row.native)), "{}", row.native);

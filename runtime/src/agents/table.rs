@@ -191,11 +191,17 @@ pub struct EventRow {
     /// For events about one kind of tool (Cursor `beforeShellExecution`, Windsurf
     /// `pre_run_command`): the canonical tool name the decoder synthesizes.
     pub tool: Option<&'static str>,
-    /// Whether `install` registers this native event. Several natives may decode
+    /// Whether `install` may register this native event (it registers those
+    /// the hooks use: `install::rows`). Several natives may decode
     /// to one canonical event; only one of them is registered so that a hook runs
     /// once per action (e.g. Cursor's generic `preToolUse`, not also
     /// `beforeShellExecution`).
     pub install: bool,
+    /// A registered hook changes what the agent does here even when it has
+    /// no opinion: Claude Code runs a WorktreeCreate hook *instead of* `git
+    /// worktree add` (and fails without a path from it). `install` registers
+    /// such an event only when a hook in `hooks.json` handles it.
+    pub changes_agent: bool,
     /// What the agent acts on in the answer to this event.
     pub caps: Caps,
 }
@@ -208,7 +214,17 @@ impl EventRow {
             native,
             tool: None,
             install: true,
+            changes_agent: false,
             caps,
+        }
+    }
+
+    /// The same row, where a hook's mere presence changes the agent
+    /// ([`EventRow::changes_agent`]).
+    pub const fn changes_agent(self) -> EventRow {
+        EventRow {
+            changes_agent: true,
+            ..self
         }
     }
 
@@ -406,9 +422,22 @@ impl Table {
             .collect()
     }
 
-    /// The rows `install` registers.
+    /// The rows `install` may register (those the hooks use, and the
+    /// [session start](Table::session_start): `install::rows`).
     pub fn installed(&self) -> impl Iterator<Item = &'static EventRow> {
         self.events.iter().filter(|r| r.install)
+    }
+
+    /// The installed row agenthooks keeps registered for its own work at the
+    /// start of a session (warming the compile cache, saying what is held
+    /// back, noticing wiring that fell behind `hooks.json`): SessionStart,
+    /// else the agent's first installed event; never one that
+    /// [changes the agent](EventRow::changes_agent).
+    pub fn session_start(&self) -> Option<&'static EventRow> {
+        let safe = || self.installed().filter(|r| !r.changes_agent);
+        safe()
+            .find(|r| r.canonical == EventName::SessionStart)
+            .or_else(|| safe().next())
     }
 
     /// The canonical name of a native tool, or the native name kept when Claude

@@ -6,9 +6,11 @@
 //! a script a command hook runs without its executable bit, untrusted
 //! project command hooks, a matcher no tool matches (Claude Code's tools
 //! when no agent is wired), and per agent that has our entries installed: a
-//! hook on an event that agent never fires, or a matcher no tool of that
-//! agent can match. Notes (printed, not findings): events where an agent
-//! ignores every answer, handler types agenthooks skips (`prompt`, `agent`).
+//! hook on an event that agent never fires, a matcher no tool of that agent
+//! can match, or an event its entries do not call yet (`install` again
+//! brings them up to date). Notes (printed, not findings): events where an
+//! agent ignores every answer, handler types agenthooks skips (`prompt`,
+//! `agent`).
 
 use std::io::{self, Read as _, Write as _};
 use std::path::Path;
@@ -152,6 +154,12 @@ pub fn check(root: &Path, env: &Env, trusted: impl Fn(&Handler) -> bool) -> Find
             }
         }
         agent_findings(*agent, &config.handlers, &mut found);
+    }
+    let used = install::Used::of(&config);
+    for agent in &agents {
+        if let Some(drift) = install::drift(*agent, &used, Some(root), env) {
+            found.warnings.push(drift.to_string());
+        }
     }
     // With no agent wired yet, matchers are still checked against the
     // canonical tool names (Claude Code's), which every agent's are mapped to.

@@ -320,10 +320,17 @@ impl Ctx {
     ) -> anyhow::Result<ExitCode> {
         let mut out = io::stdout().lock();
         let mut failed = false;
-        // An entry runs the hooks of both scopes: their status messages go on it.
-        let status_messages = match action {
+        // An entry runs the hooks of every scope: their events are the ones
+        // registered, their status messages go on it.
+        let (status_messages, used) = match action {
             Action::Install => {
                 let config = self.load();
+                // A system-wide entry runs every user's and project's hooks,
+                // which this machine cannot list: every event safe to register.
+                let used = match self.scope {
+                    Scope::Managed => install::Used::Unknown,
+                    Scope::User | Scope::Project => install::Used::of(&config),
+                };
                 // A system-wide file is every user's: only the managed
                 // policy's messages go there, not this project's.
                 let handlers: Vec<_> = config
@@ -331,9 +338,9 @@ impl Ctx {
                     .into_iter()
                     .filter(|h| self.scope != Scope::Managed || h.scope == Scope::Managed)
                     .collect();
-                install::status_messages(&handlers)
+                (install::status_messages(&handlers), used)
             }
-            Action::Uninstall => Default::default(),
+            Action::Uninstall => (Default::default(), install::Used::Unknown),
         };
         for agent in agents {
             let req = Request {
@@ -344,6 +351,7 @@ impl Ctx {
                 env: &self.env,
                 binary: &self.binary,
                 status_messages: &status_messages,
+                used: &used,
             };
             let result = if dry_run {
                 install::plan(&req)

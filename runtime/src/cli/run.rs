@@ -138,6 +138,13 @@ pub fn bridge(args: &Args, input: impl Read, notes: &mut Vec<Note>) -> anyhow::R
         home: None,
         project_root: root.clone(),
     });
+    if agent
+        .table()
+        .session_start()
+        .is_some_and(|row| row.canonical == event.name())
+    {
+        notes.extend(wiring_note(agent, &config, root.as_deref()));
+    }
     let ctx = ExecContext {
         project_root: root.clone(),
         verbose: args.verbose,
@@ -159,6 +166,24 @@ pub fn bridge(args: &Args, input: impl Read, notes: &mut Vec<Note>) -> anyhow::R
         None,
     );
     Ok(agent.encode(&event, &done.answer).with_notes(done.notes))
+}
+
+/// At a session's start (the one event `install` always registers), one
+/// note when `hooks.json` now uses an event the agent's entries do not call
+/// ([`install::drift`]): reads at most the agent's three native files, once
+/// per session.
+fn wiring_note(
+    agent: &'static dyn Agent,
+    config: &config::Config,
+    root: Option<&Path>,
+) -> Option<Note> {
+    let env = install::Env::from_process().unwrap_or_else(|_| install::Env::with_home(""));
+    let drift = install::drift(agent, &install::Used::of(config), root, &env)?;
+    Some(Note::new(
+        crate::protocol::Source::Config,
+        "wiring",
+        drift.to_string(),
+    ))
 }
 
 /// Whether `agent`'s system-wide hooks file (`install --system`) holds our

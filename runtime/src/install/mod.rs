@@ -2,7 +2,8 @@
 //! agent's own hook config that call `agenthooks run --agent A --event E`.
 //!
 //! Not a pipeline stage: this is what makes an agent call the pipeline. The
-//! events come from the agent's table ([`crate::agents::Table::installed`]);
+//! events are those of the agent's table ([`crate::agents::Table::installed`])
+//! that the hooks use, plus the session start ([`rows`], see `wiring`);
 //! the files and entry shapes from the agent's own
 //! [`InstallSpec`](crate::agents::InstallSpec) (`INSTALL` in its module);
 //! nothing here names an agent (a script's or plugin's text comes from the
@@ -38,10 +39,12 @@
 //!   that is a symlink is written at its target, the link staying a link.
 
 mod detect;
+mod edit;
 mod error;
 mod json;
 mod plan;
 mod targets;
+mod wiring;
 pub(crate) mod write;
 
 pub use crate::agents::Shape;
@@ -50,9 +53,10 @@ pub use detect::{
     SYSTEM_ROOT_ENV,
 };
 pub use error::InstallError;
-pub use json::is_ours;
+pub use json::{is_ours, Doc as JsonDoc};
 pub use plan::{
     apply, change, command_line, plan, status_messages, Action, FileChange, Request, Status,
     NOT_INSTALLED,
 };
 pub use targets::{native_timeout, FALLBACK_TIMEOUT};
+pub use wiring::{drift, rows, Drift, Used};

@@ -8,8 +8,9 @@ use std::path::{Path, PathBuf};
 use serde_json::{Map, Value};
 
 use super::detect::{file_is_ours, Env};
-use super::json::{self, Layout};
+use super::json;
 use super::targets;
+use super::wiring::{self, Used};
 use super::write::{self, Lock};
 use super::InstallError;
 use crate::agents::{Agent, JsonSpec, PluginSpec, Registration, ScriptSpec};
@@ -46,6 +47,9 @@ pub struct Request<'a> {
     /// Per event, the `statusMessage`s of its `.agents/hooks.json` hooks,
     /// joined ([`status_messages`]), for an agent that shows one.
     pub status_messages: &'a std::collections::BTreeMap<crate::protocol::EventName, String>,
+    /// The events the hooks use ([`Used::of`]): install registers those
+    /// (and the session start, [`super::rows`]); uninstall ignores it.
+    pub used: &'a Used,
 }
 
 /// Per event, the distinct `statusMessage`s of `handlers`, in declaration
@@ -378,23 +382,14 @@ fn plan_json(
 ) -> Result<FileChange, InstallError> {
     let id = req.agent.id();
     let before = read_opt(&path, caps::HOOKS_JSON)?;
-    let (mut root, layout) = match &before {
-        Some(bytes) => {
-            let doc = json::parse(&path, bytes, t.jsonc)?;
-            (doc.root, doc.layout)
-        }
-        None => (Map::new(), Layout::fresh()),
-    };
-    let original = root.clone();
+    let mut doc = json::Doc::parse(&path, before.as_deref(), t.jsonc)?;
     let extras = targets::root_keys(t);
     let backup = backup_of(&path);
     let mut change = FileChange::unchanged(path.clone(), before.clone(), stop);
     match req.action {
         Action::Install => {
-            let wanted: Vec<(String, Value)> = req
-                .agent
-                .table()
-                .installed()
+            let wanted: Vec<(String, Value)> = wiring::rows(req.agent.table(), req.used)
+                .into_iter()
                 .map(|row| {
                     let command = command_line_at(req.binary, req.agent, row.native, req.scope);
                     let powershell = powershell_line(req.binary, req.agent, row.native, req.scope);
@@ -407,20 +402,23 @@ fn plan_json(
             if wanted.is_empty() {
                 return Ok(change);
             }
+            // A file that holds entries of ours already is one install
+            // created or backed up before: its backup, if any, is the user's.
+            let had_ours = json::has_ours(&doc.root, t.shape, id);
             if before.is_none() {
                 for (k, v) in &extras {
-                    root.insert((*k).to_string(), v.clone());
+                    doc.root.insert((*k).to_string(), v.clone());
                 }
             }
-            json::sync(&path, &mut root, t.shape, id, &wanted)?;
+            json::sync(&path, &mut doc.root, t.shape, id, &wanted)?;
             for (k, v) in extras {
-                root.entry(k.to_string()).or_insert(v);
+                doc.root.entry(k.to_string()).or_insert(v);
             }
-            if before.is_some() && root == original {
+            if before.is_some() && !doc.changed() {
                 return Ok(change);
             }
-            change.after = Some(layout.render(&Value::Object(root)).into_bytes());
-            if before.is_some() && !backup.exists() {
+            change.after = Some(doc.render()?);
+            if before.is_some() && !had_ours && !backup.exists() {
                 change.backup = Some(backup);
             }
         }
@@ -428,8 +426,8 @@ fn plan_json(
             if before.is_none() {
                 return Ok(change);
             }
-            json::sync(&path, &mut root, t.shape, id, &[])?;
-            if root == original {
+            json::sync(&path, &mut doc.root, t.shape, id, &[])?;
+            if !doc.changed() {
                 return Ok(change);
             }
             let backup_bytes = read_opt(&backup, caps::HOOKS_JSON)?;
@@ -438,7 +436,7 @@ fn plan_json(
                 .and_then(|b| json::parse(&backup, b, t.jsonc).ok())
                 .map(|d| d.root);
             if let Some(b) = &backup_root {
-                keep_empty_containers(&mut root, b);
+                keep_empty_containers(&mut doc.root, b);
             }
             // Root keys install adds (Copilot's and Cursor's `version`) go
             // again when they were ours: the backup (the file as install found
@@ -448,23 +446,29 @@ fn plan_json(
             for (k, v) in &extras {
                 let ours = match &backup_root {
                     Some(b) => !b.contains_key(*k),
-                    None => !root.contains_key("hooks"),
+                    None => !doc.root.contains_key("hooks"),
                 };
-                if ours && root.get(*k) == Some(v) {
-                    root.shift_remove(*k);
+                if ours && doc.root.get(*k) == Some(v) {
+                    doc.root.shift_remove(*k);
                 }
             }
             if let (Some(bytes), Some(b)) = (backup_bytes, &backup_root) {
-                if *b == root {
-                    change.after = Some(bytes);
+                // The file as install found it, unless the user wrote a
+                // comment since: then the edited text, which keeps it.
+                if *b == doc.root {
+                    change.after = Some(if doc.comments_kept_by(&bytes) {
+                        bytes
+                    } else {
+                        doc.render()?
+                    });
                     change.drop_backup = Some(backup);
                     return Ok(change);
                 }
             }
-            change.after = if root.is_empty() && backup_root.is_none() {
+            change.after = if doc.root.is_empty() && backup_root.is_none() {
                 None
             } else {
-                Some(layout.render(&Value::Object(root)).into_bytes())
+                Some(doc.render()?)
             };
         }
     }
@@ -500,10 +504,8 @@ fn plan_scripts(
 ) -> Result<Vec<FileChange>, InstallError> {
     let id = req.agent.id();
     let wanted: Vec<(&str, String)> = match req.action {
-        Action::Install => req
-            .agent
-            .table()
-            .installed()
+        Action::Install => wiring::rows(req.agent.table(), req.used)
+            .into_iter()
             .map(|row| {
                 let command = command_line(req.binary, req.agent, row.native);
                 (row.native, (spec.text)(&command, id))
@@ -572,7 +574,10 @@ fn plan_plugin(
     }
     let mut change = FileChange::unchanged(path, before, stop);
     change.after = match req.action {
-        Action::Install => Some((spec.text)(req.binary, req.agent.table()).into_bytes()),
+        Action::Install => {
+            let events = wiring::rows(req.agent.table(), req.used);
+            Some((spec.text)(req.binary, &events).into_bytes())
+        }
         Action::Uninstall => None,
     };
     Ok(change)
@@ -774,6 +779,7 @@ mod tests {
             env: &env,
             binary: Path::new("agenthooks"),
             status_messages: &Default::default(),
+            used: &Used::Unknown,
         };
         match plan(&req) {
             Err(InstallError::Conflict { why, .. }) => {

@@ -50,7 +50,8 @@ pub struct Note {
     pub source: Source,
     /// A stable kebab-case name for what happened: a [`Failure::kind`] or
     /// [`Skip::kind`] for a hook that failed or was skipped, else one of
-    /// `config-error`, `config-warning`, `trust`, `conflict`,
+    /// `config-error`, `config-warning`, `wiring` (hooks.json uses an event
+    /// the agent's entries do not call), `trust`, `conflict`,
     /// `ignored-block`, `output`, `verbose`, `audit`, `input`, `internal`,
     /// or, from an agent, the field it dropped (`ask`, `updated-input`, ...).
     pub kind: &'static str,
