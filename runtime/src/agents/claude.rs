@@ -169,7 +169,11 @@ static INFO: Info = Info::new("claude", "Claude Code", &TABLE, &INSTALL).with_de
         ],
     )
     .capped(&[(EventName::SessionEnd, secs(60))]),
-);
+)
+.with_native_hooks(super::NativeHooks::INSTALLED.in_files(
+    &[".claude/settings.json", ".claude/settings.local.json"],
+    &[super::UserPath::home(".claude/settings.json")],
+));
 
 impl Agent for Claude {
     fn info(&self) -> &Info {

@@ -108,6 +108,7 @@ mod install_spec;
 pub mod junie;
 pub mod kilo;
 pub mod kiro;
+pub mod native_hooks;
 pub mod opencode;
 pub mod pi;
 pub mod plan;
@@ -125,6 +126,7 @@ pub use install_spec::{
     PluginSpec, Registration, ScriptSpec, Shape, SystemFile, TimeUnit, UserDir, UserPath,
     COMMAND_AND_TIMEOUT, DISABLE_ALL_HOOKS, USER_ONLY,
 };
+pub use native_hooks::{Imported, NativeHook, NativeHooks};
 pub use plan::{Intent, Verdict};
 pub use table::{
     rename, tool, AnswerKind, Capabilities, CapabilityRow, Caps, EventRow, Rename, Table, ToolRow,
@@ -251,6 +253,8 @@ pub struct Info {
     /// [`Agent::decode`] (`--event`, which `install` always writes, comes
     /// first anyway).
     pub names: &'static [&'static str],
+    /// [`Agent::native_hooks`].
+    pub native_hooks: NativeHooks,
 }
 
 impl Info {
@@ -271,6 +275,15 @@ impl Info {
             deadline: deadline::UNVERIFIED,
             also_runs: None,
             names: &["hook_event_name"],
+            native_hooks: NativeHooks::INSTALLED,
+        }
+    }
+
+    /// The same agent, whose users keep their own hooks as `native` says.
+    pub const fn with_native_hooks(self, native_hooks: NativeHooks) -> Info {
+        Info {
+            native_hooks,
+            ..self
         }
     }
 
@@ -334,6 +347,12 @@ pub trait Agent: Sync + Send {
     /// `None` for most agents.
     fn also_runs(&self) -> Option<AlsoRuns> {
         self.info().also_runs
+    }
+
+    /// Where the agent's users keep their own hooks and the variables its
+    /// hooks get (what `agenthooks import` reads, see [`native_hooks`]).
+    fn native_hooks(&self) -> NativeHooks {
+        self.info().native_hooks
     }
 
     /// What this agent does with agenthooks' own `.agents/hooks.json` (parsed)

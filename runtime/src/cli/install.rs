@@ -374,6 +374,7 @@ impl Ctx {
         // system-wide one.
         if action == Action::Install && !dry_run && self.scope != Scope::Managed {
             self.note_double_loads(&mut out, agents)?;
+            self.warn_doubles(&mut out, agents)?;
         }
         if dry_run {
             writeln!(out, "dry run: nothing was written")?;
@@ -408,6 +409,21 @@ impl Ctx {
                 let note = crate::agents::double_load_note(host, *other, also, host_installed);
                 writeln!(out, "{}: note: {note}", host.id())?;
             }
+        }
+        Ok(())
+    }
+
+    /// One line per hook that both an agent's own file and
+    /// `.agents/hooks.json` run, which the agent would run twice now.
+    fn warn_doubles(&self, out: &mut impl io::Write, just: &[&'static dyn Agent]) -> io::Result<()> {
+        let config = self.load();
+        for double in crate::import::twice::doubles(just, &config, &self.root, &self.env) {
+            writeln!(
+                out,
+                "{}: warning: {}",
+                double.agent.id(),
+                double.line(&self.root, &self.env.home)
+            )?;
         }
         Ok(())
     }

@@ -20,6 +20,7 @@ pub mod check;
 pub mod compile;
 pub mod compile_worker;
 pub mod fire;
+pub mod import;
 pub mod install;
 pub mod new;
 pub mod oci;
@@ -65,6 +66,8 @@ pub enum Cmd {
     Trust(trust::Args),
     /// Write agenthooks into agents' own hook configs (merging, with a backup).
     Install(install::Args),
+    /// Bring the hooks in agents' own config files into `.agents/hooks.json` (Claude's format).
+    Import(import::Args),
     /// Remove what `install` wrote, restoring the original bytes where it can.
     Uninstall(install::UninstallArgs),
     /// Lint `.agents/hooks.json` and what each installed agent cannot do with it.
@@ -137,6 +140,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Cmd::Trust(args) => trust::run(args),
         Cmd::Install(args) => install::run(args),
         Cmd::Uninstall(args) => install::run_uninstall(args),
+        Cmd::Import(args) => import::run(args),
         Cmd::Check(args) => check::run(args),
         Cmd::Compile(args) => compile::run(args),
         Cmd::Agents(args) => agents::run(args),

@@ -39,7 +39,7 @@
 
 mod detect;
 mod error;
-mod json;
+pub(crate) mod json;
 mod plan;
 mod targets;
 pub(crate) mod write;
@@ -51,7 +51,21 @@ pub use detect::{
 pub use error::InstallError;
 pub use json::is_ours;
 pub use plan::{
-    apply, change, command_line, plan, status_messages, Action, FileChange, Request, Status,
-    NOT_INSTALLED,
+    apply, change, command_line, plan, status_messages, unified_diff, Action, FileChange, Request,
+    Status, NOT_INSTALLED,
 };
 pub use targets::{native_timeout, FALLBACK_TIMEOUT};
+
+/// `bytes` (the native file at `path`) parsed as a JSON object, as install
+/// reads it; `jsonc` says whether the agent accepts comments there.
+///
+/// # Errors
+/// When it is not a JSON object (one line naming the file, the place and
+/// the fix).
+pub fn parse_object(
+    path: &std::path::Path,
+    bytes: &[u8],
+    jsonc: bool,
+) -> Result<serde_json::Map<String, serde_json::Value>, InstallError> {
+    json::parse(path, bytes, jsonc).map(|doc| doc.root)
+}

@@ -153,28 +153,33 @@ impl FileChange {
 
     /// A unified diff of the change, `label` naming the file in its header.
     pub fn diff(&self, label: &str) -> String {
-        let text = |b: &Option<Vec<u8>>| {
-            b.as_deref()
-                .map(|b| String::from_utf8_lossy(b).into_owned())
-                .unwrap_or_default()
-        };
-        let (old, new) = (text(&self.before), text(&self.after));
-        let a = if self.before.is_some() {
-            format!("a/{label}")
-        } else {
-            "/dev/null".to_string()
-        };
-        let b = if self.after.is_some() {
-            format!("b/{label}")
-        } else {
-            "/dev/null".to_string()
-        };
-        similar::TextDiff::from_lines(&old, &new)
-            .unified_diff()
-            .context_radius(3)
-            .header(&a, &b)
-            .to_string()
+        unified_diff(label, self.before.as_deref(), self.after.as_deref())
     }
+}
+
+/// A unified diff from `before` to `after` (`None`: no file), `label`
+/// naming the file in its header: what every `--dry-run` prints.
+pub fn unified_diff(label: &str, before: Option<&[u8]>, after: Option<&[u8]>) -> String {
+    let text = |b: Option<&[u8]>| {
+        b.map(|b| String::from_utf8_lossy(b).into_owned())
+            .unwrap_or_default()
+    };
+    let (old, new) = (text(before), text(after));
+    let a = if before.is_some() {
+        format!("a/{label}")
+    } else {
+        "/dev/null".to_string()
+    };
+    let b = if after.is_some() {
+        format!("b/{label}")
+    } else {
+        "/dev/null".to_string()
+    };
+    similar::TextDiff::from_lines(&old, &new)
+        .unified_diff()
+        .context_radius(3)
+        .header(&a, &b)
+        .to_string()
 }
 
 /// The one line an entry's launcher prints on stderr when it cannot find
