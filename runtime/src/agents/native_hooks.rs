@@ -417,33 +417,5 @@ fn matcher(
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn variables_are_rewritten_whole() {
-        assert_eq!(
-            replace_var("$A/x ${A} $AB $A_ ${AB} $", "A", "C"),
-            "$C/x ${C} $AB $A_ ${AB} $"
-        );
-        assert_eq!(find_var("x ${A}", "A"), Some(2));
-        assert_eq!(find_var("x $AB", "A"), None);
-    }
-
-    #[test]
-    fn milliseconds_become_seconds() {
-        assert_eq!(
-            seconds(&Value::from(5000), TimeUnit::Milliseconds),
-            Some(Value::from(5))
-        );
-        assert_eq!(
-            seconds(&Value::from(1500), TimeUnit::Milliseconds),
-            Some(Value::from(1.5))
-        );
-        assert_eq!(
-            seconds(&Value::from(7), TimeUnit::Seconds),
-            Some(Value::from(7))
-        );
-        assert_eq!(seconds(&Value::from("7"), TimeUnit::Seconds), None);
-    }
-}
+#[path = "native_hooks_tests.rs"]
+mod tests;

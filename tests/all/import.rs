@@ -1,0 +1,147 @@
+//! `agenthooks import` through the real binary: agents' own hooks files into
+//! `.agents/hooks.json`, translated, each once; `--dry-run`; and the
+//! never-twice check of `install`, `check` and `run`.
+
+use serde_json::{json, Value};
+
+use crate::install::snapshot;
+use crate::util::TempProject;
+
+fn hooks_json(p: &TempProject) -> Value {
+    let text = std::fs::read_to_string(p.path(".agents/hooks.json")).unwrap();
+    serde_json::from_str(&text).unwrap()
+}
+
+const GEMINI: &str = "{\n\t\"general\": {\n\t\t\"disableAutoUpdate\": true\n\t},\n\t\"hooks\": {\n\t\t\"BeforeTool\": [\n\t\t\t{\n\t\t\t\t\"matcher\": \"run_shell_command|write_file\",\n\t\t\t\t\"hooks\": [\n\t\t\t\t\t{\n\t\t\t\t\t\t\"name\": \"guard\",\n\t\t\t\t\t\t\"type\": \"command\",\n\t\t\t\t\t\t\"command\": \"$GEMINI_PROJECT_DIR/guard.sh\",\n\t\t\t\t\t\t\"timeout\": 5000\n\t\t\t\t\t}\n\t\t\t\t]\n\t\t\t}\n\t\t],\n\t\t\"AfterAgent\": [\n\t\t\t{\n\t\t\t\t\"hooks\": [\n\t\t\t\t\t{\n\t\t\t\t\t\t\"type\": \"command\",\n\t\t\t\t\t\t\"command\": \"./done.sh\"\n\t\t\t\t\t}\n\t\t\t\t]\n\t\t\t}\n\t\t]\n\t}\n}\n";
+
+#[test]
+fn gemini_hooks_come_over_translated_next_to_the_user_s_own() {
+    let p = TempProject::new();
+    p.write(".gemini/settings.json", GEMINI);
+    let mine = "{\n  \"description\": \"team hooks\",\n  \"hooks\": {\n    \"Stop\": [\n      {\n        \"hooks\": [\n          {\n            \"type\": \"command\",\n            \"command\": \"./notify.sh\"\n          }\n        ]\n      }\n    ]\n  }\n}\n";
+    p.write(".agents/hooks.json", mine);
+    let ran = p.output(p.cmd(["import", "gemini"]), "");
+    assert_eq!(ran.code(), 0, "{}", ran.stderr());
+    let out = ran.stdout();
+    assert!(
+        out.contains("gemini: .gemini/settings.json BeforeTool `$GEMINI_PROJECT_DIR/guard.sh`: imported as PreToolUse on `Bash|Write`"),
+        "{out}"
+    );
+    assert!(
+        out.contains("gemini: .gemini/settings.json BeforeTool `$GEMINI_PROJECT_DIR/guard.sh`: not carried: `name`: Gemini CLI only"),
+        "{out}"
+    );
+    assert!(out.contains("AfterAgent `./done.sh`: imported as Stop\n"), "{out}");
+    assert!(out.contains("updated .agents/hooks.json"), "{out}");
+    assert!(out.contains("`agenthooks trust`"), "{out}");
+    assert_eq!(
+        hooks_json(&p),
+        json!({"description": "team hooks", "hooks": {
+            "Stop": [{"hooks": [
+                {"type": "command", "command": "./notify.sh"},
+                {"type": "command", "command": "./done.sh"}
+            ]}],
+            "PreToolUse": [{"matcher": "Bash|Write", "hooks": [
+                {"type": "command", "command": "$CLAUDE_PROJECT_DIR/guard.sh", "timeout": 5}
+            ]}]
+        }})
+    );
+    // The layout of the user's file is kept; Gemini's file is not touched.
+    let text = std::fs::read_to_string(p.path(".agents/hooks.json")).unwrap();
+    assert!(text.starts_with("{\n  \"description\": \"team hooks\",\n  \"hooks\": {\n    \"Stop\""), "{text}");
+    assert_eq!(std::fs::read_to_string(p.path(".gemini/settings.json")).unwrap(), GEMINI);
+    // Again: every hook is there already, and nothing is written.
+    let before = snapshot(&p.root);
+    let again = p.output(p.cmd(["import", "gemini"]), "");
+    assert!(again.stdout().contains("already in .agents/hooks.json as PreToolUse"), "{}", again.stdout());
+    assert!(again.stdout().contains("unchanged .agents/hooks.json"), "{}", again.stdout());
+    assert_eq!(snapshot(&p.root), before);
+}
+
+#[test]
+fn dry_run_prints_the_diff_and_writes_nothing() {
+    let p = TempProject::new();
+    p.write(".gemini/settings.json", GEMINI);
+    let before = snapshot(&p.root);
+    let ran = p.output(p.cmd(["import", "--dry-run"]), "");
+    assert_eq!(ran.code(), 0, "{}", ran.stderr());
+    let out = ran.stdout();
+    assert!(out.contains("would create .agents/hooks.json"), "{out}");
+    assert!(out.contains("--- /dev/null\n+++ b/.agents/hooks.json"), "{out}");
+    assert!(out.contains("+            \"command\": \"$CLAUDE_PROJECT_DIR/guard.sh\","), "{out}");
+    assert!(out.contains("dry run: nothing was written"), "{out}");
+    assert_eq!(snapshot(&p.root), before);
+}
+
+#[test]
+fn agenthooks_own_entries_are_never_imported() {
+    let p = TempProject::new();
+    p.write(
+        ".claude/settings.json",
+        "{\n  \"hooks\": {\n    \"PostToolUse\": [\n      {\n        \"matcher\": \"Write|Edit\",\n        \"hooks\": [\n          {\n            \"type\": \"command\",\n            \"command\": \"npx prettier --write .\",\n            \"timeout\": 30\n          }\n        ]\n      }\n    ]\n  }\n}\n",
+    );
+    let installed = p.output(p.cmd(["install", "claude", "copilot"]), "");
+    assert_eq!(installed.code(), 0, "{}", installed.stderr());
+    let ran = p.output(p.cmd(["import"]), "");
+    assert_eq!(ran.code(), 0, "{}", ran.stderr());
+    assert_eq!(
+        hooks_json(&p),
+        json!({"hooks": {"PostToolUse": [{"matcher": "Write|Edit", "hooks": [
+            {"type": "command", "command": "npx prettier --write .", "timeout": 30}
+        ]}]}})
+    );
+    assert!(!ran.stdout().contains("agenthooks run"), "{}", ran.stdout());
+}
+
+#[test]
+fn a_pasted_claude_hook_is_flagged_by_install_and_check_and_run_runs_it_once() {
+    let p = TempProject::new();
+    let log = p.path("log.txt");
+    p.script("log.sh", &format!("echo pasted >> '{}'", log.display()));
+    p.script("other.sh", &format!("echo other >> '{}'", log.display()));
+    let pasted = json!({"type": "command", "command": "$CLAUDE_PROJECT_DIR/.agents/hooks/log.sh"});
+    p.write(
+        ".claude/settings.json",
+        serde_json::to_string_pretty(&json!({"hooks": {"PreToolUse": [
+            {"matcher": "Bash", "hooks": [pasted.clone()]}
+        ]}}))
+        .unwrap(),
+    );
+    p.project_hooks(&json!({"hooks": {"PreToolUse": [
+        {"matcher": "Bash", "hooks": [
+            {"type": "command", "command": "$CLAUDE_PROJECT_DIR/.agents/hooks/log.sh   "},
+            {"type": "command", "command": "$CLAUDE_PROJECT_DIR/.agents/hooks/other.sh"}
+        ]}
+    ]}}));
+    p.trust();
+    let line = "`.claude/settings.json` and `.agents/hooks.json` both run `$CLAUDE_PROJECT_DIR/.agents/hooks/log.sh` on PreToolUse: Claude Code runs it twice; `agenthooks import claude --move` keeps the one in .agents/hooks.json";
+    let installed = p.output(p.cmd(["install", "claude"]), "");
+    assert_eq!(installed.code(), 0, "{}", installed.stderr());
+    assert!(
+        installed.stdout().contains(&format!("claude: warning: {line}")),
+        "{}",
+        installed.stdout()
+    );
+    assert_eq!(installed.stdout().matches("both run").count(), 1);
+    let checked = p.output(p.cmd(["check"]), "");
+    assert_eq!(checked.code(), 1, "{}", checked.stdout());
+    assert!(checked.stdout().contains(&format!("warning: {line}")), "{}", checked.stdout());
+    // Claude Code runs the pasted hook from its own file; agenthooks runs
+    // only the other one, and says why.
+    let ran = p.run(&p.bash("ls"));
+    assert_eq!(ran.code(), 0, "{}", ran.stderr());
+    assert_eq!(std::fs::read_to_string(&log).unwrap(), "other\n");
+    ran.assert_stderr_contains("skipped: Claude Code runs the same command from `");
+    // For a tool the native hook does not match, agenthooks runs both.
+    std::fs::remove_file(&log).unwrap();
+    let edit = p.payload(
+        "PreToolUse",
+        json!({"tool_name": "Edit", "tool_input": {"file_path": "a"}, "tool_use_id": "t"}),
+    );
+    p.project_hooks(&json!({"hooks": {"PreToolUse": [
+        {"hooks": [{"type": "command", "command": "$CLAUDE_PROJECT_DIR/.agents/hooks/log.sh"}]}
+    ]}}));
+    p.trust();
+    let ran = p.run(&edit);
+    assert_eq!(std::fs::read_to_string(&log).unwrap(), "pasted\n", "{}", ran.stderr());
+}
