@@ -57,17 +57,16 @@ pub fn merge(
             target = Some(i);
         }
     }
-    match target.and_then(|i| groups[i].get_mut("hooks")?.as_array_mut()) {
-        Some(handlers) => handlers.push(handler),
-        None => {
-            let mut group = Map::new();
-            if let Some(m) = &hook.matcher {
-                group.insert("matcher".into(), Value::String(m.clone()));
-            }
-            group.insert("hooks".into(), Value::Array(vec![handler]));
-            groups.push(Value::Object(group));
-        }
+    if let Some(handlers) = target.and_then(|i| groups[i].get_mut("hooks")?.as_array_mut()) {
+        handlers.push(handler);
+        return Ok(Merged::Added);
     }
+    let mut group = Map::new();
+    if let Some(m) = &hook.matcher {
+        group.insert("matcher".into(), Value::String(m.clone()));
+    }
+    group.insert("hooks".into(), Value::Array(vec![handler]));
+    groups.push(Value::Object(group));
     Ok(Merged::Added)
 }
 

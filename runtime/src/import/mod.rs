@@ -74,7 +74,7 @@ fn expand(path: PathBuf) -> Vec<PathBuf> {
 }
 
 /// One native file's hooks.
-#[derive(Debug, Clone)]
+#[derive(Clone)]
 pub struct NativeFile {
     /// The agent whose file it is.
     pub agent: &'static dyn Agent,

@@ -45,7 +45,7 @@ impl Request<'_> {
 }
 
 /// One planned import.
-#[derive(Debug, Clone)]
+#[derive(Clone)]
 pub struct Plan {
     /// One line per hook imported, per hook already there, per hook not
     /// imported and per thing a hook could not carry, in file order.
@@ -191,7 +191,7 @@ pub fn apply(req: &Request<'_>) -> Result<Plan, InstallError> {
         Ok(p)
     });
     drop(lock);
-    if created && result.as_ref().map_or(true, |p| p.after == p.before) {
+    if created && !matches!(&result, Ok(p) if p.after != p.before) {
         let _ = std::fs::remove_dir(dir);
     }
     result

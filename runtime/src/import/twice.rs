@@ -17,7 +17,7 @@ use crate::protocol::{one_line, Event, EventName, Note};
 use crate::select::{select, Matcher};
 
 /// One hook run twice.
-#[derive(Debug, Clone)]
+#[derive(Clone)]
 pub struct Double {
     /// The agent that runs both.
     pub agent: &'static dyn Agent,
