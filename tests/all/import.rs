@@ -145,3 +145,33 @@ fn a_pasted_claude_hook_is_flagged_by_install_and_check_and_run_runs_it_once() {
     let ran = p.run(&edit);
     assert_eq!(std::fs::read_to_string(&log).unwrap(), "pasted\n", "{}", ran.stderr());
 }
+
+#[test]
+fn every_agent_s_own_hooks_file_comes_over() {
+    use agenthooks::agents::{Registration, AGENTS, USER_ONLY};
+    let json_agents = AGENTS.iter().filter(|a| {
+        matches!(a.install_spec().registration, Registration::Json(_))
+            && a.install_spec().project != USER_ONLY
+    });
+    let mut seen = 0;
+    for agent in json_agents {
+        let id = agent.id();
+        let p = TempProject::new();
+        let (files, needle) = crate::install::existing(id);
+        for (rel, text) in &files {
+            p.write(rel, text);
+        }
+        let ran = p.output(p.cmd(["import", id]), "");
+        assert_eq!(ran.code(), 0, "{id}: {}", ran.stderr());
+        assert!(ran.stdout().contains(": imported as "), "{id}: {}", ran.stdout());
+        let imported = std::fs::read_to_string(p.path(".agents/hooks.json"))
+            .unwrap_or_else(|e| panic!("{id}: {e}\n{}", ran.stdout()));
+        assert!(imported.contains(needle), "{id}: {imported}");
+        // Without `--move` the agent's own file keeps its bytes.
+        for (rel, text) in &files {
+            assert_eq!(&std::fs::read_to_string(p.path(rel)).unwrap(), text, "{id}");
+        }
+        seen += 1;
+    }
+    assert!(seen >= 12, "{seen}");
+}
