@@ -11,6 +11,7 @@
 
 pub mod merge;
 pub mod plan;
+pub mod take_out;
 pub mod twice;
 
 use std::path::{Path, PathBuf};
