@@ -31,7 +31,10 @@ fn gemini_hooks_come_over_translated_next_to_the_user_s_own() {
         out.contains("gemini: .gemini/settings.json BeforeTool `$GEMINI_PROJECT_DIR/guard.sh`: not carried: `name`: Gemini CLI only"),
         "{out}"
     );
-    assert!(out.contains("AfterAgent `./done.sh`: imported as Stop\n"), "{out}");
+    assert!(
+        out.contains("AfterAgent `./done.sh`: imported as Stop\n"),
+        "{out}"
+    );
     assert!(out.contains("updated .agents/hooks.json"), "{out}");
     assert!(out.contains("`agenthooks trust`"), "{out}");
     assert_eq!(
@@ -48,13 +51,29 @@ fn gemini_hooks_come_over_translated_next_to_the_user_s_own() {
     );
     // The layout of the user's file is kept; Gemini's file is not touched.
     let text = std::fs::read_to_string(p.path(".agents/hooks.json")).unwrap();
-    assert!(text.starts_with("{\n  \"description\": \"team hooks\",\n  \"hooks\": {\n    \"Stop\""), "{text}");
-    assert_eq!(std::fs::read_to_string(p.path(".gemini/settings.json")).unwrap(), GEMINI);
+    assert!(
+        text.starts_with("{\n  \"description\": \"team hooks\",\n  \"hooks\": {\n    \"Stop\""),
+        "{text}"
+    );
+    assert_eq!(
+        std::fs::read_to_string(p.path(".gemini/settings.json")).unwrap(),
+        GEMINI
+    );
     // Again: every hook is there already, and nothing is written.
     let before = snapshot(&p.root);
     let again = p.output(p.cmd(["import", "gemini"]), "");
-    assert!(again.stdout().contains("already in .agents/hooks.json as PreToolUse"), "{}", again.stdout());
-    assert!(again.stdout().contains("unchanged .agents/hooks.json"), "{}", again.stdout());
+    assert!(
+        again
+            .stdout()
+            .contains("already in .agents/hooks.json as PreToolUse"),
+        "{}",
+        again.stdout()
+    );
+    assert!(
+        again.stdout().contains("unchanged .agents/hooks.json"),
+        "{}",
+        again.stdout()
+    );
     assert_eq!(snapshot(&p.root), before);
 }
 
@@ -67,8 +86,14 @@ fn dry_run_prints_the_diff_and_writes_nothing() {
     assert_eq!(ran.code(), 0, "{}", ran.stderr());
     let out = ran.stdout();
     assert!(out.contains("would create .agents/hooks.json"), "{out}");
-    assert!(out.contains("--- /dev/null\n+++ b/.agents/hooks.json"), "{out}");
-    assert!(out.contains("+            \"command\": \"$CLAUDE_PROJECT_DIR/guard.sh\","), "{out}");
+    assert!(
+        out.contains("--- /dev/null\n+++ b/.agents/hooks.json"),
+        "{out}"
+    );
+    assert!(
+        out.contains("+            \"command\": \"$CLAUDE_PROJECT_DIR/guard.sh\","),
+        "{out}"
+    );
     assert!(out.contains("dry run: nothing was written"), "{out}");
     assert_eq!(snapshot(&p.root), before);
 }
@@ -118,14 +143,20 @@ fn a_pasted_claude_hook_is_flagged_by_install_and_check_and_run_runs_it_once() {
     let installed = p.output(p.cmd(["install", "claude"]), "");
     assert_eq!(installed.code(), 0, "{}", installed.stderr());
     assert!(
-        installed.stdout().contains(&format!("claude: warning: {line}")),
+        installed
+            .stdout()
+            .contains(&format!("claude: warning: {line}")),
         "{}",
         installed.stdout()
     );
     assert_eq!(installed.stdout().matches("both run").count(), 1);
     let checked = p.output(p.cmd(["check"]), "");
     assert_eq!(checked.code(), 1, "{}", checked.stdout());
-    assert!(checked.stdout().contains(&format!("warning: {line}")), "{}", checked.stdout());
+    assert!(
+        checked.stdout().contains(&format!("warning: {line}")),
+        "{}",
+        checked.stdout()
+    );
     // Claude Code runs the pasted hook from its own file; agenthooks runs
     // only the other one, and says why.
     let ran = p.run(&p.bash("ls"));
@@ -143,7 +174,12 @@ fn a_pasted_claude_hook_is_flagged_by_install_and_check_and_run_runs_it_once() {
     ]}}));
     p.trust();
     let ran = p.run(&edit);
-    assert_eq!(std::fs::read_to_string(&log).unwrap(), "pasted\n", "{}", ran.stderr());
+    assert_eq!(
+        std::fs::read_to_string(&log).unwrap(),
+        "pasted\n",
+        "{}",
+        ran.stderr()
+    );
 }
 
 #[test]
@@ -163,7 +199,11 @@ fn every_agent_s_own_hooks_file_comes_over() {
         }
         let ran = p.output(p.cmd(["import", id]), "");
         assert_eq!(ran.code(), 0, "{id}: {}", ran.stderr());
-        assert!(ran.stdout().contains(": imported as "), "{id}: {}", ran.stdout());
+        assert!(
+            ran.stdout().contains(": imported as "),
+            "{id}: {}",
+            ran.stdout()
+        );
         let imported = std::fs::read_to_string(p.path(".agents/hooks.json"))
             .unwrap_or_else(|e| panic!("{id}: {e}\n{}", ran.stdout()));
         assert!(imported.contains(needle), "{id}: {imported}");

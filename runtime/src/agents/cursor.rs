@@ -109,7 +109,8 @@ static INFO: Info = Info::new("cursor", "Cursor", &TABLE, &INSTALL)
         when: Some("with its third-party configs setting on"),
     })
     .with_native_hooks(
-        super::NativeHooks::INSTALLED.with_vars(&[("CURSOR_PROJECT_DIR", Some("CLAUDE_PROJECT_DIR"))]),
+        super::NativeHooks::INSTALLED
+            .with_vars(&[("CURSOR_PROJECT_DIR", Some("CLAUDE_PROJECT_DIR"))]),
     );
 
 impl Agent for Cursor {

@@ -35,7 +35,9 @@ fn gemini_events_tools_milliseconds_and_variables_are_claude_s() {
     assert_eq!(guard.matcher.as_deref(), Some("Bash|Write|Edit"));
     assert_eq!(
         guard.handler,
-        handler(json!({"type": "command", "command": "$CLAUDE_PROJECT_DIR/.gemini/guard.sh ${GEMINI_SESSION_ID}", "timeout": 5}))
+        handler(
+            json!({"type": "command", "command": "$CLAUDE_PROJECT_DIR/.gemini/guard.sh ${GEMINI_SESSION_ID}", "timeout": 5})
+        )
     );
     assert_eq!(
         guard.dropped,
@@ -45,12 +47,21 @@ fn gemini_events_tools_milliseconds_and_variables_are_claude_s() {
             "group `sequential`: Gemini CLI only, no such key in .agents/hooks.json",
         ]
     );
-    assert_eq!(hooks[0].command.as_deref(), Some("$GEMINI_PROJECT_DIR/.gemini/guard.sh ${GEMINI_SESSION_ID}"));
+    assert_eq!(
+        hooks[0].command.as_deref(),
+        Some("$GEMINI_PROJECT_DIR/.gemini/guard.sh ${GEMINI_SESSION_ID}")
+    );
     let done = ok(&hooks[1]);
-    assert_eq!((done.event, done.matcher.as_deref()), (EventName::Stop, None));
+    assert_eq!(
+        (done.event, done.matcher.as_deref()),
+        (EventName::Stop, None)
+    );
     assert_eq!(done.handler["timeout"], json!(1.5));
     let model = hooks[2].import.as_ref().unwrap_err();
-    assert!(model.contains("`BeforeModel` has no Claude Code equivalent"), "{model}");
+    assert!(
+        model.contains("`BeforeModel` has no Claude Code equivalent"),
+        "{model}"
+    );
 }
 
 #[test]
@@ -67,9 +78,15 @@ fn claude_hooks_are_carried_as_they_are_but_types_agenthooks_does_not_run() {
     assert_eq!(carried.handler, handler(entry));
     assert_eq!(carried.matcher.as_deref(), Some("Write|Edit"));
     assert!(carried.dropped.is_empty(), "{:?}", carried.dropped);
-    assert_eq!(hooks[1].import.as_ref().unwrap_err(), "type `prompt` is not run by agenthooks");
+    assert_eq!(
+        hooks[1].import.as_ref().unwrap_err(),
+        "type `prompt` is not run by agenthooks"
+    );
     let http = ok(&hooks[2]);
-    assert_eq!((http.event, http.matcher.as_deref()), (EventName::SessionStart, Some("startup")));
+    assert_eq!(
+        (http.event, http.matcher.as_deref()),
+        (EventName::SessionStart, Some("startup"))
+    );
 }
 
 #[test]
@@ -85,9 +102,14 @@ fn copilot_bash_powershell_and_timeout_sec_become_command_powershell_and_timeout
     assert_eq!(audit.matcher.as_deref(), Some("Bash|Edit"));
     assert_eq!(
         audit.handler,
-        handler(json!({"type": "command", "command": "./scripts/audit.sh", "powershell": "./scripts/audit.ps1", "timeout": 15}))
+        handler(
+            json!({"type": "command", "command": "./scripts/audit.sh", "powershell": "./scripts/audit.ps1", "timeout": 15})
+        )
     );
-    assert_eq!(audit.dropped, ["`cwd`: GitHub Copilot CLI only, no such key in .agents/hooks.json"]);
+    assert_eq!(
+        audit.dropped,
+        ["`cwd`: GitHub Copilot CLI only, no such key in .agents/hooks.json"]
+    );
 }
 
 #[test]
@@ -100,16 +122,30 @@ fn flat_agents_events_about_one_tool_match_that_tool() {
         }}),
     );
     let guard = ok(&cursor[0]);
-    assert_eq!((guard.event, guard.matcher.as_deref()), (EventName::PreToolUse, Some("Bash")));
-    assert_eq!(guard.handler, handler(json!({"type": "command", "command": "$CLAUDE_PROJECT_DIR/guard.sh", "timeout": 10})));
+    assert_eq!(
+        (guard.event, guard.matcher.as_deref()),
+        (EventName::PreToolUse, Some("Bash"))
+    );
+    assert_eq!(
+        guard.handler,
+        handler(
+            json!({"type": "command", "command": "$CLAUDE_PROJECT_DIR/guard.sh", "timeout": 10})
+        )
+    );
     let format = ok(&cursor[1]);
-    assert_eq!((format.event, format.matcher.as_deref()), (EventName::PostToolUse, Some("Edit")));
+    assert_eq!(
+        (format.event, format.matcher.as_deref()),
+        (EventName::PostToolUse, Some("Edit"))
+    );
     let windsurf = read_as(
         "windsurf",
         json!({"hooks": {"pre_run_command": [{"command": "./fmt.sh", "show_output": true}]}}),
     );
     let fmt = ok(&windsurf[0]);
-    assert_eq!((fmt.event, fmt.matcher.as_deref()), (EventName::PreToolUse, Some("Bash")));
+    assert_eq!(
+        (fmt.event, fmt.matcher.as_deref()),
+        (EventName::PreToolUse, Some("Bash"))
+    );
     assert_eq!(fmt.dropped, ["`show_output`: Windsurf only"]);
 }
 
@@ -123,9 +159,18 @@ fn kiro_matchers_and_timeout_ms() {
         }}),
     );
     let fmt = ok(&hooks[0]);
-    assert_eq!((fmt.event, fmt.matcher.as_deref()), (EventName::PostToolUse, Some("Write")));
-    assert_eq!(fmt.handler, handler(json!({"type": "command", "command": "cargo fmt", "timeout": 1.5})));
-    assert_eq!(fmt.dropped, ["`cache_ttl_seconds`: Kiro CLI only, no such key in .agents/hooks.json"]);
+    assert_eq!(
+        (fmt.event, fmt.matcher.as_deref()),
+        (EventName::PostToolUse, Some("Write"))
+    );
+    assert_eq!(
+        fmt.handler,
+        handler(json!({"type": "command", "command": "cargo fmt", "timeout": 1.5}))
+    );
+    assert_eq!(
+        fmt.dropped,
+        ["`cache_ttl_seconds`: Kiro CLI only, no such key in .agents/hooks.json"]
+    );
     let guard = ok(&hooks[1]);
     assert_eq!(guard.matcher.as_deref(), Some("Bash|@git"));
     assert_eq!(
@@ -144,7 +189,12 @@ fn claude_shaped_agents_tools_units_and_variables() {
     );
     let guard = ok(&qwen[0]);
     assert_eq!(guard.matcher.as_deref(), Some("Bash"));
-    assert_eq!(guard.handler, handler(json!({"type": "command", "command": "$CLAUDE_PROJECT_DIR/guard.sh", "timeout": 5})));
+    assert_eq!(
+        guard.handler,
+        handler(
+            json!({"type": "command", "command": "$CLAUDE_PROJECT_DIR/guard.sh", "timeout": 5})
+        )
+    );
     let factory = read_as(
         "factory",
         json!({"hooks": {"PreToolUse": [{"matcher": "Execute|Create", "hooks": [
@@ -153,7 +203,10 @@ fn claude_shaped_agents_tools_units_and_variables() {
     );
     let rtk = ok(&factory[0]);
     assert_eq!(rtk.matcher.as_deref(), Some("Bash|Write"));
-    assert_eq!(rtk.handler["command"], json!("${CLAUDE_PROJECT_DIR}/rtk hook droid"));
+    assert_eq!(
+        rtk.handler["command"],
+        json!("${CLAUDE_PROJECT_DIR}/rtk hook droid")
+    );
     assert_eq!(rtk.handler["timeout"], json!(10));
     let crush = read_as(
         "crush",
@@ -178,36 +231,39 @@ fn entries_without_a_command_or_not_objects_are_refused_and_odd_files_yield_noth
         json!({"hooks": {"stop": [{"timeout": 3}, 7], "preToolUse": "nope"}}),
     );
     assert_eq!(hooks[0].import.as_ref().unwrap_err(), "no `command` to run");
-    assert_eq!(hooks[1].import.as_ref().unwrap_err(), "the entry is not an object");
+    assert_eq!(
+        hooks[1].import.as_ref().unwrap_err(),
+        "the entry is not an object"
+    );
     assert!(read_as("claude", json!({"hooks": [1]})).is_empty());
     assert!(read_as("claude", json!({"model": "x"})).is_empty());
     // An agent whose hooks are code, not entries in a JSON file.
     assert!(read_as("cline", json!({"hooks": {"PreToolUse": []}})).is_empty());
 }
 
-    #[test]
-    fn variables_are_rewritten_whole() {
-        assert_eq!(
-            replace_var("$A/x ${A} $AB $A_ ${AB} $", "A", "C"),
-            "$C/x ${C} $AB $A_ ${AB} $"
-        );
-        assert_eq!(find_var("x ${A}", "A"), Some(2));
-        assert_eq!(find_var("x $AB", "A"), None);
-    }
+#[test]
+fn variables_are_rewritten_whole() {
+    assert_eq!(
+        replace_var("$A/x ${A} $AB $A_ ${AB} $", "A", "C"),
+        "$C/x ${C} $AB $A_ ${AB} $"
+    );
+    assert_eq!(find_var("x ${A}", "A"), Some(2));
+    assert_eq!(find_var("x $AB", "A"), None);
+}
 
-    #[test]
-    fn milliseconds_become_seconds() {
-        assert_eq!(
-            seconds(&Value::from(5000), TimeUnit::Milliseconds),
-            Some(Value::from(5))
-        );
-        assert_eq!(
-            seconds(&Value::from(1500), TimeUnit::Milliseconds),
-            Some(Value::from(1.5))
-        );
-        assert_eq!(
-            seconds(&Value::from(7), TimeUnit::Seconds),
-            Some(Value::from(7))
-        );
-        assert_eq!(seconds(&Value::from("7"), TimeUnit::Seconds), None);
-    }
+#[test]
+fn milliseconds_become_seconds() {
+    assert_eq!(
+        seconds(&Value::from(5000), TimeUnit::Milliseconds),
+        Some(Value::from(5))
+    );
+    assert_eq!(
+        seconds(&Value::from(1500), TimeUnit::Milliseconds),
+        Some(Value::from(1.5))
+    );
+    assert_eq!(
+        seconds(&Value::from(7), TimeUnit::Seconds),
+        Some(Value::from(7))
+    );
+    assert_eq!(seconds(&Value::from("7"), TimeUnit::Seconds), None);
+}

@@ -84,7 +84,8 @@ pub static AGENT: ClaudeLike = ClaudeLike::new(
     Info::new("qwen", "Qwen Code", &TABLE, &INSTALL)
         .with_deadline(Deadline::new(secs(60), &[]))
         .with_native_hooks(
-            super::NativeHooks::INSTALLED.with_vars(&[("QWEN_PROJECT_DIR", Some("CLAUDE_PROJECT_DIR"))]),
+            super::NativeHooks::INSTALLED
+                .with_vars(&[("QWEN_PROJECT_DIR", Some("CLAUDE_PROJECT_DIR"))]),
         ),
     Dialect::Claude,
 );

@@ -415,7 +415,11 @@ impl Ctx {
 
     /// One line per hook that both an agent's own file and
     /// `.agents/hooks.json` run, which the agent would run twice now.
-    fn warn_doubles(&self, out: &mut impl io::Write, just: &[&'static dyn Agent]) -> io::Result<()> {
+    fn warn_doubles(
+        &self,
+        out: &mut impl io::Write,
+        just: &[&'static dyn Agent],
+    ) -> io::Result<()> {
         let config = self.load();
         for double in crate::import::twice::doubles(just, &config, &self.root, &self.env) {
             writeln!(

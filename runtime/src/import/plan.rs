@@ -115,12 +115,11 @@ pub fn plan(req: &Request<'_>) -> Result<Plan, InstallError> {
                         continue;
                     }
                 };
-                let merged = merge(&mut root, imported, project).map_err(|why| {
-                    InstallError::Conflict {
+                let merged =
+                    merge(&mut root, imported, project).map_err(|why| InstallError::Conflict {
                         path: hooks_file.clone(),
                         why,
-                    }
-                })?;
+                    })?;
                 let on = imported
                     .matcher
                     .as_deref()

@@ -38,8 +38,9 @@ pub fn take_out(agent: &dyn Agent, root: &mut Map<String, Value>, moved: &[Nativ
         };
         match handler {
             Some(j) => {
-                let Some(Value::Array(handlers)) =
-                    items.get_mut(*item).and_then(|group| group.get_mut("hooks"))
+                let Some(Value::Array(handlers)) = items
+                    .get_mut(*item)
+                    .and_then(|group| group.get_mut("hooks"))
                 else {
                     continue;
                 };
@@ -90,7 +91,9 @@ mod tests {
         }}));
         let moved: Vec<NativeHook> = native_hooks::read(claude, &root)
             .into_iter()
-            .filter(|h| h.import.is_ok() && !h.command.as_deref().unwrap_or("").contains("agenthooks"))
+            .filter(|h| {
+                h.import.is_ok() && !h.command.as_deref().unwrap_or("").contains("agenthooks")
+            })
             .collect();
         assert_eq!(moved.len(), 2);
         assert_eq!(take_out(claude, &mut root, &moved), 2);
@@ -108,7 +111,9 @@ mod tests {
         assert_eq!(take_out(claude, &mut changed, &moved), 0);
         // A flat file whose last hook goes keeps its other keys.
         let copilot = find("copilot").unwrap();
-        let mut flat = obj(json!({"version": 1, "hooks": {"preToolUse": [{"type": "command", "bash": "./c.sh"}]}}));
+        let mut flat = obj(
+            json!({"version": 1, "hooks": {"preToolUse": [{"type": "command", "bash": "./c.sh"}]}}),
+        );
         let moved = native_hooks::read(copilot, &flat);
         assert_eq!(take_out(copilot, &mut flat, &moved), 1);
         assert_eq!(Value::Object(flat), json!({"version": 1}));
