@@ -78,7 +78,7 @@ out_seed request '\x00{"hookSpecificOutput":{"decision":{"behavior":"deny","mess
 out_seed signal '\x7f\x00'
 
 # install_merge: `[agent byte][native file]`, the byte picking among the
-# agents whose hooks live in a JSON file.
+# agents whose hooks live in a JSON file (128 and up: those that accept comments).
 merge_seed() { printf '%b' "$3" | seed "$out/install_merge/$1" "$2"; }
 merge_seed empty 0 ''
 merge_seed object 1 '{}'
@@ -88,6 +88,10 @@ merge_seed version 3 '{"version": 1, "hooks": {}}'
 merge_seed bom 4 '\xef\xbb\xbf{"a": [1, 2, {"b": null}]}\n'
 merge_seed comment 5 '{\n  // a comment\n  "hooks": {}\n}\n'
 merge_seed array 6 '[]'
+# JSONC (an agent byte of 128 or more: the agents that accept comments).
+merge_seed jsonc_comments 128 '{\n  // the model\n  "model": "x", /* pinned */\n  "hooks": {\n    "BeforeTool": [\n      {"matcher": "x", "hooks": [{"command": "./a.sh"}]}, // mine\n    ],\n  },\n}\n'
+merge_seed jsonc_crlf 129 '{\r\n  "hooks": {}, // empty\r\n  "a": [1, 2,],\r\n}\r\n'
+merge_seed jsonc_only_comment 130 '// nothing yet\n{}\n'
 
 # shell_split: command lines that use the splitter's features.
 i=0

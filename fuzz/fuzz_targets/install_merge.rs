@@ -1,10 +1,13 @@
 //! `install` then `uninstall` of one agent's JSON config: input
-//! `[agent byte][the native file's bytes]`.
+//! `[agent byte][the native file's bytes]`. An agent byte of 128 or more
+//! picks among the agents whose file may hold comments and trailing commas
+//! (JSONC: Gemini, Qwen, Crush), so the fuzzer spends half its time there.
 //!
 //! Plans run against a scratch project exactly as `install` plans them; the
 //! planned bytes are put in place as `apply` would (the file, its backup).
 //! For any file the merger accepts that holds no entries of ours, uninstall
-//! must give back the input bytes exactly; a refusal is one bounded line.
+//! must give back the input bytes exactly (comments and all) and a second
+//! install must change nothing; a refusal is one bounded line.
 #![no_main]
 
 use std::path::{Path, PathBuf};
@@ -75,12 +78,31 @@ fn put(path: &Path, bytes: Option<&[u8]>) {
     }
 }
 
+/// The agents of [`json_agents`] that accept comments in their file.
+fn jsonc_agents() -> &'static [usize] {
+    static JSONC: OnceLock<Vec<usize>> = OnceLock::new();
+    JSONC.get_or_init(|| {
+        json_agents()
+            .iter()
+            .enumerate()
+            .filter(|(_, a)| matches!(&a.install_spec().registration, Registration::Json(j) if j.jsonc))
+            .map(|(i, _)| i)
+            .collect()
+    })
+}
+
 fuzz_target!(|data: &[u8]| {
     let [pick, bytes @ ..] = data else {
         return;
     };
     let agents = json_agents();
-    let agent = agents[usize::from(*pick) % agents.len()];
+    let index = if *pick >= 128 {
+        let jsonc = jsonc_agents();
+        jsonc[usize::from(*pick - 128) % jsonc.len()]
+    } else {
+        usize::from(*pick) % agents.len()
+    };
+    let agent = agents[index];
     // Where this agent's file is: what an install into nothing would create.
     let file = {
         static PATHS: OnceLock<Vec<PathBuf>> = OnceLock::new();
@@ -90,7 +112,7 @@ fuzz_target!(|data: &[u8]| {
                 .map(|a| one(*a, Action::Install).expect("install into nothing").path)
                 .collect()
         });
-        &paths[usize::from(*pick) % agents.len()]
+        &paths[index]
     };
     std::fs::create_dir_all(file.parent().expect("a parent")).expect("its dir");
     let mut backup = file.clone().into_os_string();
@@ -110,6 +132,12 @@ fuzz_target!(|data: &[u8]| {
         put(b, installed.before.as_deref());
     }
     put(file, installed.after.as_deref());
+    let again = one(agent, Action::Install).expect("install reads what install wrote");
+    assert_eq!(
+        again.after, again.before,
+        "{}: a second install changed the file",
+        agent.id()
+    );
     let removed = one(agent, Action::Uninstall).expect("uninstall reads what install wrote");
     if !bytes.windows(10).any(|w| w == b"agenthooks") {
         assert_eq!(

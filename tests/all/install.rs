@@ -604,21 +604,98 @@ fn a_broken_native_file_is_reported_and_left_alone() {
     );
 }
 
+/// A Gemini `settings.json` as a user keeps it: comments, a trailing comma,
+/// CRLF line ends (it used to be refused: "key must be a string").
+const COMMENTED: &str = "{\r\n  // the team's model\r\n  \"model\": {\"name\": \"gemini-2.5-pro\"}, /* pinned */\r\n  \"hooks\": {\r\n    \"BeforeTool\": [\r\n      {\"matcher\": \"write_file\", \"hooks\": [{\"type\": \"command\", \"command\": \"./lint.sh\"}]}, // ours\r\n    ],\r\n  },\r\n}\r\n";
+
 #[test]
-fn a_settings_file_with_comments_is_refused_not_corrupted() {
+fn a_commented_settings_file_is_installed_into_and_given_back_byte_for_byte() {
+    // Every agent that accepts comments in its file (Gemini, Qwen, Crush).
+    let commented: Vec<_> = agents()
+        .into_iter()
+        .filter(|a| {
+            matches!(
+                &agenthooks::agents::find(a).unwrap().install_spec().registration,
+                agenthooks::agents::Registration::Json(j) if j.jsonc
+            )
+        })
+        .collect();
+    assert!(commented.contains(&"gemini"), "{commented:?}");
+    for agent in commented {
+        let rel = json_file(agent).unwrap();
+        let p = TempProject::new();
+        p.write(rel, COMMENTED);
+        let ran = p.output(p.cmd(["install", agent]), "");
+        assert_eq!(ran.code(), 0, "{agent}: {}", ran.stderr());
+        let installed = std::fs::read_to_string(p.path(rel)).unwrap();
+        assert!(
+            installed.starts_with("{\r\n  // the team's model\r\n  \"model\": {\"name\": \"gemini-2.5-pro\"}, /* pinned */\r\n"),
+            "{agent}: {installed}"
+        );
+        assert!(
+            installed.contains("\"./lint.sh\"}]}, // ours\r\n"),
+            "{agent}: {installed}"
+        );
+        assert!(
+            !installed.replace("\r\n", "").contains('\n'),
+            "{agent}: {installed:?}"
+        );
+        assert!(
+            installed.contains(&format!(" run --agent {agent} --event ")),
+            "{agent}: {installed}"
+        );
+        let again = p.output(p.cmd(["install", agent]), "");
+        assert_eq!(again.code(), 0, "{agent}: {}", again.stderr());
+        assert_eq!(
+            std::fs::read_to_string(p.path(rel)).unwrap(),
+            installed,
+            "{agent}: idempotent"
+        );
+        let ran = p.output(p.cmd(["uninstall", agent]), "");
+        assert_eq!(ran.code(), 0, "{agent}: {}", ran.stderr());
+        assert_eq!(
+            std::fs::read_to_string(p.path(rel)).unwrap(),
+            COMMENTED,
+            "{agent}"
+        );
+        assert!(!p.path(&format!("{rel}.agenthooks.bak")).exists());
+
+        // A comment the user wrote after install survives uninstall, and
+        // only our entries go.
+        let p = TempProject::new();
+        p.write(rel, COMMENTED);
+        assert_eq!(p.output(p.cmd(["install", agent]), "").code(), 0);
+        let with_note = std::fs::read_to_string(p.path(rel)).unwrap().replacen(
+            "{\r\n",
+            "{\r\n  // added later\r\n",
+            1,
+        );
+        p.write(rel, &with_note);
+        let ran = p.output(p.cmd(["uninstall", agent]), "");
+        assert_eq!(ran.code(), 0, "{agent}: {}", ran.stderr());
+        assert_eq!(
+            std::fs::read_to_string(p.path(rel)).unwrap(),
+            COMMENTED.replacen("{\r\n", "{\r\n  // added later\r\n", 1),
+            "{agent}"
+        );
+    }
+}
+
+#[test]
+fn comments_where_the_agent_reads_strict_json_are_refused_not_corrupted() {
     let p = TempProject::new();
-    let text = "{\n  // the team's model\n  \"model\": {\"name\": \"gemini-2.5-pro\"}\n}\n";
-    p.write(".gemini/settings.json", text);
-    let ran = p.output(p.cmd(["install", "gemini"]), "");
+    let text = "{\n  // the team's model\n  \"model\": \"opus\"\n}\n";
+    p.write(".claude/settings.json", text);
+    let ran = p.output(p.cmd(["install", "claude"]), "");
     assert_eq!(ran.code(), 2);
     assert!(
         ran.stderr()
-            .contains(".gemini/settings.json`:2:3: has comments"),
+            .contains(".claude/settings.json`:2:3: comments are not valid JSON"),
         "{}",
         ran.stderr()
     );
     assert_eq!(
-        std::fs::read_to_string(p.path(".gemini/settings.json")).unwrap(),
+        std::fs::read_to_string(p.path(".claude/settings.json")).unwrap(),
         text
     );
 }

@@ -19,12 +19,8 @@ pub enum InstallError {
         /// What the parser said.
         what: String,
     },
-    /// The file holds comments.
-    #[error("`{}`:{line}:{column}: {}", path.display(), if *allowed {
-        "has comments, which the agent accepts but agenthooks cannot keep when it rewrites the file; remove them, or add the entries by hand (`--dry-run` on a copy without comments shows them); nothing was changed"
-    } else {
-        "comments are not valid JSON in this file; remove them, then run again (nothing was changed)"
-    })]
+    /// The file holds comments where the agent reads strict JSON.
+    #[error("`{}`:{line}:{column}: comments are not valid JSON in this file; remove them, then run again (nothing was changed)", path.display())]
     Comments {
         /// The file.
         path: PathBuf,
@@ -32,8 +28,13 @@ pub enum InstallError {
         line: usize,
         /// 1-based column of the first comment.
         column: usize,
-        /// Whether the agent itself accepts comments there.
-        allowed: bool,
+    },
+    /// The change could not be written into the file's own text with its
+    /// comments kept (duplicate keys make the text and its value disagree).
+    #[error("`{}`: agenthooks cannot change this file and keep its comments and layout (a key that appears twice?); fix that, or add the entries by hand (`--dry-run` on a copy without comments shows them); nothing was changed", path.display())]
+    Unkeepable {
+        /// The file.
+        path: PathBuf,
     },
     /// The file (or a key in it) is not the JSON object the agent expects.
     #[error("`{}`: {} is not a JSON object; fix the file, then run again (nothing was changed)", path.display(), key.as_deref().map_or("the top level".to_string(), |k| format!("`{k}`")))]
@@ -144,14 +145,8 @@ mod tests {
                 path: p(),
                 line: 1,
                 column: 1,
-                allowed: true,
             },
-            InstallError::Comments {
-                path: p(),
-                line: 1,
-                column: 1,
-                allowed: false,
-            },
+            InstallError::Unkeepable { path: p() },
             InstallError::NotAnObject {
                 path: p(),
                 key: Some("hooks".into()),

@@ -2,13 +2,16 @@
 //!
 //! The file is parsed into a [`serde_json::Value`] (key order kept: the crate
 //! builds serde_json with `preserve_order`), our entries are synced into its
-//! `hooks` object, and it is written back with the indent, line ending and
-//! final newline it had. A file whose parsed value does not change is never
-//! rewritten, so a second install leaves the bytes alone.
+//! `hooks` object, and the change is carried over to the file's own text
+//! ([`Doc::render`], see `edit`): comments (where the agent accepts them),
+//! trailing commas, indent and line endings stay. A file whose parsed value
+//! does not change is never rewritten, so a second install leaves the bytes
+//! alone.
 
 use serde::Serialize;
 use serde_json::{Map, Value};
 
+use super::edit;
 use super::InstallError;
 use crate::agents::Shape;
 use std::path::Path;
@@ -84,20 +87,127 @@ impl Layout {
     }
 }
 
-/// A parsed config file: its root object and how it was laid out.
+/// A native JSON config file, parsed for editing: change [`Doc::root`]
+/// (entries removed or inserted at any key path) and [`Doc::render`] writes
+/// the change into the file's own text, keeping every byte it does not
+/// touch: comments, trailing commas, layout, CRLF (see `edit`).
 #[derive(Debug, Clone)]
-pub(crate) struct Doc {
-    /// The root object.
-    pub(crate) root: Map<String, Value>,
-    /// The original layout.
+pub struct Doc {
+    /// The root object: edit this.
+    pub root: Map<String, Value>,
+    /// The root as read.
+    original: Map<String, Value>,
+    /// The text as read, without a byte order mark; `None` for a file that
+    /// does not exist or holds only white space (it is written fresh).
+    text: Option<String>,
+    /// The file started with a byte order mark (written back).
+    bom: bool,
+    /// The layout, for a file written fresh.
     pub(crate) layout: Layout,
+    /// The agent accepts comments and trailing commas in the file.
+    jsonc: bool,
+    path: std::path::PathBuf,
+}
+
+impl Doc {
+    /// Parses `bytes` (the file at `path`; `None`: it does not exist) as a
+    /// JSON object. An empty file is an empty object. `jsonc`: the agent
+    /// accepts comments and trailing commas in this file, so they are read
+    /// (and kept); elsewhere they are refused.
+    ///
+    /// # Errors
+    /// The file is not (the agent's) JSON, or not an object.
+    pub fn parse(path: &Path, bytes: Option<&[u8]>, jsonc: bool) -> Result<Doc, InstallError> {
+        match bytes {
+            Some(bytes) => parse(path, bytes, jsonc),
+            None => Ok(Doc {
+                root: Map::new(),
+                original: Map::new(),
+                text: None,
+                bom: false,
+                layout: Layout::fresh(),
+                jsonc,
+                path: path.to_path_buf(),
+            }),
+        }
+    }
+
+    /// Whether [`Doc::root`] differs from what was read.
+    pub fn changed(&self) -> bool {
+        self.root != self.original
+    }
+
+    /// The file's bytes holding [`Doc::root`]: the text read with just the
+    /// changed values edited, or (a new or blank file) the root written out
+    /// in two-space indent.
+    ///
+    /// # Errors
+    /// The edit could not be carried over to the text while keeping its
+    /// comments (the file has duplicate keys, say); nothing should be written.
+    pub fn render(&self) -> Result<Vec<u8>, InstallError> {
+        let root = Value::Object(self.root.clone());
+        let Some(text) = &self.text else {
+            return Ok(self.layout.render(&root).into_bytes());
+        };
+        if !self.changed() {
+            return Ok(self.with_bom(text.clone()));
+        }
+        let edited = edit::apply(text, self.jsonc, &self.original, &self.root)
+            .filter(|edited| reads_as(edited, self.jsonc, &root));
+        match edited {
+            Some(edited) => Ok(self.with_bom(edited)),
+            // A strict JSON file holds nothing a rewrite would lose but its
+            // spacing: write it out whole in its own layout.
+            None if serde_json::from_str::<Value>(text).is_ok() => {
+                Ok(self.with_bom(self.layout.render(&root)))
+            }
+            None => Err(InstallError::Unkeepable {
+                path: self.path.clone(),
+            }),
+        }
+    }
+
+    /// Whether the comments of the file as read are all in `other` (a
+    /// file's bytes): giving `other` back loses none of the user's notes.
+    pub(crate) fn comments_kept_by(&self, other: &[u8]) -> bool {
+        let Some(text) = &self.text else {
+            return true;
+        };
+        let mine = edit::comments(text);
+        if mine.is_empty() {
+            return true;
+        }
+        let theirs = edit::comments(&String::from_utf8_lossy(other));
+        mine.iter().all(|c| theirs.contains(c))
+    }
+
+    fn with_bom(&self, text: String) -> Vec<u8> {
+        let mut out = Vec::with_capacity(text.len() + 3);
+        if self.bom {
+            out.extend_from_slice("\u{feff}".as_bytes());
+        }
+        out.extend_from_slice(text.as_bytes());
+        out
+    }
+}
+
+/// Whether `text` parses (with the file's syntax) to exactly `value`.
+fn reads_as(text: &str, jsonc: bool, value: &Value) -> bool {
+    if !jsonc {
+        return serde_json::from_str::<Value>(text).ok().as_ref() == Some(value);
+    }
+    jsonc_parser::cst::CstRootNode::parse(text, &edit::options(true))
+        .ok()
+        .and_then(|root| root.to_serde_value())
+        .as_ref()
+        == Some(value)
 }
 
 /// Parses `bytes` (the file at `path`) as a JSON object. An empty file is an
 /// empty object.
 ///
-/// `jsonc` says whether the agent itself accepts comments in this file; it
-/// only changes what the error says.
+/// `jsonc` says whether the agent itself accepts comments and trailing
+/// commas in this file: they are read there, refused elsewhere.
 pub(crate) fn parse(path: &Path, bytes: &[u8], jsonc: bool) -> Result<Doc, InstallError> {
     let text = std::str::from_utf8(bytes).map_err(|e| InstallError::Parse {
         path: path.to_path_buf(),
@@ -106,25 +216,24 @@ pub(crate) fn parse(path: &Path, bytes: &[u8], jsonc: bool) -> Result<Doc, Insta
         what: "not UTF-8 text".to_string(),
     })?;
     let text_no_bom = text.strip_prefix('\u{feff}').unwrap_or(text);
+    let mut doc = Doc {
+        root: Map::new(),
+        original: Map::new(),
+        text: None,
+        bom: text_no_bom.len() != text.len(),
+        layout: Layout::fresh(),
+        jsonc,
+        path: path.to_path_buf(),
+    };
     if text_no_bom.trim().is_empty() {
-        return Ok(Doc {
-            root: Map::new(),
-            layout: if text.is_empty() {
-                Layout::fresh()
-            } else {
-                Layout::detect(text)
-            },
-        });
+        if !text.is_empty() {
+            doc.layout = Layout::detect(text);
+        }
+        return Ok(doc);
     }
-    match serde_json::from_str::<Value>(text_no_bom) {
-        Ok(Value::Object(root)) => Ok(Doc {
-            root,
-            layout: Layout::detect(text_no_bom),
-        }),
-        Ok(_) => Err(InstallError::NotAnObject {
-            path: path.to_path_buf(),
-            key: None,
-        }),
+    let root = match serde_json::from_str::<Value>(text_no_bom) {
+        Ok(root) => root,
+        Err(e) if jsonc => read_jsonc(path, text_no_bom, &e)?,
         Err(e) => {
             if let Some((stripped, (line, column))) = strip_comments(text_no_bom) {
                 if serde_json::from_str::<Value>(&stripped).is_ok() {
@@ -132,18 +241,47 @@ pub(crate) fn parse(path: &Path, bytes: &[u8], jsonc: bool) -> Result<Doc, Insta
                         path: path.to_path_buf(),
                         line,
                         column,
-                        allowed: jsonc,
                     });
                 }
             }
-            Err(InstallError::Parse {
+            return Err(InstallError::Parse {
                 path: path.to_path_buf(),
                 line: e.line(),
                 column: e.column(),
                 what: e.to_string(),
-            })
+            });
         }
-    }
+    };
+    let Value::Object(root) = root else {
+        return Err(InstallError::NotAnObject {
+            path: path.to_path_buf(),
+            key: None,
+        });
+    };
+    doc.original = root.clone();
+    doc.root = root;
+    doc.layout = Layout::detect(text_no_bom);
+    doc.text = Some(text_no_bom.to_string());
+    Ok(doc)
+}
+
+/// The value of a file with comments or trailing commas (`strict` is what
+/// the JSON parser said about it).
+fn read_jsonc(path: &Path, text: &str, strict: &serde_json::Error) -> Result<Value, InstallError> {
+    let root = jsonc_parser::cst::CstRootNode::parse(text, &edit::options(true)).map_err(|e| {
+        InstallError::Parse {
+            path: path.to_path_buf(),
+            line: e.line_display(),
+            column: e.column_display(),
+            what: e.kind().to_string(),
+        }
+    })?;
+    root.to_serde_value().ok_or_else(|| InstallError::Parse {
+        path: path.to_path_buf(),
+        line: strict.line(),
+        column: strict.column(),
+        what: strict.to_string(),
+    })
 }
 
 fn line_of(bytes: &[u8], offset: usize) -> usize {
@@ -407,13 +545,8 @@ mod tests {
     #[test]
     fn comments_are_told_apart_from_breakage() {
         let text = "{\n  // mine\n  \"a\": \"http://x\" /* b */\n}\n";
-        match parse(Path::new("s.json"), text.as_bytes(), true).unwrap_err() {
-            InstallError::Comments {
-                line,
-                column,
-                allowed,
-                ..
-            } => assert_eq!((line, column, allowed), (2, 3, true)),
+        match parse(Path::new("s.json"), text.as_bytes(), false).unwrap_err() {
+            InstallError::Comments { line, column, .. } => assert_eq!((line, column), (2, 3)),
             other => panic!("{other:?}"),
         }
         assert!(matches!(
@@ -424,6 +557,76 @@ mod tests {
             .unwrap()
             .root
             .is_empty());
+    }
+
+    #[test]
+    fn where_the_agent_accepts_comments_they_are_read_and_kept() {
+        let text = "\u{feff}{\r\n  // mine\r\n  \"a\": \"http://x\", /* b */\r\n  \"hooks\": {\r\n    \"Stop\": [\r\n      {\"command\": \"mine\"}, // c\r\n    ],\r\n  },\r\n}\r\n";
+        let mut doc = parse(Path::new("s.json"), text.as_bytes(), true).unwrap();
+        let mine = json!({"command": "mine"});
+        assert_eq!(
+            Value::Object(doc.root.clone()),
+            json!({"a": "http://x", "hooks": {"Stop": [mine]}})
+        );
+        assert_eq!(
+            doc.render().unwrap(),
+            text.as_bytes(),
+            "unchanged: the same bytes"
+        );
+        let wanted = vec![("Stop".to_string(), group(CMD))];
+        sync(
+            Path::new("s.json"),
+            &mut doc.root,
+            Shape::Nested,
+            "claude",
+            &wanted,
+        )
+        .unwrap();
+        let installed = String::from_utf8(doc.render().unwrap()).unwrap();
+        assert!(
+            installed.starts_with("\u{feff}{\r\n  // mine\r\n  \"a\": \"http://x\", /* b */\r\n"),
+            "{installed:?}"
+        );
+        assert!(
+            !installed.replace("\r\n", "").contains('\n'),
+            "{installed:?}"
+        );
+        let mut doc = parse(Path::new("s.json"), installed.as_bytes(), true).unwrap();
+        sync(
+            Path::new("s.json"),
+            &mut doc.root,
+            Shape::Nested,
+            "claude",
+            &[],
+        )
+        .unwrap();
+        assert_eq!(String::from_utf8(doc.render().unwrap()).unwrap(), text);
+        // Broken JSONC is located; elsewhere a trailing comma is broken JSON.
+        match parse(Path::new("s.json"), b"{\n  // x\n  \"a\": ,\n}", true).unwrap_err() {
+            InstallError::Parse { line, .. } => assert_eq!(line, 3),
+            other => panic!("{other:?}"),
+        }
+        assert!(matches!(
+            parse(Path::new("s.json"), b"{\"a\": 1,}", false),
+            Err(InstallError::Parse { .. })
+        ));
+    }
+
+    #[test]
+    fn a_jsonc_file_whose_text_and_value_disagree_is_not_rewritten() {
+        // Two `hooks` keys: the value holds the second, an edit would reach the first.
+        let text = "{\n  // c\n  \"hooks\": {\"Stop\": []},\n  \"hooks\": {}\n}\n";
+        let mut doc = parse(Path::new("s.json"), text.as_bytes(), true).unwrap();
+        let wanted = vec![("Stop".to_string(), group(CMD))];
+        sync(
+            Path::new("s.json"),
+            &mut doc.root,
+            Shape::Nested,
+            "claude",
+            &wanted,
+        )
+        .unwrap();
+        assert!(matches!(doc.render(), Err(InstallError::Unkeepable { .. })));
     }
 
     #[test]

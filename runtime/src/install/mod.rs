@@ -38,6 +38,7 @@
 //!   that is a symlink is written at its target, the link staying a link.
 
 mod detect;
+mod edit;
 mod error;
 pub(crate) mod json;
 mod plan;
@@ -49,7 +50,7 @@ pub use detect::{
     detected, installed, is_installed, project_root, switched_off, Env, Os, SYSTEM_ROOT_ENV,
 };
 pub use error::InstallError;
-pub use json::is_ours;
+pub use json::{is_ours, Doc as JsonDoc};
 pub use plan::{
     apply, change, command_line, plan, status_messages, unified_diff, Action, FileChange, Request,
     Status, NOT_INSTALLED,

@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use serde_json::{Map, Value};
 
 use super::detect::{file_is_ours, Env};
-use super::json::{self, Layout};
+use super::json;
 use super::targets;
 use super::write::{self, Lock};
 use super::InstallError;
@@ -356,14 +356,7 @@ fn plan_json(
 ) -> Result<FileChange, InstallError> {
     let id = req.agent.id();
     let before = read_opt(&path, caps::HOOKS_JSON)?;
-    let (mut root, layout) = match &before {
-        Some(bytes) => {
-            let doc = json::parse(&path, bytes, t.jsonc)?;
-            (doc.root, doc.layout)
-        }
-        None => (Map::new(), Layout::fresh()),
-    };
-    let original = root.clone();
+    let mut doc = json::Doc::parse(&path, before.as_deref(), t.jsonc)?;
     let extras = targets::root_keys(t);
     let backup = backup_of(&path);
     let mut change = FileChange::unchanged(path.clone(), before.clone(), stop);
@@ -387,17 +380,17 @@ fn plan_json(
             }
             if before.is_none() {
                 for (k, v) in &extras {
-                    root.insert((*k).to_string(), v.clone());
+                    doc.root.insert((*k).to_string(), v.clone());
                 }
             }
-            json::sync(&path, &mut root, t.shape, id, &wanted)?;
+            json::sync(&path, &mut doc.root, t.shape, id, &wanted)?;
             for (k, v) in extras {
-                root.entry(k.to_string()).or_insert(v);
+                doc.root.entry(k.to_string()).or_insert(v);
             }
-            if before.is_some() && root == original {
+            if before.is_some() && !doc.changed() {
                 return Ok(change);
             }
-            change.after = Some(layout.render(&Value::Object(root)).into_bytes());
+            change.after = Some(doc.render()?);
             if before.is_some() && !backup.exists() {
                 change.backup = Some(backup);
             }
@@ -406,8 +399,8 @@ fn plan_json(
             if before.is_none() {
                 return Ok(change);
             }
-            json::sync(&path, &mut root, t.shape, id, &[])?;
-            if root == original {
+            json::sync(&path, &mut doc.root, t.shape, id, &[])?;
+            if !doc.changed() {
                 return Ok(change);
             }
             let backup_bytes = read_opt(&backup, caps::HOOKS_JSON)?;
@@ -416,7 +409,7 @@ fn plan_json(
                 .and_then(|b| json::parse(&backup, b, t.jsonc).ok())
                 .map(|d| d.root);
             if let Some(b) = &backup_root {
-                keep_empty_containers(&mut root, b);
+                keep_empty_containers(&mut doc.root, b);
             }
             // Root keys install adds (Copilot's and Cursor's `version`) go
             // again when they were ours: the backup (the file as install found
@@ -426,23 +419,29 @@ fn plan_json(
             for (k, v) in &extras {
                 let ours = match &backup_root {
                     Some(b) => !b.contains_key(*k),
-                    None => !root.contains_key("hooks"),
+                    None => !doc.root.contains_key("hooks"),
                 };
-                if ours && root.get(*k) == Some(v) {
-                    root.shift_remove(*k);
+                if ours && doc.root.get(*k) == Some(v) {
+                    doc.root.shift_remove(*k);
                 }
             }
             if let (Some(bytes), Some(b)) = (backup_bytes, &backup_root) {
-                if *b == root {
-                    change.after = Some(bytes);
+                // The file as install found it, unless the user wrote a
+                // comment since: then the edited text, which keeps it.
+                if *b == doc.root {
+                    change.after = Some(if doc.comments_kept_by(&bytes) {
+                        bytes
+                    } else {
+                        doc.render()?
+                    });
                     change.drop_backup = Some(backup);
                     return Ok(change);
                 }
             }
-            change.after = if root.is_empty() && backup_root.is_none() {
+            change.after = if doc.root.is_empty() && backup_root.is_none() {
                 None
             } else {
-                Some(layout.render(&Value::Object(root)).into_bytes())
+                Some(doc.render()?)
             };
         }
     }
