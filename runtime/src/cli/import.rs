@@ -17,6 +17,7 @@ use anyhow::Context as _;
 use super::{EXIT_ERROR, EXIT_OK};
 use crate::agents::{self, Agent, Registration};
 use crate::config::Scope;
+use crate::import::moving;
 use crate::import::plan::{self, Plan, Request};
 use crate::install::{self, Env};
 use crate::protocol::one_line;
@@ -80,17 +81,77 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         eprintln!("agenthooks: import: {}", one_line(line));
     }
     report(&mut out, &req, &planned, args.dry_run)?;
+    let mut failed = !planned.errors.is_empty();
     if args.move_ {
-        writeln!(
-            out,
-            "note: --move is not done yet: the hooks stay in the agents' files too; remove them there by hand (each would run twice)"
-        )?;
+        failed |= !move_out(&mut out, &req, &planned, args.dry_run)?;
     }
-    Ok(ExitCode::from(if planned.errors.is_empty() {
-        EXIT_OK
-    } else {
-        EXIT_ERROR
-    }))
+    if args.dry_run {
+        writeln!(out, "dry run: nothing was written")?;
+    }
+    Ok(ExitCode::from(if failed { EXIT_ERROR } else { EXIT_OK }))
+}
+
+/// `--move`: per agent whose hooks were imported, takes them out of its
+/// files and installs agenthooks' entry; one line per file (a diff on a
+/// dry run), one line on stderr per agent that failed. Whether all worked.
+fn move_out(
+    out: &mut impl io::Write,
+    req: &Request<'_>,
+    planned: &Plan,
+    dry_run: bool,
+) -> anyhow::Result<bool> {
+    let binary = super::install::entry_binary(req.scope, false)?;
+    // Loaded after the import: the entries carry its status messages.
+    let config = crate::config::load(&crate::config::LoadOptions {
+        home: Some(req.env.home.clone()),
+        project_root: Some(req.root.to_path_buf()),
+    });
+    let status_messages = install::status_messages(&config.handlers);
+    let wiring = moving::Wiring {
+        scope: req.scope,
+        root: req.root,
+        env: req.env,
+        binary: &binary,
+        status_messages: &status_messages,
+    };
+    let mut ok = true;
+    for agent in req.agents {
+        let moved: Vec<_> = planned
+            .moved
+            .iter()
+            .filter(|(file, _)| file.agent.id() == agent.id())
+            .cloned()
+            .collect();
+        if moved.is_empty() {
+            continue;
+        }
+        match moving::move_out(*agent, &moved, &wiring, dry_run) {
+            Ok(changes) => {
+                for c in changes {
+                    let shown = crate::import::show(&c.path, req.root, &req.env.home);
+                    let word = match (&c.before, &c.after, c.before == c.after, dry_run) {
+                        (_, _, true, _) => "unchanged",
+                        (None, _, _, false) => "created",
+                        (None, _, _, true) => "would create",
+                        (_, None, _, false) => "removed",
+                        (_, None, _, true) => "would remove",
+                        (_, _, _, false) => "updated",
+                        (_, _, _, true) => "would update",
+                    };
+                    writeln!(out, "{}: {word} {shown}", agent.id())?;
+                    if dry_run && c.before != c.after {
+                        let diff = install::unified_diff(&shown, c.before.as_deref(), c.after.as_deref());
+                        write!(out, "{diff}")?;
+                    }
+                }
+            }
+            Err(e) => {
+                ok = false;
+                eprintln!("agenthooks: import: {}: {e}", agent.id());
+            }
+        }
+    }
+    Ok(ok)
 }
 
 /// What happened to `.agents/hooks.json`, and the trust step.
@@ -119,9 +180,6 @@ fn report(out: &mut impl io::Write, req: &Request<'_>, p: &Plan, dry_run: bool) 
             out,
             "note: {when}the {n} imported hook{s} in the project's .agents/hooks.json run only after you review and trust {them}: `agenthooks trust`"
         )?;
-    }
-    if dry_run {
-        writeln!(out, "dry run: nothing was written")?;
     }
     Ok(())
 }

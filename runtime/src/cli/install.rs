@@ -243,6 +243,20 @@ fn after_install(out: &mut impl io::Write, agent: &dyn Agent, dry_run: bool) -> 
 /// The name project entries call agenthooks by (looked up on `PATH`).
 const NAME: &str = "agenthooks";
 
+/// What the entries at `scope` call: [`NAME`] in a project's files (unless
+/// `absolute`), this binary's absolute path elsewhere.
+///
+/// # Errors
+/// When this binary cannot be found.
+pub(crate) fn entry_binary(scope: Scope, absolute: bool) -> anyhow::Result<PathBuf> {
+    Ok(if scope != Scope::Project || absolute {
+        let exe = std::env::current_exe().context("cannot find the agenthooks binary")?;
+        exe.canonicalize().unwrap_or(exe)
+    } else {
+        PathBuf::from(NAME)
+    })
+}
+
 /// Where this run works.
 struct Ctx {
     scope: Scope,
@@ -256,12 +270,7 @@ impl Ctx {
     fn new(scope: Scope, absolute: bool) -> anyhow::Result<Ctx> {
         let cwd = std::env::current_dir().context("cannot read the working directory")?;
         let env = Env::from_process()?;
-        let binary = if scope != Scope::Project || absolute {
-            let exe = std::env::current_exe().context("cannot find the agenthooks binary")?;
-            exe.canonicalize().unwrap_or(exe)
-        } else {
-            PathBuf::from(NAME)
-        };
+        let binary = entry_binary(scope, absolute)?;
         Ok(Ctx {
             scope,
             root: install::project_root(&cwd),

@@ -10,6 +10,7 @@
 //! `.agents/hooks.json` ([`merge`]). Nothing here names an agent.
 
 pub mod merge;
+pub mod moving;
 pub mod plan;
 pub mod take_out;
 pub mod twice;
@@ -102,7 +103,7 @@ pub fn read(agent: &'static dyn Agent, path: &Path) -> Result<Option<NativeFile>
         Registration::Json(j) => j.jsonc,
         _ => false,
     };
-    let root = crate::install::parse_object(path, &bytes, jsonc)?;
+    let root = crate::install::JsonDoc::parse(path, Some(&bytes), jsonc)?.root;
     Ok(Some(NativeFile {
         agent,
         path: path.to_path_buf(),

@@ -4,16 +4,13 @@
 
 use std::path::{Path, PathBuf};
 
-use serde_json::{Map, Value};
-
 use super::merge::{merge, Merged};
 use super::{native_files, show, NativeFile};
 use crate::agents::{Agent, NativeHook};
 use crate::config::Scope;
 use crate::fsread::{caps, read_bounded, ReadError};
-use crate::install::json::{self, Layout};
 use crate::install::write::{self, Lock};
-use crate::install::{Env, InstallError};
+use crate::install::{Env, InstallError, JsonDoc};
 use crate::protocol::one_line;
 
 /// What to import.
@@ -77,14 +74,9 @@ pub fn plan(req: &Request<'_>) -> Result<Plan, InstallError> {
         Err(ReadError::NotFound { .. }) => None,
         Err(e) => return Err(e.into()),
     };
-    let (mut root, layout) = match &before {
-        Some(bytes) => {
-            let doc = json::parse(&hooks_file, bytes, false)?;
-            (doc.root, doc.layout)
-        }
-        None => (Map::new(), Layout::fresh()),
-    };
-    let original = root.clone();
+    // `.agents/hooks.json` is strict JSON; what import adds is edited into
+    // its text, every other byte kept.
+    let mut doc = JsonDoc::parse(&hooks_file, before.as_deref(), false)?;
     let project = (req.scope == Scope::Project).then_some(req.root);
     let mut plan = Plan {
         lines: Vec::new(),
@@ -116,7 +108,7 @@ pub fn plan(req: &Request<'_>) -> Result<Plan, InstallError> {
                     }
                 };
                 let merged =
-                    merge(&mut root, imported, project).map_err(|why| InstallError::Conflict {
+                    merge(&mut doc.root, imported, project).map_err(|why| InstallError::Conflict {
                         path: hooks_file.clone(),
                         why,
                     })?;
@@ -147,8 +139,8 @@ pub fn plan(req: &Request<'_>) -> Result<Plan, InstallError> {
             }
         }
     }
-    if root != original {
-        plan.after = Some(layout.render(&Value::Object(root)).into_bytes());
+    if doc.changed() {
+        plan.after = Some(doc.render()?);
     }
     Ok(plan)
 }

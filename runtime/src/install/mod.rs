@@ -52,21 +52,21 @@ pub use detect::{
 pub use error::InstallError;
 pub use json::{is_ours, Doc as JsonDoc};
 pub use plan::{
-    apply, change, command_line, plan, status_messages, unified_diff, Action, FileChange, Request,
-    Status, NOT_INSTALLED,
+    apply, change, change_with, command_line, plan, plan_with, status_messages, unified_diff,
+    Action, Edit, FileChange, Request, Status, NOT_INSTALLED,
 };
 pub use targets::{native_timeout, FALLBACK_TIMEOUT};
 
-/// `bytes` (the native file at `path`) parsed as a JSON object, as install
-/// reads it; `jsonc` says whether the agent accepts comments there.
-///
-/// # Errors
-/// When it is not a JSON object (one line naming the file, the place and
-/// the fix).
-pub fn parse_object(
-    path: &std::path::Path,
-    bytes: &[u8],
-    jsonc: bool,
-) -> Result<serde_json::Map<String, serde_json::Value>, InstallError> {
-    json::parse(path, bytes, jsonc).map(|doc| doc.root)
+/// The agent's own file `install` writes at `scope` (`None`: none there).
+pub fn native_file(
+    agent: &dyn crate::agents::Agent,
+    scope: crate::config::Scope,
+    root: &std::path::Path,
+    env: &Env,
+) -> Option<std::path::PathBuf> {
+    let spec = agent.install_spec();
+    if scope == crate::config::Scope::Project && spec.project == crate::agents::USER_ONLY {
+        return None;
+    }
+    targets::path(spec, scope, root, env)
 }

@@ -333,6 +333,19 @@ fn target_path(req: &Request<'_>) -> Result<PathBuf, InstallError> {
 /// When a file cannot be read or parsed, or is in the way; nothing of this
 /// agent should be written then.
 pub fn plan(req: &Request<'_>) -> Result<Vec<FileChange>, InstallError> {
+    plan_with(req, &|_| {})
+}
+
+/// What an install also changes in the agent's JSON file, in the same
+/// write: `import --move` takes the hooks it moved out of it.
+pub type Edit<'a> = &'a dyn Fn(&mut Map<String, Value>);
+
+/// [`plan`], with `edit` applied to the agent's JSON file (its parsed root)
+/// before our entries are synced, so both changes are one write.
+///
+/// # Errors
+/// As [`plan`].
+pub fn plan_with(req: &Request<'_>, edit: Edit<'_>) -> Result<Vec<FileChange>, InstallError> {
     let spec = req.agent.install_spec();
     user_only(req)?;
     let path = target_path(req)?;
@@ -342,7 +355,7 @@ pub fn plan(req: &Request<'_>) -> Result<Vec<FileChange>, InstallError> {
         Scope::Managed => req.env.system_base(&path),
     };
     match &spec.registration {
-        Registration::Json(j) => plan_json(req, j, path, &stop).map(|c| vec![c]),
+        Registration::Json(j) => plan_json(req, j, path, &stop, edit).map(|c| vec![c]),
         Registration::Scripts(s) => plan_scripts(req, s, &path, &stop),
         Registration::Plugin(p) => plan_plugin(req, p, path, &stop).map(|c| vec![c]),
     }
@@ -353,10 +366,14 @@ fn plan_json(
     t: &JsonSpec,
     path: PathBuf,
     stop: &Path,
+    edit: Edit<'_>,
 ) -> Result<FileChange, InstallError> {
     let id = req.agent.id();
     let before = read_opt(&path, caps::HOOKS_JSON)?;
     let mut doc = json::Doc::parse(&path, before.as_deref(), t.jsonc)?;
+    if req.action == Action::Install {
+        edit(&mut doc.root);
+    }
     let extras = targets::root_keys(t);
     let backup = backup_of(&path);
     let mut change = FileChange::unchanged(path.clone(), before.clone(), stop);
@@ -568,6 +585,15 @@ fn plan_plugin(
 /// As [`plan`] and [`apply`]; also when the lock stays held by another
 /// process for `write::LOCK_WAIT`.
 pub fn change(req: &Request<'_>) -> Result<Vec<FileChange>, InstallError> {
+    change_with(req, &|_| {})
+}
+
+/// [`change`], with `edit` applied as [`plan_with`] does, under the same lock
+/// and in the same write.
+///
+/// # Errors
+/// As [`change`].
+pub fn change_with(req: &Request<'_>, edit: Edit<'_>) -> Result<Vec<FileChange>, InstallError> {
     let spec = req.agent.install_spec();
     user_only(req)?;
     let path = target_path(req)?;
@@ -581,7 +607,7 @@ pub fn change(req: &Request<'_>) -> Result<Vec<FileChange>, InstallError> {
         }
     }
     let Some(dir) = target.parent().filter(|d| !d.as_os_str().is_empty()) else {
-        return plan(req).and_then(|c| apply(&c).map(|()| c));
+        return plan_with(req, edit).and_then(|c| apply(&c).map(|()| c));
     };
     let mut attempts = 0;
     loop {
@@ -591,7 +617,7 @@ pub fn change(req: &Request<'_>) -> Result<Vec<FileChange>, InstallError> {
             Vec::new()
         } else {
             // Nothing to uninstall where the directory does not exist.
-            return plan(req);
+            return plan_with(req, edit);
         };
         let lock = match Lock::acquire(&target, write::LOCK_WAIT) {
             Ok(lock) => lock,
@@ -602,7 +628,7 @@ pub fn change(req: &Request<'_>) -> Result<Vec<FileChange>, InstallError> {
             }
             Err(e) => return Err(InstallError::io(&write::lock_path(&target), e)),
         };
-        let result = plan(req).and_then(|c| apply_changes(&c, false).map(|()| c));
+        let result = plan_with(req, edit).and_then(|c| apply_changes(&c, false).map(|()| c));
         if let (Ok(changes), Scope::Managed) = (&result, req.scope) {
             for c in changes.iter().filter(|c| c.status() == Status::Created) {
                 write::not_writable_by_others(&c.path).map_err(|e| InstallError::io(&c.path, e))?;
