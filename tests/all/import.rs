@@ -228,9 +228,18 @@ fn move_takes_the_hooks_out_and_wires_agenthooks_keeping_every_other_byte() {
     let ran = p.output(p.cmd(["import", "gemini", "claude", "--move"]), "");
     assert_eq!(ran.code(), 0, "{}\n{}", ran.stdout(), ran.stderr());
     let out = ran.stdout();
-    assert!(out.contains("gemini: updated .gemini/settings.json"), "{out}");
-    assert!(out.contains("claude: updated .claude/settings.local.json"), "{out}");
-    assert!(out.contains("claude: created .claude/settings.json"), "{out}");
+    assert!(
+        out.contains("gemini: updated .gemini/settings.json"),
+        "{out}"
+    );
+    assert!(
+        out.contains("claude: updated .claude/settings.local.json"),
+        "{out}"
+    );
+    assert!(
+        out.contains("claude: created .claude/settings.json"),
+        "{out}"
+    );
     assert!(out.contains("BeforeModel `./model.sh`: not imported: Gemini CLI event `BeforeModel` has no Claude Code equivalent"), "{out}");
     assert_eq!(
         hooks_json(&p),
@@ -249,17 +258,31 @@ fn move_takes_the_hooks_out_and_wires_agenthooks_keeping_every_other_byte() {
     assert!(gemini.starts_with(head), "{gemini}");
     assert!(gemini.contains("{\"hooks\": [{\"type\": \"command\", \"command\": \"./model.sh\"}]} // not movable\r\n"), "{gemini}");
     assert!(!gemini.contains("guard.sh"), "{gemini}");
-    assert!(gemini.contains(" run --agent gemini --event BeforeTool"), "{gemini}");
-    assert!(!gemini.replace("\r\n", "").contains('\n'), "CRLF kept: {gemini:?}");
+    assert!(
+        gemini.contains(" run --agent gemini --event BeforeTool"),
+        "{gemini}"
+    );
+    assert!(
+        !gemini.replace("\r\n", "").contains('\n'),
+        "CRLF kept: {gemini:?}"
+    );
     // Claude's local file keeps its other keys, bytes and all; the hook is gone.
     let local = std::fs::read_to_string(p.path(".claude/settings.local.json")).unwrap();
-    assert!(local.starts_with("{\n    \"permissions\": {\n        \"allow\": [\"Bash(make:*)\"]\n    }"), "{local}");
+    assert!(
+        local
+            .starts_with("{\n    \"permissions\": {\n        \"allow\": [\"Bash(make:*)\"]\n    }"),
+        "{local}"
+    );
     let local: Value = serde_json::from_str(&local).unwrap();
     assert_eq!(local, json!({"permissions": {"allow": ["Bash(make:*)"]}}));
     // Each hook now runs once: nothing is flagged, and a second move is a no-op.
     p.trust();
     let checked = p.output(p.cmd(["check"]), "");
-    assert!(!checked.stdout().contains("both run"), "{}", checked.stdout());
+    assert!(
+        !checked.stdout().contains("both run"),
+        "{}",
+        checked.stdout()
+    );
     let before = snapshot(&p.root);
     let again = p.output(p.cmd(["import", "gemini", "claude", "--move"]), "");
     assert_eq!(again.code(), 0, "{}", again.stderr());
@@ -275,9 +298,19 @@ fn move_on_a_dry_run_prints_each_file_s_diff_and_writes_nothing() {
     assert_eq!(ran.code(), 0, "{}", ran.stderr());
     let out = ran.stdout();
     assert!(out.contains("would create .agents/hooks.json"), "{out}");
-    assert!(out.contains("gemini: would update .gemini/settings.json"), "{out}");
-    assert!(out.contains("--- a/.gemini/settings.json\n+++ b/.gemini/settings.json"), "{out}");
+    assert!(
+        out.contains("gemini: would update .gemini/settings.json"),
+        "{out}"
+    );
+    assert!(
+        out.contains("--- a/.gemini/settings.json\n+++ b/.gemini/settings.json"),
+        "{out}"
+    );
     assert!(out.contains("-          {\"name\": \"guard\""), "{out}");
-    assert_eq!(out.matches("dry run: nothing was written").count(), 1, "{out}");
+    assert_eq!(
+        out.matches("dry run: nothing was written").count(),
+        1,
+        "{out}"
+    );
     assert_eq!(snapshot(&p.root), before);
 }

@@ -7,7 +7,9 @@
 //! happened to `.agents/hooks.json` (with `--dry-run`, its unified diff);
 //! then, for a project, that the imported command hooks wait for
 //! `agenthooks trust` (they are the user's own, but agenthooks trusts
-//! nothing silently). Exit 2 when a file could not be read or written.
+//! nothing silently); with `--move`, one line per agent file changed (see
+//! [`crate::import::moving`]). Exit 2 when a file could not be read or
+//! written.
 
 use std::io::{self, Write as _};
 use std::process::ExitCode;
@@ -140,7 +142,8 @@ fn move_out(
                     };
                     writeln!(out, "{}: {word} {shown}", agent.id())?;
                     if dry_run && c.before != c.after {
-                        let diff = install::unified_diff(&shown, c.before.as_deref(), c.after.as_deref());
+                        let diff =
+                            install::unified_diff(&shown, c.before.as_deref(), c.after.as_deref());
                         write!(out, "{diff}")?;
                     }
                 }
@@ -170,15 +173,15 @@ fn report(out: &mut impl io::Write, req: &Request<'_>, p: &Plan, dry_run: bool) 
         write!(out, "{diff}")?;
     }
     if p.added > 0 && req.scope == Scope::Project {
-        let (n, s, them) = if p.added == 1 {
-            (1, "", "it")
+        let (n, s, run, them) = if p.added == 1 {
+            (1, "", "runs", "it")
         } else {
-            (p.added, "s", "them")
+            (p.added, "s", "run", "them")
         };
         let when = if dry_run { "once imported, " } else { "" };
         writeln!(
             out,
-            "note: {when}the {n} imported hook{s} in the project's .agents/hooks.json run only after you review and trust {them}: `agenthooks trust`"
+            "note: {when}the {n} imported hook{s} in the project's .agents/hooks.json {run} only after you review and trust {them}: `agenthooks trust`"
         )?;
     }
     Ok(())

@@ -107,11 +107,12 @@ pub fn plan(req: &Request<'_>) -> Result<Plan, InstallError> {
                         continue;
                     }
                 };
-                let merged =
-                    merge(&mut doc.root, imported, project).map_err(|why| InstallError::Conflict {
+                let merged = merge(&mut doc.root, imported, project).map_err(|why| {
+                    InstallError::Conflict {
                         path: hooks_file.clone(),
                         why,
-                    })?;
+                    }
+                })?;
                 let on = imported
                     .matcher
                     .as_deref()
