@@ -251,26 +251,30 @@ impl At<'_> {
                 _ if key == "type" || (!nested && key == "matcher") => continue,
                 Some(Field::Command) => ("command", self.vars(value, &mut dropped)),
                 Some(Field::PowerShellCommand) => ("powershell", self.vars(value, &mut dropped)),
-                Some(Field::Timeout(unit)) => match seconds(value, unit) {
-                    Some(v) => ("timeout", v),
-                    None => {
-                        dropped.push(format!("`{key}`: not a number of {unit:?}"));
-                        continue;
+                // The spec's unit is its command handlers' (what install
+                // writes); Qwen's http handlers count seconds.
+                Some(Field::Timeout(unit)) if kind == HandlerType::Command => {
+                    match seconds(value, unit) {
+                        Some(v) => ("timeout", v),
+                        None => {
+                            dropped.push(format!("`{key}`: not a number of {unit:?}"));
+                            continue;
+                        }
                     }
-                },
+                }
                 Some(Field::StatusMessage) => ("statusMessage", value.clone()),
                 Some(Field::Literal(_)) => {
                     dropped.push(format!("`{key}`: {} only", agent.display_name()));
                     continue;
                 }
-                None if kind.has_key(key) => {
+                _ if kind.has_key(key) => {
                     let value = match key.as_str() {
                         "command" | "powershell" | "args" => self.vars(value, &mut dropped),
                         _ => value.clone(),
                     };
                     (key.as_str(), value)
                 }
-                None => {
+                _ => {
                     dropped.push(format!(
                         "`{key}`: {} only, no such key in .agents/hooks.json",
                         agent.display_name()

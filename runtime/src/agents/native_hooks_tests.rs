@@ -184,10 +184,15 @@ fn claude_shaped_agents_tools_units_and_variables() {
     let qwen = read_as(
         "qwen",
         json!({"hooks": {"PreToolUse": [{"matcher": "run_shell_command", "hooks": [
-            {"type": "command", "command": "$QWEN_PROJECT_DIR/guard.sh", "timeout": 5000}
+            {"type": "command", "command": "$QWEN_PROJECT_DIR/guard.sh", "timeout": 5000},
+            {"type": "http", "url": "http://127.0.0.1:9/h", "timeout": 30}
         ]}]}}),
     );
     let guard = ok(&qwen[0]);
+    assert_eq!(
+        ok(&qwen[1]).handler,
+        handler(json!({"type": "http", "url": "http://127.0.0.1:9/h", "timeout": 30}))
+    );
     assert_eq!(guard.matcher.as_deref(), Some("Bash"));
     assert_eq!(
         guard.handler,

@@ -24,8 +24,8 @@ use crate::config::Scope;
 use crate::fsread::{caps, read_bounded, ReadError};
 use crate::install::{Env, InstallError};
 
-/// The most files one `*.json` directory entry yields (a directory of
-/// thousands is not a hooks folder; the rest are left out, and said so).
+/// The most files one `*.json` directory entry yields, the first by name (a
+/// directory of thousands is not a hooks folder; the rest are left out).
 pub const MAX_DIR_FILES: usize = 64;
 
 /// The native files of `agent` at `scope` that may hold its users' hooks,
