@@ -80,6 +80,12 @@ fn gemini_hooks_come_over_translated_next_to_the_user_s_own() {
 #[test]
 fn dry_run_prints_the_diff_and_writes_nothing() {
     let p = TempProject::new();
+    let empty = p.output(p.cmd(["import"]), "");
+    assert_eq!(empty.code(), 0, "{}", empty.stderr());
+    assert_eq!(
+        empty.stdout(),
+        "no hooks in this project's agent files (agenthooks' own entries aside): nothing to import\n"
+    );
     p.write(".gemini/settings.json", GEMINI);
     let before = snapshot(&p.root);
     let ran = p.output(p.cmd(["import", "--dry-run"]), "");
@@ -313,4 +319,50 @@ fn move_on_a_dry_run_prints_each_file_s_diff_and_writes_nothing() {
         "{out}"
     );
     assert_eq!(snapshot(&p.root), before);
+}
+
+#[test]
+fn user_hooks_go_to_the_user_s_hooks_file_and_broken_files_are_one_line() {
+    let p = TempProject::new();
+    let settings = p.home.join(".claude/settings.json");
+    std::fs::create_dir_all(settings.parent().unwrap()).unwrap();
+    std::fs::write(
+        &settings,
+        r#"{"hooks": {"SessionStart": [{"matcher": "startup", "hooks": [{"type": "command", "command": "~/bin/hello"}]}]}}"#,
+    )
+    .unwrap();
+    p.write(".cursor/hooks.json", "{ oops");
+    let ran = p.output(p.cmd(["import", "claude", "--user"]), "");
+    assert_eq!(ran.code(), 0, "{}", ran.stderr());
+    assert!(ran.stdout().contains("claude: ~/.claude/settings.json SessionStart `~/bin/hello`: imported as SessionStart on `startup`"), "{}", ran.stdout());
+    assert!(
+        ran.stdout().contains("created ~/.agents/hooks.json"),
+        "{}",
+        ran.stdout()
+    );
+    // The user's own hooks need no trust.
+    assert!(
+        !ran.stdout().contains("agenthooks trust"),
+        "{}",
+        ran.stdout()
+    );
+    let user: Value =
+        serde_json::from_str(&std::fs::read_to_string(p.home.join(".agents/hooks.json")).unwrap())
+            .unwrap();
+    assert_eq!(
+        user,
+        json!({"hooks": {"SessionStart": [{"matcher": "startup", "hooks": [{"type": "command", "command": "~/bin/hello"}]}]}})
+    );
+    assert!(!p.path(".agents/hooks.json").exists());
+    // A file that is not JSON: one line naming it, exit 2, the others imported.
+    p.write(".gemini/settings.json", GEMINI);
+    let ran = p.output(p.cmd(["import", "cursor", "gemini"]), "");
+    assert_eq!(ran.code(), 2, "{}", ran.stdout());
+    let stderr = ran.stderr();
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(
+        stderr.contains(".cursor/hooks.json") && stderr.contains("not valid JSON"),
+        "{stderr}"
+    );
+    assert!(hooks_json(&p)["hooks"]["PreToolUse"].is_array());
 }

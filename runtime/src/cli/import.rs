@@ -159,6 +159,17 @@ fn move_out(
 
 /// What happened to `.agents/hooks.json`, and the trust step.
 fn report(out: &mut impl io::Write, req: &Request<'_>, p: &Plan, dry_run: bool) -> io::Result<()> {
+    if p.lines.is_empty() && p.errors.is_empty() {
+        let place = if req.scope == Scope::User {
+            "the user's"
+        } else {
+            "this project's"
+        };
+        return writeln!(
+            out,
+            "no hooks in {place} agent files (agenthooks' own entries aside): nothing to import"
+        );
+    }
     let shown = crate::import::show(&p.hooks_file, req.root, &req.env.home);
     let word = match (&p.before, p.after == p.before, dry_run) {
         (_, true, _) => "unchanged",
