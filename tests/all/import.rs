@@ -246,6 +246,11 @@ fn move_takes_the_hooks_out_and_wires_agenthooks_keeping_every_other_byte() {
         out.contains("claude: created .claude/settings.json"),
         "{out}"
     );
+    // What the agent still needs before it runs agenthooks' entry, as after `install`.
+    assert!(
+        out.contains("gemini: note: Gemini CLI runs these hooks only in a folder you trust"),
+        "{out}"
+    );
     assert!(out.contains("BeforeModel `./model.sh`: not imported: Gemini CLI event `BeforeModel` has no Claude Code equivalent"), "{out}");
     assert_eq!(
         hooks_json(&p),

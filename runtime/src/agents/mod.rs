@@ -70,7 +70,10 @@
 //! - an [`Info`]: id, display name, `&TABLE`, `&INSTALL`, and where the agent
 //!   differs from the defaults, its deadline (how long it waits for a hook),
 //!   the other agent whose hooks it also runs (Copilot, Cursor and Devin run
-//!   Claude's) and the payload keys that name its event;
+//!   Claude's), the payload keys that name its event, and where its users
+//!   keep hooks of their own when that is not the install file, with the
+//!   variables its hooks get ([`NativeHooks`], what `agenthooks import`
+//!   reads through [`native_hooks::read`]);
 //! - code only where its protocol is not Claude's: [`Agent::reshape`] (its
 //!   payload into Claude's layout, past what the table renames),
 //!   [`Agent::write`] (an [`Intent`], holding only what the row's [`Caps`]

@@ -147,6 +147,8 @@ fn move_out(
                         write!(out, "{diff}")?;
                     }
                 }
+                // What the agent itself still needs before it runs the entry.
+                super::install::after_install(out, *agent, dry_run)?;
             }
             Err(e) => {
                 ok = false;

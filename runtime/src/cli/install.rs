@@ -232,7 +232,11 @@ fn named(ids: &[String]) -> anyhow::Result<Vec<&'static dyn Agent>> {
 /// The agent's own step before it runs the installed hooks (its install
 /// spec's `after_install`), as one `<agent>: note: ...` line; on a dry run
 /// marked as applying once installed.
-fn after_install(out: &mut impl io::Write, agent: &dyn Agent, dry_run: bool) -> io::Result<()> {
+pub(crate) fn after_install(
+    out: &mut impl io::Write,
+    agent: &dyn Agent,
+    dry_run: bool,
+) -> io::Result<()> {
     let Some(hint) = agent.install_spec().after_install else {
         return Ok(());
     };
