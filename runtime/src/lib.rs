@@ -63,6 +63,8 @@ pub mod exec;
 #[doc(hidden)]
 pub mod fsread;
 #[doc(hidden)]
+pub mod import;
+#[doc(hidden)]
 pub mod install;
 pub mod oci;
 #[cfg(feature = "wasm")]

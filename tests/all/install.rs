@@ -75,7 +75,7 @@ fn all_text(dir: &Path) -> String {
 
 /// A realistic existing setup per agent: files that hold the user's own hooks
 /// and other settings, and one string of the user's that must survive.
-fn existing(agent: &str) -> (Vec<(&'static str, String)>, &'static str) {
+pub(crate) fn existing(agent: &str) -> (Vec<(&'static str, String)>, &'static str) {
     match agent {
         "claude" => (
             vec![(

@@ -17,6 +17,7 @@ mod fail_closed;
 mod first_day;
 mod hostile_files;
 mod http;
+mod import;
 mod install;
 mod managed;
 mod new_build;

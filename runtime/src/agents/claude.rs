@@ -160,19 +160,24 @@ pub static INSTALL: InstallSpec = project_and_home!(
 /// Claude Code: 600 s; UserPromptSubmit, Pre/PostModelSwitch 30 s, MessageDisplay 10 s;
 /// SessionEnd 1.5 s, which a hook's `timeout` may raise to at most 60 s
 /// (`reference/agent-protocols.md` §1.1, `agents-2026.md` §1.1).
-static INFO: Info = Info::new("claude", "Claude Code", &TABLE, &INSTALL).with_deadline(
-    Deadline::new(
-        secs(600),
-        &[
-            (EventName::UserPromptSubmit, secs(30)),
-            (EventName::PreModelSwitch, secs(30)),
-            (EventName::PostModelSwitch, secs(30)),
-            (EventName::MessageDisplay, secs(10)),
-            (EventName::SessionEnd, Duration::from_millis(1500)),
-        ],
+static INFO: Info = Info::new("claude", "Claude Code", &TABLE, &INSTALL)
+    .with_deadline(
+        Deadline::new(
+            secs(600),
+            &[
+                (EventName::UserPromptSubmit, secs(30)),
+                (EventName::PreModelSwitch, secs(30)),
+                (EventName::PostModelSwitch, secs(30)),
+                (EventName::MessageDisplay, secs(10)),
+                (EventName::SessionEnd, Duration::from_millis(1500)),
+            ],
+        )
+        .capped(&[(EventName::SessionEnd, secs(60))]),
     )
-    .capped(&[(EventName::SessionEnd, secs(60))]),
-);
+    .with_native_hooks(super::NativeHooks::INSTALLED.in_files(
+        &[".claude/settings.json", ".claude/settings.local.json"],
+        &[super::UserPath::home(".claude/settings.json")],
+    ));
 
 impl Agent for Claude {
     fn info(&self) -> &Info {

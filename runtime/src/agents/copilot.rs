@@ -147,7 +147,11 @@ static INFO: Info = Info::new("copilot", "GitHub Copilot CLI", &TABLE, &INSTALL)
         env: "COPILOT_CLI",
         when: None,
     })
-    .with_names(&["hookName", "hook_event_name"]);
+    .with_names(&["hookName", "hook_event_name"])
+    .with_native_hooks(super::NativeHooks::INSTALLED.in_files(
+        &[".github/hooks/*.json"],
+        &[UserPath::new(COPILOT_HOME, "hooks/*.json")],
+    ));
 
 impl Agent for Copilot {
     fn info(&self) -> &Info {

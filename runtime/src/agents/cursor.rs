@@ -102,11 +102,16 @@ pub static INSTALL: InstallSpec = project_and_home!(
 /// and sets `CURSOR_VERSION` for every hook it runs (its hooks docs'
 /// environment table; unverified against a binary). Its own entry knows
 /// Cursor's dialect, so the Claude entry is the one to step aside.
-static INFO: Info = Info::new("cursor", "Cursor", &TABLE, &INSTALL).with_also_runs(AlsoRuns {
-    agent: "claude",
-    env: "CURSOR_VERSION",
-    when: Some("with its third-party configs setting on"),
-});
+static INFO: Info = Info::new("cursor", "Cursor", &TABLE, &INSTALL)
+    .with_also_runs(AlsoRuns {
+        agent: "claude",
+        env: "CURSOR_VERSION",
+        when: Some("with its third-party configs setting on"),
+    })
+    .with_native_hooks(
+        super::NativeHooks::INSTALLED
+            .with_vars(&[("CURSOR_PROJECT_DIR", Some("CLAUDE_PROJECT_DIR"))]),
+    );
 
 impl Agent for Cursor {
     fn info(&self) -> &Info {

@@ -42,7 +42,10 @@ pub static INSTALL: InstallSpec = project_and_home!(
 
 /// The Factory Droid adapter.
 pub static AGENT: ClaudeLike = ClaudeLike::new(
-    Info::new("factory", "Factory Droid", &TABLE, &INSTALL),
+    Info::new("factory", "Factory Droid", &TABLE, &INSTALL).with_native_hooks(
+        super::NativeHooks::INSTALLED
+            .with_vars(&[("FACTORY_PROJECT_DIR", Some("CLAUDE_PROJECT_DIR"))]),
+    ),
     Dialect::Claude,
 );
 

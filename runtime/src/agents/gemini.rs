@@ -114,8 +114,18 @@ pub static INSTALL: InstallSpec = project_and_home!(
 );
 
 /// Gemini CLI: 60 000 ms.
-static INFO: Info =
-    Info::new("gemini", "Gemini CLI", &TABLE, &INSTALL).with_deadline(Deadline::new(secs(60), &[]));
+static INFO: Info = Info::new("gemini", "Gemini CLI", &TABLE, &INSTALL)
+    .with_deadline(Deadline::new(secs(60), &[]))
+    .with_native_hooks(NATIVE_HOOKS);
+
+/// Gemini CLI sets `GEMINI_PROJECT_DIR` (and `CLAUDE_PROJECT_DIR` as its
+/// alias) for its hooks; the working directory, session id and plans directory have no equal in Claude Code.
+static NATIVE_HOOKS: super::NativeHooks = super::NativeHooks::INSTALLED.with_vars(&[
+    ("GEMINI_PROJECT_DIR", Some("CLAUDE_PROJECT_DIR")),
+    ("GEMINI_CWD", None),
+    ("GEMINI_SESSION_ID", None),
+    ("GEMINI_PLANS_DIR", None),
+]);
 
 impl Agent for Gemini {
     fn info(&self) -> &Info {

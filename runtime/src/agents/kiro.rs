@@ -86,8 +86,12 @@ pub static INSTALL: InstallSpec = project_and_home!(
 );
 
 /// Kiro: `timeout_ms` 30 000.
-static INFO: Info =
-    Info::new("kiro", "Kiro CLI", &TABLE, &INSTALL).with_deadline(Deadline::new(secs(30), &[]));
+static INFO: Info = Info::new("kiro", "Kiro CLI", &TABLE, &INSTALL)
+    .with_deadline(Deadline::new(secs(30), &[]))
+    .with_native_hooks(super::NativeHooks::INSTALLED.in_files(
+        &[".kiro/agents/*.json"],
+        &[super::UserPath::home(".kiro/agents/*.json")],
+    ));
 
 impl Agent for Kiro {
     fn info(&self) -> &Info {

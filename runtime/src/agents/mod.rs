@@ -70,7 +70,10 @@
 //! - an [`Info`]: id, display name, `&TABLE`, `&INSTALL`, and where the agent
 //!   differs from the defaults, its deadline (how long it waits for a hook),
 //!   the other agent whose hooks it also runs (Copilot, Cursor and Devin run
-//!   Claude's) and the payload keys that name its event;
+//!   Claude's), the payload keys that name its event, and where its users
+//!   keep hooks of their own when that is not the install file, with the
+//!   variables its hooks get ([`NativeHooks`], what `agenthooks import`
+//!   reads through [`native_hooks::read`]);
 //! - code only where its protocol is not Claude's: [`Agent::reshape`] (its
 //!   payload into Claude's layout, past what the table renames),
 //!   [`Agent::write`] (an [`Intent`], holding only what the row's [`Caps`]
@@ -108,6 +111,7 @@ mod install_spec;
 pub mod junie;
 pub mod kilo;
 pub mod kiro;
+pub mod native_hooks;
 pub mod opencode;
 pub mod pi;
 pub mod plan;
@@ -127,6 +131,7 @@ pub use install_spec::{
     PluginSpec, Registration, ScriptSpec, Shape, SystemFile, TimeUnit, UserDir, UserPath,
     COMMAND_AND_TIMEOUT, DISABLE_ALL_HOOKS, USER_ONLY,
 };
+pub use native_hooks::{Imported, NativeHook, NativeHooks};
 pub use plan::{Intent, Verdict};
 pub use table::{
     rename, tool, AnswerKind, Capabilities, CapabilityRow, Caps, EventRow, Rename, Table, ToolRow,
@@ -253,6 +258,8 @@ pub struct Info {
     /// [`Agent::decode`] (`--event`, which `install` always writes, comes
     /// first anyway).
     pub names: &'static [&'static str],
+    /// [`Agent::native_hooks`].
+    pub native_hooks: NativeHooks,
 }
 
 impl Info {
@@ -273,6 +280,15 @@ impl Info {
             deadline: deadline::UNVERIFIED,
             also_runs: None,
             names: &["hook_event_name"],
+            native_hooks: NativeHooks::INSTALLED,
+        }
+    }
+
+    /// The same agent, whose users keep their own hooks as `native` says.
+    pub const fn with_native_hooks(self, native_hooks: NativeHooks) -> Info {
+        Info {
+            native_hooks,
+            ..self
         }
     }
 
@@ -336,6 +352,12 @@ pub trait Agent: Sync + Send {
     /// `None` for most agents.
     fn also_runs(&self) -> Option<AlsoRuns> {
         self.info().also_runs
+    }
+
+    /// Where the agent's users keep their own hooks and the variables its
+    /// hooks get (what `agenthooks import` reads, see [`native_hooks`]).
+    fn native_hooks(&self) -> NativeHooks {
+        self.info().native_hooks
     }
 
     /// What this agent does with agenthooks' own `.agents/hooks.json` (parsed)

@@ -81,7 +81,12 @@ pub static INSTALL: InstallSpec = project_and_home!(
 
 /// The Qwen Code adapter (60 000 ms for commands).
 pub static AGENT: ClaudeLike = ClaudeLike::new(
-    Info::new("qwen", "Qwen Code", &TABLE, &INSTALL).with_deadline(Deadline::new(secs(60), &[])),
+    Info::new("qwen", "Qwen Code", &TABLE, &INSTALL)
+        .with_deadline(Deadline::new(secs(60), &[]))
+        .with_native_hooks(
+            super::NativeHooks::INSTALLED
+                .with_vars(&[("QWEN_PROJECT_DIR", Some("CLAUDE_PROJECT_DIR"))]),
+        ),
     Dialect::Claude,
 );
 

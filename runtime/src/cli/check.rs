@@ -143,6 +143,9 @@ pub fn check(root: &Path, env: &Env, trusted: impl Fn(&Handler) -> bool) -> Find
             }
         }
     }
+    for double in crate::import::twice::doubles(&agents, &config, root, env) {
+        found.warnings.push(double.line(root, &env.home));
+    }
     for agent in &agents {
         for scope in [Scope::Project, Scope::User, Scope::Managed] {
             if let Some((file, pointer)) = install::switched_off(*agent, scope, root, env) {

@@ -232,7 +232,11 @@ fn named(ids: &[String]) -> anyhow::Result<Vec<&'static dyn Agent>> {
 /// The agent's own step before it runs the installed hooks (its install
 /// spec's `after_install`), as one `<agent>: note: ...` line; on a dry run
 /// marked as applying once installed.
-fn after_install(out: &mut impl io::Write, agent: &dyn Agent, dry_run: bool) -> io::Result<()> {
+pub(crate) fn after_install(
+    out: &mut impl io::Write,
+    agent: &dyn Agent,
+    dry_run: bool,
+) -> io::Result<()> {
     let Some(hint) = agent.install_spec().after_install else {
         return Ok(());
     };
@@ -242,6 +246,20 @@ fn after_install(out: &mut impl io::Write, agent: &dyn Agent, dry_run: bool) -> 
 
 /// The name project entries call agenthooks by (looked up on `PATH`).
 const NAME: &str = "agenthooks";
+
+/// What the entries at `scope` call: [`NAME`] in a project's files (unless
+/// `absolute`), this binary's absolute path elsewhere.
+///
+/// # Errors
+/// When this binary cannot be found.
+pub(crate) fn entry_binary(scope: Scope, absolute: bool) -> anyhow::Result<PathBuf> {
+    Ok(if scope != Scope::Project || absolute {
+        let exe = std::env::current_exe().context("cannot find the agenthooks binary")?;
+        exe.canonicalize().unwrap_or(exe)
+    } else {
+        PathBuf::from(NAME)
+    })
+}
 
 /// Where this run works.
 struct Ctx {
@@ -256,12 +274,7 @@ impl Ctx {
     fn new(scope: Scope, absolute: bool) -> anyhow::Result<Ctx> {
         let cwd = std::env::current_dir().context("cannot read the working directory")?;
         let env = Env::from_process()?;
-        let binary = if scope != Scope::Project || absolute {
-            let exe = std::env::current_exe().context("cannot find the agenthooks binary")?;
-            exe.canonicalize().unwrap_or(exe)
-        } else {
-            PathBuf::from(NAME)
-        };
+        let binary = entry_binary(scope, absolute)?;
         Ok(Ctx {
             scope,
             root: install::project_root(&cwd),
@@ -382,6 +395,7 @@ impl Ctx {
         // system-wide one.
         if action == Action::Install && !dry_run && self.scope != Scope::Managed {
             self.note_double_loads(&mut out, agents)?;
+            self.warn_doubles(&mut out, agents)?;
         }
         if dry_run {
             writeln!(out, "dry run: nothing was written")?;
@@ -416,6 +430,25 @@ impl Ctx {
                 let note = crate::agents::double_load_note(host, *other, also, host_installed);
                 writeln!(out, "{}: note: {note}", host.id())?;
             }
+        }
+        Ok(())
+    }
+
+    /// One line per hook that both an agent's own file and
+    /// `.agents/hooks.json` run, which the agent would run twice now.
+    fn warn_doubles(
+        &self,
+        out: &mut impl io::Write,
+        just: &[&'static dyn Agent],
+    ) -> io::Result<()> {
+        let config = self.load();
+        for double in crate::import::twice::doubles(just, &config, &self.root, &self.env) {
+            writeln!(
+                out,
+                "{}: warning: {}",
+                double.agent.id(),
+                double.line(&self.root, &self.env.home)
+            )?;
         }
         Ok(())
     }

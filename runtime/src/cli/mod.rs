@@ -21,6 +21,7 @@ pub mod check;
 pub mod compile;
 pub mod compile_worker;
 pub mod fire;
+pub mod import;
 pub mod install;
 pub mod new;
 pub mod oci;
@@ -67,6 +68,8 @@ pub enum Cmd {
     Trust(trust::Args),
     /// Write agenthooks into agents' own hook configs (merging, with a backup).
     Install(install::Args),
+    /// Bring the hooks in agents' own config files into `.agents/hooks.json` (Claude's format).
+    Import(import::Args),
     /// Remove what `install` wrote, restoring the original bytes where it can.
     Uninstall(install::UninstallArgs),
     /// Which agents are wired, which hooks run now, and the command that fixes each that does not.
@@ -142,6 +145,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Cmd::Install(args) => install::run(args),
         Cmd::Uninstall(args) => install::run_uninstall(args),
         Cmd::Status(args) => status::run(args),
+        Cmd::Import(args) => import::run(args),
         Cmd::Check(args) => check::run(args),
         Cmd::Compile(args) => compile::run(args),
         Cmd::Agents(args) => agents::run(args),

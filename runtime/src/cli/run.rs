@@ -134,7 +134,7 @@ pub fn bridge(args: &Args, input: impl Read, notes: &mut Vec<Note>) -> anyhow::R
         }
         return Ok(agent.no_opinion(Vec::new()));
     }
-    let config = config::load(&LoadOptions {
+    let mut config = config::load(&LoadOptions {
         home: None,
         project_root: root.clone(),
     });
@@ -145,6 +145,16 @@ pub fn bridge(args: &Args, input: impl Read, notes: &mut Vec<Note>) -> anyhow::R
     {
         notes.extend(wiring_note(agent, &config, root.as_deref()));
     }
+    // A hook the agent's own config runs for this event already is not run
+    // a second time here.
+    let env = install::Env::from_process().ok();
+    notes.extend(crate::import::twice::drop_doubles(
+        agent,
+        &event,
+        &mut config,
+        root.as_deref(),
+        env.as_ref(),
+    ));
     let ctx = ExecContext {
         project_root: root.clone(),
         verbose: args.verbose,

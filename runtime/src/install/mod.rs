@@ -41,7 +41,7 @@
 mod detect;
 mod edit;
 mod error;
-mod json;
+pub(crate) mod json;
 mod plan;
 mod targets;
 mod wiring;
@@ -55,8 +55,22 @@ pub use detect::{
 pub use error::InstallError;
 pub use json::{is_ours, Doc as JsonDoc};
 pub use plan::{
-    apply, change, command_line, plan, status_messages, Action, FileChange, Request, Status,
-    NOT_INSTALLED,
+    apply, change, change_with, command_line, plan, plan_with, status_messages, unified_diff,
+    Action, Edit, FileChange, Request, Status, NOT_INSTALLED,
 };
 pub use targets::{native_timeout, FALLBACK_TIMEOUT};
 pub use wiring::{drift, rows, Drift, Used};
+
+/// The agent's own file `install` writes at `scope` (`None`: none there).
+pub fn native_file(
+    agent: &dyn crate::agents::Agent,
+    scope: crate::config::Scope,
+    root: &std::path::Path,
+    env: &Env,
+) -> Option<std::path::PathBuf> {
+    let spec = agent.install_spec();
+    if scope == crate::config::Scope::Project && spec.project == crate::agents::USER_ONLY {
+        return None;
+    }
+    targets::path(spec, scope, root, env)
+}

@@ -158,28 +158,33 @@ impl FileChange {
 
     /// A unified diff of the change, `label` naming the file in its header.
     pub fn diff(&self, label: &str) -> String {
-        let text = |b: &Option<Vec<u8>>| {
-            b.as_deref()
-                .map(|b| String::from_utf8_lossy(b).into_owned())
-                .unwrap_or_default()
-        };
-        let (old, new) = (text(&self.before), text(&self.after));
-        let a = if self.before.is_some() {
-            format!("a/{label}")
-        } else {
-            "/dev/null".to_string()
-        };
-        let b = if self.after.is_some() {
-            format!("b/{label}")
-        } else {
-            "/dev/null".to_string()
-        };
-        similar::TextDiff::from_lines(&old, &new)
-            .unified_diff()
-            .context_radius(3)
-            .header(&a, &b)
-            .to_string()
+        unified_diff(label, self.before.as_deref(), self.after.as_deref())
     }
+}
+
+/// A unified diff from `before` to `after` (`None`: no file), `label`
+/// naming the file in its header: what every `--dry-run` prints.
+pub fn unified_diff(label: &str, before: Option<&[u8]>, after: Option<&[u8]>) -> String {
+    let text = |b: Option<&[u8]>| {
+        b.map(|b| String::from_utf8_lossy(b).into_owned())
+            .unwrap_or_default()
+    };
+    let (old, new) = (text(before), text(after));
+    let a = if before.is_some() {
+        format!("a/{label}")
+    } else {
+        "/dev/null".to_string()
+    };
+    let b = if after.is_some() {
+        format!("b/{label}")
+    } else {
+        "/dev/null".to_string()
+    };
+    similar::TextDiff::from_lines(&old, &new)
+        .unified_diff()
+        .context_radius(3)
+        .header(&a, &b)
+        .to_string()
 }
 
 /// The one line an entry's launcher prints on stderr when it cannot find
@@ -359,6 +364,19 @@ fn target_path(req: &Request<'_>) -> Result<PathBuf, InstallError> {
 /// When a file cannot be read or parsed, or is in the way; nothing of this
 /// agent should be written then.
 pub fn plan(req: &Request<'_>) -> Result<Vec<FileChange>, InstallError> {
+    plan_with(req, &|_| {})
+}
+
+/// What an install also changes in the agent's JSON file, in the same
+/// write: `import --move` takes the hooks it moved out of it.
+pub type Edit<'a> = &'a dyn Fn(&mut Map<String, Value>);
+
+/// [`plan`], with `edit` applied to the agent's JSON file (its parsed root)
+/// before our entries are synced, so both changes are one write.
+///
+/// # Errors
+/// As [`plan`].
+pub fn plan_with(req: &Request<'_>, edit: Edit<'_>) -> Result<Vec<FileChange>, InstallError> {
     let spec = req.agent.install_spec();
     user_only(req)?;
     let path = target_path(req)?;
@@ -368,7 +386,7 @@ pub fn plan(req: &Request<'_>) -> Result<Vec<FileChange>, InstallError> {
         Scope::Managed => req.env.system_base(&path),
     };
     match &spec.registration {
-        Registration::Json(j) => plan_json(req, j, path, &stop).map(|c| vec![c]),
+        Registration::Json(j) => plan_json(req, j, path, &stop, edit).map(|c| vec![c]),
         Registration::Scripts(s) => plan_scripts(req, s, &path, &stop),
         Registration::Plugin(p) => plan_plugin(req, p, path, &stop).map(|c| vec![c]),
     }
@@ -379,10 +397,14 @@ fn plan_json(
     t: &JsonSpec,
     path: PathBuf,
     stop: &Path,
+    edit: Edit<'_>,
 ) -> Result<FileChange, InstallError> {
     let id = req.agent.id();
     let before = read_opt(&path, caps::HOOKS_JSON)?;
     let mut doc = json::Doc::parse(&path, before.as_deref(), t.jsonc)?;
+    if req.action == Action::Install {
+        edit(&mut doc.root);
+    }
     let extras = targets::root_keys(t);
     let backup = backup_of(&path);
     let mut change = FileChange::unchanged(path.clone(), before.clone(), stop);
@@ -596,6 +618,15 @@ fn plan_plugin(
 /// As [`plan`] and [`apply`]; also when the lock stays held by another
 /// process for `write::LOCK_WAIT`.
 pub fn change(req: &Request<'_>) -> Result<Vec<FileChange>, InstallError> {
+    change_with(req, &|_| {})
+}
+
+/// [`change`], with `edit` applied as [`plan_with`] does, under the same lock
+/// and in the same write.
+///
+/// # Errors
+/// As [`change`].
+pub fn change_with(req: &Request<'_>, edit: Edit<'_>) -> Result<Vec<FileChange>, InstallError> {
     let spec = req.agent.install_spec();
     user_only(req)?;
     let path = target_path(req)?;
@@ -609,7 +640,7 @@ pub fn change(req: &Request<'_>) -> Result<Vec<FileChange>, InstallError> {
         }
     }
     let Some(dir) = target.parent().filter(|d| !d.as_os_str().is_empty()) else {
-        return plan(req).and_then(|c| apply(&c).map(|()| c));
+        return plan_with(req, edit).and_then(|c| apply(&c).map(|()| c));
     };
     let mut attempts = 0;
     loop {
@@ -619,7 +650,7 @@ pub fn change(req: &Request<'_>) -> Result<Vec<FileChange>, InstallError> {
             Vec::new()
         } else {
             // Nothing to uninstall where the directory does not exist.
-            return plan(req);
+            return plan_with(req, edit);
         };
         let lock = match Lock::acquire(&target, write::LOCK_WAIT) {
             Ok(lock) => lock,
@@ -630,7 +661,7 @@ pub fn change(req: &Request<'_>) -> Result<Vec<FileChange>, InstallError> {
             }
             Err(e) => return Err(InstallError::io(&write::lock_path(&target), e)),
         };
-        let result = plan(req).and_then(|c| apply_changes(&c, false).map(|()| c));
+        let result = plan_with(req, edit).and_then(|c| apply_changes(&c, false).map(|()| c));
         if let (Ok(changes), Scope::Managed) = (&result, req.scope) {
             for c in changes.iter().filter(|c| c.status() == Status::Created) {
                 write::not_writable_by_others(&c.path).map_err(|e| InstallError::io(&c.path, e))?;

@@ -1,0 +1,149 @@
+//! `import --move`: once `.agents/hooks.json` runs the imported hooks, they
+//! leave the agent's own files, and agenthooks' entry goes in, so each hook
+//! runs once.
+//!
+//! Each file is one locked, atomic write that keeps every other byte: the
+//! agent's install target through install's own planning
+//! ([`crate::install::change_with`]: the hooks taken out and our entries
+//! synced in the same write), any other native file (Claude Code's
+//! `settings.local.json`, a Copilot hooks file of the user's) on its own.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use super::take_out::take_out;
+use super::NativeFile;
+use crate::agents::{Agent, NativeHook, Registration};
+use crate::config::Scope;
+use crate::fsread::{caps, read_bounded, ReadError};
+use crate::install::write::{self, Lock};
+use crate::install::{self, Action, Env, InstallError, JsonDoc};
+use crate::protocol::EventName;
+
+/// Where and how the entries are written (what `install` would write).
+#[derive(Clone, Copy)]
+pub struct Wiring<'a> {
+    /// The project's files or the user's.
+    pub scope: Scope,
+    /// The project root.
+    pub root: &'a Path,
+    /// Where the user's files are.
+    pub env: &'a Env,
+    /// What the entries call (see [`install::command_line`]).
+    pub binary: &'a Path,
+    /// The status messages of the hooks, per event (see
+    /// [`install::status_messages`]).
+    pub status_messages: &'a BTreeMap<EventName, String>,
+    /// The events the hooks use, which the entries are for (see
+    /// [`install::Used`]).
+    pub used: &'a install::Used,
+}
+
+/// One file `--move` changes (or would).
+#[derive(Debug, Clone)]
+pub struct Changed {
+    /// The file.
+    pub path: PathBuf,
+    /// Its bytes before (`None`: it did not exist).
+    pub before: Option<Vec<u8>>,
+    /// Its bytes after (`None`: removed).
+    pub after: Option<Vec<u8>>,
+}
+
+/// Takes `moved` (per native file of `agent`, the hooks `.agents/hooks.json`
+/// now runs) out of the agent's files and installs agenthooks' entry;
+/// with `dry_run`, only plans it.
+///
+/// # Errors
+/// The first file that cannot be read, parsed or written; the files before
+/// it stay changed (each one whole), the others untouched.
+pub fn move_out(
+    agent: &'static dyn Agent,
+    moved: &[(NativeFile, Vec<NativeHook>)],
+    wiring: &Wiring<'_>,
+    dry_run: bool,
+) -> Result<Vec<Changed>, InstallError> {
+    let target = install::native_file(agent, wiring.scope, wiring.root, wiring.env);
+    let mut changed = Vec::new();
+    let mut in_target: Vec<NativeHook> = Vec::new();
+    for (file, hooks) in moved {
+        if Some(&file.path) == target.as_ref() {
+            in_target.extend(hooks.iter().cloned());
+        } else {
+            changed.push(out_of(agent, &file.path, hooks, dry_run)?);
+        }
+    }
+    let req = install::Request {
+        agent,
+        action: Action::Install,
+        scope: wiring.scope,
+        project_root: wiring.root,
+        env: wiring.env,
+        binary: wiring.binary,
+        status_messages: wiring.status_messages,
+        used: wiring.used,
+    };
+    let edit = |root: &mut serde_json::Map<String, serde_json::Value>| {
+        take_out(agent, root, &in_target);
+    };
+    let installed = if dry_run {
+        install::plan_with(&req, &edit)?
+    } else {
+        install::change_with(&req, &edit)?
+    };
+    changed.extend(installed.into_iter().map(|c| Changed {
+        path: c.path,
+        before: c.before,
+        after: c.after,
+    }));
+    Ok(changed)
+}
+
+/// Takes `hooks` out of the native file at `path` (not the install target),
+/// under its lock unless `dry_run`.
+fn out_of(
+    agent: &dyn Agent,
+    path: &Path,
+    hooks: &[NativeHook],
+    dry_run: bool,
+) -> Result<Changed, InstallError> {
+    let target = write::resolve(path).map_err(|e| InstallError::io(path, e))?;
+    let _lock = if dry_run {
+        None
+    } else {
+        Some(
+            Lock::acquire(&target, write::LOCK_WAIT)
+                .map_err(|e| InstallError::io(&write::lock_path(&target), e))?,
+        )
+    };
+    let before = match read_bounded(path, caps::HOOKS_JSON) {
+        Ok(b) => b,
+        Err(ReadError::NotFound { .. }) => {
+            return Ok(Changed {
+                path: path.to_path_buf(),
+                before: None,
+                after: None,
+            })
+        }
+        Err(e) => return Err(e.into()),
+    };
+    let jsonc = match &agent.install_spec().registration {
+        Registration::Json(j) => j.jsonc,
+        Registration::Scripts(_) | Registration::Plugin(_) => false,
+    };
+    let mut doc = JsonDoc::parse(path, Some(&before), jsonc)?;
+    take_out(agent, &mut doc.root, hooks);
+    let after = if doc.changed() {
+        doc.render()?
+    } else {
+        before.clone()
+    };
+    if !dry_run && after != before {
+        write::write(&target, &after, false).map_err(|e| InstallError::write(path, e))?;
+    }
+    Ok(Changed {
+        path: path.to_path_buf(),
+        before: Some(before),
+        after: Some(after),
+    })
+}

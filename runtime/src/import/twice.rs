@@ -1,0 +1,172 @@
+//! Never twice: hooks that both an agent's native file and
+//! `.agents/hooks.json` run, so that the agent would run them once natively
+//! and once through agenthooks' entry.
+//!
+//! [`doubles`] is the one detection (`install` and `check` print its lines;
+//! a future `status` can too); [`drop_doubles`] is what `run` does with it
+//! for one event: the copy in `.agents/hooks.json` steps aside, with a note.
+
+use std::path::{Path, PathBuf};
+
+use super::plan::shorten;
+use super::{native_files, normalise, show};
+use crate::agents::Agent;
+use crate::config::{Config, Handler, HandlerKind, Scope};
+use crate::install::Env;
+use crate::protocol::{one_line, Event, EventName, Note};
+use crate::select::{select, Matcher};
+
+/// One hook run twice.
+#[derive(Clone)]
+pub struct Double {
+    /// The agent that runs both.
+    pub agent: &'static dyn Agent,
+    /// Its native file holding the hook.
+    pub native: PathBuf,
+    /// The `.agents/hooks.json` holding it too.
+    pub hooks_file: PathBuf,
+    /// The canonical event.
+    pub event: EventName,
+    /// The command as the native file has it.
+    pub command: String,
+}
+
+impl Double {
+    /// The one line `install` and `check` print, paths shown relative to
+    /// `root` or `home`.
+    pub fn line(&self, root: &Path, home: &Path) -> String {
+        let scope = if self.native.starts_with(root) {
+            ""
+        } else {
+            " --user"
+        };
+        format!(
+            "`{}` and `{}` both run `{}` on {}: {} runs it twice; `agenthooks import {}{scope} --move` keeps the one in .agents/hooks.json",
+            show(&self.native, root, home),
+            show(&self.hooks_file, root, home),
+            one_line(&shorten(&self.command)),
+            self.event.as_str(),
+            self.agent.display_name(),
+            self.agent.id(),
+        )
+    }
+}
+
+/// Every hook of `config` (command hooks) that one of `agents`' native files
+/// (project and user) also runs for the same event, by [`normalise`]d
+/// command. Unreadable native files are left out (`install` and `check`
+/// say so elsewhere).
+pub fn doubles(
+    agents: &[&'static dyn Agent],
+    config: &Config,
+    root: &Path,
+    env: &Env,
+) -> Vec<Double> {
+    let project = config.project_root.as_deref().or(Some(root));
+    let mut out = Vec::new();
+    for agent in agents {
+        for scope in [Scope::Project, Scope::User] {
+            for file in native_files(*agent, scope, root, env).0 {
+                for hook in &file.hooks {
+                    let (Ok(imported), Some(command)) = (&hook.import, &hook.command) else {
+                        continue;
+                    };
+                    let native = normalise(Some(*agent), command, project);
+                    let twin = config.handlers.iter().find(|h| {
+                        h.event == imported.event
+                            && command_of(h).is_some_and(|c| normalise(None, c, project) == native)
+                    });
+                    if let Some(twin) = twin {
+                        out.push(Double {
+                            agent: *agent,
+                            native: file.path.clone(),
+                            hooks_file: twin.file.clone(),
+                            event: imported.event,
+                            command: command.clone(),
+                        });
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
+fn command_of(h: &Handler) -> Option<&str> {
+    match &h.kind {
+        HandlerKind::Command(spec) => Some(&spec.command),
+        _ => None,
+    }
+}
+
+/// For `run`: takes out of `config` the command hooks selected for `event`
+/// that `agent`'s own native files (the project's at `root`, and with `env`
+/// the user's) run for this event already, returning one note per hook
+/// taken out.
+///
+/// Cheap: nothing is read unless a command hook is selected; then at most
+/// the agent's few native files, each bounded.
+pub fn drop_doubles(
+    agent: &'static dyn Agent,
+    event: &Event,
+    config: &mut Config,
+    root: Option<&Path>,
+    env: Option<&Env>,
+) -> Vec<Note> {
+    let selected: Vec<String> = select(&config.handlers, event)
+        .into_iter()
+        .filter_map(command_of)
+        .map(|c| normalise(None, c, root))
+        .collect();
+    if selected.is_empty() {
+        return Vec::new();
+    }
+    let target = event.matcher_target();
+    let mut native: Vec<(String, PathBuf)> = Vec::new();
+    let no_home = Env::with_home("");
+    let places = [
+        root.map(|r| (Scope::Project, r, env.unwrap_or(&no_home))),
+        env.map(|e| (Scope::User, Path::new(""), e)),
+    ];
+    for (scope, base, env) in places.into_iter().flatten() {
+        for file in native_files(agent, scope, base, env).0 {
+            for hook in &file.hooks {
+                let (Ok(imported), Some(command)) = (&hook.import, &hook.command) else {
+                    continue;
+                };
+                let runs_here = imported.event == event.name()
+                    && (!event.name().is_tool_event()
+                        || Matcher::parse(imported.matcher.as_deref())
+                            .is_ok_and(|m| m.matches(target)));
+                if runs_here {
+                    native.push((normalise(Some(agent), command, root), file.path.clone()));
+                }
+            }
+        }
+    }
+    let mut notes = Vec::new();
+    config.handlers.retain(|h| {
+        let Some(c) = command_of(h).filter(|_| h.event == event.name()) else {
+            return true;
+        };
+        let c = normalise(None, c, root);
+        if !selected.contains(&c) {
+            return true;
+        }
+        let Some((_, file)) = native.iter().find(|(n, _)| *n == c) else {
+            return true;
+        };
+        notes.push(Note::runtime(
+            "double",
+            format!(
+                "{} skipped: {} runs the same command from `{}` for this event; `agenthooks import {} --move` keeps one",
+                h.label,
+                agent.display_name(),
+                file.display(),
+                agent.id()
+            ),
+        ));
+        false
+    });
+    notes
+}
