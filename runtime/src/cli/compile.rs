@@ -13,6 +13,7 @@ use std::io::{self, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+use super::progress::Progress;
 use crate::config::{self, HandlerKind, LoadOptions};
 use crate::exec::wasm::{worker, CacheStatus, WasmHost};
 use crate::protocol::Failure;
@@ -22,6 +23,9 @@ use crate::protocol::Failure;
 pub struct Args {
     /// Component files; every `wasm` handler's component in the configs when omitted.
     pub paths: Vec<PathBuf>,
+    /// No progress on the terminal.
+    #[arg(long, short)]
+    pub quiet: bool,
 }
 
 /// Compile each component and print one line for it.
@@ -32,6 +36,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     // A file named on the command line that is not there is bad usage (2);
     // a configured component that is missing is a finding (1).
     let named = !args.paths.is_empty();
+    let quiet = args.quiet;
     let mut not_found = false;
     let paths: Vec<PathBuf> = if args.paths.is_empty() {
         configured_components(config::project_root(None), true)
@@ -45,7 +50,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         writeln!(stdout, "no wasm hooks configured; nothing to compile")?;
     }
     for path in &paths {
+        let progress = Progress::start(quiet, format!("compiling `{}`", path.display()));
         let (result, notes) = host.compile(path);
+        drop(progress);
         for note in notes {
             eprintln!("{}", super::report::note_line(&note));
         }
@@ -68,6 +75,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 writeln!(stdout, "{}: failed: {failure}", path.display())?;
             }
         }
+    }
+    // What was compiled replaces baseline entries; keep the cache in its budget.
+    if let Some(dir) = crate::exec::wasm::CacheDir::from_env().path() {
+        crate::exec::wasm::gc::after_store(dir);
     }
     Ok(ExitCode::from(if named && not_found {
         super::EXIT_ERROR

@@ -44,6 +44,7 @@ mod bindings;
 mod cache;
 mod classify;
 mod engine;
+pub mod gc;
 mod index;
 mod limiter;
 mod sandbox;
@@ -792,8 +793,13 @@ impl Inner {
                 }
             }
             let prepared = self.compile_cold(&path, &cold, best, flight.started, &mut notes);
+            let stored = prepared.is_ok();
             let _ = flight.done.set(prepared);
             lock(&self.inflight).remove(&digest);
+            // The baseline entry is of no use now; keep the cache in its budget.
+            if let (true, Some(dir)) = (stored, self.cache.path()) {
+                gc::after_store(dir);
+            }
         });
     }
 

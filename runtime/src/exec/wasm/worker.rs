@@ -235,7 +235,11 @@ pub fn supervise(
         Err(_) => return exit(code::NOT_STORED),
     };
     let remembered = match output.status.code() {
-        Some(code::STORED) => return exit(code::STORED),
+        Some(code::STORED) => {
+            // The baseline entry is of no use now; keep the cache in its budget.
+            super::gc::after_store(dir);
+            return exit(code::STORED);
+        }
         Some(code::FAILED) => Remembered::from_line(&String::from_utf8_lossy(&output.stdout))
             .unwrap_or_else(|| Remembered::Limit("the compiler failed without saying why".into())),
         Some(_) => return exit(code::NOT_STORED),
