@@ -8,26 +8,24 @@ use serde_json::Value;
 
 use crate::util::{repo_root, TempProject};
 
-/// A team's file, with comments, trailing commas and its own layout.
+/// A team's file in its own layout (hooks.json is strict JSON: no comments).
 const USER_FILE: &str = r#"{
-  // Our hooks. Keep this comment.
-  "hooks": {
-    "PreToolUse": [
-      {
-        "matcher": "Bash|PowerShell",
-        "hooks": [
-          {"type": "command", "command": "true", "timeout": 7}, /* ours */
-        ],
-      },
-    ],
-  },
+    "onError": "deny",
+    "hooks": {
+        "PreToolUse": [
+            { "matcher": "Bash|PowerShell",
+              "hooks": [ {"type": "command", "command": "true", "timeout": 7} ] }
+        ]
+    }
 }
 "#;
 
-/// Whether the lines of `part` appear in `whole` in order (others between them).
-fn lines_kept_in_order(part: &str, whole: &str) -> bool {
-    let mut rest = whole.lines();
-    part.lines().all(|line| rest.any(|l| l == line))
+/// Whether `new` is `old` with text inserted only (no byte of `old` changed or removed).
+fn only_inserted(old: &str, new: &str) -> bool {
+    similar::TextDiff::from_chars(old, new)
+        .ops()
+        .iter()
+        .all(|op| !matches!(op.tag(), similar::DiffTag::Delete | similar::DiffTag::Replace))
 }
 
 #[test]
@@ -42,13 +40,15 @@ fn a_guard_from_the_library_merges_into_the_users_file_byte_safely_and_denies() 
         added.stdout()
     );
     let text = std::fs::read_to_string(&hooks_json).unwrap();
-    assert!(lines_kept_in_order(USER_FILE, &text), "{text}");
-    assert!(text.contains("// Our hooks. Keep this comment."));
-    assert!(text.contains(r#"{"type": "command", "command": "true", "timeout": 7}, /* ours */"#));
+    assert!(only_inserted(USER_FILE, &text), "{text}");
     // The new handler joined the user's group for the same tools.
-    let added_lines = text.lines().count() - USER_FILE.lines().count();
-    assert!((1..=6).contains(&added_lines), "{text}");
-    assert!(text.contains(r#""component": ".agents/hooks/network-exfiltration-guard.wasm""#));
+    let v: Value = serde_json::from_str(&text).unwrap();
+    let group = &v["hooks"]["PreToolUse"][0]["hooks"];
+    assert_eq!(group[0]["command"], "true");
+    assert_eq!(
+        group[1]["component"],
+        ".agents/hooks/network-exfiltration-guard.wasm"
+    );
     // The component is the library's, byte for byte.
     let component = std::fs::read(p.path(".agents/hooks/network-exfiltration-guard.wasm")).unwrap();
     let shipped =

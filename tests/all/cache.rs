@@ -8,13 +8,15 @@ use std::time::{Duration, SystemTime};
 
 use crate::util::TempProject;
 
-/// The smallest component: the preamble of an empty `(component)`.
-const EMPTY: &[u8] = b"\0asm\x0d\0\x01\0";
+/// A small real hook component (the tests' `deny` guest).
+fn component() -> Vec<u8> {
+    std::fs::read(crate::wasm::guest("deny")).unwrap()
+}
 
 #[test]
 fn cache_lists_evicts_under_the_budget_and_cleans() {
     let p = TempProject::new();
-    let component = p.write("hooks/empty.wasm", EMPTY);
+    let component = p.write("hooks/empty.wasm", component());
     let cache = p.home.join(".cache/agenthooks");
     fs::create_dir_all(cache.join("oci")).unwrap();
     fs::write(cache.join("oci/pulled"), "a pulled component").unwrap();

@@ -481,7 +481,7 @@ fn add_an_oci_component_merges_pins_and_pulls_it() {
     };
     let tag = format!("{}:v1", repo(&addr, "added"));
     let by_digest = publish(&p, &guest("deny"), &tag);
-    let user = "{\n  // the team's\n  \"hooks\": {}\n}\n";
+    let user = "{\n    \"onError\": \"allow\",\n    \"hooks\": {}\n}\n";
     p.write(".agents/hooks.json", user);
     let added = ok(&ah(&p, &["add", &tag, "--matcher", "Bash", "--quiet"])).stdout();
     assert!(
@@ -490,7 +490,7 @@ fn add_an_oci_component_merges_pins_and_pulls_it() {
     );
     assert!(added.contains(&format!("{tag}: pulled sha256:")), "{added}");
     let text = std::fs::read_to_string(p.path(".agents/hooks.json")).unwrap();
-    assert!(text.starts_with("{\n  // the team's\n  \"hooks\": {"), "{text}");
+    assert!(text.starts_with("{\n    \"onError\": \"allow\",\n    \"hooks\": {"), "{text}");
     let lock: Value = serde_json::from_slice(&std::fs::read(lock_file(&p)).unwrap()).unwrap();
     let manifest = by_digest.rsplit_once('@').unwrap().1;
     assert_eq!(lock["components"][&tag]["manifest"], manifest);

@@ -9,8 +9,10 @@ use std::process::Command;
 
 use crate::util::{bin, TempProject};
 
-/// The smallest component: the preamble of an empty `(component)`.
-const EMPTY: &[u8] = b"\0asm\x0d\0\x01\0";
+/// A small real hook component (the tests' `deny` guest).
+fn component() -> Vec<u8> {
+    std::fs::read(crate::wasm::guest("deny")).unwrap()
+}
 
 /// `agenthooks ARGS` on a pty, with the project's isolated environment:
 /// everything the terminal showed, or `None` without `script`.
@@ -28,7 +30,7 @@ fn on_a_pty(p: &TempProject, args: &str) -> Option<String> {
 #[test]
 fn compile_shows_progress_on_a_terminal_only() {
     let p = TempProject::new();
-    p.write("hooks/a.wasm", EMPTY);
+    p.write("hooks/a.wasm", component());
     let Some(shown) = on_a_pty(&p, "compile hooks/a.wasm") else {
         eprintln!("skipped: no `script` to give the binary a terminal");
         return;
