@@ -81,7 +81,8 @@ pub const LIBRARY: &[Guard] = &[
     Guard {
         name: "protected-branches",
         crate_name: "protected-branch-push",
-        about: "denies `git push` to `main`/`master` (explicit, forced, `--all`, or from the branch)",
+        about:
+            "denies `git push` to `main`/`master` (explicit, forced, `--all`, or from the branch)",
         event: "PreToolUse",
         matcher: SHELL,
         allow: || json!({"read": ["$CLAUDE_PROJECT_DIR"]}),

@@ -28,14 +28,22 @@ fn cache_lists_evicts_under_the_budget_and_cleans() {
         .write(true)
         .open(&old)
         .unwrap()
-        .set_times(FileTimes::new().set_accessed(month_ago).set_modified(month_ago))
+        .set_times(
+            FileTimes::new()
+                .set_accessed(month_ago)
+                .set_modified(month_ago),
+        )
         .unwrap();
 
     let listed = p.output(p.cmd(["cache"]), "");
     assert_eq!(listed.code(), 0, "{}", listed.stderr());
     assert!(listed.stdout().contains("1 entry"), "{}", listed.stdout());
     assert!(listed.stdout().contains("other"), "{}", listed.stdout());
-    assert!(listed.stdout().contains("30 days ago"), "{}", listed.stdout());
+    assert!(
+        listed.stdout().contains("30 days ago"),
+        "{}",
+        listed.stdout()
+    );
 
     // The index records a component only once it has not changed for 3 s
     // (`fsread::SETTLE`): wait, so the listing can name it.
@@ -49,14 +57,27 @@ fn cache_lists_evicts_under_the_budget_and_cleans() {
     let listed = p.output(p.cmd(["cache"]), "");
     let text = listed.stdout();
     assert!(text.contains("1 entry"), "{text}");
-    assert!(text.contains("optimized") && text.contains("just now"), "{text}");
-    assert!(text.contains("hooks/empty.wasm"), "names its component: {text}");
+    assert!(
+        text.contains("optimized") && text.contains("just now"),
+        "{text}"
+    );
+    assert!(
+        text.contains("hooks/empty.wasm"),
+        "names its component: {text}"
+    );
 
     let cleaned = p.output(p.cmd(["cache", "clean"]), "");
     assert_eq!(cleaned.code(), 0, "{}", cleaned.stderr());
-    assert!(cleaned.stdout().contains("removed 1 entry"), "{}", cleaned.stdout());
+    assert!(
+        cleaned.stdout().contains("removed 1 entry"),
+        "{}",
+        cleaned.stdout()
+    );
     let listed = p.output(p.cmd(["cache"]), "");
     assert!(listed.stdout().contains("0 entries"), "{}", listed.stdout());
-    assert!(!cache.join("index").read_dir().unwrap().any(|_| true), "index emptied");
+    assert!(
+        !cache.join("index").read_dir().unwrap().any(|_| true),
+        "index emptied"
+    );
     assert!(cache.join("oci/pulled").exists(), "pulled components stay");
 }

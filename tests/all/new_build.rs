@@ -155,7 +155,10 @@ fn new_puts_the_crate_in_the_project_and_lists_it_in_a_new_hooks_json() {
     ok(&ran);
     assert!(ran.stdout().contains("added to `"), "{}", ran.stdout());
     let after = std::fs::read_to_string(p.path(".agents/hooks.json")).unwrap();
-    assert!(after.starts_with("{ \"onError\": \"allow\",\n  \"hooks\": {"), "{after}");
+    assert!(
+        after.starts_with("{ \"onError\": \"allow\",\n  \"hooks\": {"),
+        "{after}"
+    );
     let config: Value = serde_json::from_str(&after).expect("still JSON");
     assert_eq!(
         config["hooks"]["PreToolUse"][0],

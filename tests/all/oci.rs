@@ -490,7 +490,10 @@ fn add_an_oci_component_merges_pins_and_pulls_it() {
     );
     assert!(added.contains(&format!("{tag}: pulled sha256:")), "{added}");
     let text = std::fs::read_to_string(p.path(".agents/hooks.json")).unwrap();
-    assert!(text.starts_with("{\n    \"onError\": \"allow\",\n    \"hooks\": {"), "{text}");
+    assert!(
+        text.starts_with("{\n    \"onError\": \"allow\",\n    \"hooks\": {"),
+        "{text}"
+    );
     let lock: Value = serde_json::from_slice(&std::fs::read(lock_file(&p)).unwrap()).unwrap();
     let manifest = by_digest.rsplit_once('@').unwrap().1;
     assert_eq!(lock["components"][&tag]["manifest"], manifest);
@@ -499,5 +502,8 @@ fn add_an_oci_component_merges_pins_and_pulls_it() {
     // Added again: the file stays as it is.
     let again = ok(&ah(&p, &["add", &tag, "--matcher", "Bash", "-q"])).stdout();
     assert!(again.contains("already in"), "{again}");
-    assert_eq!(std::fs::read_to_string(p.path(".agents/hooks.json")).unwrap(), text);
+    assert_eq!(
+        std::fs::read_to_string(p.path(".agents/hooks.json")).unwrap(),
+        text
+    );
 }

@@ -47,8 +47,7 @@ const DOWNLOADERS: &[&str] = &["curl", "wget", "fetch"];
 
 /// Programs that send their stdin or a file over the network.
 const SENDERS: &[&str] = &[
-    "curl", "wget", "nc", "ncat", "netcat", "socat", "telnet", "scp", "sftp", "rsync", "ssh",
-    "ftp",
+    "curl", "wget", "nc", "ncat", "netcat", "socat", "telnet", "scp", "sftp", "rsync", "ssh", "ftp",
 ];
 
 /// Programs that print the whole environment.
@@ -119,9 +118,9 @@ fn download_into_shell(commands: &[SimpleCommand], i: usize) -> Option<String> {
     let substituted = c.args().iter().find_map(|a| {
         ["$(", "`", "<("].iter().find_map(|open| {
             let rest = a.split_once(open)?.1.trim_start();
-            DOWNLOADERS
-                .iter()
-                .find(|d| rest.starts_with(**d) && !rest[d.len()..].starts_with(char::is_alphanumeric))
+            DOWNLOADERS.iter().find(|d| {
+                rest.starts_with(**d) && !rest[d.len()..].starts_with(char::is_alphanumeric)
+            })
         })
     })?;
     Some(format!(

@@ -96,8 +96,7 @@ fn install(c: &SimpleCommand) -> Option<Install<'_>> {
         "pnpm" | "bun" => matches!(sub, Some("add" | "install" | "i")),
         "pip" => sub == Some("install"),
         "uv" => {
-            matches!(sub, Some("add" | "sync"))
-                || (sub == Some("pip") && rest.contains(&"install"))
+            matches!(sub, Some("add" | "sync")) || (sub == Some("pip") && rest.contains(&"install"))
         }
         "poetry" => matches!(sub, Some("add" | "install")),
         "pipenv" => sub == Some("install"),

@@ -110,11 +110,11 @@ fn place_component(root: &Path, guard: &Guard) -> Result<(), String> {
         Ok(bytes) if bytes == guard.wasm => return Ok(()),
         Ok(_) => {
             return Err(format!(
-                "`{}` exists and is not this agenthooks' `{}` guard; move it away to add the guard, \
+            "`{}` exists and is not this agenthooks' `{}` guard; move it away to add the guard, \
                  or keep it and add it to hooks.json yourself",
-                path.display(),
-                guard.name
-            ))
+            path.display(),
+            guard.name
+        ))
         }
         Err(crate::fsread::ReadError::NotFound { .. }) => {}
         Err(e) => return Err(format!("cannot read `{}`: {e}", path.display())),

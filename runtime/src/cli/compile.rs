@@ -92,12 +92,17 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
 /// Start a detached compile worker for every component the user's and the
 /// project's configs name that the cache does not hold yet, and say so in
 /// one line: `trust` and `install` warm the cache before the first event.
+/// The locks the started compiles hold until they are done.
 ///
 /// # Errors
 /// When `out` cannot be written.
-pub fn warm_in_background(out: &mut impl Write, project_root: Option<PathBuf>) -> io::Result<()> {
+pub fn warm_in_background(
+    out: &mut impl Write,
+    project_root: Option<PathBuf>,
+) -> io::Result<Vec<PathBuf>> {
     let paths = configured_components(project_root, false);
-    let started = worker::warm_in_background(&paths);
+    let locks = worker::warm_in_background(&paths);
+    let started = locks.len();
     if started > 0 {
         writeln!(
             out,
@@ -105,7 +110,32 @@ pub fn warm_in_background(out: &mut impl Write, project_root: Option<PathBuf>) -
             if started == 1 { "" } else { "s" }
         )?;
     }
-    Ok(())
+    Ok(locks)
+}
+
+/// On a terminal (and not `quiet`), wait for the background compiles whose
+/// `locks` [`warm_in_background`] gave, with their progress, so the first
+/// event after this command starts warm; the compiles are detached (a
+/// session of their own), so Ctrl-C only stops the waiting.
+pub(super) fn wait_on_a_terminal(locks: &[PathBuf], quiet: bool) {
+    if locks.is_empty() || !Progress::wanted(quiet) {
+        return;
+    }
+    let total = locks.len();
+    let progress = Progress::start(
+        quiet,
+        format!("warming the compile cache: 0 of {total} compiled (Ctrl-C stops waiting, not the compile)"),
+    );
+    loop {
+        let done = locks.iter().filter(|l| worker::lock_free(l)).count();
+        progress.message(format!(
+            "warming the compile cache: {done} of {total} compiled (Ctrl-C stops waiting, not the compile)"
+        ));
+        if done == total {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(200));
+    }
 }
 
 /// Every component the user's and `project_root`'s configs name, once each,

@@ -175,31 +175,35 @@ fn prune(out: &mut impl Write) -> anyhow::Result<bool> {
 /// # Errors
 /// When stdout cannot be written.
 pub fn pull(args: PullArgs) -> anyhow::Result<ExitCode> {
-    each_reference(args.quiet, "pulling", |rt, registry, file, reference, store| {
-        let start = Instant::now();
-        let (pinned, newly, fetched) = rt.block_on(async {
-            let (pinned, newly) = pinned(file, reference, registry, store).await?;
-            let fetched = registry.pull(&pinned, store).await?;
-            Ok::<_, String>((pinned, newly, fetched))
-        })?;
-        let mut line = if fetched {
-            format!(
-                "pulled {} ({} bytes, {:.0} ms)",
-                pinned.component,
-                pinned.size,
-                start.elapsed().as_secs_f64() * 1e3
-            )
-        } else {
-            format!(
-                "already in the cache: {} ({} bytes)",
-                pinned.component, pinned.size
-            )
-        };
-        if newly {
-            line.push_str(&format!(", locked to {}", pinned.manifest));
-        }
-        Ok(line)
-    })
+    each_reference(
+        args.quiet,
+        "pulling",
+        |rt, registry, file, reference, store| {
+            let start = Instant::now();
+            let (pinned, newly, fetched) = rt.block_on(async {
+                let (pinned, newly) = pinned(file, reference, registry, store).await?;
+                let fetched = registry.pull(&pinned, store).await?;
+                Ok::<_, String>((pinned, newly, fetched))
+            })?;
+            let mut line = if fetched {
+                format!(
+                    "pulled {} ({} bytes, {:.0} ms)",
+                    pinned.component,
+                    pinned.size,
+                    start.elapsed().as_secs_f64() * 1e3
+                )
+            } else {
+                format!(
+                    "already in the cache: {} ({} bytes)",
+                    pinned.component, pinned.size
+                )
+            };
+            if newly {
+                line.push_str(&format!(", locked to {}", pinned.manifest));
+            }
+            Ok(line)
+        },
+    )
 }
 
 /// Do `each` for every `oci://` reference the configs name, printing

@@ -38,6 +38,13 @@ impl Progress {
         Progress { bar: Some(bar) }
     }
 
+    /// Say something else about the work under way.
+    pub fn message(&self, what: String) {
+        if let Some(bar) = &self.bar {
+            bar.set_message(what);
+        }
+    }
+
     /// Run `f` (which prints) with the spinner out of the way.
     pub fn suspend<T>(&self, f: impl FnOnce() -> T) -> T {
         match &self.bar {

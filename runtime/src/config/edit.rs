@@ -213,7 +213,12 @@ mod tests {
         similar::TextDiff::from_chars(old, new)
             .ops()
             .iter()
-            .all(|op| !matches!(op.tag(), similar::DiffTag::Delete | similar::DiffTag::Replace))
+            .all(|op| {
+                !matches!(
+                    op.tag(),
+                    similar::DiffTag::Delete | similar::DiffTag::Replace
+                )
+            })
     }
 
     #[test]
@@ -249,9 +254,15 @@ mod tests {
         for (text, want) in [
             ("[1]", "top level is not a JSON object"),
             (r#"{"hooks": 3}"#, "`hooks` is not an object"),
-            (r#"{"hooks": {"PreToolUse": {}}}"#, "`hooks.PreToolUse` is not a list"),
+            (
+                r#"{"hooks": {"PreToolUse": {}}}"#,
+                "`hooks.PreToolUse` is not a list",
+            ),
             ("{ nope", "is not valid JSON"),
-            ("{\n  // a comment\n  \"hooks\": {}\n}", "comments and trailing commas are not allowed"),
+            (
+                "{\n  // a comment\n  \"hooks\": {}\n}",
+                "comments and trailing commas are not allowed",
+            ),
         ] {
             let why = merged(text, "PreToolUse", None, &guard()).unwrap_err();
             assert!(why.contains(want), "{text}: {why}");

@@ -185,8 +185,7 @@ pub fn entries(dir: &Path) -> Vec<Entry> {
     let compats = Compats::new();
     let mut by_entry = std::collections::HashMap::<String, Vec<PathBuf>>::new();
     for (name, _) in names(&dir.join("index")) {
-        if let Some((entry, component)) = super::index::read_record(&dir.join("index").join(name))
-        {
+        if let Some((entry, component)) = super::index::read_record(&dir.join("index").join(name)) {
             by_entry.entry(entry).or_default().push(component);
         }
     }
@@ -319,9 +318,7 @@ pub fn clean(dir: &Path) -> Swept {
     }
     swept.leftovers += collect(&dir.join("index"), |_, _| true);
     swept.leftovers += collect(&dir.join("failed"), |_, _| true);
-    swept.leftovers += collect(&dir.join("locks"), |path, _| {
-        super::worker::lock_free(path)
-    });
+    swept.leftovers += collect(&dir.join("locks"), |path, _| super::worker::lock_free(path));
     swept.leftovers += collect(dir, |path, _| is_temporary(path));
     swept
 }

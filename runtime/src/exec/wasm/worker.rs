@@ -404,13 +404,14 @@ fn parse_digest(hex: &str) -> Option<ComponentDigest> {
 }
 
 /// Start a detached worker for each of `components` not in the cache yet;
-/// returns how many were started (for `trust` and `install` to say so).
-pub fn warm_in_background(components: &[PathBuf]) -> usize {
+/// the lock each started one holds until it is done (for `trust` and
+/// `install` to say how many, and to wait for them on a terminal, [`lock_free`]).
+pub fn warm_in_background(components: &[PathBuf]) -> Vec<PathBuf> {
     let host = super::WasmHost::global();
     components
         .iter()
-        .filter(|path| host.start_worker(path))
-        .count()
+        .filter_map(|path| host.start_worker(path))
+        .collect()
 }
 
 #[cfg(test)]
