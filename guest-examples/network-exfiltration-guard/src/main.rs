@@ -162,11 +162,9 @@ fn upload(c: &SimpleCommand, extra: &[String]) -> Option<String> {
                     next_is_file = true;
                 }
             }
-            "scp" | "sftp" | "rsync" => {
-                if !a.starts_with('-') {
-                    remote |= a.contains(':');
-                    files.push(a);
-                }
+            "scp" | "sftp" | "rsync" if !a.starts_with('-') => {
+                remote |= a.contains(':');
+                files.push(a);
             }
             _ => {}
         }
