@@ -4,12 +4,22 @@
 
 /// Each case of `hook` in the table whose answer from `run` is not the
 /// table's: deny with exactly its reason, or no opinion (`null`).
+#[allow(dead_code)] // The guards with a table of their own use `wrong_cases_in`.
 fn wrong_cases(
     hook: &str,
     run: impl Fn(agenthooks_sdk::Event) -> agenthooks_sdk::Answer,
 ) -> Vec<String> {
-    let table: serde_json::Value =
-        serde_json::from_str(include_str!("cases.json")).expect("cases.json is JSON");
+    wrong_cases_in(include_str!("cases.json"), hook, run)
+}
+
+/// [`wrong_cases`] in another table of the same layout (a guard's own
+/// `cases.json`, for the guards the Python and JavaScript examples lack).
+fn wrong_cases_in(
+    table: &str,
+    hook: &str,
+    run: impl Fn(agenthooks_sdk::Event) -> agenthooks_sdk::Answer,
+) -> Vec<String> {
+    let table: serde_json::Value = serde_json::from_str(table).expect("cases.json is JSON");
     let cases = table["cases"].as_array().expect("cases.json has `cases`");
     let mine: Vec<_> = cases.iter().filter(|c| c["hook"] == hook).collect();
     assert!(!mine.is_empty(), "no case of `{hook}` in cases.json");

@@ -21,7 +21,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
 
-examples=(dangerous-command-guard protected-paths protected-branch-push session-branch-context)
+examples=(dangerous-command-guard protected-paths protected-branch-push session-branch-context
+    package-manager-policy network-exfiltration-guard)
 
 step() { printf '\n\033[1m== %s\033[0m\n' "$*"; }
 

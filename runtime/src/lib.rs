@@ -62,6 +62,9 @@ mod dirs;
 pub mod exec;
 #[doc(hidden)]
 pub mod fsread;
+#[cfg(feature = "wasm")]
+#[doc(hidden)]
+pub mod guards;
 #[doc(hidden)]
 pub mod import;
 #[doc(hidden)]

@@ -17,12 +17,15 @@ use serde_json::{json, Value};
 use crate::util::{hooks, repo_root, Ran, TempProject};
 use crate::wasm::xdg_cache;
 
-/// The components built for the tests: the four examples and `tests/sdk-echo`.
+/// The components built for the tests: the examples (the guard library's
+/// among them, `runtime/src/guards.rs`) and `tests/sdk-echo`.
 const COMPONENTS: &[&str] = &[
     "dangerous-command-guard",
     "protected-paths",
     "protected-branch-push",
     "session-branch-context",
+    "package-manager-policy",
+    "network-exfiltration-guard",
     "sdk-echo",
 ];
 

@@ -3,10 +3,12 @@
 //! One test binary, one module per area. Add an area with `mod <area>;` here
 //! and a `tests/all/<area>.rs`; share helpers through [`util`].
 
+mod add;
 mod agents;
 mod antigravity;
 mod audit;
 mod budgets;
+mod cache;
 mod claude_protocol;
 mod compile_budget;
 mod copilot_double_run;
@@ -24,6 +26,7 @@ mod new_build;
 mod oci;
 mod portable;
 mod powershell;
+mod progress;
 mod runtime;
 mod spine;
 mod status;

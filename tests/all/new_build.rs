@@ -136,7 +136,8 @@ fn new_puts_the_crate_in_the_project_and_lists_it_in_a_new_hooks_json() {
         ran.stdout()
     );
 
-    // An existing hooks.json is the user's: left byte for byte, the entry printed.
+    // An existing hooks.json is the user's: one that is not JSON is left byte
+    // for byte and the entry printed to paste ...
     let before = b"{ \"hooks\": {} }\n// mine\n";
     std::fs::write(p.path(".agents/hooks.json"), before).expect("write hooks.json");
     let ran = p.output(p.cmd(["new", "second"]), "");
@@ -146,6 +147,24 @@ fn new_puts_the_crate_in_the_project_and_lists_it_in_a_new_hooks_json() {
         ran.stdout().contains("\".agents/hooks/second.wasm\""),
         "{}",
         ran.stdout()
+    );
+    // ... and a valid one gets the entry merged, with all of its bytes kept.
+    let before = "{ \"onError\": \"allow\",\n  \"hooks\": {} }\n";
+    std::fs::write(p.path(".agents/hooks.json"), before).expect("write hooks.json");
+    let ran = p.output(p.cmd(["new", "third"]), "");
+    ok(&ran);
+    assert!(ran.stdout().contains("added to `"), "{}", ran.stdout());
+    let after = std::fs::read_to_string(p.path(".agents/hooks.json")).unwrap();
+    assert!(
+        after.starts_with("{ \"onError\": \"allow\",\n  \"hooks\": {"),
+        "{after}"
+    );
+    let config: Value = serde_json::from_str(&after).expect("still JSON");
+    assert_eq!(
+        config["hooks"]["PreToolUse"][0],
+        json!({"matcher": "Bash", "hooks": [
+            {"type": "wasm", "component": ".agents/hooks/third.wasm", "timeout": 5}
+        ]})
     );
     // The same name again is refused, and nothing is overwritten.
     let ran = p.output(p.cmd(["new", "guard"]), "");

@@ -471,3 +471,39 @@ fn a_registry_the_managed_policy_does_not_allow_is_refused_at_pull_and_run() {
     let ran = p.run(&p.bash("git push"));
     assert_eq!(decision(&ran), "deny", "{}", ran.stderr());
 }
+
+/// `agenthooks add oci://…` (issue 26, item 6): merged into the user's file
+/// with its bytes kept, pinned in the lock file and pulled, then it runs.
+#[test]
+fn add_an_oci_component_merges_pins_and_pulls_it() {
+    let Some((addr, p)) = shared_project() else {
+        return;
+    };
+    let tag = format!("{}:v1", repo(&addr, "added"));
+    let by_digest = publish(&p, &guest("deny"), &tag);
+    let user = "{\n    \"onError\": \"allow\",\n    \"hooks\": {}\n}\n";
+    p.write(".agents/hooks.json", user);
+    let added = ok(&ah(&p, &["add", &tag, "--matcher", "Bash", "--quiet"])).stdout();
+    assert!(
+        added.contains(&format!("`{tag}` on PreToolUse `Bash`")),
+        "{added}"
+    );
+    assert!(added.contains(&format!("{tag}: pulled sha256:")), "{added}");
+    let text = std::fs::read_to_string(p.path(".agents/hooks.json")).unwrap();
+    assert!(
+        text.starts_with("{\n    \"onError\": \"allow\",\n    \"hooks\": {"),
+        "{text}"
+    );
+    let lock: Value = serde_json::from_slice(&std::fs::read(lock_file(&p)).unwrap()).unwrap();
+    let manifest = by_digest.rsplit_once('@').unwrap().1;
+    assert_eq!(lock["components"][&tag]["manifest"], manifest);
+    let ran = p.run(&p.bash("git push"));
+    assert_eq!(decision(&ran), "deny", "{}", ran.stderr());
+    // Added again: the file stays as it is.
+    let again = ok(&ah(&p, &["add", &tag, "--matcher", "Bash", "-q"])).stdout();
+    assert!(again.contains("already in"), "{again}");
+    assert_eq!(
+        std::fs::read_to_string(p.path(".agents/hooks.json")).unwrap(),
+        text
+    );
+}

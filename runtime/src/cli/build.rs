@@ -43,6 +43,9 @@ pub struct Args {
     /// every configured component that has a crate when omitted.
     #[arg(value_name = "NAME")]
     pub names: Vec<String>,
+    /// No progress on the terminal (cargo and the language toolchains still print theirs).
+    #[arg(long, short)]
+    pub quiet: bool,
 }
 
 /// The crate a component is built from: `DIR/NAME/` for `DIR/NAME.wasm`.
@@ -143,7 +146,12 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         match result {
             Ok(size) => {
                 built += 1;
+                let progress = super::progress::Progress::start(
+                    args.quiet,
+                    format!("precompiling `{}`", shown(component)),
+                );
                 let (result, notes) = WasmHost::global().compile(component);
+                drop(progress);
                 for note in notes {
                     eprintln!("{}", report::note_line(&note));
                 }

@@ -13,6 +13,7 @@ use std::io::{self, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+use super::progress::Progress;
 use crate::config::{self, Config, HandlerKind, LoadOptions};
 use crate::exec::wasm::{worker, CacheStatus, WasmHost};
 use crate::protocol::Failure;
@@ -22,6 +23,9 @@ use crate::protocol::Failure;
 pub struct Args {
     /// Component files; every `wasm` handler's component in the configs when omitted.
     pub paths: Vec<PathBuf>,
+    /// No progress on the terminal.
+    #[arg(long, short)]
+    pub quiet: bool,
 }
 
 /// Compile each component and print one line for it.
@@ -32,6 +36,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     // A file named on the command line that is not there is bad usage (2);
     // a configured component that is missing is a finding (1).
     let named = !args.paths.is_empty();
+    let quiet = args.quiet;
     let mut not_found = false;
     let paths: Vec<PathBuf> = if args.paths.is_empty() {
         configured_components(config::project_root(None), true)
@@ -45,7 +50,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         writeln!(stdout, "no wasm hooks configured; nothing to compile")?;
     }
     for path in &paths {
+        let progress = Progress::start(quiet, format!("compiling `{}`", path.display()));
         let (result, notes) = host.compile(path);
+        drop(progress);
         for note in notes {
             eprintln!("{}", super::report::note_line(&note));
         }
@@ -69,6 +76,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             }
         }
     }
+    // What was compiled replaces baseline entries; keep the cache in its budget.
+    if let Some(dir) = crate::exec::wasm::CacheDir::from_env().path() {
+        crate::exec::wasm::gc::after_store(dir);
+    }
     Ok(ExitCode::from(if named && not_found {
         super::EXIT_ERROR
     } else if failed {
@@ -81,12 +92,17 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
 /// Start a detached compile worker for every component the user's and the
 /// project's configs name that the cache does not hold yet, and say so in
 /// one line: `trust` and `install` warm the cache before the first event.
+/// The locks the started compiles hold until they are done.
 ///
 /// # Errors
 /// When `out` cannot be written.
-pub fn warm_in_background(out: &mut impl Write, project_root: Option<PathBuf>) -> io::Result<()> {
+pub fn warm_in_background(
+    out: &mut impl Write,
+    project_root: Option<PathBuf>,
+) -> io::Result<Vec<PathBuf>> {
     let paths = configured_components(project_root, false);
-    let started = worker::warm_in_background(&paths);
+    let locks = worker::warm_in_background(&paths);
+    let started = locks.len();
     if started > 0 {
         writeln!(
             out,
@@ -94,7 +110,32 @@ pub fn warm_in_background(out: &mut impl Write, project_root: Option<PathBuf>) -
             if started == 1 { "" } else { "s" }
         )?;
     }
-    Ok(())
+    Ok(locks)
+}
+
+/// On a terminal (and not `quiet`), wait for the background compiles whose
+/// `locks` [`warm_in_background`] gave, with their progress, so the first
+/// event after this command starts warm; the compiles are detached (a
+/// session of their own), so Ctrl-C only stops the waiting.
+pub(super) fn wait_on_a_terminal(locks: &[PathBuf], quiet: bool) {
+    if locks.is_empty() || !Progress::wanted(quiet) {
+        return;
+    }
+    let total = locks.len();
+    let progress = Progress::start(
+        quiet,
+        format!("warming the compile cache: 0 of {total} compiled (Ctrl-C stops waiting, not the compile)"),
+    );
+    loop {
+        let done = locks.iter().filter(|l| worker::lock_free(l)).count();
+        progress.message(format!(
+            "warming the compile cache: {done} of {total} compiled (Ctrl-C stops waiting, not the compile)"
+        ));
+        if done == total {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(200));
+    }
 }
 
 /// Every component the user's and `project_root`'s configs name, once each,

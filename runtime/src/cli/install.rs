@@ -42,6 +42,10 @@ pub struct Args {
     /// machine that has it; `--user` files always use the absolute path).
     #[arg(long)]
     pub absolute: bool,
+    /// Do not wait, with progress on the terminal, for the compiles that
+    /// warm the cache (they go on in the background either way).
+    #[arg(long, short)]
+    pub quiet: bool,
 }
 
 /// The options `install` and `uninstall` share.
@@ -103,9 +107,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         note_managed_policy(&mut io::stdout().lock(), &config::managed_file())?;
         return Ok(code);
     }
+    let mut warming = Vec::new();
     if !args.target.dry_run {
         let root = (ctx.scope == Scope::Project).then(|| ctx.root.clone());
-        super::compile::warm_in_background(&mut io::stdout().lock(), root)?;
+        warming = super::compile::warm_in_background(&mut io::stdout().lock(), root)?;
     }
     if ctx.scope == Scope::Project && !args.target.dry_run {
         // On a terminal, offer to trust the project's hooks after showing
@@ -115,6 +120,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             ctx.note_untrusted(&mut out)?;
         }
     }
+    io::stdout().flush()?;
+    super::compile::wait_on_a_terminal(&warming, args.quiet);
     Ok(code)
 }
 

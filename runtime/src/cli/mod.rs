@@ -14,9 +14,11 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+pub mod add;
 pub mod agents;
 pub mod arrival;
 pub mod build;
+pub mod cache;
 pub mod check;
 pub mod compile;
 pub mod compile_worker;
@@ -25,6 +27,7 @@ pub mod import;
 pub mod install;
 pub mod new;
 pub mod oci;
+pub mod progress;
 pub mod report;
 pub mod run;
 pub mod schema;
@@ -78,8 +81,12 @@ pub enum Cmd {
     Check(check::Args),
     /// Compile wasm components into the compile cache ahead of time.
     Compile(compile::Args),
+    /// Show the compile cache's entries against its budget; `cache clean` empties it.
+    Cache(cache::Args),
     /// What each agent can do with a hook's answer, event by event.
     Agents(agents::Args),
+    /// Add a vetted guard by name, or an `oci://` component, to `.agents/hooks.json` (`--list`).
+    Add(add::Args),
     /// Scaffold a hook crate on agenthooks-sdk (a component and a command hook from one source).
     New(new::Args),
     /// Build the hook crates hooks.json's components come from, put each in place, precompile it.
@@ -148,7 +155,9 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Cmd::Import(args) => import::run(args),
         Cmd::Check(args) => check::run(args),
         Cmd::Compile(args) => compile::run(args),
+        Cmd::Cache(args) => cache::run(args),
         Cmd::Agents(args) => agents::run(args),
+        Cmd::Add(args) => add::run(args),
         Cmd::New(args) => new::run(args),
         Cmd::Build(args) => build::run(args),
         Cmd::Publish(args) => oci::publish(args),

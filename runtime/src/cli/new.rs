@@ -72,8 +72,8 @@ impl Lang {
     }
 }
 
-/// Create the crate, list it in `.agents/hooks.json` when that file does not
-/// exist yet, and print how to build and use it.
+/// Create the crate, add it to the project's `.agents/hooks.json` (created or
+/// merged into, the rest of the file kept), and print how to build and use it.
 ///
 /// # Errors
 /// An invalid name, an existing non-empty directory, or a failed write.
@@ -141,35 +141,38 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     for file in &files {
         writeln!(out, "  {}", file.display())?;
     }
-    // Only a file that does not exist is written: an existing one is the
-    // user's, and its bytes are theirs.
-    let added = in_project.is_some()
-        && !hooks_json.exists()
-        && match build::write_atomic(
-            &hooks_json,
-            format!("{}\n", serde_json::to_string_pretty(&entry)?).as_bytes(),
-            build::Replace::No,
-        ) {
-            Ok(()) => true,
-            Err(e) if e.kind() == io::ErrorKind::AlreadyExists => false,
-            Err(e) => {
-                eprintln!("agenthooks: cannot create `{}`: {e}", hooks_json.display());
-                false
-            }
-        };
-    if added {
-        writeln!(
+    // Merged into the project's hooks.json (created if need be), every other
+    // byte of it kept; a component outside the project is the user's to list.
+    let handler = json!({"type": "wasm", "component": listed, "timeout": 5});
+    let merged = in_project.map(|_| {
+        crate::config::edit::add_handler(&hooks_json, "PreToolUse", Some("Bash"), &handler)
+    });
+    match merged {
+        Some(Ok(added)) => writeln!(
             out,
-            "created `{}` with a PreToolUse entry for it (matcher `Bash`)",
+            "{} `{}`: a PreToolUse entry for it (matcher `Bash`)",
+            match added {
+                crate::config::edit::Added::Created => "created",
+                crate::config::edit::Added::Merged => "added to",
+                crate::config::edit::Added::AlreadyThere => "already in",
+            },
             shown(&hooks_json)
-        )?;
-    } else {
-        writeln!(
+        )?,
+        Some(Err(why)) => {
+            eprintln!("agenthooks: {why}");
+            writeln!(
+                out,
+                "add it to `{}` yourself:\n{}",
+                shown(&hooks_json),
+                serde_json::to_string_pretty(&entry)?
+            )?;
+        }
+        None => writeln!(
             out,
             "add it to `{}`:\n{}",
             shown(&hooks_json),
             serde_json::to_string_pretty(&entry)?
-        )?;
+        )?,
     }
     let (edit, test, once) = match args.lang {
         Lang::Rust => (

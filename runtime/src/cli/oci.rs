@@ -19,6 +19,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
 
+use super::progress::Progress;
 use crate::config::{self, HandlerKind, LoadOptions};
 use crate::oci::registry::{Registry, Resolved};
 use crate::oci::{self, LockEntry, LockFile, OciRef, Store, Target};
@@ -30,11 +31,18 @@ pub struct PublishArgs {
     pub path: PathBuf,
     /// Where: `oci://host[:port]/repository:tag`.
     pub reference: String,
+    /// No progress on the terminal.
+    #[arg(long, short)]
+    pub quiet: bool,
 }
 
 /// `agenthooks pull`.
 #[derive(Debug, clap::Args)]
-pub struct PullArgs {}
+pub struct PullArgs {
+    /// No progress on the terminal.
+    #[arg(long, short)]
+    pub quiet: bool,
+}
 
 /// `agenthooks lock`.
 #[derive(Debug, clap::Args)]
@@ -55,7 +63,10 @@ pub fn publish(args: PublishArgs) -> anyhow::Result<ExitCode> {
     let registry = Registry::new(&reference);
     notes(&registry.notes);
     let start = Instant::now();
-    match runtime()?.block_on(registry.publish(&args.path)) {
+    let progress = Progress::start(args.quiet, format!("publishing `{}`", args.path.display()));
+    let published = runtime()?.block_on(registry.publish(&args.path));
+    drop(progress);
+    match published {
         Ok(done) => {
             eprintln!(
                 "published `{}` as `{reference}` ({} bytes, component {}) in {:.0} ms",
@@ -80,7 +91,7 @@ pub fn publish(args: PublishArgs) -> anyhow::Result<ExitCode> {
 /// # Errors
 /// When stdout cannot be written.
 pub fn lock(_args: LockArgs) -> anyhow::Result<ExitCode> {
-    let code = each_reference(|rt, registry, file, reference, store| {
+    let code = each_reference(true, "resolving", |rt, registry, file, reference, store| {
         let r = rt.block_on(registry.resolve(&reference.target, store))?;
         pin(file, reference, &r)?;
         Ok(format!(
@@ -163,38 +174,45 @@ fn prune(out: &mut impl Write) -> anyhow::Result<bool> {
 ///
 /// # Errors
 /// When stdout cannot be written.
-pub fn pull(_args: PullArgs) -> anyhow::Result<ExitCode> {
-    each_reference(|rt, registry, file, reference, store| {
-        let start = Instant::now();
-        let (pinned, newly, fetched) = rt.block_on(async {
-            let (pinned, newly) = pinned(file, reference, registry, store).await?;
-            let fetched = registry.pull(&pinned, store).await?;
-            Ok::<_, String>((pinned, newly, fetched))
-        })?;
-        let mut line = if fetched {
-            format!(
-                "pulled {} ({} bytes, {:.0} ms)",
-                pinned.component,
-                pinned.size,
-                start.elapsed().as_secs_f64() * 1e3
-            )
-        } else {
-            format!(
-                "already in the cache: {} ({} bytes)",
-                pinned.component, pinned.size
-            )
-        };
-        if newly {
-            line.push_str(&format!(", locked to {}", pinned.manifest));
-        }
-        Ok(line)
-    })
+pub fn pull(args: PullArgs) -> anyhow::Result<ExitCode> {
+    each_reference(
+        args.quiet,
+        "pulling",
+        |rt, registry, file, reference, store| {
+            let start = Instant::now();
+            let (pinned, newly, fetched) = rt.block_on(async {
+                let (pinned, newly) = pinned(file, reference, registry, store).await?;
+                let fetched = registry.pull(&pinned, store).await?;
+                Ok::<_, String>((pinned, newly, fetched))
+            })?;
+            let mut line = if fetched {
+                format!(
+                    "pulled {} ({} bytes, {:.0} ms)",
+                    pinned.component,
+                    pinned.size,
+                    start.elapsed().as_secs_f64() * 1e3
+                )
+            } else {
+                format!(
+                    "already in the cache: {} ({} bytes)",
+                    pinned.component, pinned.size
+                )
+            };
+            if newly {
+                line.push_str(&format!(", locked to {}", pinned.manifest));
+            }
+            Ok(line)
+        },
+    )
 }
 
 /// Do `each` for every `oci://` reference the configs name, printing
 /// `REFERENCE: LINE` or `REFERENCE: failed: WHY`; exit 1 when any failed
-/// or the managed policy refused one.
+/// or the managed policy refused one. Unless `quiet`, a spinner says
+/// `verb REFERENCE` on a terminal while it runs.
 fn each_reference(
+    quiet: bool,
+    verb: &str,
     mut each: impl FnMut(
         &tokio::runtime::Runtime,
         &Registry,
@@ -211,7 +229,10 @@ fn each_reference(
     for (file, reference) in &refs {
         let registry = Registry::new(reference);
         notes(&registry.notes);
-        match each(&rt, &registry, file, reference, &store) {
+        let progress = Progress::start(quiet, format!("{verb} {reference}"));
+        let done = each(&rt, &registry, file, reference, &store);
+        drop(progress);
+        match done {
             Ok(line) => writeln!(out, "{reference}: {line}")?,
             Err(e) => {
                 failed = true;

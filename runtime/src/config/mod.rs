@@ -13,6 +13,7 @@ use serde::{Deserialize, Serialize};
 use crate::protocol::EventName;
 use crate::select::Matcher;
 
+pub mod edit;
 pub mod hooks_json;
 mod if_rule;
 mod load;

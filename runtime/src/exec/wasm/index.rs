@@ -126,6 +126,21 @@ pub(crate) fn lookup(
     (entry_meta.is_file() && identity(&entry_meta)? == entry_identity).then_some(entry)
 }
 
+/// The entry name and the component path a record names, if it is one
+/// (for `agenthooks cache` and the sweep, `gc.rs`).
+pub(crate) fn read_record(record: &Path) -> Option<(String, PathBuf)> {
+    let text =
+        crate::fsread::read_bounded_string(record, crate::fsread::caps::CACHE_RECORD).ok()?;
+    let (fields, component) = text.split_once('\n')?;
+    let mut words = fields.split_whitespace();
+    if words.next()? != VERSION {
+        return None;
+    }
+    let entry = words.nth(8)?;
+    (entry.ends_with(".cwasm") && !entry.contains(['/', '\\']))
+        .then(|| (entry.to_string(), PathBuf::from(component)))
+}
+
 /// Record that `entry` (verified or written just now) holds the compiled form
 /// of the bytes `component` had when its metadata `meta` was taken, unless the
 /// component changed too recently to be sure ([`FileStamp::settled`]). Best effort: a
@@ -201,6 +216,11 @@ mod tests {
         assert_eq!(
             lookup(&engine, &cache, &component, &meta),
             Some(entry.clone())
+        );
+        let record = record_path(&cache, &component, &compat(&engine));
+        assert_eq!(
+            read_record(&record),
+            Some(("abc-def.cwasm".to_string(), component.clone()))
         );
         // Another path with the same bytes has no record.
         let other = tmp.path().join("other.wasm");

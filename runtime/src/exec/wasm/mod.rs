@@ -44,6 +44,7 @@ mod bindings;
 mod cache;
 mod classify;
 mod engine;
+pub mod gc;
 mod index;
 mod limiter;
 mod sandbox;
@@ -408,33 +409,36 @@ impl WasmHost {
 
     /// Start a detached compile worker for the component at `path` unless
     /// the cache holds its best tier (or it fails at once, or a worker is at
-    /// it already). Whether one was started. For `trust` and `install`, which
-    /// warm the cache ahead of the first event.
-    pub fn start_worker(&self, path: &Path) -> bool {
+    /// it already). The lock the worker holds until it is done, if one was
+    /// started. For `trust` and `install`, which warm the cache ahead of the
+    /// first event.
+    pub fn start_worker(&self, path: &Path) -> Option<PathBuf> {
         if !matches!(self.inner.compile_in, CompileIn::Worker(_)) {
-            return false;
+            return None;
         }
         let mut notes = Notes::new(false);
         let Ok(Probe::Cold(cold)) = self.inner.probe(path, &mut notes, Probing::Warm) else {
-            return false;
+            return None;
         };
         self.spawn_worker(path, &cold.digest)
     }
 
     /// Start a detached worker compiling the component at `path` (whose
-    /// bytes hash to `digest`) unless one holds its lock; whether one started.
-    fn spawn_worker(&self, path: &Path, digest: &ComponentDigest) -> bool {
+    /// bytes hash to `digest`) unless one holds its lock; the lock it holds
+    /// while it compiles (free again once it is done), if one started.
+    fn spawn_worker(&self, path: &Path, digest: &ComponentDigest) -> Option<PathBuf> {
         let CompileIn::Worker(exe) = &self.inner.compile_in else {
-            return false;
+            return None;
         };
         let (Some(dir), Ok(runtime)) = (self.inner.cache.path(), self.inner.runtime()) else {
-            return false;
+            return None;
         };
         let lock = cache::lock_path(dir, &runtime.engine, digest);
         matches!(
             worker::start(exe, &lock, path, digest, self.inner.lower().is_some()),
             worker::Started::Spawned(_)
         )
+        .then_some(lock)
     }
 
     /// The component at `path`, prepared; with `pinned` (an `oci://`
@@ -808,8 +812,13 @@ impl Inner {
                 }
             }
             let prepared = self.compile_cold(&path, &cold, best, flight.started, &mut notes);
+            let stored = prepared.is_ok();
             let _ = flight.done.set(prepared);
             lock(&self.inflight).remove(&digest);
+            // The baseline entry is of no use now; keep the cache in its budget.
+            if let (true, Some(dir)) = (stored, self.cache.path()) {
+                gc::after_store(dir);
+            }
         });
     }
 

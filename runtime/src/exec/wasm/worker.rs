@@ -235,7 +235,11 @@ pub fn supervise(
         Err(_) => return exit(code::NOT_STORED),
     };
     let remembered = match output.status.code() {
-        Some(code::STORED) => return exit(code::STORED),
+        Some(code::STORED) => {
+            // The baseline entry is of no use now; keep the cache in its budget.
+            super::gc::after_store(dir);
+            return exit(code::STORED);
+        }
         Some(code::FAILED) => Remembered::from_line(&String::from_utf8_lossy(&output.stdout))
             .unwrap_or_else(|| Remembered::Limit("the compiler failed without saying why".into())),
         Some(_) => return exit(code::NOT_STORED),
@@ -400,13 +404,14 @@ fn parse_digest(hex: &str) -> Option<ComponentDigest> {
 }
 
 /// Start a detached worker for each of `components` not in the cache yet;
-/// returns how many were started (for `trust` and `install` to say so).
-pub fn warm_in_background(components: &[PathBuf]) -> usize {
+/// the lock each started one holds until it is done (for `trust` and
+/// `install` to say how many, and to wait for them on a terminal, [`lock_free`]).
+pub fn warm_in_background(components: &[PathBuf]) -> Vec<PathBuf> {
     let host = super::WasmHost::global();
     components
         .iter()
-        .filter(|path| host.start_worker(path))
-        .count()
+        .filter_map(|path| host.start_worker(path))
+        .collect()
 }
 
 #[cfg(test)]
