@@ -15,6 +15,8 @@ use crate::agents::{Agent, AGENTS};
 use crate::config::trust::{self, Standing, TrustStore};
 use crate::config::{Config, Handler, HandlerKind, Scope};
 use crate::exec::wasm::WasmHost;
+use crate::import::normalise;
+use crate::import::twice::command_of;
 use crate::install::{self, Env};
 use crate::protocol::{Failure, Skip};
 
@@ -68,9 +70,27 @@ pub enum Reason {
     },
     /// The agent's project entries call `agenthooks` from `PATH`, where it is not.
     NotOnPath,
-    // The findings of an agent's stale wiring and of a hook that runs
-    // twice come here, each a variant found by one call in
-    // `agent_reasons` / `hook_reasons`.
+    /// The hooks use events the agent's entries do not call
+    /// ([`install::drift`]): those hooks do not run in that agent.
+    StaleWiring {
+        /// The agent's id.
+        agent: &'static str,
+        /// The events, canonical.
+        missing: Vec<String>,
+        /// `install`'s scope flag (``, ` --user`, ` --system`).
+        flag: &'static str,
+    },
+    /// An agent's own hook file runs the same command for the same event
+    /// ([`crate::import::twice::doubles`]): `run` skips this copy for that
+    /// agent, so it runs once, from the agent's file.
+    RunsTwice {
+        /// The agent's id.
+        agent: &'static str,
+        /// The native file that runs it too.
+        native: PathBuf,
+        /// `import`'s scope flag (`` or ` --user`).
+        flag: &'static str,
+    },
 }
 
 impl Reason {
@@ -85,6 +105,8 @@ impl Reason {
             Reason::NotCompiled => "not-compiled",
             Reason::Unsupported { .. } => "unsupported",
             Reason::NotOnPath => "not-on-path",
+            Reason::StaleWiring { .. } => "stale-wiring",
+            Reason::RunsTwice { .. } => "runs-twice",
         }
     }
 
@@ -105,6 +127,14 @@ impl Reason {
             Reason::NotOnPath => {
                 "its entries run `agenthooks` from PATH, where it is not found".to_string()
             }
+            Reason::StaleWiring { missing, .. } => format!(
+                "its entries do not call {}, which hooks use",
+                missing.join(", ")
+            ),
+            Reason::RunsTwice { agent, native, .. } => format!(
+                "`{}` runs it too: {agent} runs it from there, agenthooks skips its copy there",
+                native.display()
+            ),
         }
     }
 
@@ -119,6 +149,12 @@ impl Reason {
             Reason::NotCompiled => Some("agenthooks compile".to_string()),
             Reason::Unsupported { .. } => None,
             Reason::NotOnPath => Some(INSTALL_COMMAND.to_string()),
+            Reason::StaleWiring { agent, flag, .. } => {
+                Some(format!("agenthooks install {agent}{flag}"))
+            }
+            Reason::RunsTwice { agent, flag, .. } => {
+                Some(format!("agenthooks import {agent}{flag} --move"))
+            }
         }
     }
 
@@ -136,7 +172,10 @@ impl Reason {
 
     /// Whether the hook runs at all (narrowed and uncompiled hooks do).
     pub fn stops_it(&self) -> bool {
-        !matches!(self, Reason::Narrowed { .. } | Reason::NotCompiled)
+        !matches!(
+            self,
+            Reason::Narrowed { .. } | Reason::NotCompiled | Reason::RunsTwice { .. }
+        )
     }
 }
 
@@ -193,9 +232,45 @@ pub fn hook_reasons(handler: &Handler, store: &TrustStore, host: &WasmHost) -> V
     if let HandlerKind::Wasm(spec) = &handler.kind {
         reasons.extend(component_reason(spec, host));
     }
-    // A hook that runs twice (an agent's entry and another agent's loading
-    // the same file) is one more call here, with its own variant.
     reasons
+}
+
+/// Adds [`Reason::RunsTwice`] to each of `hooks` that an agent with
+/// agenthooks' entries also runs from its own hook file.
+pub fn mark_doubles(hooks: &mut [HookState], config: &Config, root: &Path, env: &Env) {
+    let agents: Vec<&'static dyn Agent> = AGENTS
+        .iter()
+        .copied()
+        .filter(|a| {
+            [Scope::Project, Scope::User]
+                .into_iter()
+                .any(|scope| install::is_installed(*a, scope, root, env))
+        })
+        .collect();
+    if agents.is_empty() {
+        return;
+    }
+    for double in crate::import::twice::doubles(&agents, config, root, env) {
+        let flag = if double.native.starts_with(root) {
+            ""
+        } else {
+            " --user"
+        };
+        let project = config.project_root.as_deref().or(Some(root));
+        let native = normalise(Some(double.agent), &double.command, project);
+        let twin = hooks.iter_mut().find(|h| {
+            h.handler.file == double.hooks_file
+                && h.handler.event == double.event
+                && command_of(&h.handler).is_some_and(|c| normalise(None, c, project) == native)
+        });
+        if let Some(twin) = twin {
+            twin.reasons.push(Reason::RunsTwice {
+                agent: double.agent.id(),
+                native: double.native.clone(),
+                flag,
+            });
+        }
+    }
 }
 
 /// Whether a wasm hook's component can run now, by the host's own look.
@@ -230,7 +305,8 @@ fn component_reason(spec: &crate::config::WasmSpec, host: &WasmHost) -> Option<R
 
 /// Every agent with agenthooks' entries at some scope (project, user,
 /// system), with their native events and what keeps them from running.
-pub fn agents(root: &Path, env: &Env) -> Vec<AgentState> {
+pub fn agents(root: &Path, env: &Env, config: &Config) -> Vec<AgentState> {
+    let used = install::Used::of(config);
     AGENTS
         .iter()
         .copied()
@@ -244,7 +320,18 @@ pub fn agents(root: &Path, env: &Env) -> Vec<AgentState> {
             if installed.is_empty() {
                 return None;
             }
-            let reasons = agent_reasons(&installed);
+            let mut reasons = agent_reasons(&installed);
+            reasons.extend(install::drift(agent, &used, Some(root), env).map(|d| {
+                Reason::StaleWiring {
+                    agent: agent.id(),
+                    missing: d.missing.iter().map(|e| e.as_str().to_string()).collect(),
+                    flag: match d.scope {
+                        Scope::Project => "",
+                        Scope::User => " --user",
+                        Scope::Managed => " --system",
+                    },
+                }
+            }));
             Some(AgentState {
                 agent,
                 installed,
@@ -262,8 +349,6 @@ fn agent_reasons(installed: &[(Scope, Vec<String>)]) -> Vec<Reason> {
     if installed.iter().any(|(s, _)| *s == Scope::Project) && !on_path("agenthooks") {
         reasons.push(Reason::NotOnPath);
     }
-    // An agent's stale wiring (its entries differ from what `install`
-    // writes now) is one more call here, with its own variant.
     reasons
 }
 

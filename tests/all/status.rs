@@ -152,6 +152,9 @@ fn status_names_each_held_back_hook_and_its_fix() {
 #[test]
 fn status_shows_the_wired_agents_and_a_missing_binary_on_path() {
     let p = TempProject::new();
+    // `install` registers the events the hooks use, and the session start.
+    p.project_hooks(&hooks("PreToolUse", "Bash", json!([command("true")])));
+    p.trust();
     let installed = p.output(p.cmd(["install", "claude"]), "");
     assert_eq!(installed.code(), 0, "{}", installed.stderr());
     let xdg = p.tmp().join("xdg");
@@ -181,8 +184,9 @@ fn status_shows_the_wired_agents_and_a_missing_binary_on_path() {
         .env("PATH", format!("{}:/usr/bin:/bin", bin.display()));
     let text = p.output(cmd, "").stdout();
     assert!(
-        text.contains("agent claude: installed at project (all ")
-            && text.contains(" events agenthooks registers)"),
+        text.contains("agent claude: installed at project (")
+            && text.contains("PreToolUse")
+            && text.contains("SessionStart"),
         "{text}"
     );
 
@@ -319,4 +323,85 @@ fn session_start_warms_the_cache_so_the_next_event_loads_from_it() {
         first.stderr()
     );
     first.assert_stderr_contains("loaded from the compile cache");
+}
+
+/// An agent whose entries do not call an event the hooks now use is a
+/// finding with `agenthooks install <agent>` (exit 1, then green after it);
+/// a hook the agent's own file runs too is named with `import --move`.
+#[cfg(unix)]
+#[test]
+fn status_names_stale_wiring_and_a_hook_that_runs_twice() {
+    let p = TempProject::new();
+    p.script("log.sh", "exit 0");
+    p.project_hooks(&hooks(
+        "PreToolUse",
+        "Bash",
+        json!([command("$CLAUDE_PROJECT_DIR/.agents/hooks/log.sh")]),
+    ));
+    p.trust();
+    let installed = p.output(p.cmd(["install", "claude"]), "");
+    assert_eq!(installed.code(), 0, "{}", installed.stderr());
+    let xdg = p.tmp().join("xdg");
+    let bin = p.tmp().join("bin");
+    std::fs::create_dir_all(&bin).unwrap();
+    std::os::unix::fs::symlink(crate::util::bin(), bin.join("agenthooks")).unwrap();
+    let path = format!("{}:/usr/bin:/bin", bin.display());
+    let (code, found) = status(&p, &xdg, Some(&path));
+    assert_eq!(code, 0, "{found:#}");
+
+    // A Stop hook is added: Claude's entries do not call Stop yet.
+    p.project_hooks(&json!({"hooks": {
+        "PreToolUse": [{"matcher": "Bash", "hooks": [command("$CLAUDE_PROJECT_DIR/.agents/hooks/log.sh")]}],
+        "Stop": [{"hooks": [command("$CLAUDE_PROJECT_DIR/.agents/hooks/log.sh")]}],
+    }}));
+    p.trust();
+    let (code, found) = status(&p, &xdg, Some(&path));
+    assert_eq!(code, 1, "{found:#}");
+    let finding = &found["agents"][0]["findings"][0];
+    assert_eq!(finding["code"], "stale-wiring", "{found:#}");
+    assert_eq!(finding["fix"], "agenthooks install claude");
+    assert!(
+        finding["why"].as_str().unwrap().contains("Stop"),
+        "{found:#}"
+    );
+    let installed = p.output(p.cmd(["install", "claude"]), "");
+    assert_eq!(installed.code(), 0, "{}", installed.stderr());
+    let (code, found) = status(&p, &xdg, Some(&path));
+    assert_eq!(code, 0, "{found:#}");
+
+    // The same command pasted into Claude's own settings: it runs there, so
+    // status names it (and stays green: the hook runs, once).
+    let mut settings: Value =
+        serde_json::from_str(&std::fs::read_to_string(p.path(".claude/settings.json")).unwrap())
+            .unwrap();
+    settings["hooks"]["PreToolUse"]
+        .as_array_mut()
+        .unwrap()
+        .push(json!(
+            {"matcher": "Bash", "hooks": [command("$CLAUDE_PROJECT_DIR/.agents/hooks/log.sh")]}
+        ));
+    p.write(
+        ".claude/settings.json",
+        serde_json::to_string_pretty(&settings).unwrap(),
+    );
+    let (code, found) = status(&p, &xdg, Some(&path));
+    assert_eq!(code, 0, "{found:#}");
+    let twice: Vec<_> = found["hooks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|h| {
+            h["findings"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .any(|f| f["code"] == "runs-twice")
+        })
+        .collect();
+    assert_eq!(twice.len(), 1, "{found:#}");
+    assert_eq!(twice[0]["event"], "PreToolUse");
+    assert_eq!(
+        twice[0]["findings"][0]["fix"],
+        "agenthooks import claude --move"
+    );
 }

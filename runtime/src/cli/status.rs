@@ -67,9 +67,11 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         project_root: Some(root.clone()),
     });
     let (store, store_note) = TrustStore::load();
+    let mut hooks = status::hooks(&config, &store, WasmHost::global());
+    status::mark_doubles(&mut hooks, &config, &root, &env);
     let found = Found {
-        agents: status::agents(&root, &env),
-        hooks: status::hooks(&config, &store, WasmHost::global()),
+        agents: status::agents(&root, &env, &config),
+        hooks,
         errors: config.errors.iter().cloned().chain(store_note).collect(),
     };
     let mut out = io::stdout().lock();
@@ -152,15 +154,10 @@ pub fn to_json(found: &Found) -> Value {
 /// The most native events named per scope; the rest are counted.
 const EVENTS_SHOWN: usize = 8;
 
-/// An agent's events at one scope, short: "all N events agenthooks
-/// registers" when they are, else the first [`EVENTS_SHOWN`] and a count.
-fn events_text(agent: &AgentState, events: &[String]) -> String {
-    let registered: Vec<&str> = agent.agent.table().installed().map(|r| r.native).collect();
-    let all = events.len() == registered.len()
-        && registered.iter().all(|n| events.iter().any(|e| e == n));
-    if all {
-        return format!("all {} events agenthooks registers", events.len());
-    }
+/// An agent's events at one scope, short: the first [`EVENTS_SHOWN`] and a
+/// count (`install` registers the events the hooks use, so the list is
+/// short unless a `hooks.json` does not load or the entry is system-wide).
+fn events_text(events: &[String]) -> String {
     let mut text = events
         .iter()
         .take(EVENTS_SHOWN)
@@ -191,7 +188,7 @@ pub fn write_text(out: &mut impl io::Write, found: &Found) -> io::Result<()> {
         let scopes: Vec<String> = a
             .installed
             .iter()
-            .map(|(scope, events)| format!("{scope} ({})", events_text(a, events)))
+            .map(|(scope, events)| format!("{scope} ({})", events_text(events)))
             .collect();
         writeln!(
             out,

@@ -92,7 +92,8 @@ pub fn doubles(
     out
 }
 
-fn command_of(h: &Handler) -> Option<&str> {
+/// The command a command hook runs (`None` for other handler types).
+pub fn command_of(h: &Handler) -> Option<&str> {
     match &h.kind {
         HandlerKind::Command(spec) => Some(&spec.command),
         _ => None,
