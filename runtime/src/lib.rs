@@ -78,9 +78,6 @@ pub mod protocol;
 mod runtime;
 #[doc(hidden)]
 pub mod select;
-#[cfg(feature = "wasm")]
-#[doc(hidden)]
-pub mod status;
 #[cfg_attr(not(feature = "wasm"), allow(dead_code))]
 mod suggest;
 

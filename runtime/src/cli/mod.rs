@@ -22,6 +22,7 @@ pub mod cache;
 pub mod check;
 pub mod compile;
 pub mod compile_worker;
+pub mod findings;
 pub mod fire;
 pub mod import;
 pub mod install;

@@ -2,7 +2,7 @@
 //! in the working directory. Which agents have agenthooks' entries, at which
 //! scope and for which events; every configured hook (managed, user,
 //! project), whether it runs now and, if not, why and the one command that
-//! fixes it ([`crate::status`]).
+//! fixes it ([`crate::cli::findings`]).
 //!
 //! Exit 1 when a configured hook would not run, a hooks.json cannot be used
 //! or an agent's entries cannot reach agenthooks; 0 otherwise, so CI can
@@ -15,11 +15,11 @@ use anyhow::Context as _;
 use serde_json::{json, Value};
 
 use super::{EXIT_FINDING, EXIT_OK};
+use crate::cli::findings::{self as status, AgentState, HookState, Reason};
 use crate::config::{self, trust::TrustStore, LoadOptions};
 use crate::exec::wasm::WasmHost;
 use crate::install::{self, Env};
 use crate::protocol::one_line;
-use crate::status::{self, AgentState, HookState, Reason};
 
 /// The most hooks listed; the rest are counted.
 pub const MAX_LISTED: usize = 200;

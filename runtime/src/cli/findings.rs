@@ -284,7 +284,7 @@ fn component_reason(spec: &crate::config::WasmSpec, host: &WasmHost) -> Option<R
     if let Some(Err(why)) = spec.oci.as_ref().map(|o| &o.pin) {
         return not_pulled(why.to_string());
     }
-    let buildable = || crate::cli::build::buildable(&spec.component);
+    let buildable = || super::build::buildable(&spec.component);
     match host.ready(&spec.component) {
         Ok(true) => None,
         Ok(false) => Some(Reason::NotCompiled),
@@ -355,7 +355,7 @@ fn agent_reasons(installed: &[(Scope, Vec<String>)]) -> Vec<Reason> {
 /// Whether an executable `name` is on `PATH`, as the launcher's `command -v`
 /// finds it.
 pub fn on_path(name: &str) -> bool {
-    crate::cli::install::find_on_path(Path::new(name)).is_some()
+    super::install::find_on_path(Path::new(name)).is_some()
 }
 
 /// The short message for the user, in the agent's own window, when hooks
