@@ -17,7 +17,7 @@ use jsonc_parser::ParseOptions;
 use serde_json::Value;
 
 use crate::fsread::{self, caps};
-use crate::install::write;
+use crate::install::{cst_input as input, write};
 
 /// What [`add_handler`] did.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -173,20 +173,6 @@ fn same_handler(a: &Value, b: &Value) -> bool {
     ["component", "command", "url"]
         .iter()
         .any(|k| a.get(k).is_some_and(|v| Some(v) == b.get(k)))
-}
-
-/// A JSON value as jsonc-parser's input.
-fn input(value: &Value) -> CstInputValue {
-    match value {
-        Value::Null => CstInputValue::Null,
-        Value::Bool(b) => CstInputValue::Bool(*b),
-        Value::Number(n) => CstInputValue::Number(n.to_string()),
-        Value::String(s) => CstInputValue::String(s.clone()),
-        Value::Array(items) => CstInputValue::Array(items.iter().map(input).collect()),
-        Value::Object(map) => {
-            CstInputValue::Object(map.iter().map(|(k, v)| (k.clone(), input(v))).collect())
-        }
-    }
 }
 
 #[cfg(test)]

@@ -76,8 +76,8 @@ pub(crate) fn comments(text: &str) -> Vec<String> {
     out
 }
 
-/// `value` as the tree's input type.
-fn input(value: &Value) -> CstInputValue {
+/// `value` as jsonc-parser's input type (for an edit of its syntax tree).
+pub fn input(value: &Value) -> CstInputValue {
     match value {
         Value::Null => CstInputValue::Null,
         Value::Bool(b) => CstInputValue::Bool(*b),

@@ -74,3 +74,4 @@ pub fn native_file(
     }
     targets::path(spec, scope, root, env)
 }
+pub(crate) use edit::input as cst_input;
