@@ -429,14 +429,19 @@ impl Ctx {
             .handlers
             .iter()
             .filter(|h| h.scope == Scope::Project)
-            .filter(|h| matches!(h.kind, HandlerKind::Command(_) | HandlerKind::Http(_)))
+            .filter(|h| {
+                matches!(
+                    h.kind,
+                    HandlerKind::Command(_) | HandlerKind::Http(_) | HandlerKind::Prompt(_)
+                )
+            })
             .filter(|h| !store.trusts(h))
             .collect();
         let kind = if untrusted
             .iter()
-            .any(|h| matches!(h.kind, HandlerKind::Http(_)))
+            .any(|h| matches!(h.kind, HandlerKind::Http(_) | HandlerKind::Prompt(_)))
         {
-            "command or http"
+            "command, http or prompt"
         } else {
             "command"
         };

@@ -327,7 +327,9 @@ pub fn gate_reads_files(selected: &[&Handler]) -> bool {
                 HandlerKind::Wasm(spec) => {
                     spec.allow != Grants::default() || !raised_limits(h).is_empty()
                 }
-                HandlerKind::Http(_) | HandlerKind::Unsupported { .. } => false,
+                HandlerKind::Http(_) | HandlerKind::Prompt(_) | HandlerKind::Unsupported { .. } => {
+                    false
+                }
             }
     })
 }
@@ -374,9 +376,10 @@ fn gated_without_store(selected: &[&Handler]) -> bool {
                 narrow(&spec.allow, h.project_root.as_deref()).1.is_empty()
                     && raised_limits(h).is_empty()
             }
-            HandlerKind::Command(_) | HandlerKind::Http(_) | HandlerKind::Unsupported { .. } => {
-                false
-            }
+            HandlerKind::Command(_)
+            | HandlerKind::Http(_)
+            | HandlerKind::Prompt(_)
+            | HandlerKind::Unsupported { .. } => false,
         }
     });
     all_sandboxed && project <= UNTRUSTED_PER_EVENT
@@ -410,7 +413,7 @@ pub fn gate_with(store: &TrustStore, selected: &[&Handler]) -> Gate {
         }
         match &handler.kind {
             HandlerKind::Unsupported { .. } => gated.standing = Standing::NotApplicable,
-            HandlerKind::Command(_) | HandlerKind::Http(_) => {
+            HandlerKind::Command(_) | HandlerKind::Http(_) | HandlerKind::Prompt(_) => {
                 let trusted = store.lookup(handler).unwrap_or_else(|e| {
                     // A script that became a FIFO or a huge file: changed.
                     gated.notes.push(format!("counts as changed: {e}"));
@@ -423,7 +426,8 @@ pub fn gate_with(store: &TrustStore, selected: &[&Handler]) -> Gate {
                     gated.skip = Some(Skip::Untrusted);
                     let held = gate.held.entry(handler.file.clone()).or_default();
                     match handler.kind {
-                        HandlerKind::Http(_) => held.skipped_http += 1,
+                        // Both send the event off the machine.
+                        HandlerKind::Http(_) | HandlerKind::Prompt(_) => held.skipped_http += 1,
                         _ => held.skipped += 1,
                     }
                 }
@@ -528,7 +532,7 @@ fn held_note(held: &BTreeMap<PathBuf, Held>) -> Option<String> {
         (
             total.skipped_http,
             "held back",
-            "untrusted project http",
+            "untrusted project http or prompt",
             ", which would send events off the machine",
         ),
         (total.narrowed, "ran", "untrusted project wasm", &without),
