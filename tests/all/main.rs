@@ -21,6 +21,7 @@ mod managed;
 mod new_build;
 mod oci;
 mod portable;
+mod prompt;
 mod powershell;
 mod runtime;
 mod spine;
