@@ -149,7 +149,8 @@ fn serve(stream: TcpStream, reply: &Reply, seen: &Mutex<Vec<Request>>) {
 }
 
 fn prompt(extra: Value) -> Value {
-    let mut h = json!({"type": "prompt", "prompt": "Is this command safe? $ARGUMENTS", "timeout": 5});
+    let mut h =
+        json!({"type": "prompt", "prompt": "Is this command safe? $ARGUMENTS", "timeout": 5});
     if let (Some(h), Value::Object(extra)) = (h.as_object_mut(), extra) {
         h.extend(extra);
     }
@@ -178,7 +179,8 @@ fn clean_env(cmd: &mut assert_cmd::Command, base: &str) {
     ] {
         cmd.env_remove(var);
     }
-    cmd.env("ANTHROPIC_BASE_URL", base).env("ANTHROPIC_API_KEY", KEY);
+    cmd.env("ANTHROPIC_BASE_URL", base)
+        .env("ANTHROPIC_API_KEY", KEY);
 }
 
 fn on(event: &str, handler: Value) -> TempProject {
@@ -222,7 +224,10 @@ fn an_objection_denies_the_tool_with_the_models_reason() {
     let (before, input) = user.split_at("Is this command safe? ".len());
     assert_eq!(before, "Is this command safe? ");
     let input: Value = serde_json::from_str(input).expect("$ARGUMENTS is the input JSON");
-    assert_eq!(input["tool_input"]["command"], "git push --force origin main");
+    assert_eq!(
+        input["tool_input"]["command"],
+        "git push --force origin main"
+    );
 }
 
 #[test]
@@ -375,10 +380,14 @@ fn an_objection_means_what_it_means_at_each_event() {
 fn an_untrusted_project_prompt_hook_sends_nothing() {
     let server = Server::start(anthropic(r#"{"ok": false, "reason": "x"}"#));
     let p = TempProject::new();
-    p.project_hooks(&util::hooks("PreToolUse", "Bash", json!([prompt(json!({}))])));
+    p.project_hooks(&util::hooks(
+        "PreToolUse",
+        "Bash",
+        json!([prompt(json!({}))]),
+    ));
     let ran = run_with(&p, &server.base, &p.bash("ls"));
     assert_eq!(ran.json(), Value::Null, "{}", ran.stdout());
-    assert!(ran.stderr().contains("agenthooks trust"), "{}", ran.stderr());
+    ran.assert_stderr_contains("held back 1 untrusted project prompt hook");
     assert!(server.requests().is_empty());
     // Trusted, it runs.
     p.trust();
@@ -394,7 +403,11 @@ fn a_projects_llm_setting_is_ignored_and_managed_can_forbid_llm_hooks() {
     let p = on("PreToolUse", prompt(json!({})));
     p.project_hooks(&json!({"llm": {"baseUrl": elsewhere.base}}));
     let ran = run_with(&p, &server.base, &p.bash("ls"));
-    assert!(ran.stderr().contains("`llm` is honoured only"), "{}", ran.stderr());
+    assert!(
+        ran.stderr().contains("`llm` is honoured only"),
+        "{}",
+        ran.stderr()
+    );
     assert!(elsewhere.requests().is_empty());
     assert_eq!(server.requests().len(), 1);
 
@@ -411,7 +424,10 @@ fn check_refuses_prompt_hooks_where_claude_does() {
     let ran = p.output(p.cmd(["check"]), "");
     assert_ne!(ran.code(), 0);
     let out = format!("{}{}", ran.stdout(), ran.stderr());
-    assert!(out.contains("prompt hooks are not allowed on SessionStart"), "{out}");
+    assert!(
+        out.contains("prompt hooks are not allowed on SessionStart"),
+        "{out}"
+    );
 }
 
 #[test]
@@ -432,7 +448,10 @@ fn fire_and_the_audit_log_show_the_model_call_without_the_key() {
     assert_eq!(llm["provider"], "anthropic", "{fired}");
     assert_eq!(llm["host"], server.base.trim_start_matches("http://"));
     assert_eq!(llm["model"], "claude-haiku-4-5");
-    assert_eq!((llm["inputTokens"].as_u64(), llm["outputTokens"].as_u64()), (Some(42), Some(7)));
+    assert_eq!(
+        (llm["inputTokens"].as_u64(), llm["outputTokens"].as_u64()),
+        (Some(42), Some(7))
+    );
     assert_eq!(llm["answer"], json!({"ok": false, "reason": "risky"}));
     assert!(llm["latencyMs"].is_u64());
 
@@ -441,5 +460,8 @@ fn fire_and_the_audit_log_show_the_model_call_without_the_key() {
     let text = std::fs::read_to_string(&log).unwrap();
     assert!(!text.contains(KEY));
     let line: Value = serde_json::from_str(text.lines().last().unwrap()).unwrap();
-    assert_eq!(line["handlers"][0]["llm"]["model"], "claude-haiku-4-5", "{line}");
+    assert_eq!(
+        line["handlers"][0]["llm"]["model"], "claude-haiku-4-5",
+        "{line}"
+    );
 }

@@ -56,10 +56,7 @@ pub fn resolve(entry: &LlmEntry) -> Result<LlmSettings, String> {
         crate::exec::http::check_url(url).map_err(|why| format!("`baseUrl` {why}"))?;
     }
     if let Some(name) = &entry.api_key_env {
-        let ok = !name.is_empty()
-            && name
-                .chars()
-                .all(|c| c.is_ascii_alphanumeric() || c == '_');
+        let ok = !name.is_empty() && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
         if !ok {
             return Err(format!(
                 "`apiKeyEnv` must name an environment variable, not `{}`",

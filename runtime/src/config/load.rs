@@ -461,10 +461,16 @@ fn llm_keys(ctx: &Ctx<'_>, config: &mut Config, parsed: &HooksFile) {
         }
     }
     if let Some(calls) = parsed.max_llm_calls {
-        if ctx.only_managed_or_user(config, "maxLlmCalls", managed_sets(config, |m| m.sets_budgets))
-        {
+        if ctx.only_managed_or_user(
+            config,
+            "maxLlmCalls",
+            managed_sets(config, |m| m.sets_budgets),
+        ) {
             if calls == 0 {
-                ctx.warn(config, "`maxLlmCalls` must be at least 1; the default is used");
+                ctx.warn(
+                    config,
+                    "`maxLlmCalls` must be at least 1; the default is used",
+                );
             } else {
                 config.budgets.max_llm_calls = calls;
             }

@@ -733,10 +733,7 @@ fn unsupported_types_become_unsupported_handlers() {
         .collect();
     assert_eq!(
         kinds,
-        [
-            ("agent", "agent handler"),
-            ("mcp_tool", "mcp_tool handler")
-        ]
+        [("agent", "agent handler"), ("mcp_tool", "mcp_tool handler")]
     );
     assert_eq!(c.handlers[0].timeout, Duration::from_secs(30));
     assert_eq!(c.handlers[1].on_error, OnError::Deny);
@@ -760,11 +757,18 @@ fn prompt_handlers_resolve_on_the_events_claude_allows_them() {
         panic!("{:?}", c.handlers[0].kind)
     };
     assert_eq!(spec.prompt, "Safe? $ARGUMENTS");
-    assert_eq!((spec.model.as_deref(), spec.continue_on_block), (Some("m"), true));
+    assert_eq!(
+        (spec.model.as_deref(), spec.continue_on_block),
+        (Some("m"), true)
+    );
     assert_eq!(c.handlers[0].label, "prompt `Safe? $ARGUMENTS`");
     assert_eq!(c.handlers[0].timeout, crate::config::DEFAULT_PROMPT_TIMEOUT);
     assert_eq!(c.warnings.len(), 2, "{:?}", c.warnings);
-    assert!(c.warnings[0].contains("`prompt` is missing or empty"), "{}", c.warnings[0]);
+    assert!(
+        c.warnings[0].contains("`prompt` is missing or empty"),
+        "{}",
+        c.warnings[0]
+    );
     assert!(
         c.warnings[1].contains("prompt hooks are not allowed on SessionStart"),
         "{}",
@@ -786,7 +790,11 @@ fn llm_is_the_managed_or_user_files_and_never_a_projects() {
     assert_eq!(settings.model.as_deref(), Some("u"));
     assert_eq!(c.budgets.max_llm_calls, 3);
     assert_eq!(c.warnings.len(), 3, "{:?}", c.warnings);
-    assert!(c.warnings.iter().all(|w| w.contains("ignored")), "{:?}", c.warnings);
+    assert!(
+        c.warnings.iter().all(|w| w.contains("ignored")),
+        "{:?}",
+        c.warnings
+    );
 
     let file = managed(
         &d,
@@ -798,11 +806,16 @@ fn llm_is_the_managed_or_user_files_and_never_a_projects() {
     assert_eq!(settings.base_url.as_deref(), Some("https://gateway.corp"));
     assert!(c.handlers.is_empty(), "{:?}", c.handlers);
     assert!(
-        c.warnings.iter().any(|w| w.contains("`allowLlmHooks: false`")),
+        c.warnings
+            .iter()
+            .any(|w| w.contains("`allowLlmHooks: false`")),
         "{:?}",
         c.warnings
     );
-    assert!(c.warnings.iter().any(|w| w.contains("`llm` is set by the managed policy")));
+    assert!(c
+        .warnings
+        .iter()
+        .any(|w| w.contains("`llm` is set by the managed policy")));
 }
 
 #[test]

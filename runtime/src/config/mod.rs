@@ -460,7 +460,9 @@ pub struct LlmSettings {
 }
 
 /// The wire protocol a model speaks.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize, schemars::JsonSchema)]
+#[derive(
+    Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize, schemars::JsonSchema,
+)]
 #[serde(rename_all = "lowercase")]
 pub enum LlmProvider {
     /// Anthropic's `POST /v1/messages`.

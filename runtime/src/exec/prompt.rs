@@ -311,7 +311,12 @@ pub async fn run(spec: &PromptSpec, handler: &Handler, event: &Event, ctx: &Exec
 }
 
 /// The outcome of a verdict at `event`.
-fn decide(event: EventName, spec: &PromptSpec, verdict: &Verdict, notes: &mut Vec<String>) -> Outcome {
+fn decide(
+    event: EventName,
+    spec: &PromptSpec,
+    verdict: &Verdict,
+    notes: &mut Vec<String>,
+) -> Outcome {
     if verdict.ok {
         return Outcome::Answered(Answer::none());
     }
@@ -347,7 +352,10 @@ mod tests {
             "keep $ARGUMENTS\n\nX",
             "escaped only: appended too"
         );
-        assert_eq!(expand(r"\$ARGUMENTS and $ARGUMENTS", "X"), "$ARGUMENTS and X");
+        assert_eq!(
+            expand(r"\$ARGUMENTS and $ARGUMENTS", "X"),
+            "$ARGUMENTS and X"
+        );
     }
 
     #[test]
@@ -357,7 +365,10 @@ mod tests {
         assert!(verdict("I would not block this").is_err());
         assert!(verdict("deny deny reject block").is_err());
         assert!(verdict("{\"decision\": \"block\"}").is_err(), "no `ok`");
-        assert!(verdict("{\"ok\": \"false\"}").is_err(), "`ok` not a boolean");
+        assert!(
+            verdict("{\"ok\": \"false\"}").is_err(),
+            "`ok` not a boolean"
+        );
         let v = verdict("{not json} then {\"ok\": true}").unwrap();
         assert!(v.ok && v.reason.is_none());
         let v = verdict("{\"ok\": false, \"impossible\": true}").unwrap();
@@ -392,10 +403,19 @@ mod tests {
         assert!(pre.get("continue").is_none());
         assert_eq!(answer(EventName::PreToolUse, false)["continue"], false);
         let stop = answer(EventName::Stop, false);
-        assert_eq!((stop["decision"].as_str(), stop["reason"].as_str()), (Some("block"), Some("no")));
+        assert_eq!(
+            (stop["decision"].as_str(), stop["reason"].as_str()),
+            (Some("block"), Some("no"))
+        );
         assert!(stop.get("continue").is_none(), "the turn goes on");
-        assert_eq!(answer(EventName::UserPromptSubmit, false)["decision"], "block");
-        assert_eq!(answer(EventName::PermissionRequest, false), serde_json::json!({}));
+        assert_eq!(
+            answer(EventName::UserPromptSubmit, false)["decision"],
+            "block"
+        );
+        assert_eq!(
+            answer(EventName::PermissionRequest, false),
+            serde_json::json!({})
+        );
         assert_eq!(
             outcome(EventName::PreToolUse, false, true),
             Outcome::Answered(Answer::none()),

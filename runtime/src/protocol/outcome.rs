@@ -295,7 +295,9 @@ impl Failure {
 /// What to check for a model API's error status.
 fn model_status_hint(status: u16) -> &'static str {
     match status {
-        401 | 403 => " (check the API key: `llm.apiKeyEnv`, ANTHROPIC_API_KEY or ANTHROPIC_AUTH_TOKEN)",
+        401 | 403 => {
+            " (check the API key: `llm.apiKeyEnv`, ANTHROPIC_API_KEY or ANTHROPIC_AUTH_TOKEN)"
+        }
         404 => " (check `llm.baseUrl` and the model name)",
         429 => " (rate limited)",
         _ => "",

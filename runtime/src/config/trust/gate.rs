@@ -79,6 +79,8 @@ struct Held {
     skipped: usize,
     /// Http hooks not run.
     skipped_http: usize,
+    /// Prompt hooks not run (nothing sent to a model).
+    skipped_llm: usize,
     /// Wasm hooks run with narrowed grants.
     narrowed: usize,
     /// Wasm hooks whose answer lost what only trust allows.
@@ -426,8 +428,8 @@ pub fn gate_with(store: &TrustStore, selected: &[&Handler]) -> Gate {
                     gated.skip = Some(Skip::Untrusted);
                     let held = gate.held.entry(handler.file.clone()).or_default();
                     match handler.kind {
-                        // Both send the event off the machine.
-                        HandlerKind::Http(_) | HandlerKind::Prompt(_) => held.skipped_http += 1,
+                        HandlerKind::Http(_) => held.skipped_http += 1,
+                        HandlerKind::Prompt(_) => held.skipped_llm += 1,
                         _ => held.skipped += 1,
                     }
                 }
@@ -515,6 +517,7 @@ fn held_note(held: &BTreeMap<PathBuf, Held>) -> Option<String> {
     let total = held.values().fold(Held::default(), |a, b| Held {
         skipped: a.skipped + b.skipped,
         skipped_http: a.skipped_http + b.skipped_http,
+        skipped_llm: a.skipped_llm + b.skipped_llm,
         narrowed: a.narrowed + b.narrowed,
         restricted: a.restricted + b.restricted,
         capped: a.capped + b.capped,
@@ -532,8 +535,14 @@ fn held_note(held: &BTreeMap<PathBuf, Held>) -> Option<String> {
         (
             total.skipped_http,
             "held back",
-            "untrusted project http or prompt",
+            "untrusted project http",
             ", which would send events off the machine",
+        ),
+        (
+            total.skipped_llm,
+            "held back",
+            "untrusted project prompt",
+            ", which would send events to your model",
         ),
         (total.narrowed, "ran", "untrusted project wasm", &without),
         (
@@ -555,8 +564,12 @@ fn held_note(held: &BTreeMap<PathBuf, Held>) -> Option<String> {
         return None;
     }
     let files: Vec<String> = held.keys().map(|f| format!("`{}`", f.display())).collect();
-    let count =
-        total.skipped + total.skipped_http + total.narrowed + total.restricted + total.capped;
+    let count = total.skipped
+        + total.skipped_http
+        + total.skipped_llm
+        + total.narrowed
+        + total.restricted
+        + total.capped;
     let them = if count == 1 { "it" } else { "them" };
     Some(format!(
         "{} from {}; review and allow {them} with `agenthooks trust`",
