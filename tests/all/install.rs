@@ -749,7 +749,7 @@ fn check_reports_config_errors_and_what_installed_agents_cannot_do() {
         "PermissionRequest": [{"hooks": [{"type": "command", "command": "./perm.sh"}]}],
         "Stop": [{"hooks": [
             {"type": "wasm", "component": "missing.wasm"},
-            {"type": "agent", "prompt": "are we done?"}
+            {"type": "mcp_tool", "server": "s", "tool": "t"}
         ]}]
     }}));
     // Gemini is installed: its matcher and event gaps are warnings.
@@ -761,7 +761,7 @@ fn check_reports_config_errors_and_what_installed_agents_cannot_do() {
     has("unknown key `comand`");
     has("([");
     has("missing.wasm` does not exist");
-    has("`agent` handlers are not run");
+    has("`mcp_tool` handlers are not run");
     has("PermissionRequest command `./perm.sh`: never runs in Gemini CLI");
     has("matcher `NotebookEdit` matches no tool Gemini CLI has");
     assert!(!out.contains("matcher `Bash`"), "{out}");

@@ -25,6 +25,8 @@ enum Reply {
     Sleep(Duration),
     /// 200 with a body of this many bytes.
     Huge(usize),
+    /// 200 with the body this function makes of the request's body.
+    Script(Arc<dyn Fn(&Value) -> Value + Send + Sync>),
 }
 
 /// An Anthropic Messages reply whose text is `text`.
@@ -133,6 +135,11 @@ fn serve(stream: TcpStream, reply: &Reply, seen: &Mutex<Vec<Request>>) {
             }
         }
         Reply::Sleep(d) => std::thread::sleep(*d),
+        Reply::Script(script) => {
+            let last = seen.lock().unwrap().last().unwrap().body.clone();
+            let body = script(&last).to_string();
+            let _ = stream.write_all(format!("{}{body}", head(200, body.len())).as_bytes());
+        }
         Reply::Huge(n) => {
             let _ = stream.write_all(head(200, *n).as_bytes());
             let chunk = vec![b'{'; 64 * 1024];
@@ -425,7 +432,7 @@ fn check_refuses_prompt_hooks_where_claude_does() {
     assert_ne!(ran.code(), 0);
     let out = format!("{}{}", ran.stdout(), ran.stderr());
     assert!(
-        out.contains("prompt hooks are not allowed on SessionStart"),
+        out.contains("prompt and agent hooks are not allowed on SessionStart"),
         "{out}"
     );
 }
@@ -464,4 +471,133 @@ fn fire_and_the_audit_log_show_the_model_call_without_the_key() {
         line["handlers"][0]["llm"]["model"], "claude-haiku-4-5",
         "{line}"
     );
+}
+
+/// The tool results (Anthropic's `tool_result` blocks) in a request, in order.
+fn tool_results(request: &Value) -> Vec<Value> {
+    request["messages"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|m| m["content"].as_array())
+        .flatten()
+        .filter(|b| b["type"] == "tool_result")
+        .cloned()
+        .collect()
+}
+
+#[test]
+fn an_agent_hook_reads_a_project_file_and_decides_on_it() {
+    let server = Server::start(Reply::Script(Arc::new(|request: &Value| {
+        let results = tool_results(request);
+        let Some(result) = results.first() else {
+            return json!({"content": [{"type": "tool_use", "id": "t1", "name": "Read",
+                "input": {"file_path": "POLICY.md"}}], "stop_reason": "tool_use"});
+        };
+        let text = result["content"].as_str().unwrap_or_default();
+        let answer = if text.contains("no force pushes") {
+            json!({"ok": false, "reason": "POLICY.md forbids force pushes"})
+        } else {
+            json!({"ok": true})
+        };
+        json!({"content": [{"type": "text", "text": answer.to_string()}],
+            "usage": {"input_tokens": 10, "output_tokens": 4}})
+    })));
+    let p = on(
+        "PreToolUse",
+        json!({"type": "agent", "prompt": "Does the command follow POLICY.md? $ARGUMENTS", "timeout": 10}),
+    );
+    p.write("POLICY.md", "Rules:\n- no force pushes\n");
+    let ran = run_with(&p, &server.base, &p.bash("git push --force"));
+    assert_eq!(ran.code(), 0, "{}", ran.stderr());
+    no_key(&ran);
+    let out = ran.json();
+    assert_eq!(
+        out["hookSpecificOutput"]["permissionDecision"], "deny",
+        "{out}"
+    );
+    assert!(out["hookSpecificOutput"]["permissionDecisionReason"]
+        .as_str()
+        .unwrap()
+        .contains("POLICY.md forbids force pushes"));
+    assert!(
+        out.get("continue").is_none(),
+        "an agent hook's objection lets the turn go on"
+    );
+    let requests = server.requests();
+    assert_eq!(requests.len(), 2);
+    let tools: Vec<&str> = requests[0].body["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(tools, ["Read", "Grep", "Glob"]);
+}
+
+#[cfg(unix)]
+#[test]
+fn an_agent_hook_cannot_read_outside_the_project() {
+    let server = Server::start(Reply::Script(Arc::new(|request: &Value| {
+        let messages = request["messages"].as_array().unwrap();
+        if messages.iter().any(|m| m["role"] == "tool") {
+            return json!({"choices": [{"message": {"role": "assistant",
+                "content": "{\"ok\": true}"}}]});
+        }
+        let call = |id: &str, name: &str, args: Value| {
+            json!({"id": id, "type": "function",
+            "function": {"name": name, "arguments": args.to_string()}})
+        };
+        json!({"choices": [{"message": {"role": "assistant", "content": null, "tool_calls": [
+            call("c1", "Read", json!({"file_path": "../../etc/passwd"})),
+            call("c2", "Read", json!({"file_path": "/etc/passwd"})),
+            call("c3", "Read", json!({"file_path": "out/passwd"})),
+            call("c4", "Read", json!({"file_path": "pipe"})),
+            call("c5", "Bash", json!({"command": "cat /etc/passwd"})),
+            call("c6", "Grep", json!({"pattern": "root", "path": "/etc"})),
+        ]}}]})
+    })));
+    let p = TempProject::new();
+    let mut config = util::hooks(
+        "PreToolUse",
+        "Bash",
+        json!([{"type": "agent", "prompt": "Check.", "timeout": 10}]),
+    );
+    config["llm"] =
+        json!({"provider": "openai", "baseUrl": format!("{}/v1", server.base), "model": "m"});
+    p.user_hooks(&config);
+    std::os::unix::fs::symlink("/etc", p.path("out")).unwrap();
+    let made = std::process::Command::new("mkfifo")
+        .arg(p.path("pipe"))
+        .status();
+    assert!(made.unwrap().success());
+    let ran = run_with(&p, "http://127.0.0.1:9", &p.bash("ls"));
+    assert_eq!(ran.code(), 0, "{}", ran.stderr());
+    ran.assert_took_less_than(Duration::from_secs(8));
+    assert_eq!(ran.json(), Value::Null, "{}", ran.stdout());
+    let requests = server.requests();
+    assert_eq!(requests.len(), 2, "{requests:?}");
+    let results: Vec<String> = requests[1].body["messages"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|m| m["role"] == "tool")
+        .map(|m| m["content"].as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(results.len(), 6, "{results:?}");
+    assert!(
+        results.iter().all(|r| r.starts_with("error: ")),
+        "{results:?}"
+    );
+    assert!(results[0].contains("`..`"), "{}", results[0]);
+    assert!(results[1].contains("outside the project"), "{}", results[1]);
+    assert!(results[2].contains("outside the project"), "{}", results[2]);
+    assert!(results[3].contains("FIFO"), "{}", results[3]);
+    assert!(
+        results[4].contains("no tool named `Bash`"),
+        "{}",
+        results[4]
+    );
+    assert!(results[5].contains("outside the project"), "{}", results[5]);
+    assert!(!requests[1].body.to_string().contains("root:x:0"));
 }

@@ -111,7 +111,10 @@ pub fn check(root: &Path, env: &Env, trusted: impl Fn(&Handler) -> bool) -> Find
             HandlerKind::Unsupported { kind } => found.errors.push(format!(
                 "{at}: `{kind}` handlers are not run by agenthooks yet (skipped with a note)"
             )),
-            HandlerKind::Command(_) | HandlerKind::Http(_) | HandlerKind::Prompt(_) => {
+            HandlerKind::Command(_)
+            | HandlerKind::Http(_)
+            | HandlerKind::Prompt(_)
+            | HandlerKind::Agent(_) => {
                 if h.scope == Scope::Project && !trusted(h) {
                     found.errors.push(format!(
                         "{at}: not trusted, so it is skipped; run `agenthooks trust` after reviewing it"

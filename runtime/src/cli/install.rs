@@ -432,15 +432,20 @@ impl Ctx {
             .filter(|h| {
                 matches!(
                     h.kind,
-                    HandlerKind::Command(_) | HandlerKind::Http(_) | HandlerKind::Prompt(_)
+                    HandlerKind::Command(_)
+                        | HandlerKind::Http(_)
+                        | HandlerKind::Prompt(_)
+                        | HandlerKind::Agent(_)
                 )
             })
             .filter(|h| !store.trusts(h))
             .collect();
-        let kind = if untrusted
-            .iter()
-            .any(|h| matches!(h.kind, HandlerKind::Http(_) | HandlerKind::Prompt(_)))
-        {
+        let kind = if untrusted.iter().any(|h| {
+            matches!(
+                h.kind,
+                HandlerKind::Http(_) | HandlerKind::Prompt(_) | HandlerKind::Agent(_)
+            )
+        }) {
             "command, http or prompt"
         } else {
             "command"

@@ -316,7 +316,7 @@ pub enum HandlerType {
     Http,
     /// `prompt`: a model judges the event.
     Prompt,
-    /// `agent`: parsed, skipped with a note.
+    /// `agent`: a model that may read the project judges the event.
     Agent,
     /// `mcp_tool`: parsed, skipped with a note.
     McpTool,
@@ -354,10 +354,12 @@ impl HandlerType {
     /// parsed and skipped with a note, their own keys not checked.
     pub fn runs(self) -> bool {
         match self {
-            HandlerType::Command | HandlerType::Wasm | HandlerType::Http | HandlerType::Prompt => {
-                true
-            }
-            HandlerType::Agent | HandlerType::McpTool => false,
+            HandlerType::Command
+            | HandlerType::Wasm
+            | HandlerType::Http
+            | HandlerType::Prompt
+            | HandlerType::Agent => true,
+            HandlerType::McpTool => false,
         }
     }
 
@@ -375,8 +377,8 @@ impl HandlerType {
             ],
             HandlerType::Wasm => &["component", "fuel", "memoryMiB", "allow"],
             HandlerType::Http => &["url", "headers", "allowedEnvVars"],
-            HandlerType::Prompt => &["prompt", "model", "continueOnBlock"],
-            HandlerType::Agent | HandlerType::McpTool => &[],
+            HandlerType::Prompt | HandlerType::Agent => &["prompt", "model", "continueOnBlock"],
+            HandlerType::McpTool => &[],
         }
     }
 
@@ -430,7 +432,10 @@ impl HandlerType {
                 "Claude Code's `prompt` handler: a model (the `llm` setting, else Claude Code's \
                  environment) answers `{ok, reason}` about the event."
             }
-            HandlerType::Agent => "Claude Code's `agent` handler: parsed, skipped with a note.",
+            HandlerType::Agent => {
+                "Claude Code's `agent` handler: a model that may Read, Grep and Glob the project \
+                 answers `{ok, reason}` about the event."
+            }
             HandlerType::McpTool => {
                 "Claude Code's `mcp_tool` handler: parsed, skipped with a note."
             }

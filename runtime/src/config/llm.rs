@@ -27,13 +27,13 @@ pub const PROMPT_EVENTS: &[EventName] = &[
 pub fn refused(event: EventName, managed: Option<&ManagedPolicy>) -> Option<String> {
     if let Some(policy) = managed.filter(|m| m.forbids_llm_hooks) {
         return Some(format!(
-            "the managed policy `{}` sets `allowLlmHooks: false`, so no prompt hook runs",
+            "the managed policy `{}` sets `allowLlmHooks: false`, so no prompt or agent hook runs",
             policy.file.display()
         ));
     }
     if !PROMPT_EVENTS.contains(&event) {
         return Some(format!(
-            "prompt hooks are not allowed on {event} (Claude Code takes them on {}); \
+            "prompt and agent hooks are not allowed on {event} (Claude Code takes them on {}); \
              use a command hook there",
             PROMPT_EVENTS
                 .iter()

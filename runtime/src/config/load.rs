@@ -671,7 +671,7 @@ fn resolve_group(
             };
             resolved.kind = HandlerKind::Wasm(spec);
         }
-        if let HandlerKind::Prompt(_) = resolved.kind {
+        if let HandlerKind::Prompt(_) | HandlerKind::Agent(_) = resolved.kind {
             if let Some(why) = super::llm::refused(event, config.managed.as_ref()) {
                 ctx.warn(config, format_args!("{at}: {why}; this handler is skipped"));
                 continue;
@@ -860,18 +860,22 @@ fn resolve_handler(
             _ => return skip_missing(ctx, config, at, type_),
         },
         HandlerType::Http => resolve_http(ctx, config, at, &entry)?,
-        HandlerType::Prompt => match entry.prompt.as_deref() {
-            Some(prompt) if !prompt.trim().is_empty() => (
-                HandlerKind::Prompt(PromptSpec {
+        HandlerType::Prompt | HandlerType::Agent => match entry.prompt.as_deref() {
+            Some(prompt) if !prompt.trim().is_empty() => {
+                let spec = PromptSpec {
                     prompt: prompt.to_string(),
                     model: entry.model.clone().filter(|m| !m.trim().is_empty()),
                     continue_on_block: entry.continue_on_block.unwrap_or(false),
-                }),
-                format!("prompt `{}`", shorten(prompt)),
-            ),
+                };
+                let label = format!("{} `{}`", type_.as_str(), shorten(prompt));
+                match type_ {
+                    HandlerType::Agent => (HandlerKind::Agent(spec), label),
+                    _ => (HandlerKind::Prompt(spec), label),
+                }
+            }
             _ => return skip_missing(ctx, config, at, type_),
         },
-        HandlerType::Agent | HandlerType::McpTool => (
+        HandlerType::McpTool => (
             HandlerKind::Unsupported {
                 kind: type_.as_str().to_string(),
             },

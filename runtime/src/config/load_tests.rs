@@ -717,8 +717,7 @@ fn unsupported_types_become_unsupported_handlers() {
     let d = Dirs::new();
     d.write_user(
         r#"{"hooks": {"Stop": [{"hooks": [
-            {"type": "agent", "prompt": "x", "timeout": 30},
-            {"type": "mcp_tool", "server": "s", "tool": "t", "onError": "deny"}
+            {"type": "mcp_tool", "server": "s", "tool": "t", "onError": "deny", "timeout": 30}
         ]}]}}"#,
     );
     let c = d.load();
@@ -731,12 +730,9 @@ fn unsupported_types_become_unsupported_handlers() {
             other => panic!("{other:?}"),
         })
         .collect();
-    assert_eq!(
-        kinds,
-        [("agent", "agent handler"), ("mcp_tool", "mcp_tool handler")]
-    );
+    assert_eq!(kinds, [("mcp_tool", "mcp_tool handler")]);
     assert_eq!(c.handlers[0].timeout, Duration::from_secs(30));
-    assert_eq!(c.handlers[1].on_error, OnError::Deny);
+    assert_eq!(c.handlers[0].on_error, OnError::Deny);
 }
 
 #[test]
@@ -746,13 +742,16 @@ fn prompt_handlers_resolve_on_the_events_claude_allows_them() {
         r#"{"hooks": {
             "PreToolUse": [{"hooks": [
                 {"type": "prompt", "prompt": "Safe? $ARGUMENTS", "model": "m", "continueOnBlock": true},
-                {"type": "prompt", "prompt": "   "}
+                {"type": "prompt", "prompt": "   "},
+                {"type": "agent", "prompt": "Read POLICY.md first"}
             ]}],
             "SessionStart": [{"hooks": [{"type": "prompt", "prompt": "Hi"}]}]
         }}"#,
     );
     let c = d.load();
-    assert_eq!(c.handlers.len(), 1, "{:?}", c.handlers);
+    assert_eq!(c.handlers.len(), 2, "{:?}", c.handlers);
+    assert!(matches!(c.handlers[1].kind, HandlerKind::Agent(_)));
+    assert_eq!(c.handlers[1].timeout, DEFAULT_TIMEOUT);
     let HandlerKind::Prompt(spec) = &c.handlers[0].kind else {
         panic!("{:?}", c.handlers[0].kind)
     };
@@ -770,7 +769,7 @@ fn prompt_handlers_resolve_on_the_events_claude_allows_them() {
         c.warnings[0]
     );
     assert!(
-        c.warnings[1].contains("prompt hooks are not allowed on SessionStart"),
+        c.warnings[1].contains("prompt and agent hooks are not allowed on SessionStart"),
         "{}",
         c.warnings[1]
     );

@@ -493,7 +493,10 @@ pub enum HandlerKind {
     Http(HttpSpec),
     /// `"type": "prompt"`: a model judges the event ([`crate::exec::prompt`]).
     Prompt(PromptSpec),
-    /// `agent`, `mcp_tool`: parsed, skipped with a note.
+    /// `"type": "agent"`: a model that may read the project judges the
+    /// event ([`crate::exec::agent`]).
+    Agent(PromptSpec),
+    /// `mcp_tool`: parsed, skipped with a note.
     Unsupported {
         /// The `type` as written.
         kind: String,

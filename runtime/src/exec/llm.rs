@@ -201,8 +201,15 @@ pub fn request_body(endpoint: &Endpoint, system: &str, user: &str) -> Value {
 /// The text and usage of a reply body in `provider`'s shape, or what is
 /// wrong with it.
 pub fn read_reply(provider: LlmProvider, body: &[u8]) -> Result<Reply, String> {
-    let value: Value = serde_json::from_slice(body)
-        .map_err(|e| format!("the reply is not the API's JSON ({e})"))?;
+    reply_of(provider, &parse_body(body)?)
+}
+
+fn parse_body(body: &[u8]) -> Result<Value, String> {
+    serde_json::from_slice(body).map_err(|e| format!("the reply is not the API's JSON ({e})"))
+}
+
+/// The text and usage of a parsed reply in `provider`'s shape.
+pub fn reply_of(provider: LlmProvider, value: &Value) -> Result<Reply, String> {
     let u64_at = |pointer: &str| value.pointer(pointer).and_then(Value::as_u64);
     let reply = match provider {
         LlmProvider::Anthropic => {
@@ -237,13 +244,51 @@ pub fn read_reply(provider: LlmProvider, body: &[u8]) -> Result<Reply, String> {
     Ok(reply)
 }
 
-/// POST `body` to `endpoint` within `timeout` and read its reply (blocking).
+/// How long past a request's deadline the runtime waits for its thread
+/// before giving up on it (ureq's own timeout should end it first).
+const GRACE: Duration = Duration::from_millis(250);
+
+/// [`post`] on a thread of its own (not tokio's blocking pool, so a request
+/// that outlived its deadline never holds up the process's exit), awaited
+/// for at most `left`; a timeout is reported as `after` (the handler's).
+pub async fn post_within(
+    endpoint: &Endpoint,
+    body: Value,
+    left: Duration,
+    after: Duration,
+) -> Result<Value, Failure> {
+    let (tx, rx) = tokio::sync::oneshot::channel();
+    let endpoint = endpoint.clone();
+    let spawned = std::thread::Builder::new()
+        .name("agenthooks-llm".into())
+        .spawn(move || {
+            let _ = tx.send(post(&endpoint, &body, left).map_err(|f| match f {
+                Failure::Timeout { .. } => Failure::Timeout { after },
+                other => other,
+            }));
+        });
+    if let Err(e) = spawned {
+        return Err(Failure::Internal {
+            why: format!("could not start the request thread: {e}"),
+        });
+    }
+    match tokio::time::timeout(left.saturating_add(GRACE), rx).await {
+        Ok(Ok(result)) => result,
+        Ok(Err(_)) => Err(Failure::Internal {
+            why: "the request thread ended without an answer".to_string(),
+        }),
+        Err(_) => Err(Failure::Timeout { after }),
+    }
+}
+
+/// POST `body` to `endpoint` within `timeout` and parse its reply as JSON
+/// (blocking).
 ///
 /// # Errors
 /// Every way it can go wrong, typed: a timeout, a non-2xx status, a reply
 /// over [`REPLY_LIMIT`], a failed request (refused, TLS, ...), a body that
-/// is not the API's shape. None of them holds the key.
-pub fn call(endpoint: &Endpoint, body: &Value, timeout: Duration) -> Result<Reply, Failure> {
+/// is not JSON. None of them holds the key.
+pub fn post(endpoint: &Endpoint, body: &Value, timeout: Duration) -> Result<Value, Failure> {
     let config = ureq::Agent::config_builder()
         .timeout_global(Some(timeout))
         // Organisations route model traffic through their proxy.
@@ -284,7 +329,7 @@ pub fn call(endpoint: &Endpoint, body: &Value, timeout: Duration) -> Result<Repl
         .limit(REPLY_LIMIT)
         .read_to_vec()
         .map_err(failure)?;
-    read_reply(endpoint.provider, &bytes).map_err(|why| Failure::ModelRequest { why })
+    parse_body(&bytes).map_err(|why| Failure::ModelRequest { why })
 }
 
 #[cfg(test)]

@@ -14,6 +14,8 @@ use crate::config::trust::Standing;
 use crate::config::{Budgets, Handler, HandlerKind, LlmSettings, Scope};
 use crate::protocol::{Event, Exit, Note, Outcome, Skip};
 
+pub mod agent;
+pub mod agent_tools;
 pub mod command;
 pub mod http;
 pub mod llm;
@@ -311,6 +313,7 @@ pub fn kind_name(kind: &HandlerKind) -> &str {
         HandlerKind::Wasm(_) => "wasm",
         HandlerKind::Http(_) => "http",
         HandlerKind::Prompt(_) => "prompt",
+        HandlerKind::Agent(_) => "agent",
         HandlerKind::Unsupported { kind } => kind,
     }
 }
@@ -328,6 +331,7 @@ async fn run_kind(handler: &Handler, event: &Event, ctx: &ExecContext) -> Report
         }
         HandlerKind::Http(spec) => http::run(spec, handler, event, ctx).await,
         HandlerKind::Prompt(spec) => prompt::run(spec, handler, event, ctx).await,
+        HandlerKind::Agent(spec) => agent::run(spec, handler, event, ctx).await,
         // A build without wasmtime (the fuzz targets') cannot run components.
         #[cfg(not(feature = "wasm"))]
         HandlerKind::Wasm(_) => {

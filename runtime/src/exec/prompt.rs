@@ -18,7 +18,7 @@
 //!   [`crate::config::Budgets::max_llm_calls`] per event) and the request;
 //!   the request runs on a thread of its own, like an http hook's.
 
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use serde::Serialize;
 use serde_json::Value;
@@ -26,10 +26,6 @@ use serde_json::Value;
 use super::{llm, ExecContext, Report};
 use crate::config::{Handler, PromptSpec};
 use crate::protocol::{one_line, parse_output, Answer, Event, EventName, Exit, Failure, Outcome};
-
-/// How long past the handler's timeout the runtime waits for the request
-/// thread before giving up on it (ureq's own timeout should end it first).
-const GRACE: Duration = Duration::from_millis(250);
 
 /// The most `{` a reply is searched from for a JSON object: enough for
 /// prose with braces before the answer, and no quadratic scan of a hostile reply.
@@ -259,27 +255,11 @@ pub async fn run(spec: &PromptSpec, handler: &Handler, event: &Event, ctx: &Exec
     };
     let left = deadline.saturating_duration_since(tokio::time::Instant::now());
     let asked = Instant::now();
-    let (tx, rx) = tokio::sync::oneshot::channel();
-    let thread_endpoint = endpoint.clone();
-    let spawned = std::thread::Builder::new()
-        .name("agenthooks-llm".into())
-        .spawn(move || {
-            let _ = tx.send(llm::call(&thread_endpoint, &body, left));
+    let result = llm::post_within(&endpoint, body, left, handler.timeout)
+        .await
+        .and_then(|value| {
+            llm::reply_of(endpoint.provider, &value).map_err(|why| Failure::ModelRequest { why })
         });
-    let result = match spawned {
-        Err(e) => Err(Failure::Internal {
-            why: format!("could not start the request thread: {e}"),
-        }),
-        Ok(_) => match tokio::time::timeout(left.saturating_add(GRACE), rx).await {
-            Ok(Ok(result)) => result,
-            Ok(Err(_)) => Err(Failure::Internal {
-                why: "the request thread ended without an answer".to_string(),
-            }),
-            Err(_) => Err(Failure::Timeout {
-                after: handler.timeout,
-            }),
-        },
-    };
     let mut call = LlmCall {
         provider: endpoint.provider.as_str().to_string(),
         host: endpoint.host(),
@@ -311,7 +291,7 @@ pub async fn run(spec: &PromptSpec, handler: &Handler, event: &Event, ctx: &Exec
 }
 
 /// The outcome of a verdict at `event`.
-fn decide(
+pub(crate) fn decide(
     event: EventName,
     spec: &PromptSpec,
     verdict: &Verdict,

@@ -329,9 +329,10 @@ pub fn gate_reads_files(selected: &[&Handler]) -> bool {
                 HandlerKind::Wasm(spec) => {
                     spec.allow != Grants::default() || !raised_limits(h).is_empty()
                 }
-                HandlerKind::Http(_) | HandlerKind::Prompt(_) | HandlerKind::Unsupported { .. } => {
-                    false
-                }
+                HandlerKind::Http(_)
+                | HandlerKind::Prompt(_)
+                | HandlerKind::Agent(_)
+                | HandlerKind::Unsupported { .. } => false,
             }
     })
 }
@@ -381,6 +382,7 @@ fn gated_without_store(selected: &[&Handler]) -> bool {
             HandlerKind::Command(_)
             | HandlerKind::Http(_)
             | HandlerKind::Prompt(_)
+            | HandlerKind::Agent(_)
             | HandlerKind::Unsupported { .. } => false,
         }
     });
@@ -415,7 +417,10 @@ pub fn gate_with(store: &TrustStore, selected: &[&Handler]) -> Gate {
         }
         match &handler.kind {
             HandlerKind::Unsupported { .. } => gated.standing = Standing::NotApplicable,
-            HandlerKind::Command(_) | HandlerKind::Http(_) | HandlerKind::Prompt(_) => {
+            HandlerKind::Command(_)
+            | HandlerKind::Http(_)
+            | HandlerKind::Prompt(_)
+            | HandlerKind::Agent(_) => {
                 let trusted = store.lookup(handler).unwrap_or_else(|e| {
                     // A script that became a FIFO or a huge file: changed.
                     gated.notes.push(format!("counts as changed: {e}"));
@@ -429,7 +434,7 @@ pub fn gate_with(store: &TrustStore, selected: &[&Handler]) -> Gate {
                     let held = gate.held.entry(handler.file.clone()).or_default();
                     match handler.kind {
                         HandlerKind::Http(_) => held.skipped_http += 1,
-                        HandlerKind::Prompt(_) => held.skipped_llm += 1,
+                        HandlerKind::Prompt(_) | HandlerKind::Agent(_) => held.skipped_llm += 1,
                         _ => held.skipped += 1,
                     }
                 }

@@ -24,7 +24,8 @@ pub fn needs_trust(handler: &Handler) -> bool {
         HandlerKind::Command(_)
         | HandlerKind::Wasm(_)
         | HandlerKind::Http(_)
-        | HandlerKind::Prompt(_) => true,
+        | HandlerKind::Prompt(_)
+        | HandlerKind::Agent(_) => true,
         HandlerKind::Unsupported { .. } => false,
     }
 }
@@ -108,9 +109,10 @@ impl<'a> Item<'a> {
                 (scripts, None)
             }
             HandlerKind::Wasm(spec) => (Vec::new(), Some(sha256(&spec.component, caps::COMPONENT))),
-            HandlerKind::Http(_) | HandlerKind::Prompt(_) | HandlerKind::Unsupported { .. } => {
-                (Vec::new(), None)
-            }
+            HandlerKind::Http(_)
+            | HandlerKind::Prompt(_)
+            | HandlerKind::Agent(_)
+            | HandlerKind::Unsupported { .. } => (Vec::new(), None),
         };
         let changed = previous.map(|before| changed_since(before, &reviewed_text(h, project_root)));
         Item {
@@ -149,7 +151,7 @@ impl<'a> Item<'a> {
                     "     ! sends each event's input (commands, file paths, prompts) to that URL\n",
                 );
             }
-            HandlerKind::Prompt(spec) => {
+            HandlerKind::Prompt(spec) | HandlerKind::Agent(spec) => {
                 for line in prompt_lines(spec) {
                     out.push_str(&format!("       {line}\n"));
                 }
@@ -263,7 +265,7 @@ pub fn reviewed_text(h: &Handler, project_root: &Path) -> String {
                 out.push('\n');
             }
         }
-        HandlerKind::Prompt(spec) => {
+        HandlerKind::Prompt(spec) | HandlerKind::Agent(spec) => {
             for line in prompt_lines(spec) {
                 out.push_str(&line);
                 out.push('\n');
