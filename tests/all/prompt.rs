@@ -601,3 +601,32 @@ fn an_agent_hook_cannot_read_outside_the_project() {
     assert!(results[5].contains("outside the project"), "{}", results[5]);
     assert!(!requests[1].body.to_string().contains("root:x:0"));
 }
+
+#[test]
+fn model_traffic_goes_through_the_proxy_unless_no_proxy_names_the_host() {
+    let proxy = Server::start(anthropic(r#"{"ok": true}"#));
+    let p = on("PreToolUse", prompt(json!({"timeout": 3})));
+    for (no_proxy, via_proxy) in [("", true), ("model.invalid", false)] {
+        let mut cmd = p.cmd(["run", "--agent", "claude"]);
+        clean_env(&mut cmd, "http://model.invalid");
+        cmd.env("HTTP_PROXY", &proxy.base)
+            .env("HTTPS_PROXY", &proxy.base)
+            .env("NO_PROXY", no_proxy);
+        let before = proxy.requests().len();
+        let ran = p.output(cmd, p.bash("ls").to_string());
+        assert_eq!(ran.code(), 0, "{}", ran.stderr());
+        no_key(&ran);
+        let seen = proxy.requests()[before..].to_vec();
+        if via_proxy {
+            assert_eq!(seen.len(), 1, "{}", ran.stderr());
+            assert!(seen[0].line.contains("model.invalid"), "{}", seen[0].line);
+        } else {
+            assert!(seen.is_empty(), "{seen:?}");
+            assert!(
+                ran.stderr().contains("model request failed"),
+                "{}",
+                ran.stderr()
+            );
+        }
+    }
+}
