@@ -630,3 +630,29 @@ fn model_traffic_goes_through_the_proxy_unless_no_proxy_names_the_host() {
         }
     }
 }
+
+#[test]
+fn max_llm_calls_bounds_the_model_calls_of_one_event() {
+    let busy = Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    let most = Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    let (b, m) = (busy.clone(), most.clone());
+    let server = Server::start(Reply::Script(Arc::new(move |_: &Value| {
+        use std::sync::atomic::Ordering::SeqCst;
+        let now = b.fetch_add(1, SeqCst) + 1;
+        m.fetch_max(now, SeqCst);
+        std::thread::sleep(Duration::from_millis(300));
+        b.fetch_sub(1, SeqCst);
+        json!({"content": [{"type": "text", "text": "{\"ok\": true}"}]})
+    })));
+    let p = TempProject::new();
+    let hooks: Vec<Value> = (0..6)
+        .map(|i| prompt(json!({"prompt": format!("check {i}")})))
+        .collect();
+    let mut config = util::hooks("PreToolUse", "Bash", json!(hooks));
+    config["maxLlmCalls"] = json!(2);
+    p.user_hooks(&config);
+    let ran = run_with(&p, &server.base, &p.bash("ls"));
+    assert_eq!(ran.code(), 0, "{}", ran.stderr());
+    assert_eq!(server.requests().len(), 6);
+    assert_eq!(most.load(std::sync::atomic::Ordering::SeqCst), 2);
+}
