@@ -656,3 +656,28 @@ fn max_llm_calls_bounds_the_model_calls_of_one_event() {
     assert_eq!(server.requests().len(), 6);
     assert_eq!(most.load(std::sync::atomic::Ordering::SeqCst), 2);
 }
+
+#[test]
+fn an_agent_hook_that_never_answers_stops_after_50_turns() {
+    let server = Server::start(Reply::Script(Arc::new(|_: &Value| {
+        json!({"content": [{"type": "tool_use", "id": "t", "name": "Glob",
+            "input": {"pattern": "*.md"}}]})
+    })));
+    let p = on(
+        "PreToolUse",
+        json!({"type": "agent", "prompt": "Check.", "timeout": 20, "onFailure": "block"}),
+    );
+    let ran = run_with(&p, &server.base, &p.bash("ls"));
+    assert_eq!(ran.code(), 0, "{}", ran.stderr());
+    assert_eq!(server.requests().len(), 50);
+    assert!(
+        ran.stderr().contains("no answer in 50 turns"),
+        "{}",
+        ran.stderr()
+    );
+    let out = ran.json();
+    assert_eq!(
+        out["hookSpecificOutput"]["permissionDecision"], "deny",
+        "{out}"
+    );
+}

@@ -26,6 +26,9 @@ use crate::protocol::{Event, Failure, Outcome};
 /// The most model calls one agent hook makes.
 pub const MAX_TURNS: usize = 50;
 
+/// The most tool calls run from one reply of the model.
+pub const CALLS_PER_TURN: usize = 16;
+
 /// The most tool output, in bytes, given back to the model over one run.
 pub const TOTAL_TOOL_OUTPUT: usize = 256 << 10;
 
@@ -185,6 +188,35 @@ fn results(provider: LlmProvider, results: Vec<(String, Result<String, String>)>
     }
 }
 
+/// Run the tools one turn asked for, at most [`CALLS_PER_TURN`] of them and
+/// `budget` bytes of output between them; the rest answer with an error.
+fn run_tools(
+    root: &std::path::Path,
+    calls: Vec<ToolCall>,
+    mut budget: usize,
+) -> Vec<(String, Result<String, String>)> {
+    calls
+        .into_iter()
+        .enumerate()
+        .map(|(i, c)| {
+            let result = if i >= CALLS_PER_TURN {
+                Err(format!(
+                    "at most {CALLS_PER_TURN} tool calls are run per turn; ask again"
+                ))
+            } else if budget == 0 {
+                Err("the tool output budget of this hook is spent; answer now".to_string())
+            } else {
+                c.input
+                    .and_then(|input| agent_tools::call(root, &c.name, &input))
+            };
+            if let Ok(text) = &result {
+                budget = budget.saturating_sub(text.len());
+            }
+            (c.id, result)
+        })
+        .collect()
+}
+
 /// Run one agent handler for `event` and report what it came to.
 ///
 /// Never fails: every way the loop can go wrong is a [`Failure`] in the
@@ -288,21 +320,8 @@ pub async fn run(spec: &PromptSpec, handler: &Handler, event: &Event, ctx: &Exec
         }
         messages.push(turn.assistant);
         let root = root.clone();
-        let spent = given >= TOTAL_TOOL_OUTPUT;
-        let ran = tokio::task::spawn_blocking(move || {
-            turn.calls
-                .into_iter()
-                .map(|c| {
-                    let result = if spent {
-                        Err("the tool output budget of this hook is spent; answer now".to_string())
-                    } else {
-                        c.input
-                            .and_then(|input| agent_tools::call(&root, &c.name, &input))
-                    };
-                    (c.id, result)
-                })
-                .collect::<Vec<_>>()
-        });
+        let budget = TOTAL_TOOL_OUTPUT.saturating_sub(given);
+        let ran = tokio::task::spawn_blocking(move || run_tools(&root, turn.calls, budget));
         let ran = match tokio::time::timeout_at(deadline, ran).await {
             Ok(Ok(ran)) => ran,
             Ok(Err(e)) => {
@@ -365,5 +384,29 @@ mod tests {
             vec![("t1".into(), Err("no".into()))],
         );
         assert_eq!(back[0]["content"][0]["is_error"], true);
+    }
+
+    #[test]
+    fn tools_per_turn_and_their_output_are_capped() {
+        let d = tempfile::tempdir().unwrap();
+        std::fs::write(d.path().join("f"), "x".repeat(100)).unwrap();
+        let read = |i: usize| ToolCall {
+            id: format!("t{i}"),
+            name: "Read".into(),
+            input: Ok(json!({"file_path": "f"})),
+        };
+        let ran = run_tools(d.path(), (0..20).map(read).collect(), 1 << 20);
+        assert_eq!(
+            ran.iter().filter(|(_, r)| r.is_ok()).count(),
+            CALLS_PER_TURN
+        );
+        assert!(ran[CALLS_PER_TURN]
+            .1
+            .as_ref()
+            .unwrap_err()
+            .contains("per turn"));
+        let ran = run_tools(d.path(), (0..3).map(read).collect(), 50);
+        assert!(ran[0].1.is_ok());
+        assert!(ran[1].1.as_ref().unwrap_err().contains("budget"));
     }
 }
