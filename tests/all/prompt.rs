@@ -369,6 +369,39 @@ fn an_objection_means_what_it_means_at_each_event() {
         .unwrap()
         .to_string();
     assert!(system.contains("impossible"), "the Stop prompt: {system}");
+    // No transcript at that path: judged on the event alone, with a note.
+    let ran = run_with(&p, &server.base, &stop);
+    assert!(
+        ran.stderr().contains("judged on the stop event alone"),
+        "{}",
+        ran.stderr()
+    );
+    // With Claude Code's transcript, its last messages come first.
+    let transcript = p.write(
+        "t.jsonl",
+        concat!(
+            "{\"type\":\"user\",\"message\":{\"role\":\"user\",\"content\":\"fix the bug and run the tests\"}}\n",
+            "{\"type\":\"assistant\",\"message\":{\"role\":\"assistant\",\"content\":[{\"type\":\"text\",\"text\":\"Fixed; I skipped the tests.\"}]}}\n"
+        ),
+    );
+    let mut stop = stop.clone();
+    stop["transcript_path"] = json!(transcript);
+    run_with(&p, &server.base, &stop);
+    let requests = server.requests();
+    let user = requests.last().unwrap().body["messages"][0]["content"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert!(
+        user.contains(
+            "user: fix the bug and run the tests\nassistant: Fixed; I skipped the tests."
+        ),
+        "{user}"
+    );
+    assert!(
+        user.ends_with('}') && user.contains("Did the tests pass?"),
+        "{user}"
+    );
     // UserPromptSubmit: blocked.
     let p = on("UserPromptSubmit", prompt(json!({})));
     let out = run_with(&p, &server.base, &p.prompt("deploy")).json();

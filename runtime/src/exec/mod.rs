@@ -21,6 +21,7 @@ pub mod http;
 pub mod llm;
 pub mod once;
 pub mod prompt;
+pub mod transcript;
 #[cfg(feature = "wasm")]
 pub mod wasm;
 
