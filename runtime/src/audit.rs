@@ -376,6 +376,10 @@ pub struct HandlerRecord {
     /// Fuel a wasm guest used.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub fuel_used: Option<u64>,
+    /// A prompt hook's model call: provider, host, model, latency, tokens
+    /// and parsed answer (never the key or the prompt).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub llm: Option<crate::exec::prompt::LlmCall>,
     /// The failure, the reason it was skipped, and its other notes.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub note: Option<String>,
@@ -471,6 +475,7 @@ impl HandlerRecord {
             failure,
             duration_ms: u64::try_from(report.duration.as_millis()).unwrap_or(u64::MAX),
             fuel_used: report.fuel_used,
+            llm: report.llm.clone(),
             note: (!notes.is_empty()).then(|| crate::protocol::one_line(&notes.join("; "))),
         }
     }

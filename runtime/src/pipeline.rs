@@ -114,6 +114,7 @@ pub(crate) fn dispatch_once(
     } else {
         let ctx = ExecContext {
             budgets: config.budgets,
+            llm: config.llm.clone(),
             ..ctx.clone()
         };
         block_on(dispatch_selected(event, config, &selected, &ctx))?
@@ -144,6 +145,7 @@ pub async fn dispatch(event: &Event, config: &Config, ctx: &ExecContext) -> Disp
     let selected = select(&config.handlers, event);
     let ctx = ExecContext {
         budgets: config.budgets,
+        llm: config.llm.clone(),
         ..ctx.clone()
     };
     dispatch_selected(event, config, &selected, &ctx).await

@@ -62,7 +62,8 @@ fn text_that_is_not_an_answer_at_pre_tool_use_gets_a_note() {
 
 /// A value of the wrong type names its key path and what was expected; a
 /// misspelt handler type gets a suggestion; a matcher is checked against
-/// Claude Code's tools with no agent wired; `prompt` handlers are a note.
+/// Claude Code's tools with no agent wired; `prompt` and `agent` handlers
+/// are fine, `mcp_tool` ones a note.
 #[test]
 fn check_names_key_paths_types_and_tools_without_an_agent() {
     let p = TempProject::new();
@@ -95,13 +96,14 @@ fn check_names_key_paths_types_and_tools_without_an_agent() {
 
     p.user_hooks(&json!({"hooks": {"Stop": [{"hooks": [
         {"type": "prompt", "prompt": "are we done?"},
-        {"type": "agent", "prompt": "review it"}
+        {"type": "agent", "prompt": "review it"},
+        {"type": "mcp_tool", "server": "s", "tool": "t"}
     ]}]}}));
     let ran = p.output(p.cmd(["check"]), "");
     assert_eq!(ran.code(), 0, "{}", ran.stdout());
     assert!(
         ran.stdout()
-            .contains("`agent` handlers are skipped by agenthooks until it supports them"),
+            .contains("`mcp_tool` handlers are skipped by agenthooks until it supports them"),
         "{}",
         ran.stdout()
     );

@@ -850,7 +850,7 @@ fn check_reports_config_errors_and_what_installed_agents_cannot_do() {
         "PermissionRequest": [{"hooks": [{"type": "command", "command": "./perm.sh"}]}],
         "Stop": [{"hooks": [
             {"type": "wasm", "component": "missing.wasm"},
-            {"type": "prompt", "prompt": "are we done?"}
+            {"type": "mcp_tool", "server": "s", "tool": "t"}
         ]}]
     }}));
     // Gemini is installed: its matcher and event gaps are warnings.
@@ -863,7 +863,7 @@ fn check_reports_config_errors_and_what_installed_agents_cannot_do() {
     has("([");
     has("missing.wasm` does not exist");
     has("note: `");
-    has("`prompt` handlers are skipped by agenthooks until it supports them");
+    has("`mcp_tool` handlers are skipped by agenthooks until it supports them");
     has("PermissionRequest command `./perm.sh`: never runs in Gemini CLI");
     has("matcher `NotebookEdit` matches no tool Gemini CLI has");
     assert!(!out.contains("matcher `Bash`"), "{out}");

@@ -27,6 +27,7 @@ mod oci;
 mod portable;
 mod powershell;
 mod progress;
+mod prompt;
 mod runtime;
 mod spine;
 mod status;

@@ -52,7 +52,7 @@ fn finding(code: &str, fix: Option<&str>) -> Vec<(String, Option<String>)> {
 
 /// A teammate's clone: a project command hook not trusted, an `oci://`
 /// component not pulled, a component whose crate is there but not built,
-/// one built but not compiled, and a `prompt` handler. Each is named with
+/// one built but not compiled, and an `mcp_tool` handler. Each is named with
 /// its fix, and status exits 1 until the fixes are run.
 #[test]
 fn status_names_each_held_back_hook_and_its_fix() {
@@ -70,7 +70,7 @@ fn status_names_each_held_back_hook_and_its_fix() {
             {"type": "wasm", "component": "oci://127.0.0.1:9/org/guard:v1"},
             {"type": "wasm", "component": ".agents/hooks/unbuilt.wasm"},
             {"type": "wasm", "component": ".agents/hooks/deny.wasm"},
-            {"type": "prompt", "prompt": "is this safe?"},
+            {"type": "mcp_tool", "server": "s", "tool": "t"},
         ]}]}}),
     );
     let xdg = p.tmp().join("xdg");
@@ -93,7 +93,7 @@ fn status_names_each_held_back_hook_and_its_fix() {
         findings(&found, "deny.wasm"),
         finding("not-compiled", Some("agenthooks compile"))
     );
-    assert_eq!(findings(&found, "prompt"), finding("unsupported", None));
+    assert_eq!(findings(&found, "mcp_tool"), finding("unsupported", None));
     let hook = &found["hooks"][0];
     assert_eq!(hook["scope"], "project");
     assert_eq!(hook["event"], "PreToolUse");
@@ -113,7 +113,7 @@ fn status_names_each_held_back_hook_and_its_fix() {
         "run `agenthooks build`",
         "runs: not compiled yet",
         "run `agenthooks compile`",
-        "`prompt` handlers are not run by agenthooks; remove it or change its `type`",
+        "`mcp_tool` handlers are not run by agenthooks; remove it or change its `type`",
         "status: 4 of 5 configured hooks not running",
     ] {
         assert!(out.contains(want), "missing {want:?} in:\n{out}");

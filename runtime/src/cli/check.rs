@@ -116,7 +116,10 @@ pub fn check(root: &Path, env: &Env, trusted: impl Fn(&Handler) -> bool) -> Find
             HandlerKind::Unsupported { kind } => found.notes.push(format!(
                 "{at}: `{kind}` handlers are skipped by agenthooks until it supports them"
             )),
-            HandlerKind::Command(_) | HandlerKind::Http(_) => {
+            HandlerKind::Command(_)
+            | HandlerKind::Http(_)
+            | HandlerKind::Prompt(_)
+            | HandlerKind::Agent(_) => {
                 if let HandlerKind::Command(spec) = &h.kind {
                     let dir = h.project_root.as_deref().unwrap_or(root);
                     if let Some(file) = crate::exec::diagnose::not_executable(&spec.command, dir) {

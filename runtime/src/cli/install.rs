@@ -477,14 +477,24 @@ impl Ctx {
             .handlers
             .iter()
             .filter(|h| h.scope == Scope::Project)
-            .filter(|h| matches!(h.kind, HandlerKind::Command(_) | HandlerKind::Http(_)))
+            .filter(|h| {
+                matches!(
+                    h.kind,
+                    HandlerKind::Command(_)
+                        | HandlerKind::Http(_)
+                        | HandlerKind::Prompt(_)
+                        | HandlerKind::Agent(_)
+                )
+            })
             .filter(|h| !store.trusts(h))
             .collect();
-        let kind = if untrusted
-            .iter()
-            .any(|h| matches!(h.kind, HandlerKind::Http(_)))
-        {
-            "command or http"
+        let kind = if untrusted.iter().any(|h| {
+            matches!(
+                h.kind,
+                HandlerKind::Http(_) | HandlerKind::Prompt(_) | HandlerKind::Agent(_)
+            )
+        }) {
+            "command, http or prompt"
         } else {
             "command"
         };

@@ -54,6 +54,7 @@ pub fn report_json(report: &Report) -> Value {
         "notes": report.notes,
         "details": report.details,
         "fuel_used": report.fuel_used,
+        "llm": report.llm,
     })
 }
 

@@ -24,7 +24,7 @@ use serde::de::{IgnoredAny, MapAccess, Visitor};
 use serde::{Deserialize, Deserializer};
 use serde_json::Value;
 
-use super::{Grants, Limits, OnError, OnFailure};
+use super::{Grants, Limits, LlmProvider, OnError, OnFailure};
 use crate::protocol::EventName;
 
 /// A whole `hooks.json` file.
@@ -71,6 +71,40 @@ pub struct HooksFile {
     /// managed file only).
     #[serde(default)]
     pub allowed_components: Option<Vec<String>>,
+    /// Where prompt hooks send events (honoured in the managed and user
+    /// files only; the managed file's wins). Absent: Claude Code's own
+    /// environment (`ANTHROPIC_BASE_URL`, `ANTHROPIC_API_KEY`, ...).
+    // No `default` here: it would put `"default": null` in the schema.
+    pub llm: Option<LlmEntry>,
+    /// `false`: no prompt hook of any scope runs (honoured in the managed
+    /// file only).
+    #[serde(default)]
+    pub allow_llm_hooks: Option<bool>,
+    /// How many model calls one event makes at once (default 12; honoured
+    /// in the managed and user files only).
+    #[serde(default)]
+    #[schemars(range(min = 1))]
+    pub max_llm_calls: Option<usize>,
+}
+
+/// `llm`: the model prompt hooks ask.
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct LlmEntry {
+    /// `anthropic` (default: `POST {baseUrl}/v1/messages`) or `openai`
+    /// (`POST {baseUrl}/chat/completions`).
+    #[serde(default)]
+    pub provider: Option<LlmProvider>,
+    /// The API's base URL; for `openai` the part before `/chat/completions`
+    /// (e.g. `http://127.0.0.1:11434/v1`).
+    #[serde(default)]
+    pub base_url: Option<String>,
+    /// The model used when a hook names none.
+    #[serde(default)]
+    pub model: Option<String>,
+    /// The environment variable that holds the API key (never its value).
+    #[serde(default)]
+    pub api_key_env: Option<String>,
 }
 
 /// `audit`: where to append one JSON line per event.
@@ -248,6 +282,16 @@ pub struct HandlerWire {
     /// What the guest may touch; nothing by default.
     // No `default` here: it would put `"default": null` in the schema.
     pub allow: Option<AllowEntry>,
+    /// What the model is asked; `$ARGUMENTS` is replaced by the hook input
+    /// (appended when absent; `\$ARGUMENTS` stays as written).
+    #[serde(default)]
+    pub prompt: Option<String>,
+    /// The model to ask (else `llm.model`, `ANTHROPIC_SMALL_FAST_MODEL`, a current Haiku).
+    #[serde(default)]
+    pub model: Option<String>,
+    /// On an objection, feed the reason back and let the turn go on.
+    #[serde(default)]
+    pub continue_on_block: Option<bool>,
 }
 
 impl HandlerWire {
@@ -270,9 +314,9 @@ pub enum HandlerType {
     Wasm,
     /// `http`.
     Http,
-    /// `prompt`: parsed, skipped with a note.
+    /// `prompt`: a model judges the event.
     Prompt,
-    /// `agent`: parsed, skipped with a note.
+    /// `agent`: a model that may read the project judges the event.
     Agent,
     /// `mcp_tool`: parsed, skipped with a note.
     McpTool,
@@ -310,8 +354,12 @@ impl HandlerType {
     /// parsed and skipped with a note, their own keys not checked.
     pub fn runs(self) -> bool {
         match self {
-            HandlerType::Command | HandlerType::Wasm | HandlerType::Http => true,
-            HandlerType::Prompt | HandlerType::Agent | HandlerType::McpTool => false,
+            HandlerType::Command
+            | HandlerType::Wasm
+            | HandlerType::Http
+            | HandlerType::Prompt
+            | HandlerType::Agent => true,
+            HandlerType::McpTool => false,
         }
     }
 
@@ -329,7 +377,8 @@ impl HandlerType {
             ],
             HandlerType::Wasm => &["component", "fuel", "memoryMiB", "allow"],
             HandlerType::Http => &["url", "headers", "allowedEnvVars"],
-            HandlerType::Prompt | HandlerType::Agent | HandlerType::McpTool => &[],
+            HandlerType::Prompt | HandlerType::Agent => &["prompt", "model", "continueOnBlock"],
+            HandlerType::McpTool => &[],
         }
     }
 
@@ -379,8 +428,14 @@ impl HandlerType {
                 "Claude Code's `http` handler: the input POSTed to a URL, the response body read \
                  as a command's stdout."
             }
-            HandlerType::Prompt => "Claude Code's `prompt` handler: parsed, skipped with a note.",
-            HandlerType::Agent => "Claude Code's `agent` handler: parsed, skipped with a note.",
+            HandlerType::Prompt => {
+                "Claude Code's `prompt` handler: a model (the `llm` setting, else Claude Code's \
+                 environment) answers `{ok, reason}` about the event."
+            }
+            HandlerType::Agent => {
+                "Claude Code's `agent` handler: a model that may Read, Grep and Glob the project \
+                 answers `{ok, reason}` about the event."
+            }
             HandlerType::McpTool => {
                 "Claude Code's `mcp_tool` handler: parsed, skipped with a note."
             }
@@ -519,6 +574,9 @@ pub fn unknown_keys(file: &Value) -> Vec<Unknown> {
     extra_keys(top, fields_of::<HooksFile>(), "the top level", &mut found);
     if let Some(Value::Object(audit)) = top.get("audit") {
         extra_keys(audit, fields_of::<AuditEntry>(), "audit", &mut found);
+    }
+    if let Some(Value::Object(llm)) = top.get("llm") {
+        extra_keys(llm, fields_of::<LlmEntry>(), "llm", &mut found);
     }
     let Some(Value::Object(events)) = top.get("hooks") else {
         return found;

@@ -19,7 +19,8 @@ use super::hooks_json::{
 use super::if_rule::{self, IfSpec};
 use super::{
     AuditConfig, BrokenFile, CommandSpec, Config, Grants, Handler, HandlerKind, HttpSpec,
-    ManagedPolicy, OnError, OnFailure, Scope, Shell, WasmSpec, DEFAULT_TIMEOUT,
+    ManagedPolicy, OnError, OnFailure, PromptSpec, Scope, Shell, WasmSpec, DEFAULT_PROMPT_TIMEOUT,
+    DEFAULT_TIMEOUT,
 };
 use crate::fsread::{self, caps, ReadError};
 use crate::protocol::{one_line, EventName};
@@ -413,6 +414,7 @@ fn load_file(ctx: &Ctx<'_>, config: &mut Config) {
         }
     }
 
+    llm_keys(ctx, config, &parsed);
     managed_keys(ctx, config, &parsed);
 
     let on_error = parsed.on_error.unwrap_or_default();
@@ -442,6 +444,51 @@ fn set_by_managed(ctx: &Ctx<'_>, config: &mut Config, set: impl FnOnce(&mut Mana
         if let Some(policy) = config.managed.as_mut() {
             set(policy);
         }
+    }
+}
+
+/// `llm` and `maxLlmCalls`: the managed or user file's (a project must not
+/// choose where its events are sent); `allowLlmHooks`: the managed file's.
+fn llm_keys(ctx: &Ctx<'_>, config: &mut Config, parsed: &HooksFile) {
+    if let Some(entry) = &parsed.llm {
+        if ctx.only_managed_or_user(config, "llm", managed_sets(config, |m| m.sets_llm)) {
+            match super::llm::resolve(entry) {
+                Ok(settings) => {
+                    config.llm = Some(settings);
+                    set_by_managed(ctx, config, |m| m.sets_llm = true);
+                }
+                Err(why) => ctx.warn(
+                    config,
+                    format_args!("`llm`: {why}; prompt hooks use Claude Code's environment"),
+                ),
+            }
+        }
+    }
+    if let Some(calls) = parsed.max_llm_calls {
+        if ctx.only_managed_or_user(
+            config,
+            "maxLlmCalls",
+            managed_sets(config, |m| m.sets_budgets),
+        ) {
+            if calls == 0 {
+                ctx.warn(
+                    config,
+                    "`maxLlmCalls` must be at least 1; the default is used",
+                );
+            } else {
+                config.budgets.max_llm_calls = calls;
+            }
+        }
+    }
+    match (parsed.allow_llm_hooks, ctx.scope) {
+        (Some(allow), Scope::Managed) => {
+            set_by_managed(ctx, config, |m| m.forbids_llm_hooks = !allow);
+        }
+        (Some(_), _) => ctx.warn(
+            config,
+            "`allowLlmHooks` is honoured only in the managed file; ignored",
+        ),
+        (None, _) => {}
     }
 }
 
@@ -642,7 +689,17 @@ fn resolve_group(
             };
             resolved.kind = HandlerKind::Wasm(spec);
         }
-        let timeout = handler_timeout(ctx, config, &at, resolved.timeout);
+        if let HandlerKind::Prompt(_) | HandlerKind::Agent(_) = resolved.kind {
+            if let Some(why) = super::llm::refused(event, config.managed.as_ref()) {
+                ctx.warn(config, format_args!("{at}: {why}; this handler is skipped"));
+                continue;
+            }
+        }
+        let default_timeout = match resolved.kind {
+            HandlerKind::Prompt(_) => DEFAULT_PROMPT_TIMEOUT,
+            _ => DEFAULT_TIMEOUT,
+        };
+        let timeout = handler_timeout(ctx, config, &at, resolved.timeout, default_timeout);
         config.handlers.push(Handler {
             event,
             matcher: handler_matcher,
@@ -746,19 +803,25 @@ fn narrowed(
 
 /// A handler's timeout: its `timeout` when usable, else (with a warning
 /// when it was set) [`DEFAULT_TIMEOUT`].
-fn handler_timeout(ctx: &Ctx<'_>, config: &mut Config, at: &str, secs: Option<f64>) -> Duration {
+fn handler_timeout(
+    ctx: &Ctx<'_>,
+    config: &mut Config,
+    at: &str,
+    secs: Option<f64>,
+    default: Duration,
+) -> Duration {
     let Some(secs) = secs else {
-        return DEFAULT_TIMEOUT;
+        return default;
     };
     timeout(secs).unwrap_or_else(|| {
         ctx.warn(
             config,
             format_args!(
                 "{at}: `timeout` must be a positive number of seconds, not {secs}; using {}",
-                DEFAULT_TIMEOUT.as_secs()
+                default.as_secs()
             ),
         );
-        DEFAULT_TIMEOUT
+        default
     })
 }
 
@@ -815,7 +878,22 @@ fn resolve_handler(
             _ => return skip_missing(ctx, config, at, type_),
         },
         HandlerType::Http => resolve_http(ctx, config, at, &entry)?,
-        HandlerType::Prompt | HandlerType::Agent | HandlerType::McpTool => (
+        HandlerType::Prompt | HandlerType::Agent => match entry.prompt.as_deref() {
+            Some(prompt) if !prompt.trim().is_empty() => {
+                let spec = PromptSpec {
+                    prompt: prompt.to_string(),
+                    model: entry.model.clone().filter(|m| !m.trim().is_empty()),
+                    continue_on_block: entry.continue_on_block.unwrap_or(false),
+                };
+                let label = format!("{} `{}`", type_.as_str(), shorten(prompt));
+                match type_ {
+                    HandlerType::Agent => (HandlerKind::Agent(spec), label),
+                    _ => (HandlerKind::Prompt(spec), label),
+                }
+            }
+            _ => return skip_missing(ctx, config, at, type_),
+        },
+        HandlerType::McpTool => (
             HandlerKind::Unsupported {
                 kind: type_.as_str().to_string(),
             },

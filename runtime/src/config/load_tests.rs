@@ -717,9 +717,7 @@ fn unsupported_types_become_unsupported_handlers() {
     let d = Dirs::new();
     d.write_user(
         r#"{"hooks": {"Stop": [{"hooks": [
-            {"type": "prompt", "prompt": "Is the work done?", "timeout": 30},
-            {"type": "agent", "prompt": "x"},
-            {"type": "mcp_tool", "server": "s", "tool": "t", "onError": "deny"}
+            {"type": "mcp_tool", "server": "s", "tool": "t", "onError": "deny", "timeout": 30}
         ]}]}}"#,
     );
     let c = d.load();
@@ -732,16 +730,91 @@ fn unsupported_types_become_unsupported_handlers() {
             other => panic!("{other:?}"),
         })
         .collect();
-    assert_eq!(
-        kinds,
-        [
-            ("prompt", "prompt handler"),
-            ("agent", "agent handler"),
-            ("mcp_tool", "mcp_tool handler")
-        ]
-    );
+    assert_eq!(kinds, [("mcp_tool", "mcp_tool handler")]);
     assert_eq!(c.handlers[0].timeout, Duration::from_secs(30));
-    assert_eq!(c.handlers[2].on_error, OnError::Deny);
+    assert_eq!(c.handlers[0].on_error, OnError::Deny);
+}
+
+#[test]
+fn prompt_handlers_resolve_on_the_events_claude_allows_them() {
+    let d = Dirs::new();
+    d.write_user(
+        r#"{"hooks": {
+            "PreToolUse": [{"hooks": [
+                {"type": "prompt", "prompt": "Safe? $ARGUMENTS", "model": "m", "continueOnBlock": true},
+                {"type": "prompt", "prompt": "   "},
+                {"type": "agent", "prompt": "Read POLICY.md first"}
+            ]}],
+            "SessionStart": [{"hooks": [{"type": "prompt", "prompt": "Hi"}]}]
+        }}"#,
+    );
+    let c = d.load();
+    assert_eq!(c.handlers.len(), 2, "{:?}", c.handlers);
+    assert!(matches!(c.handlers[1].kind, HandlerKind::Agent(_)));
+    assert_eq!(c.handlers[1].timeout, DEFAULT_TIMEOUT);
+    let HandlerKind::Prompt(spec) = &c.handlers[0].kind else {
+        panic!("{:?}", c.handlers[0].kind)
+    };
+    assert_eq!(spec.prompt, "Safe? $ARGUMENTS");
+    assert_eq!(
+        (spec.model.as_deref(), spec.continue_on_block),
+        (Some("m"), true)
+    );
+    assert_eq!(c.handlers[0].label, "prompt `Safe? $ARGUMENTS`");
+    assert_eq!(c.handlers[0].timeout, crate::config::DEFAULT_PROMPT_TIMEOUT);
+    assert_eq!(c.warnings.len(), 2, "{:?}", c.warnings);
+    assert!(
+        c.warnings[0].contains("`prompt` is missing or empty"),
+        "{}",
+        c.warnings[0]
+    );
+    assert!(
+        c.warnings[1].contains("prompt and agent hooks are not allowed on SessionStart"),
+        "{}",
+        c.warnings[1]
+    );
+}
+
+#[test]
+fn llm_is_the_managed_or_user_files_and_never_a_projects() {
+    let d = Dirs::new();
+    let llm = r#""llm": {"provider": "openai", "baseUrl": "http://127.0.0.1:1/v1", "model": "u"}"#;
+    d.write_user(&format!("{{{llm}, \"maxLlmCalls\": 3}}"));
+    d.write_project(
+        r#"{"llm": {"baseUrl": "https://evil.example"}, "allowLlmHooks": false, "maxLlmCalls": 99}"#,
+    );
+    let c = d.load();
+    let settings = c.llm.as_ref().unwrap();
+    assert_eq!(settings.provider, crate::config::LlmProvider::Openai);
+    assert_eq!(settings.model.as_deref(), Some("u"));
+    assert_eq!(c.budgets.max_llm_calls, 3);
+    assert_eq!(c.warnings.len(), 3, "{:?}", c.warnings);
+    assert!(
+        c.warnings.iter().all(|w| w.contains("ignored")),
+        "{:?}",
+        c.warnings
+    );
+
+    let file = managed(
+        &d,
+        r#"{"llm": {"baseUrl": "https://gateway.corp", "model": "g"}, "allowLlmHooks": false}"#,
+    );
+    d.write_project(r#"{"hooks": {"Stop": [{"hooks": [{"type": "prompt", "prompt": "done?"}]}]}}"#);
+    let c = d.load_managed(Some(&file));
+    let settings = c.llm.as_ref().unwrap();
+    assert_eq!(settings.base_url.as_deref(), Some("https://gateway.corp"));
+    assert!(c.handlers.is_empty(), "{:?}", c.handlers);
+    assert!(
+        c.warnings
+            .iter()
+            .any(|w| w.contains("`allowLlmHooks: false`")),
+        "{:?}",
+        c.warnings
+    );
+    assert!(c
+        .warnings
+        .iter()
+        .any(|w| w.contains("`llm` is set by the managed policy")));
 }
 
 #[test]

@@ -16,10 +16,12 @@ use crate::select::Matcher;
 pub mod edit;
 pub mod hooks_json;
 mod if_rule;
+mod llm;
 mod load;
 pub mod trust;
 
 pub use hooks_json::config_schema;
+pub use llm::PROMPT_EVENTS;
 pub use load::{load, load_with_managed, managed_file, project_root, LoadOptions, MANAGED_ENV};
 
 /// Everything loaded from the two `hooks.json` files.
@@ -49,6 +51,9 @@ pub struct Config {
     pub budgets: Budgets,
     /// The managed policy, when a managed file exists (even a broken one).
     pub managed: Option<ManagedPolicy>,
+    /// Where prompt hooks send events (`llm` in the managed or user file);
+    /// `None`: Claude Code's environment (`ANTHROPIC_BASE_URL`, ...).
+    pub llm: Option<LlmSettings>,
     /// Components (as written) of user and project wasm hooks that the
     /// managed policy's `allowedComponents` refused: their hooks were
     /// skipped with a warning, and `pull` and `lock` do not fetch them.
@@ -99,12 +104,17 @@ pub struct Budgets {
     /// Linear memory all wasm handlers of one event may hold together, in MiB
     /// (`eventMemoryMiB`); default [`DEFAULT_EVENT_MEMORY_MIB`].
     pub event_memory_mib: u64,
+    /// How many model calls one event makes at once (`maxLlmCalls`); the
+    /// others wait their turn within their own deadline. Default
+    /// [`DEFAULT_MAX_LLM_CALLS`].
+    pub max_llm_calls: usize,
 }
 
 impl Default for Budgets {
     fn default() -> Budgets {
         Budgets {
             event_memory_mib: DEFAULT_EVENT_MEMORY_MIB,
+            max_llm_calls: DEFAULT_MAX_LLM_CALLS,
         }
     }
 }
@@ -180,6 +190,10 @@ pub struct ManagedPolicy {
     pub sets_budgets: bool,
     /// The managed file sets `audit`: the user file's is ignored.
     pub sets_audit: bool,
+    /// The managed file sets `llm`: the user file's is ignored.
+    pub sets_llm: bool,
+    /// `allowLlmHooks: false`: no prompt hook of any scope runs.
+    pub forbids_llm_hooks: bool,
 }
 
 /// What a failing handler counts as.
@@ -419,6 +433,56 @@ pub struct HttpSpec {
     pub allowed_env_vars: Vec<String>,
 }
 
+/// A prompt handler (Claude Code's `type: "prompt"`).
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct PromptSpec {
+    /// The prompt as written; `$ARGUMENTS` is filled in when it runs.
+    pub prompt: String,
+    /// The model asked, when the hook names one.
+    pub model: Option<String>,
+    /// `continueOnBlock`: an objection is fed back and the turn goes on.
+    pub continue_on_block: bool,
+}
+
+/// Where prompt hooks send their events: the `llm` object of the managed or
+/// user file. A project cannot set it (it would choose where its events go).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct LlmSettings {
+    /// `anthropic` (Messages API) or `openai` (chat completions).
+    pub provider: LlmProvider,
+    /// The API's base URL: `https://api.anthropic.com` for Anthropic, the part
+    /// before `/chat/completions` for OpenAI-compatible servers.
+    pub base_url: Option<String>,
+    /// The model used when a hook names none.
+    pub model: Option<String>,
+    /// The environment variable holding the API key (its value is never
+    /// written anywhere).
+    pub api_key_env: Option<String>,
+}
+
+/// The wire protocol a model speaks.
+#[derive(
+    Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize, schemars::JsonSchema,
+)]
+#[serde(rename_all = "lowercase")]
+pub enum LlmProvider {
+    /// Anthropic's `POST /v1/messages`.
+    #[default]
+    Anthropic,
+    /// OpenAI's `POST .../chat/completions` (Ollama, llama.cpp, vLLM, LM Studio, gateways).
+    Openai,
+}
+
+impl LlmProvider {
+    /// `anthropic` or `openai`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            LlmProvider::Anthropic => "anthropic",
+            LlmProvider::Openai => "openai",
+        }
+    }
+}
+
 /// The kind of a handler.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum HandlerKind {
@@ -428,7 +492,12 @@ pub enum HandlerKind {
     Wasm(WasmSpec),
     /// `"type": "http"`.
     Http(HttpSpec),
-    /// `prompt`, `agent`, `mcp_tool`: parsed, skipped with a note.
+    /// `"type": "prompt"`: a model judges the event ([`crate::exec::prompt`]).
+    Prompt(PromptSpec),
+    /// `"type": "agent"`: a model that may read the project judges the
+    /// event ([`crate::exec::agent`]).
+    Agent(PromptSpec),
+    /// `mcp_tool`: parsed, skipped with a note.
     Unsupported {
         /// The `type` as written.
         kind: String,
@@ -469,6 +538,10 @@ pub struct Handler {
 
 /// Default handler timeout (DESIGN.md §4).
 pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(60);
+/// Default prompt handler timeout (Claude Code's).
+pub const DEFAULT_PROMPT_TIMEOUT: Duration = Duration::from_secs(30);
+/// Default number of model calls one event makes at once (Claude Code's).
+pub const DEFAULT_MAX_LLM_CALLS: usize = 12;
 /// Default wasm fuel (DESIGN.md §6).
 pub const DEFAULT_FUEL: u64 = 2_000_000_000;
 /// Default wasm linear memory limit in MiB.

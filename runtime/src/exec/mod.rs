@@ -11,13 +11,18 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use crate::config::trust::Standing;
-use crate::config::{Budgets, Handler, HandlerKind, Scope};
+use crate::config::{Budgets, Handler, HandlerKind, LlmSettings, Scope};
 use crate::protocol::{Event, Exit, Note, Outcome, Skip};
 
+pub mod agent;
+pub mod agent_tools;
 pub mod command;
 pub mod diagnose;
 pub mod http;
+pub mod llm;
 pub mod once;
+pub mod prompt;
+pub mod transcript;
 #[cfg(feature = "wasm")]
 pub mod wasm;
 
@@ -56,6 +61,8 @@ pub struct Report {
     /// How the trust gate let it run (see [`Standing`]); `None` until the
     /// gate's [`merge`](crate::config::trust::Gate::merge) sets it.
     pub standing: Option<Standing>,
+    /// What a prompt hook's model call came to (never its key).
+    pub llm: Option<prompt::LlmCall>,
 }
 
 impl Report {
@@ -83,6 +90,7 @@ impl Report {
             scope,
             file,
             standing: None,
+            llm: None,
         }
     }
 
@@ -173,6 +181,13 @@ pub struct ExecContext {
     /// Where `once: true` handlers record that they ran ([`once`]); `None`
     /// uses `once/` in the compile cache's directory.
     pub once_dir: Option<PathBuf>,
+    /// Where prompt hooks send events (the `llm` setting); `None`: Claude
+    /// Code's environment.
+    pub llm: Option<LlmSettings>,
+    /// The model calls the event being run may make at once
+    /// ([`Budgets::max_llm_calls`]); [`execute_all`] sets a fresh set per
+    /// event, `None` (a handler run on its own) lets it call at once.
+    pub llm_slots: Option<Arc<tokio::sync::Semaphore>>,
 }
 
 impl ExecContext {
@@ -266,6 +281,9 @@ impl EventMemory {
 pub async fn execute_all(handlers: &[&Handler], event: &Event, ctx: &ExecContext) -> Vec<Report> {
     let ctx = ExecContext {
         event_memory: Some(EventMemory::new(ctx.budgets.event_memory_mib)),
+        llm_slots: Some(Arc::new(tokio::sync::Semaphore::new(
+            ctx.budgets.max_llm_calls.max(1),
+        ))),
         ..ctx.clone()
     };
     let runs = handlers.iter().map(|handler| execute(handler, event, &ctx));
@@ -296,6 +314,8 @@ pub fn kind_name(kind: &HandlerKind) -> &str {
         HandlerKind::Command(_) => "command",
         HandlerKind::Wasm(_) => "wasm",
         HandlerKind::Http(_) => "http",
+        HandlerKind::Prompt(_) => "prompt",
+        HandlerKind::Agent(_) => "agent",
         HandlerKind::Unsupported { kind } => kind,
     }
 }
@@ -312,6 +332,8 @@ async fn run_kind(handler: &Handler, event: &Event, ctx: &ExecContext) -> Report
             host.run(handler, spec, event, ctx).await
         }
         HandlerKind::Http(spec) => http::run(spec, handler, event, ctx).await,
+        HandlerKind::Prompt(spec) => prompt::run(spec, handler, event, ctx).await,
+        HandlerKind::Agent(spec) => agent::run(spec, handler, event, ctx).await,
         // A build without wasmtime (the fuzz targets') cannot run components.
         #[cfg(not(feature = "wasm"))]
         HandlerKind::Wasm(_) => {

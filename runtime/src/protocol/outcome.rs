@@ -233,6 +233,23 @@ pub enum Failure {
         /// What the HTTP client said.
         why: String,
     },
+    /// A prompt hook's model answered with a status other than 2xx.
+    #[error("the model's API answered HTTP {status}{}", model_status_hint(*status))]
+    ModelStatus {
+        /// The HTTP status code.
+        status: u16,
+    },
+    /// A prompt hook's request to its model failed before a response came
+    /// (refused connection, TLS, a malformed response) or was unusable.
+    #[error(
+        "the model request failed: {}; check `llm` in ~/.agents/hooks.json (or \
+         ANTHROPIC_BASE_URL) and that the server is up",
+        one_line(why)
+    )]
+    ModelRequest {
+        /// What went wrong (never holding the API key).
+        why: String,
+    },
     /// The runtime itself failed around this handler.
     #[error("internal error: {why}")]
     Internal {
@@ -268,8 +285,22 @@ impl Failure {
             Failure::OciNotPulled { .. } => "oci-not-pulled",
             Failure::HttpStatus { .. } => "http-status",
             Failure::HttpRequest { .. } => "http-request",
+            Failure::ModelStatus { .. } => "model-status",
+            Failure::ModelRequest { .. } => "model-request",
             Failure::Internal { .. } => "internal",
         }
+    }
+}
+
+/// What to check for a model API's error status.
+fn model_status_hint(status: u16) -> &'static str {
+    match status {
+        401 | 403 => {
+            " (check the API key: `llm.apiKeyEnv`, ANTHROPIC_API_KEY or ANTHROPIC_AUTH_TOKEN)"
+        }
+        404 => " (check `llm.baseUrl` and the model name)",
+        429 => " (rate limited)",
+        _ => "",
     }
 }
 

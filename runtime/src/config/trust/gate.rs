@@ -79,6 +79,8 @@ struct Held {
     skipped: usize,
     /// Http hooks not run.
     skipped_http: usize,
+    /// Prompt hooks not run (nothing sent to a model).
+    skipped_llm: usize,
     /// Wasm hooks run with narrowed grants.
     narrowed: usize,
     /// Wasm hooks whose answer lost what only trust allows.
@@ -327,7 +329,10 @@ pub fn gate_reads_files(selected: &[&Handler]) -> bool {
                 HandlerKind::Wasm(spec) => {
                     spec.allow != Grants::default() || !raised_limits(h).is_empty()
                 }
-                HandlerKind::Http(_) | HandlerKind::Unsupported { .. } => false,
+                HandlerKind::Http(_)
+                | HandlerKind::Prompt(_)
+                | HandlerKind::Agent(_)
+                | HandlerKind::Unsupported { .. } => false,
             }
     })
 }
@@ -374,9 +379,11 @@ fn gated_without_store(selected: &[&Handler]) -> bool {
                 narrow(&spec.allow, h.project_root.as_deref()).1.is_empty()
                     && raised_limits(h).is_empty()
             }
-            HandlerKind::Command(_) | HandlerKind::Http(_) | HandlerKind::Unsupported { .. } => {
-                false
-            }
+            HandlerKind::Command(_)
+            | HandlerKind::Http(_)
+            | HandlerKind::Prompt(_)
+            | HandlerKind::Agent(_)
+            | HandlerKind::Unsupported { .. } => false,
         }
     });
     all_sandboxed && project <= UNTRUSTED_PER_EVENT
@@ -410,7 +417,10 @@ pub fn gate_with(store: &TrustStore, selected: &[&Handler]) -> Gate {
         }
         match &handler.kind {
             HandlerKind::Unsupported { .. } => gated.standing = Standing::NotApplicable,
-            HandlerKind::Command(_) | HandlerKind::Http(_) => {
+            HandlerKind::Command(_)
+            | HandlerKind::Http(_)
+            | HandlerKind::Prompt(_)
+            | HandlerKind::Agent(_) => {
                 let trusted = store.lookup(handler).unwrap_or_else(|e| {
                     // A script that became a FIFO or a huge file: changed.
                     gated.notes.push(format!("counts as changed: {e}"));
@@ -424,6 +434,7 @@ pub fn gate_with(store: &TrustStore, selected: &[&Handler]) -> Gate {
                     let held = gate.held.entry(handler.file.clone()).or_default();
                     match handler.kind {
                         HandlerKind::Http(_) => held.skipped_http += 1,
+                        HandlerKind::Prompt(_) | HandlerKind::Agent(_) => held.skipped_llm += 1,
                         _ => held.skipped += 1,
                     }
                 }
@@ -511,6 +522,7 @@ fn held_note(held: &BTreeMap<PathBuf, Held>) -> Option<String> {
     let total = held.values().fold(Held::default(), |a, b| Held {
         skipped: a.skipped + b.skipped,
         skipped_http: a.skipped_http + b.skipped_http,
+        skipped_llm: a.skipped_llm + b.skipped_llm,
         narrowed: a.narrowed + b.narrowed,
         restricted: a.restricted + b.restricted,
         capped: a.capped + b.capped,
@@ -530,6 +542,12 @@ fn held_note(held: &BTreeMap<PathBuf, Held>) -> Option<String> {
             "held back",
             "untrusted project http",
             ", which would send events off the machine",
+        ),
+        (
+            total.skipped_llm,
+            "held back",
+            "untrusted project prompt",
+            ", which would send events to your model",
         ),
         (total.narrowed, "ran", "untrusted project wasm", &without),
         (
@@ -551,8 +569,12 @@ fn held_note(held: &BTreeMap<PathBuf, Held>) -> Option<String> {
         return None;
     }
     let files: Vec<String> = held.keys().map(|f| format!("`{}`", f.display())).collect();
-    let count =
-        total.skipped + total.skipped_http + total.narrowed + total.restricted + total.capped;
+    let count = total.skipped
+        + total.skipped_http
+        + total.skipped_llm
+        + total.narrowed
+        + total.restricted
+        + total.capped;
     let them = if count == 1 { "it" } else { "them" };
     Some(format!(
         "{} from {}; review and allow {them} with `agenthooks trust`",

@@ -246,6 +246,19 @@ pub fn canonical_json(handler: &Handler) -> io::Result<Option<Value>> {
             v["allowedEnvVars"] = json!(spec.allowed_env_vars);
             v
         }
+        HandlerKind::Prompt(spec) | HandlerKind::Agent(spec) => {
+            // Everything that decides what is sent and what the answer
+            // means; where it is sent is the user's `llm`, not the project's.
+            let kind = match handler.kind {
+                HandlerKind::Agent(_) => "agent",
+                _ => "prompt",
+            };
+            let mut v = common(kind);
+            v["prompt"] = Value::String(spec.prompt.clone());
+            v["model"] = json!(spec.model);
+            v["continueOnBlock"] = Value::Bool(spec.continue_on_block);
+            v
+        }
         HandlerKind::Wasm(spec) => {
             let digest = file_sha256(&spec.component, caps::COMPONENT)?;
             return Ok(wasm_canonical_json(handler, &digest));

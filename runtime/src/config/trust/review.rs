@@ -21,7 +21,11 @@ pub fn needs_trust(handler: &Handler) -> bool {
     match &handler.kind {
         // A wasm hook's access beyond reading the project needs trust, and so
         // does an answer that allows or rewrites ([`restrict`]).
-        HandlerKind::Command(_) | HandlerKind::Wasm(_) | HandlerKind::Http(_) => true,
+        HandlerKind::Command(_)
+        | HandlerKind::Wasm(_)
+        | HandlerKind::Http(_)
+        | HandlerKind::Prompt(_)
+        | HandlerKind::Agent(_) => true,
         HandlerKind::Unsupported { .. } => false,
     }
 }
@@ -105,7 +109,10 @@ impl<'a> Item<'a> {
                 (scripts, None)
             }
             HandlerKind::Wasm(spec) => (Vec::new(), Some(sha256(&spec.component, caps::COMPONENT))),
-            HandlerKind::Http(_) | HandlerKind::Unsupported { .. } => (Vec::new(), None),
+            HandlerKind::Http(_)
+            | HandlerKind::Prompt(_)
+            | HandlerKind::Agent(_)
+            | HandlerKind::Unsupported { .. } => (Vec::new(), None),
         };
         let changed = previous.map(|before| changed_since(before, &reviewed_text(h, project_root)));
         Item {
@@ -142,6 +149,14 @@ impl<'a> Item<'a> {
                 }
                 out.push_str(
                     "     ! sends each event's input (commands, file paths, prompts) to that URL\n",
+                );
+            }
+            HandlerKind::Prompt(spec) | HandlerKind::Agent(spec) => {
+                for line in prompt_lines(spec) {
+                    out.push_str(&format!("       {line}\n"));
+                }
+                out.push_str(
+                    "     ! sends each event's input (commands, file paths, prompts) to your model\n",
                 );
             }
             HandlerKind::Wasm(spec) => {
@@ -246,6 +261,12 @@ pub fn reviewed_text(h: &Handler, project_root: &Path) -> String {
         }
         HandlerKind::Http(spec) => {
             for line in http_lines(spec) {
+                out.push_str(&line);
+                out.push('\n');
+            }
+        }
+        HandlerKind::Prompt(spec) | HandlerKind::Agent(spec) => {
+            for line in prompt_lines(spec) {
                 out.push_str(&line);
                 out.push('\n');
             }
@@ -386,6 +407,23 @@ pub fn trust_project(project_root: &Path, handlers: &[Handler]) -> Result<usize,
     let count = store.trust(project_root, handlers)?;
     store.save()?;
     Ok(count)
+}
+
+/// What a prompt hook's review shows: its prompt (each line), model and policy.
+fn prompt_lines(spec: &crate::config::PromptSpec) -> Vec<String> {
+    let mut lines: Vec<String> = spec
+        .prompt
+        .lines()
+        .map(|l| format!("prompt  {l}"))
+        .collect();
+    lines.push(format!(
+        "model   {}",
+        spec.model.as_deref().unwrap_or("(your `llm` setting's)")
+    ));
+    if spec.continue_on_block {
+        lines.push("continueOnBlock true".to_string());
+    }
+    lines
 }
 
 /// An http hook as the user reviews it: where it POSTs, and its headers as
