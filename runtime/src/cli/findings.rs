@@ -26,7 +26,7 @@ pub const INSTALL_COMMAND: &str = "cargo install --locked --path runtime";
 /// Why a hook (or an agent's entries) will not do its work now.
 ///
 /// To add a finding: one variant here (its code, text and fix below) and
-/// one call where it is found ([`hook_reasons`] or [`agent_reasons`]).
+/// one call where it is found ([`hook_reasons`], [`mark_doubles`] or `agent_reasons` in [`agents`]).
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum Reason {

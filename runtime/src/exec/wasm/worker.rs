@@ -405,7 +405,7 @@ fn parse_digest(hex: &str) -> Option<ComponentDigest> {
 
 /// Start a detached worker for each of `components` not in the cache yet;
 /// the lock each started one holds until it is done (for `trust` and
-/// `install` to say how many, and to wait for them on a terminal, [`lock_free`]).
+/// `install` to say how many, and to wait for them on a terminal, `lock_free`).
 pub fn warm_in_background(components: &[PathBuf]) -> Vec<PathBuf> {
     let host = super::WasmHost::global();
     components
