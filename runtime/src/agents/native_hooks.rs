@@ -30,6 +30,20 @@ pub struct NativeHooks {
     /// `(variable the agent sets, Claude Code's name for it)`; `None`: Claude
     /// Code has none (kept as written, and said so).
     pub vars: &'static [(&'static str, Option<&'static str>)],
+    /// How a `matcher` is written there.
+    pub matchers: MatcherSyntax,
+    /// The handler key (and its default) whose `true` makes any non-zero
+    /// exit block (SemaClaw's `blocking`): read as `onError: "deny"`.
+    pub blocking: Option<(&'static str, bool)>,
+}
+
+/// How an agent writes a hook's `matcher`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum MatcherSyntax {
+    /// Claude Code's: names separated by `|`, or a regex.
+    Claude,
+    /// A comma list of exact names or `*`-globs (SemaClaw's).
+    CommaGlobs,
 }
 
 impl NativeHooks {
@@ -38,7 +52,26 @@ impl NativeHooks {
         project: None,
         user: None,
         vars: &[],
+        matchers: MatcherSyntax::Claude,
+        blocking: None,
     };
+
+    /// The same, with matchers written as a comma list of `*`-globs.
+    pub const fn with_glob_matchers(self) -> NativeHooks {
+        NativeHooks {
+            matchers: MatcherSyntax::CommaGlobs,
+            ..self
+        }
+    }
+
+    /// The same, where handler key `key` (`default` when absent) makes any
+    /// non-zero exit block.
+    pub const fn with_blocking(self, key: &'static str, default: bool) -> NativeHooks {
+        NativeHooks {
+            blocking: Some((key, default)),
+            ..self
+        }
+    }
 
     /// The same, kept in these project and user files.
     pub const fn in_files(
@@ -246,9 +279,22 @@ impl At<'_> {
         let mut dropped = Vec::new();
         let mut handler = Map::new();
         handler.insert("type".into(), Value::String(ty.to_string()));
+        let blocking = agent.native_hooks().blocking;
+        if let Some((key, default)) = blocking {
+            // Any non-zero exit blocks there; here exit 2 does, and
+            // `onError: "deny"` makes the other failures deny too.
+            if h.get(key).and_then(Value::as_bool).unwrap_or(default) {
+                handler.insert("onError".into(), Value::String("deny".into()));
+                dropped.push(format!(
+                    "`{key}`: carried as `onError: \"deny\"` (a non-zero exit blocks; so does a timeout under agenthooks, which {} lets pass)",
+                    agent.display_name()
+                ));
+            }
+        }
         for (key, value) in h {
             let (to, value) = match self.field(key) {
                 _ if key == "type" || (!nested && key == "matcher") => continue,
+                _ if blocking.is_some_and(|(k, _)| k == key) => continue,
                 Some(Field::Command) => ("command", self.vars(value, &mut dropped)),
                 Some(Field::PowerShellCommand) => ("powershell", self.vars(value, &mut dropped)),
                 // The spec's unit is its command handlers' (what install
@@ -309,7 +355,10 @@ impl At<'_> {
             }
         }
         let raw = item.get("matcher").and_then(Value::as_str);
-        let matcher = matcher(self.agent.table(), row, raw, &mut dropped);
+        let matcher = match agent.native_hooks().matchers {
+            MatcherSyntax::Claude => matcher(agent.table(), row, raw, &mut dropped),
+            MatcherSyntax::CommaGlobs => glob_matcher(agent.table(), row, raw),
+        };
         Ok(Imported {
             event: row.canonical,
             matcher,
@@ -418,6 +467,51 @@ fn matcher(
         }
     }
     Some(names.join("|"))
+}
+
+/// A comma list of exact names and `*`-globs (on a tool event; ignored on
+/// the others, as SemaClaw ignores it) as Claude Code's matcher: names in
+/// Claude's spelling, `|`-separated when every piece is a name, else one
+/// anchored regex.
+fn glob_matcher(table: &Table, row: &EventRow, raw: Option<&str>) -> Option<String> {
+    if let Some(tool) = row.tool {
+        return Some(tool.to_string());
+    }
+    let raw = raw.map(str::trim).filter(|m| !m.is_empty())?;
+    if !row.canonical.is_tool_event() {
+        return None;
+    }
+    let pieces: Vec<&str> = raw
+        .split(',')
+        .map(str::trim)
+        .filter(|p| !p.is_empty())
+        .collect();
+    if pieces.is_empty() || pieces.contains(&"*") {
+        return None;
+    }
+    let names: Vec<String> = pieces
+        .iter()
+        .map(|p| {
+            if p.contains('*') {
+                (*p).to_string()
+            } else {
+                table.canonical_tool(p).to_string()
+            }
+        })
+        .collect();
+    if names.iter().all(|n| !n.contains('*')) {
+        return Some(names.join("|"));
+    }
+    let alternatives: Vec<String> = names
+        .iter()
+        .map(|n| {
+            n.split('*')
+                .map(regex::escape)
+                .collect::<Vec<_>>()
+                .join(".*")
+        })
+        .collect();
+    Some(format!("^(?:{})$", alternatives.join("|")))
 }
 
 #[cfg(test)]

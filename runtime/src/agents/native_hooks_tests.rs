@@ -272,3 +272,59 @@ fn milliseconds_become_seconds() {
     );
     assert_eq!(seconds(&Value::from("7"), TimeUnit::Seconds), None);
 }
+
+/// SemaClaw's comma lists of globs become Claude's matchers, `blocking`
+/// (true by default) `onError: "deny"`, `async` stays, its variables are
+/// Claude's, and what it alone has is named.
+#[test]
+fn semaclaw_globs_blocking_async_and_variables_are_claude_s() {
+    let hooks = read_as(
+        "semaclaw",
+        json!({"hooks": {
+            "PreToolUse": [
+                {"matcher": "Bash, Write", "hooks": [
+                    {"type": "command", "command": "${AGENT_WORKSPACE}/guard.sh", "timeout": 5}
+                ]},
+                {"matcher": "Edit*,Read", "hooks": [
+                    {"type": "command", "command": "./log.sh ${SEMACLAW_ROOT}", "blocking": false, "async": true}
+                ]},
+                {"matcher": "*", "hooks": [
+                    {"type": "command", "command": "./all.sh", "include_history": true}
+                ]}
+            ],
+            "UserPromptSubmit": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "./p.sh"}]}]
+        }}),
+    );
+    assert_eq!(hooks.len(), 4);
+    let guard = ok(&hooks[0]);
+    assert_eq!(guard.event, EventName::PreToolUse);
+    assert_eq!(guard.matcher.as_deref(), Some("Bash|Write"));
+    assert_eq!(
+        guard.handler,
+        handler(json!({"type": "command", "onError": "deny",
+                       "command": "${CLAUDE_PROJECT_DIR}/guard.sh", "timeout": 5}))
+    );
+    assert!(guard.dropped[0].starts_with("`blocking`: carried as `onError: \"deny\"`"));
+
+    let log = ok(&hooks[1]);
+    assert_eq!(log.matcher.as_deref(), Some("^(?:Edit.*|Read)$"));
+    let re = crate::select::Matcher::parse(log.matcher.as_deref()).unwrap();
+    assert!(re.matches(Some("Edit")) && re.matches(Some("EditNotebook")));
+    assert!(!re.matches(Some("NotebookEdit")) && !re.matches(Some("Bash")));
+    assert_eq!(
+        log.handler,
+        handler(json!({"type": "command", "command": "./log.sh ${SEMACLAW_ROOT}", "async": true}))
+    );
+    assert_eq!(
+        log.dropped,
+        ["`$SEMACLAW_ROOT`: SemaClaw only, kept as written (it is empty under agenthooks)"]
+    );
+
+    let all = ok(&hooks[2]);
+    assert_eq!(all.matcher, None);
+    assert!(all.dropped.contains(
+        &"`include_history`: SemaClaw only, no such key in .agents/hooks.json".to_string()
+    ));
+    // A matcher on an event without tools is ignored there, as SemaClaw ignores it.
+    assert_eq!(ok(&hooks[3]).matcher, None);
+}

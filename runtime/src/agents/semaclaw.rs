@@ -111,8 +111,18 @@ pub static INSTALL: InstallSpec = project_and_home!(
 .with_after_install("SemaClaw reads its hooks at start: restart it to run them");
 
 /// SemaClaw waits 10 s for a hook unless its `timeout` says otherwise.
-static INFO: Info =
-    Info::new("semaclaw", "SemaClaw", &TABLE, &INSTALL).with_deadline(Deadline::new(secs(10), &[]));
+static INFO: Info = Info::new("semaclaw", "SemaClaw", &TABLE, &INSTALL)
+    .with_deadline(Deadline::new(secs(10), &[]))
+    .with_native_hooks(
+        super::NativeHooks::INSTALLED
+            .with_vars(&[
+                ("AGENT_WORKSPACE", Some("CLAUDE_PROJECT_DIR")),
+                ("SEMACLAW_ROOT", None),
+                ("SEMACLAW_BIN", None),
+            ])
+            .with_glob_matchers()
+            .with_blocking("blocking", true),
+    );
 
 impl Agent for SemaClaw {
     fn info(&self) -> &Info {
