@@ -58,6 +58,7 @@ pub mod cli;
 #[doc(hidden)]
 pub mod config;
 mod dirs;
+mod encoding;
 #[doc(hidden)]
 pub mod exec;
 #[doc(hidden)]
@@ -80,6 +81,8 @@ mod runtime;
 pub mod select;
 #[cfg_attr(not(feature = "wasm"), allow(dead_code))]
 mod suggest;
+#[doc(hidden)]
+pub mod trust;
 
 // The names an embedder needs, at the crate root.
 pub use agents::{find, Agent, Native, AGENTS};

@@ -18,7 +18,6 @@ pub mod hooks_json;
 mod if_rule;
 mod llm;
 mod load;
-pub mod trust;
 
 pub use hooks_json::config_schema;
 pub use llm::PROMPT_EVENTS;

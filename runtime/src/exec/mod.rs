@@ -10,9 +10,9 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
-use crate::config::trust::Standing;
 use crate::config::{Budgets, Handler, HandlerKind, LlmSettings, Scope};
 use crate::protocol::{Event, Exit, Note, Outcome, Skip};
+use crate::trust::Standing;
 
 pub mod agent;
 pub mod agent_tools;
@@ -59,7 +59,7 @@ pub struct Report {
     /// The file that declared the handler.
     pub file: PathBuf,
     /// How the trust gate let it run (see [`Standing`]); `None` until the
-    /// gate's [`merge`](crate::config::trust::Gate::merge) sets it.
+    /// gate's [`merge`](crate::trust::Gate::merge) sets it.
     pub standing: Option<Standing>,
     /// What a prompt hook's model call came to (never its key).
     pub llm: Option<prompt::LlmCall>,
