@@ -1,11 +1,13 @@
-//! The spellings every layer shares: lower-case hex for digests and
-//! RFC 3339 for instants. At the bottom of the stage order (see
+//! The spellings every layer shares: lower-case hex for digests, RFC 3339
+//! for instants, a JSON value as jsonc-parser's edit input. At the bottom of the stage order (see
 //! `layering` in `agents/tests.rs`), so that the compile cache, `once`, OCI,
 //! trust and the audit log format a digest or a time without importing one
 //! another.
 
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
+use jsonc_parser::cst::CstInputValue;
+use serde_json::Value;
 use sha2::{Digest, Sha256};
 
 /// Lower-case hex SHA-256 of `bytes`.
@@ -54,6 +56,21 @@ fn civil_from_days(days: u64) -> (u64, u64, u64) {
     let m = if mp < 10 { mp + 3 } else { mp - 9 };
     let y = yoe + era * 400 + u64::from(m <= 2);
     (y, m, d)
+}
+
+/// `value` as jsonc-parser's input type (for an edit of its syntax tree):
+/// the one conversion, used by install's and `add`'s edits.
+pub fn cst_input(value: &Value) -> CstInputValue {
+    match value {
+        Value::Null => CstInputValue::Null,
+        Value::Bool(b) => CstInputValue::Bool(*b),
+        Value::Number(n) => CstInputValue::Number(n.to_string()),
+        Value::String(s) => CstInputValue::String(s.clone()),
+        Value::Array(items) => CstInputValue::Array(items.iter().map(cst_input).collect()),
+        Value::Object(map) => {
+            CstInputValue::Object(map.iter().map(|(k, v)| (k.clone(), cst_input(v))).collect())
+        }
+    }
 }
 
 #[cfg(test)]

@@ -48,6 +48,7 @@
 pub mod agents;
 #[cfg(feature = "wasm")]
 mod aggregate;
+mod atomic;
 // Without the wasm feature (the fuzz build) the pipeline and the CLI are
 // left out, and with them most callers of these two.
 #[cfg_attr(not(feature = "wasm"), allow(dead_code))]

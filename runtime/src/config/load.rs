@@ -943,7 +943,7 @@ fn resolve_http(
     entry: &HandlerWire,
 ) -> Option<(HandlerKind, String)> {
     let url = entry.url.as_deref().unwrap_or_default().trim();
-    if let Err(why) = crate::exec::http::check_url(url) {
+    if let Err(why) = super::http::check_url(url) {
         ctx.warn(
             config,
             format_args!("{at}: `url` {why}; this handler is skipped"),
@@ -958,7 +958,7 @@ fn resolve_http(
         .into_iter()
         .collect();
     for (name, value) in &headers {
-        for var in crate::exec::http::unlisted_vars(value, &allowed) {
+        for var in super::http::unlisted_vars(value, &allowed) {
             ctx.warn(
                 config,
                 format_args!(

@@ -15,6 +15,7 @@ use crate::select::Matcher;
 
 pub mod edit;
 pub mod hooks_json;
+pub(crate) mod http;
 mod if_rule;
 mod llm;
 mod load;
