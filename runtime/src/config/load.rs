@@ -17,6 +17,7 @@ use super::hooks_json::{
     unknown_keys, AllowEntry, Group, HandlerType, HandlerWire, HooksFile, Unknown,
 };
 use super::if_rule::{self, IfSpec};
+use super::Matcher;
 use super::{
     AuditConfig, BrokenFile, CommandSpec, Config, Grants, Handler, HandlerKind, HttpSpec,
     ManagedPolicy, OnError, OnFailure, PromptSpec, Scope, Shell, WasmSpec, DEFAULT_PROMPT_TIMEOUT,
@@ -24,7 +25,6 @@ use super::{
 };
 use crate::fsread::{self, caps, ReadError};
 use crate::protocol::{one_line, EventName};
-use crate::select::Matcher;
 
 /// The variable naming the project root, in commands and paths.
 const PROJECT_DIR_VAR: &str = "CLAUDE_PROJECT_DIR";
