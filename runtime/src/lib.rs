@@ -56,6 +56,8 @@ mod audit;
 #[cfg(feature = "wasm")]
 #[doc(hidden)]
 pub mod cli;
+#[cfg(feature = "wasm")]
+mod component;
 #[doc(hidden)]
 pub mod config;
 mod dirs;
