@@ -73,6 +73,8 @@ pub mod guards;
 pub mod import;
 #[doc(hidden)]
 pub mod install;
+#[cfg(test)]
+mod layers;
 pub mod oci;
 #[cfg(feature = "wasm")]
 mod pipeline;

@@ -187,9 +187,7 @@ pub fn unified_diff(label: &str, before: Option<&[u8]>, after: Option<&[u8]>) ->
         .to_string()
 }
 
-/// The one line an entry's launcher prints on stderr when it cannot find
-/// `agenthooks` (it then answers "no opinion", so the agent goes on).
-pub const NOT_INSTALLED: &str = "agenthooks: not found on PATH, so the hooks agenthooks runs did not run here (allowed). Install it from a clone of the agenthooks source: cargo install --locked --path runtime";
+pub use crate::agents::NOT_INSTALLED;
 
 /// The command line an entry runs: a tiny launcher, valid in `sh`, `bash`,
 /// `zsh` and `fish` (Codex runs it with the user's `$SHELL -lc`), that
