@@ -16,6 +16,14 @@
 //! [`Note`] (who, a stable kebab-case kind, the text) until it is
 //! printed, prefixed `agenthooks: ` in one place ([`Note::line`]).
 //!
+//! The modules are layered, and a module imports only from its own layer
+//! or below (`layers.rs` holds the order and a test that enforces it):
+//! ground (`protocol`, `fsread`, `dirs`, `encoding`, `atomic`, `component`,
+//! `suggest`, `guards`) < `oci` < `config` < `select`, `agents` < `exec` <
+//! `trust` (the gate: it clamps handlers before they run and merges their
+//! reports after) < `aggregate` < `audit` < `pipeline`, `install`, `import`
+//! < `runtime` < `cli`.
+//!
 //! # What a change touches
 //!
 //! - **An event**: its variant in `protocol/event.rs` (`event_names!`) and its

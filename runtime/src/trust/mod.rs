@@ -1,7 +1,10 @@
 //! The trust store: which project hooks the user allowed to run with their rights.
 //!
-//! Part of stage 2 of the pipeline (load), applied right after select by
-//! `gate`. A repository is untrusted input: cloning one must not run its
+//! The gate stage, between select and execute (`gate` clamps the selected
+//! handlers before they run and merges their reports after, so in the
+//! layers it sits above `exec`; see `layers.rs`).
+//!
+//! A repository is untrusted input: cloning one must not run its
 //! `.agents/hooks.json` commands. So a project-scope **command** hook, and an
 //! **http** hook (it sends each event's input off the machine), runs
 //! only once the user trusted its exact definition (`agenthooks trust`, or
