@@ -703,8 +703,8 @@ fn create_dirs(dir: &Path) -> Result<Vec<PathBuf>, InstallError> {
 }
 
 /// Writes planned changes: backup first, then the file, each atomically
-/// (see [`atomic::write`]); a symlinked file is written at its target, so the link
-/// stays a link. Deletions also remove the directories they leave empty.
+/// (see `crate::atomic::write`); a symlinked file is written at its target,
+/// so the link stays a link. Deletions also remove the directories they leave empty.
 ///
 /// # Errors
 /// The first write that fails. That file keeps its old bytes (and a backup
