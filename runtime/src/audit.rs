@@ -36,13 +36,14 @@ use std::fs::{File, OpenOptions};
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 use std::sync::LazyLock;
-use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use std::time::{Duration, SystemTime};
 
 use regex::Regex;
 use serde::Serialize;
 use serde_json::Value;
 
 use crate::config::{AuditConfig, Config, Scope};
+use crate::encoding::rfc3339;
 use crate::exec::Report;
 use crate::protocol::{Answer, Event, Outcome};
 
@@ -355,7 +356,7 @@ pub struct HandlerRecord {
     /// `narrowed`, `untrusted` (not run) or `not-applicable`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub trust: Option<&'static str>,
-    /// Whether it ran with its owner's trust (see [`crate::config::trust::Standing::trusted`]).
+    /// Whether it ran with its owner's trust (see [`crate::trust::Standing::trusted`]).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub trusted: Option<bool>,
     /// `sha256:<hex>` of the component bytes a wasm handler ran.
@@ -613,36 +614,6 @@ fn capped_input(input: &Value) -> (Value, bool) {
     (Value::String(text[..end].to_string()), true)
 }
 
-/// `time` as RFC 3339 in UTC with milliseconds: `2026-11-29T11:53:30.123Z`.
-pub fn rfc3339(time: SystemTime) -> String {
-    let since = time.duration_since(UNIX_EPOCH).unwrap_or(Duration::ZERO);
-    let secs = since.as_secs();
-    let (days, rem) = (secs / 86_400, secs % 86_400);
-    let (y, m, d) = civil_from_days(days);
-    format!(
-        "{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}.{:03}Z",
-        rem / 3600,
-        rem % 3600 / 60,
-        rem % 60,
-        since.subsec_millis()
-    )
-}
-
-/// Days since 1970-01-01 → (year, month, day), proleptic Gregorian
-/// (Howard Hinnant's `civil_from_days`, for non-negative days).
-fn civil_from_days(days: u64) -> (u64, u64, u64) {
-    let z = days + 719_468;
-    let era = z / 146_097;
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = doy - (153 * mp + 2) / 5 + 1;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 };
-    let y = yoe + era * 400 + u64::from(m <= 2);
-    (y, m, d)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -653,7 +624,7 @@ mod tests {
         Report {
             outcome,
             duration: Duration::from_millis(12),
-            standing: Some(crate::config::trust::Standing::User),
+            standing: Some(crate::trust::Standing::User),
             ..Report::of(
                 label,
                 kind,
@@ -673,17 +644,6 @@ mod tests {
         serde_json::from_value(json!({"hookSpecificOutput": {"hookEventName": "PreToolUse",
             "permissionDecision": "deny", "permissionDecisionReason": reason}}))
         .unwrap()
-    }
-
-    #[test]
-    fn rfc3339_formats_known_instants() {
-        assert_eq!(rfc3339(UNIX_EPOCH), "1970-01-01T00:00:00.000Z");
-        let t = UNIX_EPOCH + Duration::from_millis(951_782_400_250); // leap day 2000
-        assert_eq!(rfc3339(t), "2000-02-29T00:00:00.250Z");
-        let t = UNIX_EPOCH + Duration::from_secs(1_795_953_599);
-        assert_eq!(rfc3339(t), "2026-11-29T11:59:59.000Z");
-        let t = UNIX_EPOCH + Duration::from_secs(4_102_444_800); // 2100 is not a leap year
-        assert_eq!(rfc3339(t), "2100-01-01T00:00:00.000Z");
     }
 
     #[test]
@@ -750,7 +710,7 @@ mod tests {
         r.component_sha256 = Some("ab".repeat(32));
         r.scope = Scope::Project;
         r.file = PathBuf::from("/p/.agents/hooks.json");
-        r.standing = Some(crate::config::trust::Standing::Sandboxed);
+        r.standing = Some(crate::trust::Standing::Sandboxed);
         let skipped = report("command", "c", Outcome::Skipped(Skip::Untrusted));
         let v = serde_json::to_value(HandlerRecord::from_report(&r)).unwrap();
         assert_eq!(v["file"], "/p/.agents/hooks.json");

@@ -16,6 +16,14 @@
 //! [`Note`] (who, a stable kebab-case kind, the text) until it is
 //! printed, prefixed `agenthooks: ` in one place ([`Note::line`]).
 //!
+//! The modules are layered, and a module imports only from its own layer
+//! or below (`layers.rs` holds the order and a test that enforces it):
+//! ground (`protocol`, `fsread`, `dirs`, `encoding`, `atomic`, `component`,
+//! `suggest`, `guards`) < `oci` < `config` < `select`, `agents` < `exec` <
+//! `trust` (the gate: it clamps handlers before they run and merges their
+//! reports after) < `aggregate` < `audit` < `pipeline`, `install`, `import`
+//! < `runtime` < `cli`.
+//!
 //! # What a change touches
 //!
 //! - **An event**: its variant in `protocol/event.rs` (`event_names!`) and its
@@ -48,6 +56,7 @@
 pub mod agents;
 #[cfg(feature = "wasm")]
 mod aggregate;
+mod atomic;
 // Without the wasm feature (the fuzz build) the pipeline and the CLI are
 // left out, and with them most callers of these two.
 #[cfg_attr(not(feature = "wasm"), allow(dead_code))]
@@ -55,9 +64,12 @@ mod audit;
 #[cfg(feature = "wasm")]
 #[doc(hidden)]
 pub mod cli;
+#[cfg(feature = "wasm")]
+mod component;
 #[doc(hidden)]
 pub mod config;
 mod dirs;
+mod encoding;
 #[doc(hidden)]
 pub mod exec;
 #[doc(hidden)]
@@ -69,6 +81,8 @@ pub mod guards;
 pub mod import;
 #[doc(hidden)]
 pub mod install;
+#[cfg(test)]
+mod layers;
 pub mod oci;
 #[cfg(feature = "wasm")]
 mod pipeline;
@@ -80,6 +94,8 @@ mod runtime;
 pub mod select;
 #[cfg_attr(not(feature = "wasm"), allow(dead_code))]
 mod suggest;
+#[doc(hidden)]
+pub mod trust;
 
 // The names an embedder needs, at the crate root.
 pub use agents::{find, Agent, Native, AGENTS};

@@ -18,10 +18,11 @@ use anyhow::Context as _;
 use crate::agents::deadline;
 use crate::aggregate::{aggregate, refusal, Verdict};
 use crate::audit::AuditLog;
-use crate::config::{trust, Config, Handler, OnError};
+use crate::config::{Config, Handler, OnError};
 use crate::exec::{execute_all, ExecContext, Report};
 use crate::protocol::{Answer, Event, Failure, Note, Outcome, Source};
 use crate::select::select;
+use crate::trust;
 
 /// What one event came to.
 #[derive(Debug, Clone, Default)]

@@ -200,7 +200,8 @@ impl TempProject {
     /// Trust the project's current command hooks, as `agenthooks trust` would,
     /// in this project's own trust store.
     pub fn trust(&self) {
-        use agenthooks::config::{self, trust::TrustStore, LoadOptions};
+        use agenthooks::config::{self, LoadOptions};
+        use agenthooks::trust::TrustStore;
         let loaded = config::load(&LoadOptions {
             home: Some(self.home.clone()),
             project_root: Some(self.root.clone()),

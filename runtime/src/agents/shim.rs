@@ -15,7 +15,11 @@
 
 use std::path::Path;
 
-use crate::install::NOT_INSTALLED;
+/// The one line an entry's launcher (an install command line, a shim)
+/// prints on stderr when it cannot find `agenthooks` (it then answers "no
+/// opinion", so the agent goes on). Here, below `install`, which writes the
+/// command lines that print it too.
+pub const NOT_INSTALLED: &str = "agenthooks: not found on PATH, so the hooks agenthooks runs did not run here (allowed). Install it from a clone of the agenthooks source: cargo install --locked --path runtime";
 
 /// The header comment that marks a shim as ours (`install` recognises its
 /// files by the `agenthooks run --agent <id>` it contains), the `spawn`

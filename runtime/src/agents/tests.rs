@@ -1323,7 +1323,8 @@ fn decode_errors_about_an_event_name_are_one_bounded_line() {
 /// The module docs' promise, checked: an agent's id appears as a string
 /// literal only under `agents/` (tests aside), so a new agent needs no edit
 /// elsewhere in the runtime. Claude is the exception: its protocol is the
-/// runtime's own, and `fire` defaults to it.
+/// runtime's own, and `fire` defaults to it. (Its sibling over imports,
+/// `layers::no_module_imports_from_a_layer_above_it`, keeps the stage order.)
 #[test]
 fn no_code_outside_agents_names_an_agent() {
     fn walk(dir: &Path, out: &mut Vec<PathBuf>) {

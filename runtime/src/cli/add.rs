@@ -123,7 +123,7 @@ fn place_component(root: &Path, guard: &Guard) -> Result<(), String> {
         std::fs::create_dir_all(dir)
             .map_err(|e| format!("cannot create `{}`: {e}", dir.display()))?;
     }
-    crate::install::write::write(&path, guard.wasm, false)
+    crate::atomic::write(&path, guard.wasm, false)
         .map_err(|e| format!("cannot write `{}`: {e}", path.display()))
 }
 

@@ -13,11 +13,11 @@ use std::path::PathBuf;
 
 use crate::agents::Agent;
 use crate::cli::findings as status;
-use crate::config::trust::TrustStore;
 use crate::config::Config;
 use crate::exec::once::{self, Claim};
 use crate::exec::wasm::{worker, WasmHost};
 use crate::protocol::{Answer, Event, EventName, Note, Source};
+use crate::trust::TrustStore;
 
 /// Whether `agent` fires a SessionStart agenthooks registers.
 fn has_session_start(agent: &dyn Agent) -> bool {

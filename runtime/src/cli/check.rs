@@ -50,7 +50,7 @@ pub fn run(_args: Args) -> anyhow::Result<ExitCode> {
     let cwd = std::env::current_dir().context("cannot read the working directory")?;
     let env = Env::from_process()?;
     let root = install::project_root(&cwd);
-    let (store, store_note) = config::trust::TrustStore::load();
+    let (store, store_note) = crate::trust::TrustStore::load();
     let mut found = check(&root, &env, |h| store.trusts(h));
     if let Some(note) = store_note {
         found.errors.push(note);

@@ -12,13 +12,13 @@
 use std::path::{Path, PathBuf};
 
 use crate::agents::{Agent, AGENTS};
-use crate::config::trust::{self, Standing, TrustStore};
 use crate::config::{Config, Handler, HandlerKind, Scope};
 use crate::exec::wasm::WasmHost;
 use crate::import::normalise;
 use crate::import::twice::command_of;
 use crate::install::{self, Env};
 use crate::protocol::{Failure, Skip};
+use crate::trust::{self, Standing, TrustStore};
 
 /// The command that installs agenthooks, as README's "Five minutes" gives it.
 pub const INSTALL_COMMAND: &str = "cargo install --locked --path runtime";

@@ -472,7 +472,7 @@ impl Ctx {
     fn note_untrusted(&self, out: &mut impl io::Write) -> io::Result<()> {
         use crate::config::HandlerKind;
         let config = self.load();
-        let (store, _) = crate::config::trust::TrustStore::load();
+        let (store, _) = crate::trust::TrustStore::load();
         let untrusted: Vec<_> = config
             .handlers
             .iter()

@@ -16,10 +16,11 @@ use serde_json::{json, Value};
 
 use super::{EXIT_FINDING, EXIT_OK};
 use crate::cli::findings::{self as status, AgentState, HookState, Reason};
-use crate::config::{self, trust::TrustStore, LoadOptions};
+use crate::config::{self, LoadOptions};
 use crate::exec::wasm::WasmHost;
 use crate::install::{self, Env};
 use crate::protocol::one_line;
+use crate::trust::TrustStore;
 
 /// The most hooks listed; the rest are counted.
 pub const MAX_LISTED: usize = 200;

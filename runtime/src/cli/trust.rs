@@ -2,7 +2,7 @@
 //!
 //! Shows each untrusted project hook the way a browser shows an extension's
 //! permissions, asks on a terminal, and records the hooks' fingerprints in
-//! the trust store ([`crate::config::trust`]). With no terminal it changes
+//! the trust store ([`crate::trust`]). With no terminal it changes
 //! nothing unless `--yes` is given, so a script never trusts by accident.
 
 use std::io::{self, BufRead, IsTerminal, Write};
@@ -12,8 +12,8 @@ use std::process::ExitCode;
 use anyhow::Context;
 
 use super::{EXIT_FINDING, EXIT_OK};
-use crate::config::trust::{self, TrustStore};
 use crate::config::{self, Config, LoadOptions};
+use crate::trust::{self, TrustStore};
 
 /// `agenthooks trust [--yes] [--list] [--revoke] [--project DIR]`.
 #[derive(Debug, clap::Args)]

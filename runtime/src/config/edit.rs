@@ -5,7 +5,7 @@
 //! `agenthooks new`.
 //!
 //! The edit is on jsonc-parser's concrete syntax tree, which keeps every
-//! byte; the write is locked and atomic (`install::write`), and the file is
+//! byte; the write is locked and atomic (`crate::atomic`), and the file is
 //! read bounded ([`crate::fsread`]) under that lock, so two `add`s at once
 //! both land.
 
@@ -16,8 +16,9 @@ use jsonc_parser::cst::{CstArray, CstInputValue, CstObject, CstRootNode};
 use jsonc_parser::ParseOptions;
 use serde_json::Value;
 
+use crate::atomic;
+use crate::encoding::cst_input as input;
 use crate::fsread::{self, caps};
-use crate::install::{cst_input as input, write};
 
 /// What [`add_handler`] did.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -47,10 +48,10 @@ pub fn add_handler(
     handler: &Value,
 ) -> Result<Added, String> {
     let shown = path.display();
-    let target = write::resolve(path).map_err(|e| format!("`{shown}`: {e}"))?;
+    let target = atomic::resolve(path).map_err(|e| format!("`{shown}`: {e}"))?;
     let dir = target.parent().unwrap_or(Path::new("."));
     std::fs::create_dir_all(dir).map_err(|e| format!("cannot create `{}`: {e}", dir.display()))?;
-    let _lock = write::Lock::acquire(&target, write::LOCK_WAIT)
+    let _lock = atomic::Lock::acquire(&target, atomic::LOCK_WAIT)
         .map_err(|e| format!("cannot lock `{shown}`: {e}"))?;
     let existing = match fsread::read_bounded_string(&target, caps::HOOKS_JSON) {
         Ok(text) => Some(text),
@@ -66,7 +67,7 @@ pub fn add_handler(
         },
         None => (fresh(event, matcher, handler), Added::Created),
     };
-    write::write(&target, text.as_bytes(), false)
+    atomic::write(&target, text.as_bytes(), false)
         .map_err(|e: io::Error| format!("cannot write `{shown}`: {e}"))?;
     Ok(added)
 }

@@ -53,7 +53,7 @@ pub fn resolve(entry: &LlmEntry) -> Result<LlmSettings, String> {
         .map(str::trim)
         .filter(|u| !u.is_empty());
     if let Some(url) = base_url {
-        crate::exec::http::check_url(url).map_err(|why| format!("`baseUrl` {why}"))?;
+        super::http::check_url(url).map_err(|why| format!("`baseUrl` {why}"))?;
     }
     if let Some(name) = &entry.api_key_env {
         let ok = !name.is_empty() && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');

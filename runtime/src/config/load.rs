@@ -17,6 +17,7 @@ use super::hooks_json::{
     unknown_keys, AllowEntry, Group, HandlerType, HandlerWire, HooksFile, Unknown,
 };
 use super::if_rule::{self, IfSpec};
+use super::Matcher;
 use super::{
     AuditConfig, BrokenFile, CommandSpec, Config, Grants, Handler, HandlerKind, HttpSpec,
     ManagedPolicy, OnError, OnFailure, PromptSpec, Scope, Shell, WasmSpec, DEFAULT_PROMPT_TIMEOUT,
@@ -24,7 +25,6 @@ use super::{
 };
 use crate::fsread::{self, caps, ReadError};
 use crate::protocol::{one_line, EventName};
-use crate::select::Matcher;
 
 /// The variable naming the project root, in commands and paths.
 const PROJECT_DIR_VAR: &str = "CLAUDE_PROJECT_DIR";
@@ -943,7 +943,7 @@ fn resolve_http(
     entry: &HandlerWire,
 ) -> Option<(HandlerKind, String)> {
     let url = entry.url.as_deref().unwrap_or_default().trim();
-    if let Err(why) = crate::exec::http::check_url(url) {
+    if let Err(why) = super::http::check_url(url) {
         ctx.warn(
             config,
             format_args!("{at}: `url` {why}; this handler is skipped"),
@@ -958,7 +958,7 @@ fn resolve_http(
         .into_iter()
         .collect();
     for (name, value) in &headers {
-        for var in crate::exec::http::unlisted_vars(value, &allowed) {
+        for var in super::http::unlisted_vars(value, &allowed) {
             ctx.warn(
                 config,
                 format_args!(

@@ -11,18 +11,19 @@ use std::time::Duration;
 use serde::{Deserialize, Serialize};
 
 use crate::protocol::EventName;
-use crate::select::Matcher;
 
 pub mod edit;
 pub mod hooks_json;
+pub(crate) mod http;
 mod if_rule;
 mod llm;
 mod load;
-pub mod trust;
+mod matcher;
 
 pub use hooks_json::config_schema;
 pub use llm::PROMPT_EVENTS;
 pub use load::{load, load_with_managed, managed_file, project_root, LoadOptions, MANAGED_ENV};
+pub use matcher::Matcher;
 
 /// Everything loaded from the two `hooks.json` files.
 ///

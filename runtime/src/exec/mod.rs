@@ -10,7 +10,6 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
-use crate::config::trust::Standing;
 use crate::config::{Budgets, Handler, HandlerKind, LlmSettings, Scope};
 use crate::protocol::{Event, Exit, Note, Outcome, Skip};
 
@@ -25,6 +24,48 @@ pub mod prompt;
 pub mod transcript;
 #[cfg(feature = "wasm")]
 pub mod wasm;
+
+/// How a selected handler stands with respect to trust: set by the trust
+/// gate (`crate::trust::Gate`), carried on its [`Report`]. Defined here,
+/// with the report, so that `exec` needs nothing from the gate above it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Standing {
+    /// Managed or user scope: trusted by definition.
+    User,
+    /// A project hook whose current definition the user trusted.
+    Trusted,
+    /// A project wasm hook asking for nothing beyond reading the project:
+    /// it runs as declared; whether it is trusted is only looked up (hashing
+    /// the component) if its answer says what only trust allows.
+    Sandboxed,
+    /// A project wasm hook that is not trusted: it runs with its grants narrowed.
+    Narrowed,
+    /// A project command hook that is not trusted: it does not run.
+    Untrusted,
+    /// A handler type the runtime does not run; trust does not apply.
+    NotApplicable,
+}
+
+impl Standing {
+    /// A stable kebab-case name, for machine readers (the audit log).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Standing::User => "by-scope",
+            Standing::Trusted => "trusted",
+            Standing::Sandboxed => "sandboxed",
+            Standing::Narrowed => "narrowed",
+            Standing::Untrusted => "untrusted",
+            Standing::NotApplicable => "not-applicable",
+        }
+    }
+
+    /// Whether the hook ran with its owner's trust: a managed or user hook,
+    /// or a project hook the user trusted. A sandboxed project wasm hook ran
+    /// with the sandbox's defaults, without its trust being looked up.
+    pub fn trusted(self) -> bool {
+        matches!(self, Standing::User | Standing::Trusted)
+    }
+}
 
 /// What running one handler produced, for the aggregator, `fire` and the audit log.
 #[derive(Debug, Clone)]
@@ -59,7 +100,7 @@ pub struct Report {
     /// The file that declared the handler.
     pub file: PathBuf,
     /// How the trust gate let it run (see [`Standing`]); `None` until the
-    /// gate's [`merge`](crate::config::trust::Gate::merge) sets it.
+    /// gate's [`merge`](crate::trust::Gate::merge) sets it.
     pub standing: Option<Standing>,
     /// What a prompt hook's model call came to (never its key).
     pub llm: Option<prompt::LlmCall>,

@@ -69,7 +69,7 @@ pub fn notice_dir(dir: Option<&Path>) -> Option<PathBuf> {
 pub fn claim_notice(event: &Event, dir: Option<&Path>) -> Claim {
     claim_named(event, dir, |session| {
         let identity = json!({"session": session, "notice": "held-back"});
-        crate::config::trust::sha256_hex(identity.to_string().as_bytes())
+        crate::encoding::sha256_hex(identity.to_string().as_bytes())
     })
 }
 
@@ -121,7 +121,7 @@ fn key(handler: &Handler, session: &str) -> String {
         "if": handler.if_.as_ref().map(regex::Regex::as_str),
         "kind": format!("{:?}", handler.kind),
     });
-    crate::config::trust::sha256_hex(identity.to_string().as_bytes())
+    crate::encoding::sha256_hex(identity.to_string().as_bytes())
 }
 
 /// Remove markers past [`MAX_AGE`], then the oldest past [`MAX_MARKERS`];

@@ -14,9 +14,9 @@ use std::path::{Path, PathBuf};
 use super::take_out::take_out;
 use super::NativeFile;
 use crate::agents::{Agent, NativeHook, Registration};
+use crate::atomic::{self, Lock};
 use crate::config::Scope;
 use crate::fsread::{caps, read_bounded, ReadError};
-use crate::install::write::{self, Lock};
 use crate::install::{self, Action, Env, InstallError, JsonDoc};
 use crate::protocol::EventName;
 
@@ -107,13 +107,13 @@ fn out_of(
     hooks: &[NativeHook],
     dry_run: bool,
 ) -> Result<Changed, InstallError> {
-    let target = write::resolve(path).map_err(|e| InstallError::io(path, e))?;
+    let target = atomic::resolve(path).map_err(|e| InstallError::io(path, e))?;
     let _lock = if dry_run {
         None
     } else {
         Some(
-            Lock::acquire(&target, write::LOCK_WAIT)
-                .map_err(|e| InstallError::io(&write::lock_path(&target), e))?,
+            Lock::acquire(&target, atomic::LOCK_WAIT)
+                .map_err(|e| InstallError::io(&atomic::lock_path(&target), e))?,
         )
     };
     let before = match read_bounded(path, caps::HOOKS_JSON) {
@@ -139,7 +139,7 @@ fn out_of(
         before.clone()
     };
     if !dry_run && after != before {
-        write::write(&target, &after, false).map_err(|e| InstallError::write(path, e))?;
+        atomic::write(&target, &after, false).map_err(|e| InstallError::write(path, e))?;
     }
     Ok(Changed {
         path: path.to_path_buf(),

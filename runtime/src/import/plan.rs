@@ -7,9 +7,9 @@ use std::path::{Path, PathBuf};
 use super::merge::{merge, Merged};
 use super::{native_files, show, NativeFile};
 use crate::agents::{Agent, NativeHook};
+use crate::atomic::{self, Lock};
 use crate::config::Scope;
 use crate::fsread::{caps, read_bounded, ReadError};
-use crate::install::write::{self, Lock};
 use crate::install::{Env, InstallError, JsonDoc};
 use crate::protocol::one_line;
 
@@ -164,20 +164,20 @@ pub(crate) fn shorten(command: &str) -> String {
 /// then keeps its old bytes).
 pub fn apply(req: &Request<'_>) -> Result<Plan, InstallError> {
     let path = req.hooks_file();
-    let target = write::resolve(&path).map_err(|e| InstallError::io(&path, e))?;
+    let target = atomic::resolve(&path).map_err(|e| InstallError::io(&path, e))?;
     let dir = target
         .parent()
         .filter(|d| !d.as_os_str().is_empty())
         .unwrap_or(Path::new("."));
     let created = !dir.exists();
     std::fs::create_dir_all(dir).map_err(|e| InstallError::io(dir, e))?;
-    let lock = Lock::acquire(&target, write::LOCK_WAIT)
-        .map_err(|e| InstallError::io(&write::lock_path(&target), e))?;
+    let lock = Lock::acquire(&target, atomic::LOCK_WAIT)
+        .map_err(|e| InstallError::io(&atomic::lock_path(&target), e))?;
     let planned = plan(req);
     let result = planned.and_then(|p| {
         if p.after != p.before {
             if let Some(bytes) = &p.after {
-                write::write(&target, bytes, false).map_err(|e| InstallError::write(&path, e))?;
+                atomic::write(&target, bytes, false).map_err(|e| InstallError::write(&path, e))?;
             }
         }
         Ok(p)

@@ -12,9 +12,11 @@
 
 use std::time::{Duration, Instant};
 
-use jsonc_parser::cst::{CstArray, CstInputValue, CstNode, CstObject, CstObjectProp, CstRootNode};
+use jsonc_parser::cst::{CstArray, CstNode, CstObject, CstObjectProp, CstRootNode};
 use jsonc_parser::ParseOptions;
 use serde_json::{Map, Value};
+
+use crate::encoding::cst_input as input;
 
 /// The syntax a file may use beyond JSON: comments and trailing commas where
 /// the agent accepts them (`jsonc`), nothing otherwise.
@@ -74,20 +76,6 @@ pub(crate) fn comments(text: &str) -> Vec<String> {
         }
     }
     out
-}
-
-/// `value` as jsonc-parser's input type (for an edit of its syntax tree).
-pub fn input(value: &Value) -> CstInputValue {
-    match value {
-        Value::Null => CstInputValue::Null,
-        Value::Bool(b) => CstInputValue::Bool(*b),
-        Value::Number(n) => CstInputValue::Number(n.to_string()),
-        Value::String(s) => CstInputValue::String(s.clone()),
-        Value::Array(items) => CstInputValue::Array(items.iter().map(input).collect()),
-        Value::Object(map) => {
-            CstInputValue::Object(map.iter().map(|(k, v)| (k.clone(), input(v))).collect())
-        }
-    }
 }
 
 fn edit_object(object: &CstObject, old: &Map<String, Value>, new: &Map<String, Value>) {

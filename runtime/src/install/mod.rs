@@ -34,7 +34,7 @@
 //!   deleted, with its directories if they are empty;
 //! - a file that cannot be parsed is reported and left alone;
 //! - every write is atomic and every read-modify-write holds the file's lock
-//!   (see `write`): a crash, a full disk or a concurrent install never leaves
+//!   (see `crate::atomic`): a crash, a full disk or a concurrent install never leaves
 //!   a file half-written or loses another install's entries, and a native file
 //!   that is a symlink is written at its target, the link staying a link.
 
@@ -45,7 +45,6 @@ pub(crate) mod json;
 mod plan;
 mod targets;
 mod wiring;
-pub(crate) mod write;
 
 pub use crate::agents::Shape;
 pub use detect::{
@@ -74,4 +73,3 @@ pub fn native_file(
     }
     targets::path(spec, scope, root, env)
 }
-pub(crate) use edit::input as cst_input;

@@ -11,9 +11,9 @@ use super::detect::{file_is_ours, Env};
 use super::json;
 use super::targets;
 use super::wiring::{self, Used};
-use super::write::{self, Lock};
 use super::InstallError;
 use crate::agents::{Agent, JsonSpec, PluginSpec, Registration, ScriptSpec};
+use crate::atomic::{self, Lock};
 use crate::config::Scope;
 use crate::fsread::{caps, open_bounded, read_bounded, ReadError};
 use crate::protocol::{Answer, Event, EventName};
@@ -187,9 +187,7 @@ pub fn unified_diff(label: &str, before: Option<&[u8]>, after: Option<&[u8]>) ->
         .to_string()
 }
 
-/// The one line an entry's launcher prints on stderr when it cannot find
-/// `agenthooks` (it then answers "no opinion", so the agent goes on).
-pub const NOT_INSTALLED: &str = "agenthooks: not found on PATH, so the hooks agenthooks runs did not run here (allowed). Install it from a clone of the agenthooks source: cargo install --locked --path runtime";
+pub use crate::agents::NOT_INSTALLED;
 
 /// The command line an entry runs: a tiny launcher, valid in `sh`, `bash`,
 /// `zsh` and `fish` (Codex runs it with the user's `$SHELL -lc`), that
@@ -616,7 +614,7 @@ fn plan_plugin(
 ///
 /// # Errors
 /// As [`plan`] and [`apply`]; also when the lock stays held by another
-/// process for `write::LOCK_WAIT`.
+/// process for `atomic::LOCK_WAIT`.
 pub fn change(req: &Request<'_>) -> Result<Vec<FileChange>, InstallError> {
     change_with(req, &|_| {})
 }
@@ -630,7 +628,7 @@ pub fn change_with(req: &Request<'_>, edit: Edit<'_>) -> Result<Vec<FileChange>,
     let spec = req.agent.install_spec();
     user_only(req)?;
     let path = target_path(req)?;
-    let target = write::resolve(&path).map_err(|e| InstallError::io(&path, e))?;
+    let target = atomic::resolve(&path).map_err(|e| InstallError::io(&path, e))?;
     if !matches!(spec.registration, Registration::Scripts(_)) {
         // A FIFO or a device (a link to `/dev/zero`) is refused before a lock
         // file is made next to it.
@@ -652,19 +650,20 @@ pub fn change_with(req: &Request<'_>, edit: Edit<'_>) -> Result<Vec<FileChange>,
             // Nothing to uninstall where the directory does not exist.
             return plan_with(req, edit);
         };
-        let lock = match Lock::acquire(&target, write::LOCK_WAIT) {
+        let lock = match Lock::acquire(&target, atomic::LOCK_WAIT) {
             Ok(lock) => lock,
             // Another uninstall removed the (empty) directory meanwhile.
             Err(e) if e.kind() == io::ErrorKind::NotFound && attempts < 3 => {
                 attempts += 1;
                 continue;
             }
-            Err(e) => return Err(InstallError::io(&write::lock_path(&target), e)),
+            Err(e) => return Err(InstallError::io(&atomic::lock_path(&target), e)),
         };
         let result = plan_with(req, edit).and_then(|c| apply_changes(&c, false).map(|()| c));
         if let (Ok(changes), Scope::Managed) = (&result, req.scope) {
             for c in changes.iter().filter(|c| c.status() == Status::Created) {
-                write::not_writable_by_others(&c.path).map_err(|e| InstallError::io(&c.path, e))?;
+                atomic::not_writable_by_others(&c.path)
+                    .map_err(|e| InstallError::io(&c.path, e))?;
             }
         }
         // Unlocked first: the lock file is in the directories pruned below.
@@ -704,8 +703,8 @@ fn create_dirs(dir: &Path) -> Result<Vec<PathBuf>, InstallError> {
 }
 
 /// Writes planned changes: backup first, then the file, each atomically
-/// (see [`write`]); a symlinked file is written at its target, so the link
-/// stays a link. Deletions also remove the directories they leave empty.
+/// (see `crate::atomic::write`); a symlinked file is written at its target,
+/// so the link stays a link. Deletions also remove the directories they leave empty.
 ///
 /// # Errors
 /// The first write that fails. That file keeps its old bytes (and a backup
@@ -724,36 +723,36 @@ fn apply_changes(changes: &[FileChange], prune: bool) -> Result<(), InstallError
         let mut new_backup = None;
         if let (Some(backup), Some(before)) = (&change.backup, &change.before) {
             if !backup.exists() {
-                write::write_new(backup, before).map_err(|e| InstallError::write(backup, e))?;
+                atomic::write_new(backup, before).map_err(|e| InstallError::write(backup, e))?;
                 new_backup = Some(backup);
             }
         }
         match &change.after {
             Some(bytes) => {
-                let written = write::resolve(&change.path)
+                let written = atomic::resolve(&change.path)
                     .and_then(|target| {
                         if let Some(parent) = target.parent() {
                             fs::create_dir_all(parent)?;
                         }
-                        write::write(&target, bytes, change.executable)
+                        atomic::write(&target, bytes, change.executable)
                     })
                     .map_err(|e| InstallError::write(&change.path, e));
                 if let Err(e) = written {
                     if let Some(backup) = new_backup {
-                        let _ = write::remove(backup);
+                        let _ = atomic::remove(backup);
                     }
                     return Err(e);
                 }
             }
             None => {
-                write::remove(&change.path).map_err(|e| InstallError::io(&change.path, e))?;
+                atomic::remove(&change.path).map_err(|e| InstallError::io(&change.path, e))?;
                 if prune {
                     prune_empty_dirs(&change.path, &change.stop);
                 }
             }
         }
         if let Some(backup) = &change.drop_backup {
-            write::remove(backup).map_err(|e| InstallError::io(backup, e))?;
+            atomic::remove(backup).map_err(|e| InstallError::io(backup, e))?;
         }
     }
     Ok(())

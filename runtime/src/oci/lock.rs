@@ -124,9 +124,9 @@ impl LockFile {
     /// # Errors
     /// When the file cannot be read, parsed, locked or written: one line.
     pub fn update(path: &Path, change: impl FnOnce(&mut LockFile)) -> Result<bool, String> {
-        use crate::install::write;
-        let target = write::resolve(path).map_err(|e| format!("`{}`: {e}", path.display()))?;
-        let _lock = write::Lock::acquire(&target, write::LOCK_WAIT)
+        use crate::atomic;
+        let target = atomic::resolve(path).map_err(|e| format!("`{}`: {e}", path.display()))?;
+        let _lock = atomic::Lock::acquire(&target, atomic::LOCK_WAIT)
             .map_err(|e| format!("cannot lock `{}`: {e}", target.display()))?;
         let before = match fsread::read_bounded(&target, caps::HOOKS_JSON) {
             Ok(bytes) => Some(bytes),
@@ -147,7 +147,7 @@ impl LockFile {
         if before.as_deref() == Some(&after[..]) {
             return Ok(false);
         }
-        write::write(&target, &after, false)
+        atomic::write(&target, &after, false)
             .map_err(|e| format!("cannot write `{}`: {e}", target.display()))?;
         Ok(true)
     }

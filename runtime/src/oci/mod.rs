@@ -338,10 +338,7 @@ fn digest_path(digest: &str) -> PathBuf {
 /// `sha256:<hex>` of `bytes`.
 pub fn sha256_digest(bytes: &[u8]) -> String {
     use sha2::{Digest, Sha256};
-    format!(
-        "sha256:{}",
-        crate::config::trust::hex(&Sha256::digest(bytes))
-    )
+    format!("sha256:{}", crate::encoding::hex(&Sha256::digest(bytes)))
 }
 
 /// The component layer of a wasm artifact manifest: its digest and size.

@@ -292,7 +292,7 @@ fn cached_blob_ok(path: &Path, digest: &str) -> bool {
 fn read_component(path: &Path) -> Result<Vec<u8>, String> {
     let (mut file, meta) =
         crate::fsread::open_bounded(path, caps::COMPONENT).map_err(|e| e.to_string())?;
-    crate::exec::wasm::read_open_component(path, &mut file, &meta).map_err(|f| f.to_string())
+    crate::component::read_open_component(path, &mut file, &meta).map_err(|f| f.to_string())
 }
 
 /// `op` within [`OP_TIMEOUT`], its error on one line naming `reference`.

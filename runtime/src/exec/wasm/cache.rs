@@ -317,7 +317,7 @@ impl Hasher for Sha256Hasher {
     }
 }
 
-pub(crate) use crate::config::trust::hex;
+pub(crate) use crate::encoding::hex;
 
 /// Create `dir` (0700) if needed and check that no other user can write to it.
 pub(crate) fn ensure_private_dir(dir: &Path) -> Result<(), String> {

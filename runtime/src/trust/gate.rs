@@ -11,49 +11,10 @@ use serde_json::Value;
 use super::TrustStore;
 use crate::config::{Grants, Handler, HandlerKind, Limits, Scope, DEFAULT_TIMEOUT};
 use crate::exec::Report;
+pub use crate::exec::Standing;
 use crate::protocol::{
     Answer, Behavior, Decision, Failure, HookSpecificOutput, Outcome, PermissionDecision, Skip,
 };
-
-/// How a selected handler stands with respect to trust.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Standing {
-    /// Managed or user scope: trusted by definition.
-    User,
-    /// A project hook whose current definition the user trusted.
-    Trusted,
-    /// A project wasm hook asking for nothing beyond reading the project:
-    /// it runs as declared; whether it is trusted is only looked up (hashing
-    /// the component) if its answer says what only trust allows.
-    Sandboxed,
-    /// A project wasm hook that is not trusted: it runs with its grants narrowed.
-    Narrowed,
-    /// A project command hook that is not trusted: it does not run.
-    Untrusted,
-    /// A handler type the runtime does not run; trust does not apply.
-    NotApplicable,
-}
-
-impl Standing {
-    /// A stable kebab-case name, for machine readers (the audit log).
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Standing::User => "by-scope",
-            Standing::Trusted => "trusted",
-            Standing::Sandboxed => "sandboxed",
-            Standing::Narrowed => "narrowed",
-            Standing::Untrusted => "untrusted",
-            Standing::NotApplicable => "not-applicable",
-        }
-    }
-
-    /// Whether the hook ran with its owner's trust: a managed or user hook,
-    /// or a project hook the user trusted. A sandboxed project wasm hook ran
-    /// with the sandbox's defaults, without its trust being looked up.
-    pub fn trusted(self) -> bool {
-        matches!(self, Standing::User | Standing::Trusted)
-    }
-}
 
 /// One selected handler after the trust gate.
 #[derive(Debug, Clone)]

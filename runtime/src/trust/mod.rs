@@ -1,7 +1,10 @@
 //! The trust store: which project hooks the user allowed to run with their rights.
 //!
-//! Part of stage 2 of the pipeline (load), applied right after select by
-//! `gate`. A repository is untrusted input: cloning one must not run its
+//! The gate stage, between select and execute (`gate` clamps the selected
+//! handlers before they run and merges their reports after, so in the
+//! layers it sits above `exec`; see `layers.rs`).
+//!
+//! A repository is untrusted input: cloning one must not run its
 //! `.agents/hooks.json` commands. So a project-scope **command** hook, and an
 //! **http** hook (it sends each event's input off the machine), runs
 //! only once the user trusted its exact definition (`agenthooks trust`, or
@@ -40,7 +43,8 @@ use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 use sha2::{Digest, Sha256};
 
-use super::{Handler, HandlerKind, Scope};
+use crate::config::{Handler, HandlerKind, Scope};
+use crate::encoding::{hex, sha256_hex};
 use crate::fsread::{self, caps, ReadError};
 
 /// The SHA-256 (lower-case hex) of a handler's canonical definition.
@@ -59,24 +63,6 @@ impl fmt::Display for Fingerprint {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.0)
     }
-}
-
-/// Lower-case hex SHA-256 of `bytes`.
-pub fn sha256_hex(bytes: &[u8]) -> String {
-    hex(&Sha256::digest(bytes))
-}
-
-/// Lower-case hex of `bytes`: the one spelling of every digest agenthooks
-/// shows, stores or keys by (trust, the compile cache, OCI). A wasm report
-/// carries its component's digest, so no `format!` per byte.
-pub(crate) fn hex(bytes: &[u8]) -> String {
-    const DIGITS: &[u8; 16] = b"0123456789abcdef";
-    let mut out = String::with_capacity(bytes.len() * 2);
-    for &b in bytes {
-        out.push(char::from(DIGITS[usize::from(b >> 4)]));
-        out.push(char::from(DIGITS[usize::from(b & 0x0f)]));
-    }
-    out
 }
 
 /// Lower-case hex SHA-256 of a file the project controls, streamed through a
@@ -509,7 +495,7 @@ impl TrustStore {
             path: root.to_path_buf(),
             source,
         })?;
-        let now = crate::audit::rfc3339(std::time::SystemTime::now());
+        let now = crate::encoding::rfc3339(std::time::SystemTime::now());
         let mut hooks = BTreeMap::new();
         for handler in handlers {
             if handler.scope != Scope::Project {

@@ -859,12 +859,3 @@ fn sandboxed_wasm_hooks_read_the_store_only_when_an_answer_needs_trust() {
     let _ = gate_loading(&[&p.command("true")], counting_load);
     assert_eq!(loads(), 3);
 }
-
-#[test]
-fn digests_are_lower_case_hex() {
-    assert_eq!(super::hex(&[0x00, 0x0f, 0xa5, 0xff]), "000fa5ff");
-    assert_eq!(
-        sha256_hex(b""),
-        "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
-    );
-}
