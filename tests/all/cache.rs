@@ -46,8 +46,10 @@ fn cache_lists_evicts_under_the_budget_and_cleans() {
     );
 
     // The index records a component only once it has not changed for 3 s
-    // (`fsread::SETTLE`): wait, so the listing can name it.
-    std::thread::sleep(Duration::from_millis(3200));
+    // (`fsread::SETTLE`), compared in whole seconds, so up to 4 s after its
+    // write: wait that long, so the listing can name it (3.2 s named it
+    // only when the write fell late in its second).
+    std::thread::sleep(Duration::from_millis(4100));
     // A budget of 0: the month-old entry goes, the one just compiled stays.
     let mut compile = p.cmd(["compile"]);
     compile.arg(&component).env("AGENTHOOKS_CACHE_MAX_MIB", "0");
