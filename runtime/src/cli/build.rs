@@ -325,9 +325,20 @@ fn build_one(krate: &Path, component: &Path) -> anyhow::Result<usize> {
 /// error (`error: ...`, `error[E0425]: ...`), or the note that the target
 /// is not installed, cut to one bounded line.
 fn first_error_line(stderr: impl io::Read, out: &mut impl Write) -> Option<String> {
+    // A build script may print a line of any length: it is read in pieces
+    // of at most this many bytes, each copied and looked at on its own.
+    const LINE_CAP: u64 = 64 << 10;
+    let mut reader = BufReader::new(stderr);
+    let mut buf = Vec::new();
     let mut first = None;
-    for line in BufReader::new(stderr).lines() {
-        let Ok(line) = line else { break };
+    loop {
+        buf.clear();
+        match io::Read::take(&mut reader, LINE_CAP).read_until(b'\n', &mut buf) {
+            Ok(0) | Err(_) => break,
+            Ok(_) => {}
+        }
+        let text = String::from_utf8_lossy(&buf);
+        let line = text.trim_end_matches(['\n', '\r']);
         let _ = writeln!(out, "{line}");
         // A missing target is the cause whatever error rustc gives first.
         let missing_target = line.contains("target may not be installed");
@@ -531,5 +542,22 @@ mod tests {
             "{line}"
         );
         assert!(cargo_failure(None).contains("its errors are above"));
+    }
+
+    #[test]
+    fn a_line_of_any_length_is_read_in_bounded_pieces() {
+        // A build script's 1 MiB line: copied whole (in pieces), and the
+        // error after it still found.
+        let long = "x".repeat(1 << 20);
+        let stderr = format!("{long}\nerror: the real one\n");
+        let mut copied = Vec::new();
+        let first = first_error_line(stderr.as_bytes(), &mut copied);
+        assert_eq!(first.as_deref(), Some("error: the real one"));
+        let pieces = String::from_utf8(copied).unwrap();
+        assert_eq!(
+            pieces.replace('\n', ""),
+            format!("{long}error: the real one")
+        );
+        assert!(pieces.lines().all(|l| l.len() <= 64 << 10));
     }
 }
