@@ -95,6 +95,14 @@ fn a_new_event_in_hooks_json_is_noticed_then_wired_and_unused_ones_go() {
         .filter(|l| l.contains("run `agenthooks install claude`"))
         .count();
     assert_eq!(notes, 1, "{stderr}");
+    // ... and in Claude Code's own window: the user sees it there.
+    let answer: serde_json::Value =
+        serde_json::from_str(&ran.stdout()).unwrap_or_else(|e| panic!("{e}: {}", ran.stdout()));
+    let shown = answer["systemMessage"].as_str().unwrap_or_default();
+    assert!(
+        shown.contains("hooks for Stop") && shown.contains("run `agenthooks install claude`"),
+        "{answer}"
+    );
     // ... and not on the other events.
     let pre = json!({
         "session_id": "s", "transcript_path": "/dev/null", "cwd": p.root,

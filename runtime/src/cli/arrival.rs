@@ -47,7 +47,8 @@ fn arrives(agent: &dyn Agent, event: &Event, markers: Option<&std::path::Path>) 
 /// On a session's arrival: warm the cache for `config`'s components, and
 /// add the message about held-back hooks to `answer` (its `systemMessage`,
 /// after a hook's own), or to `notes` when the agent shows none at this
-/// event. `markers` is where the once-per-session marker goes (`None`: the
+/// event. `stale_wiring` is [`install::drift`](crate::install::drift)'s
+/// line, said there too. `markers` is where the once-per-session marker goes (`None`: the
 /// cache directory's `arrived/`).
 pub fn on_arrival(
     agent: &dyn Agent,
@@ -55,6 +56,7 @@ pub fn on_arrival(
     config: &Config,
     answer: &mut Answer,
     notes: &mut Vec<Note>,
+    stale_wiring: Option<String>,
     markers: Option<PathBuf>,
 ) {
     let markers = once::notice_dir(markers.as_deref());
@@ -66,8 +68,11 @@ pub fn on_arrival(
     let (store, store_note) = TrustStore::load();
     notes.extend(store_note.map(|n| Note::new(Source::Trust, "trust", n)));
     let hooks = status::hooks(config, &store, WasmHost::global());
-    let Some(message) = status::notice(&hooks) else {
-        return;
+    let stale_wiring = stale_wiring.map(|line| format!("agenthooks: {line}"));
+    let message = match (status::notice(&hooks), stale_wiring) {
+        (Some(held), Some(stale)) => format!("{held}\n{stale}"),
+        (Some(one), None) | (None, Some(one)) => one,
+        (None, None) => return,
     };
     let shows = agent
         .table()

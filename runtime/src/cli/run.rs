@@ -138,13 +138,19 @@ pub fn bridge(args: &Args, input: impl Read, notes: &mut Vec<Note>) -> anyhow::R
         home: None,
         project_root: root.clone(),
     });
-    if agent
+    let wiring = if agent
         .table()
         .session_start()
         .is_some_and(|row| row.canonical == event.name())
     {
-        notes.extend(wiring_note(agent, &config, root.as_deref()));
-    }
+        wiring_note(agent, &config, root.as_deref())
+    } else {
+        None
+    };
+    // Hooks the agent's entries never call do not protect the user: said on
+    // stderr here, and in the agent's own window with the arrival message.
+    let stale = wiring.as_ref().map(|n| n.text.clone());
+    notes.extend(wiring);
     // A hook the agent's own config runs for this event already is not run
     // a second time here.
     let env = install::Env::from_process().ok();
@@ -173,6 +179,7 @@ pub fn bridge(args: &Args, input: impl Read, notes: &mut Vec<Note>) -> anyhow::R
         &config,
         &mut done.answer,
         &mut done.notes,
+        stale,
         None,
     );
     Ok(agent.encode(&event, &done.answer).with_notes(done.notes))
