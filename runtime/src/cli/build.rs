@@ -455,7 +455,6 @@ mod tests {
         assert_eq!(artifact("not json", manifest), None);
     }
 
-
     #[test]
     fn a_failed_cargo_build_names_its_first_error() {
         let stderr = "   Compiling x v0.1.0\nerror: failed to load manifest for dependency `agenthooks-sdk`\n\nCaused by:\n  No such file\nerror: later\n";

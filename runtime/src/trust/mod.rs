@@ -581,8 +581,10 @@ impl TrustStore {
         };
         let mut text = serde_json::to_vec_pretty(&file).map_err(|e| write_err(e.into()))?;
         text.push(b'\n');
-        atomic::write_with(&path, atomic::Options::PRIVATE, |file| file.write_all(&text))
-            .map_err(write_err)
+        atomic::write_with(&path, atomic::Options::PRIVATE, |file| {
+            file.write_all(&text)
+        })
+        .map_err(write_err)
     }
 }
 

@@ -13,7 +13,6 @@ use crate::exec::Report;
 use crate::protocol::{Event, Failure, Outcome};
 
 impl WasmHost {
-
     /// Call the guest with `left` of the handler's time (its timeout less
     /// what loading took).
     pub(super) async fn call(

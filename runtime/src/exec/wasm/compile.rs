@@ -81,7 +81,6 @@ impl Inner {
         });
     }
 
-
     /// Compile a cold component here and now with `tier`'s compiler, store
     /// it, and link it.
     pub(super) fn compile_cold(
@@ -170,7 +169,9 @@ impl Inner {
             std::thread::sleep(WORKER_POLL);
         };
         found
-            .map(|(loaded, tier)| self.link(path, cold.meta.clone(), loaded, tier, start, &mut notes))
+            .map(|(loaded, tier)| {
+                self.link(path, cold.meta.clone(), loaded, tier, start, &mut notes)
+            })
             .transpose()
     }
 }
@@ -183,7 +184,7 @@ pub(super) fn lock<K, V>(map: &Mutex<HashMap<K, V>>) -> std::sync::MutexGuard<'_
 
 #[cfg(test)]
 mod tests {
-    use super::super::probe::tests::{empty_component, host};
+    use super::super::probe::tests::{empty_component, hook_file, host};
     use super::super::probe::{Probe, Probing};
     use super::super::Tiers;
     use super::*;
@@ -207,9 +208,7 @@ mod tests {
 
     #[test]
     fn a_compile_stores_its_entry_though_the_component_does_not_link() {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("hook.wasm");
-        std::fs::write(&path, empty_component()).unwrap();
+        let (dir, path) = hook_file(&empty_component());
         let cache_dir = dir.path().join("cache");
         let host = host(Some(&cache_dir), Tiers::Optimized);
         let inner = host.inner();
@@ -232,13 +231,10 @@ mod tests {
 
     #[test]
     fn after_a_worker_that_stored_nothing_the_component_is_still_cold() {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("hook.wasm");
-        std::fs::write(&path, empty_component()).unwrap();
+        let (dir, path) = hook_file(&empty_component());
         let host = host(Some(&dir.path().join("cache")), Tiers::Optimized);
         let inner = host.inner();
-        let Ok(Probe::Cold(cold)) = inner.probe(&path, &mut Notes::new(false), Probing::Run)
-        else {
+        let Ok(Probe::Cold(cold)) = inner.probe(&path, &mut Notes::new(false), Probing::Run) else {
             panic!("not cold");
         };
         assert!(matches!(

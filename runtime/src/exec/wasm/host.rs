@@ -255,6 +255,7 @@ impl WasmHost {
 
 #[cfg(test)]
 mod tests {
+    use super::super::probe::tests::{empty_component, hook_file};
     use super::*;
 
     fn host() -> WasmHost {
@@ -278,9 +279,7 @@ mod tests {
 
     #[test]
     fn compile_reports_what_a_run_would_fail_with() {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("hook.wasm");
-        std::fs::write(&path, b"not wasm at all").unwrap();
+        let (_dir, path) = hook_file(b"not wasm at all");
         let (result, _notes) = host().compile(&path);
         assert!(
             matches!(result, Err(Failure::NotAComponent { .. })),
@@ -290,9 +289,7 @@ mod tests {
 
     #[test]
     fn a_library_host_starts_no_worker() {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("hook.wasm");
-        std::fs::write(&path, wasm_encoder::Component::new().finish()).unwrap();
+        let (dir, path) = hook_file(&empty_component());
         let host = WasmHost::new(CacheDir::at(dir.path().join("cache")));
         assert_eq!(host.start_worker(&path), None);
         // Nothing compiled it: an event would still find it cold.

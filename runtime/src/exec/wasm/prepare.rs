@@ -270,7 +270,7 @@ fn whole_secs(d: Duration) -> u64 {
 
 #[cfg(test)]
 mod tests {
-    use super::super::probe::tests::{empty_component, host};
+    use super::super::probe::tests::{empty_component, hook_file, host};
     use super::super::Tiers;
     use super::*;
 
@@ -315,12 +315,13 @@ mod tests {
 
     #[test]
     fn a_pinned_digest_is_checked_before_anything_compiles() {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("hook.wasm");
-        std::fs::write(&path, empty_component()).unwrap();
+        let (dir, path) = hook_file(&empty_component());
         let cache_dir = dir.path().join("cache");
         let host = host(Some(&cache_dir), Tiers::Optimized);
-        let pinned = ("oci://example.com/hook:1".to_string(), "sha256:00".to_string());
+        let pinned = (
+            "oci://example.com/hook:1".to_string(),
+            "sha256:00".to_string(),
+        );
         let deadline = tokio::time::Instant::now() + Duration::from_secs(60);
         let mut notes = Notes::new(true);
         let prepared =

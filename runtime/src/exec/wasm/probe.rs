@@ -148,7 +148,13 @@ impl Inner {
                 let digest = cache::digest_of(&bytes);
                 match self.find_by_digest(runtime, path, &meta, &digest, probing, notes)? {
                     Some(found) => found,
-                    None => return Ok(Probe::Cold(Box::new(Cold { bytes, digest, meta }))),
+                    None => {
+                        return Ok(Probe::Cold(Box::new(Cold {
+                            bytes,
+                            digest,
+                            meta,
+                        })))
+                    }
                 }
             }
         };
@@ -376,6 +382,14 @@ pub(super) mod tests {
         bytes
     }
 
+    /// A temporary directory holding `hook.wasm` with `bytes`, and its path.
+    pub(crate) fn hook_file(bytes: &[u8]) -> (tempfile::TempDir, PathBuf) {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("hook.wasm");
+        std::fs::write(&path, bytes).unwrap();
+        (dir, path)
+    }
+
     pub(crate) fn host(cache: Option<&Path>, tiers: Tiers) -> WasmHost {
         let options = EngineOptions {
             tiers,
@@ -391,9 +405,7 @@ pub(super) mod tests {
 
     #[test]
     fn a_component_nothing_holds_is_cold_read_and_hashed() {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("hook.wasm");
-        std::fs::write(&path, empty_component()).unwrap();
+        let (dir, path) = hook_file(&empty_component());
         let host = host(Some(&dir.path().join("cache")), Tiers::Optimized);
         match probe(&host, &path, Probing::Run) {
             Ok(Probe::Cold(cold)) => {
@@ -425,9 +437,7 @@ pub(super) mod tests {
 
     #[test]
     fn a_compile_remembered_as_failed_fails_at_the_next_probe() {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("hook.wasm");
-        std::fs::write(&path, broken_component()).unwrap();
+        let (dir, path) = hook_file(&broken_component());
         let host = host(Some(&dir.path().join("cache")), Tiers::Optimized);
         let Ok(Probe::Cold(cold)) = probe(&host, &path, Probing::Run) else {
             panic!("not cold");
@@ -458,15 +468,10 @@ pub(super) mod tests {
 
     #[test]
     fn only_an_events_probe_builds_the_baseline_engine() {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("hook.wasm");
-        std::fs::write(&path, empty_component()).unwrap();
+        let (dir, path) = hook_file(&empty_component());
         let host = host(Some(&dir.path().join("cache")), Tiers::Both);
         for probing in [Probing::Warm, Probing::Compile] {
-            assert!(matches!(
-                probe(&host, &path, probing),
-                Ok(Probe::Cold(_))
-            ));
+            assert!(matches!(probe(&host, &path, probing), Ok(Probe::Cold(_))));
         }
         assert!(host.inner().baseline.get().is_none());
         // An event may run the baseline tier: it looks in its cache too.
@@ -494,9 +499,12 @@ pub(super) mod tests {
             "`a.wasm`: loaded from the compile cache in 1.5 ms"
         );
         let first = compiled(CacheStatus::Compiled, Tier::Baseline);
-        assert!(describe(&first, true, "a.wasm")
-            .ends_with("compiled and cached in 1.5 ms (baseline tier, Winch; Cranelift replaces it)"));
+        assert!(describe(&first, true, "a.wasm").ends_with(
+            "compiled and cached in 1.5 ms (baseline tier, Winch; Cranelift replaces it)"
+        ));
         let only = compiled(CacheStatus::CompiledUncached, Tier::Baseline);
-        assert!(describe(&only, false, "a.wasm").ends_with("compiled in 1.5 ms (baseline tier, Winch)"));
+        assert!(
+            describe(&only, false, "a.wasm").ends_with("compiled in 1.5 ms (baseline tier, Winch)")
+        );
     }
 }
