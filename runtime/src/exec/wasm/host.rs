@@ -111,7 +111,7 @@ impl WasmHost {
 
     /// Run `handler` (whose kind is `spec`) on `event` and report what it came to.
     ///
-    /// Never fails and never outlives `handler.timeout` + [`GRACE`], compiling
+    /// Never fails and never outlives `handler.timeout` + [`GRACE`](super::GRACE), compiling
     /// included: a component still compiling at the timeout fails with
     /// [`Failure::StillCompiling`] and goes on compiling into the cache. Log
     /// lines and cache details go to `notes` with `ctx.verbose`.

@@ -7,7 +7,7 @@
 //! memory limit, no files, environment or network unless granted, and bounded
 //! output. A trapped instance is dropped with its store and never called again.
 //!
-//! Each way a guest can fail is a distinct [`Failure`]; `classify.rs` is the
+//! Each way a guest can fail is a distinct [`Failure`](crate::protocol::Failure); `classify.rs` is the
 //! only place that looks inside wasmtime's errors. The handler's `onError`
 //! is applied later, by the aggregator.
 //!
@@ -20,7 +20,7 @@
 //! not hold is compiled off the event's path — by a detached worker process
 //! in the CLI (`worker.rs`), on a blocking thread in library mode — and the
 //! event waits for it only until the handler's timeout, then fails with
-//! [`Failure::StillCompiling`] while the compile goes on to fill the cache.
+//! [`Failure::StillCompiling`](crate::protocol::Failure::StillCompiling) while the compile goes on to fill the cache.
 //!
 //! Two tiers (`engine.rs`): a cold component is compiled first with the
 //! baseline compiler (Winch, about 20× faster to compile), which answers the
