@@ -365,6 +365,12 @@ mod tests {
     }
 
     #[cfg(unix)]
+    fn mode(path: &Path) -> u32 {
+        use std::os::unix::fs::PermissionsExt;
+        fs::metadata(path).unwrap().permissions().mode() & 0o777
+    }
+
+    #[cfg(unix)]
     #[test]
     fn a_rewrite_keeps_the_mode_and_leaves_no_temporary_file() {
         use std::os::unix::fs::PermissionsExt;
@@ -374,8 +380,7 @@ mod tests {
         fs::set_permissions(&f, fs::Permissions::from_mode(0o640)).unwrap();
         write(&f, b"new", false).unwrap();
         assert_eq!(fs::read(&f).unwrap(), b"new");
-        let mode = fs::metadata(&f).unwrap().permissions().mode() & 0o777;
-        assert_eq!(mode, 0o640);
+        assert_eq!(mode(&f), 0o640);
         let names: Vec<_> = fs::read_dir(dir.path()).unwrap().flatten().collect();
         assert_eq!(names.len(), 1, "{names:?}");
     }
@@ -391,19 +396,14 @@ mod tests {
     }
 
     #[cfg(unix)]
-    fn mode(path: &Path) -> u32 {
-        use std::os::unix::fs::PermissionsExt;
-        fs::metadata(path).unwrap().permissions().mode() & 0o777
-    }
-
-    #[cfg(unix)]
     #[test]
     fn private_files_are_the_owners_alone_whatever_was_there() {
-        use std::os::unix::fs::PermissionsExt;
         let dir = tempfile::tempdir().unwrap();
         let f = dir.path().join("store.json");
+        // A store someone made readable to others is private again once rewritten.
         fs::write(&f, "old").unwrap();
-        fs::set_permissions(&f, fs::Permissions::from_mode(0o644)).unwrap();
+        let shared = <fs::Permissions as std::os::unix::fs::PermissionsExt>::from_mode(0o644);
+        fs::set_permissions(&f, shared).unwrap();
         write_with(&f, Options::PRIVATE, |file| file.write_all(b"new")).unwrap();
         assert_eq!(fs::read(&f).unwrap(), b"new");
         assert_eq!(mode(&f), 0o600);

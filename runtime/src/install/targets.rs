@@ -333,40 +333,24 @@ mod tests {
     #[test]
     fn the_native_timeout_is_the_agents_own_deadline_for_the_event() {
         let s = Duration::from_secs;
-        let agent = |id| crate::agents::find(id).unwrap();
-        assert_eq!(
-            native_timeout(agent("claude"), EventName::PreToolUse),
-            s(600)
-        );
-        assert_eq!(
-            native_timeout(agent("claude"), EventName::UserPromptSubmit),
-            s(30)
-        );
-        assert_eq!(
-            native_timeout(agent("codex"), EventName::PreToolUse),
-            s(600)
-        );
-        assert_eq!(native_timeout(agent("codex"), EventName::SessionEnd), s(1));
-        assert_eq!(
-            native_timeout(agent("claude"), EventName::SessionEnd),
-            Duration::from_millis(1500)
-        );
-        assert_eq!(
-            in_unit(
-                native_timeout(agent("claude"), EventName::SessionEnd),
-                TimeUnit::Seconds
-            ),
-            2
-        );
-        assert_eq!(
-            native_timeout(agent("claude"), EventName::MessageDisplay),
-            s(10)
-        );
-        assert_eq!(
-            native_timeout(agent("gemini"), EventName::PreToolUse),
-            s(60)
-        );
-        assert_eq!(native_timeout(agent("kiro"), EventName::PreToolUse), s(30));
+        let cases = [
+            ("claude", EventName::PreToolUse, s(600)),
+            ("claude", EventName::UserPromptSubmit, s(30)),
+            ("claude", EventName::SessionEnd, Duration::from_millis(1500)),
+            ("claude", EventName::MessageDisplay, s(10)),
+            ("codex", EventName::PreToolUse, s(600)),
+            ("codex", EventName::SessionEnd, s(1)),
+            ("gemini", EventName::PreToolUse, s(60)),
+            ("kiro", EventName::PreToolUse, s(30)),
+        ];
+        for (id, event, want) in cases {
+            let agent = crate::agents::find(id).unwrap();
+            assert_eq!(native_timeout(agent, event), want, "{id} {event:?}");
+        }
+        // Claude's 1.5 s is written as 2 s: never below the deadline.
+        let claude = crate::agents::find("claude").unwrap();
+        let end = native_timeout(claude, EventName::SessionEnd);
+        assert_eq!(in_unit(end, TimeUnit::Seconds), 2);
     }
 
     /// For every agent and installed event: the entry's timeout, read back in
