@@ -8,10 +8,13 @@
 //! - [`Lock`]: an advisory lock per file, held across read, merge and write,
 //!   so concurrent installs (the same agent twice, or agents whose files are
 //!   one file) each see the other's result instead of overwriting it.
-//! - [`write`]: new bytes go to a temporary file in the same directory, are
-//!   flushed to disk, and replace the old file by `rename` (atomic), which
-//!   is then made durable by syncing the directory. Until the rename the old
-//!   file is untouched; a failed write leaves no temporary file behind.
+//! - [`write_with`]: new bytes go to a temporary file in the same directory,
+//!   are flushed to disk, and replace the old file by `rename` (atomic),
+//!   which is then made durable by syncing the directory. Until the rename
+//!   the old file is untouched; a failed write leaves no temporary file
+//!   behind. It is the one writer of the runtime: users' files ([`write`],
+//!   [`write_new`]), the trust store, the compile cache and its index, pulled
+//!   components and built ones each pass their [`Options`].
 
 use std::fs::{self, File};
 use std::io::{self, Write as _};
@@ -160,62 +163,129 @@ pub(crate) fn not_writable_by_others(_path: &Path) -> io::Result<()> {
     Ok(())
 }
 
-/// Replaces the bytes of `target` (a resolved path) by `bytes` atomically:
-/// temporary file in the same directory, fsync, rename, fsync of the
-/// directory. An existing file keeps its permissions (and, where we may set
-/// it, its owner); a new one gets the usual `0666` less the umask (`0777`
-/// when `executable`). On error `target` is as it was and no temporary file
-/// is left.
+/// How [`write_with`] writes a file: every write the runtime makes goes
+/// through it, with one of these.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Options {
+    /// Replace an existing file; else fail with `AlreadyExists` and leave it.
+    pub(crate) replace: bool,
+    /// Flush the file and then its directory to disk before returning, so
+    /// the new bytes survive a crash. A cache whose entries verify their own
+    /// digest does without: a lost write costs a compile, never a wrong answer.
+    pub(crate) durable: bool,
+    /// The permissions of the file written.
+    pub(crate) mode: Mode,
+}
+
+/// The permissions of a file [`write_with`] writes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Mode {
+    /// A user's own file: an existing one keeps its permissions (and, where
+    /// we may set it, its owner); a new one gets the usual `0666` less the
+    /// umask (`0777` when `executable`).
+    User {
+        /// Whether the file is a program (a hook script, a plugin shim).
+        executable: bool,
+    },
+    /// Readable and writable by its owner only (`0600`), whatever was there:
+    /// caches, the trust store, backups of a user's file.
+    Private,
+}
+
+impl Options {
+    /// A user's file (or one written for them), replaced whole and durably.
+    pub(crate) const USER: Options = Options {
+        replace: true,
+        durable: true,
+        mode: Mode::User { executable: false },
+    };
+    /// Agenthooks' own record (the trust store): durable and private.
+    pub(crate) const PRIVATE: Options = Options {
+        replace: true,
+        durable: true,
+        mode: Mode::Private,
+    };
+    /// A cache file: private, and not flushed (see [`Options::durable`]).
+    pub(crate) const CACHE: Options = Options {
+        replace: true,
+        durable: false,
+        mode: Mode::Private,
+    };
+}
+
+/// Replaces the bytes of `target` (a resolved path) by `bytes` atomically,
+/// as a user's file ([`Options::USER`]; `executable` for a program).
 pub(crate) fn write(target: &Path, bytes: &[u8], executable: bool) -> io::Result<()> {
+    let options = Options {
+        mode: Mode::User { executable },
+        ..Options::USER
+    };
+    write_with(target, options, |file| file.write_all(bytes))
+}
+
+/// Like [`write`], but never replaces an existing file, and private (for
+/// backups, which are written once and never overwritten).
+pub(crate) fn write_new(target: &Path, bytes: &[u8]) -> io::Result<()> {
+    let options = Options {
+        replace: false,
+        ..Options::PRIVATE
+    };
+    write_with(target, options, |file| file.write_all(bytes))
+}
+
+/// Writes `target` whole or not at all: `fill` writes the bytes to a
+/// temporary file in the same directory (`.<name>.<random>.agenthooks.tmp`),
+/// which then replaces `target` by `rename` (atomic), or is linked in only
+/// if `target` does not exist when `options` say not to replace. Readers
+/// see the old file or the new one, never a part. On error `target` is as it
+/// was and no temporary file is left. The directory must exist.
+pub(crate) fn write_with(
+    target: &Path,
+    options: Options,
+    fill: impl FnOnce(&mut File) -> io::Result<()>,
+) -> io::Result<()> {
     let dir = match target.parent() {
         Some(d) if !d.as_os_str().is_empty() => d,
         _ => Path::new("."),
     };
     let name = target.file_name().unwrap_or_default().to_string_lossy();
     let prefix = format!(".{name}.");
-    let existing = fs::metadata(target).ok().filter(|m| m.is_file());
     let mut builder = tempfile::Builder::new();
-    builder.prefix(&prefix).suffix(".agenthooks.tmp");
+    builder.prefix(&prefix).suffix(TEMP_SUFFIX);
     #[cfg(unix)]
     {
         use std::os::unix::fs::PermissionsExt;
         // Applied at creation, so the umask trims it as it would any new file.
-        builder.permissions(fs::Permissions::from_mode(if executable {
-            0o777
-        } else {
-            0o666
+        builder.permissions(fs::Permissions::from_mode(match options.mode {
+            Mode::User { executable: true } => 0o777,
+            Mode::User { executable: false } => 0o666,
+            Mode::Private => 0o600,
         }));
     }
     let mut tmp = builder.tempfile_in(dir)?;
-    if let Some(meta) = &existing {
-        keep_owner_and_mode(tmp.as_file(), meta, executable)?;
+    if let Mode::User { executable } = options.mode {
+        if let Some(meta) = fs::metadata(target).ok().filter(|m| m.is_file()) {
+            keep_owner_and_mode(tmp.as_file(), &meta, executable)?;
+        }
     }
-    tmp.write_all(bytes)?;
-    tmp.as_file().sync_all()?;
-    tmp.persist(target).map_err(|e| e.error)?;
-    sync_dir(dir);
+    fill(tmp.as_file_mut())?;
+    if options.durable {
+        tmp.as_file().sync_all()?;
+    }
+    if options.replace {
+        tmp.persist(target).map_err(|e| e.error)?;
+    } else {
+        tmp.persist_noclobber(target).map_err(|e| e.error)?;
+    }
+    if options.durable {
+        sync_dir(dir);
+    }
     Ok(())
 }
 
-/// Like [`write`], but never replaces an existing file (for backups, which
-/// are written once and never overwritten).
-pub(crate) fn write_new(target: &Path, bytes: &[u8]) -> io::Result<()> {
-    let dir = match target.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d,
-        _ => Path::new("."),
-    };
-    let name = target.file_name().unwrap_or_default().to_string_lossy();
-    let prefix = format!(".{name}.");
-    let mut tmp = tempfile::Builder::new()
-        .prefix(&prefix)
-        .suffix(".agenthooks.tmp")
-        .tempfile_in(dir)?;
-    tmp.write_all(bytes)?;
-    tmp.as_file().sync_all()?;
-    tmp.persist_noclobber(target).map_err(|e| e.error)?;
-    sync_dir(dir);
-    Ok(())
-}
+/// How every temporary file of [`write_with`] ends, so a sweep of a
+/// directory agenthooks owns can tell its leftovers.
+pub(crate) const TEMP_SUFFIX: &str = ".agenthooks.tmp";
 
 /// Deletes `path` (a missing file is not an error) and syncs its directory.
 pub(crate) fn remove(path: &Path) -> io::Result<()> {
@@ -295,6 +365,12 @@ mod tests {
     }
 
     #[cfg(unix)]
+    fn mode(path: &Path) -> u32 {
+        use std::os::unix::fs::PermissionsExt;
+        fs::metadata(path).unwrap().permissions().mode() & 0o777
+    }
+
+    #[cfg(unix)]
     #[test]
     fn a_rewrite_keeps_the_mode_and_leaves_no_temporary_file() {
         use std::os::unix::fs::PermissionsExt;
@@ -304,8 +380,7 @@ mod tests {
         fs::set_permissions(&f, fs::Permissions::from_mode(0o640)).unwrap();
         write(&f, b"new", false).unwrap();
         assert_eq!(fs::read(&f).unwrap(), b"new");
-        let mode = fs::metadata(&f).unwrap().permissions().mode() & 0o777;
-        assert_eq!(mode, 0o640);
+        assert_eq!(mode(&f), 0o640);
         let names: Vec<_> = fs::read_dir(dir.path()).unwrap().flatten().collect();
         assert_eq!(names.len(), 1, "{names:?}");
     }
@@ -317,6 +392,75 @@ mod tests {
         write_new(&f, b"first").unwrap();
         assert!(write_new(&f, b"second").is_err());
         assert_eq!(fs::read(&f).unwrap(), b"first");
+        assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 1);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn private_files_are_the_owners_alone_whatever_was_there() {
+        let dir = tempfile::tempdir().unwrap();
+        let f = dir.path().join("store.json");
+        // A store someone made readable to others is private again once rewritten.
+        fs::write(&f, "old").unwrap();
+        let shared = <fs::Permissions as std::os::unix::fs::PermissionsExt>::from_mode(0o644);
+        fs::set_permissions(&f, shared).unwrap();
+        write_with(&f, Options::PRIVATE, |file| file.write_all(b"new")).unwrap();
+        assert_eq!(fs::read(&f).unwrap(), b"new");
+        assert_eq!(mode(&f), 0o600);
+        let cache = dir.path().join("entry.cwasm");
+        write_with(&cache, Options::CACHE, |file| file.write_all(b"a")).unwrap();
+        assert_eq!(mode(&cache), 0o600);
+        // Backups too: a copy of a user's file is no one else's business.
+        let backup = dir.path().join("x.bak");
+        write_new(&backup, b"b").unwrap();
+        assert_eq!(mode(&backup), 0o600);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_new_user_file_gets_the_usual_mode_and_a_program_its_x_bits() {
+        let dir = tempfile::tempdir().unwrap();
+        // The umask of the test process decides; 0o022 is everyone's default.
+        let plain = dir.path().join("hooks.json");
+        write(&plain, b"{}", false).unwrap();
+        let script = dir.path().join("hook.sh");
+        write(&script, b"#!/bin/sh", true).unwrap();
+        let (plain, script) = (mode(&plain), mode(&script));
+        assert_eq!(plain & 0o111, 0, "{plain:o}");
+        assert_eq!(plain & 0o600, 0o600, "{plain:o}");
+        assert_eq!(script & 0o700, 0o700, "{script:o}");
+        assert_eq!(script & !0o111, plain, "{script:o} vs {plain:o}");
+    }
+
+    #[test]
+    fn a_failed_fill_leaves_the_old_file_and_no_temporary() {
+        let dir = tempfile::tempdir().unwrap();
+        let f = dir.path().join("index.idx");
+        fs::write(&f, "old").unwrap();
+        let err = write_with(&f, Options::CACHE, |file| {
+            file.write_all(b"half")?;
+            Err(io::Error::other("disk full"))
+        })
+        .unwrap_err();
+        assert_eq!(err.to_string(), "disk full");
+        assert_eq!(fs::read(&f).unwrap(), b"old");
+        assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 1);
+    }
+
+    #[test]
+    fn without_replace_an_existing_file_stays_and_a_new_one_is_written() {
+        let dir = tempfile::tempdir().unwrap();
+        let f = dir.path().join("lib.rs");
+        let keep = Options {
+            replace: false,
+            ..Options::USER
+        };
+        write_with(&f, keep, |file| file.write_all(b"mine")).unwrap();
+        let err = write_with(&f, keep, |file| file.write_all(b"theirs")).unwrap_err();
+        assert_eq!(err.kind(), io::ErrorKind::AlreadyExists);
+        assert_eq!(fs::read(&f).unwrap(), b"mine");
+        write_with(&f, Options::USER, |file| file.write_all(b"new")).unwrap();
+        assert_eq!(fs::read(&f).unwrap(), b"new");
         assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 1);
     }
 

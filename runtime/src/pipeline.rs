@@ -15,7 +15,6 @@ use std::path::Path;
 
 use anyhow::Context as _;
 
-use crate::agents::deadline;
 use crate::aggregate::{aggregate, refusal, Verdict};
 use crate::audit::AuditLog;
 use crate::config::{Config, Handler, OnError};
@@ -192,8 +191,8 @@ pub async fn dispatch_selected(
         trust::gate(selected)
     };
     // A fail-closed hook must answer before the agent gives up on `run` and allows.
-    if let Some(deadline) = deadline::deadline(event.harness(), event.name()) {
-        gate.clamp(deadline::budget(deadline), event.harness(), deadline);
+    if let Some(deadline) = ctx.agent_deadline {
+        gate.clamp(deadline.budget(), deadline.agent, deadline.wait);
     }
     let reports = execute_all(&gate.runnable(), event, ctx).await;
     let reports = if gate.merge_reads_files(&reports) {
@@ -318,8 +317,76 @@ pub(crate) fn yields<T>(work: impl std::future::Future<Output = T>) -> (T, bool)
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::agents::deadline::EventDeadline;
     use crate::config::{self, LoadOptions};
     use crate::protocol::{Outcome, Skip};
+    use std::time::Duration;
+
+    /// The user's hooks.json holding one command hook on `event` (a user
+    /// hook runs without trust).
+    fn user_hook(home: &Path, project: &Path, event: &str, command: &str) -> Config {
+        let text = serde_json::json!({"hooks": {event: [{"hooks": [
+            {"type": "command", "command": command, "timeout": 30}]}]}});
+        std::fs::write(home.join(".agents/hooks.json"), text.to_string()).unwrap();
+        config::load(&LoadOptions {
+            home: Some(home.to_path_buf()),
+            project_root: Some(project.to_path_buf()),
+        })
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn handlers_are_kept_under_the_deadline_that_came_with_the_event() {
+        let (_tmp, home, project, event) = home_project_and_event();
+        let config = user_hook(&home, &project, "PreToolUse", "sleep 5");
+        let selected = select(&config.handlers, &event);
+        let ctx = ExecContext {
+            agent_deadline: Some(EventDeadline {
+                agent: "some-agent",
+                wait: Duration::from_secs(2),
+            }),
+            ..ExecContext::new(Some(project.clone()))
+        };
+        let (done, _) = yields(dispatch_selected(&event, &config, &selected, &ctx));
+        let report = &done.reports[0];
+        assert!(
+            matches!(report.outcome, Outcome::Failed(Failure::Timeout { .. })),
+            "{:?}",
+            report.outcome
+        );
+        assert!(
+            report.notes.iter().any(|n| {
+                n
+                == "timeout lowered from 30s to 1.6s to answer within some-agent's 2s hook deadline"
+            }),
+            "{:?}",
+            report.notes
+        );
+    }
+
+    /// An event's `harness` is only a name: an embedder may write any
+    /// agent's id there without that agent waiting on the answer.
+    #[cfg(unix)]
+    #[test]
+    fn the_harness_string_alone_sets_no_deadline() {
+        let (_tmp, home, project, _) = home_project_and_event();
+        // Codex gives SessionEnd hooks 1 s; this one takes longer.
+        let event = Event::new(
+            serde_json::json!({"hook_event_name": "SessionEnd", "cwd": project}),
+            None,
+            "codex",
+        )
+        .unwrap();
+        let config = user_hook(&home, &project, "SessionEnd", "sleep 1.5");
+        let selected = select(&config.handlers, &event);
+        let ctx = ExecContext::new(Some(project.clone()));
+        let (done, _) = yields(dispatch_selected(&event, &config, &selected, &ctx));
+        assert!(
+            !matches!(done.reports[0].outcome, Outcome::Failed(_)),
+            "{:?}",
+            done.reports[0].outcome
+        );
+    }
 
     #[test]
     fn a_project_script_is_hashed_for_trust_off_the_executor() {

@@ -41,6 +41,7 @@ use std::time::SystemTime;
 
 use serde_json::Value;
 
+use crate::agents::deadline::{self, EventDeadline};
 use crate::agents::{Agent, DecodeError, Native};
 use crate::config::{self, Config, LoadOptions};
 use crate::exec::wasm::{CacheDir, EngineOptions, WasmHost};
@@ -193,7 +194,16 @@ impl Runtime {
     /// `agenthooks run` would give, in Claude Code's shape, with one report
     /// per selected hook and the notes `run` would print (config trouble
     /// first). Writes the audit log when it is on, as `run` does.
+    ///
+    /// No agent's deadline applies: the embedding program sets its own
+    /// limits (an event whose `harness` names an agent is not clamped to
+    /// that agent's deadline; [`Runtime::dispatch_native`] is, as `run` is).
     pub async fn dispatch(&self, event: Event) -> Dispatched {
+        self.dispatch_with(event, None).await
+    }
+
+    /// [`Runtime::dispatch`] with the deadline of the agent `event` came from.
+    async fn dispatch_with(&self, event: Event, deadline: Option<EventDeadline>) -> Dispatched {
         let root = self.root_for(&event);
         let loaded = match self.fresh(&root) {
             Some(loaded) => loaded,
@@ -209,6 +219,7 @@ impl Runtime {
             project_root: root.clone(),
             verbose: self.inner.verbose,
             wasm: Some(self.inner.wasm.clone()),
+            agent_deadline: deadline,
             ..ExecContext::default()
         };
         let done = pipeline::dispatch(&event, config, &ctx).await;
@@ -251,8 +262,11 @@ impl Runtime {
         input: Value,
         event: Option<&str>,
     ) -> Result<Native, DecodeError> {
-        let event = agent.decode(input, event)?;
-        let done = self.dispatch(event.clone()).await;
+        let decoded = deadline::decode(agent, input, event)?;
+        let event = decoded.event;
+        let done = self
+            .dispatch_with(event.clone(), Some(decoded.deadline))
+            .await;
         Ok(agent.encode(&event, &done.answer).with_notes(done.notes))
     }
 

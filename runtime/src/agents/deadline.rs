@@ -20,7 +20,10 @@
 
 use std::time::Duration;
 
-use crate::protocol::EventName;
+use serde_json::Value;
+
+use super::{Agent, DecodeError};
+use crate::protocol::{Event, EventName};
 
 /// The deadline assumed for a known agent whose default is not documented.
 pub const UNVERIFIED: Deadline = Deadline::new(secs(30), &[]);
@@ -76,10 +79,55 @@ pub const fn secs(s: u64) -> Duration {
     Duration::from_secs(s)
 }
 
-/// How long the agent `agent_id` waits for a hook on `event`: `None` for an
-/// id that is not a known agent (an embedding program sets its own limits).
-pub fn deadline(agent_id: &str, event: EventName) -> Option<Duration> {
-    super::find(agent_id).map(|a| a.deadline().on(event))
+/// How long the agent an event came from waits for `agenthooks run` on it:
+/// decoded with the event ([`decode`]), so the pipeline never looks an agent
+/// up by the `harness` string an event carries (which an embedding program
+/// may set to any agent's id without that agent waiting on it).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct EventDeadline {
+    /// The agent's id, for the note of a hook whose timeout was lowered.
+    pub agent: &'static str,
+    /// How long it waits ([`Deadline::on`] the event).
+    pub wait: Duration,
+}
+
+impl EventDeadline {
+    /// `agent`'s deadline for `event`.
+    pub fn of(agent: &dyn Agent, event: EventName) -> EventDeadline {
+        EventDeadline {
+            agent: agent.id(),
+            wait: agent.deadline().on(event),
+        }
+    }
+
+    /// The longest a handler may run under it ([`budget`]).
+    pub fn budget(&self) -> Duration {
+        budget(self.wait)
+    }
+}
+
+/// An event as an agent's adapter decoded it, and that agent's deadline for it.
+#[derive(Debug, Clone)]
+pub struct Decoded {
+    /// The event in Claude Code's shape.
+    pub event: Event,
+    /// How long the agent waits for the answer.
+    pub deadline: EventDeadline,
+}
+
+/// Decode `input` with `agent` ([`Agent::decode`]) and carry its deadline
+/// for the event along.
+///
+/// # Errors
+/// What [`Agent::decode`] refuses.
+pub fn decode(
+    agent: &dyn Agent,
+    input: Value,
+    event: Option<&str>,
+) -> Result<Decoded, DecodeError> {
+    let event = agent.decode(input, event)?;
+    let deadline = EventDeadline::of(agent, event.name());
+    Ok(Decoded { event, deadline })
 }
 
 /// The longest a handler may run under an agent deadline of `deadline`:
@@ -91,6 +139,28 @@ pub fn budget(deadline: Duration) -> Duration {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// How long the agent `agent_id` waits on `event` (`None`: no such agent).
+    fn deadline(agent_id: &str, event: EventName) -> Option<Duration> {
+        super::super::find(agent_id).map(|a| a.deadline().on(event))
+    }
+
+    #[test]
+    fn decoding_carries_the_agents_deadline_for_the_event() {
+        let claude = super::super::find("claude").unwrap();
+        let input = serde_json::json!({"hook_event_name": "UserPromptSubmit", "prompt": "hi",
+                                       "session_id": "s", "cwd": "/tmp"});
+        let decoded = decode(claude, input, None).unwrap();
+        assert_eq!(decoded.event.name(), EventName::UserPromptSubmit);
+        assert_eq!(
+            decoded.deadline,
+            EventDeadline {
+                agent: "claude",
+                wait: secs(30)
+            }
+        );
+        assert_eq!(decoded.deadline.budget(), secs(28));
+    }
 
     #[test]
     fn known_agents_have_their_documented_deadlines() {

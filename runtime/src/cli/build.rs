@@ -29,6 +29,7 @@ use serde_json::Value;
 
 use super::new::Lang;
 use super::{report, EXIT_ERROR, EXIT_FINDING, EXIT_OK};
+use crate::atomic;
 use crate::config;
 use crate::exec::wasm::{CacheStatus, WasmHost};
 use crate::fsread::{self, caps};
@@ -368,7 +369,9 @@ fn cargo_failure(first_error: Option<&str>) -> String {
 /// Copy the freshly built `built` onto `component` atomically; its size.
 fn put_component(built: &Path, component: &Path) -> anyhow::Result<usize> {
     let bytes = fsread::read_bounded(built, caps::COMPONENT)?;
-    write_atomic(component, &bytes, Replace::Yes)
+    let dir = component.parent().filter(|d| !d.as_os_str().is_empty());
+    dir.map_or(Ok(()), fs::create_dir_all)
+        .and_then(|()| atomic::write(component, &bytes, false))
         .with_context(|| format!("cannot write `{}`", component.display()))?;
     Ok(bytes.len())
 }
@@ -394,55 +397,6 @@ fn artifact(line: &str, manifest: &Path) -> Option<(String, PathBuf)> {
         .filter_map(Value::as_str)
         .find(|f| f.ends_with(".wasm"))?;
     Some((target["name"].as_str()?.to_string(), PathBuf::from(file)))
-}
-
-/// Whether [`write_atomic`] may replace an existing file.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Replace {
-    /// Replace it (a built component).
-    Yes,
-    /// Fail when it exists (a file the user may have written meanwhile).
-    No,
-}
-
-/// Write `bytes` to `path` whole or not at all: a temporary file in the same
-/// directory, flushed to disk, renamed over `path` (or linked in only if
-/// `path` does not exist, for [`Replace::No`]), then the directory flushed.
-/// A replaced file keeps its permissions; a new one gets the usual 0644.
-///
-/// # Errors
-/// The directory cannot be written, or `path` exists under [`Replace::No`].
-pub fn write_atomic(path: &Path, bytes: &[u8], replace: Replace) -> io::Result<()> {
-    let dir = match path.parent() {
-        Some(dir) if !dir.as_os_str().is_empty() => dir,
-        _ => Path::new("."),
-    };
-    fs::create_dir_all(dir)?;
-    let mut tmp = tempfile::Builder::new()
-        .prefix(".agenthooks-")
-        .suffix(".tmp")
-        .tempfile_in(dir)?;
-    tmp.write_all(bytes)?;
-    match fs::metadata(path) {
-        Ok(meta) => tmp.as_file().set_permissions(meta.permissions())?,
-        #[cfg(unix)]
-        Err(_) => {
-            use std::os::unix::fs::PermissionsExt;
-            tmp.as_file()
-                .set_permissions(fs::Permissions::from_mode(0o644))?;
-        }
-        #[cfg(not(unix))]
-        Err(_) => {}
-    }
-    tmp.as_file().sync_all()?;
-    match replace {
-        Replace::Yes => tmp.persist(path).map_err(|e| e.error)?,
-        Replace::No => tmp.persist_noclobber(path).map_err(|e| e.error)?,
-    };
-    // The rename itself is durable only once the directory is.
-    #[cfg(unix)]
-    fs::File::open(dir)?.sync_all()?;
-    Ok(())
 }
 
 #[cfg(test)]
@@ -499,24 +453,6 @@ mod tests {
             None
         );
         assert_eq!(artifact("not json", manifest), None);
-    }
-
-    #[test]
-    fn an_atomic_write_replaces_or_refuses_to() {
-        let tmp = tempfile::tempdir().unwrap();
-        let path = tmp.path().join("sub/file.wasm");
-        write_atomic(&path, b"one", Replace::Yes).unwrap();
-        write_atomic(&path, b"two", Replace::Yes).unwrap();
-        assert_eq!(fs::read(&path).unwrap(), b"two");
-        let err = write_atomic(&path, b"three", Replace::No).unwrap_err();
-        assert_eq!(err.kind(), io::ErrorKind::AlreadyExists);
-        assert_eq!(fs::read(&path).unwrap(), b"two");
-        // No temporary file is left behind.
-        let names: Vec<_> = fs::read_dir(path.parent().unwrap())
-            .unwrap()
-            .map(|e| e.unwrap().file_name())
-            .collect();
-        assert_eq!(names, [OsString::from("file.wasm")]);
     }
 
     #[test]

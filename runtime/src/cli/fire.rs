@@ -19,6 +19,7 @@ use anyhow::{anyhow, bail, Context};
 use serde_json::{json, Map, Value};
 
 use super::{check, report, EXIT_FINDING, EXIT_OK};
+use crate::agents::deadline::EventDeadline;
 use crate::agents::{self, claude, Agent, Native};
 use crate::config::{self, LoadOptions};
 use crate::exec::ExecContext;
@@ -131,6 +132,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let ctx = ExecContext {
         project_root: root.clone(),
         verbose: true,
+        agent_deadline: Some(EventDeadline::of(agent, event.name())),
         ..ExecContext::default()
     };
     let tail = Tail {

@@ -378,7 +378,8 @@ fn write_files(
             fs::create_dir_all(parent)
                 .with_context(|| format!("cannot create `{}`", parent.display()))?;
         }
-        fs::write(&path, text).with_context(|| format!("cannot write `{}`", path.display()))?;
+        crate::atomic::write(&path, text.as_bytes(), false)
+            .with_context(|| format!("cannot write `{}`", path.display()))?;
         written.push(PathBuf::from(rel));
     }
     Ok(written)

@@ -104,9 +104,9 @@ pub fn bridge(args: &Args, input: impl Read, notes: &mut Vec<Note>) -> anyhow::R
     let bytes = read_bounded(input)?;
     let value: serde_json::Value =
         serde_json::from_slice(&bytes).context("the hook input is not valid JSON")?;
-    let event = agent
-        .decode(value, args.event.as_deref())
+    let decoded = agents::deadline::decode(agent, value, args.event.as_deref())
         .context("the hook input cannot be read")?;
+    let event = decoded.event;
     let cwd = event.cwd();
     let root = config::project_root(cwd.as_deref());
     if !args.system && system_entry_installed(agent) {
@@ -164,6 +164,7 @@ pub fn bridge(args: &Args, input: impl Read, notes: &mut Vec<Note>) -> anyhow::R
     let ctx = ExecContext {
         project_root: root.clone(),
         verbose: args.verbose,
+        agent_deadline: Some(decoded.deadline),
         ..ExecContext::default()
     };
     let tail = Tail {

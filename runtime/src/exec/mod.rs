@@ -10,6 +10,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
+use crate::agents::deadline::EventDeadline;
 use crate::config::{Budgets, Handler, HandlerKind, LlmSettings, Scope};
 use crate::protocol::{Event, Exit, Note, Outcome, Skip};
 
@@ -229,6 +230,11 @@ pub struct ExecContext {
     /// ([`Budgets::max_llm_calls`]); [`execute_all`] sets a fresh set per
     /// event, `None` (a handler run on its own) lets it call at once.
     pub llm_slots: Option<Arc<tokio::sync::Semaphore>>,
+    /// How long the agent the event came from waits for the answer, decoded
+    /// with the event ([`crate::agents::deadline::decode`]): each handler's
+    /// timeout is kept under it, so a fail-closed hook answers in time.
+    /// `None`: no agent waits (an embedding program sets its own limits).
+    pub agent_deadline: Option<EventDeadline>,
 }
 
 impl ExecContext {

@@ -57,7 +57,7 @@ pub use plan::{
     apply, change, change_with, command_line, plan, plan_with, status_messages, unified_diff,
     Action, Edit, FileChange, Request, Status, NOT_INSTALLED,
 };
-pub use targets::{native_timeout, FALLBACK_TIMEOUT};
+pub use targets::native_timeout;
 pub use wiring::{drift, rows, Drift, Used};
 
 /// The agent's own file `install` writes at `scope` (`None`: none there).

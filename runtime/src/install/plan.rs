@@ -413,7 +413,7 @@ fn plan_json(
                 .map(|row| {
                     let command = command_line_at(req.binary, req.agent, row.native, req.scope);
                     let powershell = powershell_line(req.binary, req.agent, row.native, req.scope);
-                    let timeout = targets::native_timeout(id, row.canonical);
+                    let timeout = targets::native_timeout(req.agent, row.canonical);
                     let status = req.status_messages.get(&row.canonical).map(String::as_str);
                     let entry = targets::entry(t, &command, &powershell, timeout, status);
                     (row.native.to_string(), entry)

@@ -11,24 +11,19 @@ use std::time::Duration;
 use serde_json::{json, Map, Value};
 
 use super::{Env, Os};
-use crate::agents::deadline;
+use crate::agents::deadline::EventDeadline;
+use crate::agents::Agent;
 use crate::agents::{Field, InstallSpec, JsonSpec, Literal, Shape, TimeUnit};
 use crate::config::Scope;
 use crate::protocol::EventName;
 
-/// The native timeout written for an agent whose deadline the runtime does not
-/// know (so it clamps nothing under one): 600 s, longer than any handler
-/// timeout a hooks file is likely to ask for.
-pub const FALLBACK_TIMEOUT: Duration = Duration::from_secs(600);
-
-/// The native timeout `install` writes for the agent `agent` on `event`: the
-/// deadline the runtime keeps that agent's handlers under
-/// ([`deadline::deadline`], which never exceeds the agent's cap for the
-/// event). The agent then waits exactly as long as the runtime assumes, so
-/// `run` answers before it gives up, and no agent clamps (and warns about)
-/// what we wrote. [`FALLBACK_TIMEOUT`] when the agent has no known deadline.
-pub fn native_timeout(agent: &str, event: EventName) -> Duration {
-    deadline::deadline(agent, event).unwrap_or(FALLBACK_TIMEOUT)
+/// The native timeout `install` writes for `agent` on `event`: the deadline
+/// the runtime keeps that agent's handlers under ([`EventDeadline::of`],
+/// which never exceeds the agent's cap for the event). The agent then waits
+/// exactly as long as the runtime assumes, so `run` answers before it gives
+/// up, and no agent clamps (and warns about) what we wrote.
+pub fn native_timeout(agent: &dyn Agent, event: EventName) -> Duration {
+    EventDeadline::of(agent, event).wait
 }
 
 /// `timeout` as a count of `unit`, rounded up (never below the deadline: the
@@ -338,29 +333,24 @@ mod tests {
     #[test]
     fn the_native_timeout_is_the_agents_own_deadline_for_the_event() {
         let s = Duration::from_secs;
-        assert_eq!(native_timeout("claude", EventName::PreToolUse), s(600));
-        assert_eq!(native_timeout("claude", EventName::UserPromptSubmit), s(30));
-        assert_eq!(native_timeout("codex", EventName::PreToolUse), s(600));
-        assert_eq!(native_timeout("codex", EventName::SessionEnd), s(1));
-        assert_eq!(
-            native_timeout("claude", EventName::SessionEnd),
-            Duration::from_millis(1500)
-        );
-        assert_eq!(
-            in_unit(
-                native_timeout("claude", EventName::SessionEnd),
-                TimeUnit::Seconds
-            ),
-            2
-        );
-        assert_eq!(native_timeout("claude", EventName::MessageDisplay), s(10));
-        assert_eq!(native_timeout("gemini", EventName::PreToolUse), s(60));
-        assert_eq!(native_timeout("kiro", EventName::PreToolUse), s(30));
-        // No deadline known: the generous fallback.
-        assert_eq!(
-            native_timeout("no-such-agent", EventName::PreToolUse),
-            FALLBACK_TIMEOUT
-        );
+        let cases = [
+            ("claude", EventName::PreToolUse, s(600)),
+            ("claude", EventName::UserPromptSubmit, s(30)),
+            ("claude", EventName::SessionEnd, Duration::from_millis(1500)),
+            ("claude", EventName::MessageDisplay, s(10)),
+            ("codex", EventName::PreToolUse, s(600)),
+            ("codex", EventName::SessionEnd, s(1)),
+            ("gemini", EventName::PreToolUse, s(60)),
+            ("kiro", EventName::PreToolUse, s(30)),
+        ];
+        for (id, event, want) in cases {
+            let agent = crate::agents::find(id).unwrap();
+            assert_eq!(native_timeout(agent, event), want, "{id} {event:?}");
+        }
+        // Claude's 1.5 s is written as 2 s: never below the deadline.
+        let claude = crate::agents::find("claude").unwrap();
+        let end = native_timeout(claude, EventName::SessionEnd);
+        assert_eq!(in_unit(end, TimeUnit::Seconds), 2);
     }
 
     /// For every agent and installed event: the entry's timeout, read back in
@@ -384,7 +374,7 @@ mod tests {
                 TimeUnit::Milliseconds => 1,
             };
             for row in agent.table().installed() {
-                let written = in_unit(native_timeout(agent.id(), row.canonical), unit);
+                let written = in_unit(native_timeout(*agent, row.canonical), unit);
                 let written = Duration::from_millis(written * scale);
                 let deadline = agent.deadline();
                 let id = agent.id();

@@ -24,6 +24,7 @@ use super::{
     component_layer, sha256_digest, valid_digest, OciRef, Store, Target, CONFIG_MEDIA_TYPE,
     LAYER_MEDIA_TYPE, MANIFEST_CAP,
 };
+use crate::atomic;
 use crate::fsread::caps;
 
 /// How long connecting to a registry may take.
@@ -334,11 +335,7 @@ fn error_chain(e: &dyn std::error::Error) -> String {
 fn store_bytes(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     let dir: PathBuf = path.parent().map(Path::to_path_buf).unwrap_or_default();
     std::fs::create_dir_all(&dir)?;
-    let mut tmp = tempfile::Builder::new()
-        .prefix(".pull.")
-        .tempfile_in(&dir)?;
-    std::io::Write::write_all(&mut tmp, bytes)?;
-    tmp.as_file().sync_all()?;
-    tmp.persist(path).map_err(|e| e.error)?;
-    Ok(())
+    atomic::write_with(path, atomic::Options::PRIVATE, |file| {
+        std::io::Write::write_all(file, bytes)
+    })
 }

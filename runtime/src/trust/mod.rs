@@ -43,6 +43,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 use sha2::{Digest, Sha256};
 
+use crate::atomic;
 use crate::config::{Handler, HandlerKind, Scope};
 use crate::encoding::{hex, sha256_hex};
 use crate::fsread::{self, caps, ReadError};
@@ -580,11 +581,10 @@ impl TrustStore {
         };
         let mut text = serde_json::to_vec_pretty(&file).map_err(|e| write_err(e.into()))?;
         text.push(b'\n');
-        let mut tmp = tempfile::NamedTempFile::new_in(dir).map_err(write_err)?;
-        tmp.write_all(&text).map_err(write_err)?;
-        tmp.as_file().sync_all().map_err(write_err)?;
-        tmp.persist(&path).map_err(|e| write_err(e.error))?;
-        Ok(())
+        atomic::write_with(&path, atomic::Options::PRIVATE, |file| {
+            file.write_all(&text)
+        })
+        .map_err(write_err)
     }
 }
 

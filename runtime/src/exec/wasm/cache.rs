@@ -30,6 +30,7 @@ use wasmtime::component::Component;
 use wasmtime::Engine;
 
 use super::Notes;
+use crate::atomic;
 use crate::protocol::Failure;
 
 /// The last bytes of every entry: names the format, so another layout is a
@@ -275,12 +276,10 @@ pub(crate) fn remember_failure(
     if ensure_private_dir(parent).is_err() {
         return;
     }
-    let Ok(mut file) = tempfile::NamedTempFile::new_in(parent) else {
-        return;
-    };
-    if file.write_all(failure.to_line().as_bytes()).is_ok() {
-        let _ = file.persist(&path);
-    }
+    let line = failure.to_line();
+    let _ = atomic::write_with(&path, atomic::Options::CACHE, |file| {
+        file.write_all(line.as_bytes())
+    });
 }
 
 /// The failure remembered for the component with `digest`, if any.
@@ -470,38 +469,19 @@ fn entry_digest(artifact: &[u8], component: &ComponentDigest) -> [u8; DIGEST_LEN
     sha.finalize().into()
 }
 
-/// Write an entry atomically: a new temporary file in the same directory, then rename.
+/// Write an entry atomically (readers see a whole entry or none); not
+/// flushed, as its digest tells a torn one from a whole one.
 pub(crate) fn write_entry(
     path: &Path,
     artifact: &[u8],
     component: &ComponentDigest,
 ) -> std::io::Result<()> {
-    let dir = path.parent().unwrap_or(Path::new("."));
-    let nanos = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| d.subsec_nanos())
-        .unwrap_or(0);
-    let tmp = dir.join(format!(".tmp-{}-{nanos}.cwasm", std::process::id()));
-    let mut options = fs::OpenOptions::new();
-    options.write(true).create_new(true);
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::OpenOptionsExt;
-        options.mode(0o600);
-    }
-    let result = (|| {
-        let mut file = options.open(&tmp)?;
+    atomic::write_with(path, atomic::Options::CACHE, |file| {
         file.write_all(artifact)?;
         file.write_all(component)?;
         file.write_all(&entry_digest(artifact, component))?;
-        file.write_all(MAGIC)?;
-        drop(file);
-        fs::rename(&tmp, path)
-    })();
-    if result.is_err() {
-        let _ = fs::remove_file(&tmp);
-    }
-    result
+        file.write_all(MAGIC)
+    })
 }
 
 #[cfg(test)]

@@ -287,11 +287,13 @@ fn compiling(dir: &Path, entry: &Path) -> bool {
     lock.exists() && !super::worker::lock_free(&lock)
 }
 
-/// A temporary entry of `cache::write_entry` (`.tmp-<pid>-<nanos>.cwasm`).
+/// A temporary entry of `cache::write_entry` (the atomic writer's
+/// `.<entry>.<random>.agenthooks.tmp`, or an earlier version's
+/// `.tmp-<pid>-<nanos>.cwasm`).
 fn is_temporary(path: &Path) -> bool {
-    path.file_name()
-        .and_then(|n| n.to_str())
-        .is_some_and(|n| n.starts_with(".tmp-") && n.ends_with(".cwasm"))
+    path.file_name().and_then(|n| n.to_str()).is_some_and(|n| {
+        n.ends_with(crate::atomic::TEMP_SUFFIX) || (n.starts_with(".tmp-") && n.ends_with(".cwasm"))
+    })
 }
 
 /// Remove the files of `dir` for which `stale` says so; how many.
@@ -409,14 +411,17 @@ mod tests {
         aged(&dir.join("locks/old.lock"));
         fs::write(dir.join("locks/new.lock"), "").unwrap();
         aged(&dir.join(".tmp-1-2.cwasm"));
+        aged(&dir.join(".e.cwasm.Ab12Cd.agenthooks.tmp"));
+        // A write under way (young) is not a leftover.
+        fs::write(dir.join(".f.cwasm.Xy34Zw.agenthooks.tmp"), "x").unwrap();
         fs::write(dir.join("index/dangling.idx"), "ahidx1 x\n/p").unwrap();
         fs::write(dir.join("oci/blob"), "pulled").unwrap();
         let swept = sweep(dir, u64::MAX, SystemTime::now());
-        assert_eq!(swept.leftovers, 4, "{swept:?}");
+        assert_eq!(swept.leftovers, 5, "{swept:?}");
         assert!(dir.join("failed/new.txt").exists() && dir.join("locks/new.lock").exists());
         put(dir, 'e', "0123456789abcdef", 100, Duration::ZERO);
         let swept = clean(dir);
-        assert_eq!((swept.evicted, swept.freed, swept.leftovers), (1, 100, 2));
+        assert_eq!((swept.evicted, swept.freed, swept.leftovers), (1, 100, 3));
         assert!(entries(dir).is_empty());
         assert!(dir.join("oci/blob").exists(), "pulled components stay");
     }

@@ -33,6 +33,7 @@ use std::time::SystemTime;
 use sha2::{Digest, Sha256};
 use wasmtime::Engine;
 
+use crate::atomic;
 use crate::fsread::FileStamp;
 
 /// First word of a record: a future layout is a miss, not a misread.
@@ -176,11 +177,11 @@ fn try_record(
     );
     let dir = path.parent()?;
     super::cache::ensure_private_dir(dir).ok()?;
-    // A temporary file in the same directory, renamed: readers see a whole record or none.
-    let mut file = tempfile::NamedTempFile::new_in(dir).ok()?;
-    file.write_all(text.as_bytes()).ok()?;
-    file.persist(&path).ok()?;
-    Some(())
+    // Readers see a whole record or none.
+    atomic::write_with(&path, atomic::Options::CACHE, |file| {
+        file.write_all(text.as_bytes())
+    })
+    .ok()
 }
 
 #[cfg(all(test, unix))]
