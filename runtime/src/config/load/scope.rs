@@ -1,0 +1,296 @@
+//! What each scope may set: the keys honoured in the managed and user files
+//! only, the managed file's own keys, and what the managed policy leaves of
+//! a user or project wasm handler.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use super::expand::resolve_grants;
+use super::expand::resolve_path;
+use super::Ctx;
+use crate::config::hooks_json::HooksFile;
+use crate::config::{AuditConfig, Config, Grants, ManagedPolicy, OnError, Scope, WasmSpec};
+
+impl Ctx<'_> {
+    /// A managed file that cannot be used still exists: it fails closed,
+    /// and the user file cannot say otherwise.
+    pub(super) fn broken_policy(&self, config: &mut Config) {
+        if self.scope == Scope::Managed {
+            config.on_config_error = OnError::Deny;
+            config.managed = Some(ManagedPolicy {
+                file: self.file.to_path_buf(),
+                sets_on_config_error: true,
+                ..ManagedPolicy::default()
+            });
+        }
+    }
+
+    /// A key honoured in the managed and user files only: a warning for a
+    /// project file, and for a user file when the managed file set it.
+    fn only_managed_or_user(&self, config: &mut Config, key: &str, managed_set: bool) -> bool {
+        match self.scope {
+            Scope::Managed => true,
+            Scope::User if !managed_set => true,
+            Scope::User => {
+                self.warn(
+                    config,
+                    format_args!("`{key}` is set by the managed policy; this one is ignored"),
+                );
+                false
+            }
+            Scope::Project => {
+                self.warn(
+                    config,
+                    format_args!(
+                        "`{key}` is honoured only in the user file `~/.agents/hooks.json` \
+                         (or the managed one); ignored"
+                    ),
+                );
+                false
+            }
+        }
+    }
+}
+
+/// `audit`, `onConfigError` and `eventMemoryMiB`: the managed or user
+/// file's (a cloned repository must not turn off the audit log, keep a
+/// broken file open or raise a budget).
+pub(super) fn user_keys(ctx: &Ctx<'_>, config: &mut Config, parsed: &HooksFile) {
+    if let Some(audit) = &parsed.audit {
+        if ctx.only_managed_or_user(config, "audit", managed_sets(config, |m| m.sets_audit)) {
+            config.audit = Some(AuditConfig {
+                path: resolve_path(&audit.path, ctx),
+                max_bytes: audit.max_bytes,
+                include_input: audit.include_input.unwrap_or(false),
+            });
+            set_by_managed(ctx, config, |m| m.sets_audit = true);
+        }
+    }
+
+    if let Some(policy) = parsed.on_config_error {
+        let managed_set = managed_sets(config, |m| m.sets_on_config_error);
+        if ctx.only_managed_or_user(config, "onConfigError", managed_set) {
+            config.on_config_error = policy;
+            set_by_managed(ctx, config, |m| m.sets_on_config_error = true);
+        }
+    }
+
+    if let Some(mib) = parsed.event_memory_mib {
+        if ctx.only_managed_or_user(
+            config,
+            "eventMemoryMiB",
+            managed_sets(config, |m| m.sets_budgets),
+        ) {
+            if mib == 0 {
+                ctx.warn(
+                    config,
+                    "`eventMemoryMiB` must be at least 1; the default is used",
+                );
+            } else {
+                config.budgets.event_memory_mib = mib;
+                set_by_managed(ctx, config, |m| m.sets_budgets = true);
+            }
+        }
+    }
+}
+
+/// Whether the managed file set what `set` looks at.
+pub(super) fn managed_sets(config: &Config, set: impl Fn(&ManagedPolicy) -> bool) -> bool {
+    config.managed.as_ref().is_some_and(set)
+}
+
+/// Record on the managed policy that the managed file set something.
+pub(super) fn set_by_managed(
+    ctx: &Ctx<'_>,
+    config: &mut Config,
+    set: impl FnOnce(&mut ManagedPolicy),
+) {
+    if ctx.scope == Scope::Managed {
+        if let Some(policy) = config.managed.as_mut() {
+            set(policy);
+        }
+    }
+}
+
+/// `llm` and `maxLlmCalls`: the managed or user file's (a project must not
+/// choose where its events are sent); `allowLlmHooks`: the managed file's.
+pub(super) fn llm_keys(ctx: &Ctx<'_>, config: &mut Config, parsed: &HooksFile) {
+    if let Some(entry) = &parsed.llm {
+        if ctx.only_managed_or_user(config, "llm", managed_sets(config, |m| m.sets_llm)) {
+            match crate::config::llm::resolve(entry) {
+                Ok(settings) => {
+                    config.llm = Some(settings);
+                    set_by_managed(ctx, config, |m| m.sets_llm = true);
+                }
+                Err(why) => ctx.warn(
+                    config,
+                    format_args!("`llm`: {why}; prompt hooks use Claude Code's environment"),
+                ),
+            }
+        }
+    }
+    if let Some(calls) = parsed.max_llm_calls {
+        if ctx.only_managed_or_user(
+            config,
+            "maxLlmCalls",
+            managed_sets(config, |m| m.sets_budgets),
+        ) {
+            if calls == 0 {
+                ctx.warn(
+                    config,
+                    "`maxLlmCalls` must be at least 1; the default is used",
+                );
+            } else {
+                config.budgets.max_llm_calls = calls;
+            }
+        }
+    }
+    match (parsed.allow_llm_hooks, ctx.scope) {
+        (Some(allow), Scope::Managed) => {
+            set_by_managed(ctx, config, |m| m.forbids_llm_hooks = !allow);
+        }
+        (Some(_), _) => ctx.warn(
+            config,
+            "`allowLlmHooks` is honoured only in the managed file; ignored",
+        ),
+        (None, _) => {}
+    }
+}
+
+/// `managedOnly`, `projectGrants` and `allowedComponents`: the managed
+/// file's alone (a warning anywhere else).
+pub(super) fn managed_keys(ctx: &Ctx<'_>, config: &mut Config, parsed: &HooksFile) {
+    let keys = [
+        ("managedOnly", parsed.managed_only.is_some()),
+        ("projectGrants", parsed.project_grants.is_some()),
+        ("allowedComponents", parsed.allowed_components.is_some()),
+    ];
+    if ctx.scope != Scope::Managed {
+        for (key, _) in keys.iter().filter(|(_, set)| *set) {
+            ctx.warn(
+                config,
+                format_args!("`{key}` is honoured only in the managed file; ignored"),
+            );
+        }
+        return;
+    }
+    let grants = parsed
+        .project_grants
+        .clone()
+        .map(|g| resolve_grants(g, ctx));
+    if let Some(policy) = config.managed.as_mut() {
+        policy.managed_only = parsed.managed_only.unwrap_or(false);
+        policy.project_grants = grants;
+        policy.allowed_components = parsed.allowed_components.clone();
+    }
+}
+
+/// What the managed policy leaves of a user or project wasm handler: `None`
+/// (with a warning) when its component is not from an allowed source; its
+/// grants narrowed (with a warning per withheld grant) when it is a
+/// project's and asks for more than `projectGrants` allows.
+pub(super) fn apply_managed(
+    ctx: &Ctx<'_>,
+    config: &mut Config,
+    at: &str,
+    raw_component: &str,
+    mut spec: WasmSpec,
+) -> Option<WasmSpec> {
+    let Some(policy) = config.managed.clone() else {
+        return Some(spec);
+    };
+    if ctx.scope == Scope::Managed {
+        return Some(spec);
+    }
+    if let Some(allowed) = &policy.allowed_components {
+        // An `oci://` component is allowed by an `oci://` source covering its
+        // registry and repository; a file by a directory it is inside.
+        let ok = allowed.iter().any(|source| match &spec.oci {
+            Some(oci) => oci.reference.allowed_by(source),
+            None => {
+                !source.starts_with(crate::oci::SCHEME)
+                    && within(&spec.component, &resolve_path(source, ctx))
+            }
+        });
+        if !ok {
+            config.refused_components.push(raw_component.to_string());
+            ctx.warn(
+                config,
+                format_args!(
+                    "{at}: component `{raw_component}` is not from a source the managed policy \
+                     `{}` allows ({}); this handler is skipped",
+                    policy.file.display(),
+                    allowed.join(", ")
+                ),
+            );
+            return None;
+        }
+    }
+    if let (Scope::Project, Some(max)) = (ctx.scope, &policy.project_grants) {
+        withhold_grants(ctx, config, at, &policy.file, max, &mut spec.allow);
+    }
+    Some(spec)
+}
+
+/// A project handler's grants narrowed to what the managed policy's
+/// `projectGrants` (`max`) allows, with one warning naming what was withheld.
+fn withhold_grants(
+    ctx: &Ctx<'_>,
+    config: &mut Config,
+    at: &str,
+    policy: &Path,
+    max: &Grants,
+    allow: &mut Grants,
+) {
+    let mut withheld = Vec::new();
+    let mut keep_paths = |paths: &mut Vec<PathBuf>, limits: &[PathBuf], key: &str| {
+        paths.retain(|p| {
+            let ok = limits.iter().any(|l| within(p, l));
+            if !ok {
+                withheld.push(format!("`allow.{key}` {}", p.display()));
+            }
+            ok
+        });
+    };
+    keep_paths(&mut allow.read, &max.read, "read");
+    keep_paths(&mut allow.write, &max.write, "write");
+    let mut keep_names = |names: &mut Vec<String>, limits: &[String], key: &str| {
+        names.retain(|n| {
+            let ok = limits.contains(n);
+            if !ok {
+                withheld.push(format!("`allow.{key}` {n}"));
+            }
+            ok
+        });
+    };
+    keep_names(&mut allow.env, &max.env, "env");
+    keep_names(&mut allow.net, &max.net, "net");
+    if !withheld.is_empty() {
+        ctx.warn(
+            config,
+            format_args!(
+                "{at}: the managed policy `{}` does not let a project grant {}; withheld",
+                policy.display(),
+                withheld.join(", ")
+            ),
+        );
+    }
+}
+
+/// Whether `path` is `dir` or inside it, compared canonically when both
+/// exist (so `..` and symlinks cannot leave `dir`), else lexically with no
+/// `..` allowed.
+pub(super) fn within(path: &Path, dir: &Path) -> bool {
+    if let (Ok(p), Ok(d)) = (fs::canonicalize(path), fs::canonicalize(dir)) {
+        return p.starts_with(d);
+    }
+    let up = |p: &Path| {
+        p.components()
+            .any(|c| matches!(c, std::path::Component::ParentDir))
+    };
+    !up(path) && !up(dir) && path.starts_with(dir)
+}
+
+#[cfg(test)]
+#[path = "scope_tests.rs"]
+mod tests;

@@ -1,0 +1,115 @@
+//! Tests of loading as a whole: the scopes' order, a file read once, bounded warnings.
+
+use serde_json::json;
+
+use super::*;
+use crate::config::load::testutil::*;
+use crate::config::*;
+use crate::protocol::Event;
+use crate::select::select;
+
+#[test]
+fn user_scope_comes_first_then_project_in_file_order() {
+    let d = Dirs::new();
+    d.write_user(
+        r#"{"hooks": {
+            "Stop": [{"hooks": [{"type": "command", "command": "u-stop"}]}],
+            "PreToolUse": [
+                {"matcher": "Bash", "hooks": [{"type": "command", "command": "u-pre-1"},
+                                              {"type": "command", "command": "u-pre-2"}]},
+                {"hooks": [{"type": "command", "command": "u-pre-3"}]}
+            ]
+        }}"#,
+    );
+    d.write_project(
+        r#"{"hooks": {"PreToolUse": [{"hooks": [{"type": "command", "command": "p-pre"}]}]}}"#,
+    );
+    let c = d.load();
+    assert_eq!(c.errors, Vec::<String>::new());
+    assert_eq!(c.warnings, Vec::<String>::new());
+    assert_eq!(
+        commands(&c),
+        ["u-stop", "u-pre-1", "u-pre-2", "u-pre-3", "p-pre"]
+    );
+    let scopes: Vec<Scope> = c.handlers.iter().map(|h| h.scope).collect();
+    assert_eq!(
+        scopes,
+        [
+            Scope::User,
+            Scope::User,
+            Scope::User,
+            Scope::User,
+            Scope::Project
+        ]
+    );
+    assert_eq!(c.handlers[0].event, EventName::Stop);
+    assert_eq!(c.handlers[0].file, d.user_file());
+    assert_eq!(c.handlers[4].file, d.project_file());
+    assert_eq!(c.files, [d.user_file(), d.project_file()]);
+    assert_eq!(c.project_root.as_deref(), Some(d.project()));
+    // Both scopes know the project root, for `CLAUDE_PROJECT_DIR`.
+    for h in &c.handlers {
+        assert_eq!(h.project_root.as_deref(), Some(d.project()));
+    }
+    assert!(matches!(c.handlers[1].matcher, Matcher::Exact(_)));
+    assert!(matches!(c.handlers[3].matcher, Matcher::All));
+}
+
+#[test]
+fn home_as_project_is_loaded_once() {
+    let d = Dirs::new();
+    d.write_user(&one_handler(json!({"type": "command", "command": "u"})));
+    let c = load(&LoadOptions {
+        home: Some(d.home().to_path_buf()),
+        project_root: Some(d.home().join(".")),
+    });
+    assert_eq!(commands(&c), ["u"]);
+    assert_eq!(c.files.len(), 1);
+}
+
+#[test]
+fn identical_hooks_in_both_scopes_run_once_from_the_user_scope() {
+    let d = Dirs::new();
+    let file = r#"{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
+        {"type": "command", "command": "$CLAUDE_PROJECT_DIR/check.sh"}]}]}}"#;
+    d.write_user(file);
+    d.write_project(file);
+    let c = d.load();
+    assert_eq!(c.handlers.len(), 2);
+    let ev = Event::new(
+        json!({"hook_event_name": "PreToolUse", "tool_name": "Bash", "tool_input": {"command": "ls"}}),
+        None,
+        "claude",
+    )
+    .unwrap();
+    let chosen = select(&c.handlers, &ev);
+    assert_eq!(chosen.len(), 1);
+    assert_eq!(chosen[0].scope, Scope::User);
+}
+
+/// Found by the `hooks_json` fuzz target: warnings and errors quoted the
+/// file's keys and values whole, line breaks and all.
+#[test]
+fn warnings_and_errors_quoting_the_file_are_one_bounded_line() {
+    let d = Dirs::new();
+    let long = format!("a\nb\u{1b}[2J{}", "k".repeat(1 << 20));
+    let group = json!([{"hooks": [{"type": "command", "command": "y", &long: 1}]}]);
+    d.write_user(&json!({"hooks": {&long: [], "PreToolUse": group}, &long: 1}).to_string());
+    // A value of the wrong kind: serde's message quotes it.
+    d.write_project(&json!({"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "z", "timeout": long}]}]}}).to_string());
+    let c = d.load();
+    assert!(
+        c.warnings.len() >= 3 && c.errors.len() == 1,
+        "{} {}",
+        c.warnings.len(),
+        c.errors.len()
+    );
+    for line in c.warnings.iter().chain(&c.errors) {
+        let ctx = format!("{} chars: {:?}", line.len(), line.get(..200));
+        assert!(!line.contains(['\n', '\r', '\u{1b}']), "{ctx}");
+        assert!(
+            line.chars().count() < 3 * crate::protocol::NOTE_MAX_CHARS,
+            "{ctx}"
+        );
+    }
+}
