@@ -3,6 +3,7 @@
 use super::expand::{expand_project_dir, quote_for, resolve_grants, resolve_path, shorten};
 use super::Ctx;
 use crate::config::hooks_json::{HandlerType, HandlerWire};
+use crate::config::warning::WarningKind;
 use crate::config::{CommandSpec, Config, HandlerKind, HttpSpec, PromptSpec, Shell, WasmSpec};
 
 /// An http handler's kind and label, or `None` (with a warning) when its
@@ -15,10 +16,8 @@ pub(super) fn resolve_http(
 ) -> Option<(HandlerKind, String)> {
     let url = entry.url.as_deref().unwrap_or_default().trim();
     if let Err(why) = crate::config::http::check_url(url) {
-        ctx.warn(
-            config,
-            format_args!("{at}: `url` {why}; this handler is skipped"),
-        );
+        let (at, why) = (at.to_string(), why.to_string());
+        ctx.warn(config, WarningKind::BadUrl { at, why });
         return None;
     }
     let allowed = entry.allowed_env_vars.clone().unwrap_or_default();
@@ -30,13 +29,12 @@ pub(super) fn resolve_http(
         .collect();
     for (name, value) in &headers {
         for var in crate::config::http::unlisted_vars(value, &allowed) {
-            ctx.warn(
-                config,
-                format_args!(
-                    "{at}: header `{name}` uses `${var}`, which `allowedEnvVars` does not list; \
-                     it is sent empty (list it to send its value)"
-                ),
-            );
+            let warning = WarningKind::UnlistedHeaderVar {
+                at: at.to_string(),
+                header: name.clone(),
+                var: var.to_string(),
+            };
+            ctx.warn(config, warning);
         }
     }
     let label = format!("http `{}`", shorten(url));
@@ -115,13 +113,8 @@ pub(super) fn shell_named(
         None | Some("bash" | "sh") => Shell::System,
         Some("powershell" | "pwsh") => Shell::PowerShell,
         Some(other) => {
-            ctx.warn(
-                config,
-                format_args!(
-                    "{at}: `shell: {other}` is not supported (use `bash` or `powershell`); \
-                     the command runs through `sh -c` (`cmd /C` on Windows)"
-                ),
-            );
+            let (at, shell) = (at.to_string(), other.to_string());
+            ctx.warn(config, WarningKind::UnsupportedShell { at, shell });
             Shell::System
         }
     }
@@ -143,7 +136,8 @@ pub(super) fn resolve_wasm(
                 (path, Some(source), name)
             }
             Err(e) => {
-                ctx.warn(config, format_args!("{at}: {e}; this handler is skipped"));
+                let (at, why) = (at.to_string(), e.to_string());
+                ctx.warn(config, WarningKind::BadOciReference { at, why });
                 return None;
             }
         }

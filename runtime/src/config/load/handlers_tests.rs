@@ -41,7 +41,7 @@ fn command_fields_and_defaults() {
     assert_eq!(h[2].timeout, Duration::from_secs(10));
     assert_eq!(h[3].timeout, DEFAULT_TIMEOUT);
     assert_eq!(
-        c.warnings,
+        c.warning_lines(),
         [format!(
             "`{}`: hooks.PreToolUse[0].hooks[3]: `timeout` must be a positive number of seconds, \
              not -1; using 60",
@@ -59,8 +59,10 @@ fn unsupported_shell_warns() {
     let c = d.load();
     assert_eq!(commands(&c), ["x"]);
     assert_eq!(shells(&c), [Shell::System]);
-    assert_eq!(c.warnings.len(), 1);
-    assert!(c.warnings[0].contains("`shell: zsh` is not supported (use `bash` or `powershell`)"));
+    assert_eq!(c.warning_lines().len(), 1);
+    assert!(
+        c.warning_lines()[0].contains("`shell: zsh` is not supported (use `bash` or `powershell`)")
+    );
 }
 
 fn shells(config: &Config) -> Vec<Shell> {
@@ -87,7 +89,7 @@ fn shell_powershell_and_copilots_powershell_field_choose_powershell() {
         .to_string(),
     );
     let c = d.load();
-    assert_eq!(c.warnings, Vec::<String>::new());
+    assert_eq!(c.warning_lines(), Vec::<String>::new());
     let root = d.project().display().to_string();
     // PowerShell does not read `$CLAUDE_PROJECT_DIR`: it is always replaced;
     // exec form quotes PowerShell's way and calls with `&`.
@@ -128,7 +130,7 @@ fn wasm_paths_resolve_against_the_scope_and_defaults_apply() {
         "fuel": 5, "memoryMiB": 8, "timeout": 2}),
     ));
     let c = d.load();
-    assert!(c.warnings.is_empty() && c.errors.is_empty());
+    assert!(c.warning_lines().is_empty() && c.error_lines().is_empty());
     let user = wasm_of(&c.handlers[0]);
     assert_eq!(user.component, d.home().join(".agents/hooks/guard.wasm"));
     assert_eq!(user.limits, crate::config::Limits::DEFAULT);
@@ -192,16 +194,16 @@ fn prompt_handlers_resolve_on_the_events_claude_allows_them() {
     );
     assert_eq!(c.handlers[0].label, "prompt `Safe? $ARGUMENTS`");
     assert_eq!(c.handlers[0].timeout, crate::config::DEFAULT_PROMPT_TIMEOUT);
-    assert_eq!(c.warnings.len(), 2, "{:?}", c.warnings);
+    assert_eq!(c.warning_lines().len(), 2, "{:?}", c.warning_lines());
     assert!(
-        c.warnings[0].contains("`prompt` is missing or empty"),
+        c.warning_lines()[0].contains("`prompt` is missing or empty"),
         "{}",
-        c.warnings[0]
+        c.warning_lines()[0]
     );
     assert!(
-        c.warnings[1].contains("prompt and agent hooks are not allowed on SessionStart"),
+        c.warning_lines()[1].contains("prompt and agent hooks are not allowed on SessionStart"),
         "{}",
-        c.warnings[1]
+        c.warning_lines()[1]
     );
 }
 
@@ -235,7 +237,7 @@ fn http_handlers_are_resolved_and_bad_urls_skipped() {
     assert_eq!(h.label, "http `http://127.0.0.1:9/hook`");
     assert_eq!(h.timeout, Duration::from_secs(3));
     assert!(h.once);
-    let w = c.warnings.join("\n");
+    let w = c.warning_lines().join("\n");
     assert!(
         w.contains("header `X-Team` uses `$SECRET`, which `allowedEnvVars` does not list"),
         "{w}"
@@ -245,5 +247,5 @@ fn http_handlers_are_resolved_and_bad_urls_skipped() {
         "{w}"
     );
     assert!(w.contains("hooks[2]: `url` is missing or empty"), "{w}");
-    assert_eq!(c.warnings.len(), 3, "{w}");
+    assert_eq!(c.warning_lines().len(), 3, "{w}");
 }

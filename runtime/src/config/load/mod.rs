@@ -17,6 +17,7 @@ mod scope;
 use std::fs;
 use std::path::{Path, PathBuf};
 
+use super::warning::{ConfigWarning, WarningKind};
 use super::{BrokenFile, Config, ManagedPolicy, OnError, Scope};
 use crate::protocol::{one_line, EventName};
 
@@ -73,11 +74,12 @@ pub fn load_with_managed(opts: &LoadOptions, managed: Option<&Path>) -> Config {
             .map(|r| crate::dirs::hooks_file(r));
         for file in user_file.iter().chain(&project) {
             if file.exists() {
-                config.warnings.push(format!(
-                    "`{}`: not loaded: the managed policy `{}` sets `managedOnly`, so only its hooks run",
-                    file.display(),
-                    policy.file.display()
-                ));
+                config.warnings.push(ConfigWarning {
+                    file: file.clone(),
+                    kind: WarningKind::NotLoaded {
+                        policy: policy.file.clone(),
+                    },
+                });
             }
         }
         return config;
@@ -128,13 +130,12 @@ struct Ctx<'a> {
 }
 
 impl Ctx<'_> {
-    /// Warnings and errors quote the file's own text (a key, an event name,
-    /// serde's message about a value): each is cut to one bounded line
-    /// ([`one_line`]), so a hostile file cannot flood stderr or fake a line.
-    fn warn(&self, config: &mut Config, what: impl std::fmt::Display) {
-        config
-            .warnings
-            .push(one_line(&format!("`{}`: {what}", self.file.display())));
+    /// A warning about this file.
+    fn warn(&self, config: &mut Config, kind: WarningKind) {
+        config.warnings.push(ConfigWarning {
+            file: self.file.to_path_buf(),
+            kind,
+        });
     }
 
     /// The file cannot be used at all. `text` is what could be read of it:
@@ -153,8 +154,8 @@ impl Ctx<'_> {
             scope: self.scope,
             why: one_line(&what.to_string()),
             lost_deny: text.is_some_and(OnError::handler_denies_in),
+            unreadable: false,
         };
-        config.errors.push(broken.to_string());
         config.broken.push(broken);
     }
 }

@@ -2,7 +2,8 @@
 //! find unknown keys, and typed), each failure one line naming the file.
 
 use super::Ctx;
-use crate::config::hooks_json::{unknown_keys, HandlerType, HooksFile, Unknown};
+use crate::config::hooks_json::{unknown_keys, HooksFile, Unknown};
+use crate::config::warning::WarningKind;
 use crate::config::{BrokenFile, Config};
 use crate::fsread::{self, caps, ReadError};
 
@@ -16,13 +17,13 @@ pub(super) fn read(ctx: &Ctx<'_>, config: &mut Config) -> Option<Vec<u8>> {
         Ok(bytes) => Some(bytes),
         Err(ReadError::NotFound { .. }) => None,
         Err(e) => {
-            // The error names the file and what to do.
-            config.errors.push(format!("{e} (other scopes still run)"));
             config.broken.push(BrokenFile {
                 file: ctx.file.to_path_buf(),
                 scope: ctx.scope,
+                // The error names the file and what to do.
                 why: e.to_string(),
                 lost_deny: false,
+                unreadable: true,
             });
             ctx.broken_policy(config);
             None
@@ -93,32 +94,22 @@ pub(super) fn warn_unknown(ctx: &Ctx<'_>, config: &mut Config, value: &serde_jso
                 suggestion,
             } => ctx.warn(
                 config,
-                format_args!(
-                    "{at}: unknown key `{key}`; ignored{}",
-                    crate::suggest::hint(suggestion)
-                ),
+                WarningKind::UnknownKey {
+                    at,
+                    key,
+                    suggestion,
+                },
             ),
-            Unknown::Event { name, suggestion } => ctx.warn(
-                config,
-                format_args!(
-                    "unknown event `{name}` in `hooks`; its hooks never run{}",
-                    crate::suggest::hint(suggestion)
-                ),
-            ),
+            Unknown::Event { name, suggestion } => {
+                ctx.warn(config, WarningKind::UnknownEvent { name, suggestion })
+            }
             Unknown::HandlerType {
                 at,
-                type_: Some(ty),
-            } => ctx.warn(
-                config,
-                format_args!(
-                    "{at}: unknown handler type `{ty}`{}; this handler is skipped",
-                    crate::suggest::did_you_mean(&ty, HandlerType::ALL.map(HandlerType::as_str))
-                ),
-            ),
-            Unknown::HandlerType { at, type_: None } => ctx.warn(
-                config,
-                format_args!("{at}: the handler has no `type`; it is skipped"),
-            ),
+                type_: Some(type_),
+            } => ctx.warn(config, WarningKind::UnknownHandlerType { at, type_ }),
+            Unknown::HandlerType { at, type_: None } => {
+                ctx.warn(config, WarningKind::NoHandlerType { at })
+            }
         }
     }
 }

@@ -13,7 +13,7 @@ fn missing_files_are_no_hooks_and_no_errors() {
     let d = Dirs::new();
     let c = d.load();
     assert!(c.handlers.is_empty());
-    assert!(c.errors.is_empty() && c.warnings.is_empty() && c.files.is_empty());
+    assert!(c.error_lines().is_empty() && c.warning_lines().is_empty() && c.files.is_empty());
     // No project root at all: only the user scope is read.
     d.write_user(&one_handler(json!({"type": "command", "command": "u"})));
     d.write_project(&one_handler(json!({"type": "command", "command": "p"})));
@@ -29,7 +29,7 @@ fn empty_file_is_no_hooks() {
     let d = Dirs::new();
     d.write_project("  \n");
     let c = d.load();
-    assert!(c.handlers.is_empty() && c.errors.is_empty());
+    assert!(c.handlers.is_empty() && c.error_lines().is_empty());
     assert_eq!(c.files, [d.project_file()]);
 }
 
@@ -41,7 +41,7 @@ fn syntax_error_names_file_line_column_and_other_scope_still_runs() {
     let c = d.load();
     assert_eq!(commands(&c), ["u"]);
     assert_eq!(
-        c.errors,
+        c.error_lines(),
         [format!(
             "`{}`: line 4 column 5: expected `,` or `}}`; fix the file (other scopes still run)",
             d.project_file().display()
@@ -56,9 +56,9 @@ fn wrong_types_are_errors_with_a_position() {
     d.write_project(&one_handler(json!({"type": "command", "command": "p"})));
     let c = d.load();
     assert_eq!(commands(&c), ["p"]);
-    assert_eq!(c.errors.len(), 1);
+    assert_eq!(c.error_lines().len(), 1);
     assert_eq!(
-        c.errors[0],
+        c.error_lines()[0],
         format!(
             "`{}`: line 2 column 53: `hooks.PreToolUse[0].hooks[0].timeout`: invalid type: string \"soon\", expected a number; \
              fix the file (other scopes still run)",
@@ -69,8 +69,8 @@ fn wrong_types_are_errors_with_a_position() {
     // A top level that is not an object.
     d.write_project("[1]");
     let c = d.load();
-    assert_eq!(c.errors.len(), 2, "{:?}", c.errors);
-    assert_line(&c.errors, 1, "the top level is an array");
+    assert_eq!(c.error_lines().len(), 2, "{:?}", c.error_lines());
+    assert_line(&c.error_lines(), 1, "the top level is an array");
 }
 
 #[test]
@@ -88,7 +88,7 @@ fn a_top_level_that_is_not_an_object_is_one_error_naming_the_file() {
         let c = d.load();
         assert_eq!(commands(&c), ["u"], "{text}");
         assert_eq!(
-            c.errors,
+            c.error_lines(),
             [format!(
                 "`{}`: the top level is {kind}, not an object; write `{{\"hooks\": {{...}}}}`; \
                  fix the file (other scopes still run)",
@@ -108,7 +108,7 @@ fn invalid_utf8_is_one_error_and_the_other_scope_runs() {
     let c = d.load();
     assert_eq!(commands(&c), ["u"]);
     assert_eq!(
-        c.errors,
+        c.error_lines(),
         [format!(
             "`{}`: it is not UTF-8 text (an invalid byte at offset 10); save it as UTF-8; \
              fix the file (other scopes still run)",
@@ -127,16 +127,20 @@ fn hostile_project_file(make: impl FnOnce(&Path), says: &str) {
     make(&d.project_file());
     let c = d.load();
     assert_eq!(commands(&c), ["u"]);
-    assert_eq!(c.errors.len(), 1, "{:?}", c.errors);
+    assert_eq!(c.error_lines().len(), 1, "{:?}", c.error_lines());
     let shown = format!("`{}`", d.project_file().display());
-    assert!(c.errors[0].starts_with(&shown), "{:?}", c.errors);
-    assert_line(&c.errors, 0, says);
     assert!(
-        c.errors[0].ends_with("(other scopes still run)"),
+        c.error_lines()[0].starts_with(&shown),
         "{:?}",
-        c.errors
+        c.error_lines()
     );
-    assert!(!c.errors[0].contains('\n'));
+    assert_line(&c.error_lines(), 0, says);
+    assert!(
+        c.error_lines()[0].ends_with("(other scopes still run)"),
+        "{:?}",
+        c.error_lines()
+    );
+    assert!(!c.error_lines()[0].contains('\n'));
 }
 
 #[cfg(unix)]
@@ -177,8 +181,8 @@ fn a_hostile_user_file_does_not_block_the_project_scope() {
     std::os::unix::fs::symlink("/dev/zero", d.user_file()).unwrap();
     let c = d.load();
     assert_eq!(commands(&c), ["p"]);
-    assert_eq!(c.errors.len(), 1, "{:?}", c.errors);
-    assert!(c.errors[0].contains(&d.user_file().display().to_string()));
+    assert_eq!(c.error_lines().len(), 1, "{:?}", c.error_lines());
+    assert!(c.error_lines()[0].contains(&d.user_file().display().to_string()));
 }
 
 #[test]
@@ -188,7 +192,7 @@ fn unreadable_file_is_an_error() {
     fs::create_dir_all(d.project_file()).unwrap();
     let c = d.load();
     assert_eq!(
-        c.errors,
+        c.error_lines(),
         [format!(
             "`{}` is a directory, not a regular file; replace it with a regular file \
              (other scopes still run)",
@@ -211,10 +215,10 @@ fn unknown_keys_events_and_types_warn_and_the_rest_runs() {
         }}"#,
     );
     let c = d.load();
-    assert!(c.errors.is_empty(), "{:?}", c.errors);
+    assert!(c.error_lines().is_empty(), "{:?}", c.error_lines());
     let f = d.project_file().display().to_string();
     assert_eq!(
-        c.warnings,
+        c.warning_lines(),
         [
             format!("`{f}`: the top level: unknown key `disableAllHooks`; ignored"),
             format!(
@@ -256,7 +260,7 @@ fn unknown_names_get_a_suggestion() {
         r#"{"hooks": {"PreToolUs": [], "Stop": [{"hooks": [{"type": "wasm", "component": "g.wasm", "memoryMib": 1}]}]}}"#,
     );
     let c = d.load();
-    let text = c.warnings.join("\n");
+    let text = c.warning_lines().join("\n");
     assert!(
         text.contains(
             "unknown event `PreToolUs` in `hooks`; its hooks never run; did you mean `PreToolUse`?"

@@ -10,6 +10,7 @@ use super::scope::apply_managed;
 use super::Ctx;
 use crate::config::hooks_json::{Group, HandlerType, HandlerWire};
 use crate::config::if_rule::{self, IfSpec};
+use crate::config::warning::WarningKind;
 use crate::config::{
     Config, Handler, HandlerKind, Matcher, OnError, OnFailure, DEFAULT_PROMPT_TIMEOUT,
     DEFAULT_TIMEOUT,
@@ -90,7 +91,8 @@ fn policed(
     }
     if let HandlerKind::Prompt(_) | HandlerKind::Agent(_) = resolved.kind {
         if let Some(why) = crate::config::llm::refused(event, config.managed.as_ref()) {
-            ctx.warn(config, format_args!("{at}: {why}; this handler is skipped"));
+            let at = at.to_string();
+            ctx.warn(config, WarningKind::LlmRefused { at, why });
             return None;
         }
     }
@@ -120,19 +122,20 @@ pub(super) fn valid_or_warn<T>(
     config: &mut Config,
     at: &str,
     parsed: Result<T, regex::Error>,
-    (key, src, event, what): (&str, Option<&str>, EventName, &str),
+    (key, src, event, what): (&'static str, Option<&str>, EventName, &'static str),
 ) -> Option<T> {
     match parsed {
         Ok(value) => Some(value),
         Err(e) => {
-            ctx.warn(
-                config,
-                format_args!(
-                    "{at}: invalid {key} `{}` for {event}: {}; this {what} is skipped",
-                    src.unwrap_or_default(),
-                    regex_error(&e)
-                ),
-            );
+            let warning = WarningKind::InvalidRegex {
+                at: at.to_string(),
+                key,
+                source: src.unwrap_or_default().to_string(),
+                event,
+                why: regex_error(&e),
+                skipped: what,
+            };
+            ctx.warn(config, warning);
             None
         }
     }
@@ -153,29 +156,21 @@ pub(super) fn narrowed(
         return Some(matcher.clone());
     };
     if !event.is_tool_event() {
-        ctx.warn(
-            config,
-            format_args!(
-                "{at}: `if` tests the tool input, and {event} has none; this handler never runs"
-            ),
-        );
+        let at = at.to_string();
+        ctx.warn(config, WarningKind::IfWithoutToolInput { at, event });
         return None;
     }
     if let Some(note) = &spec.note {
-        ctx.warn(config, format_args!("{at}: {note}"));
+        let (at, note) = (at.to_string(), note.clone());
+        ctx.warn(config, WarningKind::IfNote { at, note });
     }
     // A permission rule names its tool: the handler runs for that tool only.
     let Some(tool) = &spec.tool else {
         return Some(matcher.clone());
     };
     if !matcher.matches(Some(tool)) {
-        ctx.warn(
-            config,
-            format_args!(
-                "{at}: `if` names the tool `{tool}`, which the group's matcher never selects; \
-                 this handler never runs"
-            ),
-        );
+        let (at, tool) = (at.to_string(), tool.clone());
+        ctx.warn(config, WarningKind::IfToolNeverSelected { at, tool });
         return None;
     }
     Some(Matcher::Exact(vec![tool.clone()]))
@@ -194,13 +189,12 @@ pub(super) fn handler_timeout(
         return default;
     };
     timeout(secs).unwrap_or_else(|| {
-        ctx.warn(
-            config,
-            format_args!(
-                "{at}: `timeout` must be a positive number of seconds, not {secs}; using {}",
-                default.as_secs()
-            ),
-        );
+        let warning = WarningKind::BadTimeout {
+            at: at.to_string(),
+            secs,
+            default_secs: default.as_secs(),
+        };
+        ctx.warn(config, warning);
         default
     })
 }
@@ -272,13 +266,8 @@ pub(super) fn resolve_handler(
     let on_error = match OnFailure::combine(entry.on_error, entry.on_failure) {
         Ok(policy) => policy,
         Err(closed) => {
-            ctx.warn(
-                config,
-                format_args!(
-                    "{at}: `onError` and `onFailure` disagree (`onFailure: block` means \
-                     `onError: deny`); it fails closed until you keep one of them"
-                ),
-            );
+            let at = at.to_string();
+            ctx.warn(config, WarningKind::OnErrorConflict { at });
             Some(closed)
         }
     };
@@ -301,10 +290,8 @@ pub(super) fn skip_missing<T>(
     type_: HandlerType,
 ) -> Option<T> {
     let key = type_.required().unwrap_or("type");
-    ctx.warn(
-        config,
-        format_args!("{at}: `{key}` is missing or empty; this handler is skipped"),
-    );
+    let at = at.to_string();
+    ctx.warn(config, WarningKind::MissingKey { at, key });
     None
 }
 

@@ -23,11 +23,11 @@ fn handlers_missing_their_essentials_are_skipped_with_a_warning() {
         ]}]}}"#,
     );
     let c = d.load();
-    assert!(c.errors.is_empty(), "{:?}", c.errors);
+    assert!(c.error_lines().is_empty(), "{:?}", c.error_lines());
     assert_eq!(commands(&c), ["ok"]);
     let f = d.user_file().display().to_string();
     assert_eq!(
-        c.warnings,
+        c.warning_lines(),
         [
             format!(
                 "`{f}`: hooks.PreToolUse[0].hooks[3]: the handler has no `type`; it is skipped"
@@ -59,8 +59,8 @@ fn invalid_matcher_skips_its_group_with_a_warning() {
     );
     let c = d.load();
     assert_eq!(commands(&c), ["good"]);
-    assert_eq!(c.warnings.len(), 1);
-    let w = &c.warnings[0];
+    assert_eq!(c.warning_lines().len(), 1);
+    let w = &c.warning_lines()[0];
     assert!(
         w.starts_with(&format!(
             "`{}`: hooks.PreToolUse[0]: invalid matcher `Edit(` for PreToolUse: ",
@@ -81,7 +81,7 @@ fn matcher_on_an_event_without_one_is_ignored_even_when_broken() {
     );
     let c = d.load();
     assert_eq!(commands(&c), ["s"]);
-    assert!(c.warnings.is_empty(), "{:?}", c.warnings);
+    assert!(c.warning_lines().is_empty(), "{:?}", c.warning_lines());
 }
 
 #[test]
@@ -99,13 +99,14 @@ fn invalid_if_skips_the_group_or_the_handler() {
     );
     let c = d.load();
     assert_eq!(commands(&c), ["inherits", "overrides"]);
-    assert_eq!(c.warnings.len(), 2, "{:?}", c.warnings);
+    assert_eq!(c.warning_lines().len(), 2, "{:?}", c.warning_lines());
+    assert!(c.warning_lines()[0]
+        .contains("hooks.PreToolUse[0]: invalid `if` regex `git (` for PreToolUse"));
+    assert!(c.warning_lines()[0].ends_with("this group is skipped"));
     assert!(
-        c.warnings[0].contains("hooks.PreToolUse[0]: invalid `if` regex `git (` for PreToolUse")
+        c.warning_lines()[1].contains("hooks.PreToolUse[1].hooks[0]: invalid `if` regex `[z-a]`")
     );
-    assert!(c.warnings[0].ends_with("this group is skipped"));
-    assert!(c.warnings[1].contains("hooks.PreToolUse[1].hooks[0]: invalid `if` regex `[z-a]`"));
-    assert!(c.warnings[1].ends_with("this handler is skipped"));
+    assert!(c.warning_lines()[1].ends_with("this handler is skipped"));
     assert_eq!(c.handlers[0].if_.as_ref().unwrap().as_str(), "^git");
     assert_eq!(c.handlers[1].if_.as_ref().unwrap().as_str(), "^rm ");
 }
@@ -119,7 +120,7 @@ fn unsupported_types_become_unsupported_handlers() {
         ]}]}}"#,
     );
     let c = d.load();
-    assert!(c.warnings.is_empty(), "{:?}", c.warnings);
+    assert!(c.warning_lines().is_empty(), "{:?}", c.warning_lines());
     let kinds: Vec<(&str, &str)> = c
         .handlers
         .iter()
@@ -149,9 +150,9 @@ fn on_failure_is_claude_codes_spelling_of_on_error() {
     let policies: Vec<OnError> = c.handlers.iter().map(|h| h.on_error).collect();
     use OnError::{Allow, Deny};
     assert_eq!(policies, [Deny, Allow, Deny, Deny, Deny]);
-    assert_eq!(c.warnings.len(), 1, "{:?}", c.warnings);
+    assert_eq!(c.warning_lines().len(), 1, "{:?}", c.warning_lines());
     assert_line(
-        &c.warnings,
+        &c.warning_lines(),
         0,
         "hooks.Stop[0].hooks[3]: `onError` and `onFailure` disagree",
     );
@@ -206,7 +207,7 @@ fn claude_permission_rules_in_if_name_the_tool_and_match_the_command() {
     assert_eq!(commands(&c), ["git-guard", "edit-guard"]);
     let f = d.project_file().display().to_string();
     assert_eq!(
-        c.warnings,
+        c.warning_lines(),
         [
             format!(
                 "`{f}`: hooks.PreToolUse[1].hooks[0]: only the tool of the permission rule \

@@ -9,6 +9,7 @@ use super::expand::resolve_grants;
 use super::expand::resolve_path;
 use super::Ctx;
 use crate::config::hooks_json::HooksFile;
+use crate::config::warning::WarningKind;
 use crate::config::{AuditConfig, Config, Grants, ManagedPolicy, OnError, Scope, WasmSpec};
 
 impl Ctx<'_> {
@@ -27,25 +28,21 @@ impl Ctx<'_> {
 
     /// A key honoured in the managed and user files only: a warning for a
     /// project file, and for a user file when the managed file set it.
-    fn only_managed_or_user(&self, config: &mut Config, key: &str, managed_set: bool) -> bool {
+    fn only_managed_or_user(
+        &self,
+        config: &mut Config,
+        key: &'static str,
+        managed_set: bool,
+    ) -> bool {
         match self.scope {
             Scope::Managed => true,
             Scope::User if !managed_set => true,
             Scope::User => {
-                self.warn(
-                    config,
-                    format_args!("`{key}` is set by the managed policy; this one is ignored"),
-                );
+                self.warn(config, WarningKind::SetByManaged { key });
                 false
             }
             Scope::Project => {
-                self.warn(
-                    config,
-                    format_args!(
-                        "`{key}` is honoured only in the user file `~/.agents/hooks.json` \
-                         (or the managed one); ignored"
-                    ),
-                );
+                self.warn(config, WarningKind::UserFileOnly { key });
                 false
             }
         }
@@ -82,10 +79,8 @@ pub(super) fn user_keys(ctx: &Ctx<'_>, config: &mut Config, parsed: &HooksFile) 
             managed_sets(config, |m| m.sets_budgets),
         ) {
             if mib == 0 {
-                ctx.warn(
-                    config,
-                    "`eventMemoryMiB` must be at least 1; the default is used",
-                );
+                let key = "eventMemoryMiB";
+                ctx.warn(config, WarningKind::BelowOne { key });
             } else {
                 config.budgets.event_memory_mib = mib;
                 set_by_managed(ctx, config, |m| m.sets_budgets = true);
@@ -122,10 +117,7 @@ pub(super) fn llm_keys(ctx: &Ctx<'_>, config: &mut Config, parsed: &HooksFile) {
                     config.llm = Some(settings);
                     set_by_managed(ctx, config, |m| m.sets_llm = true);
                 }
-                Err(why) => ctx.warn(
-                    config,
-                    format_args!("`llm`: {why}; prompt hooks use Claude Code's environment"),
-                ),
+                Err(why) => ctx.warn(config, WarningKind::BadLlm { why }),
             }
         }
     }
@@ -136,10 +128,8 @@ pub(super) fn llm_keys(ctx: &Ctx<'_>, config: &mut Config, parsed: &HooksFile) {
             managed_sets(config, |m| m.sets_budgets),
         ) {
             if calls == 0 {
-                ctx.warn(
-                    config,
-                    "`maxLlmCalls` must be at least 1; the default is used",
-                );
+                let key = "maxLlmCalls";
+                ctx.warn(config, WarningKind::BelowOne { key });
             } else {
                 config.budgets.max_llm_calls = calls;
             }
@@ -149,10 +139,10 @@ pub(super) fn llm_keys(ctx: &Ctx<'_>, config: &mut Config, parsed: &HooksFile) {
         (Some(allow), Scope::Managed) => {
             set_by_managed(ctx, config, |m| m.forbids_llm_hooks = !allow);
         }
-        (Some(_), _) => ctx.warn(
-            config,
-            "`allowLlmHooks` is honoured only in the managed file; ignored",
-        ),
+        (Some(_), _) => {
+            let key = "allowLlmHooks";
+            ctx.warn(config, WarningKind::ManagedFileOnly { key });
+        }
         (None, _) => {}
     }
 }
@@ -166,11 +156,8 @@ pub(super) fn managed_keys(ctx: &Ctx<'_>, config: &mut Config, parsed: &HooksFil
         ("allowedComponents", parsed.allowed_components.is_some()),
     ];
     if ctx.scope != Scope::Managed {
-        for (key, _) in keys.iter().filter(|(_, set)| *set) {
-            ctx.warn(
-                config,
-                format_args!("`{key}` is honoured only in the managed file; ignored"),
-            );
+        for (key, _) in keys.into_iter().filter(|(_, set)| *set) {
+            ctx.warn(config, WarningKind::ManagedFileOnly { key });
         }
         return;
     }
@@ -214,15 +201,13 @@ pub(super) fn apply_managed(
         });
         if !ok {
             config.refused_components.push(raw_component.to_string());
-            ctx.warn(
-                config,
-                format_args!(
-                    "{at}: component `{raw_component}` is not from a source the managed policy \
-                     `{}` allows ({}); this handler is skipped",
-                    policy.file.display(),
-                    allowed.join(", ")
-                ),
-            );
+            let warning = WarningKind::ComponentRefused {
+                at: at.to_string(),
+                component: raw_component.to_string(),
+                policy: policy.file.clone(),
+                allowed: allowed.clone(),
+            };
+            ctx.warn(config, warning);
             return None;
         }
     }
@@ -266,14 +251,12 @@ fn withhold_grants(
     keep_names(&mut allow.env, &max.env, "env");
     keep_names(&mut allow.net, &max.net, "net");
     if !withheld.is_empty() {
-        ctx.warn(
-            config,
-            format_args!(
-                "{at}: the managed policy `{}` does not let a project grant {}; withheld",
-                policy.display(),
-                withheld.join(", ")
-            ),
-        );
+        let warning = WarningKind::GrantsWithheld {
+            at: at.to_string(),
+            policy: policy.to_path_buf(),
+            withheld,
+        };
+        ctx.warn(config, warning);
     }
 }
 

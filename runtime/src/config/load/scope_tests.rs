@@ -21,11 +21,11 @@ fn llm_is_the_managed_or_user_files_and_never_a_projects() {
     assert_eq!(settings.provider, crate::config::LlmProvider::Openai);
     assert_eq!(settings.model.as_deref(), Some("u"));
     assert_eq!(c.budgets.max_llm_calls, 3);
-    assert_eq!(c.warnings.len(), 3, "{:?}", c.warnings);
+    assert_eq!(c.warning_lines().len(), 3, "{:?}", c.warning_lines());
     assert!(
-        c.warnings.iter().all(|w| w.contains("ignored")),
+        c.warning_lines().iter().all(|w| w.contains("ignored")),
         "{:?}",
-        c.warnings
+        c.warning_lines()
     );
 
     let file = managed(
@@ -38,14 +38,16 @@ fn llm_is_the_managed_or_user_files_and_never_a_projects() {
     assert_eq!(settings.base_url.as_deref(), Some("https://gateway.corp"));
     assert!(c.handlers.is_empty(), "{:?}", c.handlers);
     assert!(
-        c.warnings
+        c.warning_lines()
             .iter()
             .any(|w| w.contains("`allowLlmHooks: false`")),
         "{:?}",
-        c.warnings
+        c.warning_lines()
     );
+    let set_by_managed = WarningKind::SetByManaged { key: "llm" };
+    assert!(c.warnings.iter().any(|w| w.kind == set_by_managed));
     assert!(c
-        .warnings
+        .warning_lines()
         .iter()
         .any(|w| w.contains("`llm` is set by the managed policy")));
 }
@@ -64,9 +66,9 @@ fn audit_is_read_from_the_user_file_only() {
             include_input: false,
         })
     );
-    assert_eq!(c.warnings.len(), 1);
-    assert!(c.warnings[0].contains("`audit` is honoured only in the user file"));
-    assert!(c.warnings[0].starts_with(&format!("`{}`", d.project_file().display())));
+    assert_eq!(c.warning_lines().len(), 1);
+    assert!(c.warning_lines()[0].contains("`audit` is honoured only in the user file"));
+    assert!(c.warning_lines()[0].starts_with(&format!("`{}`", d.project_file().display())));
 }
 
 #[test]
@@ -77,12 +79,12 @@ fn the_event_memory_budget_is_set_in_the_user_file_only() {
     d.write_project(r#"{"eventMemoryMiB": 100000}"#);
     let c = d.load();
     assert_eq!(c.budgets.event_memory_mib, 256);
-    assert_eq!(c.warnings.len(), 1, "{:?}", c.warnings);
-    assert!(c.warnings[0].contains("`eventMemoryMiB` is honoured only in the user file"));
+    assert_eq!(c.warning_lines().len(), 1, "{:?}", c.warning_lines());
+    assert!(c.warning_lines()[0].contains("`eventMemoryMiB` is honoured only in the user file"));
     d.write_user(r#"{"eventMemoryMiB": 0}"#);
     let c = d.load();
     assert_eq!(c.budgets.event_memory_mib, 512);
-    assert_line(&c.warnings, 0, "must be at least 1");
+    assert_line(&c.warning_lines(), 0, "must be at least 1");
 }
 
 #[test]
@@ -100,11 +102,11 @@ fn on_config_error_is_the_users_and_a_broken_file_is_typed() {
         (d.project_file(), Scope::Project)
     );
     assert!(broken.lost_deny);
-    assert_eq!(c.errors, [broken.to_string()]);
+    assert_eq!(c.error_lines(), [broken.to_string()]);
     assert!(
-        c.errors[0].ends_with("its `onError: deny` could not apply"),
+        c.error_lines()[0].ends_with("its `onError: deny` could not apply"),
         "{:?}",
-        c.errors
+        c.error_lines()
     );
 
     // A project cannot set it.
@@ -112,7 +114,7 @@ fn on_config_error_is_the_users_and_a_broken_file_is_typed() {
     d.write_project(r#"{"onConfigError": "deny"}"#);
     let c = d.load();
     assert_eq!(c.on_config_error, OnError::Allow);
-    assert_line(&c.warnings, 0, "honoured only in the user file");
+    assert_line(&c.warning_lines(), 0, "honoured only in the user file");
 
     // A broken user file that spells it out is honoured.
     let d = Dirs::new();
@@ -135,7 +137,10 @@ fn managed_hooks_come_first_and_are_trusted_by_scope() {
         json!({"type": "command", "command": "project"}),
     ));
     let c = d.load_managed(Some(&file));
-    assert!(c.errors.is_empty() && c.warnings.is_empty(), "{c:?}");
+    assert!(
+        c.error_lines().is_empty() && c.warning_lines().is_empty(),
+        "{c:?}"
+    );
     assert_eq!(commands(&c), ["managed", "user", "project"]);
     assert_eq!(c.handlers[0].scope, Scope::Managed);
     assert_eq!(c.handlers[0].file, file);
@@ -163,12 +168,12 @@ fn managed_only_keeps_user_and_project_files_out() {
     ));
     let c = d.load_managed(Some(&file));
     assert_eq!(commands(&c), ["managed"]);
-    assert_eq!(c.warnings.len(), 2, "{:?}", c.warnings);
-    assert_line(&c.warnings, 0, "managedOnly");
+    assert_eq!(c.warning_lines().len(), 2, "{:?}", c.warning_lines());
+    assert_line(&c.warning_lines(), 0, "managedOnly");
     // A user file cannot set it for itself.
     d.write_user(r#"{"managedOnly": true}"#);
     let c = d.load();
-    assert_line(&c.warnings, 0, "honoured only in the managed file");
+    assert_line(&c.warning_lines(), 0, "honoured only in the managed file");
 }
 
 #[test]
@@ -187,11 +192,11 @@ fn a_broken_managed_file_fails_closed_and_the_user_cannot_reopen_it() {
     // The other scopes still load.
     assert_eq!(commands(&c), ["project"]);
     assert!(
-        c.warnings
+        c.warning_lines()
             .iter()
             .any(|w| w.contains("set by the managed policy")),
         "{:?}",
-        c.warnings
+        c.warning_lines()
     );
 }
 
@@ -208,10 +213,10 @@ fn managed_settings_win_over_the_user_file() {
     let c = d.load_managed(Some(&file));
     assert_eq!(c.on_config_error, OnError::Deny);
     assert_eq!(c.budgets.event_memory_mib, 128);
-    let audit = c.audit.unwrap();
+    let audit = c.audit.clone().unwrap();
     assert_eq!(audit.path, PathBuf::from("/var/log/a.jsonl"));
     assert!(audit.include_input);
-    assert_eq!(c.warnings.len(), 3, "{:?}", c.warnings);
+    assert_eq!(c.warning_lines().len(), 3, "{:?}", c.warning_lines());
 }
 
 #[test]
@@ -231,8 +236,8 @@ fn a_project_grant_the_managed_policy_forbids_is_withheld_with_a_note() {
     assert!(spec.allow.write.is_empty());
     assert_eq!(spec.allow.env, ["LANG"]);
     assert!(spec.allow.net.is_empty());
-    assert_eq!(c.warnings.len(), 1, "{:?}", c.warnings);
-    let w = &c.warnings[0];
+    assert_eq!(c.warning_lines().len(), 1, "{:?}", c.warning_lines());
+    let w = &c.warning_lines()[0];
     for withheld in [
         "`allow.read` /etc",
         "`allow.write`",
@@ -270,12 +275,12 @@ fn components_from_sources_the_managed_policy_does_not_allow_are_skipped() {
         ".agents/vetted/../../evil.wasm",
         "other/x.wasm",
     ]);
-    assert_eq!(c.handlers.len(), 1, "{:?}", c.warnings);
+    assert_eq!(c.handlers.len(), 1, "{:?}", c.warning_lines());
     assert!(wasm_of(&c.handlers[0])
         .component
         .ends_with(".agents/vetted/ok.wasm"));
-    assert_eq!(c.warnings.len(), 2, "{:?}", c.warnings);
-    assert_line(&c.warnings, 1, "`other/x.wasm` is not from a source");
+    assert_eq!(c.warning_lines().len(), 2, "{:?}", c.warning_lines());
+    assert_line(&c.warning_lines(), 1, "`other/x.wasm` is not from a source");
     assert_eq!(c.refused_components.len(), 2);
 
     // Registries: the same registry and a repository at or below the prefix.
@@ -285,7 +290,7 @@ fn components_from_sources_the_managed_policy_does_not_allow_are_skipped() {
         "oci://elsewhere.example/sec/guard:v1",
         "oci://registry.example/sec/Guard:v1",
     ]);
-    assert_eq!(c.handlers.len(), 1, "{:?}", c.warnings);
+    assert_eq!(c.handlers.len(), 1, "{:?}", c.warning_lines());
     let spec = wasm_of(&c.handlers[0]);
     let oci = spec.oci.as_ref().expect("an oci source");
     assert_eq!(
@@ -309,10 +314,10 @@ fn components_from_sources_the_managed_policy_does_not_allow_are_skipped() {
         ]
     );
     assert!(
-        c.warnings
+        c.warning_lines()
             .iter()
             .any(|w| w.contains("`oci://registry.example/sec/Guard:v1` is not an OCI reference")),
         "{:?}",
-        c.warnings
+        c.warning_lines()
     );
 }

@@ -25,8 +25,8 @@ fn user_scope_comes_first_then_project_in_file_order() {
         r#"{"hooks": {"PreToolUse": [{"hooks": [{"type": "command", "command": "p-pre"}]}]}}"#,
     );
     let c = d.load();
-    assert_eq!(c.errors, Vec::<String>::new());
-    assert_eq!(c.warnings, Vec::<String>::new());
+    assert_eq!(c.error_lines(), Vec::<String>::new());
+    assert_eq!(c.warning_lines(), Vec::<String>::new());
     assert_eq!(
         commands(&c),
         ["u-stop", "u-pre-1", "u-pre-2", "u-pre-3", "p-pre"]
@@ -99,12 +99,12 @@ fn warnings_and_errors_quoting_the_file_are_one_bounded_line() {
     d.write_project(&json!({"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "z", "timeout": long}]}]}}).to_string());
     let c = d.load();
     assert!(
-        c.warnings.len() >= 3 && c.errors.len() == 1,
+        c.warning_lines().len() >= 3 && c.error_lines().len() == 1,
         "{} {}",
-        c.warnings.len(),
-        c.errors.len()
+        c.warning_lines().len(),
+        c.error_lines().len()
     );
-    for line in c.warnings.iter().chain(&c.errors) {
+    for line in c.warning_lines().iter().chain(&c.error_lines()) {
         let ctx = format!("{} chars: {:?}", line.len(), line.get(..200));
         assert!(!line.contains(['\n', '\r', '\u{1b}']), "{ctx}");
         assert!(

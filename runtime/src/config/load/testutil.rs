@@ -104,3 +104,21 @@ pub(super) fn managed(d: &Dirs, text: &str) -> PathBuf {
     fs::write(&file, text).unwrap();
     file
 }
+
+/// What a loaded config shows: each broken file's line and each warning's.
+pub(super) trait Lines {
+    /// The broken files, one line each.
+    fn error_lines(&self) -> Vec<String>;
+    /// The warnings, one line each.
+    fn warning_lines(&self) -> Vec<String>;
+}
+
+impl Lines for Config {
+    fn error_lines(&self) -> Vec<String> {
+        self.broken.iter().map(ToString::to_string).collect()
+    }
+
+    fn warning_lines(&self) -> Vec<String> {
+        self.warnings.iter().map(ToString::to_string).collect()
+    }
+}
