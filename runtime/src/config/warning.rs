@@ -396,3 +396,131 @@ impl WarningKind {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// One of each kind, with text to quote.
+    fn every_kind() -> Vec<WarningKind> {
+        let at = || "hooks.PreToolUse[0]".to_string();
+        let policy = PathBuf::from("/etc/agenthooks/hooks.json");
+        vec![
+            WarningKind::UnknownKey {
+                at: at(),
+                key: "matchr".into(),
+                suggestion: Some("matcher"),
+            },
+            WarningKind::UnknownEvent {
+                name: "Stopp".into(),
+                suggestion: None,
+            },
+            WarningKind::UnknownHandlerType {
+                at: at(),
+                type_: "comand".into(),
+            },
+            WarningKind::NoHandlerType { at: at() },
+            WarningKind::MissingKey {
+                at: at(),
+                key: "command",
+            },
+            WarningKind::SetByManaged { key: "llm" },
+            WarningKind::UserFileOnly { key: "audit" },
+            WarningKind::ManagedFileOnly { key: "managedOnly" },
+            WarningKind::BelowOne { key: "maxLlmCalls" },
+            WarningKind::BadLlm {
+                why: "no model".into(),
+            },
+            WarningKind::InvalidRegex {
+                at: at(),
+                key: "matcher",
+                source: "(".into(),
+                event: EventName::PreToolUse,
+                why: "unclosed group".into(),
+                skipped: "group",
+            },
+            WarningKind::IfWithoutToolInput {
+                at: at(),
+                event: EventName::Stop,
+            },
+            WarningKind::IfNote {
+                at: at(),
+                note: "runs for every Edit call".into(),
+            },
+            WarningKind::IfToolNeverSelected {
+                at: at(),
+                tool: "Edit".into(),
+            },
+            WarningKind::BadTimeout {
+                at: at(),
+                secs: -1.0,
+                default_secs: 60,
+            },
+            WarningKind::OnErrorConflict { at: at() },
+            WarningKind::BadUrl {
+                at: at(),
+                why: "is missing or empty".into(),
+            },
+            WarningKind::UnlistedHeaderVar {
+                at: at(),
+                header: "A".into(),
+                var: "T".into(),
+            },
+            WarningKind::UnsupportedShell {
+                at: at(),
+                shell: "zsh".into(),
+            },
+            WarningKind::BadOciReference {
+                at: at(),
+                why: "no tag".into(),
+            },
+            WarningKind::LlmRefused {
+                at: at(),
+                why: "not on Stop".into(),
+            },
+            WarningKind::ComponentRefused {
+                at: at(),
+                component: "x.wasm".into(),
+                policy: policy.clone(),
+                allowed: vec!["oci://r/".into()],
+            },
+            WarningKind::GrantsWithheld {
+                at: at(),
+                policy: policy.clone(),
+                withheld: vec!["`allow.net` x".into()],
+            },
+            WarningKind::NotLoaded { policy },
+        ]
+    }
+
+    #[test]
+    fn every_kind_has_its_own_name_and_its_own_text() {
+        let kinds = every_kind();
+        let mut names: Vec<_> = kinds.iter().map(WarningKind::name).collect();
+        names.sort_unstable();
+        names.dedup();
+        assert_eq!(names.len(), kinds.len(), "{names:?}");
+        for kind in &kinds {
+            // A kind no `fmt` arm writes would show its bare name.
+            let text = kind.to_string();
+            assert_ne!(text, kind.name(), "{kind:?}");
+            assert!(text.len() > 20, "{text}");
+        }
+    }
+
+    #[test]
+    fn a_warning_is_one_bounded_line_naming_the_file() {
+        let warning = ConfigWarning {
+            file: PathBuf::from("/p/.agents/hooks.json"),
+            kind: WarningKind::UnknownKey {
+                at: "the top level".into(),
+                key: format!("a\nwarning: forged{}", "x".repeat(100_000)),
+                suggestion: None,
+            },
+        };
+        let line = warning.to_string();
+        assert!(line.starts_with("`/p/.agents/hooks.json`: the top level: unknown key `a"));
+        assert!(!line.contains('\n'), "{line}");
+        assert!(line.chars().count() < 2_000, "{}", line.len());
+    }
+}

@@ -243,6 +243,27 @@ fn unknown_keys_events_and_types_warn_and_the_rest_runs() {
     assert_eq!(c.handlers.len(), 2);
     assert_eq!(command_of(&c.handlers[0]), "a");
     assert_eq!(c.handlers[1].label, "wasm `g.wasm`");
+    // The same warnings as data: a consumer tells them apart by kind.
+    let names: Vec<_> = c.warnings.iter().map(|w| w.kind.name()).collect();
+    assert_eq!(
+        names,
+        [
+            "unknown-key",
+            "unknown-event",
+            "unknown-key",
+            "unknown-key",
+            "unknown-handler-type",
+            "unknown-key"
+        ]
+    );
+    assert!(c.warnings.iter().all(|w| w.file == d.project_file()));
+    assert_eq!(
+        c.warnings[1].kind,
+        WarningKind::UnknownEvent {
+            name: "PreToolUze".into(),
+            suggestion: Some("PreToolUse")
+        }
+    );
 }
 
 #[test]

@@ -281,6 +281,12 @@ fn components_from_sources_the_managed_policy_does_not_allow_are_skipped() {
         .ends_with(".agents/vetted/ok.wasm"));
     assert_eq!(c.warning_lines().len(), 2, "{:?}", c.warning_lines());
     assert_line(&c.warning_lines(), 1, "`other/x.wasm` is not from a source");
+    assert!(
+        matches!(&c.warnings[1].kind, WarningKind::ComponentRefused { component, policy, .. }
+            if component == "other/x.wasm" && *policy == file),
+        "{:?}",
+        c.warnings[1]
+    );
     assert_eq!(c.refused_components.len(), 2);
 
     // Registries: the same registry and a repository at or below the prefix.

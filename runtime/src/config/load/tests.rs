@@ -113,3 +113,25 @@ fn warnings_and_errors_quoting_the_file_are_one_bounded_line() {
         );
     }
 }
+
+#[test]
+fn each_broken_file_is_one_problem_before_the_warnings() {
+    let d = Dirs::new();
+    d.write_user(r#"{"hookz": {}}"#);
+    d.write_project("{,}");
+    let c = d.load();
+    assert_eq!(c.broken.len(), 1);
+    assert_eq!(c.broken[0].file, d.project_file());
+    let problems: Vec<String> = c.problems().collect();
+    assert_eq!(
+        problems,
+        [c.broken[0].to_string(), c.warnings[0].to_string()],
+        "{problems:?}"
+    );
+    assert!(problems[0].contains("line 1 column 2"), "{}", problems[0]);
+    assert!(
+        problems[1].contains("unknown key `hookz`"),
+        "{}",
+        problems[1]
+    );
+}
