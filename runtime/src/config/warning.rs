@@ -5,7 +5,7 @@
 use std::fmt;
 use std::path::PathBuf;
 
-use super::hooks_json::HandlerType;
+use super::hooks_json::Unknown;
 use crate::protocol::{one_line, EventName};
 
 /// One thing in a `hooks.json` that was ignored or skipped; the rest of the
@@ -37,34 +37,8 @@ impl fmt::Display for ConfigWarning {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub enum WarningKind {
-    /// A key no one reads.
-    UnknownKey {
-        /// Where (`the top level`, `audit`, `hooks.<Event>[i]`, ...).
-        at: String,
-        /// The key as written.
-        key: String,
-        /// The known key it is closest to.
-        suggestion: Option<&'static str>,
-    },
-    /// A name under `hooks` that is not an event: its hooks never run.
-    UnknownEvent {
-        /// The name as written.
-        name: String,
-        /// The event it is closest to.
-        suggestion: Option<&'static str>,
-    },
-    /// A handler whose `type` is not one agenthooks knows: skipped.
-    UnknownHandlerType {
-        /// Where.
-        at: String,
-        /// The `type` as written.
-        type_: String,
-    },
-    /// A handler with no `type`: skipped.
-    NoHandlerType {
-        /// Where.
-        at: String,
-    },
+    /// A key, event or handler type the format does not know.
+    Unknown(Unknown),
     /// The key a handler of its type cannot do without is missing or empty.
     MissingKey {
         /// Where.
@@ -217,10 +191,12 @@ impl WarningKind {
     /// A stable name for the kind (`unknown-key`, `component-refused`, ...).
     pub fn name(&self) -> &'static str {
         match self {
-            WarningKind::UnknownKey { .. } => "unknown-key",
-            WarningKind::UnknownEvent { .. } => "unknown-event",
-            WarningKind::UnknownHandlerType { .. } => "unknown-handler-type",
-            WarningKind::NoHandlerType { .. } => "no-handler-type",
+            WarningKind::Unknown(Unknown::Key { .. }) => "unknown-key",
+            WarningKind::Unknown(Unknown::Event { .. }) => "unknown-event",
+            WarningKind::Unknown(Unknown::HandlerType { type_: Some(_), .. }) => {
+                "unknown-handler-type"
+            }
+            WarningKind::Unknown(Unknown::HandlerType { type_: None, .. }) => "no-handler-type",
             WarningKind::MissingKey { .. } => "missing-key",
             WarningKind::SetByManaged { .. } => "set-by-managed",
             WarningKind::UserFileOnly { .. } => "user-file-only",
@@ -247,26 +223,8 @@ impl WarningKind {
 
 impl fmt::Display for WarningKind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        use crate::suggest::{did_you_mean, hint};
         match self {
-            WarningKind::UnknownKey {
-                at,
-                key,
-                suggestion,
-            } => write!(f, "{at}: unknown key `{key}`; ignored{}", hint(*suggestion)),
-            WarningKind::UnknownEvent { name, suggestion } => write!(
-                f,
-                "unknown event `{name}` in `hooks`; its hooks never run{}",
-                hint(*suggestion)
-            ),
-            WarningKind::UnknownHandlerType { at, type_ } => write!(
-                f,
-                "{at}: unknown handler type `{type_}`{}; this handler is skipped",
-                did_you_mean(type_, HandlerType::ALL.map(HandlerType::as_str))
-            ),
-            WarningKind::NoHandlerType { at } => {
-                write!(f, "{at}: the handler has no `type`; it is skipped")
-            }
+            WarningKind::Unknown(unknown) => unknown.fmt(f),
             WarningKind::MissingKey { at, key } => {
                 write!(
                     f,
@@ -406,20 +364,23 @@ mod tests {
         let at = || "hooks.PreToolUse[0]".to_string();
         let policy = PathBuf::from("/etc/agenthooks/hooks.json");
         vec![
-            WarningKind::UnknownKey {
+            WarningKind::Unknown(Unknown::Key {
                 at: at(),
                 key: "matchr".into(),
                 suggestion: Some("matcher"),
-            },
-            WarningKind::UnknownEvent {
+            }),
+            WarningKind::Unknown(Unknown::Event {
                 name: "Stopp".into(),
                 suggestion: None,
-            },
-            WarningKind::UnknownHandlerType {
+            }),
+            WarningKind::Unknown(Unknown::HandlerType {
                 at: at(),
-                type_: "comand".into(),
-            },
-            WarningKind::NoHandlerType { at: at() },
+                type_: Some("comand".into()),
+            }),
+            WarningKind::Unknown(Unknown::HandlerType {
+                at: at(),
+                type_: None,
+            }),
             WarningKind::MissingKey {
                 at: at(),
                 key: "command",
@@ -512,11 +473,11 @@ mod tests {
     fn a_warning_is_one_bounded_line_naming_the_file() {
         let warning = ConfigWarning {
             file: PathBuf::from("/p/.agents/hooks.json"),
-            kind: WarningKind::UnknownKey {
+            kind: WarningKind::Unknown(Unknown::Key {
                 at: "the top level".into(),
                 key: format!("a\nwarning: forged{}", "x".repeat(100_000)),
                 suggestion: None,
-            },
+            }),
         };
         let line = warning.to_string();
         assert!(line.starts_with("`/p/.agents/hooks.json`: the top level: unknown key `a"));

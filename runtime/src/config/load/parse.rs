@@ -2,7 +2,7 @@
 //! find unknown keys, and typed), each failure one line naming the file.
 
 use super::Ctx;
-use crate::config::hooks_json::{unknown_keys, HooksFile, Unknown};
+use crate::config::hooks_json::{unknown_keys, HooksFile};
 use crate::config::warning::WarningKind;
 use crate::config::{BrokenFile, Config};
 use crate::fsread::{self, caps, ReadError};
@@ -87,30 +87,7 @@ pub(super) fn parse(
 /// agenthooks does not know.
 pub(super) fn warn_unknown(ctx: &Ctx<'_>, config: &mut Config, value: &serde_json::Value) {
     for unknown in unknown_keys(value) {
-        match unknown {
-            Unknown::Key {
-                at,
-                key,
-                suggestion,
-            } => ctx.warn(
-                config,
-                WarningKind::UnknownKey {
-                    at,
-                    key,
-                    suggestion,
-                },
-            ),
-            Unknown::Event { name, suggestion } => {
-                ctx.warn(config, WarningKind::UnknownEvent { name, suggestion })
-            }
-            Unknown::HandlerType {
-                at,
-                type_: Some(type_),
-            } => ctx.warn(config, WarningKind::UnknownHandlerType { at, type_ }),
-            Unknown::HandlerType { at, type_: None } => {
-                ctx.warn(config, WarningKind::NoHandlerType { at })
-            }
-        }
+        ctx.warn(config, WarningKind::Unknown(unknown));
     }
 }
 

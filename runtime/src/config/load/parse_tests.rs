@@ -259,10 +259,10 @@ fn unknown_keys_events_and_types_warn_and_the_rest_runs() {
     assert!(c.warnings.iter().all(|w| w.file == d.project_file()));
     assert_eq!(
         c.warnings[1].kind,
-        WarningKind::UnknownEvent {
+        WarningKind::Unknown(hooks_json::Unknown::Event {
             name: "PreToolUze".into(),
             suggestion: Some("PreToolUse")
-        }
+        })
     );
 }
 

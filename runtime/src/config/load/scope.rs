@@ -72,21 +72,29 @@ pub(super) fn user_keys(ctx: &Ctx<'_>, config: &mut Config, parsed: &HooksFile) 
         }
     }
 
-    if let Some(mib) = parsed.event_memory_mib {
-        if ctx.only_managed_or_user(
-            config,
-            "eventMemoryMiB",
-            managed_sets(config, |m| m.sets_budgets),
-        ) {
-            if mib == 0 {
-                let key = "eventMemoryMiB";
-                ctx.warn(config, WarningKind::BelowOne { key });
-            } else {
-                config.budgets.event_memory_mib = mib;
-                set_by_managed(ctx, config, |m| m.sets_budgets = true);
-            }
-        }
+    if let Some(mib) = budget(ctx, config, "eventMemoryMiB", parsed.event_memory_mib) {
+        config.budgets.event_memory_mib = mib;
+        set_by_managed(ctx, config, |m| m.sets_budgets = true);
     }
+}
+
+/// A budget's value when this file may set it and it is at least 1 (a
+/// warning otherwise).
+fn budget<T: Default + PartialEq>(
+    ctx: &Ctx<'_>,
+    config: &mut Config,
+    key: &'static str,
+    value: Option<T>,
+) -> Option<T> {
+    let value = value?;
+    if !ctx.only_managed_or_user(config, key, managed_sets(config, |m| m.sets_budgets)) {
+        return None;
+    }
+    if value == T::default() {
+        ctx.warn(config, WarningKind::BelowOne { key });
+        return None;
+    }
+    Some(value)
 }
 
 /// Whether the managed file set what `set` looks at.
@@ -121,19 +129,8 @@ pub(super) fn llm_keys(ctx: &Ctx<'_>, config: &mut Config, parsed: &HooksFile) {
             }
         }
     }
-    if let Some(calls) = parsed.max_llm_calls {
-        if ctx.only_managed_or_user(
-            config,
-            "maxLlmCalls",
-            managed_sets(config, |m| m.sets_budgets),
-        ) {
-            if calls == 0 {
-                let key = "maxLlmCalls";
-                ctx.warn(config, WarningKind::BelowOne { key });
-            } else {
-                config.budgets.max_llm_calls = calls;
-            }
-        }
+    if let Some(calls) = budget(ctx, config, "maxLlmCalls", parsed.max_llm_calls) {
+        config.budgets.max_llm_calls = calls;
     }
     match (parsed.allow_llm_hooks, ctx.scope) {
         (Some(allow), Scope::Managed) => {
