@@ -1,10 +1,11 @@
-//! Loading: the user file, then the project file, resolved into [`Handler`]s.
+//! Loading: the managed file, the user file, then the project file, resolved
+//! into [`Handler`](super::Handler)s.
 //!
 //! Loading never fails. A missing file is no hooks; a file that cannot be read
-//! or parsed becomes one entry in [`Config::errors`] (file, line, column, what
+//! or parsed becomes one entry in [`Config::broken`] (file, line, column, what
 //! to do) and the other scope still loads; an entry that cannot be used (a bad
-//! regex, an unknown key, an unknown event) is a warning and the rest of the
-//! file still runs. One broken line must not silently disable every hook, and
+//! regex, an unknown key, an unknown event) is a [`ConfigWarning`] and the
+//! rest of the file still runs. One broken line must not silently disable every hook, and
 //! must not stop the agent either.
 
 mod expand;
@@ -68,18 +69,14 @@ pub fn load_with_managed(opts: &LoadOptions, managed: Option<&Path>) -> Config {
     }
     let user_file = home.as_deref().map(crate::dirs::hooks_file);
     if let Some(policy) = config.managed.as_ref().filter(|m| m.managed_only) {
-        let project = opts
-            .project_root
-            .as_ref()
-            .map(|r| crate::dirs::hooks_file(r));
-        for file in user_file.iter().chain(&project) {
+        let project = opts.project_root.as_deref().map(crate::dirs::hooks_file);
+        let policy = policy.file.clone();
+        for file in user_file.into_iter().chain(project) {
             if file.exists() {
-                config.warnings.push(ConfigWarning {
-                    file: file.clone(),
-                    kind: WarningKind::NotLoaded {
-                        policy: policy.file.clone(),
-                    },
-                });
+                let kind = WarningKind::NotLoaded {
+                    policy: policy.clone(),
+                };
+                config.warnings.push(ConfigWarning { file, kind });
             }
         }
         return config;
