@@ -15,6 +15,7 @@ use crate::protocol::{one_line, EventName};
 /// the kinds quote the file's own text (a key, a regex, serde's message), so
 /// a hostile file cannot flood stderr or fake a line.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub struct ConfigWarning {
     /// The file the warning is about.
     pub file: PathBuf,
