@@ -54,15 +54,15 @@ fuzz_target!(|data: &[u8]| {
         project_root: None,
         ..LoadOptions::default()
     });
-    for line in config.warnings.iter().chain(&config.errors) {
-        assert_one_bounded_line("a hooks.json note", line);
+    for line in config.problems() {
+        assert_one_bounded_line("a hooks.json note", &line);
     }
     if let Ok(value) = serde_json::from_slice::<serde_json::Value>(data) {
         if !value.is_object() {
             assert!(
-                config.errors.iter().any(|e| e.contains("hooks.json")),
+                config.broken.iter().any(|b| b.to_string().contains("hooks.json")),
                 "a top level that is not an object was taken: {:?}",
-                config.errors
+                config.broken
             );
             assert!(config.handlers.is_empty());
         }

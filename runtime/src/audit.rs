@@ -803,6 +803,7 @@ mod tests {
                 scope: Scope::User,
                 why: "line 1 column 2: trailing comma".into(),
                 lost_deny: false,
+                unreadable: false,
             }],
             ..Config::default()
         };

@@ -72,14 +72,14 @@ impl Tail<'_> {
 pub(crate) fn finish(event: &Event, tail: &Tail<'_>, done: Dispatched) -> Dispatched {
     let config = tail.config;
     let mut notes: Vec<Note> = config
-        .errors
+        .broken
         .iter()
-        .map(|e| Note::new(Source::Config, "config-error", e.clone()))
+        .map(|b| Note::new(Source::Config, "config-error", b.to_string()))
         .chain(
             config
                 .warnings
                 .iter()
-                .map(|w| Note::new(Source::Config, "config-warning", w.clone())),
+                .map(|w| Note::new(Source::Config, "config-warning", w.to_string())),
         )
         .collect();
     if tail.verbose {

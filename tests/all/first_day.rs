@@ -100,10 +100,12 @@ fn by_default_a_broken_file_allows_with_one_note() {
     assert_eq!(ran.code(), 0);
     assert_eq!(ran.json(), Value::Null, "{}", ran.stderr());
     let stderr = ran.stderr();
-    let line = stderr
+    let naming: Vec<&str> = stderr
         .lines()
-        .find(|l| l.contains(&file.display().to_string()))
-        .unwrap_or_else(|| panic!("no note naming the file: {stderr}"));
+        .filter(|l| l.contains(&file.display().to_string()))
+        .collect();
+    assert_eq!(naming.len(), 1, "one note for the broken file: {stderr}");
+    let line = naming[0];
     assert!(
         line.contains("its `onError: deny` could not apply"),
         "{line}"

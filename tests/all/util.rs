@@ -206,7 +206,7 @@ impl TempProject {
             home: Some(self.home.clone()),
             project_root: Some(self.root.clone()),
         });
-        assert!(loaded.errors.is_empty(), "{:?}", loaded.errors);
+        assert!(loaded.broken.is_empty(), "{:?}", loaded.broken);
         let (mut store, note) = TrustStore::load_from(&self.trust_store());
         assert_eq!(note, None);
         store

@@ -86,12 +86,11 @@ pub fn check(root: &Path, env: &Env, trusted: impl Fn(&Handler) -> bool) -> Find
         home: Some(env.home.clone()),
         project_root: Some(root.to_path_buf()),
     });
+    // Whatever `run` would only warn about is an error here.
     let mut found = Findings {
-        errors: config.errors.clone(),
+        errors: config.problems().collect(),
         ..Findings::default()
     };
-    // Whatever `run` would only warn about is an error here.
-    found.errors.extend(config.warnings.iter().cloned());
     for h in &config.handlers {
         let at = where_(h);
         match &h.kind {

@@ -152,12 +152,12 @@ pub(super) fn configured(project_root: Option<PathBuf>, report: bool) -> (Vec<Pa
         home: None,
         project_root,
     });
-    for problem in loaded.errors.iter().chain(&loaded.warnings) {
-        if report {
-            eprintln!("{}", super::report::note_line(problem));
+    if report {
+        for problem in loaded.problems() {
+            eprintln!("{}", super::report::note_line(&problem));
         }
     }
-    (components_of(&loaded, report), !loaded.errors.is_empty())
+    (components_of(&loaded, report), !loaded.broken.is_empty())
 }
 
 /// The components `config`'s wasm hooks name, once each, sorted; an

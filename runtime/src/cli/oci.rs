@@ -305,8 +305,8 @@ fn configured() -> anyhow::Result<Option<Configured>> {
         home: None,
         project_root: config::project_root(None),
     });
-    for problem in loaded.errors.iter().chain(&loaded.warnings) {
-        eprintln!("{}", super::report::note_line(problem));
+    for problem in loaded.problems() {
+        eprintln!("{}", super::report::note_line(&problem));
     }
     let Some(store) = Store::from_env() else {
         eprintln!("agenthooks: no cache directory (no home directory); set HOME");

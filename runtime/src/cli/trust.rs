@@ -78,7 +78,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         return Ok(ExitCode::from(EXIT_OK));
     }
     let config = load(&root);
-    for line in config.errors.iter().chain(&config.warnings) {
+    for line in config.problems() {
         eprintln!("agenthooks: {line}");
     }
     let code = match review_and_trust(&root, &store, &config, args.yes, &mut stdout)? {

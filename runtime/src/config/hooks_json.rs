@@ -564,6 +564,35 @@ pub enum Unknown {
     },
 }
 
+impl std::fmt::Display for Unknown {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        use crate::suggest::{did_you_mean, hint};
+        match self {
+            Unknown::Key {
+                at,
+                key,
+                suggestion,
+            } => write!(f, "{at}: unknown key `{key}`; ignored{}", hint(*suggestion)),
+            Unknown::Event { name, suggestion } => write!(
+                f,
+                "unknown event `{name}` in `hooks`; its hooks never run{}",
+                hint(*suggestion)
+            ),
+            Unknown::HandlerType {
+                at,
+                type_: Some(type_),
+            } => write!(
+                f,
+                "{at}: unknown handler type `{type_}`{}; this handler is skipped",
+                did_you_mean(type_, HandlerType::ALL.map(HandlerType::as_str))
+            ),
+            Unknown::HandlerType { at, type_: None } => {
+                write!(f, "{at}: the handler has no `type`; it is skipped")
+            }
+        }
+    }
+}
+
 /// Every key, event name and handler type of a parsed file that the format
 /// does not know, in file order.
 pub fn unknown_keys(file: &Value) -> Vec<Unknown> {

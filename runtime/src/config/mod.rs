@@ -19,31 +19,32 @@ mod if_rule;
 mod llm;
 mod load;
 mod matcher;
+mod warning;
 
 pub use hooks_json::config_schema;
 pub use llm::PROMPT_EVENTS;
 pub use load::{load, load_with_managed, managed_file, project_root, LoadOptions, MANAGED_ENV};
 pub use matcher::Matcher;
+pub use warning::{ConfigWarning, WarningKind};
 
 /// Everything loaded from the two `hooks.json` files.
 ///
 /// Loading never fails: what could not be used is in `warnings` (an entry) or
-/// `errors` (a whole file), one line each, and the rest still runs.
+/// `broken` (a whole file), each one line when shown, and the rest still runs.
 #[derive(Debug, Clone, Default)]
 pub struct Config {
     /// The handlers, in declaration order: managed, then user, then project.
     pub handlers: Vec<Handler>,
     /// Entries ignored or skipped (unknown keys and events, bad regexes, ...), naming the file.
-    pub warnings: Vec<String>,
-    /// Files that could not be read or parsed, with line, column and what to do.
-    pub errors: Vec<String>,
+    pub warnings: Vec<ConfigWarning>,
     /// The config files that exist and were read, user first.
     pub files: Vec<PathBuf>,
     /// The project root the project scope was read from (`CLAUDE_PROJECT_DIR`).
     pub project_root: Option<PathBuf>,
     /// The audit log settings, from the user file's `audit` object.
     pub audit: Option<AuditConfig>,
-    /// The files behind `errors`, typed, for the `onConfigError` policy.
+    /// Files that could not be read or parsed (line, column and what to do
+    /// when shown); the `onConfigError` policy acts on them.
     pub broken: Vec<BrokenFile>,
     /// What a broken `hooks.json` or a missing component counts as: the user
     /// file's `onConfigError` (a project cannot set it).
@@ -67,6 +68,12 @@ impl Config {
     pub fn fails_closed(&self) -> bool {
         self.on_config_error == OnError::Deny && !self.broken.is_empty()
     }
+
+    /// Every problem as a line: each broken file, then each warning.
+    pub fn problems(&self) -> impl Iterator<Item = String> + '_ {
+        let broken = self.broken.iter().map(ToString::to_string);
+        broken.chain(self.warnings.iter().map(ToString::to_string))
+    }
 }
 
 /// A `hooks.json` that could not be read or parsed, so none of its hooks run.
@@ -81,10 +88,16 @@ pub struct BrokenFile {
     /// The file says `"onError": "deny"` somewhere, which cannot apply to
     /// hooks that were never read.
     pub lost_deny: bool,
+    /// It could not be read at all (a FIFO, too large, no permission):
+    /// `why` then names the file itself.
+    pub unreadable: bool,
 }
 
 impl std::fmt::Display for BrokenFile {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if self.unreadable {
+            return write!(f, "{} (other scopes still run)", self.why);
+        }
         write!(
             f,
             "`{}`: {}; fix the file (other scopes still run)",
