@@ -201,7 +201,9 @@ pub struct ManagedPolicy {
     /// closed): the user file's is ignored.
     pub sets_on_config_error: bool,
     /// The managed file sets `eventMemoryMiB`: the user file's is ignored.
-    pub sets_budgets: bool,
+    pub sets_event_memory: bool,
+    /// The managed file sets `maxLlmCalls`: the user file's is ignored.
+    pub sets_max_llm_calls: bool,
     /// The managed file sets `audit`: the user file's is ignored.
     pub sets_audit: bool,
     /// The managed file sets `llm`: the user file's is ignored.

@@ -72,22 +72,28 @@ pub(super) fn user_keys(ctx: &Ctx<'_>, config: &mut Config, parsed: &HooksFile) 
         }
     }
 
-    if let Some(mib) = budget(ctx, config, "eventMemoryMiB", parsed.event_memory_mib) {
+    let memory = parsed.event_memory_mib;
+    if let Some(mib) = budget(ctx, config, "eventMemoryMiB", memory, |m| {
+        m.sets_event_memory
+    }) {
         config.budgets.event_memory_mib = mib;
-        set_by_managed(ctx, config, |m| m.sets_budgets = true);
+        set_by_managed(ctx, config, |m| m.sets_event_memory = true);
     }
 }
 
-/// A budget's value when this file may set it and it is at least 1 (a
+/// A budget's value when this file may set it (`managed_set`: whether the
+/// managed file set this key; each key its own, so one budget set by the
+/// managed file neither frees nor locks another) and it is at least 1 (a
 /// warning otherwise).
 fn budget<T: Default + PartialEq>(
     ctx: &Ctx<'_>,
     config: &mut Config,
     key: &'static str,
     value: Option<T>,
+    managed_set: impl Fn(&ManagedPolicy) -> bool,
 ) -> Option<T> {
     let value = value?;
-    if !ctx.only_managed_or_user(config, key, managed_sets(config, |m| m.sets_budgets)) {
+    if !ctx.only_managed_or_user(config, key, managed_sets(config, managed_set)) {
         return None;
     }
     if value == T::default() {
@@ -129,8 +135,10 @@ pub(super) fn llm_keys(ctx: &Ctx<'_>, config: &mut Config, parsed: &HooksFile) {
             }
         }
     }
-    if let Some(calls) = budget(ctx, config, "maxLlmCalls", parsed.max_llm_calls) {
+    let calls = parsed.max_llm_calls;
+    if let Some(calls) = budget(ctx, config, "maxLlmCalls", calls, |m| m.sets_max_llm_calls) {
         config.budgets.max_llm_calls = calls;
+        set_by_managed(ctx, config, |m| m.sets_max_llm_calls = true);
     }
     match (parsed.allow_llm_hooks, ctx.scope) {
         (Some(allow), Scope::Managed) => {

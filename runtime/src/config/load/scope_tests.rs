@@ -327,3 +327,23 @@ fn components_from_sources_the_managed_policy_does_not_allow_are_skipped() {
         c.warning_lines()
     );
 }
+
+/// Each budget is locked by the managed file on its own: a managed
+/// `maxLlmCalls` is not raised by the user file, and a managed
+/// `eventMemoryMiB` leaves the user's `maxLlmCalls` in force.
+#[test]
+fn each_budget_the_managed_file_sets_is_locked_on_its_own() {
+    let d = Dirs::new();
+    let file = managed(&d, r#"{"maxLlmCalls": 2}"#);
+    d.write_user(r#"{"maxLlmCalls": 50, "eventMemoryMiB": 300}"#);
+    let c = d.load_managed(Some(&file));
+    assert_eq!(c.budgets.max_llm_calls, 2, "{:?}", c.warning_lines());
+    assert_eq!(c.budgets.event_memory_mib, 300);
+    assert_eq!(c.warning_lines().len(), 1, "{:?}", c.warning_lines());
+    assert!(c.warning_lines()[0].contains("maxLlmCalls"));
+
+    let file = managed(&d, r#"{"eventMemoryMiB": 128}"#);
+    let c = d.load_managed(Some(&file));
+    assert_eq!(c.budgets.event_memory_mib, 128);
+    assert_eq!(c.budgets.max_llm_calls, 50, "{:?}", c.warning_lines());
+}
