@@ -674,3 +674,7 @@ pub fn parse_if_string(value: Value) -> Value {
 
 #[cfg(test)]
 mod tests;
+
+#[cfg(test)]
+#[path = "fidelity_tests.rs"]
+mod fidelity_tests;

@@ -80,6 +80,15 @@ impl Intent {
         (!parts.is_empty()).then(|| parts.join("\n\n"))
     }
 
+    /// The text for the user of an agent whose answer has a user's channel
+    /// beside the reason (Cursor's `user_message`): the hook's
+    /// `systemMessage`, else the reason.
+    pub fn user_text(&self) -> Option<String> {
+        non_empty(self.system_message.as_deref())
+            .map(str::to_string)
+            .or_else(|| self.verdict_reason())
+    }
+
     /// The reason to write with the verdict: for a deny never empty
     /// ([`DEFAULT_DENY`] when the hook gave none, since several agents need a
     /// reason to act on a deny), otherwise the hook's reason when it gave one.
@@ -348,10 +357,29 @@ impl Planner<'_> {
         }
     }
 
-    /// `systemMessage`.
+    /// `systemMessage`. An agent that cannot show it has one channel for
+    /// the hook's text: a deny, block or stop the hook gave no reason for
+    /// takes the message as its reason (hookify denies that way), rather
+    /// than the agent saying only [`DEFAULT_DENY`].
     fn system_message(&mut self, message: String) {
         if self.caps.system_message {
             self.out.system_message = Some(message);
+            return;
+        }
+        let out = &mut self.out;
+        let mut used = false;
+        if out.verdict == Some(Verdict::Deny) && non_empty(out.reason.as_deref()).is_none() {
+            out.reason = Some(message.clone());
+            used = true;
+        }
+        for slot in [&mut out.block, &mut out.stop] {
+            if slot.as_deref().is_some_and(|r| r.trim().is_empty()) {
+                *slot = Some(message.clone());
+                used = true;
+            }
+        }
+        if used {
+            self.noted(AnswerKind::SystemMessage, "given as the reason instead");
         } else {
             self.noted(AnswerKind::SystemMessage, "dropped");
         }
