@@ -9,6 +9,7 @@ use super::cursor::Cursor;
 use super::kiro::Kiro;
 use super::tests::*;
 use super::*;
+use crate::protocol::EventName;
 
 /// What hookify prints to deny: the text only in `systemMessage`.
 fn hookify() -> crate::protocol::Answer {
@@ -156,5 +157,112 @@ fn auto_approve_answers_in_cursor_copilot_and_kiro() {
     assert!(
         notes.iter().any(|n| n.contains("permissionDecision")),
         "{notes:?}"
+    );
+}
+
+/// Every agent's recorded payloads of `event`, decoded.
+fn recorded(event: EventName) -> Vec<(String, Event)> {
+    AGENTS
+        .iter()
+        .filter(|a| !fixtures(a.id()).is_empty())
+        .flat_map(|a| {
+            fixtures(a.id())
+                .into_iter()
+                .filter_map(move |(path, native, payload)| {
+                    let ev = a.decode(payload, Some(&native)).ok()?;
+                    let name = format!("{}: {}", a.id(), path.display());
+                    (ev.name() == event).then_some((name, ev))
+                })
+        })
+        .collect()
+}
+
+#[test]
+fn a_startup_matcher_fires_in_every_agent_that_has_session_start() {
+    let startup = crate::config::Matcher::parse(Some("startup")).expect("matcher");
+    let mut seen = 0;
+    // Claude's own payloads always carry `source` (its recorded ones are below).
+    for agent in AGENTS.iter().filter(|a| a.id() != "claude") {
+        for row in agent.table().events {
+            if row.canonical != EventName::SessionStart {
+                continue;
+            }
+            // What the agents without a `source` send: nothing to go on but
+            // the event.
+            let event = decoded_at(*agent, json!({"cwd": "/w"}), row.native);
+            let want = if row.native.to_ascii_lowercase().contains("resume") {
+                "resume"
+            } else {
+                seen += 1;
+                assert!(startup.matches(event.matcher_target()), "{}", agent.id());
+                "startup"
+            };
+            assert_eq!(
+                event.matcher_target(),
+                Some(want),
+                "{} at {}",
+                agent.id(),
+                row.native
+            );
+        }
+    }
+    assert!(seen >= 15, "{seen} agents with SessionStart");
+    // And what they send where they send one, recorded.
+    let all = recorded(EventName::SessionStart);
+    assert!(all.len() >= 10, "{}", all.len());
+    for (name, ev) in all {
+        assert!(
+            startup.matches(ev.matcher_target()),
+            "{name}: {:?}",
+            ev.input()
+        );
+    }
+    let ev = copilot("00-sessionStart.json", "sessionStart");
+    assert_eq!(ev.str_field("source_native"), Some("new"));
+}
+
+#[test]
+fn session_end_reasons_and_other_matcher_fields_are_claude_s_values() {
+    let claude = ["clear", "resume", "logout", "prompt_input_exit", "other"];
+    let all = recorded(EventName::SessionEnd);
+    assert!(all.len() >= 10, "{}", all.len());
+    for (name, ev) in &all {
+        let reason = ev.matcher_target().unwrap_or_default();
+        assert!(claude.contains(&reason), "{name}: {reason}");
+    }
+    let reason = |agent: &str, native: &str| {
+        let ev = &all
+            .iter()
+            .find(|(n, e)| {
+                n.starts_with(&format!("{agent}:")) && e.str_field("reason_native") == Some(native)
+            })
+            .unwrap_or_else(|| panic!("{agent}: no recorded reason {native}"))
+            .1;
+        ev.matcher_target().map(str::to_string)
+    };
+    assert_eq!(reason("copilot", "complete").as_deref(), Some("other"));
+    assert_eq!(
+        reason("gemini", "exit").as_deref(),
+        Some("prompt_input_exit")
+    );
+    assert_eq!(reason("pi", "quit").as_deref(), Some("prompt_input_exit"));
+    // Where an agent says no trigger (SemaClaw) none is made up.
+    for (name, ev) in recorded(EventName::PreCompact) {
+        let trigger = ev.matcher_target();
+        assert!(
+            matches!(trigger, None | Some("auto")),
+            "{name}: {trigger:?}"
+        );
+    }
+    // Gemini's only notification type is its word for Claude's permission prompt.
+    let gemini = find("gemini").expect("gemini");
+    let ev = decoded(
+        gemini,
+        json!({"hook_event_name":"Notification","notification_type":"ToolPermission","message":"m"}),
+    );
+    assert_eq!(ev.matcher_target(), Some("permission_prompt"));
+    assert_eq!(
+        ev.str_field("notification_type_native"),
+        Some("ToolPermission")
     );
 }

@@ -97,6 +97,7 @@ pub mod antigravity;
 pub mod auggie;
 pub mod claude;
 mod claude_json;
+mod claude_values;
 pub mod cline;
 pub mod codex;
 pub mod copilot;
@@ -610,6 +611,7 @@ pub fn finish_decode(
         input.insert("tool_name".into(), Value::String(tool));
     }
     response::normalise(row.canonical, &mut input);
+    claude_values::normalise(row, &mut input);
     Ok(Event::new(Value::Object(input), Some(row.canonical), agent)?.with_native(row.native))
 }
 

@@ -1,0 +1,146 @@
+//! The fields Claude Code's matchers read, given to hooks in Claude's values.
+//!
+//! A hook with `"matcher": "startup"` on SessionStart is the most common in
+//! published collections; it fires only when `source` is exactly Claude's
+//! word. Agents say it otherwise (Copilot `"new"`) or not at all (Cursor,
+//! Kiro, OpenCode), so each matcher field Claude defines is mapped here, at
+//! the end of every decode, from one table: Claude's own values pass
+//! unchanged, an agent's word for one of them is replaced (the agent's
+//! value kept under `<field>_native`), and where the field is missing, the
+//! event itself says what it must be (a session start is a new session,
+//! unless the agent's event is a resume: Cline's `TaskResume`).
+//!
+//! | Event | Field | Claude's values | Agents' words mapped |
+//! |---|---|---|---|
+//! | SessionStart | `source` | startup, resume, clear, compact, fork | new, start, created, init → startup; resumed, continue, load → resume; missing → startup (resume for a resume event) |
+//! | SessionEnd | `reason` | clear, resume, logout, prompt_input_exit, other, bypass_permissions_disabled | exit, quit, user_exit → prompt_input_exit; any other word, or missing → other |
+//! | PreCompact, PostCompact | `trigger` | manual, auto | automatic → auto; user → manual |
+//! | Notification | `notification_type` | permission_prompt, idle_prompt, auth_success, elicitation_dialog | ToolPermission (Gemini) → permission_prompt; idle → idle_prompt |
+//!
+//! Other matcher fields (Setup `trigger`, `agent_type`, ConfigChange
+//! `source`, `load_reason`) have no agent sending another vocabulary.
+
+use serde_json::{Map, Value};
+
+use super::response::NATIVE_SUFFIX;
+use super::EventRow;
+use crate::protocol::EventName;
+
+/// One matcher field's values: Claude's, the agents' words for them, and
+/// what a missing or unknown value becomes.
+struct Values {
+    events: &'static [EventName],
+    field: &'static str,
+    claude: &'static [&'static str],
+    /// (agent's word, lower case; Claude's value).
+    words: &'static [(&'static str, &'static str)],
+    /// What a word neither Claude's nor in `words` becomes (Claude's
+    /// catch-all), if Claude has one.
+    other: Option<&'static str>,
+    /// What a missing field is, from the agent's native event name.
+    missing: fn(&str) -> Option<&'static str>,
+}
+
+const VALUES: &[Values] = &[
+    Values {
+        events: &[EventName::SessionStart],
+        field: "source",
+        claude: &["startup", "resume", "clear", "compact", "fork"],
+        words: &[
+            ("new", "startup"),
+            ("start", "startup"),
+            ("created", "startup"),
+            ("init", "startup"),
+            ("resumed", "resume"),
+            ("continue", "resume"),
+            ("load", "resume"),
+        ],
+        other: None,
+        missing: |native| {
+            Some(if native.to_ascii_lowercase().contains("resume") {
+                "resume"
+            } else {
+                "startup"
+            })
+        },
+    },
+    Values {
+        events: &[EventName::SessionEnd],
+        field: "reason",
+        claude: &[
+            "clear",
+            "resume",
+            "logout",
+            "prompt_input_exit",
+            "other",
+            "bypass_permissions_disabled",
+        ],
+        words: &[
+            ("exit", "prompt_input_exit"),
+            ("quit", "prompt_input_exit"),
+            ("user_exit", "prompt_input_exit"),
+        ],
+        other: Some("other"),
+        missing: |_| Some("other"),
+    },
+    Values {
+        events: &[EventName::PreCompact, EventName::PostCompact],
+        field: "trigger",
+        claude: &["manual", "auto"],
+        words: &[("automatic", "auto"), ("user", "manual")],
+        other: None,
+        missing: |_| None,
+    },
+    Values {
+        events: &[EventName::Notification],
+        field: "notification_type",
+        claude: &[
+            "permission_prompt",
+            "idle_prompt",
+            "auth_success",
+            "elicitation_dialog",
+        ],
+        words: &[
+            ("toolpermission", "permission_prompt"),
+            ("tool_permission", "permission_prompt"),
+            ("idle", "idle_prompt"),
+        ],
+        other: None,
+        missing: |_| None,
+    },
+];
+
+/// Puts the matcher field of `row`'s event into Claude's values (see the
+/// module docs).
+pub(crate) fn normalise(row: &EventRow, input: &mut Map<String, Value>) {
+    for values in VALUES.iter().filter(|v| v.events.contains(&row.canonical)) {
+        let field = values.field;
+        let claude = match input.get(field) {
+            None | Some(Value::Null) => (values.missing)(row.native),
+            Some(Value::String(s)) if values.claude.contains(&s.as_str()) => None,
+            Some(Value::String(s)) => {
+                let lower = s.to_ascii_lowercase();
+                values
+                    .claude
+                    .iter()
+                    .copied()
+                    .find(|c| *c == lower)
+                    .or_else(|| {
+                        values
+                            .words
+                            .iter()
+                            .find(|(w, _)| *w == lower)
+                            .map(|(_, c)| *c)
+                    })
+                    .or(values.other)
+            }
+            Some(_) => values.other,
+        };
+        let Some(claude) = claude else { continue };
+        if let Some(native) = input.insert(field.to_string(), Value::String(claude.into())) {
+            if !native.is_null() {
+                input.insert(format!("{field}{NATIVE_SUFFIX}"), native);
+            }
+        }
+    }
+}
