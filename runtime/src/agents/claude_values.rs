@@ -19,6 +19,14 @@
 //!
 //! Other matcher fields (Setup `trigger`, `agent_type`, ConfigChange
 //! `source`, `load_reason`) have no agent sending another vocabulary.
+//!
+//! The file tools' paths likewise: Claude sends `file_path` (and
+//! `notebook_path`) absolute, and hooks compare them with
+//! `$CLAUDE_PROJECT_DIR/...`; an agent's relative path (Codex's patches,
+//! Copilot's and Kiro's `path`) is joined to the payload's `cwd`
+//! ([`absolute_paths`]).
+
+use std::path::Path;
 
 use serde_json::{Map, Value};
 
@@ -141,6 +149,38 @@ pub(crate) fn normalise(row: &EventRow, input: &mut Map<String, Value>) {
             if !native.is_null() {
                 input.insert(format!("{field}{NATIVE_SUFFIX}"), native);
             }
+        }
+    }
+}
+
+/// The Claude tools whose input names a file, and the keys naming it.
+const FILE_TOOLS: &[(&str, &[&str])] = &[
+    ("Read", &["file_path"]),
+    ("Write", &["file_path"]),
+    ("Edit", &["file_path"]),
+    ("MultiEdit", &["file_path"]),
+    ("NotebookEdit", &["notebook_path"]),
+];
+
+/// `path` joined to `cwd` when it is relative and a `cwd` is known.
+pub(super) fn absolute(path: &str, cwd: Option<&str>) -> String {
+    match cwd {
+        Some(cwd) if !path.is_empty() && Path::new(path).is_relative() => {
+            Path::new(cwd).join(path).to_string_lossy().into_owned()
+        }
+        _ => path.to_string(),
+    }
+}
+
+/// Makes the file path of Claude's file `tool` in `args` absolute against
+/// `cwd` (see the module docs).
+pub(crate) fn absolute_paths(tool: &str, cwd: Option<&str>, args: &mut Map<String, Value>) {
+    let Some((_, keys)) = FILE_TOOLS.iter().find(|(t, _)| *t == tool) else {
+        return;
+    };
+    for key in *keys {
+        if let Some(Value::String(path)) = args.get_mut(*key) {
+            *path = absolute(path, cwd);
         }
     }
 }

@@ -266,3 +266,57 @@ fn session_end_reasons_and_other_matcher_fields_are_claude_s_values() {
         Some("ToolPermission")
     );
 }
+
+#[test]
+fn every_agent_s_file_tools_give_an_absolute_file_path() {
+    let mut checked = std::collections::BTreeSet::new();
+    for agent in AGENTS {
+        let table = agent.table();
+        for row in table
+            .events
+            .iter()
+            .filter(|r| r.canonical == EventName::PreToolUse)
+        {
+            for claude in ["Read", "Write", "Edit"] {
+                // The agent's own tool name and parameter names for it.
+                let Some(native_tool) = table
+                    .tools
+                    .iter()
+                    .find(|t| t.canonical == claude)
+                    .map(|t| t.native)
+                else {
+                    continue;
+                };
+                let args = plan::to_native_input(
+                    table,
+                    claude,
+                    &json!({"file_path": "src/a.rs", "content": "c"})
+                        .as_object()
+                        .unwrap()
+                        .clone(),
+                );
+                let payload = json!({"hook_event_name": row.native, "cwd": "/w", "workspace_roots": ["/w"],
+                    "tool_name": native_tool, "tool_input": args, "toolName": native_tool, "toolArgs": args});
+                let Ok(ev) = agent.decode(payload, Some(row.native)) else {
+                    continue;
+                };
+                if ev.tool_name() != Some(claude) {
+                    continue; // the row is for another tool (Cursor's beforeReadFile)
+                }
+                // A payload of another shape (OpenCode's plugin) says no path here.
+                let Some(path) = ev.tool_input().and_then(|i| i.get("file_path")) else {
+                    continue;
+                };
+                checked.insert(agent.id());
+                assert_eq!(
+                    path,
+                    &json!("/w/src/a.rs"),
+                    "{} {native_tool} at {}",
+                    agent.id(),
+                    row.native
+                );
+            }
+        }
+    }
+    assert!(checked.len() >= 8, "{checked:?}");
+}

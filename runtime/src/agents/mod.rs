@@ -100,6 +100,7 @@ mod claude_json;
 mod claude_values;
 pub mod cline;
 pub mod codex;
+mod codex_patch;
 pub mod copilot;
 pub mod crush;
 pub mod cursor;
@@ -605,8 +606,10 @@ pub fn finish_decode(
                 input.insert("tool_input".into(), parsed);
             }
         }
+        let cwd = input.get("cwd").and_then(Value::as_str).map(str::to_string);
         if let Some(Value::Object(args)) = input.get_mut("tool_input") {
             plan::to_canonical_input(table, &tool, args);
+            claude_values::absolute_paths(&tool, cwd.as_deref(), args);
         }
         input.insert("tool_name".into(), Value::String(tool));
     }
