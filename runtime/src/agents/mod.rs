@@ -105,6 +105,7 @@ pub mod copilot;
 pub mod crush;
 pub mod cursor;
 pub mod deadline;
+pub mod derived;
 pub mod devin;
 pub mod factory;
 pub mod gemini;

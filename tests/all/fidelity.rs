@@ -1,0 +1,115 @@
+//! Published Claude hooks in other agents (issue 27): derived session ids,
+//! a payload's `cwd` that names no directory, and stdin left open.
+
+use std::io::Write;
+use std::process::Stdio;
+use std::time::{Duration, Instant};
+
+use serde_json::{json, Value};
+
+use crate::util::{bin, command, hooks, TempProject};
+
+/// Each payload a hook saw, from the file its command appended them to.
+fn seen(p: &TempProject) -> Vec<Value> {
+    let text = std::fs::read_to_string(p.path("seen.jsonl")).unwrap_or_default();
+    text.lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| serde_json::from_str(l).expect("a payload"))
+        .collect()
+}
+
+#[test]
+fn kiro_calls_from_one_agent_process_share_a_derived_session_id() {
+    let p = TempProject::trusted(&hooks(
+        "PreToolUse",
+        "Bash",
+        json!([command("cat >> seen.jsonl; echo >> seen.jsonl")]),
+    ));
+    // Kiro's documented preToolUse payload: no session id, no tool call id.
+    let payload = |cmd: &str| {
+        json!({"hook_event_name":"preToolUse","cwd":p.root,"tool_name":"shell","tool_input":{"command":cmd}})
+            .to_string()
+    };
+    for cmd in ["ls", "pwd"] {
+        let ran = p.output(p.cmd(["run", "--agent", "kiro"]), payload(cmd));
+        assert_eq!(ran.code(), 0, "{}", ran.stderr());
+    }
+    let seen = seen(&p);
+    assert_eq!(seen.len(), 2, "{seen:?}");
+    let id = seen[0]["session_id"].as_str().expect("a session id");
+    assert_eq!(id.len(), 36, "{id}");
+    assert_eq!(seen[1]["session_id"], id, "one agent process, one session");
+    assert_eq!(
+        seen[0]["agenthooks_derived"],
+        json!(["session_id", "tool_use_id"])
+    );
+    assert_ne!(seen[0]["tool_use_id"], seen[1]["tool_use_id"]);
+}
+
+#[test]
+fn a_payload_cwd_that_is_no_directory_is_said() {
+    let p = TempProject::trusted(&hooks("PreToolUse", "Bash", json!([command("exit 0")])));
+    let mut payload = p.bash("ls");
+    payload["cwd"] = json!("/nonexistent/agenthooks-test");
+    let ran = p.run(&payload);
+    assert_eq!(ran.code(), 0, "run never blocks on its own trouble");
+    ran.assert_stderr_contains("`cwd` `/nonexistent/agenthooks-test` does not exist");
+    let file = p.write("a-file", "x");
+    payload["cwd"] = json!(file);
+    p.run(&payload).assert_stderr_contains("is not a directory");
+
+    let fired = p.output(
+        p.cmd([
+            "fire",
+            "PreToolUse",
+            "--cwd",
+            "/nonexistent/agenthooks-test",
+        ]),
+        "",
+    );
+    assert_eq!(fired.code(), 2, "{}", fired.stderr());
+    fired.assert_stderr_contains("`/nonexistent/agenthooks-test` does not exist");
+    assert_eq!(fired.stderr().lines().count(), 1, "{}", fired.stderr());
+}
+
+#[test]
+fn run_answers_once_the_payload_is_complete_though_stdin_stays_open() {
+    let p = TempProject::trusted(&hooks(
+        "PreToolUse",
+        "Bash",
+        json!([command("echo 'no' >&2; exit 2")]),
+    ));
+    let mut child = p
+        .isolated(bin())
+        .args(["run", "--agent", "claude"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn run");
+    let mut stdin = child.stdin.take().expect("stdin");
+    stdin
+        .write_all(p.bash("rm -rf /").to_string().as_bytes())
+        .expect("write the payload");
+    let started = Instant::now();
+    // stdin stays open (held here) until run has answered.
+    let limit = Duration::from_secs(30);
+    let status = loop {
+        if let Some(status) = child.try_wait().expect("wait") {
+            break Some(status);
+        }
+        if started.elapsed() > limit {
+            break None;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    drop(stdin);
+    let Some(status) = status else {
+        let _ = child.kill();
+        panic!("run still waiting for EOF after {limit:?}");
+    };
+    let output = child.wait_with_output().expect("output");
+    assert!(status.success());
+    let answer: Value = serde_json::from_slice(&output.stdout).expect("an answer");
+    assert_eq!(answer["hookSpecificOutput"]["permissionDecision"], "deny");
+}
