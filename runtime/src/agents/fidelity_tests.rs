@@ -320,3 +320,64 @@ fn every_agent_s_file_tools_give_an_absolute_file_path() {
     }
     assert!(checked.len() >= 8, "{checked:?}");
 }
+
+/// README's table of the Claude fields a hook can rely on, per agent:
+/// every agent has a row, ids are sent or derived, and where the agent's
+/// payloads are recorded, "sent" is what they hold.
+#[test]
+fn readme_says_which_claude_fields_each_agent_sends() {
+    const FIELDS: [&str; 5] = [
+        "session_id",
+        "transcript_path",
+        "cwd",
+        "permission_mode",
+        "tool_use_id",
+    ];
+    let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../README.md"))
+        .expect("README");
+    let header =
+        "| agent | `session_id` | `transcript_path` | `cwd` | `permission_mode` | `tool_use_id` |";
+    let rows: Vec<Vec<&str>> = readme
+        .lines()
+        .skip_while(|l| *l != header)
+        .skip(2)
+        .take_while(|l| l.starts_with('|'))
+        .map(|l| l.trim_matches('|').split('|').map(str::trim).collect())
+        .collect();
+    assert_eq!(rows.len(), AGENTS.len(), "one row per agent");
+    for agent in AGENTS {
+        let row = rows
+            .iter()
+            .find(|r| r[0] == agent.id())
+            .unwrap_or_else(|| panic!("README: no row for {}", agent.id()));
+        let says = |field: &str| row[1 + FIELDS.iter().position(|f| *f == field).unwrap()];
+        for id in ["session_id", "tool_use_id"] {
+            assert!(
+                says(id).starts_with("sent") || says(id) == "derived",
+                "{}: {id}",
+                agent.id()
+            );
+        }
+        for field in ["transcript_path", "cwd", "permission_mode"] {
+            assert_ne!(says(field), "derived", "{}: {field}", agent.id());
+        }
+        let recorded: Vec<Event> = fixtures(agent.id())
+            .into_iter()
+            .filter_map(|(_, native, payload)| agent.decode(payload, Some(&native)).ok())
+            .collect();
+        if recorded.is_empty() {
+            continue;
+        }
+        for field in FIELDS {
+            let sent = recorded
+                .iter()
+                .any(|e| e.input().get(field).is_some_and(|v| !v.is_null()));
+            assert_eq!(
+                says(field).starts_with("sent"),
+                sent,
+                "README on {}'s `{field}`, against its recorded payloads",
+                agent.id()
+            );
+        }
+    }
+}
