@@ -77,15 +77,15 @@ impl FilePatch {
                 out.insert("content".into(), json!(content));
             }
             "update" if !self.hunks.is_empty() => {
-                let join = |side: fn(&(Vec<String>, Vec<String>)) -> &Vec<String>| {
+                let join = |old: bool| {
                     self.hunks
                         .iter()
-                        .map(|h| side(h).join("\n"))
+                        .map(|(o, n)| if old { o } else { n }.join("\n"))
                         .collect::<Vec<_>>()
                         .join("\n")
                 };
-                out.insert("old_string".into(), json!(join(|h| &h.0)));
-                out.insert("new_string".into(), json!(join(|h| &h.1)));
+                out.insert("old_string".into(), json!(join(true)));
+                out.insert("new_string".into(), json!(join(false)));
                 if self.hunks.len() > 1 {
                     let edits: Vec<Value> = self
                         .hunks
