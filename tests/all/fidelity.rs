@@ -68,7 +68,9 @@ fn a_payload_cwd_that_is_no_directory_is_said() {
         "",
     );
     assert_eq!(fired.code(), 2, "{}", fired.stderr());
-    fired.assert_stderr_contains("`/nonexistent/agenthooks-test` does not exist");
+    fired.assert_stderr_contains(
+        "`/nonexistent/agenthooks-test` does not exist; give `--cwd` an existing directory",
+    );
     assert_eq!(fired.stderr().lines().count(), 1, "{}", fired.stderr());
 }
 
@@ -112,4 +114,35 @@ fn run_answers_once_the_payload_is_complete_though_stdin_stays_open() {
     assert!(status.success());
     let answer: Value = serde_json::from_slice(&output.stdout).expect("an answer");
     assert_eq!(answer["hookSpecificOutput"]["permissionDecision"], "deny");
+}
+
+/// The issue's reproduction: hookify's deny (its text only in
+/// `systemMessage`) through `run` for Cursor, Copilot and Kiro.
+#[test]
+fn hookify_s_deny_reaches_cursor_copilot_and_kiro_with_its_text() {
+    let hookify = r#"echo '{"systemMessage":"rule R1 fired","hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny"}}'"#;
+    let p = TempProject::trusted(&hooks("PreToolUse", "Bash", json!([command(hookify)])));
+    let cases = [
+        (
+            "cursor",
+            json!({"conversation_id":"c1","hook_event_name":"preToolUse","workspace_roots":[p.root],"tool_name":"Shell","tool_input":{"command":"ls"}}),
+        ),
+        (
+            "copilot",
+            json!({"sessionId":"s1","timestamp":1,"cwd":p.root,"toolName":"bash","toolArgs":{"command":"ls"}}),
+        ),
+        (
+            "kiro",
+            json!({"hook_event_name":"preToolUse","cwd":p.root,"tool_name":"shell","tool_input":{"command":"ls"}}),
+        ),
+    ];
+    for (agent, payload) in cases {
+        let ran = p.output(
+            p.cmd(["run", "--agent", agent, "--event", "preToolUse"]),
+            payload.to_string(),
+        );
+        let said = format!("{}{}", ran.stdout(), ran.stderr());
+        assert!(said.contains("rule R1 fired"), "{agent}: {said}");
+        assert!(!said.contains("blocked by a hook"), "{agent}: {said}");
+    }
 }

@@ -108,7 +108,12 @@ pub fn bridge(args: &Args, input: impl Read, notes: &mut Vec<Note>) -> anyhow::R
         .decode(value, args.event.as_deref())
         .context("the hook input cannot be read")?;
     agents::derived::fill(&mut event, &agents::derived::origin());
-    notes.extend(cwd_problem(&event).map(|text| Note::runtime("input", text)));
+    notes.extend(cwd_problem(&event).map(|problem| {
+        Note::runtime(
+            "input",
+            format!("{problem}: no project hooks can be found from it; check the agent's working directory"),
+        )
+    }));
     let cwd = event.cwd();
     let root = config::project_root(cwd.as_deref());
     if !args.system && system_entry_installed(agent) {
@@ -248,9 +253,10 @@ fn running_its_own_entry(agent: &dyn Agent, root: Option<&Path>) -> Option<&'sta
     installed.then_some(host)
 }
 
-/// What is wrong with the event's `cwd`, when it names no directory: the
-/// project (and its hooks) is found from it, so a wrong one must not pass
-/// silently. `None` for a directory or no `cwd` at all.
+/// What is wrong with the event's `cwd`, when it names no directory (the
+/// start of a line: the caller says what it means there): the project, and
+/// its hooks, is found from it, so a wrong one must not pass silently.
+/// `None` for a directory or no `cwd` at all.
 pub(crate) fn cwd_problem(event: &crate::protocol::Event) -> Option<String> {
     let cwd = event.cwd()?;
     let what = match std::fs::metadata(&cwd) {
@@ -259,7 +265,7 @@ pub(crate) fn cwd_problem(event: &crate::protocol::Event) -> Option<String> {
         Err(_) => "does not exist",
     };
     Some(format!(
-        "the event's `cwd` `{}` {what}: no project hooks can be found from it; check the agent's working directory",
+        "the event's `cwd` `{}` {what}",
         crate::protocol::one_line(&cwd.to_string_lossy())
     ))
 }
