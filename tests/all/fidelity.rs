@@ -34,11 +34,22 @@ fn kiro_calls_from_one_agent_process_share_a_derived_session_id() {
         let ran = p.output(p.cmd(["run", "--agent", "kiro"]), payload(cmd));
         assert_eq!(ran.code(), 0, "{}", ran.stderr());
     }
+    // As agents run a hook: through a shell, a new one each call (`; true`
+    // keeps the shell from exec'ing into agenthooks).
+    if cfg!(unix) {
+        let script = format!("'{}' run --agent kiro; true", bin());
+        let mut through_sh = p.isolated("sh");
+        through_sh.args(["-c", &script]);
+        let ran = p.output(assert_cmd::Command::from_std(through_sh), payload("id"));
+        assert_eq!(ran.code(), 0, "{}", ran.stderr());
+    }
     let seen = seen(&p);
-    assert_eq!(seen.len(), 2, "{seen:?}");
+    assert_eq!(seen.len(), if cfg!(unix) { 3 } else { 2 }, "{seen:?}");
     let id = seen[0]["session_id"].as_str().expect("a session id");
     assert_eq!(id.len(), 36, "{id}");
-    assert_eq!(seen[1]["session_id"], id, "one agent process, one session");
+    for other in &seen[1..] {
+        assert_eq!(other["session_id"], id, "one agent process, one session");
+    }
     assert_eq!(
         seen[0]["agenthooks_derived"],
         json!(["session_id", "tool_use_id"])
@@ -144,5 +155,48 @@ fn hookify_s_deny_reaches_cursor_copilot_and_kiro_with_its_text() {
         let said = format!("{}{}", ran.stdout(), ran.stderr());
         assert!(said.contains("rule R1 fired"), "{agent}: {said}");
         assert!(!said.contains("blocked by a hook"), "{agent}: {said}");
+    }
+}
+
+/// `"matcher": "startup"`, the most common published SessionStart hook,
+/// through `run` for agents that send no `source` (Cursor, Kiro) or their
+/// own word for it (Copilot's recorded `"new"`).
+#[test]
+fn a_startup_matcher_adds_context_in_cursor_kiro_and_copilot() {
+    let p = TempProject::trusted(&hooks(
+        "SessionStart",
+        "startup",
+        json!([command("echo 'project rules: R1'")]),
+    ));
+    let copilot = std::fs::read_to_string(crate::util::fixtures(
+        "copilot-1.0.102/deny/00-sessionStart.json",
+    ))
+    .expect("the recorded payload");
+    let mut copilot: Value = serde_json::from_str(&copilot).expect("JSON");
+    copilot["cwd"] = json!(p.root);
+    let cases = [
+        (
+            "cursor",
+            "sessionStart",
+            json!({"conversation_id":"c1","hook_event_name":"sessionStart","workspace_roots":[p.root]}),
+        ),
+        (
+            "kiro",
+            "agentSpawn",
+            json!({"hook_event_name":"agentSpawn","cwd":p.root}),
+        ),
+        ("copilot", "sessionStart", copilot),
+    ];
+    for (agent, event, payload) in cases {
+        let ran = p.output(
+            p.cmd(["run", "--agent", agent, "--event", event]),
+            payload.to_string(),
+        );
+        assert!(
+            ran.stdout().contains("project rules: R1"),
+            "{agent}: {} {}",
+            ran.stdout(),
+            ran.stderr()
+        );
     }
 }
