@@ -578,8 +578,10 @@ pub fn start_decode(
 /// The shared end of every decode: `input` is already Claude-shaped except for
 /// names. Copies the table's top-level field renames, maps `tool_name`
 /// (or sets the row's synthesized tool), parses a `tool_input` sent as a JSON
-/// string, renames `tool_input` keys, records the native event name on it and builds
-/// the [`Event`].
+/// string, renames `tool_input` keys, makes a file tool's path absolute,
+/// gives the fields of [`response`] and the matcher fields Claude's values
+/// (`claude_values`), records the native event name on it and builds the
+/// [`Event`].
 ///
 /// # Errors
 /// Only what [`Event::new`] rejects.
