@@ -139,6 +139,7 @@ pub use plan::{Intent, Verdict};
 pub use shim::NOT_INSTALLED;
 pub use table::{
     rename, tool, AnswerKind, Capabilities, CapabilityRow, Caps, EventRow, Rename, Table, ToolRow,
+    TEXT_MAX,
 };
 
 /// What `run` writes back to the agent.
