@@ -24,7 +24,10 @@
 //! `notebook_path`) absolute, and hooks compare them with
 //! `$CLAUDE_PROJECT_DIR/...`; an agent's relative path (Codex's patches,
 //! Copilot's and Kiro's `path`) is joined to the payload's `cwd`
-//! ([`absolute_paths`]).
+//! ([`file_tool_input`]). An `Edit` that arrives as a list of `edits`
+//! (Cursor's and Windsurf's file edits) gets Claude's `old_string` and
+//! `new_string`: the one edit's, or every edit's one after another, so a
+//! check of the new text sees all of it.
 
 use std::path::Path;
 
@@ -173,14 +176,32 @@ pub(super) fn absolute(path: &str, cwd: Option<&str>) -> String {
 }
 
 /// Makes the file path of Claude's file `tool` in `args` absolute against
-/// `cwd` (see the module docs).
-pub(crate) fn absolute_paths(tool: &str, cwd: Option<&str>, args: &mut Map<String, Value>) {
+/// `cwd`, and gives an `Edit` of several `edits` its `old_string` and
+/// `new_string` (see the module docs).
+pub(crate) fn file_tool_input(tool: &str, cwd: Option<&str>, args: &mut Map<String, Value>) {
     let Some((_, keys)) = FILE_TOOLS.iter().find(|(t, _)| *t == tool) else {
         return;
     };
     for key in *keys {
         if let Some(Value::String(path)) = args.get_mut(*key) {
             *path = absolute(path, cwd);
+        }
+    }
+    if tool == "Edit" && !args.contains_key("new_string") {
+        let Some(Value::Array(edits)) = args.get("edits") else {
+            return;
+        };
+        let side = |key: &str| {
+            let texts: Vec<&str> = edits
+                .iter()
+                .filter_map(|e| e.get(key).and_then(Value::as_str))
+                .collect();
+            (!texts.is_empty()).then(|| texts.join("\n"))
+        };
+        let (old, new) = (side("old_string"), side("new_string"));
+        if let Some(new) = new {
+            args.insert("old_string".into(), Value::String(old.unwrap_or_default()));
+            args.insert("new_string".into(), Value::String(new));
         }
     }
 }

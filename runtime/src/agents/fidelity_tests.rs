@@ -381,3 +381,26 @@ fn readme_says_which_claude_fields_each_agent_sends() {
         }
     }
 }
+
+#[test]
+fn an_edit_sent_as_a_list_of_edits_has_claude_s_old_and_new_strings() {
+    let ev = decoded(
+        &Cursor,
+        json!({"conversation_id":"c1","hook_event_name":"afterFileEdit","workspace_roots":["/w"],"file_path":"src/a.js",
+            "edits":[{"old_string":"a","new_string":"el.innerHTML = x"},{"old_string":"b","new_string":"eval(y)"}]}),
+    );
+    let input = ev.tool_input().expect("tool input");
+    assert_eq!(input["file_path"], "/w/src/a.js");
+    assert_eq!(input["old_string"], "a\nb");
+    assert_eq!(input["new_string"], "el.innerHTML = x\neval(y)");
+    let windsurf = find("windsurf").expect("windsurf");
+    let ev = decoded(
+        windsurf,
+        json!({"agent_action_name":"pre_write_code","trajectory_id":"t","tool_info":{"file_path":"/w/b.py","edits":[{"old_string":"x","new_string":"y"}]}}),
+    );
+    let input = ev.tool_input().expect("tool input");
+    assert_eq!(
+        (&input["old_string"], &input["new_string"]),
+        (&json!("x"), &json!("y"))
+    );
+}

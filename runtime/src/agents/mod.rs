@@ -613,7 +613,7 @@ pub fn finish_decode(
         let cwd = input.get("cwd").and_then(Value::as_str).map(str::to_string);
         if let Some(Value::Object(args)) = input.get_mut("tool_input") {
             plan::to_canonical_input(table, &tool, args);
-            claude_values::absolute_paths(&tool, cwd.as_deref(), args);
+            claude_values::file_tool_input(&tool, cwd.as_deref(), args);
         }
         input.insert("tool_name".into(), Value::String(tool));
     }
