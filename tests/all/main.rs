@@ -16,6 +16,7 @@ mod debugging;
 mod double_load;
 mod examples;
 mod fail_closed;
+mod fidelity;
 mod first_day;
 mod hostile_files;
 mod http;

@@ -55,7 +55,7 @@ pub static TABLE: Table = Table::new(claude_rows![
 .with_notes(&[
     "hooks run only after they are trusted in Codex (`/hooks`)",
     "before a tool, only Bash, apply_patch and MCP tools are hooked",
-    "apply_patch arrives as `Edit` with the patch in `command` and its first file in `file_path`",
+    "apply_patch arrives as Write (only added files) or Edit: the patch in `command`, its first file's absolute `file_path`, `content` or `old_string`/`new_string`; several files: all under `file_paths` and `files`",
     "a rewrite of Bash or apply_patch can change only `command`",
     "ask and stop before a tool become a deny",
 ]);
@@ -101,16 +101,16 @@ impl Agent for Codex {
             .get("tool_name")
             .and_then(Value::as_str)
             .is_some_and(|t| t == "apply_patch");
-        if patch {
-            let adds_only = match input.get_mut("tool_input") {
-                Some(Value::Object(args)) => add_patch_file(args),
-                _ => false,
-            };
-            if adds_only {
-                // A patch that only creates files is what Claude calls Write
-                // (Codex matches both Write and Edit against apply_patch).
-                input.insert("tool_name".into(), Value::String("Write".into()));
-            }
+        if !patch {
+            return;
+        }
+        let cwd = input.get("cwd").and_then(Value::as_str).map(str::to_string);
+        let tool = match input.get_mut("tool_input") {
+            Some(Value::Object(args)) => super::codex_patch::to_claude(args, cwd.as_deref()),
+            _ => None,
+        };
+        if let Some(tool) = tool {
+            input.insert("tool_name".into(), Value::String(tool.into()));
         }
     }
 
@@ -163,33 +163,6 @@ fn command_only(event: &Event, input: Map<String, Value>) -> Result<Map<String, 
             ),
         )),
     }
-}
-
-/// apply_patch's input is the patch text in `command`; give Edit hooks the
-/// first file it touches as `file_path`, and all of them as `file_paths`.
-/// Returns whether the patch only adds files.
-fn add_patch_file(args: &mut Map<String, Value>) -> bool {
-    let Some(patch) = args.get("command").and_then(Value::as_str) else {
-        return false;
-    };
-    let adds_only = patch.lines().any(|l| l.starts_with("*** Add File: "))
-        && !patch
-            .lines()
-            .any(|l| l.starts_with("*** Update File: ") || l.starts_with("*** Delete File: "));
-    let files: Vec<Value> = patch
-        .lines()
-        .filter_map(|l| {
-            ["*** Update File: ", "*** Add File: ", "*** Delete File: "]
-                .iter()
-                .find_map(|p| l.strip_prefix(p))
-        })
-        .map(|f| Value::String(f.trim().to_string()))
-        .collect();
-    if let Some(first) = files.first() {
-        args.entry("file_path").or_insert_with(|| first.clone());
-        args.entry("file_paths").or_insert(Value::Array(files));
-    }
-    adds_only
 }
 
 #[cfg(test)]

@@ -185,3 +185,105 @@ fn a_patch_that_only_adds_files_decodes_as_write() {
         json!({"command":"x"})
     );
 }
+
+/// Codex's PreToolUse for an `apply_patch` of `patch` in `/w`, as Codex
+/// 0.171.0 sends it (the recorded PreToolUse's fields), decoded.
+fn apply_patch_in_w(patch: &str) -> Event {
+    decoded(
+        &Codex,
+        json!({"session_id":"s","turn_id":"t","cwd":"/w","hook_event_name":"PreToolUse","model":"m","permission_mode":"default","tool_name":"apply_patch","tool_use_id":"call_1","tool_input":{"command":patch}}),
+    )
+}
+
+#[test]
+fn an_added_file_has_its_absolute_path_and_its_content() {
+    let ev = apply_patch_in_w(
+        "*** Begin Patch\n*** Add File: web/app.js\n+el.innerHTML = x;\n+eval(y)\n*** End Patch\n",
+    );
+    assert_eq!(ev.tool_name(), Some("Write"));
+    let input = ev.tool_input().unwrap();
+    assert_eq!(input["file_path"], "/w/web/app.js");
+    assert_eq!(input["content"], "el.innerHTML = x;\neval(y)");
+    assert_eq!(input["file_paths"], json!(["/w/web/app.js"]));
+    assert!(input.get("files").is_none());
+    // And what Claude's tool_response would say after it.
+    let post = decoded(
+        &Codex,
+        json!({"cwd":"/w","hook_event_name":"PostToolUse","tool_name":"apply_patch","tool_input":{"command":"*** Begin Patch\n*** Add File: /abs/a.txt\n+hi\n*** End Patch"},"tool_response":"Success"}),
+    );
+    assert_eq!(post.input()["tool_response"]["filePath"], "/abs/a.txt");
+    assert_eq!(post.input()["tool_response"]["content"], "hi");
+}
+
+#[test]
+fn a_single_hunk_update_has_old_and_new_strings() {
+    let patch = "*** Begin Patch\n*** Update File: src/a.rs\n@@ fn f()\n let a = 1;\n-let b = 2;\n+let b = eval(3);\n*** End Patch";
+    let ev = apply_patch_in_w(patch);
+    assert_eq!(ev.tool_name(), Some("Edit"));
+    let input = ev.tool_input().unwrap();
+    assert_eq!(input["file_path"], "/w/src/a.rs");
+    assert_eq!(input["old_string"], "let a = 1;\nlet b = 2;");
+    assert_eq!(input["new_string"], "let a = 1;\nlet b = eval(3);");
+    assert!(input.get("edits").is_none());
+    assert_eq!(input["command"], patch, "the patch stays to be rewritten");
+}
+
+#[test]
+fn several_hunks_and_several_files_keep_every_change_visible() {
+    let patch = "*** Begin Patch\n*** Update File: a.py\n@@\n-x = 1\n+x = 2\n@@ def g():\n-    pass\n+    eval(s)\n*** Update File: b.py\n*** Move to: c.py\n@@\n-old\n+new\n*** Add File: d.txt\n+hello\n*** Delete File: e.txt\n*** End Patch";
+    let ev = apply_patch_in_w(patch);
+    assert_eq!(ev.tool_name(), Some("Edit"));
+    let input = ev.tool_input().unwrap();
+    assert_eq!(input["file_path"], "/w/a.py");
+    assert_eq!(
+        input["new_string"], "x = 2\n    eval(s)",
+        "every hunk's new text"
+    );
+    assert_eq!(
+        input["edits"],
+        json!([{"old_string":"x = 1","new_string":"x = 2"},{"old_string":"    pass","new_string":"    eval(s)"}])
+    );
+    assert_eq!(
+        input["file_paths"],
+        json!(["/w/a.py", "/w/b.py", "/w/d.txt", "/w/e.txt"])
+    );
+    let files = input["files"].as_array().unwrap();
+    assert_eq!(files.len(), 4);
+    assert_eq!(
+        files[1],
+        json!({"file_path":"/w/b.py","action":"update","move_path":"/w/c.py","old_string":"old","new_string":"new"})
+    );
+    assert_eq!(
+        files[2],
+        json!({"file_path":"/w/d.txt","action":"add","content":"hello"})
+    );
+    assert_eq!(files[3], json!({"file_path":"/w/e.txt","action":"delete"}));
+    // A patch whose first file is added, among updates: an edit from nothing.
+    let ev = apply_patch_in_w(
+        "*** Begin Patch\n*** Add File: n.txt\n+new\n*** Update File: a.py\n@@\n-a\n+b\n*** End Patch",
+    );
+    assert_eq!(ev.tool_name(), Some("Edit"));
+    let input = ev.tool_input().unwrap();
+    assert_eq!(
+        (&input["old_string"], &input["new_string"]),
+        (&json!(""), &json!("new"))
+    );
+}
+
+#[test]
+fn odd_patches_decode_without_panicking() {
+    for patch in [
+        "",
+        "*** Begin Patch",
+        "*** Update File: \n+x",
+        "*** Update File: a\n-\n+\n \n",
+        "+x\n-y\n*** End Patch",
+        "*** Add File: a\n*** Add File: b\n",
+    ] {
+        let ev = apply_patch_in_w(patch);
+        assert!(
+            matches!(ev.tool_name(), Some("Edit" | "Write")),
+            "{patch:?}"
+        );
+    }
+}

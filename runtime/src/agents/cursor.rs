@@ -12,8 +12,8 @@
 
 use serde_json::{json, Map, Value};
 
-use super::claude_json::{put_verdict, verdict_str, VerdictKeys};
-use super::plan::{Intent, DEFAULT_DENY};
+use super::claude_json::verdict_str;
+use super::plan::{non_empty, Intent, DEFAULT_DENY};
 use super::AnswerKind::{Allow, Ask, Block, Context, Deny, SystemMessage, UpdatedInput};
 use super::COMMAND_AND_TIMEOUT;
 use super::{project_and_home, InstallSpec, JsonSpec, Literal, Shape};
@@ -163,12 +163,22 @@ impl Agent for Cursor {
             return Native::ok(String::new(), intent.notes);
         }
         let mut out = Map::new();
-        let permission = VerdictKeys {
-            key: "permission",
-            spell: verdict_str,
-            reason: &["user_message", "agent_message"],
-        };
-        put_verdict(&mut out, &intent, permission);
+        if let Some(verdict) = intent.verdict {
+            out.insert("permission".into(), json!(verdict_str(verdict)));
+            // Two channels: the model reads `agent_message`, the user
+            // `user_message`. A hook that denies with only a `systemMessage`
+            // (hookify) meant that text for both.
+            let for_agent = non_empty(intent.reason.as_deref())
+                .or(non_empty(intent.system_message.as_deref()))
+                .map(str::to_string)
+                .or_else(|| intent.verdict_reason());
+            if let Some(text) = for_agent {
+                out.insert("agent_message".into(), json!(text));
+            }
+            if let Some(text) = intent.user_text() {
+                out.insert("user_message".into(), json!(text));
+            }
+        }
         if let Some(input) = &intent.updated_input {
             // No `permission` is added: a rewrite alone must not skip
             // Cursor's own confirmation.

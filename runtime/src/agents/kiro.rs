@@ -54,6 +54,7 @@ pub static TABLE: Table = Table::new(&[
     "context only at agentSpawn and userPromptSubmit (plain stdout)",
     "fs_write with command str_replace arrives as Edit; fs_read's first operations[].path as file_path",
     "MCP tools @server/tool arrive as mcp__server__tool",
+    "no session id, tool call id or message channel: ids are derived; a deny's text is its exit-2 reason",
 ])
 .with_plain_stdout();
 

@@ -97,12 +97,15 @@ pub mod antigravity;
 pub mod auggie;
 pub mod claude;
 mod claude_json;
+mod claude_values;
 pub mod cline;
 pub mod codex;
+mod codex_patch;
 pub mod copilot;
 pub mod crush;
 pub mod cursor;
 pub mod deadline;
+pub mod derived;
 pub mod devin;
 pub mod factory;
 pub mod gemini;
@@ -136,6 +139,7 @@ pub use plan::{Intent, Verdict};
 pub use shim::NOT_INSTALLED;
 pub use table::{
     rename, tool, AnswerKind, Capabilities, CapabilityRow, Caps, EventRow, Rename, Table, ToolRow,
+    TEXT_MAX,
 };
 
 /// What `run` writes back to the agent.
@@ -575,8 +579,10 @@ pub fn start_decode(
 /// The shared end of every decode: `input` is already Claude-shaped except for
 /// names. Copies the table's top-level field renames, maps `tool_name`
 /// (or sets the row's synthesized tool), parses a `tool_input` sent as a JSON
-/// string, renames `tool_input` keys, records the native event name on it and builds
-/// the [`Event`].
+/// string, renames `tool_input` keys, makes a file tool's path absolute,
+/// gives the fields of [`response`] and the matcher fields Claude's values
+/// (`claude_values`), records the native event name on it and builds the
+/// [`Event`].
 ///
 /// # Errors
 /// Only what [`Event::new`] rejects.
@@ -604,12 +610,15 @@ pub fn finish_decode(
                 input.insert("tool_input".into(), parsed);
             }
         }
+        let cwd = input.get("cwd").and_then(Value::as_str).map(str::to_string);
         if let Some(Value::Object(args)) = input.get_mut("tool_input") {
             plan::to_canonical_input(table, &tool, args);
+            claude_values::file_tool_input(&tool, cwd.as_deref(), args);
         }
         input.insert("tool_name".into(), Value::String(tool));
     }
     response::normalise(row.canonical, &mut input);
+    claude_values::normalise(row, &mut input);
     Ok(Event::new(Value::Object(input), Some(row.canonical), agent)?.with_native(row.native))
 }
 
@@ -674,3 +683,7 @@ pub fn parse_if_string(value: Value) -> Value {
 
 #[cfg(test)]
 mod tests;
+
+#[cfg(test)]
+#[path = "fidelity_tests.rs"]
+mod fidelity_tests;

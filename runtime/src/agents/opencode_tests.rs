@@ -167,14 +167,7 @@ static PLUGIN_ROWS: &[EventRow] = &[
     EventRow::new(EventName::SessionStart, "session.created", Caps::NONE),
     EventRow::new(EventName::Stop, "session.idle", Caps::NONE).decode_only(),
 ];
-static PLUGIN_TABLE: Table = Table {
-    events: PLUGIN_ROWS,
-    tools: &[],
-    renames: &[],
-    fields: &[],
-    notes: &[],
-    plain_stdout: false,
-};
+static PLUGIN_TABLE: Table = Table::new(PLUGIN_ROWS);
 
 #[test]
 fn plugin_registers_installed_hooks_and_bus_events_only() {

@@ -36,9 +36,10 @@ fn extension_payloads_decode() {
         json!({"toolName":"edit","input":{"path":"a.rs","oldText":"x","newText":"y"}}),
     );
     assert_eq!(ev.tool_name(), Some("Edit"));
+    // Pi's path is relative to its cwd; Claude's `file_path` is absolute.
     assert_eq!(
         ev.tool_input(),
-        Some(&json!({"file_path":"a.rs","old_string":"x","new_string":"y"}))
+        Some(&json!({"file_path":"/w/a.rs","old_string":"x","new_string":"y"}))
     );
 
     let ev = pi_event("before_agent_start", json!({"prompt": "hi there"}));

@@ -80,6 +80,15 @@ impl Intent {
         (!parts.is_empty()).then(|| parts.join("\n\n"))
     }
 
+    /// The text for the user of an agent whose answer has a user's channel
+    /// beside the reason (Cursor's `user_message`): the hook's
+    /// `systemMessage`, else the reason.
+    pub fn user_text(&self) -> Option<String> {
+        non_empty(self.system_message.as_deref())
+            .map(str::to_string)
+            .or_else(|| self.verdict_reason())
+    }
+
     /// The reason to write with the verdict: for a deny never empty
     /// ([`DEFAULT_DENY`] when the hook gave none, since several agents need a
     /// reason to act on a deny), otherwise the hook's reason when it gave one.
@@ -162,6 +171,7 @@ pub fn plan(agent: &str, table: &Table, row: &EventRow, event: &Event, answer: &
         plan.system_message(message);
     }
     plan.other_fields(answer);
+    plan.cap_texts(table.text_max);
     plan.out
 }
 
@@ -348,12 +358,58 @@ impl Planner<'_> {
         }
     }
 
-    /// `systemMessage`.
+    /// `systemMessage`. An agent that cannot show it has one channel for
+    /// the hook's text: a deny, block or stop the hook gave no reason for
+    /// takes the message as its reason (hookify denies that way), rather
+    /// than the agent saying only [`DEFAULT_DENY`].
     fn system_message(&mut self, message: String) {
         if self.caps.system_message {
             self.out.system_message = Some(message);
+            return;
+        }
+        let out = &mut self.out;
+        let mut used = false;
+        if out.verdict == Some(Verdict::Deny) && non_empty(out.reason.as_deref()).is_none() {
+            out.reason = Some(message.clone());
+            used = true;
+        }
+        for slot in [&mut out.block, &mut out.stop] {
+            if slot.as_deref().is_some_and(|r| r.trim().is_empty()) {
+                *slot = Some(message.clone());
+                used = true;
+            }
+        }
+        if used {
+            self.noted(AnswerKind::SystemMessage, "given as the reason instead");
         } else {
             self.noted(AnswerKind::SystemMessage, "dropped");
+        }
+    }
+
+    /// Cuts each text the agent is given to `max` bytes (at a character
+    /// boundary, saying so at the end), with one note per text cut: a 10 MB
+    /// exit-2 stderr must not reach the agent whole.
+    fn cap_texts(&mut self, max: usize) {
+        let agent = self.agent;
+        let out = &mut self.out;
+        let mut cut = Vec::new();
+        for (field, text) in [
+            ("reason", &mut out.reason),
+            ("block reason", &mut out.block),
+            ("additionalContext", &mut out.context),
+            ("stopReason", &mut out.stop),
+            ("systemMessage", &mut out.system_message),
+        ] {
+            if let Some(t) = text.as_mut() {
+                if let Some(len) = cap(t, max) {
+                    cut.push(format!(
+                        "{agent} is given at most {max} bytes of the hook's {field}; cut from {len}"
+                    ));
+                }
+            }
+        }
+        for text in cut {
+            self.out.notes.push(agent_note(agent, "cut", text));
         }
     }
 
@@ -388,6 +444,23 @@ impl Planner<'_> {
             ));
         }
     }
+}
+
+/// Cuts `text` to at most `max` bytes, ending with a marker that says
+/// so; its length before, when it was cut.
+fn cap(text: &mut String, max: usize) -> Option<usize> {
+    const MARK: &str = " [cut by agenthooks]";
+    let len = text.len();
+    if len <= max {
+        return None;
+    }
+    let mut end = max.saturating_sub(MARK.len());
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    text.truncate(end);
+    text.push_str(MARK);
+    Some(len)
 }
 
 /// The most answer fields named one note each; the rest share one note.
@@ -452,6 +525,53 @@ mod tests {
                 assert_eq!(intent.stop, None, "{} at {}", agent.id(), row.native);
             }
         }
+    }
+
+    /// A 10 MB reason reaches no agent whole: each gets at most its
+    /// table's `text_max` bytes, with a note.
+    #[test]
+    fn reasons_and_context_are_cut_to_what_the_agent_takes() {
+        let huge = "é".repeat(5 << 20);
+        let answer: Answer = serde_json::from_value(json!({
+            "decision": "block", "reason": huge, "systemMessage": huge,
+            "hookSpecificOutput": {"permissionDecision": "deny", "permissionDecisionReason": huge, "additionalContext": huge}
+        }))
+        .expect("answer");
+        let mut cut = 0;
+        for agent in AGENTS.iter().filter(|a| a.id() != "claude") {
+            for row in agent.table().events {
+                let input = json!({"tool_name": "Bash", "tool_input": {"command": "ls"}});
+                let event = Event::new(input, Some(row.canonical), agent.id())
+                    .expect("event")
+                    .with_native(row.native);
+                let intent = super::plan(agent.id(), agent.table(), row, &event, &answer);
+                let max = agent.table().text_max;
+                let texts = [
+                    &intent.reason,
+                    &intent.block,
+                    &intent.context,
+                    &intent.stop,
+                    &intent.system_message,
+                ];
+                for text in texts.into_iter().flatten() {
+                    assert!(
+                        text.len() <= max,
+                        "{} at {}: {}",
+                        agent.id(),
+                        row.native,
+                        text.len()
+                    );
+                    assert!(text.ends_with("[cut by agenthooks]"));
+                    cut += 1;
+                }
+                let notes = intent.notes.iter().filter(|n| n.kind == "cut").count();
+                assert_eq!(notes, texts.iter().filter(|t| t.is_some()).count());
+            }
+        }
+        assert!(cut > 50, "{cut}");
+        let mut short = "ok".to_string();
+        assert_eq!(super::cap(&mut short, 10), None);
+        assert_eq!(short, "ok");
     }
 
     /// Found by the `encode` fuzz target: a hook's answer field names were

@@ -53,7 +53,10 @@ pub static TABLE: Table = Table::new(claude_rows![observed:
     "PermissionRequest takes permissionDecision, not decision.behavior (agenthooks writes it so)",
     "additionalContext is cut at 10,000 characters; handlers with `if` are skipped, so agenthooks' entry has none",
     "its Python SDK runs hooks with your login shell's PATH (`$SHELL -ilc`), not the caller's: agenthooks must be on it",
-]);
+])
+// Cut at 10,000 characters by sema-core itself: at most that many bytes
+// keep it from cutting mid-text with no note.
+.with_text_max(10_000);
 
 /// Where sema-core keeps its user-level config: `$SEMA_ROOT`, default `~/.sema`.
 pub const SEMA_ROOT: UserDir = UserDir::Var {

@@ -348,7 +348,16 @@ pub struct Table {
     pub notes: &'static [&'static str],
     /// Whether the agent reads stdout as plain text (context), not as JSON.
     pub plain_stdout: bool,
+    /// The most bytes of one text (a reason, context, a message) the agent
+    /// takes; longer ones are cut there, with a note ([`TEXT_MAX`] unless
+    /// the agent documents its own).
+    pub text_max: usize,
 }
+
+/// The most bytes of one reason, context or message given to an agent that
+/// documents no limit of its own: 10 KiB (Claude Code keeps 10,000
+/// characters of a hook's text and spills the rest to a file).
+pub const TEXT_MAX: usize = 10 << 10;
 
 impl Table {
     /// `events`, with no tool names, renames or notes, answered in JSON; the
@@ -361,6 +370,15 @@ impl Table {
             fields: &[],
             notes: &[],
             plain_stdout: false,
+            text_max: TEXT_MAX,
+        }
+    }
+
+    /// The same table, for an agent that takes at most `bytes` of one text.
+    pub const fn with_text_max(self, bytes: usize) -> Table {
+        Table {
+            text_max: bytes,
+            ..self
         }
     }
 

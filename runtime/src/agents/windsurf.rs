@@ -106,17 +106,6 @@ impl Agent for Windsurf {
             if let Some(cmd) = args.remove("command_line") {
                 args.insert("command".into(), cmd);
             }
-            if let Some(Value::Array(edits)) = args.get("edits") {
-                // Claude's Edit has one old/new pair; give it when there is one.
-                if let [Value::Object(one)] = edits.as_slice() {
-                    let one = one.clone();
-                    for key in ["old_string", "new_string"] {
-                        if let Some(v) = one.get(key) {
-                            args.entry(key).or_insert(v.clone());
-                        }
-                    }
-                }
-            }
             if row.tool.is_none() {
                 let server = info.get("mcp_server_name").and_then(Value::as_str);
                 let tool = info.get("mcp_tool_name").and_then(Value::as_str);

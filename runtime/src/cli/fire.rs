@@ -122,6 +122,9 @@ impl Expected {
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let agent = agents::named(&args.agent)?;
     let event = build_event(&args, agent)?;
+    if let Some(problem) = super::run::cwd_problem(&event) {
+        bail!("{problem}; give `--cwd` an existing directory");
+    }
     let root = config::project_root(event.cwd().as_deref());
     let config = config::load(&LoadOptions {
         home: None,

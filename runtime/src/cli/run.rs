@@ -106,7 +106,14 @@ pub fn bridge(args: &Args, input: impl Read, notes: &mut Vec<Note>) -> anyhow::R
         serde_json::from_slice(&bytes).context("the hook input is not valid JSON")?;
     let decoded = agents::deadline::decode(agent, value, args.event.as_deref())
         .context("the hook input cannot be read")?;
-    let event = decoded.event;
+    let mut event = decoded.event;
+    agents::derived::fill(&mut event, &agents::derived::origin());
+    notes.extend(cwd_problem(&event).map(|problem| {
+        Note::runtime(
+            "input",
+            format!("{problem}: no project hooks can be found from it; check the agent's working directory"),
+        )
+    }));
     let cwd = event.cwd();
     let root = config::project_root(cwd.as_deref());
     if !args.system && system_entry_installed(agent) {
@@ -247,20 +254,104 @@ fn running_its_own_entry(agent: &dyn Agent, root: Option<&Path>) -> Option<&'sta
     installed.then_some(host)
 }
 
-/// Read all of `input`, refusing more than [`MAX_INPUT`] bytes.
-fn read_bounded(input: impl Read) -> anyhow::Result<Vec<u8>> {
+/// What is wrong with the event's `cwd`, when it names no directory (the
+/// start of a line: the caller says what it means there): the project, and
+/// its hooks, is found from it, so a wrong one must not pass silently.
+/// `None` for a directory or no `cwd` at all.
+pub(crate) fn cwd_problem(event: &crate::protocol::Event) -> Option<String> {
+    let cwd = event.cwd()?;
+    let what = match std::fs::metadata(&cwd) {
+        Ok(meta) if meta.is_dir() => return None,
+        Ok(_) => "is not a directory",
+        Err(_) => "does not exist",
+    };
+    Some(format!(
+        "the event's `cwd` `{}` {what}",
+        crate::protocol::one_line(&cwd.to_string_lossy())
+    ))
+}
+
+/// Read `input` up to the end of its first complete JSON object or array
+/// (an agent may leave stdin open after the payload: waiting for EOF would
+/// make it wait on us), or to EOF for anything else; refusing more than
+/// [`MAX_INPUT`] bytes. Bytes after the value are not read.
+fn read_bounded(mut input: impl Read) -> anyhow::Result<Vec<u8>> {
     let mut bytes = Vec::new();
-    input
-        .take(MAX_INPUT as u64 + 1)
-        .read_to_end(&mut bytes)
-        .context("could not read the hook input")?;
-    if bytes.len() > MAX_INPUT {
-        return Err(anyhow!(
-            "the hook input is over {} MiB; refused",
-            MAX_INPUT >> 20
-        ));
+    let mut scan = JsonEnd::default();
+    let mut chunk = vec![0u8; 64 << 10];
+    loop {
+        let n = match input.read(&mut chunk) {
+            Ok(0) => break,
+            Ok(n) => n,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e).context("could not read the hook input"),
+        };
+        let start = bytes.len();
+        bytes.extend_from_slice(&chunk[..n]);
+        if let Some(end) = scan.feed(&bytes[start..]) {
+            bytes.truncate(start + end);
+            break;
+        }
+        if bytes.len() > MAX_INPUT {
+            return Err(anyhow!(
+                "the hook input is over {} MiB; refused",
+                MAX_INPUT >> 20
+            ));
+        }
     }
     Ok(bytes)
+}
+
+/// Finds where the first JSON object or array of a stream ends, reading each
+/// byte once: depth of brackets outside strings.
+#[derive(Debug, Default)]
+struct JsonEnd {
+    depth: usize,
+    started: bool,
+    in_string: bool,
+    escaped: bool,
+    /// The stream does not start with `{` or `[`: read to EOF.
+    off: bool,
+}
+
+impl JsonEnd {
+    /// Feeds the next bytes; the offset just past the value's end in `more`,
+    /// once it has ended.
+    fn feed(&mut self, more: &[u8]) -> Option<usize> {
+        for (i, &b) in more.iter().enumerate() {
+            if self.off {
+                return None;
+            }
+            if self.in_string {
+                match (self.escaped, b) {
+                    (true, _) => self.escaped = false,
+                    (false, b'\\') => self.escaped = true,
+                    (false, b'"') => self.in_string = false,
+                    _ => {}
+                }
+                continue;
+            }
+            match b {
+                b'{' | b'[' => {
+                    self.started = true;
+                    self.depth += 1;
+                }
+                b'}' | b']' if self.depth > 0 => {
+                    self.depth -= 1;
+                    if self.depth == 0 {
+                        return Some(i + 1);
+                    }
+                }
+                b'"' if self.started => self.in_string = true,
+                b' ' | b'\t' | b'\r' | b'\n' => {}
+                // A UTF-8 byte order mark before the value.
+                0xEF | 0xBB | 0xBF if !self.started => {}
+                _ if !self.started => self.off = true,
+                _ => {}
+            }
+        }
+        None
+    }
 }
 
 /// Write the native answer, then the notes ([`Note::line`]).
@@ -308,6 +399,30 @@ mod tests {
         };
         let native = allow_on_trouble(&mut notes, allow, |_| Ok(answered.clone()));
         assert_eq!(native, answered);
+    }
+
+    #[test]
+    fn reading_stops_at_the_end_of_the_first_value() {
+        /// Bytes, then a read that would block forever (an open stdin).
+        struct Open<'a>(&'a [u8]);
+        impl Read for Open<'_> {
+            fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+                if self.0.is_empty() {
+                    panic!("read past the value: run would wait for EOF");
+                }
+                let n = self.0.len().min(buf.len()).min(3);
+                buf[..n].copy_from_slice(&self.0[..n]);
+                self.0 = &self.0[n..];
+                Ok(n)
+            }
+        }
+        let payload = br#"{"a":"}\"{[","b":[1,{"c":2}]}"#;
+        assert_eq!(read_bounded(Open(payload)).unwrap(), payload);
+        let with_bom = b"\xEF\xBB\xBF \n[1,2]";
+        assert_eq!(read_bounded(Open(with_bom)).unwrap(), with_bom);
+        // Not an object or array: read to EOF, as before.
+        assert_eq!(read_bounded(&b"12 "[..]).unwrap(), b"12 ");
+        assert_eq!(read_bounded(&b"{\"a\":"[..]).unwrap(), b"{\"a\":");
     }
 
     #[test]

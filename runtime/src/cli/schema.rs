@@ -57,8 +57,13 @@ impl Which {
 #[schemars(rename = "HookInput")]
 #[allow(dead_code)] // Only its schema is used.
 struct HookInput {
-    /// The agent's session.
+    /// The agent's session; derived where the agent sends none (see
+    /// `agenthooks_derived`).
     session_id: Option<String>,
+    /// The fields agenthooks derived because the agent sent none
+    /// (`session_id`: one per agent process and directory; `tool_use_id`:
+    /// the same before and after one call).
+    agenthooks_derived: Option<Vec<String>>,
     /// The conversation transcript (JSONL), when the agent has one.
     transcript_path: Option<String>,
     /// The agent's working directory.
@@ -74,7 +79,7 @@ struct HookInput {
     tool_name: Option<String>,
     /// Tool events: the tool's input (`Bash`: `command` as text; `Read`/`Edit`/`Write`: `file_path`).
     tool_input: Option<Value>,
-    /// Tool events: the id of this tool call.
+    /// Tool events: the id of this tool call (derived where the agent sends none).
     tool_use_id: Option<String>,
     /// Tool events: what kind of thing the tool does.
     tool_kind: Option<ToolKind>,
