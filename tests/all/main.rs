@@ -22,6 +22,7 @@ mod http;
 mod import;
 mod install;
 mod managed;
+mod mcp;
 mod new_build;
 mod oci;
 mod portable;

@@ -20,7 +20,7 @@ use super::if_rule::{self, IfSpec};
 use super::Matcher;
 use super::{
     AuditConfig, BrokenFile, CommandSpec, Config, Grants, Handler, HandlerKind, HttpSpec,
-    ManagedPolicy, OnError, OnFailure, PromptSpec, Scope, Shell, WasmSpec, DEFAULT_PROMPT_TIMEOUT,
+    ManagedPolicy, McpToolSpec, OnError, OnFailure, PromptSpec, Scope, Shell, WasmSpec, DEFAULT_MCP_TIMEOUT, DEFAULT_PROMPT_TIMEOUT,
     DEFAULT_TIMEOUT,
 };
 use crate::fsread::{self, caps, ReadError};
@@ -697,6 +697,7 @@ fn resolve_group(
         }
         let default_timeout = match resolved.kind {
             HandlerKind::Prompt(_) => DEFAULT_PROMPT_TIMEOUT,
+            HandlerKind::McpTool(_) => DEFAULT_MCP_TIMEOUT,
             _ => DEFAULT_TIMEOUT,
         };
         let timeout = handler_timeout(ctx, config, &at, resolved.timeout, default_timeout);
@@ -893,12 +894,7 @@ fn resolve_handler(
             }
             _ => return skip_missing(ctx, config, at, type_),
         },
-        HandlerType::McpTool => (
-            HandlerKind::Unsupported {
-                kind: type_.as_str().to_string(),
-            },
-            format!("{} handler", type_.as_str()),
-        ),
+        HandlerType::McpTool => resolve_mcp_tool(ctx, config, at, &entry)?,
     };
     let on_error = match OnFailure::combine(entry.on_error, entry.on_failure) {
         Ok(policy) => policy,
@@ -932,6 +928,52 @@ fn skip_missing<T>(ctx: &Ctx<'_>, config: &mut Config, at: &str, type_: HandlerT
         format_args!("{at}: `{key}` is missing or empty; this handler is skipped"),
     );
     None
+}
+
+/// An mcp_tool handler's kind and label, or `None` (with a warning) when
+/// it lacks `server` or `tool`, or the MCP files cannot be read. A server
+/// no file defines is not a warning here: `check` names it, and `run`
+/// reports it as the hook's failure.
+fn resolve_mcp_tool(
+    ctx: &Ctx<'_>,
+    config: &mut Config,
+    at: &str,
+    entry: &HandlerWire,
+) -> Option<(HandlerKind, String)> {
+    let named = |v: &Option<String>| v.as_deref().map(str::trim).filter(|s| !s.is_empty());
+    let (Some(server), Some(tool)) = (named(&entry.server), named(&entry.tool)) else {
+        let key = if named(&entry.server).is_none() {
+            "server"
+        } else {
+            "tool"
+        };
+        ctx.warn(
+            config,
+            format_args!("{at}: `{key}` is missing or empty; this handler is skipped"),
+        );
+        return None;
+    };
+    let (found, searched) = match super::mcp::find(server, ctx.scope, ctx.home, ctx.project_root)
+    {
+        Ok(found) => found,
+        Err(why) => {
+            ctx.warn(
+                config,
+                format_args!("{at}: MCP server `{server}` cannot be looked up: {why}; this handler is skipped"),
+            );
+            return None;
+        }
+    };
+    let input = serde_json::Value::Object(entry.input.clone().unwrap_or_default()).to_string();
+    let label = format!("mcp_tool `{}/{}`", shorten(server), shorten(tool));
+    let spec = McpToolSpec {
+        server: server.to_string(),
+        tool: tool.to_string(),
+        input,
+        found,
+        searched,
+    };
+    Some((HandlerKind::McpTool(spec), label))
 }
 
 /// An http handler's kind and label, or `None` (with a warning) when its
