@@ -930,6 +930,11 @@ fn skip_missing<T>(ctx: &Ctx<'_>, config: &mut Config, at: &str, type_: HandlerT
     None
 }
 
+/// `value`, trimmed, when it says something.
+fn named(value: Option<&str>) -> Option<&str> {
+    value.map(str::trim).filter(|s| !s.is_empty())
+}
+
 /// An mcp_tool handler's kind and label, or `None` (with a warning) when
 /// it lacks `server` or `tool`, or the MCP files cannot be read. A server
 /// no file defines is not a warning here: `check` names it, and `run`
@@ -940,9 +945,10 @@ fn resolve_mcp_tool(
     at: &str,
     entry: &HandlerWire,
 ) -> Option<(HandlerKind, String)> {
-    let named = |v: &Option<String>| v.as_deref().map(str::trim).filter(|s| !s.is_empty());
-    let (Some(server), Some(tool)) = (named(&entry.server), named(&entry.tool)) else {
-        let key = if named(&entry.server).is_none() {
+    let server = named(entry.server.as_deref());
+    let tool = named(entry.tool.as_deref());
+    let (Some(server), Some(tool)) = (server, tool) else {
+        let key = if server.is_none() {
             "server"
         } else {
             "tool"

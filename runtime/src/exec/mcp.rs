@@ -139,7 +139,7 @@ async fn outcome(
             },
         });
     }
-    Ok(parse_output(event, Exit::Code(0), &text, ""))
+    Ok(parse_output(event.name(), Exit::Code(0), &text, ""))
 }
 
 /// The failure of a hook whose server is defined nowhere, or unusably.
