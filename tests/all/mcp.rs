@@ -155,8 +155,12 @@ fn an_unknown_tool_or_server_is_a_failure_naming_the_fix() {
     ran.assert_stderr_contains(".mcp.json");
     let check = p.output(p.cmd(["check"]), "");
     assert!(
-        check.stdout().contains("MCP server `missing` is not defined in")
-            || check.stderr().contains("MCP server `missing` is not defined in"),
+        check
+            .stdout()
+            .contains("MCP server `missing` is not defined in")
+            || check
+                .stderr()
+                .contains("MCP server `missing` is not defined in"),
         "{} {}",
         check.stdout(),
         check.stderr()
@@ -173,8 +177,14 @@ fn check_names_an_mcp_tool_hook_without_server_or_tool() {
     p.project_hooks(&util::hooks("PreToolUse", "Bash", hooks));
     let check = p.output(p.cmd(["check"]), "");
     let all = format!("{}{}", check.stdout(), check.stderr());
-    assert!(all.contains("hooks[0]: `server` is missing or empty"), "{all}");
-    assert!(all.contains("hooks[1]: `tool` is missing or empty"), "{all}");
+    assert!(
+        all.contains("hooks[0]: `server` is missing or empty"),
+        "{all}"
+    );
+    assert!(
+        all.contains("hooks[1]: `tool` is missing or empty"),
+        "{all}"
+    );
     assert_ne!(check.code(), 0, "{all}");
 }
 

@@ -20,8 +20,8 @@ use super::if_rule::{self, IfSpec};
 use super::Matcher;
 use super::{
     AuditConfig, BrokenFile, CommandSpec, Config, Grants, Handler, HandlerKind, HttpSpec,
-    ManagedPolicy, McpToolSpec, OnError, OnFailure, PromptSpec, Scope, Shell, WasmSpec, DEFAULT_MCP_TIMEOUT, DEFAULT_PROMPT_TIMEOUT,
-    DEFAULT_TIMEOUT,
+    ManagedPolicy, McpToolSpec, OnError, OnFailure, PromptSpec, Scope, Shell, WasmSpec,
+    DEFAULT_MCP_TIMEOUT, DEFAULT_PROMPT_TIMEOUT, DEFAULT_TIMEOUT,
 };
 use crate::fsread::{self, caps, ReadError};
 use crate::protocol::{one_line, EventName};
@@ -948,19 +948,14 @@ fn resolve_mcp_tool(
     let server = named(entry.server.as_deref());
     let tool = named(entry.tool.as_deref());
     let (Some(server), Some(tool)) = (server, tool) else {
-        let key = if server.is_none() {
-            "server"
-        } else {
-            "tool"
-        };
+        let key = if server.is_none() { "server" } else { "tool" };
         ctx.warn(
             config,
             format_args!("{at}: `{key}` is missing or empty; this handler is skipped"),
         );
         return None;
     };
-    let (found, searched) = match super::mcp::find(server, ctx.scope, ctx.home, ctx.project_root)
-    {
+    let (found, searched) = match super::mcp::find(server, ctx.scope, ctx.home, ctx.project_root) {
         Ok(found) => found,
         Err(why) => {
             ctx.warn(

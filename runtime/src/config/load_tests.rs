@@ -732,7 +732,11 @@ fn mcp_tool_handlers_resolve_their_server_from_claude_codes_files() {
     let c = d.load();
     // A server no file defines is `check`'s finding and `run`'s failure, not a warning.
     assert_eq!(c.warnings.len(), 1, "{:?}", c.warnings);
-    assert!(c.warnings[0].contains("`server` is missing or empty"), "{:?}", c.warnings);
+    assert!(
+        c.warnings[0].contains("`server` is missing or empty"),
+        "{:?}",
+        c.warnings
+    );
     let specs: Vec<&McpToolSpec> = c
         .handlers
         .iter()
@@ -750,7 +754,11 @@ fn mcp_tool_handlers_resolve_their_server_from_claude_codes_files() {
     assert!(specs[1].server_problem().unwrap().contains(".claude.json"));
     assert_eq!(c.handlers[0].timeout, Duration::from_secs(30));
     assert_eq!(c.handlers[0].on_error, OnError::Deny);
-    assert_eq!(c.handlers[1].timeout, Duration::from_secs(600), "Claude Code's default");
+    assert_eq!(
+        c.handlers[1].timeout,
+        Duration::from_secs(600),
+        "Claude Code's default"
+    );
 }
 
 #[test]

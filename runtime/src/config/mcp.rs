@@ -226,7 +226,9 @@ mod tests {
 
     #[test]
     fn definitions_are_read_as_claude_code_writes_them() {
-        let stdio = transport(&json!({"command": "node", "args": ["s.js", 3], "env": {"B": "2", "A": "1"}}));
+        let stdio = transport(
+            &json!({"command": "node", "args": ["s.js", 3], "env": {"B": "2", "A": "1"}}),
+        );
         assert_eq!(
             stdio,
             McpTransport::Stdio {
@@ -273,11 +275,15 @@ mod tests {
         };
         assert_eq!(command(Scope::Project), "project-cmd");
         assert_eq!(command(Scope::User), "user-cmd");
-        let (none, searched) = find("x", Scope::Project, Some(home.path()), Some(root.path())).unwrap();
+        let (none, searched) =
+            find("x", Scope::Project, Some(home.path()), Some(root.path())).unwrap();
         assert!(none.is_none());
         assert_eq!(searched.len(), 2);
         std::fs::write(root.path().join(".mcp.json"), "{").unwrap();
         let err = find("s", Scope::Project, Some(home.path()), Some(root.path())).unwrap_err();
-        assert!(err.contains(".mcp.json") && err.contains("not valid JSON"), "{err}");
+        assert!(
+            err.contains(".mcp.json") && err.contains("not valid JSON"),
+            "{err}"
+        );
     }
 }

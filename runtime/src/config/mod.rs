@@ -18,8 +18,8 @@ pub(crate) mod http;
 mod if_rule;
 mod llm;
 mod load;
-mod mcp;
 mod matcher;
+mod mcp;
 
 pub use hooks_json::config_schema;
 pub use llm::PROMPT_EVENTS;

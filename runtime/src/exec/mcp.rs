@@ -64,7 +64,12 @@ enum Trouble {
 /// Never fails: every way the call can go wrong is a [`Failure`] in the
 /// report's outcome, and the report comes back within the handler's timeout
 /// (plus the time to kill the server).
-pub async fn run(spec: &McpToolSpec, handler: &Handler, event: &Event, ctx: &ExecContext) -> Report {
+pub async fn run(
+    spec: &McpToolSpec,
+    handler: &Handler,
+    event: &Event,
+    ctx: &ExecContext,
+) -> Report {
     let started = Instant::now();
     let mut report = Report::new(handler, "mcp_tool");
     report.outcome = match outcome(spec, handler, event, ctx, &mut report).await {
@@ -362,7 +367,8 @@ async fn find_and_call(
         }
         return Err(Trouble::UnknownTool(list));
     }
-    let params = CallToolRequestParams::new(call.tool.to_string()).with_arguments(call.arguments.clone());
+    let params =
+        CallToolRequestParams::new(call.tool.to_string()).with_arguments(call.arguments.clone());
     client
         .call_tool(params)
         .await

@@ -274,7 +274,10 @@ pub enum Failure {
     },
     /// An mcp_tool hook's server could not be started or connected to, or
     /// ended before it answered `initialize`.
-    #[error("MCP server `{server}` failed to start: {}; check its definition in `{file}`", one_line(why))]
+    #[error(
+        "MCP server `{server}` failed to start: {}; check its definition in `{file}`",
+        one_line(why)
+    )]
     McpStart {
         /// The server's name.
         server: String,
