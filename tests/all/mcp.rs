@@ -153,18 +153,15 @@ fn an_unknown_tool_or_server_is_a_failure_naming_the_fix() {
     let ran = p.run(&p.bash("ls"));
     ran.assert_stderr_contains("MCP server `missing` is not defined in");
     ran.assert_stderr_contains(".mcp.json");
-    let check = p.output(p.cmd(["check"]), "");
-    assert!(
-        check
-            .stdout()
-            .contains("MCP server `missing` is not defined in")
-            || check
-                .stderr()
-                .contains("MCP server `missing` is not defined in"),
-        "{} {}",
-        check.stdout(),
-        check.stderr()
-    );
+    for command in ["check", "status"] {
+        let ran = p.output(p.cmd([command]), "");
+        let all = format!("{}{}", ran.stdout(), ran.stderr());
+        assert!(
+            all.contains("MCP server `missing` is not defined in"),
+            "{command}: {all}"
+        );
+        assert_ne!(ran.code(), 0, "{command}: {all}");
+    }
 }
 
 #[test]

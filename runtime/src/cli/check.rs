@@ -79,17 +79,6 @@ pub fn run(_args: Args) -> anyhow::Result<ExitCode> {
     }
 }
 
-/// What is wrong with an mcp_tool hook's server before it runs, as `run`
-/// would report it.
-fn mcp_problem(spec: &crate::config::McpToolSpec) -> Option<String> {
-    let why = spec.server_problem()?;
-    let failure = crate::protocol::Failure::McpServer {
-        server: spec.server.clone(),
-        why,
-    };
-    Some(failure.to_string())
-}
-
 /// Everything `check` reports for the project at `root`; `trusted` says
 /// whether a project handler is trusted.
 pub fn check(root: &Path, env: &Env, trusted: impl Fn(&Handler) -> bool) -> Findings {
@@ -133,7 +122,7 @@ pub fn check(root: &Path, env: &Env, trusted: impl Fn(&Handler) -> bool) -> Find
             | HandlerKind::Agent(_)
             | HandlerKind::McpTool(_) => {
                 if let HandlerKind::McpTool(spec) = &h.kind {
-                    if let Some(problem) = mcp_problem(spec) {
+                    if let Some(problem) = super::findings::mcp_problem(spec) {
                         found.errors.push(format!("{at}: {problem}"));
                     }
                 }
