@@ -10,6 +10,9 @@ use serde_json::{json, Value};
 
 use crate::util::{self, TempProject};
 
+/// A literal token in the server's environment: never shown by the review.
+const TOKEN: &str = "sk-literal-SECRET-123";
+
 /// The test server's script.
 fn script() -> PathBuf {
     util::repo_root().join("tests/fixtures/mcp/server.py")
@@ -26,7 +29,7 @@ fn stdio_server(p: &TempProject, args: &[&str]) {
     argv.extend(args.iter().map(|a| a.to_string()));
     let servers = json!({"mcpServers": {"t": {
         "type": "stdio", "command": "python3", "args": argv,
-        "env": {"MCP_MARKER": marker(p)}
+        "env": {"MCP_MARKER": marker(p), "API_TOKEN": TOKEN}
     }}});
     p.write(".mcp.json", servers.to_string());
 }
@@ -195,6 +198,18 @@ fn an_untrusted_projects_server_never_starts() {
     assert_ne!(decision(&ran), "deny", "{}", ran.stdout());
     ran.assert_stderr_contains("held back 1 untrusted project mcp_tool hook");
     assert!(!marker(&p).exists(), "the server was started");
+    assert!(!ran.stderr().contains(TOKEN) && !ran.stdout().contains(TOKEN));
+
+    // The review shows what the server runs, and no literal secret.
+    let review = p.output(p.cmd(["trust"]), "");
+    let shown = review.stdout();
+    assert!(shown.contains("$ python3 "), "{shown}");
+    assert!(shown.contains("tool    deny"), "{shown}");
+    assert!(
+        shown.contains("env API_TOKEN=(a literal value, not shown)"),
+        "{shown}"
+    );
+    assert!(!shown.contains(TOKEN), "{shown}");
 
     // Trusted, then the server's definition changes: held back again.
     p.trust();

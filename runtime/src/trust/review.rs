@@ -426,6 +426,17 @@ pub fn trust_project(project_root: &Path, handlers: &[Handler]) -> Result<usize,
 }
 
 /// What a prompt hook's review shows: its prompt (each line), model and policy.
+/// A server's env or header value as the review shows (and the trust store
+/// keeps) it: a `${VAR}` reference as written, a literal (often a token)
+/// not at all. The fingerprint still covers it, so a change untrusts.
+fn shown_secret(value: &str) -> &str {
+    if value.contains("${") {
+        value
+    } else {
+        "(a literal value, not shown)"
+    }
+}
+
 /// An mcp_tool hook as reviewed: its server's definition, tool and input.
 fn mcp_lines(spec: &crate::config::McpToolSpec) -> Vec<String> {
     use crate::config::McpTransport;
@@ -434,14 +445,14 @@ fn mcp_lines(spec: &crate::config::McpToolSpec) -> Vec<String> {
         Some((McpTransport::Stdio { command, args, env }, file)) => {
             lines.push(format!("        $ {command} {}", args.join(" ")));
             for (k, v) in env {
-                lines.push(format!("        env {k}={v}"));
+                lines.push(format!("        env {k}={}", shown_secret(v)));
             }
             lines.push(format!("        (from {})", file.display()));
         }
         Some((McpTransport::Http { url, headers }, file)) => {
             lines.push(format!("        POST {url}"));
             for (k, v) in headers {
-                lines.push(format!("        header {k}: {v}"));
+                lines.push(format!("        header {k}: {}", shown_secret(v)));
             }
             lines.push(format!("        (from {})", file.display()));
         }
