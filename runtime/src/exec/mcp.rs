@@ -140,7 +140,7 @@ async fn outcome(
             message: if text.trim().is_empty() {
                 "(no text)".to_string()
             } else {
-                text
+                one_line(&text)
             },
         });
     }
@@ -334,7 +334,8 @@ async fn find_and_call(
     client: &RunningService<RoleClient, ()>,
     call: &Call<'_>,
 ) -> Result<CallToolResult, Trouble> {
-    let protocol = |what: &str, e: rmcp::ServiceError| Trouble::Protocol(format!("{what}: {e}"));
+    let protocol =
+        |what: &str, e: rmcp::ServiceError| Trouble::Protocol(one_line(&format!("{what}: {e}")));
     let mut names = Vec::new();
     let mut cursor = None;
     let mut found = false;
