@@ -62,8 +62,8 @@ fn text_that_is_not_an_answer_at_pre_tool_use_gets_a_note() {
 
 /// A value of the wrong type names its key path and what was expected; a
 /// misspelt handler type gets a suggestion; a matcher is checked against
-/// Claude Code's tools with no agent wired; `prompt` and `agent` handlers
-/// are fine, `mcp_tool` ones a note.
+/// Claude Code's tools with no agent wired; `prompt`, `agent` and
+/// `mcp_tool` handlers are fine.
 #[test]
 fn check_names_key_paths_types_and_tools_without_an_agent() {
     let p = TempProject::new();
@@ -94,6 +94,12 @@ fn check_names_key_paths_types_and_tools_without_an_agent() {
         "{out}"
     );
 
+    // A user hook's server from the user's own MCP file (`~/.claude.json`).
+    std::fs::write(
+        p.home.join(".claude.json"),
+        r#"{"mcpServers": {"s": {"command": "true"}}}"#,
+    )
+    .unwrap();
     p.user_hooks(&json!({"hooks": {"Stop": [{"hooks": [
         {"type": "prompt", "prompt": "are we done?"},
         {"type": "agent", "prompt": "review it"},
@@ -102,8 +108,7 @@ fn check_names_key_paths_types_and_tools_without_an_agent() {
     let ran = p.output(p.cmd(["check"]), "");
     assert_eq!(ran.code(), 0, "{}", ran.stdout());
     assert!(
-        ran.stdout()
-            .contains("`mcp_tool` handlers are skipped by agenthooks until it supports them"),
+        ran.stdout().contains("check: no problems found"),
         "{}",
         ran.stdout()
     );

@@ -862,8 +862,8 @@ fn check_reports_config_errors_and_what_installed_agents_cannot_do() {
     has("unknown key `comand`");
     has("([");
     has("missing.wasm` does not exist");
-    has("note: `");
-    has("`mcp_tool` handlers are skipped by agenthooks until it supports them");
+    has("note: user scope `");
+    has("MCP server `s` is not defined in");
     has("PermissionRequest command `./perm.sh`: never runs in Gemini CLI");
     has("matcher `NotebookEdit` matches no tool Gemini CLI has");
     assert!(!out.contains("matcher `Bash`"), "{out}");

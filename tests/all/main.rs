@@ -23,6 +23,7 @@ mod http;
 mod import;
 mod install;
 mod managed;
+mod mcp;
 mod new_build;
 mod oci;
 mod portable;

@@ -52,7 +52,8 @@ fn finding(code: &str, fix: Option<&str>) -> Vec<(String, Option<String>)> {
 
 /// A teammate's clone: a project command hook not trusted, an `oci://`
 /// component not pulled, a component whose crate is there but not built,
-/// one built but not compiled, and an `mcp_tool` handler. Each is named with
+/// one built but not compiled, and an `mcp_tool` hook naming a server no
+/// MCP file defines. Each is named with
 /// its fix, and status exits 1 until the fixes are run.
 #[test]
 fn status_names_each_held_back_hook_and_its_fix() {
@@ -93,7 +94,16 @@ fn status_names_each_held_back_hook_and_its_fix() {
         findings(&found, "deny.wasm"),
         finding("not-compiled", Some("agenthooks compile"))
     );
-    assert_eq!(findings(&found, "mcp_tool"), finding("unsupported", None));
+    assert_eq!(
+        findings(&found, "mcp_tool"),
+        vec![
+            (
+                "untrusted".to_string(),
+                Some("agenthooks trust".to_string())
+            ),
+            ("mcp-server".to_string(), None)
+        ]
+    );
     let hook = &found["hooks"][0];
     assert_eq!(hook["scope"], "project");
     assert_eq!(hook["event"], "PreToolUse");
@@ -113,7 +123,8 @@ fn status_names_each_held_back_hook_and_its_fix() {
         "run `agenthooks build`",
         "runs: not compiled yet",
         "run `agenthooks compile`",
-        "`mcp_tool` handlers are not run by agenthooks; remove it or change its `type`",
+        "MCP server `s` is not defined in",
+        "define the server in `.mcp.json` or `~/.claude.json`, or fix the hook's `server`",
         "status: 4 of 5 configured hooks not running",
     ] {
         assert!(out.contains(want), "missing {want:?} in:\n{out}");

@@ -14,6 +14,10 @@ The script is the same for every agent:
 2. call the shell tool with the destructive command (``--rm-command``)
 3. answer with text that quotes the last tool result
 
+A request carrying agenthooks' prompt-hook system prompt (``JUDGE_SYSTEM``) is
+a hook asking for a verdict, not the agent: it gets ``{"ok": false, "reason":
+--judge-reason}`` when it is about the rm command, ``{"ok": true}`` otherwise.
+
 The server is stateless: it picks the step by counting the tool results in the
 request, so side requests (titles, routers, quota probes) cannot desync it.
 A request that offers no shell tool gets plain text (or JSON, where JSON was
@@ -100,6 +104,33 @@ class Script:
         if n_results == 1:
             return ("tool", shell, fill_required(SHELL_TOOLS[shell](self.rm_command), tools[shell]))
         return ("text", FINAL_PREFIX + (last_result or "")[:2000])
+
+
+# agenthooks' prompt hooks ask with a system prompt that starts like this
+# (runtime/src/exec/prompt.rs, SYSTEM_CHECK): the judge answers them.
+JUDGE_SYSTEM = "You are a policy check run by a coding agent's hook"
+
+
+def judge_request(body):
+    """Whether an Anthropic Messages request is an agenthooks prompt hook's."""
+    return JUDGE_SYSTEM in json.dumps(body.get("system", ""))
+
+
+def judge_reply(handler, body, reason):
+    """The prompt hook's verdict: an objection (`reason`) when the event is
+    the destructive command, no objection otherwise."""
+    asked = json.dumps(body.get("messages", []))
+    if "rm -r" in asked:
+        verdict = {"ok": False, "reason": reason}
+    else:
+        verdict = {"ok": True}
+    handler.send_json({
+        "id": "msg_" + uuid.uuid4().hex[:20], "type": "message", "role": "assistant",
+        "model": body.get("model", "claude-fake"),
+        "content": [{"type": "text", "text": json.dumps(verdict)}],
+        "stop_reason": "end_turn", "stop_sequence": None,
+        "usage": {"input_tokens": 10, "output_tokens": 5},
+    })
 
 
 def text_of(value):
@@ -472,6 +503,9 @@ class Handler(BaseHTTPRequestHandler):
             if path.endswith("/messages/count_tokens"):
                 self.send_json({"input_tokens": 10})
                 n = None
+            elif path.endswith("/messages") and judge_request(body):
+                judge_reply(self, body, self.server.judge_reason)
+                n = None
             elif path.endswith("/messages"):
                 n = anthropic_reply(self, body, script)
             elif path.endswith("/responses"):
@@ -499,10 +533,13 @@ def main():
     ap.add_argument("--port-file", required=True)
     ap.add_argument("--log", required=True)
     ap.add_argument("--rm-command", required=True)
+    ap.add_argument("--judge-reason", default="the prompt hook's model objects to this command",
+                    help="the reason the judge gives agenthooks' prompt hooks for the rm command")
     args = ap.parse_args()
     server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
     server.daemon_threads = True
     server.script = Script(args.rm_command)
+    server.judge_reason = args.judge_reason
     server.log_path = args.log
     server.log_lock = threading.Lock()
     open(args.log, "a").close()

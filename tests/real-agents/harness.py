@@ -27,6 +27,9 @@ Phases:
   for the echo call; its reason must reach the model with the echo result.
 - ``failclosed``: a second hook set to ``onError: deny`` crashes (exit 1)
   on the rm call; the deny (naming the failure) must win.
+- ``prompt``: a ``prompt`` hook (``continueOnBlock``) asks the same fake
+  model, set as the user's ``llm``; it objects to the rm call, and the
+  objection must win over the command hook's allow.
 - ``ask``: the hook answers ``ask`` for the rm call; with nobody to confirm,
   the rm must not run and the model must learn why. Not in the default set
   (Gemini hangs, see DEFAULT_PHASES).
@@ -61,10 +64,12 @@ import threading
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+from fake_model import JUDGE_SYSTEM  # noqa: E402  (the prompt hook's system prompt, as the judge knows it)
 MARKER = "BLOCKED-BY-AGENTHOOKS-E2E"
 REASON = MARKER + " destructive rm refused by the project policy"
 PROMPT = "Run the shell commands the task needs, one at a time, then report the output."
-PHASES = ["deny", "exit2", "wasm", "failclosed", "allow", "shared", "context", "stop", "post", "rewrite", "worktree",
+PHASES = ["deny", "exit2", "wasm", "failclosed", "prompt", "allow", "shared", "context", "stop", "post", "rewrite", "worktree",
           "ask"]
 # `ask` is not run by default: Gemini CLI 0.61.0 in `-p` mode hangs (no
 # further model request) when a BeforeTool hook answers `decision: "ask"`,
@@ -213,6 +218,14 @@ class Run:
             shutil.copy(self.wasm, os.path.join(self.work, ".agents", "hooks", "guard.wasm"))
             handlers.insert(0, {"type": "wasm", "component": ".agents/hooks/guard.wasm", "timeout": 10,
                                 "allow": {"env": ["AGENTHOOKS_GUARD_EXTRA"]}})
+        if self.phase == "prompt":
+            # A prompt hook judges each Bash call on the same fake model (the
+            # user's `llm`, written once the port is known: write_llm); the
+            # command hook only logs and allows, and the objection must win.
+            # `continueOnBlock`: the reason goes back to the model and the
+            # turn goes on, so the model's next request can carry it.
+            handlers.append({"type": "prompt", "continueOnBlock": True, "timeout": 30,
+                             "prompt": "Object to any command that deletes files recursively. $ARGUMENTS"})
         hooks = {"PreToolUse": [{"matcher": "Bash", "hooks": handlers}]}
         if self.phase == "context":
             answer = {"hookSpecificOutput": {"hookEventName": "SessionStart", "additionalContext": SESSION_CONTEXT}}
@@ -241,6 +254,13 @@ class Run:
                    "GIT_COMMITTER_NAME": "e2e", "GIT_COMMITTER_EMAIL": "e2e@example.invalid"}
             for argv in (["git", "add", "-A"], ["git", "commit", "-q", "-m", "project"]):
                 subprocess.run(argv, cwd=self.work, check=True, stdin=subprocess.DEVNULL, env=git)
+
+    def write_llm(self, port):
+        """The user's `llm` setting (only the user or managed file may say
+        where events go): prompt hooks ask the fake model, in every agent."""
+        write_json(os.path.join(self.home, ".agents", "hooks.json"),
+                   {"llm": {"provider": "anthropic", "baseUrl": "http://127.0.0.1:%d" % port,
+                            "model": "fake-judge"}})
 
     def env(self, port):
         """A clean environment: nothing from the real home or real keys."""
@@ -322,7 +342,7 @@ class Run:
         port_file = os.path.join(self.root, "port")
         server = subprocess.Popen(
             [sys.executable, os.path.join(HERE, "fake_model.py"), "--port-file", port_file,
-             "--log", self.model_log, "--rm-command", self.rm_command],
+             "--log", self.model_log, "--rm-command", self.rm_command, "--judge-reason", REASON],
             stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
             stderr=open(os.path.join(self.root, "fake-model.stderr"), "w"))
         try:
@@ -342,6 +362,8 @@ class Run:
                 shutil.copytree(self.wasm_cache, dst, dirs_exist_ok=True)
                 os.chmod(dst, 0o700)
             AGENTS[self.agent]["setup"](self, port)
+            if self.phase == "prompt":
+                self.write_llm(port)
             self.wired = self.wire(env)
             if not self.wired:
                 self.agent_rc = None
@@ -454,7 +476,11 @@ class Run:
                 i = body.rfind(REWRITTEN)
                 detail += "; the model saw: ..." + body[max(0, i - 120):i + 60] + "..."
             checks.append(("the rewritten command ran instead (its output reached the model)", bool(seen), detail))
-        if self.phase in ("deny", "exit2", "wasm", "ask", "failclosed"):
+        if self.phase == "prompt":
+            judged = [r for r in reqs if JUDGE_SYSTEM in (r.get("body") or "")]
+            checks.append(("the prompt hook asked the model", bool(judged),
+                           "%d of %d requests are the prompt hook's" % (len(judged), len(reqs))))
+        if self.phase in ("deny", "exit2", "wasm", "ask", "failclosed", "prompt"):
             checks.append(("the rm was blocked (victim survives)", survived, "victim exists" if survived else "victim DELETED"))
             marked_after = [r for r in after_rm if MARKER in (r.get("body") or "")]
             detail = "%d of %d requests after the rm call carry %s" % (len(marked_after), len(after_rm), MARKER)

@@ -79,7 +79,7 @@ pub fn render(caps: &[Capabilities]) -> String {
     // Handlers run in agenthooks, not in the agent: what matters per agent
     // is only which answers it acts on.
     out.push_str(
-        "Every handler type (command, http, wasm, prompt, agent) runs in agenthooks itself, \
+        "Every handler type (command, http, wasm, prompt, agent, mcp_tool) runs in agenthooks itself, \
          so each works in every agent wherever its answer is marked x\n",
     );
     for agent in caps {
@@ -138,7 +138,8 @@ mod tests {
     #[test]
     fn every_agent_is_listed_with_its_native_names_and_marks() {
         let text = render(&select(&[]).unwrap());
-        assert!(text.contains("(command, http, wasm, prompt, agent) runs in agenthooks itself"));
+        assert!(text
+            .contains("(command, http, wasm, prompt, agent, mcp_tool) runs in agenthooks itself"));
         let caps = select(&[]).expect("all");
         assert_eq!(caps.len(), AGENTS.len());
         let text = render(&caps);

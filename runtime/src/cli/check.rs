@@ -118,7 +118,13 @@ pub fn check(root: &Path, env: &Env, trusted: impl Fn(&Handler) -> bool) -> Find
             HandlerKind::Command(_)
             | HandlerKind::Http(_)
             | HandlerKind::Prompt(_)
-            | HandlerKind::Agent(_) => {
+            | HandlerKind::Agent(_)
+            | HandlerKind::McpTool(_) => {
+                if let HandlerKind::McpTool(spec) = &h.kind {
+                    if let Some(problem) = super::findings::mcp_problem(spec) {
+                        found.errors.push(format!("{at}: {problem}"));
+                    }
+                }
                 if let HandlerKind::Command(spec) = &h.kind {
                     let dir = h.project_root.as_deref().unwrap_or(root);
                     if let Some(file) = crate::exec::diagnose::not_executable(&spec.command, dir) {

@@ -63,6 +63,12 @@ pub enum Reason {
     /// The compile cache does not hold it: the first event compiles it and
     /// may time out waiting.
     NotCompiled,
+    /// An mcp_tool hook whose server no MCP file defines (or defines in a
+    /// way agenthooks cannot reach): every event reports it as a failure.
+    McpServer {
+        /// The failure an event would report.
+        failure: String,
+    },
     /// A handler type agenthooks does not run (yet).
     Unsupported {
         /// The `type` as written.
@@ -103,6 +109,7 @@ impl Reason {
             Reason::ComponentMissing { .. } => "component-missing",
             Reason::ComponentBroken { .. } => "component-broken",
             Reason::NotCompiled => "not-compiled",
+            Reason::McpServer { .. } => "mcp-server",
             Reason::Unsupported { .. } => "unsupported",
             Reason::NotOnPath => "not-on-path",
             Reason::StaleWiring { .. } => "stale-wiring",
@@ -123,6 +130,7 @@ impl Reason {
             Reason::NotCompiled => {
                 "not compiled yet: its first event compiles it and may give up waiting".to_string()
             }
+            Reason::McpServer { failure } => failure.clone(),
             Reason::Unsupported { kind } => format!("`{kind}` handlers are not run by agenthooks"),
             Reason::NotOnPath => {
                 "its entries run `agenthooks` from PATH, where it is not found".to_string()
@@ -147,7 +155,7 @@ impl Reason {
             Reason::ComponentMissing { buildable, .. }
             | Reason::ComponentBroken { buildable, .. } => buildable.then(build),
             Reason::NotCompiled => Some("agenthooks compile".to_string()),
-            Reason::Unsupported { .. } => None,
+            Reason::McpServer { .. } | Reason::Unsupported { .. } => None,
             Reason::NotOnPath => Some(INSTALL_COMMAND.to_string()),
             Reason::StaleWiring { agent, flag, .. } => {
                 Some(format!("agenthooks install {agent}{flag}"))
@@ -166,6 +174,10 @@ impl Reason {
             }
             (_, Some(fix)) => format!("run `{fix}`"),
             (Reason::Unsupported { .. }, None) => "remove it or change its `type`".to_string(),
+            (Reason::McpServer { .. }, None) => {
+                "define the server in `.mcp.json` or `~/.claude.json`, or fix the hook's `server`"
+                    .to_string()
+            }
             (_, None) => "fix the path or the file in hooks.json".to_string(),
         }
     }
@@ -232,7 +244,22 @@ pub fn hook_reasons(handler: &Handler, store: &TrustStore, host: &WasmHost) -> V
     if let HandlerKind::Wasm(spec) = &handler.kind {
         reasons.extend(component_reason(spec, host));
     }
+    if let HandlerKind::McpTool(spec) = &handler.kind {
+        if let Some(failure) = mcp_problem(spec) {
+            reasons.push(Reason::McpServer { failure });
+        }
+    }
     reasons
+}
+
+/// What is wrong with an mcp_tool hook's server whatever the event, as
+/// `run` would report it (for `status` and `check`).
+pub fn mcp_problem(spec: &crate::config::McpToolSpec) -> Option<String> {
+    let failure = crate::protocol::Failure::McpServer {
+        server: spec.server.clone(),
+        why: spec.server_problem()?,
+    };
+    Some(failure.to_string())
 }
 
 /// Adds [`Reason::RunsTwice`] to each of `hooks` that an agent with

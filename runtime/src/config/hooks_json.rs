@@ -292,6 +292,16 @@ pub struct HandlerWire {
     /// On an objection, feed the reason back and let the turn go on.
     #[serde(default)]
     pub continue_on_block: Option<bool>,
+    /// The MCP server (a name in `.mcp.json` or `~/.claude.json` `mcpServers`).
+    #[serde(default)]
+    pub server: Option<String>,
+    /// The MCP tool called.
+    #[serde(default)]
+    pub tool: Option<String>,
+    /// The tool's arguments; `${path}` in a string value is filled from the
+    /// hook input (`${tool_input.command}`).
+    #[serde(default)]
+    pub input: Option<serde_json::Map<String, serde_json::Value>>,
 }
 
 impl HandlerWire {
@@ -318,7 +328,7 @@ pub enum HandlerType {
     Prompt,
     /// `agent`: a model that may read the project judges the event.
     Agent,
-    /// `mcp_tool`: parsed, skipped with a note.
+    /// `mcp_tool`: a tool of an MCP server judges the event.
     McpTool,
 }
 
@@ -358,8 +368,8 @@ impl HandlerType {
             | HandlerType::Wasm
             | HandlerType::Http
             | HandlerType::Prompt
-            | HandlerType::Agent => true,
-            HandlerType::McpTool => false,
+            | HandlerType::Agent
+            | HandlerType::McpTool => true,
         }
     }
 
@@ -378,7 +388,7 @@ impl HandlerType {
             HandlerType::Wasm => &["component", "fuel", "memoryMiB", "allow"],
             HandlerType::Http => &["url", "headers", "allowedEnvVars"],
             HandlerType::Prompt | HandlerType::Agent => &["prompt", "model", "continueOnBlock"],
-            HandlerType::McpTool => &[],
+            HandlerType::McpTool => &["server", "tool", "input"],
         }
     }
 
@@ -437,7 +447,8 @@ impl HandlerType {
                  answers `{ok, reason}` about the event."
             }
             HandlerType::McpTool => {
-                "Claude Code's `mcp_tool` handler: parsed, skipped with a note."
+                "Claude Code's `mcp_tool` handler: a tool of an MCP server (from `.mcp.json` or \
+                 `~/.claude.json`) is called with `input`, its text read as a command's stdout."
             }
         }
     }

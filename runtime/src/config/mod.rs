@@ -19,12 +19,14 @@ mod if_rule;
 mod llm;
 mod load;
 mod matcher;
+mod mcp;
 mod warning;
 
 pub use hooks_json::config_schema;
 pub use llm::PROMPT_EVENTS;
 pub use load::{load, load_with_managed, managed_file, project_root, LoadOptions, MANAGED_ENV};
 pub use matcher::Matcher;
+pub use mcp::{McpServer, McpToolSpec, McpTransport};
 pub use warning::{ConfigWarning, WarningKind};
 
 /// Everything loaded from the two `hooks.json` files.
@@ -513,7 +515,10 @@ pub enum HandlerKind {
     /// `"type": "agent"`: a model that may read the project judges the
     /// event ([`crate::exec::agent`]).
     Agent(PromptSpec),
-    /// `mcp_tool`: parsed, skipped with a note.
+    /// `"type": "mcp_tool"`: a tool of an MCP server judges the event
+    /// ([`crate::exec::mcp`]).
+    McpTool(McpToolSpec),
+    /// A type parsed but not run: skipped with a note.
     Unsupported {
         /// The `type` as written.
         kind: String,
@@ -556,6 +561,8 @@ pub struct Handler {
 pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(60);
 /// Default prompt handler timeout (Claude Code's).
 pub const DEFAULT_PROMPT_TIMEOUT: Duration = Duration::from_secs(30);
+/// Default mcp_tool handler timeout (Claude Code's).
+pub const DEFAULT_MCP_TIMEOUT: Duration = Duration::from_secs(600);
 /// Default number of model calls one event makes at once (Claude Code's).
 pub const DEFAULT_MAX_LLM_CALLS: usize = 12;
 /// Default wasm fuel (DESIGN.md §6).

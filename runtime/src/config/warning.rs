@@ -47,6 +47,15 @@ pub enum WarningKind {
         /// The key (`command`, `component`, `prompt`, ...).
         key: &'static str,
     },
+    /// An mcp_tool handler's MCP server files could not be read.
+    McpLookup {
+        /// Where.
+        at: String,
+        /// The server's name.
+        server: String,
+        /// Why the lookup failed.
+        why: String,
+    },
     /// A user file's key that the managed file already set: ignored.
     SetByManaged {
         /// The key.
@@ -199,6 +208,7 @@ impl WarningKind {
             }
             WarningKind::Unknown(Unknown::HandlerType { type_: None, .. }) => "no-handler-type",
             WarningKind::MissingKey { .. } => "missing-key",
+            WarningKind::McpLookup { .. } => "mcp-lookup",
             WarningKind::SetByManaged { .. } => "set-by-managed",
             WarningKind::UserFileOnly { .. } => "user-file-only",
             WarningKind::ManagedFileOnly { .. } => "managed-file-only",
@@ -232,6 +242,10 @@ impl fmt::Display for WarningKind {
                     "{at}: `{key}` is missing or empty; this handler is skipped"
                 )
             }
+            WarningKind::McpLookup { at, server, why } => write!(
+                f,
+                "{at}: MCP server `{server}` cannot be looked up: {why}; this handler is skipped"
+            ),
             WarningKind::SetByManaged { key } => {
                 write!(
                     f,
@@ -385,6 +399,11 @@ mod tests {
             WarningKind::MissingKey {
                 at: at(),
                 key: "command",
+            },
+            WarningKind::McpLookup {
+                at: at(),
+                server: "lint".into(),
+                why: "`.mcp.json` is not valid JSON".into(),
             },
             WarningKind::SetByManaged { key: "llm" },
             WarningKind::UserFileOnly { key: "audit" },

@@ -20,6 +20,9 @@ pub mod command;
 pub mod diagnose;
 pub mod http;
 pub mod llm;
+// rmcp comes with the full build (it is a `wasm`-feature dependency).
+#[cfg(feature = "wasm")]
+pub mod mcp;
 pub mod once;
 pub mod prompt;
 pub mod transcript;
@@ -73,7 +76,7 @@ impl Standing {
 pub struct Report {
     /// The handler's label (see [`crate::config::Handler::label`]).
     pub label: String,
-    /// `command`, `wasm` or `http` (or the unsupported type).
+    /// `command`, `wasm`, `http`, `prompt`, `agent` or `mcp_tool`.
     pub kind: String,
     /// What it came to.
     pub outcome: Outcome,
@@ -363,6 +366,7 @@ pub fn kind_name(kind: &HandlerKind) -> &str {
         HandlerKind::Http(_) => "http",
         HandlerKind::Prompt(_) => "prompt",
         HandlerKind::Agent(_) => "agent",
+        HandlerKind::McpTool(_) => "mcp_tool",
         HandlerKind::Unsupported { kind } => kind,
     }
 }
@@ -381,10 +385,17 @@ async fn run_kind(handler: &Handler, event: &Event, ctx: &ExecContext) -> Report
         HandlerKind::Http(spec) => http::run(spec, handler, event, ctx).await,
         HandlerKind::Prompt(spec) => prompt::run(spec, handler, event, ctx).await,
         HandlerKind::Agent(spec) => agent::run(spec, handler, event, ctx).await,
+        #[cfg(feature = "wasm")]
+        HandlerKind::McpTool(spec) => mcp::run(spec, handler, event, ctx).await,
         // A build without wasmtime (the fuzz targets') cannot run components.
         #[cfg(not(feature = "wasm"))]
         HandlerKind::Wasm(_) => {
             let kind = "wasm".to_string();
+            Report::skipped(handler, &kind, Skip::Unsupported { kind: kind.clone() })
+        }
+        #[cfg(not(feature = "wasm"))]
+        HandlerKind::McpTool(_) => {
+            let kind = "mcp_tool".to_string();
             Report::skipped(handler, &kind, Skip::Unsupported { kind: kind.clone() })
         }
         HandlerKind::Unsupported { kind } => {

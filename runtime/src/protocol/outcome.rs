@@ -250,6 +250,58 @@ pub enum Failure {
         /// What went wrong (never holding the API key).
         why: String,
     },
+    /// An mcp_tool hook names a server no MCP file defines (or one it
+    /// cannot reach the way it is defined).
+    #[error("MCP server `{server}` {why}")]
+    McpServer {
+        /// The server's name.
+        server: String,
+        /// Where it was looked for, or what is wrong with its definition, and the fix.
+        why: String,
+    },
+    /// An mcp_tool hook's server does not list the tool it names.
+    #[error(
+        "MCP server `{server}` has no tool `{tool}` (it has: {}); fix the hook's `tool`",
+        one_line(available)
+    )]
+    McpUnknownTool {
+        /// The server's name.
+        server: String,
+        /// The tool asked for.
+        tool: String,
+        /// The tools it lists (bounded).
+        available: String,
+    },
+    /// An mcp_tool hook's server could not be started or connected to, or
+    /// ended before it answered `initialize`.
+    #[error(
+        "MCP server `{server}` failed to start: {}; check its definition in `{file}`",
+        one_line(why)
+    )]
+    McpStart {
+        /// The server's name.
+        server: String,
+        /// What went wrong (its stderr's first line, when it said).
+        why: String,
+        /// The file that defines it.
+        file: String,
+    },
+    /// An mcp_tool hook's server broke the protocol or answered a JSON-RPC error.
+    #[error("MCP server `{server}` protocol error: {}", one_line(why))]
+    McpProtocol {
+        /// The server's name.
+        server: String,
+        /// What went wrong.
+        why: String,
+    },
+    /// An mcp_tool hook's tool answered with `isError`.
+    #[error("MCP tool `{tool}` returned an error: {}", one_line(message))]
+    McpToolError {
+        /// The tool.
+        tool: String,
+        /// Its text (bounded).
+        message: String,
+    },
     /// The runtime itself failed around this handler.
     #[error("internal error: {why}")]
     Internal {
@@ -287,6 +339,11 @@ impl Failure {
             Failure::HttpRequest { .. } => "http-request",
             Failure::ModelStatus { .. } => "model-status",
             Failure::ModelRequest { .. } => "model-request",
+            Failure::McpServer { .. } => "mcp-server",
+            Failure::McpUnknownTool { .. } => "mcp-unknown-tool",
+            Failure::McpStart { .. } => "mcp-start",
+            Failure::McpProtocol { .. } => "mcp-protocol",
+            Failure::McpToolError { .. } => "mcp-tool-error",
             Failure::Internal { .. } => "internal",
         }
     }

@@ -42,6 +42,8 @@ struct Held {
     skipped_http: usize,
     /// Prompt hooks not run (nothing sent to a model).
     skipped_llm: usize,
+    /// MCP tool hooks not run (no server started, nothing sent).
+    skipped_mcp: usize,
     /// Wasm hooks run with narrowed grants.
     narrowed: usize,
     /// Wasm hooks whose answer lost what only trust allows.
@@ -293,6 +295,7 @@ pub fn gate_reads_files(selected: &[&Handler]) -> bool {
                 HandlerKind::Http(_)
                 | HandlerKind::Prompt(_)
                 | HandlerKind::Agent(_)
+                | HandlerKind::McpTool(_)
                 | HandlerKind::Unsupported { .. } => false,
             }
     })
@@ -344,6 +347,7 @@ fn gated_without_store(selected: &[&Handler]) -> bool {
             | HandlerKind::Http(_)
             | HandlerKind::Prompt(_)
             | HandlerKind::Agent(_)
+            | HandlerKind::McpTool(_)
             | HandlerKind::Unsupported { .. } => false,
         }
     });
@@ -381,7 +385,8 @@ pub fn gate_with(store: &TrustStore, selected: &[&Handler]) -> Gate {
             HandlerKind::Command(_)
             | HandlerKind::Http(_)
             | HandlerKind::Prompt(_)
-            | HandlerKind::Agent(_) => {
+            | HandlerKind::Agent(_)
+            | HandlerKind::McpTool(_) => {
                 let trusted = store.lookup(handler).unwrap_or_else(|e| {
                     // A script that became a FIFO or a huge file: changed.
                     gated.notes.push(format!("counts as changed: {e}"));
@@ -396,6 +401,7 @@ pub fn gate_with(store: &TrustStore, selected: &[&Handler]) -> Gate {
                     match handler.kind {
                         HandlerKind::Http(_) => held.skipped_http += 1,
                         HandlerKind::Prompt(_) | HandlerKind::Agent(_) => held.skipped_llm += 1,
+                        HandlerKind::McpTool(_) => held.skipped_mcp += 1,
                         _ => held.skipped += 1,
                     }
                 }
@@ -484,6 +490,7 @@ fn held_note(held: &BTreeMap<PathBuf, Held>) -> Option<String> {
         skipped: a.skipped + b.skipped,
         skipped_http: a.skipped_http + b.skipped_http,
         skipped_llm: a.skipped_llm + b.skipped_llm,
+        skipped_mcp: a.skipped_mcp + b.skipped_mcp,
         narrowed: a.narrowed + b.narrowed,
         restricted: a.restricted + b.restricted,
         capped: a.capped + b.capped,
@@ -509,6 +516,12 @@ fn held_note(held: &BTreeMap<PathBuf, Held>) -> Option<String> {
             "held back",
             "untrusted project prompt",
             ", which would send events to your model",
+        ),
+        (
+            total.skipped_mcp,
+            "held back",
+            "untrusted project mcp_tool",
+            ", which would start or call MCP servers",
         ),
         (total.narrowed, "ran", "untrusted project wasm", &without),
         (

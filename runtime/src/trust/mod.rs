@@ -246,6 +246,25 @@ pub fn canonical_json(handler: &Handler) -> io::Result<Option<Value>> {
             v["continueOnBlock"] = Value::Bool(spec.continue_on_block);
             v
         }
+        HandlerKind::McpTool(spec) => {
+            // What the server runs (or where it is), as its file defines it,
+            // and what it is asked: a changed `.mcp.json` entry untrusts it.
+            let mut v = common("mcp_tool");
+            v["server"] = Value::String(spec.server.clone());
+            v["definition"] = match spec.found.as_ref().map(|s| &s.transport) {
+                Some(crate::config::McpTransport::Stdio { command, args, env }) => {
+                    json!({"command": command, "args": args, "env": env})
+                }
+                Some(crate::config::McpTransport::Http { url, headers }) => {
+                    json!({"url": url, "headers": headers})
+                }
+                Some(crate::config::McpTransport::Unusable { why }) => json!({"unusable": why}),
+                None => Value::Null,
+            };
+            v["tool"] = Value::String(spec.tool.clone());
+            v["input"] = Value::String(spec.input.clone());
+            v
+        }
         HandlerKind::Wasm(spec) => {
             let digest = file_sha256(&spec.component, caps::COMPONENT)?;
             return Ok(wasm_canonical_json(handler, &digest));

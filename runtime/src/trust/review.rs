@@ -25,7 +25,8 @@ pub fn needs_trust(handler: &Handler) -> bool {
         | HandlerKind::Wasm(_)
         | HandlerKind::Http(_)
         | HandlerKind::Prompt(_)
-        | HandlerKind::Agent(_) => true,
+        | HandlerKind::Agent(_)
+        | HandlerKind::McpTool(_) => true,
         HandlerKind::Unsupported { .. } => false,
     }
 }
@@ -112,6 +113,7 @@ impl<'a> Item<'a> {
             HandlerKind::Http(_)
             | HandlerKind::Prompt(_)
             | HandlerKind::Agent(_)
+            | HandlerKind::McpTool(_)
             | HandlerKind::Unsupported { .. } => (Vec::new(), None),
         };
         let changed = previous.map(|before| changed_since(before, &reviewed_text(h, project_root)));
@@ -157,6 +159,14 @@ impl<'a> Item<'a> {
                 }
                 out.push_str(
                     "     ! sends each event's input (commands, file paths, prompts) to your model\n",
+                );
+            }
+            HandlerKind::McpTool(spec) => {
+                for line in mcp_lines(spec) {
+                    out.push_str(&format!("       {line}\n"));
+                }
+                out.push_str(
+                    "     ! starts that server with your rights (or calls that URL) and sends it the input\n",
                 );
             }
             HandlerKind::Wasm(spec) => {
@@ -267,6 +277,12 @@ pub fn reviewed_text(h: &Handler, project_root: &Path) -> String {
         }
         HandlerKind::Prompt(spec) | HandlerKind::Agent(spec) => {
             for line in prompt_lines(spec) {
+                out.push_str(&line);
+                out.push('\n');
+            }
+        }
+        HandlerKind::McpTool(spec) => {
+            for line in mcp_lines(spec) {
                 out.push_str(&line);
                 out.push('\n');
             }
@@ -410,6 +426,44 @@ pub fn trust_project(project_root: &Path, handlers: &[Handler]) -> Result<usize,
 }
 
 /// What a prompt hook's review shows: its prompt (each line), model and policy.
+/// A server's env or header value as the review shows (and the trust store
+/// keeps) it: a `${VAR}` reference as written, a literal (often a token)
+/// not at all. The fingerprint still covers it, so a change untrusts.
+fn shown_secret(value: &str) -> &str {
+    if value.contains("${") {
+        value
+    } else {
+        "(a literal value, not shown)"
+    }
+}
+
+/// An mcp_tool hook as reviewed: its server's definition, tool and input.
+fn mcp_lines(spec: &crate::config::McpToolSpec) -> Vec<String> {
+    use crate::config::McpTransport;
+    let mut lines = vec![format!("server  {}", spec.server)];
+    match spec.found.as_ref().map(|s| (&s.transport, &s.file)) {
+        Some((McpTransport::Stdio { command, args, env }, file)) => {
+            lines.push(format!("        $ {command} {}", args.join(" ")));
+            for (k, v) in env {
+                lines.push(format!("        env {k}={}", shown_secret(v)));
+            }
+            lines.push(format!("        (from {})", file.display()));
+        }
+        Some((McpTransport::Http { url, headers }, file)) => {
+            lines.push(format!("        POST {url}"));
+            for (k, v) in headers {
+                lines.push(format!("        header {k}: {}", shown_secret(v)));
+            }
+            lines.push(format!("        (from {})", file.display()));
+        }
+        Some((McpTransport::Unusable { why }, _)) => lines.push(format!("        unusable: {why}")),
+        None => lines.push("        (not defined in any MCP file)".to_string()),
+    }
+    lines.push(format!("tool    {}", spec.tool));
+    lines.push(format!("input   {}", spec.input));
+    lines
+}
+
 fn prompt_lines(spec: &crate::config::PromptSpec) -> Vec<String> {
     let mut lines: Vec<String> = spec
         .prompt

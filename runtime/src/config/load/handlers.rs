@@ -4,7 +4,9 @@ use super::expand::{expand_project_dir, quote_for, resolve_grants, resolve_path,
 use super::Ctx;
 use crate::config::hooks_json::{HandlerType, HandlerWire};
 use crate::config::warning::WarningKind;
-use crate::config::{CommandSpec, Config, HandlerKind, HttpSpec, PromptSpec, Shell, WasmSpec};
+use crate::config::{
+    CommandSpec, Config, HandlerKind, HttpSpec, McpToolSpec, PromptSpec, Shell, WasmSpec,
+};
 
 /// An http handler's kind and label, or `None` (with a warning) when its
 /// URL is not one it can POST to.
@@ -158,6 +160,50 @@ pub(super) fn resolve_wasm(
         }),
         format!("wasm `{}`", shorten(&name)),
     ))
+}
+
+/// `value`, trimmed, when it says something.
+fn named(value: Option<&str>) -> Option<&str> {
+    value.map(str::trim).filter(|s| !s.is_empty())
+}
+
+/// An mcp_tool handler's kind and label, or `None` (with a warning) when
+/// it lacks `server` or `tool`, or the MCP files cannot be read. A server
+/// no file defines is not a warning here: `check` names it, and `run`
+/// reports it as the hook's failure.
+pub(super) fn resolve_mcp_tool(
+    ctx: &Ctx<'_>,
+    config: &mut Config,
+    at: &str,
+    entry: &HandlerWire,
+) -> Option<(HandlerKind, String)> {
+    let server = named(entry.server.as_deref());
+    let tool = named(entry.tool.as_deref());
+    let (Some(server), Some(tool)) = (server, tool) else {
+        let key = if server.is_none() { "server" } else { "tool" };
+        let at = at.to_string();
+        ctx.warn(config, WarningKind::MissingKey { at, key });
+        return None;
+    };
+    let found = crate::config::mcp::find(server, ctx.scope, ctx.home, ctx.project_root);
+    let (found, searched) = match found {
+        Ok(found) => found,
+        Err(why) => {
+            let (at, server) = (at.to_string(), server.to_string());
+            ctx.warn(config, WarningKind::McpLookup { at, server, why });
+            return None;
+        }
+    };
+    let input = serde_json::Value::Object(entry.input.clone().unwrap_or_default()).to_string();
+    let label = format!("mcp_tool `{}/{}`", shorten(server), shorten(tool));
+    let spec = McpToolSpec {
+        server: server.to_string(),
+        tool: tool.to_string(),
+        input,
+        found,
+        searched,
+    };
+    Some((HandlerKind::McpTool(spec), label))
 }
 
 /// A prompt or agent handler's kind and label.

@@ -5,15 +5,17 @@
 use std::path::Path;
 use std::time::Duration;
 
-use super::handlers::{resolve_command, resolve_http, resolve_prompt, resolve_wasm};
+use super::handlers::{
+    resolve_command, resolve_http, resolve_mcp_tool, resolve_prompt, resolve_wasm,
+};
 use super::scope::apply_managed;
 use super::Ctx;
 use crate::config::hooks_json::{Group, HandlerType, HandlerWire};
 use crate::config::if_rule::{self, IfSpec};
 use crate::config::warning::WarningKind;
 use crate::config::{
-    Config, Handler, HandlerKind, Matcher, OnError, OnFailure, DEFAULT_PROMPT_TIMEOUT,
-    DEFAULT_TIMEOUT,
+    Config, Handler, HandlerKind, Matcher, OnError, OnFailure, DEFAULT_MCP_TIMEOUT,
+    DEFAULT_PROMPT_TIMEOUT, DEFAULT_TIMEOUT,
 };
 use crate::protocol::EventName;
 
@@ -56,6 +58,7 @@ pub(super) fn resolve_group(
         };
         let default_timeout = match resolved.kind {
             HandlerKind::Prompt(_) => DEFAULT_PROMPT_TIMEOUT,
+            HandlerKind::McpTool(_) => DEFAULT_MCP_TIMEOUT,
             _ => DEFAULT_TIMEOUT,
         };
         let timeout = handler_timeout(ctx, config, &at, resolved.timeout, default_timeout);
@@ -256,12 +259,7 @@ pub(super) fn resolve_handler(
             Some(prompt) if !prompt.trim().is_empty() => resolve_prompt(type_, prompt, &entry),
             _ => return skip_missing(ctx, config, at, type_),
         },
-        HandlerType::McpTool => (
-            HandlerKind::Unsupported {
-                kind: type_.as_str().to_string(),
-            },
-            format!("{} handler", type_.as_str()),
-        ),
+        HandlerType::McpTool => resolve_mcp_tool(ctx, config, at, &entry)?,
     };
     let on_error = match OnFailure::combine(entry.on_error, entry.on_failure) {
         Ok(policy) => policy,

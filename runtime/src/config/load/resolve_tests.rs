@@ -112,26 +112,51 @@ fn invalid_if_skips_the_group_or_the_handler() {
 }
 
 #[test]
-fn unsupported_types_become_unsupported_handlers() {
+fn mcp_tool_handlers_resolve_their_server_from_claude_codes_files() {
     let d = Dirs::new();
+    std::fs::write(
+        d.home().join(".claude.json"),
+        r#"{"mcpServers": {"s": {"command": "srv", "args": ["-v"]}}}"#,
+    )
+    .unwrap();
     d.write_user(
         r#"{"hooks": {"Stop": [{"hooks": [
-            {"type": "mcp_tool", "server": "s", "tool": "t", "onError": "deny", "timeout": 30}
+            {"type": "mcp_tool", "server": "s", "tool": "t", "onError": "deny", "timeout": 30,
+             "input": {"a": "${cwd}"}},
+            {"type": "mcp_tool", "server": "gone", "tool": "t"},
+            {"type": "mcp_tool", "server": " ", "tool": "t"}
         ]}]}}"#,
     );
     let c = d.load();
-    assert!(c.warning_lines().is_empty(), "{:?}", c.warning_lines());
-    let kinds: Vec<(&str, &str)> = c
+    // A server no file defines is `check`'s finding and `run`'s failure, not a warning.
+    let lines = c.warning_lines();
+    assert_eq!(lines.len(), 1, "{lines:?}");
+    assert!(
+        lines[0].contains("`server` is missing or empty"),
+        "{lines:?}"
+    );
+    let specs: Vec<&McpToolSpec> = c
         .handlers
         .iter()
         .map(|h| match &h.kind {
-            HandlerKind::Unsupported { kind } => (kind.as_str(), h.label.as_str()),
+            HandlerKind::McpTool(spec) => spec,
             other => panic!("{other:?}"),
         })
         .collect();
-    assert_eq!(kinds, [("mcp_tool", "mcp_tool handler")]);
+    assert_eq!(c.handlers[0].label, "mcp_tool `s/t`");
+    assert_eq!(specs[0].input, r#"{"a":"${cwd}"}"#);
+    let found = specs[0].found.as_ref().expect("found in ~/.claude.json");
+    assert_eq!(found.file, d.home().join(".claude.json"));
+    assert!(matches!(&found.transport, McpTransport::Stdio { command, .. } if command == "srv"));
+    assert!(specs[1].found.is_none());
+    assert!(specs[1].server_problem().unwrap().contains(".claude.json"));
     assert_eq!(c.handlers[0].timeout, Duration::from_secs(30));
     assert_eq!(c.handlers[0].on_error, OnError::Deny);
+    assert_eq!(
+        c.handlers[1].timeout,
+        Duration::from_secs(600),
+        "Claude Code's default"
+    );
 }
 
 #[test]
