@@ -13,7 +13,7 @@ use serde_json::{Map, Value};
 
 use crate::config::OnError;
 use crate::protocol::{
-    Answer, Behavior, Decision, EventName, HookSpecificOutput, Note, Outcome, PermissionDecision,
+    Answer, Behavior, Decision, EventName, HookSpecificOutput, Note, NoteKind, Outcome, PermissionDecision,
     PermissionRequestDecision,
 };
 
@@ -145,7 +145,7 @@ pub fn aggregate(event: EventName, verdicts: &[Verdict<'_>]) -> Aggregated {
                     .unwrap_or_default();
                 notes.push(Note::hook(
                     s.label,
-                    "ignored-block",
+                    NoteKind::IgnoredBlock,
                     format!(
                         "hook {} blocked, but {other} cannot be blocked; ignored{why}",
                         s.label
@@ -298,7 +298,7 @@ fn merge_inputs<'a>(
         if denied {
             notes.push(Note::hook(
                 label,
-                "conflict",
+                NoteKind::Conflict,
                 format!("hook {label}: `updatedInput` dropped because the tool call is denied"),
             ));
             continue;
@@ -318,7 +318,7 @@ fn merge_inputs<'a>(
                         .map_or("?", |(_, l)| *l);
                     notes.push(Note::hook(
                         label,
-                        "conflict",
+                        NoteKind::Conflict,
                         format!(
                             "hooks `{first}` and `{label}` both change `updatedInput.{key}`; \
                              `{first}` wins (declared first)"

@@ -15,7 +15,7 @@ fn main() -> ExitCode {
             let line = info.to_string().replace('\n', " ");
             eprintln!(
                 "{}",
-                agenthooks::protocol::Note::runtime("internal", format!("internal error: {line}"))
+                agenthooks::protocol::Note::runtime(agenthooks::protocol::NoteKind::Internal, format!("internal error: {line}"))
                     .line()
             );
         }));

@@ -19,7 +19,7 @@ use super::table::claude_rows;
 use super::AnswerKind::{Allow, Block, Context, Deny, Stop, SystemMessage, UpdatedInput};
 use super::{tool, Agent, AnswerKind, Caps, EventRow, Info, Native, Table};
 use super::{InstallSpec, JsonSpec, Shape, TimeUnit, UserDir, UserPath};
-use crate::protocol::{Event, EventName, Note};
+use crate::protocol::{Event, EventName, Note, NoteKind};
 
 /// The Codex adapter.
 pub struct Codex;
@@ -156,7 +156,7 @@ fn command_only(event: &Event, input: Map<String, Value>) -> Result<Map<String, 
         }
         _ => Err(super::plan::agent_note(
             "codex",
-            AnswerKind::UpdatedInput.note_kind(),
+            NoteKind::Dropped(AnswerKind::UpdatedInput),
             format!(
                 "codex can rewrite `{}` only through a string `command`; `updatedInput` dropped",
                 event.tool_name().unwrap_or_default()

@@ -635,7 +635,7 @@ pub fn intent_for<A: Agent + ?Sized>(
             } else {
                 vec![plan::agent_note(
                     agent.id(),
-                    "no-event",
+                    crate::protocol::NoteKind::NoEvent,
                     format!(
                         "{} has no `{}` event; the answer was dropped",
                         agent.id(),

@@ -312,7 +312,7 @@ fn the_encoder_drops_a_field_exactly_when_the_capability_row_says_so() {
                 let native = agent.encode(&event, &answer_of(kind, row.canonical));
                 let dropped: Vec<&Note> = native
                     .notes()
-                    .filter(|n| n.kind == kind.note_kind())
+                    .filter(|n| n.kind == crate::protocol::NoteKind::Dropped(kind))
                     .collect();
                 let all_notes: Vec<&Note> = native.notes().collect();
                 let ctx = format!("{} {} {:?}: {native:?}", agent.id(), row.native, kind);

@@ -11,7 +11,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use crate::config::{Budgets, Handler, HandlerKind, LlmSettings, Scope};
-use crate::protocol::{Event, Exit, Note, Outcome, Skip};
+use crate::protocol::{Event, Exit, Note, NoteKind, Outcome, Skip};
 
 pub mod agent;
 pub mod agent_tools;
@@ -178,7 +178,7 @@ impl Report {
                     .iter()
                     .map(move |detail| format!("hook {label}: {detail}")),
             )
-            .map(move |line| Note::hook(label, "verbose", line))
+            .map(move |line| Note::hook(label, NoteKind::Verbose, line))
     }
 
     /// This hook's own notes (output cut, grants withheld, ...), each naming it.
@@ -186,7 +186,7 @@ impl Report {
         let label = &self.label;
         self.notes
             .iter()
-            .map(move |note| Note::hook(label, "hook-note", format!("hook {label}: {note}")))
+            .map(move |note| Note::hook(label, NoteKind::HookNote, format!("hook {label}: {note}")))
     }
 
     /// A report for a handler that was not run.
