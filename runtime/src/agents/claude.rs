@@ -179,6 +179,8 @@ static INFO: Info = Info::new("claude", "Claude Code", &TABLE, &INSTALL)
         &[super::UserPath::home(".claude/settings.json")],
     ));
 
+impl super::sealed::Sealed for Claude {}
+
 impl Agent for Claude {
     fn info(&self) -> &Info {
         &INFO

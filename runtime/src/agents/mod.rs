@@ -125,6 +125,13 @@ mod table;
 pub mod windsurf;
 
 pub use claude_json::{ClaudeLike, Dialect};
+
+/// What seals [`Agent`]: a trait no other crate can name, so none can
+/// implement [`Agent`].
+mod sealed {
+    /// Implemented beside each `impl Agent`.
+    pub trait Sealed {}
+}
 use install_spec::project_and_home;
 pub use install_spec::{
     claude_handler, shows_status_message, AlsoRuns, Field, InstallSpec, JsonSpec, Literal,
@@ -140,6 +147,7 @@ pub use table::{
 
 /// What `run` writes back to the agent.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Native {
     /// Written to stdout as is (often one JSON document, or nothing).
     pub stdout: String,
@@ -312,13 +320,19 @@ impl Info {
     }
 }
 
-/// An agent adapter.
+/// An agent adapter: [`find`] one by id, or take it from [`AGENTS`].
+///
+/// Sealed: the agents are this crate's modules, so the trait can grow.
+/// Outside the crate, an agent decodes its native input ([`Agent::decode`])
+/// and encodes an answer ([`Agent::encode`], [`Agent::no_opinion`]); the
+/// methods hidden from the docs are how the modules define an agent.
 ///
 /// An agent implements [`Agent::info`] and, where its protocol differs from
 /// Claude's, [`Agent::reshape`] (its payload into Claude's layout) and
 /// [`Agent::write`] (an [`Intent`] in its own answer format); [`Agent::decode`]
 /// and [`Agent::encode`] put the shared halves around them.
-pub trait Agent: Sync + Send {
+pub trait Agent: Sync + Send + sealed::Sealed {
+    #[doc(hidden)]
     /// The agent's id, names, table, install spec, deadline and event keys.
     fn info(&self) -> &Info;
 
@@ -332,35 +346,41 @@ pub trait Agent: Sync + Send {
         self.info().name
     }
 
+    #[doc(hidden)]
     /// The agent's events, tools, renames and capabilities.
     fn table(&self) -> &'static Table {
         self.info().table
     }
 
+    #[doc(hidden)]
     /// Where `install` registers the agent's hooks and what an entry looks
     /// like (the module's `INSTALL`).
     fn install_spec(&self) -> &'static InstallSpec {
         self.info().install
     }
 
+    #[doc(hidden)]
     /// How long the agent waits for a hook before it gives up (and allows);
     /// [`deadline::UNVERIFIED`] where the agent does not document it.
     fn deadline(&self) -> deadline::Deadline {
         self.info().deadline
     }
 
+    #[doc(hidden)]
     /// Another agent's hooks config this agent also runs (see [`AlsoRuns`]);
     /// `None` for most agents.
     fn also_runs(&self) -> Option<AlsoRuns> {
         self.info().also_runs
     }
 
+    #[doc(hidden)]
     /// Where the agent's users keep their own hooks and the variables its
     /// hooks get (what `agenthooks import` reads, see [`native_hooks`]).
     fn native_hooks(&self) -> NativeHooks {
         self.info().native_hooks
     }
 
+    #[doc(hidden)]
     /// What this agent does with agenthooks' own `.agents/hooks.json` (parsed)
     /// when it reads that path itself, natively (Antigravity does); `None`
     /// for the agents that do not read it. `check` warns from this.
@@ -368,6 +388,7 @@ pub trait Agent: Sync + Send {
         None
     }
 
+    #[doc(hidden)]
     /// The agent's payload, once its event's `row` is known, reshaped into
     /// Claude's layout where it differs beyond names (which the table
     /// renames): nothing for agents that send Claude's payload.
@@ -389,6 +410,7 @@ pub trait Agent: Sync + Send {
         finish_decode(info.id, info.table, row, input)
     }
 
+    #[doc(hidden)]
     /// What the agent acts on, `intent` (planned for `row`), in its own
     /// answer format: Claude's JSON answer unless the agent says otherwise.
     fn write(&self, event: &Event, row: &EventRow, intent: Intent) -> Native {
@@ -418,6 +440,7 @@ pub trait Agent: Sync + Send {
         self.table().canonical_events()
     }
 
+    #[doc(hidden)]
     /// The capability row `agenthooks agents` prints, derived from [`Agent::table`].
     fn capabilities(&self) -> Capabilities {
         Capabilities {
@@ -426,6 +449,7 @@ pub trait Agent: Sync + Send {
         }
     }
 
+    #[doc(hidden)]
     /// The table row an event was decoded from (its recorded native name),
     /// else the row serving its canonical name (events made up by `fire`).
     fn row_for(&self, event: &Event) -> Option<&'static EventRow> {

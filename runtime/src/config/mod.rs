@@ -30,6 +30,7 @@ pub use matcher::Matcher;
 /// Loading never fails: what could not be used is in `warnings` (an entry) or
 /// `errors` (a whole file), one line each, and the rest still runs.
 #[derive(Debug, Clone, Default)]
+#[non_exhaustive]
 pub struct Config {
     /// The handlers, in declaration order: managed, then user, then project.
     pub handlers: Vec<Handler>,

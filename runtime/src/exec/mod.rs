@@ -69,6 +69,7 @@ impl Standing {
 
 /// What running one handler produced, for the aggregator, `fire` and the audit log.
 #[derive(Debug, Clone)]
+#[non_exhaustive]
 pub struct Report {
     /// The handler's label (see [`crate::config::Handler::label`]).
     pub label: String,
