@@ -108,7 +108,10 @@ pub use exec::{Report, Standing};
 pub use oci::{OciRef, RefError as OciRefError, Target as OciTarget};
 #[cfg(feature = "wasm")]
 pub use pipeline::Dispatched;
-pub use protocol::{Answer, Event, EventName, Failure, Note, Outcome, Skip, ToolKind};
+pub use protocol::{
+    Answer, AnswerKind, Decision, Event, EventError, EventName, Exit, Failure, HookSpecificOutput,
+    Note, NoteKind, Outcome, PermissionDecision, Skip, Source as NoteSource, ToolKind,
+};
 #[cfg(feature = "wasm")]
 pub use runtime::{Runtime, RuntimeOptions};
 

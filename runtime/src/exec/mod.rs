@@ -103,11 +103,13 @@ pub struct Report {
     /// How the trust gate let it run (see [`Standing`]); `None` until the
     /// gate's [`merge`](crate::trust::Gate::merge) sets it.
     pub standing: Option<Standing>,
+    #[doc(hidden)]
     /// What a prompt hook's model call came to (never its key).
     pub llm: Option<prompt::LlmCall>,
 }
 
 impl Report {
+    #[doc(hidden)]
     /// An empty report for `handler` (its outcome: an answer with no opinion),
     /// for an executor to fill in.
     pub fn new(handler: &Handler, kind: &str) -> Report {
@@ -190,6 +192,7 @@ impl Report {
             .map(move |note| Note::hook(label, NoteKind::HookNote, format!("hook {label}: {note}")))
     }
 
+    #[doc(hidden)]
     /// A report for a handler that was not run.
     pub fn skipped(handler: &Handler, kind: &str, skip: Skip) -> Report {
         let mut report = Report::new(handler, kind);
