@@ -1,4 +1,4 @@
-//! Stage 5 of the pipeline (aggregate): many outcomes → one answer (DESIGN.md §5).
+//! Stage 5 of the pipeline (aggregate): many outcomes → one answer (docs/design.md §5).
 //!
 //! The precedence table lives here and only here. Verdicts are folded in
 //! declaration order (user scope before project, file order within a file),
@@ -46,7 +46,7 @@ struct Said<'a> {
 
 /// Fold the verdicts of the selected handlers, in declaration order, into one answer.
 ///
-/// The rules (DESIGN.md §5): `continue: false` from any hook stops the agent,
+/// The rules (docs/design.md §5): `continue: false` from any hook stops the agent,
 /// stop reasons joined; before a tool `deny` > `defer` > `ask` > `allow`, with
 /// the reasons of the hooks that gave the winning decision; a block from any
 /// hook blocks, reasons joined; every `additionalContext` and `systemMessage`,

@@ -2,7 +2,7 @@
 //!
 //! Docs: <https://developers.openai.com/codex/hooks>; source:
 //! <https://github.com/openai/codex> `codex-rs/hooks/src/{engine/output_parser.rs, schema.rs,
-//! events/pre_tool_use.rs}` (checked 2026-08 in `shared/reference/agent-protocols.md` §2,
+//! events/pre_tool_use.rs}` (checked 2026-08 in `docs/agent-protocols.md` §2,
 //! and 2026-11 against the recorded payloads of Codex 0.171.0).
 //!
 //! Traps (§15): every answer struct is `deny_unknown_fields`, so only the

@@ -482,7 +482,7 @@ type Case = (
 );
 
 /// Each canonical answer × each agent, against the agent's documented answer
-/// (`reference/agent-protocols.md` §14.3): (agent, native event, answer,
+/// (`docs/agent-protocols.md` §14.3): (agent, native event, answer,
 /// expected stdout — JSON compared as JSON, else exactly —, exit code,
 /// stderr lines that are not notes, number of notes).
 #[test]
@@ -1021,7 +1021,7 @@ fn combined_answers_keep_each_agent_s_rules() {
     }
 }
 
-/// Codex rejects unknown fields and a few combinations (agent-protocols.md §2.4).
+/// Codex rejects unknown fields and a few combinations (docs/agent-protocols.md §2.4).
 fn codex_fields_only(event: EventName, v: &Value, ctx: &str) {
     let top = [
         "continue",

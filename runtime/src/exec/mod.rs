@@ -3,7 +3,7 @@
 //!
 //! Why declaration order: the aggregator joins reasons and contexts in the
 //! order hooks are declared, so the answer is the same every run whichever
-//! hook finishes first (DESIGN.md §5).
+//! hook finishes first (docs/design.md §5).
 
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering};

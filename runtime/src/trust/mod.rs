@@ -11,7 +11,7 @@
 //! `agenthooks install` run in the project); a project **wasm** hook always
 //! runs, because the sandbox is its boundary, but with no more than read-only
 //! access to the project until it is trusted: `allow.write`, `allow.env`,
-//! `allow.net` and reads outside the project need trust (DESIGN.md §8).
+//! `allow.net` and reads outside the project need trust (docs/design.md §8).
 //! User-scope hooks are the user's own and trusted by definition.
 //!
 //! What is trusted is a [`Fingerprint`]: the SHA-256 of a handler's canonical
