@@ -179,8 +179,6 @@ static INFO: Info = Info::new("claude", "Claude Code", &TABLE, &INSTALL)
         &[super::UserPath::home(".claude/settings.json")],
     ));
 
-impl super::sealed::Sealed for Claude {}
-
 impl Agent for Claude {
     fn info(&self) -> &Info {
         &INFO

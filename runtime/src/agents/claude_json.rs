@@ -85,8 +85,6 @@ impl ClaudeLike {
     }
 }
 
-impl super::sealed::Sealed for ClaudeLike {}
-
 impl Agent for ClaudeLike {
     fn info(&self) -> &Info {
         &self.info

@@ -107,8 +107,6 @@ static INFO: Info = Info::new("cline", "Cline", &TABLE, &INSTALL)
     .with_deadline(Deadline::new(secs(30), &[]))
     .with_names(&["hookName"]);
 
-impl super::sealed::Sealed for Cline {}
-
 impl Agent for Cline {
     fn info(&self) -> &Info {
         &INFO

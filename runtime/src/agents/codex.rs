@@ -91,8 +91,6 @@ static INFO: Info = Info::new("codex", "OpenAI Codex CLI", &TABLE, &INSTALL).wit
         .capped(&[(EventName::SessionEnd, secs(3))]),
 );
 
-impl super::sealed::Sealed for Codex {}
-
 impl Agent for Codex {
     fn info(&self) -> &Info {
         &INFO

@@ -153,8 +153,6 @@ static INFO: Info = Info::new("copilot", "GitHub Copilot CLI", &TABLE, &INSTALL)
         &[UserPath::new(COPILOT_HOME, "hooks/*.json")],
     ));
 
-impl super::sealed::Sealed for Copilot {}
-
 impl Agent for Copilot {
     fn info(&self) -> &Info {
         &INFO

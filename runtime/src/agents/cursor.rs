@@ -113,8 +113,6 @@ static INFO: Info = Info::new("cursor", "Cursor", &TABLE, &INSTALL)
             .with_vars(&[("CURSOR_PROJECT_DIR", Some("CLAUDE_PROJECT_DIR"))]),
     );
 
-impl super::sealed::Sealed for Cursor {}
-
 impl Agent for Cursor {
     fn info(&self) -> &Info {
         &INFO

@@ -127,8 +127,6 @@ static NATIVE_HOOKS: super::NativeHooks = super::NativeHooks::INSTALLED.with_var
     ("GEMINI_PLANS_DIR", None),
 ]);
 
-impl super::sealed::Sealed for Gemini {}
-
 impl Agent for Gemini {
     fn info(&self) -> &Info {
         &INFO

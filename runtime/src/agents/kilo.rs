@@ -38,8 +38,6 @@ pub static INSTALL: InstallSpec = InstallSpec::new(
 
 static INFO: Info = Info::new("kilo", "Kilo CLI", &opencode::TABLE, &INSTALL).with_names(&["hook"]);
 
-impl super::sealed::Sealed for Kilo {}
-
 impl Agent for Kilo {
     fn info(&self) -> &Info {
         &INFO

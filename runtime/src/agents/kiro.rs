@@ -93,8 +93,6 @@ static INFO: Info = Info::new("kiro", "Kiro CLI", &TABLE, &INSTALL)
         &[super::UserPath::home(".kiro/agents/*.json")],
     ));
 
-impl super::sealed::Sealed for Kiro {}
-
 impl Agent for Kiro {
     fn info(&self) -> &Info {
         &INFO

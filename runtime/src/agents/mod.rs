@@ -126,12 +126,11 @@ pub mod windsurf;
 
 pub use claude_json::{ClaudeLike, Dialect};
 
-/// What seals [`Agent`]: a trait no other crate can name, so none can
-/// implement [`Agent`].
-mod sealed {
-    /// Implemented beside each `impl Agent`.
-    pub trait Sealed {}
-}
+// `Info` lives in a private module, so no other crate can name it and so
+// none can implement [`Agent`] (whose `info` returns it): the trait is
+// sealed and may grow.
+mod info;
+pub(crate) use info::Info;
 use install_spec::project_and_home;
 pub use install_spec::{
     claude_handler, shows_status_message, AlsoRuns, Field, InstallSpec, JsonSpec, Literal,
@@ -246,83 +245,10 @@ pub enum DecodeError {
     Invalid(String),
 }
 
-/// What an agent states about itself as data: everything the trait's
-/// accessors return, one `static` (or field) per agent, so that an agent
-/// module names its id, table and install spec once.
-#[derive(Debug, Clone, Copy)]
-pub struct Info {
-    /// [`Agent::id`].
-    pub id: &'static str,
-    /// [`Agent::display_name`].
-    pub name: &'static str,
-    /// [`Agent::table`].
-    pub table: &'static Table,
-    /// [`Agent::install_spec`].
-    pub install: &'static InstallSpec,
-    /// [`Agent::deadline`].
-    pub deadline: deadline::Deadline,
-    /// [`Agent::also_runs`].
-    pub also_runs: Option<AlsoRuns>,
-    /// The payload keys that may name the event, in order, for the default
-    /// [`Agent::decode`] (`--event`, which `install` always writes, comes
-    /// first anyway).
-    pub names: &'static [&'static str],
-    /// [`Agent::native_hooks`].
-    pub native_hooks: NativeHooks,
-}
-
-impl Info {
-    /// An agent that names the event in `hook_event_name`, has an
-    /// undocumented deadline ([`deadline::UNVERIFIED`]) and runs no other
-    /// agent's hooks; the `with_*` methods say where it differs.
-    pub const fn new(
-        id: &'static str,
-        name: &'static str,
-        table: &'static Table,
-        install: &'static InstallSpec,
-    ) -> Info {
-        Info {
-            id,
-            name,
-            table,
-            install,
-            deadline: deadline::UNVERIFIED,
-            also_runs: None,
-            names: &["hook_event_name"],
-            native_hooks: NativeHooks::INSTALLED,
-        }
-    }
-
-    /// The same agent, whose users keep their own hooks as `native` says.
-    pub const fn with_native_hooks(self, native_hooks: NativeHooks) -> Info {
-        Info {
-            native_hooks,
-            ..self
-        }
-    }
-
-    /// The same agent, waiting `deadline` for a hook.
-    pub const fn with_deadline(self, deadline: deadline::Deadline) -> Info {
-        Info { deadline, ..self }
-    }
-
-    /// The same agent, naming the event by the first of `names` present.
-    pub const fn with_names(self, names: &'static [&'static str]) -> Info {
-        Info { names, ..self }
-    }
-
-    /// The same agent, running `also`'s hooks too.
-    pub const fn with_also_runs(self, also: AlsoRuns) -> Info {
-        Info {
-            also_runs: Some(also),
-            ..self
-        }
-    }
-}
-
 /// An agent adapter: [`find`] one by id, or take it from [`AGENTS`].
 ///
-/// Sealed: the agents are this crate's modules, so the trait can grow.
+/// Sealed (its `info` names a type no other crate can name): the agents
+/// are this crate's modules, so the trait can grow.
 /// Outside the crate, an agent decodes its native input ([`Agent::decode`])
 /// and encodes an answer ([`Agent::encode`], [`Agent::no_opinion`]); the
 /// methods hidden from the docs are how the modules define an agent.
@@ -331,7 +257,7 @@ impl Info {
 /// Claude's, [`Agent::reshape`] (its payload into Claude's layout) and
 /// [`Agent::write`] (an [`Intent`] in its own answer format); [`Agent::decode`]
 /// and [`Agent::encode`] put the shared halves around them.
-pub trait Agent: Sync + Send + sealed::Sealed {
+pub trait Agent: Sync + Send {
     #[doc(hidden)]
     /// The agent's id, names, table, install spec, deadline and event keys.
     fn info(&self) -> &Info;

@@ -116,8 +116,6 @@ pub static INSTALL: InstallSpec = InstallSpec::new(
 
 static INFO: Info = Info::new("opencode", "OpenCode", &TABLE, &INSTALL).with_names(&["hook"]);
 
-impl super::sealed::Sealed for OpenCode {}
-
 impl Agent for OpenCode {
     fn info(&self) -> &Info {
         &INFO

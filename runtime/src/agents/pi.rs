@@ -150,8 +150,6 @@ export default function (pi) {{
 
 static INFO: Info = Info::new("pi", "Pi", &TABLE, &INSTALL).with_names(&["event"]);
 
-impl super::sealed::Sealed for Pi {}
-
 impl Agent for Pi {
     fn info(&self) -> &Info {
         &INFO

@@ -80,8 +80,6 @@ pub struct Sema;
 static INFO: Info =
     Info::new("sema", "sema-core 2", &TABLE, &INSTALL).with_deadline(Deadline::new(secs(60), &[]));
 
-impl super::sealed::Sealed for Sema {}
-
 impl Agent for Sema {
     fn info(&self) -> &Info {
         &INFO

@@ -124,8 +124,6 @@ static INFO: Info = Info::new("semaclaw", "SemaClaw", &TABLE, &INSTALL)
             .with_blocking("blocking", true),
     );
 
-impl super::sealed::Sealed for SemaClaw {}
-
 impl Agent for SemaClaw {
     fn info(&self) -> &Info {
         &INFO

@@ -77,8 +77,6 @@ pub static INSTALL: InstallSpec = InstallSpec::json(
 static INFO: Info =
     Info::new("windsurf", "Windsurf", &TABLE, &INSTALL).with_names(&["agent_action_name"]);
 
-impl super::sealed::Sealed for Windsurf {}
-
 impl Agent for Windsurf {
     fn info(&self) -> &Info {
         &INFO
