@@ -1327,27 +1327,11 @@ fn decode_errors_about_an_event_name_are_one_bounded_line() {
 /// `layers::no_module_imports_from_a_layer_above_it`, keeps the stage order.)
 #[test]
 fn no_code_outside_agents_names_an_agent() {
-    fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
-        for entry in std::fs::read_dir(dir).expect("src dir").flatten() {
-            let path = entry.path();
-            if path.is_dir() {
-                walk(&path, out);
-            } else if path.extension().is_some_and(|e| e == "rs") {
-                out.push(path);
-            }
-        }
-    }
-    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
-    let mut files = Vec::new();
-    walk(&src, &mut files);
     let mut found = Vec::new();
-    for file in files {
-        let rel = file.strip_prefix(&src).expect("under src");
-        let name = rel.to_string_lossy();
-        if rel.starts_with("agents") || name.ends_with("tests.rs") {
+    for (name, text) in crate::layers::sources() {
+        if name.starts_with("agents/") {
             continue;
         }
-        let text = std::fs::read_to_string(&file).expect("readable");
         let code = text.split("#[cfg(test)]").next().unwrap_or_default();
         for agent in AGENTS.iter().filter(|a| a.id() != "claude") {
             if code.contains(&format!("\"{}\"", agent.id())) {

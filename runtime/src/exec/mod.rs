@@ -11,7 +11,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use crate::config::{Budgets, Handler, HandlerKind, LlmSettings, Scope};
-use crate::protocol::{Event, Exit, Note, NoteKind, Outcome, Skip};
+use crate::protocol::{Event, Exit, Failure, Note, NoteKind, Outcome, Skip};
 
 pub mod agent;
 pub mod agent_tools;
@@ -182,6 +182,12 @@ impl Report {
                     .map(move |detail| format!("hook {label}: {detail}")),
             )
             .map(move |line| Note::hook(label, NoteKind::Verbose, line))
+    }
+
+    /// The report with `failure` as its outcome.
+    pub(crate) fn failed(mut self, failure: Failure) -> Report {
+        self.outcome = Outcome::Failed(failure);
+        self
     }
 
     /// This hook's own notes (output cut, grants withheld, ...), each naming it.
