@@ -13,8 +13,8 @@ use serde_json::{Map, Value};
 
 use crate::config::OnError;
 use crate::protocol::{
-    Answer, Behavior, Decision, EventName, HookSpecificOutput, Note, NoteKind, Outcome, PermissionDecision,
-    PermissionRequestDecision,
+    Answer, Behavior, Decision, EventName, HookSpecificOutput, Note, NoteKind, Outcome,
+    PermissionDecision, PermissionRequestDecision,
 };
 
 /// What one selected handler came to, with what the aggregator needs to know about it.

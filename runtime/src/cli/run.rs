@@ -292,7 +292,10 @@ mod tests {
         assert_eq!(native, allow);
         let native = allow_on_trouble(&mut notes, allow.clone(), |_| panic!("a bug"));
         assert_eq!(native, allow);
-        let kinds: Vec<(&str, &str)> = notes.iter().map(|n| (n.kind.as_str(), n.text.as_str())).collect();
+        let kinds: Vec<(&str, &str)> = notes
+            .iter()
+            .map(|n| (n.kind.as_str(), n.text.as_str()))
+            .collect();
         assert_eq!(
             kinds,
             [

@@ -73,7 +73,12 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let found = Found {
         agents: status::agents(&root, &env, &config),
         hooks,
-        errors: config.errors.iter().cloned().chain(store_note.map(|n| n.to_string())).collect(),
+        errors: config
+            .errors
+            .iter()
+            .cloned()
+            .chain(store_note.map(|n| n.to_string()))
+            .collect(),
     };
     let mut out = io::stdout().lock();
     if args.json {

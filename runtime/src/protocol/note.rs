@@ -218,7 +218,10 @@ mod tests {
             },
         );
         assert_eq!(note.kind.as_str(), "timeout");
-        assert!(matches!(note.kind, NoteKind::Failed(Failure::Timeout { .. })));
+        assert!(matches!(
+            note.kind,
+            NoteKind::Failed(Failure::Timeout { .. })
+        ));
         assert_eq!(
             note.source,
             Source::Hook {
@@ -234,7 +237,13 @@ mod tests {
             NoteKind::Dropped(AnswerKind::UpdatedInput),
             "y",
         );
-        assert_eq!(serde_json::to_value(&dropped).unwrap()["kind"], "updated-input");
-        assert_eq!(Note::skipped("h", &Skip::Async).kind, NoteKind::Skipped(Skip::Async));
+        assert_eq!(
+            serde_json::to_value(&dropped).unwrap()["kind"],
+            "updated-input"
+        );
+        assert_eq!(
+            Note::skipped("h", &Skip::Async).kind,
+            NoteKind::Skipped(Skip::Async)
+        );
     }
 }

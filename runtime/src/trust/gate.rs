@@ -370,9 +370,7 @@ pub fn gate_with(store: &TrustStore, selected: &[&Handler]) -> Gate {
             | HandlerKind::Agent(_) => {
                 let trusted = store.lookup(handler).unwrap_or_else(|e| {
                     // A script that became a FIFO or a huge file: changed.
-                    gated.notes.push(TrustNote::Changed {
-                        why: e.to_string(),
-                    });
+                    gated.notes.push(TrustNote::Changed { why: e.to_string() });
                     false
                 });
                 if trusted {

@@ -375,7 +375,9 @@ fn an_untrusted_wasm_hook_keeps_only_reads_in_the_project() {
     );
     assert_eq!(gate.notes.len(), 1, "{:?}", gate.notes);
     assert!(
-        gate.notes[0].to_string().contains("ran 1 untrusted project wasm hook without the access it asks for"),
+        gate.notes[0]
+            .to_string()
+            .contains("ran 1 untrusted project wasm hook without the access it asks for"),
         "{:?}",
         gate.notes
     );
@@ -789,11 +791,12 @@ fn an_untrusted_project_runs_at_most_the_cap_of_hooks_per_event() {
     assert_eq!(skipped, ["w16", "w17", "w18", "w19"]);
     assert_eq!(gate.notes.len(), 1, "{:?}", gate.notes);
     assert!(
-        gate.notes[0].to_string().contains("skipped 4 more untrusted project hooks past the limit of 16")
+        gate.notes[0]
+            .to_string()
+            .contains("skipped 4 more untrusted project hooks past the limit of 16")
             && gate.notes[0].to_string().contains("`agenthooks trust`"),
         "{}",
-        gate.notes[0]
-        .to_string()
+        gate.notes[0].to_string()
     );
     // Trusted, they all run.
     let home = tempfile::tempdir().unwrap();

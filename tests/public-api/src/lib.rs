@@ -103,10 +103,9 @@ impl Crate {
         name: &str,
     ) -> Result<(Vec<String>, Option<Item>), String> {
         let items = self.items(module);
-        if let Some(def) = items
-            .iter()
-            .find(|i| !matches!(i, Item::Mod(_) | Item::Use(_)) && name_of(i).as_deref() == Some(name))
-        {
+        if let Some(def) = items.iter().find(|i| {
+            !matches!(i, Item::Mod(_) | Item::Use(_)) && name_of(i).as_deref() == Some(name)
+        }) {
             return Ok((module.to_vec(), Some(def.clone())));
         }
         for item in items {
@@ -117,7 +116,10 @@ impl Crate {
                 }
             }
         }
-        if let Some(m) = items.iter().find(|i| matches!(i, Item::Mod(m) if m.ident == name)) {
+        if let Some(m) = items
+            .iter()
+            .find(|i| matches!(i, Item::Mod(m) if m.ident == name))
+        {
             return Ok((module.to_vec(), Some(m.clone())));
         }
         if items.iter().any(|i| matches!(i, Item::Macro(_))) {
@@ -148,7 +150,10 @@ impl Crate {
                 out.insert(format!("struct {path}{generics}{}", flags(&s.attrs)));
                 for (i, field) in s.fields.iter().enumerate() {
                     if matches!(field.vis, Visibility::Public(_)) && !hidden(&field.attrs) {
-                        let name = field.ident.as_ref().map_or(i.to_string(), ToString::to_string);
+                        let name = field
+                            .ident
+                            .as_ref()
+                            .map_or(i.to_string(), ToString::to_string);
                         out.insert(format!("field {path}::{name}: {}", tokens(&field.ty)));
                     }
                 }
@@ -388,17 +393,15 @@ fn name_of(item: &Item) -> Option<String> {
 /// `#[doc(hidden)]`.
 fn hidden(attrs: &[Attribute]) -> bool {
     attrs.iter().any(|a| {
-        a.path().is_ident("doc")
-            && a.parse_args::<syn::Ident>()
-                .is_ok_and(|i| i == "hidden")
+        a.path().is_ident("doc") && a.parse_args::<syn::Ident>().is_ok_and(|i| i == "hidden")
     })
 }
 
 /// `#[cfg(test)]`.
 fn test_only(attrs: &[Attribute]) -> bool {
-    attrs
-        .iter()
-        .any(|a| a.path().is_ident("cfg") && a.parse_args::<syn::Ident>().is_ok_and(|i| i == "test"))
+    attrs.iter().any(|a| {
+        a.path().is_ident("cfg") && a.parse_args::<syn::Ident>().is_ok_and(|i| i == "test")
+    })
 }
 
 /// Not API: hidden, or compiled for tests only.
@@ -467,7 +470,9 @@ fn tokens(t: &impl ToTokens) -> String {
     ] {
         s = s.replace(from, to);
     }
-    s.replace(">(", "> (").replace("->", " -> ").replace("  ", " ")
+    s.replace(">(", "> (")
+        .replace("->", " -> ")
+        .replace("  ", " ")
 }
 
 /// The snapshot's text: a header saying how to update it, then the list.
