@@ -67,7 +67,7 @@
 //!   ([`ScriptSpec`]: the script's text), or a plugin file ([`PluginSpec`]:
 //!   its source)), and the paths whose presence means a project or user uses
 //!   the agent;
-//! - an [`Info`]: id, display name, `&TABLE`, `&INSTALL`, and where the agent
+//! - an `Info` (`agents/info.rs`): id, display name, `&TABLE`, `&INSTALL`, and where the agent
 //!   differs from the defaults, its deadline (how long it waits for a hook),
 //!   the other agent whose hooks it also runs (Copilot, Cursor and Devin run
 //!   Claude's), the payload keys that name its event, and where its users
@@ -82,7 +82,7 @@
 //!
 //! Agents close enough to Claude's protocol to need no code of their own
 //! (Qwen, Factory, Antigravity, Goose, Crush, Auggie, Junie, Qoder, Devin)
-//! are a [`ClaudeLike`] value: their [`Info`] and which answer [`Dialect`]
+//! are a [`ClaudeLike`] value: their `Info` and which answer [`Dialect`]
 //! they read.
 //!
 //! Because dropping happens in [`plan::plan`] from the same [`Caps`] that
@@ -323,7 +323,7 @@ pub trait Agent: Sync + Send {
     /// Native input → canonical event. `event` is the `--event` argument, native
     /// or canonical spelling, for agents whose payload does not name the event.
     ///
-    /// [`start_decode`] with the agent's [`Info::names`], [`Agent::reshape`],
+    /// [`start_decode`] with the agent's `Info::names`, [`Agent::reshape`],
     /// then [`finish_decode`].
     ///
     /// # Errors
