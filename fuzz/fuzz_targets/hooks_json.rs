@@ -49,11 +49,7 @@ fuzz_target!(|data: &[u8]| {
     let home = home();
     let file = home.join(".agents").join("hooks.json");
     std::fs::write(&file, data).expect("write the scratch hooks.json");
-    let config = load(&LoadOptions {
-        home: Some(home.clone()),
-        project_root: None,
-        ..LoadOptions::default()
-    });
+    let config = load(&LoadOptions::new().with_home(&home));
     for line in config.problems() {
         assert_one_bounded_line("a hooks.json note", &line);
     }

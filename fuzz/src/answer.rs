@@ -133,7 +133,7 @@ impl FuzzAnswer {
 /// Whether `answer` says anything against going on as asked: a deny, ask
 /// or defer before a tool, a block, a stop, a PermissionRequest deny, or a
 /// rewritten tool input (an agent that cannot apply it denies rather than
-/// run the original, DESIGN.md §7). An answer without any of these must
+/// run the original, docs/design.md §7). An answer without any of these must
 /// never come out of an encoder as a block.
 pub fn objects(answer: &Answer) -> bool {
     let permission = matches!(

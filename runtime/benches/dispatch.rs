@@ -16,8 +16,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Duration;
 
-use agenthooks::exec::wasm::CacheDir;
-use agenthooks::protocol::{Event, Outcome};
+use agenthooks::{CacheDir, Event, Outcome};
 use agenthooks::{Runtime, RuntimeOptions};
 use criterion::{criterion_group, criterion_main, BatchSize, Criterion, Throughput};
 

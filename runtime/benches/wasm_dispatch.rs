@@ -1,6 +1,7 @@
 //! How long one wasm hook takes in process: compiling a component, loading it
-//! from the compile cache, and dispatching an event on a warm `WasmHost`
-//! (whose `InstancePre` is reused: a new store and instance per event).
+//! from the compile cache in a new `Runtime`, and dispatching an event on a
+//! warm one (whose `InstancePre` is reused: a new store and instance per
+//! event). Only the crate's public API is used.
 //!
 //! `cargo bench --bench wasm_dispatch` (builds `tests/guests` for
 //! wasm32-wasip2 first). Prints the median and p10/p90 of each step.
@@ -9,11 +10,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{Duration, Instant};
 
-use agenthooks::config::{Grants, Handler, HandlerKind, OnError, Scope, WasmSpec};
-use agenthooks::exec::wasm::{CacheDir, WasmHost};
-use agenthooks::exec::ExecContext;
-use agenthooks::protocol::{Event, EventName, Outcome};
-use agenthooks::select::Matcher;
+use agenthooks::{CacheDir, Dispatched, Event, Outcome, Runtime, RuntimeOptions, WasmHost};
 
 fn guest(name: &str) -> PathBuf {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
@@ -47,28 +44,23 @@ fn stats(name: &str, mut v: Vec<Duration>) {
     );
 }
 
+/// A runtime whose user-scope hooks.json (`<home>/.agents/hooks.json`) runs
+/// `component` at PreToolUse, compiling into `cache`.
+fn runtime(home: &Path, cache: &Path, component: &Path) -> Runtime {
+    let hooks = serde_json::json!({"hooks": {"PreToolUse": [{"hooks": [
+        {"type": "wasm", "component": component, "timeout": 10}
+    ]}]}});
+    std::fs::create_dir_all(home.join(".agents")).expect("mkdir");
+    std::fs::write(home.join(".agents/hooks.json"), hooks.to_string()).expect("write hooks.json");
+    Runtime::new(
+        RuntimeOptions::default()
+            .with_home(home)
+            .with_cache(CacheDir::at(cache)),
+    )
+}
+
 fn main() {
     let component = guest("deny");
-    let spec = WasmSpec {
-        component: component.clone(),
-        oci: None,
-        limits: agenthooks::config::Limits::DEFAULT,
-        allow: Grants::default(),
-    };
-    let handler = Handler {
-        event: EventName::PreToolUse,
-        matcher: Matcher::All,
-        if_: None,
-        kind: HandlerKind::Wasm(spec.clone()),
-        timeout: Duration::from_secs(10),
-        on_error: OnError::Allow,
-        scope: Scope::User,
-        file: "hooks.json".into(),
-        project_root: None,
-        label: "bench".into(),
-        status_message: None,
-        once: false,
-    };
     let event = Event::new(
         serde_json::json!({"hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"ls"}}),
         None,
@@ -79,7 +71,9 @@ fn main() {
         .enable_all()
         .build()
         .expect("a runtime");
-    let ctx = ExecContext::default();
+    let answered = |done: &Dispatched| {
+        assert!(matches!(done.reports[0].outcome, Outcome::Answered(_)));
+    };
 
     let compile: Vec<Duration> = (0..5)
         .map(|_| {
@@ -91,31 +85,39 @@ fn main() {
         .collect();
     stats("compile (no cache, Cranelift)", compile);
 
-    let cache = tempfile::tempdir().expect("a temporary directory");
-    WasmHost::new(CacheDir::at(cache.path()))
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let (home, cache) = (dir.path().join("home"), dir.path().join("cache"));
+    WasmHost::new(CacheDir::at(&cache))
         .compile(&component)
         .0
         .expect("compiles");
+    // The runtime re-reads a config changed in the last 3 s on every event
+    // (timestamps are coarse); measure the steady state.
+    runtime(&home, &cache, &component);
+    std::thread::sleep(Duration::from_millis(3100));
     let hits: Vec<Duration> = (0..200)
         .map(|_| {
-            let host = WasmHost::new(CacheDir::at(cache.path()));
+            let runtime = Runtime::new(
+                RuntimeOptions::default()
+                    .with_home(&home)
+                    .with_cache(CacheDir::at(&cache)),
+            );
             let t = Instant::now();
-            let report = rt.block_on(host.run(&handler, &spec, &event, &ctx));
-            assert!(matches!(report.outcome, Outcome::Answered(_)));
+            answered(&rt.block_on(runtime.dispatch(event.clone())));
             t.elapsed()
         })
         .collect();
-    stats("new host: cache hit + link + run", hits);
+    stats("new runtime: cache hit + link + dispatch", hits);
 
-    let host = WasmHost::new(CacheDir::at(cache.path()));
-    rt.block_on(host.run(&handler, &spec, &event, &ctx));
+    let runtime = runtime(&home, &cache, &component);
+    std::thread::sleep(Duration::from_millis(3100));
+    rt.block_on(runtime.dispatch(event.clone()));
     let warm: Vec<Duration> = (0..2000)
         .map(|_| {
             let t = Instant::now();
-            let report = rt.block_on(host.run(&handler, &spec, &event, &ctx));
-            assert!(matches!(report.outcome, Outcome::Answered(_)));
+            answered(&rt.block_on(runtime.dispatch(event.clone())));
             t.elapsed()
         })
         .collect();
-    stats("warm host: new store + instance + call", warm);
+    stats("warm runtime: new store + instance + dispatch", warm);
 }

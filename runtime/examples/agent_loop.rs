@@ -16,8 +16,7 @@
 use std::path::PathBuf;
 use std::time::Instant;
 
-use agenthooks::protocol::Event;
-use agenthooks::{Runtime, RuntimeOptions};
+use agenthooks::{Event, Runtime, RuntimeOptions};
 use serde_json::json;
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {

@@ -1,4 +1,4 @@
-//! Stage 5 of the pipeline (aggregate): many outcomes → one answer (DESIGN.md §5).
+//! Stage 5 of the pipeline (aggregate): many outcomes → one answer (docs/design.md §5).
 //!
 //! The precedence table lives here and only here. Verdicts are folded in
 //! declaration order (user scope before project, file order within a file),
@@ -13,8 +13,8 @@ use serde_json::{Map, Value};
 
 use crate::config::OnError;
 use crate::protocol::{
-    Answer, Behavior, Decision, EventName, HookSpecificOutput, Note, Outcome, PermissionDecision,
-    PermissionRequestDecision,
+    Answer, Behavior, Decision, EventName, HookSpecificOutput, Note, NoteKind, Outcome,
+    PermissionDecision, PermissionRequestDecision,
 };
 
 /// What one selected handler came to, with what the aggregator needs to know about it.
@@ -46,7 +46,7 @@ struct Said<'a> {
 
 /// Fold the verdicts of the selected handlers, in declaration order, into one answer.
 ///
-/// The rules (DESIGN.md §5): `continue: false` from any hook stops the agent,
+/// The rules (docs/design.md §5): `continue: false` from any hook stops the agent,
 /// stop reasons joined; before a tool `deny` > `defer` > `ask` > `allow`, with
 /// the reasons of the hooks that gave the winning decision; a block from any
 /// hook blocks, reasons joined; every `additionalContext` and `systemMessage`,
@@ -145,7 +145,7 @@ pub fn aggregate(event: EventName, verdicts: &[Verdict<'_>]) -> Aggregated {
                     .unwrap_or_default();
                 notes.push(Note::hook(
                     s.label,
-                    "ignored-block",
+                    NoteKind::IgnoredBlock,
                     format!(
                         "hook {} blocked, but {other} cannot be blocked; ignored{why}",
                         s.label
@@ -298,7 +298,7 @@ fn merge_inputs<'a>(
         if denied {
             notes.push(Note::hook(
                 label,
-                "conflict",
+                NoteKind::Conflict,
                 format!("hook {label}: `updatedInput` dropped because the tool call is denied"),
             ));
             continue;
@@ -318,7 +318,7 @@ fn merge_inputs<'a>(
                         .map_or("?", |(_, l)| *l);
                     notes.push(Note::hook(
                         label,
-                        "conflict",
+                        NoteKind::Conflict,
                         format!(
                             "hooks `{first}` and `{label}` both change `updatedInput.{key}`; \
                              `{first}` wins (declared first)"

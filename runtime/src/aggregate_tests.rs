@@ -1,4 +1,4 @@
-//! Tests of the aggregator: one case per rule of DESIGN.md §5 and per row of §3's table.
+//! Tests of the aggregator: one case per rule of docs/design.md §5 and per row of §3's table.
 
 use std::time::Duration;
 
@@ -483,7 +483,7 @@ fn failures_and_skips() {
     ]);
 }
 
-/// DESIGN.md §3: each row of the answer table, through the real parser, at each column.
+/// docs/design.md §3: each row of the answer table, through the real parser, at each column.
 #[test]
 fn design_answer_table() {
     let block = |reason: &str| json!({"decision": "block", "reason": reason});

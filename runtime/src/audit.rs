@@ -607,10 +607,7 @@ fn capped_input(input: &Value) -> (Value, bool) {
     if text.len() <= INPUT_MAX {
         return (redacted, false);
     }
-    let mut end = INPUT_MAX;
-    while !text.is_char_boundary(end) {
-        end -= 1;
-    }
+    let end = text.floor_char_boundary(INPUT_MAX);
     (Value::String(text[..end].to_string()), true)
 }
 

@@ -163,7 +163,10 @@ fn violations(rel: &str, text: &str) -> Vec<(String, String)> {
     out
 }
 
-fn sources() -> Vec<(String, String)> {
+/// Every source file under `src` but the sibling `*tests.rs` files, sorted:
+/// (path relative to `src` with `/` separators, text). Also read by
+/// `agents::tests::no_code_outside_agents_names_an_agent`.
+pub(crate) fn sources() -> Vec<(String, String)> {
     fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
         for entry in std::fs::read_dir(dir).expect("src dir").flatten() {
             let path = entry.path();

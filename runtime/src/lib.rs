@@ -83,7 +83,9 @@ pub mod import;
 pub mod install;
 #[cfg(test)]
 mod layers;
-pub mod oci;
+// Inside the wasm feature only the CLI's `pull`/`publish` use all of it.
+#[cfg_attr(not(feature = "wasm"), allow(dead_code))]
+mod oci;
 #[cfg(feature = "wasm")]
 mod pipeline;
 #[doc(hidden)]
@@ -98,14 +100,18 @@ mod suggest;
 pub mod trust;
 
 // The names an embedder needs, at the crate root.
-pub use agents::{find, Agent, Native, AGENTS};
+pub use agents::{find, Agent, DecodeError, Native, AGENTS};
 pub use config::{load, Config, LoadOptions, Scope};
 #[cfg(feature = "wasm")]
 pub use exec::wasm::{CacheDir, Sandbox, WasmHost};
-pub use exec::Report;
+pub use exec::{Report, Standing};
+pub use oci::{OciRef, RefError as OciRefError, Target as OciTarget};
 #[cfg(feature = "wasm")]
 pub use pipeline::Dispatched;
-pub use protocol::{Answer, Event, EventName, Failure, Note, Outcome, Skip, ToolKind};
+pub use protocol::{
+    Answer, AnswerKind, Decision, Event, EventError, EventName, Exit, Failure, HookSpecificOutput,
+    Note, NoteKind, Outcome, PermissionDecision, Skip, Source as NoteSource, ToolKind,
+};
 #[cfg(feature = "wasm")]
 pub use runtime::{Runtime, RuntimeOptions};
 

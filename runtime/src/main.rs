@@ -15,8 +15,11 @@ fn main() -> ExitCode {
             let line = info.to_string().replace('\n', " ");
             eprintln!(
                 "{}",
-                agenthooks::protocol::Note::runtime("internal", format!("internal error: {line}"))
-                    .line()
+                agenthooks::protocol::Note::runtime(
+                    agenthooks::protocol::NoteKind::Internal,
+                    format!("internal error: {line}")
+                )
+                .line()
             );
         }));
     }

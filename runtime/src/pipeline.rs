@@ -19,7 +19,7 @@ use crate::aggregate::{aggregate, refusal, Verdict};
 use crate::audit::AuditLog;
 use crate::config::{Config, Handler, OnError};
 use crate::exec::{execute_all, ExecContext, Report};
-use crate::protocol::{Answer, Event, Failure, Note, Outcome, Source};
+use crate::protocol::{Answer, Event, Failure, Note, NoteKind, Outcome, Source};
 use crate::select::select;
 use crate::trust;
 
@@ -74,12 +74,12 @@ pub(crate) fn finish(event: &Event, tail: &Tail<'_>, done: Dispatched) -> Dispat
     let mut notes: Vec<Note> = config
         .broken
         .iter()
-        .map(|b| Note::new(Source::Config, "config-error", b.to_string()))
+        .map(|b| Note::new(Source::Config, NoteKind::ConfigError, b.to_string()))
         .chain(
             config
                 .warnings
                 .iter()
-                .map(|w| Note::new(Source::Config, "config-warning", w.to_string())),
+                .map(|w| Note::new(Source::Config, NoteKind::ConfigWarning, w.to_string())),
         )
         .collect();
     if tail.verbose {
@@ -90,7 +90,7 @@ pub(crate) fn finish(event: &Event, tail: &Tail<'_>, done: Dispatched) -> Dispat
         let record = log.record(event, tail.root, &done.reports, &done.answer, config);
         notes.extend(
             log.write(&record)
-                .map(|why| Note::new(Source::Audit, "audit", why)),
+                .map(|why| Note::new(Source::Audit, NoteKind::Audit, why)),
         );
     }
     Dispatched { notes, ..done }
@@ -235,7 +235,7 @@ pub async fn dispatch_selected(
     let trust_notes = gate
         .notes
         .iter()
-        .map(|n| Note::new(Source::Trust, "trust", n.clone()));
+        .map(|n| Note::new(Source::Trust, NoteKind::Trust, n.to_string()));
     let own_notes = reports.iter().flat_map(Report::own_notes);
     let notes = trust_notes
         .chain(aggregated.notes)

@@ -14,7 +14,7 @@
 //! adapters for [`Runtime::dispatch_native`]; only the process around it is
 //! gone. The pooling instance allocator is on by default here (about 10 µs
 //! less per wasm instantiation), never in the CLI (it costs a one-shot
-//! process about 0.4 ms; wasmtime-48.md §3.4).
+//! process about 0.4 ms; docs/wasm-host.md §3.4).
 //!
 //! # Examples
 //!

@@ -202,10 +202,10 @@ impl TempProject {
     pub fn trust(&self) {
         use agenthooks::config::{self, LoadOptions};
         use agenthooks::trust::TrustStore;
-        let loaded = config::load(&LoadOptions {
-            home: Some(self.home.clone()),
-            project_root: Some(self.root.clone()),
-        });
+        let options = LoadOptions::new()
+            .with_home(&self.home)
+            .with_project_root(&self.root);
+        let loaded = config::load(&options);
         assert!(loaded.broken.is_empty(), "{:?}", loaded.broken);
         let (mut store, note) = TrustStore::load_from(&self.trust_store());
         assert_eq!(note, None);

@@ -2,8 +2,8 @@
 //! its own payload keys and event name for the prompt, timeouts in ms.
 //!
 //! Verified how: a binary run, by hand, not in CI: `@augmentcode/auggie`
-//! 0.36.0 against a fake Augment backend (`shared/reference/real-agents-2026.md`
-//! §5; recorded shapes in `tests/fixtures/agents/auggie-0.36.0-documented/`,
+//! 0.36.0 against a fake Augment backend (`docs/agent-protocols.md`
+//! §15.5; recorded shapes in `tests/fixtures/agents/auggie-0.36.0-documented/`,
 //! rebuilt from that write-up, not captured files). Seen there: the files
 //! (`~/.augment/settings.json`, `<workspace>/.augment/settings.json`), the
 //! events PreToolUse, PostToolUse, Stop, SessionStart, SessionEnd,

@@ -159,7 +159,7 @@ pub static INSTALL: InstallSpec = project_and_home!(
 
 /// Claude Code: 600 s; UserPromptSubmit, Pre/PostModelSwitch 30 s, MessageDisplay 10 s;
 /// SessionEnd 1.5 s, which a hook's `timeout` may raise to at most 60 s
-/// (`reference/agent-protocols.md` §1.1, `agents-2026.md` §1.1).
+/// (`docs/agent-protocols.md` §1.1).
 static INFO: Info = Info::new("claude", "Claude Code", &TABLE, &INSTALL)
     .with_deadline(
         Deadline::new(

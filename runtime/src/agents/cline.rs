@@ -4,7 +4,7 @@
 //! `sdk/packages/core/src/hooks/{hook-file-config,hook-file-hooks,subprocess}.ts`,
 //! `apps/vscode/proto/cline/hooks.proto`, `sdk/examples/hooks/README.md`;
 //! docs: <https://docs.cline.bot/features/hooks> (checked 2026-08 in
-//! `shared/reference/agent-protocols.md` §7; no recorded payloads).
+//! `docs/agent-protocols.md` §7; no recorded payloads).
 //!
 //! A hook is a script whose file name is the event (`PreToolUse`, `TaskStart`,
 //! ...); the payload names the event again in `hookName` (the SDK's own names,

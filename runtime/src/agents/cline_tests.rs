@@ -5,7 +5,7 @@ use crate::agents::tests::*;
 use crate::agents::{Agent, DecodeError};
 use crate::protocol::{Answer, EventName};
 
-// Payloads from cline/cline sdk/examples/hooks/README.md and hooks.proto (agent-protocols.md §7.3).
+// Payloads from cline/cline sdk/examples/hooks/README.md and hooks.proto (docs/agent-protocols.md §7.3).
 fn sdk_tool_call(name: &str, input: serde_json::Value) -> serde_json::Value {
     json!({"hookName":"tool_call","clineVersion":"4.1","timestamp":"t","taskId":"task1","workspaceRoots":["/w"],"userId":"u","iteration":1,
            "tool_call":{"id":"c1","name":name,"input":input},

@@ -2,7 +2,7 @@
 //!
 //! Docs: <https://developers.openai.com/codex/hooks>; source:
 //! <https://github.com/openai/codex> `codex-rs/hooks/src/{engine/output_parser.rs, schema.rs,
-//! events/pre_tool_use.rs}` (checked 2026-08 in `shared/reference/agent-protocols.md` §2,
+//! events/pre_tool_use.rs}` (checked 2026-08 in `docs/agent-protocols.md` §2,
 //! and 2026-11 against the recorded payloads of Codex 0.171.0).
 //!
 //! Traps (§15): every answer struct is `deny_unknown_fields`, so only the
@@ -19,7 +19,7 @@ use super::table::claude_rows;
 use super::AnswerKind::{Allow, Block, Context, Deny, Stop, SystemMessage, UpdatedInput};
 use super::{tool, Agent, AnswerKind, Caps, EventRow, Info, Native, Table};
 use super::{InstallSpec, JsonSpec, Shape, TimeUnit, UserDir, UserPath};
-use crate::protocol::{Event, EventName, Note};
+use crate::protocol::{Event, EventName, Note, NoteKind};
 
 /// The Codex adapter.
 pub struct Codex;
@@ -156,7 +156,7 @@ fn command_only(event: &Event, input: Map<String, Value>) -> Result<Map<String, 
         }
         _ => Err(super::plan::agent_note(
             "codex",
-            AnswerKind::UpdatedInput.note_kind(),
+            NoteKind::Dropped(AnswerKind::UpdatedInput),
             format!(
                 "codex can rewrite `{}` only through a string `command`; `updatedInput` dropped",
                 event.tool_name().unwrap_or_default()

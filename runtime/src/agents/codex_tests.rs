@@ -86,7 +86,10 @@ fn allow_alone_is_dropped_and_allow_with_rewrite_is_sent() {
     let n = Codex.encode(&pre_tool("x"), &allow());
     assert_eq!(n.stdout, "");
     assert_eq!(n.notes().count(), 1);
-    assert_eq!(n.notes[0].kind, AnswerKind::Allow.note_kind());
+    assert_eq!(
+        n.notes[0].kind,
+        crate::protocol::NoteKind::Dropped(AnswerKind::Allow)
+    );
     assert!(n.stderr.is_empty(), "a note is not a reason: {n:?}");
 
     let n = Codex.encode(

@@ -2,7 +2,7 @@
 //!
 //! Docs: <https://github.com/github/docs/blob/main/content/copilot/reference/hooks-reference.md>
 //! (and the older `hooks-configuration.md`; checked 2026-08 in
-//! `shared/reference/agent-protocols.md` §4, and 2026-11 against the recorded
+//! `docs/agent-protocols.md` §4, and 2026-11 against the recorded
 //! payloads of Copilot CLI 1.0.102, native and Claude-format).
 //!
 //! Traps (§15): the payloads do not name the event (it comes in argv), except

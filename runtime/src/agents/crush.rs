@@ -1,7 +1,7 @@
 //! Crush (Charm): Claude-compatible hooks in `crush.json`, flat handlers.
 //!
 //! Verified how: documented only, no binary run (the npm package downloads
-//! its binary from github.com at install time; `shared/reference/real-agents-2026.md` §7).
+//! its binary from github.com at install time; `docs/agent-protocols.md` §15.7).
 //! Docs: <https://github.com/charmbracelet/crush/blob/main/docs/hooks/README.md>
 //! ("Hooks are Claude Code-compatible"; "currently supports just one hook,
 //! `PreToolUse`") and the built-in skill `internal/skills/builtin/crush-hooks/SKILL.md`

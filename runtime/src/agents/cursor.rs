@@ -2,7 +2,7 @@
 //!
 //! Docs: <https://cursor.com/docs/agent/hooks>,
 //! <https://cursor.com/docs/reference/third-party-hooks> (checked 2026-08 in
-//! `shared/reference/agent-protocols.md` §5, partly from secondary sources;
+//! `docs/agent-protocols.md` §5, partly from secondary sources;
 //! no recorded payloads). Closed source.
 //!
 //! Cursor splits "before a tool" into the generic `preToolUse` and dedicated

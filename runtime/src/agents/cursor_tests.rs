@@ -5,7 +5,7 @@ use crate::agents::tests::*;
 use crate::agents::{Agent, DecodeError, Native};
 use crate::protocol::{Answer, Event, EventName};
 
-// Payloads as documented at cursor.com/docs/agent/hooks (agent-protocols.md §5.3).
+// Payloads as documented at cursor.com/docs/agent/hooks (docs/agent-protocols.md §5.3).
 fn common() -> serde_json::Value {
     json!({"conversation_id":"c1","generation_id":"g1","model":"m","cursor_version":"1.7","workspace_roots":["/w"],"user_email":"u@x"})
 }

@@ -1,7 +1,7 @@
 //! How long each agent waits for `agenthooks run`, and the budget that leaves the hooks.
 //!
 //! An agent that gives up on a hook command acts as if it allowed (every agent
-//! in `reference/agent-protocols.md` §14.5 fails open on a timeout). A hook
+//! in `docs/agent-protocols.md` §14.5 fails open on a timeout). A hook
 //! set to fail closed (`onError: "deny"`) is only worth something if its deny
 //! reaches the agent, so the runtime keeps its own deadline below the agent's:
 //! each handler's timeout is clamped to [`budget`] of the agent's deadline,

@@ -3,7 +3,7 @@
 //! Docs: <https://docs.factory.ai/reference/hooks-reference>,
 //! <https://docs.factory.ai/harness/hooks>; tool names also from
 //! <https://github.com/rtk-ai/rtk/pull/2267> (checked 2026-08 in
-//! `shared/reference/agent-protocols.md` §11; no recorded payloads).
+//! `docs/agent-protocols.md` §11; no recorded payloads).
 //!
 //! Input and answer are Claude's; only `Execute`, `Create` and `Edit` were
 //! seen in primary sources, the other tool names are unverified.

@@ -3,7 +3,7 @@
 //!
 //! Docs: <https://github.com/google-gemini/gemini-cli/blob/main/docs/hooks/reference.md>;
 //! source: <https://github.com/google-gemini/gemini-cli> `packages/core/src/hooks/`
-//! (@ 5411f113, checked 2026-08 in `shared/reference/agent-protocols.md` §3, and
+//! (@ 5411f113, checked 2026-08 in `docs/agent-protocols.md` §3, and
 //! 2026-11 against the recorded payloads of Gemini CLI 0.61.0).
 //!
 //! Traps (§15): valid JSON on stdout decides regardless of the exit code, and

@@ -9,7 +9,7 @@
 //! `tests/fixtures/agents/kilo-7.7.7/`): the project plugin directory
 //! `.kilo/plugin/`, `tool.execute.before` denying by throwing, the hook
 //! names and payloads of OpenCode. From the reference only
-//! (`shared/reference/real-agents-2026.md` §2): the user-level directory.
+//! (`docs/agent-protocols.md` §15.2): the user-level directory.
 //! Kilo has no Claude-format command hooks (no `PreToolUse` in the binary).
 
 use serde_json::{Map, Value};

@@ -4,7 +4,7 @@
 //! Docs: <https://kiro.dev/docs/cli/hooks> (same text as
 //! <https://github.com/aws/amazon-q-developer-cli/blob/main/docs/hooks.md>),
 //! <https://kiro.dev/docs/cli/v3/hooks/> (checked 2026-08 in
-//! `shared/reference/agent-protocols.md` §12; no recorded payloads).
+//! `docs/agent-protocols.md` §12; no recorded payloads).
 //!
 //! Only `preToolUse` can block (exit 2, stderr to the model); the stdout of
 //! `agentSpawn` and `userPromptSubmit` is added to the context; nothing else is

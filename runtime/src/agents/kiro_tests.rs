@@ -5,7 +5,7 @@ use crate::agents::tests::*;
 use crate::agents::Agent;
 use crate::protocol::EventName;
 
-// Payloads as documented at kiro.dev/docs/cli/hooks (agent-protocols.md §12).
+// Payloads as documented at kiro.dev/docs/cli/hooks (docs/agent-protocols.md §12).
 #[test]
 fn documented_payloads_decode() {
     let ev = decoded(

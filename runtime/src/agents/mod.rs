@@ -67,7 +67,7 @@
 //!   ([`ScriptSpec`]: the script's text), or a plugin file ([`PluginSpec`]:
 //!   its source)), and the paths whose presence means a project or user uses
 //!   the agent;
-//! - an [`Info`]: id, display name, `&TABLE`, `&INSTALL`, and where the agent
+//! - an `Info` (`agents/info.rs`): id, display name, `&TABLE`, `&INSTALL`, and where the agent
 //!   differs from the defaults, its deadline (how long it waits for a hook),
 //!   the other agent whose hooks it also runs (Copilot, Cursor and Devin run
 //!   Claude's), the payload keys that name its event, and where its users
@@ -82,7 +82,7 @@
 //!
 //! Agents close enough to Claude's protocol to need no code of their own
 //! (Qwen, Factory, Antigravity, Goose, Crush, Auggie, Junie, Qoder, Devin)
-//! are a [`ClaudeLike`] value: their [`Info`] and which answer [`Dialect`]
+//! are a [`ClaudeLike`] value: their `Info` and which answer [`Dialect`]
 //! they read.
 //!
 //! Because dropping happens in [`plan::plan`] from the same [`Caps`] that
@@ -128,6 +128,12 @@ mod table;
 pub mod windsurf;
 
 pub use claude_json::{ClaudeLike, Dialect};
+
+// `Info` lives in a private module, so no other crate can name it and so
+// none can implement [`Agent`] (whose `info` returns it): the trait is
+// sealed and may grow.
+mod info;
+pub(crate) use info::Info;
 use install_spec::project_and_home;
 pub use install_spec::{
     claude_handler, shows_status_message, AlsoRuns, Field, InstallSpec, JsonSpec, Literal,
@@ -144,6 +150,7 @@ pub use table::{
 
 /// What `run` writes back to the agent.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Native {
     /// Written to stdout as is (often one JSON document, or nothing).
     pub stdout: String,
@@ -242,87 +249,20 @@ pub enum DecodeError {
     Invalid(String),
 }
 
-/// What an agent states about itself as data: everything the trait's
-/// accessors return, one `static` (or field) per agent, so that an agent
-/// module names its id, table and install spec once.
-#[derive(Debug, Clone, Copy)]
-pub struct Info {
-    /// [`Agent::id`].
-    pub id: &'static str,
-    /// [`Agent::display_name`].
-    pub name: &'static str,
-    /// [`Agent::table`].
-    pub table: &'static Table,
-    /// [`Agent::install_spec`].
-    pub install: &'static InstallSpec,
-    /// [`Agent::deadline`].
-    pub deadline: deadline::Deadline,
-    /// [`Agent::also_runs`].
-    pub also_runs: Option<AlsoRuns>,
-    /// The payload keys that may name the event, in order, for the default
-    /// [`Agent::decode`] (`--event`, which `install` always writes, comes
-    /// first anyway).
-    pub names: &'static [&'static str],
-    /// [`Agent::native_hooks`].
-    pub native_hooks: NativeHooks,
-}
-
-impl Info {
-    /// An agent that names the event in `hook_event_name`, has an
-    /// undocumented deadline ([`deadline::UNVERIFIED`]) and runs no other
-    /// agent's hooks; the `with_*` methods say where it differs.
-    pub const fn new(
-        id: &'static str,
-        name: &'static str,
-        table: &'static Table,
-        install: &'static InstallSpec,
-    ) -> Info {
-        Info {
-            id,
-            name,
-            table,
-            install,
-            deadline: deadline::UNVERIFIED,
-            also_runs: None,
-            names: &["hook_event_name"],
-            native_hooks: NativeHooks::INSTALLED,
-        }
-    }
-
-    /// The same agent, whose users keep their own hooks as `native` says.
-    pub const fn with_native_hooks(self, native_hooks: NativeHooks) -> Info {
-        Info {
-            native_hooks,
-            ..self
-        }
-    }
-
-    /// The same agent, waiting `deadline` for a hook.
-    pub const fn with_deadline(self, deadline: deadline::Deadline) -> Info {
-        Info { deadline, ..self }
-    }
-
-    /// The same agent, naming the event by the first of `names` present.
-    pub const fn with_names(self, names: &'static [&'static str]) -> Info {
-        Info { names, ..self }
-    }
-
-    /// The same agent, running `also`'s hooks too.
-    pub const fn with_also_runs(self, also: AlsoRuns) -> Info {
-        Info {
-            also_runs: Some(also),
-            ..self
-        }
-    }
-}
-
-/// An agent adapter.
+/// An agent adapter: [`find`] one by id, or take it from [`AGENTS`].
+///
+/// Sealed (its `info` names a type no other crate can name): the agents
+/// are this crate's modules, so the trait can grow.
+/// Outside the crate, an agent decodes its native input ([`Agent::decode`])
+/// and encodes an answer ([`Agent::encode`], [`Agent::no_opinion`]); the
+/// methods hidden from the docs are how the modules define an agent.
 ///
 /// An agent implements [`Agent::info`] and, where its protocol differs from
 /// Claude's, [`Agent::reshape`] (its payload into Claude's layout) and
 /// [`Agent::write`] (an [`Intent`] in its own answer format); [`Agent::decode`]
 /// and [`Agent::encode`] put the shared halves around them.
 pub trait Agent: Sync + Send {
+    #[doc(hidden)]
     /// The agent's id, names, table, install spec, deadline and event keys.
     fn info(&self) -> &Info;
 
@@ -336,35 +276,41 @@ pub trait Agent: Sync + Send {
         self.info().name
     }
 
+    #[doc(hidden)]
     /// The agent's events, tools, renames and capabilities.
     fn table(&self) -> &'static Table {
         self.info().table
     }
 
+    #[doc(hidden)]
     /// Where `install` registers the agent's hooks and what an entry looks
     /// like (the module's `INSTALL`).
     fn install_spec(&self) -> &'static InstallSpec {
         self.info().install
     }
 
+    #[doc(hidden)]
     /// How long the agent waits for a hook before it gives up (and allows);
     /// [`deadline::UNVERIFIED`] where the agent does not document it.
     fn deadline(&self) -> deadline::Deadline {
         self.info().deadline
     }
 
+    #[doc(hidden)]
     /// Another agent's hooks config this agent also runs (see [`AlsoRuns`]);
     /// `None` for most agents.
     fn also_runs(&self) -> Option<AlsoRuns> {
         self.info().also_runs
     }
 
+    #[doc(hidden)]
     /// Where the agent's users keep their own hooks and the variables its
     /// hooks get (what `agenthooks import` reads, see [`native_hooks`]).
     fn native_hooks(&self) -> NativeHooks {
         self.info().native_hooks
     }
 
+    #[doc(hidden)]
     /// What this agent does with agenthooks' own `.agents/hooks.json` (parsed)
     /// when it reads that path itself, natively (Antigravity does); `None`
     /// for the agents that do not read it. `check` warns from this.
@@ -372,6 +318,7 @@ pub trait Agent: Sync + Send {
         None
     }
 
+    #[doc(hidden)]
     /// The agent's payload, once its event's `row` is known, reshaped into
     /// Claude's layout where it differs beyond names (which the table
     /// renames): nothing for agents that send Claude's payload.
@@ -380,7 +327,7 @@ pub trait Agent: Sync + Send {
     /// Native input → canonical event. `event` is the `--event` argument, native
     /// or canonical spelling, for agents whose payload does not name the event.
     ///
-    /// [`start_decode`] with the agent's [`Info::names`], [`Agent::reshape`],
+    /// [`start_decode`] with the agent's `Info::names`, [`Agent::reshape`],
     /// then [`finish_decode`].
     ///
     /// # Errors
@@ -393,6 +340,7 @@ pub trait Agent: Sync + Send {
         finish_decode(info.id, info.table, row, input)
     }
 
+    #[doc(hidden)]
     /// What the agent acts on, `intent` (planned for `row`), in its own
     /// answer format: Claude's JSON answer unless the agent says otherwise.
     fn write(&self, event: &Event, row: &EventRow, intent: Intent) -> Native {
@@ -422,6 +370,7 @@ pub trait Agent: Sync + Send {
         self.table().canonical_events()
     }
 
+    #[doc(hidden)]
     /// The capability row `agenthooks agents` prints, derived from [`Agent::table`].
     fn capabilities(&self) -> Capabilities {
         Capabilities {
@@ -430,6 +379,7 @@ pub trait Agent: Sync + Send {
         }
     }
 
+    #[doc(hidden)]
     /// The table row an event was decoded from (its recorded native name),
     /// else the row serving its canonical name (events made up by `fire`).
     fn row_for(&self, event: &Event) -> Option<&'static EventRow> {
@@ -644,7 +594,7 @@ pub fn intent_for<A: Agent + ?Sized>(
             } else {
                 vec![plan::agent_note(
                     agent.id(),
-                    "no-event",
+                    crate::protocol::NoteKind::NoEvent,
                     format!(
                         "{} has no `{}` event; the answer was dropped",
                         agent.id(),

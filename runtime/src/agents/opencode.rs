@@ -4,7 +4,7 @@
 //!
 //! Source: <https://github.com/anomalyco/opencode> `packages/plugin/src/index.ts`;
 //! docs: <https://opencode.ai/docs/plugins> (checked 2026-08 in
-//! `shared/reference/agent-protocols.md` §9; no recorded payloads).
+//! `docs/agent-protocols.md` §9; no recorded payloads).
 //!
 //! # The plugin contract
 //!

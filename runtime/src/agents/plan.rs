@@ -9,7 +9,9 @@
 use serde_json::{Map, Value};
 
 use super::table::{AnswerKind, Caps, EventRow, Rename, Table};
-use crate::protocol::{one_line, Answer, Behavior, Event, Note, PermissionDecision, Source};
+use crate::protocol::{
+    one_line, Answer, Behavior, Event, Note, NoteKind, PermissionDecision, Source,
+};
 
 /// A permission verdict before a tool.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -114,11 +116,11 @@ pub fn note(agent: &str, native: &str, kind: AnswerKind, instead: &str) -> Note 
         "{agent} does not act on `{}` at `{native}`; {instead}",
         kind.field()
     );
-    agent_note(agent, kind.note_kind(), text)
+    agent_note(agent, NoteKind::Dropped(kind), text)
 }
 
 /// A note of `kind` from the adapter of `agent`.
-pub fn agent_note(agent: &str, kind: &'static str, text: String) -> Note {
+pub fn agent_note(agent: &str, kind: NoteKind, text: String) -> Note {
     let source = Source::Agent {
         id: agent.to_string(),
     };
@@ -253,7 +255,7 @@ impl Planner<'_> {
                 let (agent, native) = (self.agent, self.native);
                 self.out.notes.push(agent_note(
                     agent,
-                    "defer",
+                    NoteKind::Defer,
                     format!(
                         "{agent} does not act on `permissionDecision: defer` at `{native}`; dropped"
                     ),
@@ -409,7 +411,7 @@ impl Planner<'_> {
             }
         }
         for text in cut {
-            self.out.notes.push(agent_note(agent, "cut", text));
+            self.out.notes.push(agent_note(agent, NoteKind::Cut, text));
         }
     }
 
@@ -428,7 +430,7 @@ impl Planner<'_> {
         for field in extra.by_ref().take(EXTRA_NOTES) {
             self.out.notes.push(agent_note(
                 agent,
-                "other-field",
+                NoteKind::OtherField,
                 format!(
                     "{agent} does not act on `{}` at `{native}`; dropped",
                     one_line(field)
@@ -439,7 +441,7 @@ impl Planner<'_> {
         if more > 0 {
             self.out.notes.push(agent_note(
                 agent,
-                "other-field",
+                NoteKind::OtherField,
                 format!("{agent} does not act on {more} more answer fields at `{native}`; dropped"),
             ));
         }
@@ -564,7 +566,11 @@ mod tests {
                     assert!(text.ends_with("[cut by agenthooks]"));
                     cut += 1;
                 }
-                let notes = intent.notes.iter().filter(|n| n.kind == "cut").count();
+                let notes = intent
+                    .notes
+                    .iter()
+                    .filter(|n| n.kind == crate::protocol::NoteKind::Cut)
+                    .count();
                 assert_eq!(notes, texts.iter().filter(|t| t.is_some()).count());
             }
         }

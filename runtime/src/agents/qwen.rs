@@ -4,7 +4,7 @@
 //! Docs: <https://github.com/QwenLM/qwen-code/blob/main/docs/users/features/hooks.md>;
 //! source: <https://github.com/QwenLM/qwen-code> `packages/core/src/hooks/{types.ts,
 //! hook-matcher.ts, tool-name-mapping.json}` (checked 2026-08 in
-//! `shared/reference/agent-protocols.md` §8, and 2026-11 against the recorded
+//! `docs/agent-protocols.md` §8, and 2026-11 against the recorded
 //! payloads of Qwen Code 0.15.10 and 0.24.4).
 //!
 //! The answer is Claude's JSON; only the tool names (and a rewritten input's

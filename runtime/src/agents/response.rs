@@ -14,7 +14,7 @@
 //!   {filePath, content, numLines, startLine, totalLines}}`; `Write`
 //!   `{filePath, content}`; `Edit` `{filePath, oldString, newString,
 //!   replaceAll}` (Claude's shapes, from its recorded payloads and
-//!   `shared/reference/agent-protocols.md` §1). Other tools keep the agent's
+//!   `docs/agent-protocols.md` §1). Other tools keep the agent's
 //!   value: Claude's shapes for them are not one per tool.
 //! - `error` (PostToolUseFailure): a string, as Claude sends it.
 //! - `prompt` (UserPromptSubmit): a string.

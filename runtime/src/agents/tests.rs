@@ -312,7 +312,7 @@ fn the_encoder_drops_a_field_exactly_when_the_capability_row_says_so() {
                 let native = agent.encode(&event, &answer_of(kind, row.canonical));
                 let dropped: Vec<&Note> = native
                     .notes()
-                    .filter(|n| n.kind == kind.note_kind())
+                    .filter(|n| n.kind == crate::protocol::NoteKind::Dropped(kind))
                     .collect();
                 let all_notes: Vec<&Note> = native.notes().collect();
                 let ctx = format!("{} {} {:?}: {native:?}", agent.id(), row.native, kind);
@@ -482,7 +482,7 @@ type Case = (
 );
 
 /// Each canonical answer × each agent, against the agent's documented answer
-/// (`reference/agent-protocols.md` §14.3): (agent, native event, answer,
+/// (`docs/agent-protocols.md` §14.3): (agent, native event, answer,
 /// expected stdout — JSON compared as JSON, else exactly —, exit code,
 /// stderr lines that are not notes, number of notes).
 #[test]
@@ -1021,7 +1021,7 @@ fn combined_answers_keep_each_agent_s_rules() {
     }
 }
 
-/// Codex rejects unknown fields and a few combinations (agent-protocols.md §2.4).
+/// Codex rejects unknown fields and a few combinations (docs/agent-protocols.md §2.4).
 fn codex_fields_only(event: EventName, v: &Value, ctx: &str) {
     let top = [
         "continue",
@@ -1327,27 +1327,11 @@ fn decode_errors_about_an_event_name_are_one_bounded_line() {
 /// `layers::no_module_imports_from_a_layer_above_it`, keeps the stage order.)
 #[test]
 fn no_code_outside_agents_names_an_agent() {
-    fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
-        for entry in std::fs::read_dir(dir).expect("src dir").flatten() {
-            let path = entry.path();
-            if path.is_dir() {
-                walk(&path, out);
-            } else if path.extension().is_some_and(|e| e == "rs") {
-                out.push(path);
-            }
-        }
-    }
-    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
-    let mut files = Vec::new();
-    walk(&src, &mut files);
     let mut found = Vec::new();
-    for file in files {
-        let rel = file.strip_prefix(&src).expect("under src");
-        let name = rel.to_string_lossy();
-        if rel.starts_with("agents") || name.ends_with("tests.rs") {
+    for (name, text) in crate::layers::sources() {
+        if name.starts_with("agents/") {
             continue;
         }
-        let text = std::fs::read_to_string(&file).expect("readable");
         let code = text.split("#[cfg(test)]").next().unwrap_or_default();
         for agent in AGENTS.iter().filter(|a| a.id() != "claude") {
             if code.contains(&format!("\"{}\"", agent.id())) {

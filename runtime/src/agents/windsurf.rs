@@ -2,7 +2,7 @@
 //! code only.
 //!
 //! Docs: <https://docs.windsurf.com/windsurf/cascade/hooks> (checked 2026-08 in
-//! `shared/reference/agent-protocols.md` §6, with third-party adapters; no
+//! `docs/agent-protocols.md` §6, with third-party adapters; no
 //! recorded payloads). Closed source.
 //!
 //! The payload names its event in `agent_action_name` and carries the action

@@ -5,7 +5,7 @@ use crate::agents::tests::*;
 use crate::agents::{Agent, DecodeError, Native};
 use crate::protocol::{Answer, EventName};
 
-// Payloads as documented at docs.windsurf.com/windsurf/cascade/hooks (agent-protocols.md §6.2).
+// Payloads as documented at docs.windsurf.com/windsurf/cascade/hooks (docs/agent-protocols.md §6.2).
 fn payload(action: &str, info: serde_json::Value) -> serde_json::Value {
     json!({"agent_action_name":action,"trajectory_id":"t1","execution_id":"e1","timestamp":"2026-01-01T00:00:00Z","tool_info":info})
 }

@@ -16,7 +16,7 @@ use crate::cli::findings as status;
 use crate::config::Config;
 use crate::exec::once::{self, Claim};
 use crate::exec::wasm::{worker, WasmHost};
-use crate::protocol::{Answer, Event, EventName, Note, Source};
+use crate::protocol::{Answer, Event, EventName, Note, NoteKind, Source};
 use crate::trust::TrustStore;
 
 /// Whether `agent` fires a SessionStart agenthooks registers.
@@ -66,7 +66,7 @@ pub fn on_arrival(
     // Detached workers: the answer does not wait for them.
     worker::warm_in_background(&super::compile::components_of(config, false));
     let (store, store_note) = TrustStore::load();
-    notes.extend(store_note.map(|n| Note::new(Source::Trust, "trust", n)));
+    notes.extend(store_note.map(|n| Note::new(Source::Trust, NoteKind::Trust, n.to_string())));
     let hooks = status::hooks(config, &store, WasmHost::global());
     let stale_wiring = stale_wiring.map(|line| format!("agenthooks: {line}"));
     let message = match (status::notice(&hooks), stale_wiring) {
@@ -85,6 +85,6 @@ pub fn on_arrival(
             None => message,
         });
     } else {
-        notes.push(Note::runtime("held-back", message));
+        notes.push(Note::runtime(NoteKind::HeldBack, message));
     }
 }

@@ -53,7 +53,7 @@ pub fn run(_args: Args) -> anyhow::Result<ExitCode> {
     let (store, store_note) = crate::trust::TrustStore::load();
     let mut found = check(&root, &env, |h| store.trusts(h));
     if let Some(note) = store_note {
-        found.errors.push(note);
+        found.errors.push(note.to_string());
     }
     let mut out = io::stdout().lock();
     for line in &found.errors {

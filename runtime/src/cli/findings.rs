@@ -236,7 +236,10 @@ pub fn hook_reasons(handler: &Handler, store: &TrustStore, host: &WasmHost) -> V
         match (&gated.skip, gated.standing) {
             (Some(Skip::Untrusted), _) => reasons.push(Reason::Untrusted),
             (_, Standing::Narrowed) => reasons.push(Reason::Narrowed {
-                withheld: gated.notes.join("; "),
+                withheld: (gated.notes.iter())
+                    .map(ToString::to_string)
+                    .collect::<Vec<_>>()
+                    .join("; "),
             }),
             _ => {}
         }

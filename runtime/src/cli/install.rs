@@ -114,7 +114,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     }
     if ctx.scope == Scope::Project && !args.target.dry_run {
         // On a terminal, offer to trust the project's hooks after showing
-        // them, as `agenthooks trust` does (DESIGN.md §8); else say they wait.
+        // them, as `agenthooks trust` does (docs/design.md §8); else say they wait.
         let mut out = io::stdout().lock();
         if !super::trust::offer(&ctx.root, Some(ctx.env.home.clone()), &mut out)? {
             ctx.note_untrusted(&mut out)?;

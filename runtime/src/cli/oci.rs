@@ -1,5 +1,5 @@
 //! `agenthooks publish`, `pull` and `lock`: components through an OCI
-//! registry ([`crate::oci`]). The only commands that reach a registry.
+//! registry (`crate::oci`). The only commands that reach a registry.
 //!
 //! - `publish PATH oci://host/repo:tag` pushes a component and prints its
 //!   digest reference (`oci://host/repo@sha256:…`).

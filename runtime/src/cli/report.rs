@@ -6,7 +6,7 @@ use std::fmt::Write as _;
 use serde_json::{json, Value};
 
 use crate::exec::Report;
-use crate::protocol::{one_line, Exit, Note, Outcome};
+use crate::protocol::{one_line, Exit, Note, NoteKind, Outcome};
 
 /// How much of a hook's stdout or stderr the text report shows.
 const EXCERPT_CHARS: usize = 400;
@@ -14,7 +14,7 @@ const EXCERPT_CHARS: usize = 400;
 /// A line of the CLI's own for stderr, as every note is printed
 /// ([`Note::line`]: prefixed once, one bounded line).
 pub fn note_line(text: &str) -> String {
-    Note::runtime("info", text).line()
+    Note::runtime(NoteKind::Info, text).line()
 }
 
 /// A report as JSON (for `fire --json`).

@@ -28,7 +28,7 @@ use crate::config::{self, LoadOptions, Scope};
 use crate::exec::ExecContext;
 use crate::install;
 use crate::pipeline::{self, Tail};
-use crate::protocol::Note;
+use crate::protocol::{Note, NoteKind};
 
 /// The largest input accepted on stdin. Real payloads are kilobytes; a
 /// transcript pasted into a prompt can reach megabytes.
@@ -80,12 +80,12 @@ fn allow_on_trouble(
     match std::panic::catch_unwind(AssertUnwindSafe(|| answer(notes))) {
         Ok(Ok(native)) => native,
         Ok(Err(err)) => {
-            notes.push(Note::runtime("input", format!("{err:#}; allowing")));
+            notes.push(Note::runtime(NoteKind::Input, format!("{err:#}; allowing")));
             allow
         }
         Err(_) => {
             notes.push(Note::runtime(
-                "internal",
+                NoteKind::Internal,
                 "allowing after an internal error",
             ));
             allow
@@ -110,7 +110,7 @@ pub fn bridge(args: &Args, input: impl Read, notes: &mut Vec<Note>) -> anyhow::R
     agents::derived::fill(&mut event, &agents::derived::origin());
     notes.extend(cwd_problem(&event).map(|problem| {
         Note::runtime(
-            "input",
+            NoteKind::Input,
             format!("{problem}: no project hooks can be found from it; check the agent's working directory"),
         )
     }));
@@ -119,7 +119,7 @@ pub fn bridge(args: &Args, input: impl Read, notes: &mut Vec<Note>) -> anyhow::R
     if !args.system && system_entry_installed(agent) {
         if args.verbose {
             notes.push(Note::runtime(
-                "verbose",
+                NoteKind::Verbose,
                 format!(
                     "{}'s system-wide file has the agenthooks entry, which runs this event; this entry steps aside",
                     agent.display_name()
@@ -131,7 +131,7 @@ pub fn bridge(args: &Args, input: impl Read, notes: &mut Vec<Note>) -> anyhow::R
     if let Some(host) = running_its_own_entry(agent, root.as_deref().or(cwd.as_deref())) {
         if args.verbose {
             notes.push(Note::runtime(
-                "verbose",
+                NoteKind::Verbose,
                 format!(
                     "{} runs this event through its own agenthooks entry; the {} entry steps aside",
                     host.display_name(),
@@ -206,7 +206,7 @@ fn wiring_note(
     let drift = install::drift(agent, &install::Used::of(config), root, &env)?;
     Some(Note::new(
         crate::protocol::Source::Config,
-        "wiring",
+        crate::protocol::NoteKind::Wiring,
         drift.to_string(),
     ))
 }
@@ -384,7 +384,10 @@ mod tests {
         assert_eq!(native, allow);
         let native = allow_on_trouble(&mut notes, allow.clone(), |_| panic!("a bug"));
         assert_eq!(native, allow);
-        let kinds: Vec<(&str, &str)> = notes.iter().map(|n| (n.kind, n.text.as_str())).collect();
+        let kinds: Vec<(&str, &str)> = notes
+            .iter()
+            .map(|n| (n.kind.as_str(), n.text.as_str()))
+            .collect();
         assert_eq!(
             kinds,
             [

@@ -77,7 +77,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             .broken
             .iter()
             .map(ToString::to_string)
-            .chain(store_note)
+            .chain(store_note.map(|n| n.to_string()))
             .collect(),
     };
     let mut out = io::stdout().lock();

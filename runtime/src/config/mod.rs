@@ -34,6 +34,7 @@ pub use warning::{ConfigWarning, WarningKind};
 /// Loading never fails: what could not be used is in `warnings` (an entry) or
 /// `broken` (a whole file), each one line when shown, and the rest still runs.
 #[derive(Debug, Clone, Default)]
+#[non_exhaustive]
 pub struct Config {
     /// The handlers, in declaration order: managed, then user, then project.
     pub handlers: Vec<Handler>,

@@ -234,14 +234,10 @@ pub async fn run(spec: &PromptSpec, handler: &Handler, event: &Event, ctx: &Exec
         });
         return report;
     };
-    let endpoint = match llm::endpoint(ctx.llm.as_ref(), spec.model.as_deref(), |name| {
-        std::env::var(name).ok()
-    }) {
+    let endpoint = llm::endpoint_from_env(ctx.llm.as_ref(), spec.model.as_deref());
+    let endpoint = match endpoint {
         Ok(endpoint) => endpoint,
-        Err(why) => {
-            report.outcome = Outcome::Failed(Failure::ModelRequest { why });
-            return report;
-        }
+        Err(failure) => return report.failed(failure),
     };
     let deadline = tokio::time::Instant::now() + handler.timeout;
     let timed_out = || {

@@ -81,11 +81,7 @@ pub fn call(root: &Path, name: &str, input: &Value) -> Result<String, String> {
 
 fn cut(mut text: String) -> String {
     if text.len() > RESULT_MAX {
-        let mut at = RESULT_MAX;
-        while !text.is_char_boundary(at) {
-            at -= 1;
-        }
-        text.truncate(at);
+        text.truncate(text.floor_char_boundary(RESULT_MAX));
         text.push_str("\n[cut: the result is over 32 KiB]");
     }
     text

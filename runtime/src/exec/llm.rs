@@ -89,6 +89,17 @@ impl Endpoint {
     }
 }
 
+/// The endpoint a prompt or agent hook naming `hook_model` calls, with the
+/// API key from the process environment; what is missing is the hook's
+/// [`Failure::ModelRequest`](crate::protocol::Failure::ModelRequest).
+pub fn endpoint_from_env(
+    settings: Option<&LlmSettings>,
+    hook_model: Option<&str>,
+) -> Result<Endpoint, crate::protocol::Failure> {
+    endpoint(settings, hook_model, |name| std::env::var(name).ok())
+        .map_err(|why| crate::protocol::Failure::ModelRequest { why })
+}
+
 /// Where a prompt hook asking for `hook_model` sends its request, given the
 /// `llm` setting (if any) and the environment (`env`). The error says what
 /// to set.

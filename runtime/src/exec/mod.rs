@@ -3,7 +3,7 @@
 //!
 //! Why declaration order: the aggregator joins reasons and contexts in the
 //! order hooks are declared, so the answer is the same every run whichever
-//! hook finishes first (DESIGN.md §5).
+//! hook finishes first (docs/design.md §5).
 
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -12,7 +12,7 @@ use std::time::Duration;
 
 use crate::agents::deadline::EventDeadline;
 use crate::config::{Budgets, Handler, HandlerKind, LlmSettings, Scope};
-use crate::protocol::{Event, Exit, Note, Outcome, Skip};
+use crate::protocol::{Event, Exit, Failure, Note, NoteKind, Outcome, Skip};
 
 pub mod agent;
 pub mod agent_tools;
@@ -73,6 +73,7 @@ impl Standing {
 
 /// What running one handler produced, for the aggregator, `fire` and the audit log.
 #[derive(Debug, Clone)]
+#[non_exhaustive]
 pub struct Report {
     /// The handler's label (see [`crate::config::Handler::label`]).
     pub label: String,
@@ -106,11 +107,13 @@ pub struct Report {
     /// How the trust gate let it run (see [`Standing`]); `None` until the
     /// gate's [`merge`](crate::trust::Gate::merge) sets it.
     pub standing: Option<Standing>,
+    #[doc(hidden)]
     /// What a prompt hook's model call came to (never its key).
     pub llm: Option<prompt::LlmCall>,
 }
 
 impl Report {
+    #[doc(hidden)]
     /// An empty report for `handler` (its outcome: an answer with no opinion),
     /// for an executor to fill in.
     pub fn new(handler: &Handler, kind: &str) -> Report {
@@ -182,7 +185,13 @@ impl Report {
                     .iter()
                     .map(move |detail| format!("hook {label}: {detail}")),
             )
-            .map(move |line| Note::hook(label, "verbose", line))
+            .map(move |line| Note::hook(label, NoteKind::Verbose, line))
+    }
+
+    /// The report with `failure` as its outcome.
+    pub(crate) fn failed(mut self, failure: Failure) -> Report {
+        self.outcome = Outcome::Failed(failure);
+        self
     }
 
     /// This hook's own notes (output cut, grants withheld, ...), each naming it.
@@ -190,9 +199,10 @@ impl Report {
         let label = &self.label;
         self.notes
             .iter()
-            .map(move |note| Note::hook(label, "hook-note", format!("hook {label}: {note}")))
+            .map(move |note| Note::hook(label, NoteKind::HookNote, format!("hook {label}: {note}")))
     }
 
+    #[doc(hidden)]
     /// A report for a handler that was not run.
     pub fn skipped(handler: &Handler, kind: &str, skip: Skip) -> Report {
         let mut report = Report::new(handler, kind);

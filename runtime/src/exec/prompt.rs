@@ -241,14 +241,10 @@ pub fn objection(
 pub async fn run(spec: &PromptSpec, handler: &Handler, event: &Event, ctx: &ExecContext) -> Report {
     let started = Instant::now();
     let mut report = Report::new(handler, "prompt");
-    let endpoint = match llm::endpoint(ctx.llm.as_ref(), spec.model.as_deref(), |name| {
-        std::env::var(name).ok()
-    }) {
+    let endpoint = llm::endpoint_from_env(ctx.llm.as_ref(), spec.model.as_deref());
+    let endpoint = match endpoint {
         Ok(endpoint) => endpoint,
-        Err(why) => {
-            report.outcome = Outcome::Failed(Failure::ModelRequest { why });
-            return report;
-        }
+        Err(failure) => return report.failed(failure),
     };
     let name = event.name();
     let system = match name {

@@ -13,7 +13,7 @@ use super::{native_files, normalise, show};
 use crate::agents::Agent;
 use crate::config::{Config, Handler, HandlerKind, Scope};
 use crate::install::Env;
-use crate::protocol::{one_line, Event, EventName, Note};
+use crate::protocol::{one_line, Event, EventName, Note, NoteKind};
 use crate::select::{select, Matcher};
 
 /// One hook run twice.
@@ -158,7 +158,7 @@ pub fn drop_doubles(
             return true;
         };
         notes.push(Note::runtime(
-            "double",
+            NoteKind::Double,
             format!(
                 "{} skipped: {} runs the same command from `{}` for this event; `agenthooks import {} --move` keeps one",
                 h.label,

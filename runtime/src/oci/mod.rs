@@ -299,7 +299,8 @@ impl Store {
         crate::dirs::cache().map(|c| Store { dir: c.join("oci") })
     }
 
-    /// A store in `dir`.
+    /// A store in `dir` (tests: the runtime keeps one in the cache).
+    #[cfg(test)]
     pub fn at(dir: impl Into<PathBuf>) -> Store {
         Store { dir: dir.into() }
     }

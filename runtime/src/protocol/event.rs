@@ -116,8 +116,8 @@ event_names! {
 }
 
 /// What Claude Code does at one event: the per-event rules the aggregator,
-/// the output parser and the adapters read (`reference/agent-protocols.md`
-/// §1.1-1.4). One row per event in [`EventName::facts`].
+/// the output parser and the adapters read (`docs/agent-protocols.md`
+/// §1). One row per event in [`EventName::facts`].
 #[derive(Debug, Clone, Copy)]
 struct Facts {
     /// The input field a matcher is tested against, if any.

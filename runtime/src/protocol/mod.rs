@@ -4,6 +4,7 @@
 //! Nothing here does I/O.
 
 mod answer;
+mod answer_kind;
 mod event;
 mod note;
 mod outcome;
@@ -12,7 +13,8 @@ mod parse;
 pub use answer::{
     Answer, Behavior, Decision, HookSpecificOutput, PermissionDecision, PermissionRequestDecision,
 };
+pub use answer_kind::AnswerKind;
 pub use event::{Event, EventError, EventName, ToolKind, UnknownEvent};
-pub use note::{Note, Source, NOTE_PREFIX};
+pub use note::{Note, NoteKind, Source, NOTE_PREFIX};
 pub use outcome::{one_line, Failure, Outcome, Skip, NOTE_MAX_CHARS};
 pub use parse::{parse_output, parse_stdout, Exit};

@@ -1,6 +1,6 @@
 //! The one parser of a command hook's output: (exit code, stdout, stderr) → [`Outcome`].
 //!
-//! It follows Claude Code's rules (DESIGN.md §3): exit 2 blocks with stderr as
+//! It follows Claude Code's rules (docs/design.md §3): exit 2 blocks with stderr as
 //! the reason (a JSON reason on stdout wins); exit 0 parses stdout as JSON when
 //! it starts with `{`, or treats plain text as context on the events where
 //! Claude Code does; any other exit is a failure, which allows.

@@ -8,6 +8,7 @@ use std::time::Duration;
 
 use serde_json::Value;
 
+use super::note::{Held, TrustNote};
 use super::TrustStore;
 use crate::config::{Grants, Handler, HandlerKind, Limits, Scope, DEFAULT_TIMEOUT};
 use crate::exec::Report;
@@ -27,29 +28,10 @@ pub struct Gated {
     /// `Some` when it must not run (an untrusted project command).
     pub skip: Option<Skip>,
     /// Notes for its report (grants withheld, ...).
-    pub notes: Vec<String>,
+    pub notes: Vec<TrustNote>,
     /// Set by [`Gate::clamp`]: why its timeout is shorter than configured,
     /// added to its report only if it timed out (when the clamp mattered).
     pub clamped: Option<String>,
-}
-
-/// How many untrusted project hooks of one file were held back, and how.
-#[derive(Debug, Clone, Copy, Default)]
-struct Held {
-    /// Command hooks not run.
-    skipped: usize,
-    /// Http hooks not run.
-    skipped_http: usize,
-    /// Prompt hooks not run (nothing sent to a model).
-    skipped_llm: usize,
-    /// MCP tool hooks not run (no server started, nothing sent).
-    skipped_mcp: usize,
-    /// Wasm hooks run with narrowed grants.
-    narrowed: usize,
-    /// Wasm hooks whose answer lost what only trust allows.
-    restricted: usize,
-    /// Hooks not run past [`UNTRUSTED_PER_EVENT`].
-    capped: usize,
 }
 
 /// The most hooks an untrusted project runs at one event: the rest are
@@ -64,7 +46,7 @@ pub struct Gate {
     pub handlers: Vec<Gated>,
     /// Notes for the whole run: at most one about untrusted hooks (naming
     /// `agenthooks trust`), and one if the store is corrupt.
-    pub notes: Vec<String>,
+    pub notes: Vec<TrustNote>,
     /// The store, to look up a sandboxed hook's trust only when needed.
     store: TrustStore,
     /// How to read the store when the gate did not need it: [`Gate::merge`]
@@ -117,7 +99,9 @@ impl Gate {
                 },
             };
             report.standing = Some(gated.standing);
-            report.notes.splice(0..0, gated.notes.iter().cloned());
+            report
+                .notes
+                .splice(0..0, gated.notes.iter().map(ToString::to_string));
             if let (Some(why), Outcome::Failed(Failure::Timeout { .. })) =
                 (&gated.clamped, &report.outcome)
             {
@@ -193,7 +177,7 @@ impl Gate {
     }
 
     /// Put the note of a corrupt store first.
-    fn note_store_trouble(&mut self, note: Option<String>) {
+    fn note_store_trouble(&mut self, note: Option<TrustNote>) {
         if let Some(note) = note {
             self.notes.insert(0, note);
             if let Some(i) = self.held_note.as_mut() {
@@ -204,7 +188,7 @@ impl Gate {
 
     /// Write (or rewrite) the one note about untrusted hooks.
     fn refresh_held_note(&mut self) {
-        let Some(note) = held_note(&self.held) else {
+        let Some(note) = TrustNote::held_back(&self.held) else {
             return;
         };
         match self.held_note {
@@ -308,7 +292,7 @@ pub fn gate(selected: &[&Handler]) -> Gate {
 }
 
 /// Reads the trust store: [`TrustStore::load`], or a stand-in in tests.
-pub(crate) type Loader = fn() -> (TrustStore, Option<String>);
+pub(crate) type Loader = fn() -> (TrustStore, Option<TrustNote>);
 
 /// [`gate`], reading the store with `load`, and only when some handler's
 /// gating depends on it; otherwise [`Gate::merge`] reads it if an answer does.
@@ -389,7 +373,7 @@ pub fn gate_with(store: &TrustStore, selected: &[&Handler]) -> Gate {
             | HandlerKind::McpTool(_) => {
                 let trusted = store.lookup(handler).unwrap_or_else(|e| {
                     // A script that became a FIFO or a huge file: changed.
-                    gated.notes.push(format!("counts as changed: {e}"));
+                    gated.notes.push(TrustNote::Changed { why: e.to_string() });
                     false
                 });
                 if trusted {
@@ -423,10 +407,7 @@ pub fn gate_with(store: &TrustStore, selected: &[&Handler]) -> Gate {
                         spec.limits = spec.limits.capped_at(Limits::DEFAULT);
                     }
                     gated.handler.timeout = gated.handler.timeout.min(DEFAULT_TIMEOUT);
-                    gated.notes.push(format!(
-                        "runs without {} until trusted",
-                        withheld.join(", ")
-                    ));
+                    gated.notes.push(TrustNote::Withheld { withheld });
                     gate.held.entry(handler.file.clone()).or_default().narrowed += 1;
                 }
             }
@@ -478,83 +459,6 @@ fn cap_untrusted(gate: &mut Gate, store: &TrustStore) {
             gated.notes.clear();
         }
     }
-}
-
-/// The one note of a run with untrusted project hooks, naming `agenthooks
-/// trust`; `None` when nothing was held back.
-fn held_note(held: &BTreeMap<PathBuf, Held>) -> Option<String> {
-    if held.is_empty() {
-        return None;
-    }
-    let total = held.values().fold(Held::default(), |a, b| Held {
-        skipped: a.skipped + b.skipped,
-        skipped_http: a.skipped_http + b.skipped_http,
-        skipped_llm: a.skipped_llm + b.skipped_llm,
-        skipped_mcp: a.skipped_mcp + b.skipped_mcp,
-        narrowed: a.narrowed + b.narrowed,
-        restricted: a.restricted + b.restricted,
-        capped: a.capped + b.capped,
-    });
-    let they_ask = if total.narrowed == 1 {
-        "it asks"
-    } else {
-        "they ask"
-    };
-    let without = format!(" without the access {they_ask} for");
-    let past_cap = format!(" past the limit of {UNTRUSTED_PER_EVENT} per event");
-    // (how many, what was done to them, which hooks, the rest of the sentence)
-    let what: Vec<String> = [
-        (total.skipped, "skipped", "untrusted project command", ""),
-        (
-            total.skipped_http,
-            "held back",
-            "untrusted project http",
-            ", which would send events off the machine",
-        ),
-        (
-            total.skipped_llm,
-            "held back",
-            "untrusted project prompt",
-            ", which would send events to your model",
-        ),
-        (
-            total.skipped_mcp,
-            "held back",
-            "untrusted project mcp_tool",
-            ", which would start or call MCP servers",
-        ),
-        (total.narrowed, "ran", "untrusted project wasm", &without),
-        (
-            total.restricted,
-            "ignored the allow or rewrite in the answer of",
-            "untrusted project wasm",
-            "",
-        ),
-        (total.capped, "skipped", "more untrusted project", &past_cap),
-    ]
-    .into_iter()
-    .filter(|(n, ..)| *n > 0)
-    .map(|(n, verb, which, tail)| {
-        let hooks = if n == 1 { "hook" } else { "hooks" };
-        format!("{verb} {n} {which} {hooks}{tail}")
-    })
-    .collect();
-    if what.is_empty() {
-        return None;
-    }
-    let files: Vec<String> = held.keys().map(|f| format!("`{}`", f.display())).collect();
-    let count = total.skipped
-        + total.skipped_http
-        + total.skipped_llm
-        + total.narrowed
-        + total.restricted
-        + total.capped;
-    let them = if count == 1 { "it" } else { "them" };
-    Some(format!(
-        "{} from {}; review and allow {them} with `agenthooks trust`",
-        what.join(" and "),
-        files.join(", ")
-    ))
 }
 
 /// The limits of a project wasm hook raised above the sandbox defaults

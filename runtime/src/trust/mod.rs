@@ -11,7 +11,7 @@
 //! `agenthooks install` run in the project); a project **wasm** hook always
 //! runs, because the sandbox is its boundary, but with no more than read-only
 //! access to the project until it is trusted: `allow.write`, `allow.env`,
-//! `allow.net` and reads outside the project need trust (DESIGN.md §8).
+//! `allow.net` and reads outside the project need trust (docs/design.md §8).
 //! User-scope hooks are the user's own and trusted by definition.
 //!
 //! What is trusted is a [`Fingerprint`]: the SHA-256 of a handler's canonical
@@ -409,7 +409,7 @@ impl TrustStore {
     ///
     /// Never fails: a missing file is an empty store; an unreadable or corrupt
     /// one is an empty store plus the note to show (fail closed).
-    pub fn load() -> (TrustStore, Option<String>) {
+    pub fn load() -> (TrustStore, Option<TrustNote>) {
         match store_path() {
             Some(path) => TrustStore::load_from(&path),
             None => (TrustStore::empty(), None),
@@ -417,7 +417,7 @@ impl TrustStore {
     }
 
     /// Read the store at `path` (see [`TrustStore::load`]).
-    pub fn load_from(path: &Path) -> (TrustStore, Option<String>) {
+    pub fn load_from(path: &Path) -> (TrustStore, Option<TrustNote>) {
         let mut store = TrustStore {
             path: Some(path.to_path_buf()),
             projects: BTreeMap::new(),
@@ -425,7 +425,7 @@ impl TrustStore {
         let text = match fsread::read_bounded(path, caps::TRUST_STORE) {
             Ok(text) => text,
             Err(ReadError::NotFound { .. }) => return (store, None),
-            Err(e) => return (store, Some(corrupt_note(path, &e.to_string()))),
+            Err(e) => return (store, Some(TrustNote::store_unreadable(path, e))),
         };
         match serde_json::from_slice::<StoreFile>(&text) {
             Ok(file) if file.version == STORE_VERSION => {
@@ -434,9 +434,9 @@ impl TrustStore {
             }
             Ok(file) => {
                 let why = format!("unknown version {}", file.version);
-                (store, Some(corrupt_note(path, &why)))
+                (store, Some(TrustNote::store_unreadable(path, why)))
             }
-            Err(e) => (store, Some(corrupt_note(path, &e.to_string()))),
+            Err(e) => (store, Some(TrustNote::store_unreadable(path, e))),
         }
     }
 
@@ -607,14 +607,6 @@ impl TrustStore {
     }
 }
 
-fn corrupt_note(path: &Path, why: &str) -> String {
-    format!(
-        "the trust store `{}` cannot be read ({why}); every project hook counts as \
-         untrusted; delete the file and run `agenthooks trust` in each project to trust its hooks again",
-        path.display()
-    )
-}
-
 fn create_private_dir(dir: &Path) -> io::Result<()> {
     let mut builder = std::fs::DirBuilder::new();
     builder.recursive(true);
@@ -627,6 +619,7 @@ fn create_private_dir(dir: &Path) -> io::Result<()> {
 }
 
 mod gate;
+mod note;
 mod review;
 
 #[cfg(test)]
@@ -635,6 +628,7 @@ pub use gate::{
     gate, gate_reads_files, gate_with, narrow, raised_limits, restrict, Gate, Gated, Standing,
     UNTRUSTED_PER_EVENT,
 };
+pub use note::{Held, TrustNote};
 pub use review::{needs_trust, pending, previous, review, reviewed_text, trust_project, TEXT_CAP};
 
 #[cfg(test)]

@@ -301,11 +301,7 @@ pub fn reviewed_text(h: &Handler, project_root: &Path) -> String {
         HandlerKind::Unsupported { .. } => {}
     }
     if out.len() > TEXT_CAP {
-        let mut cut = TEXT_CAP;
-        while !out.is_char_boundary(cut) {
-            cut -= 1;
-        }
-        out.truncate(cut);
+        out.truncate(out.floor_char_boundary(TEXT_CAP));
         out.push_str("\n… (the rest is not kept)\n");
     }
     out

@@ -250,7 +250,7 @@ fn a_corrupt_store_is_empty_with_one_note() {
         std::fs::write(&path, text).unwrap();
         let (store, note) = TrustStore::load_from(&path);
         assert!(store.projects().is_empty());
-        let note = note.expect("a note");
+        let note = note.expect("a note").to_string();
         assert!(note.contains(&path.display().to_string()), "{note}");
         assert!(note.contains("agenthooks trust"), "{note}");
         assert!(!note.contains('\n'));
@@ -285,8 +285,8 @@ fn untrusted_project_commands_are_skipped_with_one_note() {
     );
     assert_eq!(gate.runnable().len(), 1);
     assert_eq!(gate.notes.len(), 1, "{:?}", gate.notes);
-    assert!(gate.notes[0].contains("skipped 2 untrusted"));
-    assert!(gate.notes[0].contains("`agenthooks trust`"));
+    assert!(gate.notes[0].to_string().contains("skipped 2 untrusted"));
+    assert!(gate.notes[0].to_string().contains("`agenthooks trust`"));
 }
 
 #[test]
@@ -302,7 +302,7 @@ fn skipped_commands_and_narrowed_wasm_hooks_share_one_note() {
     let gate = gate_with(&TrustStore::empty(), &[&p.command("a"), &w]);
     let file = p.root().join(".agents/hooks.json");
     assert_eq!(
-        gate.notes,
+        texts(&gate.notes),
         [format!(
             "skipped 1 untrusted project command hook and ran 1 untrusted \
              project wasm hook without the access it asks for from `{}`; review and \
@@ -361,7 +361,7 @@ fn an_untrusted_wasm_hook_keeps_only_reads_in_the_project() {
             ..Grants::default()
         }
     );
-    let note = g.notes.join("\n");
+    let note = texts(&g.notes).join("\n");
     for part in [
         "`allow.env` HOME, TOKEN",
         "`allow.net` example.com:443",
@@ -375,11 +375,13 @@ fn an_untrusted_wasm_hook_keeps_only_reads_in_the_project() {
     );
     assert_eq!(gate.notes.len(), 1, "{:?}", gate.notes);
     assert!(
-        gate.notes[0].contains("ran 1 untrusted project wasm hook without the access it asks for"),
+        gate.notes[0]
+            .to_string()
+            .contains("ran 1 untrusted project wasm hook without the access it asks for"),
         "{:?}",
         gate.notes
     );
-    assert!(gate.notes[0].contains("`agenthooks trust`"));
+    assert!(gate.notes[0].to_string().contains("`agenthooks trust`"));
 
     // Trusted, it gets everything it asked for.
     let home = tempfile::tempdir().unwrap();
@@ -436,8 +438,9 @@ fn a_sandboxed_wasm_hook_runs_as_declared_but_only_trust_lets_it_allow() {
     );
     assert_eq!(gate.notes.len(), 1);
     assert!(gate.notes[0]
+        .to_string()
         .contains("ignored the allow or rewrite in the answer of 1 untrusted project wasm hook"));
-    assert!(gate.notes[0].contains("`agenthooks trust`"));
+    assert!(gate.notes[0].to_string().contains("`agenthooks trust`"));
 
     // Trusted, its answer stands.
     let home = tempfile::tempdir().unwrap();
@@ -513,7 +516,7 @@ fn an_untrusted_wasm_hook_gets_no_more_than_the_default_limits() {
         (DEFAULT_FUEL, DEFAULT_MEMORY_MIB, DEFAULT_TIMEOUT)
     );
     assert_eq!(
-        g.notes,
+        texts(&g.notes),
         ["runs without `fuel` 200000000000 (2000000000 instead), `memoryMiB` 4096 (64 instead), \
           `timeout` 3600s (60s instead) until trusted"]
     );
@@ -705,7 +708,7 @@ fn a_script_that_became_a_fifo_or_too_big_counts_as_changed_with_a_note() {
     let gate = gate_with(&store, &[&h]);
     assert_eq!(gate.handlers[0].skip, Some(Skip::Untrusted));
     assert_eq!(
-        gate.handlers[0].notes,
+        texts(&gate.handlers[0].notes),
         [format!(
             "counts as changed: `{}` is a FIFO, not a regular file; replace it with a regular file",
             script.canonicalize().unwrap().display()
@@ -788,10 +791,12 @@ fn an_untrusted_project_runs_at_most_the_cap_of_hooks_per_event() {
     assert_eq!(skipped, ["w16", "w17", "w18", "w19"]);
     assert_eq!(gate.notes.len(), 1, "{:?}", gate.notes);
     assert!(
-        gate.notes[0].contains("skipped 4 more untrusted project hooks past the limit of 16")
-            && gate.notes[0].contains("`agenthooks trust`"),
-        "{}",
         gate.notes[0]
+            .to_string()
+            .contains("skipped 4 more untrusted project hooks past the limit of 16")
+            && gate.notes[0].to_string().contains("`agenthooks trust`"),
+        "{}",
+        gate.notes[0].to_string()
     );
     // Trusted, they all run.
     let home = tempfile::tempdir().unwrap();
@@ -805,11 +810,11 @@ fn an_untrusted_project_runs_at_most_the_cap_of_hooks_per_event() {
 thread_local! {
     /// How often [`counting_load`] ran on this thread, and what it returns.
     static LOADS: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
-    static STORE: std::cell::RefCell<(TrustStore, Option<String>)> =
+    static STORE: std::cell::RefCell<(TrustStore, Option<TrustNote>)> =
         std::cell::RefCell::new((TrustStore::empty(), None));
 }
 
-fn counting_load() -> (TrustStore, Option<String>) {
+fn counting_load() -> (TrustStore, Option<TrustNote>) {
     LOADS.with(|n| n.set(n.get() + 1));
     STORE.with(|s| s.borrow().clone())
 }
@@ -847,15 +852,22 @@ fn sandboxed_wasm_hooks_read_the_store_only_when_an_answer_needs_trust() {
     assert_eq!(permission(&merged), Some(PermissionDecision::Allow));
 
     // A store read at the merge that is corrupt: empty, with its note first.
-    STORE.with(|s| *s.borrow_mut() = (TrustStore::empty(), Some("corrupt".into())));
+    let corrupt = TrustNote::store_unreadable(Path::new("trust.json"), "corrupt");
+    let note = Some(corrupt.clone());
+    STORE.with(|s| *s.borrow_mut() = (TrustStore::empty(), note));
     let mut gate = gate_loading(&[&w], counting_load);
     let merged = gate.merge(vec![answered(&w, allow)]);
     assert_eq!(loads(), 2);
     assert_eq!(permission(&merged), None);
-    assert_eq!(gate.notes[0], "corrupt");
+    assert_eq!(gate.notes[0], corrupt);
     assert_eq!(gate.notes.len(), 2, "{:?}", gate.notes);
 
     // A project command hook's gating depends on the store: read at once.
     let _ = gate_loading(&[&p.command("true")], counting_load);
     assert_eq!(loads(), 3);
+}
+
+/// The sentences of trust notes, as shown.
+fn texts(notes: &[TrustNote]) -> Vec<String> {
+    notes.iter().map(ToString::to_string).collect()
 }

@@ -26,11 +26,35 @@ pub use files::{managed_file, project_root, MANAGED_ENV};
 
 /// Where to look for the two `hooks.json` files.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct LoadOptions {
     /// The home directory (`~/.agents/hooks.json`); `crate::dirs::home` when `None`.
     pub home: Option<PathBuf>,
     /// The project root (`<root>/.agents/hooks.json`); no project scope when `None`.
     pub project_root: Option<PathBuf>,
+}
+
+impl LoadOptions {
+    /// The defaults: the user scope from the home directory, no project scope.
+    pub fn new() -> LoadOptions {
+        LoadOptions::default()
+    }
+
+    /// Read the user scope from `home` instead of the home directory.
+    pub fn with_home(self, home: impl Into<PathBuf>) -> LoadOptions {
+        LoadOptions {
+            home: Some(home.into()),
+            ..self
+        }
+    }
+
+    /// Read the project scope from `<root>/.agents/hooks.json`.
+    pub fn with_project_root(self, root: impl Into<PathBuf>) -> LoadOptions {
+        LoadOptions {
+            project_root: Some(root.into()),
+            ..self
+        }
+    }
 }
 
 /// Load the managed file ([`managed_file`]), then `~/.agents/hooks.json`,

@@ -37,6 +37,7 @@ const RANDOM_LIMIT: usize = 1 << 20;
 /// The limits and grants of one guest call. Built from a handler with
 /// [`Sandbox::from_spec`] or by hand; nothing is granted unless asked for.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Sandbox {
     /// Fuel (CPU budget; default 2·10⁹, about 0.1 s of tight loop) and
     /// linear memory (default 64 MiB): [`Limits::DEFAULT`].
