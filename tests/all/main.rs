@@ -9,6 +9,7 @@ mod antigravity;
 mod audit;
 mod budgets;
 mod cache;
+mod claude_env;
 mod claude_protocol;
 mod compile_budget;
 mod copilot_double_run;

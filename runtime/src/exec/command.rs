@@ -24,7 +24,7 @@
 //!   are kept; the rest is read (so the hook never blocks on a full pipe) and
 //!   dropped, with a note.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::Stdio;
 use std::time::{Duration, Instant};
 
@@ -32,7 +32,7 @@ use tokio::io::{AsyncRead, AsyncReadExt, AsyncWriteExt};
 use tokio::process::{Child, Command};
 
 use super::{ExecContext, Report};
-use crate::config::{CommandSpec, Handler, Shell};
+use crate::config::{claude_env, CommandSpec, Handler, Shell};
 use crate::protocol::{parse_output, Event, Exit, Failure, Outcome, Skip};
 
 /// How much of a command's stdout, and separately of its stderr, is kept.
@@ -95,6 +95,7 @@ fn spawn(
     if let Some(project_dir) = &project_dir {
         cmd.env("CLAUDE_PROJECT_DIR", project_dir);
     }
+    plugin_env(&mut cmd, spec, handler, project_dir.as_deref());
     cmd.stdin(Stdio::piped());
     if spec.async_ {
         // Never read: a pipe nobody drains would block the hook, and an
@@ -106,6 +107,30 @@ fn spawn(
     cmd.spawn().map_err(|err| Failure::Spawn {
         reason: err.to_string(),
     })
+}
+
+/// `CLAUDE_PLUGIN_ROOT` and `CLAUDE_PLUGIN_DATA` for `handler` (see
+/// [`claude_env`]), replacing any the agent set: agenthooks' own plugin
+/// root is not the hook's. The data directory is made when the hook lies
+/// in a plugin or its command names it; a failure to make it leaves the
+/// variable unset rather than pointing at nothing.
+fn plugin_env(cmd: &mut Command, spec: &CommandSpec, handler: &Handler, project: Option<&Path>) {
+    cmd.env_remove(claude_env::PLUGIN_ROOT_VAR)
+        .env_remove(claude_env::PLUGIN_DATA_VAR);
+    let in_plugin = claude_env::plugin_dir(&handler.file).is_some();
+    let Some(root) = claude_env::plugin_root(&handler.file, project) else {
+        return;
+    };
+    cmd.env(claude_env::PLUGIN_ROOT_VAR, &root);
+    let named = claude_env::variables_used(&spec.command).contains(&claude_env::PLUGIN_DATA_VAR);
+    if !(in_plugin || named) {
+        return;
+    }
+    if let Some(data) = crate::dirs::data().map(|d| claude_env::plugin_data(&d, &root)) {
+        if std::fs::create_dir_all(&data).is_ok() {
+            cmd.env(claude_env::PLUGIN_DATA_VAR, data);
+        }
+    }
 }
 
 /// An `async` hook: given its input (briefly) and left running.
