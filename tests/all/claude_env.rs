@@ -39,9 +39,14 @@ fn a_hook_in_a_plugin_shaped_directory_gets_it_as_its_plugin_root_and_others_the
         data_root.display()
     );
     assert!(std::path::Path::new(data).is_dir(), "{data} was not made");
-    // Not in a plugin, and not naming the data variable: the project root, no data.
+    // Not in a plugin: the project root, and (its command names the
+    // variable) a data directory of its own.
     let project = std::fs::read_to_string(p.path("project.txt")).unwrap();
-    assert_eq!(project, format!("{}\n\n", p.path("").display()).replace("/\n", "\n"));
+    let mut lines = project.lines();
+    assert_eq!(lines.next(), Some(p.path("").to_str().unwrap().trim_end_matches('/')));
+    let project_data = lines.next().unwrap();
+    assert!(std::path::Path::new(project_data).starts_with(&data_root));
+    assert_ne!(project_data, data);
 }
 
 #[test]

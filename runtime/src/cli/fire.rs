@@ -119,6 +119,7 @@ impl Expected {
 /// # Errors
 /// An unknown event or agent, unreadable or invalid input, or a closed stdout.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    crate::exec::supervise::enable();
     let agent = agents::named(&args.agent)?;
     let event = build_event(&args, agent)?;
     let root = config::project_root(event.cwd().as_deref());
