@@ -99,13 +99,16 @@ pub mod claude;
 mod claude_json;
 pub mod cline;
 pub mod codex;
+mod codex_transcript;
 pub mod copilot;
+mod copilot_transcript;
 pub mod crush;
 pub mod cursor;
 pub mod deadline;
 pub mod devin;
 pub mod factory;
 pub mod gemini;
+mod gemini_transcript;
 pub mod goose;
 mod install_spec;
 pub mod junie;
@@ -122,6 +125,7 @@ pub mod sema;
 pub mod semaclaw;
 mod shim;
 mod table;
+pub mod transcript;
 pub mod windsurf;
 
 pub use claude_json::{ClaudeLike, Dialect};
@@ -261,6 +265,8 @@ pub struct Info {
     pub names: &'static [&'static str],
     /// [`Agent::native_hooks`].
     pub native_hooks: NativeHooks,
+    /// [`Agent::transcript`].
+    pub transcript: transcript::TranscriptShape,
 }
 
 impl Info {
@@ -282,7 +288,13 @@ impl Info {
             also_runs: None,
             names: &["hook_event_name"],
             native_hooks: NativeHooks::INSTALLED,
+            transcript: transcript::TranscriptShape::Unknown,
         }
+    }
+
+    /// The same agent, whose `transcript_path` is in `shape`.
+    pub const fn with_transcript(self, transcript: transcript::TranscriptShape) -> Info {
+        Info { transcript, ..self }
     }
 
     /// The same agent, whose users keep their own hooks as `native` says.
@@ -359,6 +371,12 @@ pub trait Agent: Sync + Send {
     /// hooks get (what `agenthooks import` reads, see [`native_hooks`]).
     fn native_hooks(&self) -> NativeHooks {
         self.info().native_hooks
+    }
+
+    /// What its `transcript_path` holds, for the Claude-shaped view hooks
+    /// get (`exec::transcript`); unknown unless the agent says.
+    fn transcript(&self) -> transcript::TranscriptShape {
+        self.info().transcript
     }
 
     /// What this agent does with agenthooks' own `.agents/hooks.json` (parsed)

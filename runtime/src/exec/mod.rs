@@ -21,6 +21,7 @@ pub mod http;
 pub mod llm;
 pub mod once;
 pub mod prompt;
+pub mod supervise;
 pub mod transcript;
 #[cfg(feature = "wasm")]
 pub mod wasm;
@@ -229,6 +230,9 @@ pub struct ExecContext {
     /// ([`Budgets::max_llm_calls`]); [`execute_all`] sets a fresh set per
     /// event, `None` (a handler run on its own) lets it call at once.
     pub llm_slots: Option<Arc<tokio::sync::Semaphore>>,
+    /// Where the Claude-shaped views of agents' transcripts are kept
+    /// ([`transcript::for_hooks`]); `None`: `transcripts/` in the cache.
+    pub transcript_dir: Option<PathBuf>,
 }
 
 impl ExecContext {
@@ -318,7 +322,8 @@ impl EventMemory {
 
 /// Run every handler of one event at once; the reports come back in the
 /// order of `handlers`. The wasm handlers among them share one fresh
-/// [`EventMemory`] of `ctx.budgets.event_memory_mib`.
+/// [`EventMemory`] of `ctx.budgets.event_memory_mib`. They get the event
+/// with its transcript as Claude's ([`transcript::for_hooks`]).
 pub async fn execute_all(handlers: &[&Handler], event: &Event, ctx: &ExecContext) -> Vec<Report> {
     let ctx = ExecContext {
         event_memory: Some(EventMemory::new(ctx.budgets.event_memory_mib)),
@@ -327,6 +332,13 @@ pub async fn execute_all(handlers: &[&Handler], event: &Event, ctx: &ExecContext
         ))),
         ..ctx.clone()
     };
+    // Only now that hooks will run: the transcript view costs a read of the agent's file.
+    let viewed = if handlers.is_empty() {
+        None
+    } else {
+        transcript::for_hooks(event, ctx.transcript_dir.as_deref())
+    };
+    let event = viewed.as_ref().unwrap_or(event);
     let runs = handlers.iter().map(|handler| execute(handler, event, &ctx));
     futures_util::future::join_all(runs).await
 }

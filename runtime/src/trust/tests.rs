@@ -859,3 +859,33 @@ fn sandboxed_wasm_hooks_read_the_store_only_when_an_answer_needs_trust() {
     let _ = gate_loading(&[&p.command("true")], counting_load);
     assert_eq!(loads(), 3);
 }
+
+#[test]
+fn a_project_wasm_hook_naming_a_component_outside_the_project_is_refused_until_trusted() {
+    let p = Project::new();
+    let elsewhere = tempfile::tempdir().unwrap();
+    let mut w = p.wasm(b"bytes", Grants::default());
+    let inside = gate_with(&TrustStore::empty(), &[&w]);
+    assert_eq!(inside.handlers[0].standing, Standing::Sandboxed);
+    assert!(inside.handlers[0].notes.is_empty());
+    for component in [
+        elsewhere.path().join("guard.wasm"),
+        p.root().join(".agents/../../escape.wasm"),
+    ] {
+        std::fs::write(&component, b"bytes").ok();
+        if let HandlerKind::Wasm(spec) = &mut w.kind {
+            spec.component = component.clone();
+        }
+        assert!(gate_reads_files(&[&w]));
+        let gate = gate_with(&TrustStore::empty(), &[&w]);
+        let gated = &gate.handlers[0];
+        assert_eq!(gated.standing, Standing::Untrusted, "{}", component.display());
+        assert_eq!(gated.skip, Some(Skip::Untrusted));
+        assert!(
+            gated.notes[0].contains("lies outside the project")
+                && gated.notes[0].contains("refused until the project is trusted"),
+            "{:?}",
+            gated.notes
+        );
+    }
+}
