@@ -34,6 +34,7 @@ mod runtime;
 mod spine;
 mod status;
 mod system;
+mod transcript;
 mod trust;
 mod util;
 mod wasm;

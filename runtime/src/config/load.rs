@@ -17,7 +17,7 @@ use super::hooks_json::{
     unknown_keys, AllowEntry, Group, HandlerType, HandlerWire, HooksFile, Unknown,
 };
 use super::if_rule::{self, IfSpec};
-use super::Matcher;
+use super::{claude_env, Matcher};
 use super::{
     AuditConfig, BrokenFile, CommandSpec, Config, Grants, Handler, HandlerKind, HttpSpec,
     ManagedPolicy, OnError, OnFailure, PromptSpec, Scope, Shell, WasmSpec, DEFAULT_PROMPT_TIMEOUT,
@@ -1000,7 +1000,7 @@ fn resolve_command(
             let words = std::iter::once(&raw).chain(args);
             let quoted = words
                 .clone()
-                .map(|w| quote_for(shell, &expand_project_dir(w, ctx.project_root, false)))
+                .map(|w| quote_for(shell, &expand_project_dir(w, ctx, false)))
                 .collect::<Vec<_>>()
                 .join(" ");
             // PowerShell runs a quoted program name only with the call operator.
@@ -1016,7 +1016,7 @@ fn resolve_command(
             // (`$env:…`): there it is always replaced.
             let for_sh = shell == Shell::System;
             (
-                expand_project_dir(&raw, ctx.project_root, for_sh),
+                expand_project_dir(&raw, ctx, for_sh),
                 raw.clone(),
             )
         }
@@ -1098,7 +1098,7 @@ fn resolve_grants(grants: AllowEntry, ctx: &Ctx<'_>) -> Grants {
 /// A path from the file: `$CLAUDE_PROJECT_DIR` expanded, `~/` taken from the
 /// home directory, and a relative path joined to the scope's base.
 fn resolve_path(raw: &str, ctx: &Ctx<'_>) -> PathBuf {
-    let expanded = expand_project_dir(raw, ctx.project_root, false);
+    let expanded = expand_project_dir(raw, ctx, false);
     let path = match (expanded.as_str(), ctx.home) {
         ("~", Some(home)) => home.to_path_buf(),
         (p, Some(home)) if p.starts_with("~/") => home.join(&p[2..]),
@@ -1111,22 +1111,34 @@ fn resolve_path(raw: &str, ctx: &Ctx<'_>) -> PathBuf {
     }
 }
 
-/// Replace `$CLAUDE_PROJECT_DIR` and `${CLAUDE_PROJECT_DIR}` with the project root.
+/// Replace `$CLAUDE_PROJECT_DIR` and `${CLAUDE_PROJECT_DIR}` with the
+/// project root, and `$CLAUDE_PLUGIN_ROOT` (`${…}`) with the hook's plugin
+/// root ([`claude_env::plugin_root`]; looked up only when named).
 ///
-/// In a shell command the variable is left for the shell when the root holds
+/// In a shell command a variable is left for the shell when its value holds
 /// characters the shell would interpret (spaces, quotes, `$`, ...): the
 /// command gets the variable in its environment too, and the shell's own
 /// expansion of it is always safe.
-fn expand_project_dir(text: &str, root: Option<&Path>, for_shell: bool) -> String {
-    let Some(root) = root else {
+fn expand_project_dir(text: &str, ctx: &Ctx<'_>, for_shell: bool) -> String {
+    let mut out = expand_var(text, PROJECT_DIR_VAR, ctx.project_root, for_shell);
+    if out.contains(claude_env::PLUGIN_ROOT_VAR) {
+        let plugin = claude_env::plugin_root(ctx.file, ctx.project_root);
+        out = expand_var(&out, claude_env::PLUGIN_ROOT_VAR, plugin.as_deref(), for_shell);
+    }
+    out
+}
+
+/// Replace `$NAME` and `${NAME}` in `text` with `value` (see [`expand_project_dir`]).
+fn expand_var(text: &str, name: &str, value: Option<&Path>, for_shell: bool) -> String {
+    let Some(root) = value else {
         return text.to_string();
     };
     let root = root.to_string_lossy();
     if for_shell && !root.chars().all(is_shell_safe) {
         return text.to_string();
     }
-    let braced = format!("${{{PROJECT_DIR_VAR}}}");
-    let bare = format!("${PROJECT_DIR_VAR}");
+    let braced = format!("${{{name}}}");
+    let bare = format!("${name}");
     let mut out = String::with_capacity(text.len());
     let mut rest = text;
     while let Some(i) = rest.find('$') {

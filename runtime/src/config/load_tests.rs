@@ -1393,3 +1393,32 @@ fn warnings_and_errors_quoting_the_file_are_one_bounded_line() {
         );
     }
 }
+
+#[test]
+fn the_plugin_root_is_written_into_commands_where_the_shell_would_not_read_it() {
+    let d = Dirs::new();
+    d.write_user(
+        &json!({"hooks": {"PreToolUse": [{"hooks": [
+            {"type": "command", "command": "Write-Output ${CLAUDE_PLUGIN_ROOT}/a", "shell": "powershell"},
+            {"type": "command", "command": "$CLAUDE_PLUGIN_ROOT/b.sh $CLAUDE_PLUGIN_ROOTS"}
+        ]}]}})
+        .to_string(),
+    );
+    // Not in a plugin: the project root.
+    let root = d.project().display().to_string();
+    assert_eq!(
+        commands(&d.load()),
+        [
+            format!("Write-Output {root}/a"),
+            format!("{root}/b.sh $CLAUDE_PLUGIN_ROOTS")
+        ]
+    );
+    // The user file's folder beside `.claude-plugin/plugin.json`: that plugin.
+    std::fs::create_dir_all(d.home().join(".claude-plugin")).unwrap();
+    std::fs::write(d.home().join(".claude-plugin/plugin.json"), "{}").unwrap();
+    let plugin = d.home().display().to_string();
+    assert_eq!(
+        commands(&d.load())[1],
+        format!("{plugin}/b.sh $CLAUDE_PLUGIN_ROOTS")
+    );
+}
