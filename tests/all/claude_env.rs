@@ -23,8 +23,16 @@ fn a_hook_in_a_plugin_shaped_directory_gets_it_as_its_plugin_root_and_others_the
     let home = p.tmp().join("home");
     std::fs::create_dir_all(home.join(".claude-plugin")).unwrap();
     std::fs::write(home.join(".claude-plugin/plugin.json"), "{\"name\":\"p\"}").unwrap();
-    p.user_hooks(&hooks("PreToolUse", "Bash", json!([recorder(&p, "user.txt")])));
-    p.project_hooks(&hooks("PreToolUse", "Bash", json!([recorder(&p, "project.txt")])));
+    p.user_hooks(&hooks(
+        "PreToolUse",
+        "Bash",
+        json!([recorder(&p, "user.txt")]),
+    ));
+    p.project_hooks(&hooks(
+        "PreToolUse",
+        "Bash",
+        json!([recorder(&p, "project.txt")]),
+    ));
     p.trust();
     let ran = p.run(&p.bash("ls"));
     assert_eq!(ran.code(), 0, "{}", ran.stderr());
@@ -43,7 +51,10 @@ fn a_hook_in_a_plugin_shaped_directory_gets_it_as_its_plugin_root_and_others_the
     // variable) a data directory of its own.
     let project = std::fs::read_to_string(p.path("project.txt")).unwrap();
     let mut lines = project.lines();
-    assert_eq!(lines.next(), Some(p.path("").to_str().unwrap().trim_end_matches('/')));
+    assert_eq!(
+        lines.next(),
+        Some(p.path("").to_str().unwrap().trim_end_matches('/'))
+    );
     let project_data = lines.next().unwrap();
     assert!(std::path::Path::new(project_data).starts_with(&data_root));
     assert_ne!(project_data, data);
@@ -55,13 +66,18 @@ fn check_names_a_variable_only_claude_sets_with_the_fix() {
     p.project_hooks(&hooks(
         "SessionStart",
         "",
-        json!([command("echo 'export A=1' >> \"$CLAUDE_ENV_FILE\""),
-               command("\"${CLAUDE_PLUGIN_ROOT}\"/x.sh")]),
+        json!([
+            command("echo 'export A=1' >> \"$CLAUDE_ENV_FILE\""),
+            command("\"${CLAUDE_PLUGIN_ROOT}\"/x.sh")
+        ]),
     ));
     p.trust();
     let ran = p.output(p.cmd(["check"]), "");
     let out = ran.stdout();
-    let flagged: Vec<&str> = out.lines().filter(|l| l.contains("only Claude Code sets")).collect();
+    let flagged: Vec<&str> = out
+        .lines()
+        .filter(|l| l.contains("only Claude Code sets"))
+        .collect();
     assert_eq!(flagged.len(), 1, "{out}");
     assert!(flagged[0].contains("`$CLAUDE_ENV_FILE`"), "{out}");
     assert!(flagged[0].contains("additionalContext"), "{out}");

@@ -24,7 +24,8 @@ fn an_async_hook_is_killed_at_its_timeout_after_run_returned() {
     ran.assert_took_less_than(Duration::from_secs(2));
     assert!(
         eventually(Duration::from_secs(10), || pid_file.exists()
-            && std::fs::read_to_string(&pid_file).is_ok_and(|t| t.ends_with('\n'))),
+            && std::fs::read_to_string(&pid_file)
+                .is_ok_and(|t| t.ends_with('\n'))),
         "the async hook never started"
     );
     let pid = read_pid(&pid_file);
@@ -43,7 +44,10 @@ fn setsid_hook(p: &TempProject, rest: &str) -> (serde_json::Value, std::path::Pa
         "setsid sleep 60 </dev/null >/dev/null 2>&1 & echo $! > '{}'; {rest}",
         pid_file.display()
     );
-    (json!({"type": "command", "command": cmd, "timeout": 2}), pid_file)
+    (
+        json!({"type": "command", "command": cmd, "timeout": 2}),
+        pid_file,
+    )
 }
 
 #[test]

@@ -16,7 +16,13 @@ fn recorded(p: &TempProject, name: &str, transcript: &std::path::Path) -> Value 
 
 /// Run `payload` as `agent`'s `event` with one hook that saves its input;
 /// the input it got.
-fn hook_input(p: &TempProject, agent: &str, event: &str, claude_event: &str, payload: &Value) -> Value {
+fn hook_input(
+    p: &TempProject,
+    agent: &str,
+    event: &str,
+    claude_event: &str,
+    payload: &Value,
+) -> Value {
     let saved = p.path("input.json");
     p.project_hooks(&hooks(
         claude_event,
@@ -24,7 +30,10 @@ fn hook_input(p: &TempProject, agent: &str, event: &str, claude_event: &str, pay
         json!([command(&format!("cat > '{}'", saved.display()))]),
     ));
     p.trust();
-    let ran = p.output(p.cmd(["run", "--agent", agent, "--event", event]), payload.to_string());
+    let ran = p.output(
+        p.cmd(["run", "--agent", agent, "--event", event]),
+        payload.to_string(),
+    );
     assert_eq!(ran.code(), 0, "{}", ran.stderr());
     serde_json::from_str(&std::fs::read_to_string(&saved).unwrap()).unwrap()
 }
@@ -45,7 +54,12 @@ fn a_codex_stop_hook_reads_the_rollout_as_claudes_transcript() {
     assert_eq!(input["transcript_path_native"], json!(rollout));
     let view = input["transcript_path"].as_str().expect("a view");
     assert!(
-        view.starts_with(p.tmp().join("home/.cache/agenthooks/transcripts").to_str().unwrap()),
+        view.starts_with(
+            p.tmp()
+                .join("home/.cache/agenthooks/transcripts")
+                .to_str()
+                .unwrap()
+        ),
         "{view}"
     );
     let lines: Vec<Value> = std::fs::read_to_string(view)
@@ -56,7 +70,10 @@ fn a_codex_stop_hook_reads_the_rollout_as_claudes_transcript() {
     assert_eq!(lines[0]["type"], "user");
     assert_eq!(lines[0]["message"]["content"], "delete the victim dir");
     let call = &lines[1]["message"]["content"][0];
-    assert_eq!((call["name"].as_str(), call["input"]["command"].as_str()), (Some("Bash"), Some("rm -r /tmp/victim")));
+    assert_eq!(
+        (call["name"].as_str(), call["input"]["command"].as_str()),
+        (Some("Bash"), Some("rm -r /tmp/victim"))
+    );
 }
 
 #[test]

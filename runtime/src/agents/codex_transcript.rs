@@ -11,7 +11,9 @@
 
 use serde_json::{json, Value};
 
-use super::transcript::{assistant, output_text, text_of, timestamp_of, tool_result, tool_use, user_text};
+use super::transcript::{
+    assistant, output_text, text_of, timestamp_of, tool_result, tool_use, user_text,
+};
 use super::Table;
 
 /// Claude's records for a Codex rollout.
@@ -21,10 +23,15 @@ pub fn read(lines: &mut dyn Iterator<Item = Value>, table: &Table) -> Vec<Value>
         if line.get("type").and_then(Value::as_str) != Some("response_item") {
             continue;
         }
-        let Some(item) = line.get("payload") else { continue };
+        let Some(item) = line.get("payload") else {
+            continue;
+        };
         let ts = timestamp_of(&line);
         let kind = item.get("type").and_then(Value::as_str).unwrap_or_default();
-        let call_id = item.get("call_id").and_then(Value::as_str).unwrap_or_default();
+        let call_id = item
+            .get("call_id")
+            .and_then(Value::as_str)
+            .unwrap_or_default();
         match kind {
             "message" => {
                 let text = item.get("content").map(own_text).unwrap_or_default();
@@ -82,7 +89,9 @@ fn arguments(item: &Value, name: &str) -> Value {
     if let Some(argv) = args.get("command").and_then(Value::as_array) {
         let words: Vec<&str> = argv.iter().filter_map(Value::as_str).collect();
         let script = match words.as_slice() {
-            [.., flag, script] if flag.starts_with('-') && flag.ends_with('c') => (*script).to_string(),
+            [.., flag, script] if flag.starts_with('-') && flag.ends_with('c') => {
+                (*script).to_string()
+            }
             _ => words.join(" "),
         };
         args["command"] = json!(script);
@@ -130,7 +139,10 @@ mod tests {
         assert!(result["content"].as_str().unwrap().contains("a.txt"));
         let patch = &got[3]["message"]["content"][0];
         assert_eq!(patch["name"], "Edit");
-        assert!(patch["input"]["command"].as_str().unwrap().starts_with("*** Begin Patch"));
+        assert!(patch["input"]["command"]
+            .as_str()
+            .unwrap()
+            .starts_with("*** Begin Patch"));
         assert_eq!(got[4]["message"]["content"][0]["content"], "Success.");
         assert_eq!(got[5]["type"], "assistant");
         assert_eq!(got[5]["message"]["content"][0]["text"], "There is a.txt.");

@@ -10,7 +10,9 @@
 
 use serde_json::Value;
 
-use super::transcript::{assistant, output_text, text_of, timestamp_of, tool_result, tool_use, user_text};
+use super::transcript::{
+    assistant, output_text, text_of, timestamp_of, tool_result, tool_use, user_text,
+};
 use super::Table;
 
 /// Claude's records for a Copilot events file.
@@ -18,7 +20,9 @@ pub fn read(lines: &mut dyn Iterator<Item = Value>, table: &Table) -> Vec<Value>
     let mut out = Vec::new();
     for line in lines {
         let ts = timestamp_of(&line);
-        let Some(data) = line.get("data") else { continue };
+        let Some(data) = line.get("data") else {
+            continue;
+        };
         match line.get("type").and_then(Value::as_str) {
             Some("user.message") => {
                 let text = data.get("content").map(text_of).unwrap_or_default();
@@ -35,11 +39,17 @@ pub fn read(lines: &mut dyn Iterator<Item = Value>, table: &Table) -> Vec<Value>
                         requests
                             .iter()
                             .map(|r| {
-                                let id = r.get("toolCallId").and_then(Value::as_str).unwrap_or_default();
-                                let name = r.get("name").and_then(Value::as_str).unwrap_or_default();
+                                let id = r
+                                    .get("toolCallId")
+                                    .and_then(Value::as_str)
+                                    .unwrap_or_default();
+                                let name =
+                                    r.get("name").and_then(Value::as_str).unwrap_or_default();
                                 let args = r.get("arguments").cloned().unwrap_or(Value::Null);
                                 let args = match args {
-                                    Value::String(s) => serde_json::from_str(&s).unwrap_or(Value::String(s)),
+                                    Value::String(s) => {
+                                        serde_json::from_str(&s).unwrap_or(Value::String(s))
+                                    }
                                     other => other,
                                 };
                                 tool_use(table, id, name, args)
@@ -50,7 +60,10 @@ pub fn read(lines: &mut dyn Iterator<Item = Value>, table: &Table) -> Vec<Value>
                 out.extend(assistant(&text, calls, ts));
             }
             Some("tool.execution_complete") => {
-                let id = data.get("toolCallId").and_then(Value::as_str).unwrap_or_default();
+                let id = data
+                    .get("toolCallId")
+                    .and_then(Value::as_str)
+                    .unwrap_or_default();
                 let failed = data.get("success").and_then(Value::as_bool) == Some(false);
                 let result = data.get("result").or_else(|| data.get("error"));
                 let output = result.map(output_text).unwrap_or_default();
@@ -89,7 +102,10 @@ mod tests {
         let result = &got[2]["message"]["content"][0];
         assert_eq!(result["tool_use_id"], "tc1");
         assert_eq!(result["is_error"], true);
-        assert!(result["content"].as_str().unwrap().contains("Denied"), "{result}");
+        assert!(
+            result["content"].as_str().unwrap().contains("Denied"),
+            "{result}"
+        );
         assert_eq!(got[3]["timestamp"], "2026-11-29T11:10:03.000Z");
     }
 }

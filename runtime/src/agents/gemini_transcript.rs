@@ -12,7 +12,9 @@
 
 use serde_json::Value;
 
-use super::transcript::{assistant, output_text, text_of, timestamp_of, tool_result, tool_use, user_text};
+use super::transcript::{
+    assistant, output_text, text_of, timestamp_of, tool_result, tool_use, user_text,
+};
 use super::Table;
 
 /// Claude's records for a Gemini chat recording.
@@ -43,7 +45,11 @@ pub fn read(lines: &mut dyn Iterator<Item = Value>, table: &Table) -> Vec<Value>
         match m.get("type").and_then(Value::as_str) {
             Some("user") if !text.trim().is_empty() => out.push(user_text(&text, ts)),
             Some("gemini") => {
-                let calls = m.get("toolCalls").and_then(Value::as_array).cloned().unwrap_or_default();
+                let calls = m
+                    .get("toolCalls")
+                    .and_then(Value::as_array)
+                    .cloned()
+                    .unwrap_or_default();
                 let uses = calls
                     .iter()
                     .map(|c| {
@@ -54,7 +60,10 @@ pub fn read(lines: &mut dyn Iterator<Item = Value>, table: &Table) -> Vec<Value>
                     })
                     .collect();
                 out.extend(assistant(&text, uses, ts));
-                for c in calls.iter().filter(|c| c.get("result").is_some() || c.get("resultDisplay").is_some()) {
+                for c in calls
+                    .iter()
+                    .filter(|c| c.get("result").is_some() || c.get("resultDisplay").is_some())
+                {
                     let id = c.get("id").and_then(Value::as_str).unwrap_or_default();
                     let failed = matches!(
                         c.get("status").and_then(Value::as_str),

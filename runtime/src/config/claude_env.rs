@@ -84,7 +84,13 @@ pub fn plugin_data(data: &Path, root: &Path) -> PathBuf {
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default()
         .chars()
-        .map(|c| if c.is_ascii_alphanumeric() || c == '-' || c == '_' { c } else { '_' })
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '-' || c == '_' {
+                c
+            } else {
+                '_'
+            }
+        })
         .take(40)
         .collect();
     data.join("plugin-data").join(format!("{name}-{hash}"))
@@ -136,10 +142,7 @@ mod tests {
         let hooks = plugin.join("hooks/hooks.json");
         let project = d.path().join("project");
         // No manifest yet: the project root.
-        assert_eq!(
-            plugin_root(&hooks, Some(&project)),
-            Some(project.clone())
-        );
+        assert_eq!(plugin_root(&hooks, Some(&project)), Some(project.clone()));
         std::fs::write(plugin.join(PLUGIN_MANIFEST), "{}").unwrap();
         assert_eq!(plugin_root(&hooks, Some(&project)), Some(plugin.clone()));
         assert_eq!(
@@ -168,7 +171,12 @@ mod tests {
         let cmd = r#"echo "$CLAUDE_ENV_FILE" ${CLAUDE_EFFORT:-x} $CLAUDE_ENV_FILES $1 $$ ${HOME}"#;
         assert_eq!(
             variables_used(cmd),
-            ["CLAUDE_ENV_FILE", "CLAUDE_EFFORT", "CLAUDE_ENV_FILES", "HOME"]
+            [
+                "CLAUDE_ENV_FILE",
+                "CLAUDE_EFFORT",
+                "CLAUDE_ENV_FILES",
+                "HOME"
+            ]
         );
         let flagged: Vec<_> = claude_only_used(cmd).iter().map(|(n, _)| *n).collect();
         assert_eq!(flagged, ["CLAUDE_ENV_FILE", "CLAUDE_EFFORT"]);

@@ -1015,10 +1015,7 @@ fn resolve_command(
             // `$CLAUDE_PROJECT_DIR` is not PowerShell's syntax for a variable
             // (`$env:…`): there it is always replaced.
             let for_sh = shell == Shell::System;
-            (
-                expand_project_dir(&raw, ctx, for_sh),
-                raw.clone(),
-            )
+            (expand_project_dir(&raw, ctx, for_sh), raw.clone())
         }
     };
     let async_ = entry.async_.unwrap_or(false) || entry.async_rewake.unwrap_or(false);
@@ -1123,7 +1120,12 @@ fn expand_project_dir(text: &str, ctx: &Ctx<'_>, for_shell: bool) -> String {
     let mut out = expand_var(text, PROJECT_DIR_VAR, ctx.project_root, for_shell);
     if out.contains(claude_env::PLUGIN_ROOT_VAR) {
         let plugin = claude_env::plugin_root(ctx.file, ctx.project_root);
-        out = expand_var(&out, claude_env::PLUGIN_ROOT_VAR, plugin.as_deref(), for_shell);
+        out = expand_var(
+            &out,
+            claude_env::PLUGIN_ROOT_VAR,
+            plugin.as_deref(),
+            for_shell,
+        );
     }
     out
 }

@@ -1011,7 +1011,7 @@ fn regex_errors_are_one_line() {
 #[test]
 fn variable_expansion_is_textual_and_exact() {
     let root = Path::new("/r");
-    let ex = |s: &str| expand_project_dir(s, Some(root), true);
+    let ex = |s: &str| expand_var(s, "CLAUDE_PROJECT_DIR", Some(root), true);
     assert_eq!(ex("$CLAUDE_PROJECT_DIR"), "/r");
     assert_eq!(ex("${CLAUDE_PROJECT_DIR}x"), "/rx");
     assert_eq!(ex("$CLAUDE_PROJECT_DIR_X"), "$CLAUDE_PROJECT_DIR_X");
@@ -1019,7 +1019,7 @@ fn variable_expansion_is_textual_and_exact() {
     assert_eq!(ex("${CLAUDE_PROJECT_DIR"), "${CLAUDE_PROJECT_DIR");
     assert_eq!(ex("ünï $CLAUDE_PROJECT_DIR"), "ünï /r");
     assert_eq!(
-        expand_project_dir("$CLAUDE_PROJECT_DIR", None, true),
+        expand_var("$CLAUDE_PROJECT_DIR", "CLAUDE_PROJECT_DIR", None, true),
         "$CLAUDE_PROJECT_DIR"
     );
 }

@@ -135,6 +135,7 @@ pub fn supervise(command: &str, shell: Shell, timeout: Duration) -> ExitCode {
 
 /// How many times the sweep looks again for processes that were still
 /// being re-parented (or forked) while it killed.
+#[cfg(target_os = "linux")]
 const SWEEP_ROUNDS: usize = 5;
 
 /// Kill our descendants that belong to the hook with `token` (all of them
@@ -213,7 +214,10 @@ mod linux {
         let mut out = Vec::new();
         for task in tasks.flatten() {
             let text = std::fs::read_to_string(task.path().join("children")).unwrap_or_default();
-            out.extend(text.split_whitespace().filter_map(|p| p.parse::<i32>().ok()));
+            out.extend(
+                text.split_whitespace()
+                    .filter_map(|p| p.parse::<i32>().ok()),
+            );
         }
         out
     }
@@ -229,8 +233,6 @@ mod linux {
         }
         bytes.push(0);
         let want = format!("\0{}={token}\0", super::TOKEN_VAR);
-        bytes
-            .windows(want.len())
-            .any(|w| w == want.as_bytes())
+        bytes.windows(want.len()).any(|w| w == want.as_bytes())
     }
 }

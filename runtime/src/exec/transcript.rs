@@ -70,7 +70,14 @@ pub fn for_hooks(event: &Event, dir: Option<&Path>) -> Option<Event> {
                 .map(Path::to_path_buf)
                 .or_else(|| crate::dirs::cache().map(|c| c.join("transcripts")));
             dir.and_then(|dir| {
-                view(Path::new(&native), &dir, event.harness(), read, agent.table()).ok()
+                view(
+                    Path::new(&native),
+                    &dir,
+                    event.harness(),
+                    read,
+                    agent.table(),
+                )
+                .ok()
             })
         }
     };
@@ -145,9 +152,8 @@ fn render(text: &str, cut_start: bool, read: ReadTranscript, table: &Table) -> S
         Some(doc) => read(&mut std::iter::once(doc), table),
         None => {
             let mut lines = text.lines().skip(usize::from(cut_start));
-            let mut values = std::iter::from_fn(|| {
-                lines.find_map(|l| serde_json::from_str::<Value>(l).ok())
-            });
+            let mut values =
+                std::iter::from_fn(|| lines.find_map(|l| serde_json::from_str::<Value>(l).ok()));
             read(&mut values, table)
         }
     };
@@ -349,7 +355,10 @@ mod view_tests {
         assert_eq!(seen.str_field(NATIVE_KEY), file.to_str());
         // Claude's own transcript is passed as it is.
         assert!(for_hooks(&event("claude", &file), Some(&cache)).is_none());
-        assert!(!cache.exists(), "nothing is cached for what cannot be viewed");
+        assert!(
+            !cache.exists(),
+            "nothing is cached for what cannot be viewed"
+        );
     }
 
     #[test]
@@ -374,7 +383,9 @@ mod view_tests {
                           "content": [{"type": "input_text", "text": big}]}});
         std::fs::write(&source, format!("{line}\n{line}\n{line}\n")).unwrap();
         let seen = for_hooks(&event("codex", &source), Some(&d.path().join("c"))).unwrap();
-        let size = std::fs::metadata(seen.str_field("transcript_path").unwrap()).unwrap().len();
+        let size = std::fs::metadata(seen.str_field("transcript_path").unwrap())
+            .unwrap()
+            .len();
         assert!(size < 100_000, "{size}");
     }
 }

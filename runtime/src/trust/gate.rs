@@ -407,8 +407,8 @@ pub fn gate_with(store: &TrustStore, selected: &[&Handler]) -> Gate {
             {
                 // A project naming a file of someone else's (another
                 // project's, the user's): only trust lets it run.
-                let outside = component_outside(spec, handler.project_root.as_deref())
-                    .unwrap_or_default();
+                let outside =
+                    component_outside(spec, handler.project_root.as_deref()).unwrap_or_default();
                 if store.trusts(handler) {
                     gated.standing = Standing::Trusted;
                     gated.notes.push(outside);

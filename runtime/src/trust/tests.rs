@@ -879,7 +879,12 @@ fn a_project_wasm_hook_naming_a_component_outside_the_project_is_refused_until_t
         assert!(gate_reads_files(&[&w]));
         let gate = gate_with(&TrustStore::empty(), &[&w]);
         let gated = &gate.handlers[0];
-        assert_eq!(gated.standing, Standing::Untrusted, "{}", component.display());
+        assert_eq!(
+            gated.standing,
+            Standing::Untrusted,
+            "{}",
+            component.display()
+        );
         assert_eq!(gated.skip, Some(Skip::Untrusted));
         assert!(
             gated.notes[0].contains("lies outside the project")
