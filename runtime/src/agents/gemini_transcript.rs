@@ -10,6 +10,8 @@
 //! calls finish): the last record of an id wins, in the place of its first.
 //! The older file is one document whose `messages` hold the same records.
 
+use std::collections::HashMap;
+
 use serde_json::Value;
 
 use super::transcript::{
@@ -20,15 +22,17 @@ use super::Table;
 /// Claude's records for a Gemini chat recording.
 pub fn read(lines: &mut dyn Iterator<Item = Value>, table: &Table) -> Vec<Value> {
     let mut messages: Vec<Value> = Vec::new();
+    let mut at: HashMap<String, usize> = HashMap::new();
     let mut keep = |record: Value| {
         let id = record.get("id").and_then(Value::as_str).map(str::to_string);
-        match id.and_then(|id| {
-            messages
-                .iter()
-                .position(|m| m.get("id").and_then(Value::as_str) == Some(id.as_str()))
-        }) {
-            Some(at) => messages[at] = record,
-            None => messages.push(record),
+        match id.as_ref().and_then(|id| at.get(id)) {
+            Some(&i) => messages[i] = record,
+            None => {
+                if let Some(id) = id {
+                    at.insert(id, messages.len());
+                }
+                messages.push(record);
+            }
         }
     };
     for value in lines {

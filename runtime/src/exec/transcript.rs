@@ -40,7 +40,7 @@ use crate::fsread::FileStamp;
 use crate::protocol::Event;
 
 /// The most bytes read from the end of an agent's transcript for its view.
-pub const VIEW_SOURCE_BYTES: u64 = 8 << 20;
+pub const VIEW_SOURCE_BYTES: u64 = 4 << 20;
 /// The most records a view keeps (the last ones).
 pub const VIEW_RECORDS: usize = 2000;
 /// The most bytes a view holds.
