@@ -7,6 +7,7 @@ use serde_json::json;
 use crate::util::{command, hooks, TempProject};
 
 /// A PreToolUse hook that writes its plugin variables to `out` (under the project).
+#[cfg(unix)]
 fn recorder(p: &TempProject, out: &str) -> serde_json::Value {
     let out = p.path(out);
     command(&format!(
@@ -15,6 +16,7 @@ fn recorder(p: &TempProject, out: &str) -> serde_json::Value {
     ))
 }
 
+#[cfg(unix)]
 #[test]
 fn a_hook_in_a_plugin_shaped_directory_gets_it_as_its_plugin_root_and_others_the_project() {
     let p = TempProject::new();

@@ -1,5 +1,8 @@
 //! `transcript_path` as hooks get it: a Claude-shaped view of the agent's
-//! own transcript, through the real binary and recorded payloads.
+//! own transcript, through the real binary and recorded payloads. The
+//! hooks are `sh` one-liners: Unix only (the view itself is tested on
+//! every platform in `exec::transcript`).
+#![cfg(unix)]
 
 use serde_json::{json, Value};
 

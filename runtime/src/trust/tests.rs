@@ -872,7 +872,9 @@ fn a_project_wasm_hook_naming_a_component_outside_the_project_is_refused_until_t
         elsewhere.path().join("guard.wasm"),
         p.root().join(".agents/../../escape.wasm"),
     ] {
-        std::fs::write(&component, b"bytes").ok();
+        if component.starts_with(elsewhere.path()) {
+            std::fs::write(&component, b"bytes").unwrap();
+        }
         if let HandlerKind::Wasm(spec) = &mut w.kind {
             spec.component = component.clone();
         }
