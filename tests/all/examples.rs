@@ -81,6 +81,16 @@ fn component_path(name: &str) -> PathBuf {
     target_dir().join(format!("wasm32-wasip2/release/{name}.wasm"))
 }
 
+/// Example `name`'s component copied into `p`'s `.agents/hooks/`, where a
+/// project keeps its components (one outside the project runs only once
+/// the project is trusted).
+fn in_project(p: &TempProject, name: &str) -> PathBuf {
+    let dest = p.path(&format!(".agents/hooks/{name}.wasm"));
+    std::fs::create_dir_all(dest.parent().unwrap()).unwrap();
+    std::fs::copy(component(name), &dest).unwrap();
+    dest
+}
+
 /// The component of example `name`, built (all examples at once) and compiled
 /// into the shared cache on first use, so parallel tests do not each compile
 /// them with the (slow, debug-built) engine.
@@ -148,11 +158,11 @@ fn guarded_project() -> TempProject {
     p.write(".git/HEAD", "ref: refs/heads/feature/e2e\n");
     p.project_hooks(&json!({"hooks": {"PreToolUse": [
         {"matcher": "Bash", "hooks": [
-            wasm(&component("dangerous-command-guard"), json!({})),
-            wasm(&component("protected-branch-push"), json!({"read": ["$CLAUDE_PROJECT_DIR"]})),
+            wasm(&in_project(&p, "dangerous-command-guard"), json!({})),
+            wasm(&in_project(&p, "protected-branch-push"), json!({"read": ["$CLAUDE_PROJECT_DIR"]})),
         ]},
         {"matcher": "Write|Edit|MultiEdit|NotebookEdit", "hooks": [
-            wasm(&component("protected-paths"), json!({})),
+            wasm(&in_project(&p, "protected-paths"), json!({})),
         ]},
     ]}}));
     p
@@ -245,7 +255,7 @@ fn session_start_gets_the_branch_as_context() {
     let p = TempProject::new();
     p.write(".git/HEAD", "ref: refs/heads/feature/login\n");
     let hook = wasm(
-        &component("session-branch-context"),
+        &in_project(&p, "session-branch-context"),
         json!({"read": ["$CLAUDE_PROJECT_DIR"]}),
     );
     p.project_hooks(&hooks("SessionStart", "", json!([hook])));
@@ -265,7 +275,7 @@ fn session_start_gets_the_branch_as_context() {
 fn session_start_without_a_grant_says_nothing() {
     let p = TempProject::new();
     p.write(".git/HEAD", "ref: refs/heads/feature/login\n");
-    let hook = wasm(&component("session-branch-context"), json!({}));
+    let hook = wasm(&in_project(&p, "session-branch-context"), json!({}));
     p.project_hooks(&hooks("SessionStart", "", json!([hook])));
     let ran = run(&p, &p.payload("SessionStart", json!({"source": "startup"})));
     assert_eq!(ran.stdout(), "", "stderr: {}", ran.stderr());
@@ -274,11 +284,11 @@ fn session_start_without_a_grant_says_nothing() {
 
 #[test]
 fn the_native_command_hook_answers_like_its_component() {
-    let component = component("dangerous-command-guard");
     let native = native_guard();
     for command in ["rm -fr ~/", "dd if=/dev/zero of=/dev/sda", "ls -la"] {
         // The component, as a project wasm hook.
         let as_wasm = TempProject::new();
+        let component = in_project(&as_wasm, "dangerous-command-guard");
         as_wasm.project_hooks(&hooks(
             "PreToolUse",
             "Bash",

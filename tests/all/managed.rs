@@ -95,8 +95,11 @@ fn a_broken_managed_file_fails_closed_and_other_scopes_still_run() {
 
 #[test]
 fn a_forbidden_project_grant_is_narrowed_with_a_note() {
-    let guest = crate::wasm::guest("deny");
     let p = TempProject::new();
+    // In the project: a component outside it would be refused until trusted.
+    let guest = p.path(".agents/hooks/deny.wasm");
+    std::fs::create_dir_all(guest.parent().unwrap()).unwrap();
+    std::fs::copy(crate::wasm::guest("deny"), &guest).unwrap();
     p.project_hooks(&hooks(
         "PreToolUse",
         "Bash",

@@ -161,6 +161,7 @@ pub static INSTALL: InstallSpec = project_and_home!(
 /// SessionEnd 1.5 s, which a hook's `timeout` may raise to at most 60 s
 /// (`docs/agent-protocols.md` §1.1).
 static INFO: Info = Info::new("claude", "Claude Code", &TABLE, &INSTALL)
+    .with_transcript(super::transcript::TranscriptShape::Claude)
     .with_deadline(
         Deadline::new(
             secs(600),

@@ -86,10 +86,14 @@ pub static INSTALL: InstallSpec = InstallSpec::json(
 
 /// Codex: 600 s; SessionEnd 1 s, and it clamps a configured SessionEnd
 /// timeout to 3 s (warning "clamping SessionEnd hook timeout to 3s").
-static INFO: Info = Info::new("codex", "OpenAI Codex CLI", &TABLE, &INSTALL).with_deadline(
-    Deadline::new(secs(600), &[(EventName::SessionEnd, secs(1))])
-        .capped(&[(EventName::SessionEnd, secs(3))]),
-);
+static INFO: Info = Info::new("codex", "OpenAI Codex CLI", &TABLE, &INSTALL)
+    .with_deadline(
+        Deadline::new(secs(600), &[(EventName::SessionEnd, secs(1))])
+            .capped(&[(EventName::SessionEnd, secs(3))]),
+    )
+    .with_transcript(super::transcript::TranscriptShape::Reader(
+        super::codex_transcript::read,
+    ));
 
 impl Agent for Codex {
     fn info(&self) -> &Info {

@@ -141,6 +141,9 @@ pub static INSTALL: InstallSpec = InstallSpec::json(
 /// Only `permissionRequest` names itself (`hookName`); Claude-format
 /// registrations send Claude's payload.
 static INFO: Info = Info::new("copilot", "GitHub Copilot CLI", &TABLE, &INSTALL)
+    .with_transcript(super::transcript::TranscriptShape::Reader(
+        super::copilot_transcript::read,
+    ))
     .with_deadline(Deadline::new(secs(30), &[]))
     .with_also_runs(AlsoRuns {
         agent: "claude",

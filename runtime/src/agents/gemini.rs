@@ -115,6 +115,9 @@ pub static INSTALL: InstallSpec = project_and_home!(
 
 /// Gemini CLI: 60 000 ms.
 static INFO: Info = Info::new("gemini", "Gemini CLI", &TABLE, &INSTALL)
+    .with_transcript(super::transcript::TranscriptShape::Reader(
+        super::gemini_transcript::read,
+    ))
     .with_deadline(Deadline::new(secs(60), &[]))
     .with_native_hooks(NATIVE_HOOKS);
 

@@ -2,6 +2,7 @@
 //! crate by path, which is what seals [`Agent`](super::Agent).
 
 use super::deadline;
+use super::transcript::TranscriptShape;
 use super::{AlsoRuns, InstallSpec, NativeHooks, Table};
 
 /// What an agent states about itself as data: everything the trait's
@@ -27,6 +28,8 @@ pub struct Info {
     pub names: &'static [&'static str],
     /// [`Agent::native_hooks`](super::Agent::native_hooks).
     pub native_hooks: NativeHooks,
+    /// [`Agent::transcript`](super::Agent::transcript).
+    pub transcript: TranscriptShape,
 }
 
 impl Info {
@@ -48,7 +51,13 @@ impl Info {
             also_runs: None,
             names: &["hook_event_name"],
             native_hooks: NativeHooks::INSTALLED,
+            transcript: TranscriptShape::Unknown,
         }
+    }
+
+    /// The same agent, whose `transcript_path` is in `transcript`'s shape.
+    pub const fn with_transcript(self, transcript: TranscriptShape) -> Info {
+        Info { transcript, ..self }
     }
 
     /// The same agent, whose users keep their own hooks as `native` says.

@@ -101,7 +101,9 @@ mod claude_values;
 pub mod cline;
 pub mod codex;
 mod codex_patch;
+mod codex_transcript;
 pub mod copilot;
+mod copilot_transcript;
 pub mod crush;
 pub mod cursor;
 pub mod deadline;
@@ -109,6 +111,7 @@ pub mod derived;
 pub mod devin;
 pub mod factory;
 pub mod gemini;
+mod gemini_transcript;
 pub mod goose;
 mod install_spec;
 pub mod junie;
@@ -125,6 +128,7 @@ pub mod sema;
 pub mod semaclaw;
 mod shim;
 mod table;
+pub mod transcript;
 pub mod windsurf;
 
 pub use claude_json::{ClaudeLike, Dialect};
@@ -308,6 +312,13 @@ pub trait Agent: Sync + Send {
     /// hooks get (what `agenthooks import` reads, see [`native_hooks`]).
     fn native_hooks(&self) -> NativeHooks {
         self.info().native_hooks
+    }
+
+    /// What its `transcript_path` holds, for the Claude-shaped view hooks
+    /// get (`exec::transcript`); unknown unless the agent says.
+    #[doc(hidden)]
+    fn transcript(&self) -> transcript::TranscriptShape {
+        self.info().transcript
     }
 
     #[doc(hidden)]

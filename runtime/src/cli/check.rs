@@ -4,7 +4,8 @@
 //! Findings (exit 1): a file that cannot be read or parsed, unknown keys,
 //! events or handler types, bad regexes, missing or invalid wasm components,
 //! a script a command hook runs without its executable bit, untrusted
-//! project command hooks, a matcher no tool matches (Claude Code's tools
+//! project command hooks, a command using a variable only Claude Code sets
+//! (`$CLAUDE_ENV_FILE`, ...), a matcher no tool matches (Claude Code's tools
 //! when no agent is wired), and per agent that has our entries installed: a
 //! hook on an event that agent never fires, a matcher no tool of that agent
 //! can match, or an event its entries do not call yet (`install` again
@@ -131,6 +132,12 @@ pub fn check(root: &Path, env: &Env, trusted: impl Fn(&Handler) -> bool) -> Find
                         found.errors.push(format!(
                             "{at}: {}, so it fails with `Permission denied`",
                             crate::exec::diagnose::chmod_hint(&file)
+                        ));
+                    }
+                    for (var, fix) in config::claude_env::claude_only_used(&spec.command) {
+                        found.warnings.push(format!(
+                            "{at}: uses `${var}`, which only Claude Code sets (agenthooks cannot \
+                             derive it, so it is empty in other agents); {fix}"
                         ));
                     }
                 }

@@ -120,6 +120,7 @@ impl Expected {
 /// # Errors
 /// An unknown event or agent, unreadable or invalid input, or a closed stdout.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    crate::exec::supervise::enable();
     let agent = agents::named(&args.agent)?;
     let event = build_event(&args, agent)?;
     if let Some(problem) = super::run::cwd_problem(&event) {

@@ -17,6 +17,7 @@ use clap::{Parser, Subcommand};
 pub mod add;
 pub mod agents;
 pub mod arrival;
+pub mod async_supervisor;
 pub mod build;
 pub mod cache;
 pub mod check;
@@ -101,6 +102,9 @@ pub enum Cmd {
     /// Compile one component into the cache in the background (for `run`, `trust`, `install`).
     #[command(name = "__compile-worker", hide = true)]
     CompileWorker(compile_worker::Args),
+    /// Run one `async` command hook past `run`'s exit, until its timeout.
+    #[command(name = "__async-supervisor", hide = true)]
+    AsyncSupervisor(async_supervisor::Args),
 }
 
 /// Parse the command line.
@@ -165,6 +169,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Cmd::Pull(args) => oci::pull(args),
         Cmd::Lock(args) => oci::lock(args),
         Cmd::CompileWorker(args) => Ok(compile_worker::run(args)),
+        Cmd::AsyncSupervisor(args) => Ok(async_supervisor::run(args)),
     }
 }
 

@@ -55,6 +55,9 @@ pub struct Args {
 
 /// Run the bridge on this process's stdin, stdout and stderr. Never fails.
 pub fn run(args: Args) -> ExitCode {
+    // Async hooks keep their timeout after we exit; what hooks leave
+    // outside their group is ours to end.
+    crate::exec::supervise::enable();
     // Even a bug of ours must not block the agent (some read any non-zero
     // exit as a deny): a panic allows (`main` installs the hook that prints
     // it on one line).

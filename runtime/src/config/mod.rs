@@ -12,6 +12,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::protocol::EventName;
 
+pub mod claude_env;
 pub mod edit;
 pub mod hooks_json;
 pub(crate) mod http;

@@ -24,15 +24,15 @@
 //!   are kept; the rest is read (so the hook never blocks on a full pipe) and
 //!   dropped, with a note.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::Stdio;
 use std::time::{Duration, Instant};
 
 use tokio::io::{AsyncRead, AsyncReadExt, AsyncWriteExt};
 use tokio::process::{Child, Command};
 
-use super::{ExecContext, Report};
-use crate::config::{CommandSpec, Handler, Shell};
+use super::{supervise, ExecContext, Report};
+use crate::config::{claude_env, CommandSpec, Handler, Shell};
 use crate::protocol::{parse_output, Event, Exit, Failure, Outcome, Skip};
 
 /// How much of a command's stdout, and separately of its stderr, is kept.
@@ -55,15 +55,15 @@ pub async fn run(
     let started = Instant::now();
     let mut report = Report::new(handler, "command");
     let input = event.to_json().to_string().into_bytes();
+    // A timeout too large to add to a clock reading is as good as none.
+    let deadline = started
+        .checked_add(handler.timeout)
+        .unwrap_or_else(|| started + Duration::from_secs(365 * 24 * 3600));
     report.outcome = match spawn(spec, handler, event, ctx) {
         Err(failure) => Outcome::Failed(failure),
-        Ok(child) if spec.async_ => detach(child, input).await,
-        Ok(child) => {
-            // A timeout too large to add to a clock reading is as good as none.
-            let deadline = started
-                .checked_add(handler.timeout)
-                .unwrap_or_else(|| started + Duration::from_secs(365 * 24 * 3600));
-            let ran = Ran::wait(child, input, deadline).await;
+        Ok(spawned) if spec.async_ => detach(spawned, input, deadline).await,
+        Ok(Spawned { child, token, .. }) => {
+            let ran = Ran::wait(child, input, deadline, Some(token)).await;
             ran.settle(&mut report, handler.timeout, event)
         }
     };
@@ -74,27 +74,49 @@ pub async fn run(
     report
 }
 
+/// A started hook: its process (or its supervisor's), and its token.
+struct Spawned {
+    child: Child,
+    /// The [`supervise::TOKEN_VAR`] its processes carry.
+    token: String,
+    /// Whether `child` is a supervisor that keeps the hook's timeout itself.
+    supervised: bool,
+}
+
 /// The hook's process, started in `event`'s working directory with
 /// `CLAUDE_PROJECT_DIR` set; its output is piped, or (`async`) dropped.
+/// An async hook is started under a supervisor where there is one
+/// ([`supervise::supervised`]).
 fn spawn(
     spec: &CommandSpec,
     handler: &Handler,
     event: &Event,
     ctx: &ExecContext,
-) -> Result<Child, Failure> {
+) -> Result<Spawned, Failure> {
     let dir = working_dir(event, ctx);
     let project_dir = ctx
         .project_root
         .clone()
         .or_else(|| handler.project_root.clone())
         .or_else(|| dir.clone());
-    let mut cmd = shell(&spec.command, spec.shell)?;
+    let supervisor = spec
+        .async_
+        .then(|| supervise::supervised(spec, handler.timeout))
+        .flatten();
+    let supervised = supervisor.is_some();
+    let mut cmd = match supervisor {
+        Some(cmd) => cmd,
+        None => shell(&spec.command, spec.shell)?,
+    };
+    let token = supervise::new_token();
+    cmd.env(supervise::TOKEN_VAR, &token);
     if let Some(dir) = &dir {
         cmd.current_dir(dir);
     }
     if let Some(project_dir) = &project_dir {
         cmd.env("CLAUDE_PROJECT_DIR", project_dir);
     }
+    plugin_env(&mut cmd, spec, handler, project_dir.as_deref());
     cmd.stdin(Stdio::piped());
     if spec.async_ {
         // Never read: a pipe nobody drains would block the hook, and an
@@ -103,25 +125,79 @@ fn spawn(
     } else {
         cmd.stdout(Stdio::piped()).stderr(Stdio::piped());
     }
+    let child = cmd.spawn().map_err(|err| Failure::Spawn {
+        reason: err.to_string(),
+    })?;
+    Ok(Spawned {
+        child,
+        token,
+        supervised,
+    })
+}
+
+/// For the supervisor: `command` through `shell` with this process's
+/// stdin and no output, in a group of its own.
+pub(super) fn background(command: &str, shell_: Shell) -> Result<Child, Failure> {
+    let mut cmd = shell(command, shell_)?;
+    cmd.stdin(Stdio::inherit())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null());
     cmd.spawn().map_err(|err| Failure::Spawn {
         reason: err.to_string(),
     })
 }
 
-/// An `async` hook: given its input (briefly) and left running.
-async fn detach(mut child: Child, input: Vec<u8>) -> Outcome {
-    if let Some(mut stdin) = child.stdin.take() {
-        // Bounded: an async hook that does not read must not hold us up.
-        let _ = tokio::time::timeout(ASYNC_STDIN_GRACE, stdin.write_all(&input)).await;
+/// `CLAUDE_PLUGIN_ROOT` and `CLAUDE_PLUGIN_DATA` for `handler` (see
+/// [`claude_env`]), replacing any the agent set: agenthooks' own plugin
+/// root is not the hook's. The data directory is made when the hook lies
+/// in a plugin or its command names it; a failure to make it leaves the
+/// variable unset rather than pointing at nothing.
+fn plugin_env(cmd: &mut Command, spec: &CommandSpec, handler: &Handler, project: Option<&Path>) {
+    cmd.env_remove(claude_env::PLUGIN_ROOT_VAR)
+        .env_remove(claude_env::PLUGIN_DATA_VAR);
+    let in_plugin = claude_env::plugin_dir(&handler.file).is_some();
+    let Some(root) = claude_env::plugin_root(&handler.file, project) else {
+        return;
+    };
+    cmd.env(claude_env::PLUGIN_ROOT_VAR, &root);
+    let named = claude_env::variables_used(&spec.command).contains(&claude_env::PLUGIN_DATA_VAR);
+    if !(in_plugin || named) {
+        return;
     }
-    // Dropping the `Child` neither kills nor waits for it; tokio reaps it
-    // in the background when it exits.
-    drop(child);
+    if let Some(data) = crate::dirs::data().map(|d| claude_env::plugin_data(&d, &root)) {
+        if std::fs::create_dir_all(&data).is_ok() {
+            cmd.env(claude_env::PLUGIN_DATA_VAR, data);
+        }
+    }
+}
+
+/// An `async` hook: given its input (briefly) and left running under its
+/// supervisor, which ends it at `deadline`; without one, a task of this
+/// runtime does (for as long as the runtime lives).
+async fn detach(spawned: Spawned, input: Vec<u8>, deadline: Instant) -> Outcome {
+    let Spawned {
+        mut child,
+        token,
+        supervised,
+    } = spawned;
+    if supervised {
+        if let Some(mut stdin) = child.stdin.take() {
+            // Bounded: an async hook that does not read must not hold us up.
+            let _ = tokio::time::timeout(ASYNC_STDIN_GRACE, stdin.write_all(&input)).await;
+        }
+        // Dropping the `Child` neither kills nor waits for it; tokio reaps
+        // it in the background when it exits.
+        drop(child);
+    } else {
+        tokio::spawn(async move {
+            Ran::wait(child, input, deadline, Some(token)).await;
+        });
+    }
     Outcome::Skipped(Skip::Async)
 }
 
 /// What a command did by its deadline.
-struct Ran {
+pub(super) struct Ran {
     /// How it exited; `None` when it was still running at the deadline.
     status: Option<std::io::Result<std::process::ExitStatus>>,
     /// Whether its output had closed too by then.
@@ -132,8 +208,14 @@ struct Ran {
 
 impl Ran {
     /// Give `child` its `input`, wait for its exit and the end of both of
-    /// its outputs until `deadline`, then kill what is left of its group.
-    async fn wait(mut child: Child, input: Vec<u8>, deadline: Instant) -> Ran {
+    /// its outputs until `deadline`, then kill what is left of its group
+    /// and (with its `token`) what left the group ([`supervise::sweep`]).
+    pub(super) async fn wait(
+        mut child: Child,
+        input: Vec<u8>,
+        deadline: Instant,
+        token: Option<String>,
+    ) -> Ran {
         if let Some(mut stdin) = child.stdin.take() {
             tokio::spawn(async move {
                 // EPIPE (the hook exited or closed stdin early) is the hook's business.
@@ -164,6 +246,10 @@ impl Ran {
         if ran.status.is_none() {
             // Past the timeout and still running: the group is killed; reap it.
             let _ = child.wait().await;
+        }
+        // Reaped: what it started outside its group is ours now (or being re-parented).
+        if let Some(token) = token {
+            supervise::sweep(Some(&token)).await;
         }
         ran
     }

@@ -25,6 +25,7 @@ pub mod llm;
 pub mod mcp;
 pub mod once;
 pub mod prompt;
+pub mod supervise;
 pub mod transcript;
 #[cfg(feature = "wasm")]
 pub mod wasm;
@@ -248,6 +249,9 @@ pub struct ExecContext {
     /// timeout is kept under it, so a fail-closed hook answers in time.
     /// `None`: no agent waits (an embedding program sets its own limits).
     pub agent_deadline: Option<EventDeadline>,
+    /// Where the Claude-shaped views of agents' transcripts are kept
+    /// ([`transcript::for_hooks`]); `None`: `transcripts/` in the cache.
+    pub transcript_dir: Option<PathBuf>,
 }
 
 impl ExecContext {
@@ -337,7 +341,8 @@ impl EventMemory {
 
 /// Run every handler of one event at once; the reports come back in the
 /// order of `handlers`. The wasm handlers among them share one fresh
-/// [`EventMemory`] of `ctx.budgets.event_memory_mib`.
+/// [`EventMemory`] of `ctx.budgets.event_memory_mib`. They get the event
+/// with its transcript as Claude's ([`transcript::for_hooks`]).
 pub async fn execute_all(handlers: &[&Handler], event: &Event, ctx: &ExecContext) -> Vec<Report> {
     let ctx = ExecContext {
         event_memory: Some(EventMemory::new(ctx.budgets.event_memory_mib)),
@@ -346,6 +351,13 @@ pub async fn execute_all(handlers: &[&Handler], event: &Event, ctx: &ExecContext
         ))),
         ..ctx.clone()
     };
+    // Only now that hooks will run: the transcript view costs a read of the agent's file.
+    let viewed = if handlers.is_empty() {
+        None
+    } else {
+        transcript::for_hooks(event, ctx.transcript_dir.as_deref())
+    };
+    let event = viewed.as_ref().unwrap_or(event);
     let runs = handlers.iter().map(|handler| execute(handler, event, &ctx));
     futures_util::future::join_all(runs).await
 }

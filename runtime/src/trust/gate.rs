@@ -274,7 +274,9 @@ pub fn gate_reads_files(selected: &[&Handler]) -> bool {
             && match &h.kind {
                 HandlerKind::Command(_) => true,
                 HandlerKind::Wasm(spec) => {
-                    spec.allow != Grants::default() || !raised_limits(h).is_empty()
+                    spec.allow != Grants::default()
+                        || !raised_limits(h).is_empty()
+                        || component_outside(spec, h.project_root.as_deref()).is_some()
                 }
                 HandlerKind::Http(_)
                 | HandlerKind::Prompt(_)
@@ -390,6 +392,29 @@ pub fn gate_with(store: &TrustStore, selected: &[&Handler]) -> Gate {
                     }
                 }
             }
+            HandlerKind::Wasm(spec)
+                if component_outside(spec, handler.project_root.as_deref()).is_some() =>
+            {
+                // A project naming a file of someone else's (another
+                // project's, the user's): only trust lets it run.
+                let trusted = store.trusts(handler);
+                gated.notes.extend(
+                    component_outside(spec, handler.project_root.as_deref()).map(
+                        |(component, root)| TrustNote::OutsideProject {
+                            component,
+                            root,
+                            trusted,
+                        },
+                    ),
+                );
+                if trusted {
+                    gated.standing = Standing::Trusted;
+                } else {
+                    gated.standing = Standing::Untrusted;
+                    gated.skip = Some(Skip::Untrusted);
+                    gate.held.entry(handler.file.clone()).or_default().skipped += 1;
+                }
+            }
             HandlerKind::Wasm(spec) => {
                 let root = handler.project_root.as_deref();
                 let (narrowed, mut withheld) = narrow(&spec.allow, root);
@@ -417,6 +442,37 @@ pub fn gate_with(store: &TrustStore, selected: &[&Handler]) -> Gate {
     cap_untrusted(&mut gate, store);
     gate.refresh_held_note();
     gate
+}
+
+/// Why a project's wasm hook names a component outside the project (a
+/// file, not an `oci://` reference, which the lock pins by digest), or
+/// `None`. Symbolic links are followed where the paths exist.
+fn component_outside(
+    spec: &crate::config::WasmSpec,
+    root: Option<&Path>,
+) -> Option<(PathBuf, PathBuf)> {
+    let root = root?;
+    if spec.oci.is_some() {
+        return None;
+    }
+    let real = |p: &Path| std::fs::canonicalize(p).unwrap_or_else(|_| lexical(p));
+    let inside = real(&spec.component).starts_with(real(root));
+    (!inside).then(|| (spec.component.clone(), root.to_path_buf()))
+}
+
+/// `path` with `.` and `..` resolved by name (for a path that does not exist).
+fn lexical(path: &Path) -> PathBuf {
+    let mut out = PathBuf::new();
+    for part in path.components() {
+        match part {
+            std::path::Component::ParentDir => {
+                out.pop();
+            }
+            std::path::Component::CurDir => {}
+            other => out.push(other),
+        }
+    }
+    out
 }
 
 /// Skip the untrusted project hooks past the first [`UNTRUSTED_PER_EVENT`]

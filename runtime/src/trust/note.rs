@@ -32,6 +32,16 @@ pub enum TrustNote {
         /// Why it cannot be hashed.
         why: String,
     },
+    /// A project wasm hook names a component outside the project (another
+    /// project's, the user's): it runs only once the project is trusted.
+    OutsideProject {
+        /// The component named.
+        component: PathBuf,
+        /// The project's root.
+        root: PathBuf,
+        /// Whether the project is trusted (the hook runs) or not (refused).
+        trusted: bool,
+    },
     /// An untrusted project wasm hook runs without part of what it asks for.
     Withheld {
         /// Each grant or limit withheld, described.
@@ -110,6 +120,21 @@ impl fmt::Display for TrustNote {
             ),
             TrustNote::HeldBack { held } => held_back(f, held),
             TrustNote::Changed { why } => write!(f, "counts as changed: {why}"),
+            TrustNote::OutsideProject {
+                component,
+                root,
+                trusted,
+            } => write!(
+                f,
+                "its component `{}` lies outside the project `{}`{}",
+                component.display(),
+                root.display(),
+                if *trusted {
+                    ""
+                } else {
+                    "; refused until the project is trusted"
+                }
+            ),
             TrustNote::Withheld { withheld } => {
                 write!(f, "runs without {} until trusted", withheld.join(", "))
             }

@@ -867,6 +867,43 @@ fn sandboxed_wasm_hooks_read_the_store_only_when_an_answer_needs_trust() {
     assert_eq!(loads(), 3);
 }
 
+#[test]
+fn a_project_wasm_hook_naming_a_component_outside_the_project_is_refused_until_trusted() {
+    let p = Project::new();
+    let elsewhere = tempfile::tempdir().unwrap();
+    let mut w = p.wasm(b"bytes", Grants::default());
+    let inside = gate_with(&TrustStore::empty(), &[&w]);
+    assert_eq!(inside.handlers[0].standing, Standing::Sandboxed);
+    assert!(inside.handlers[0].notes.is_empty());
+    for component in [
+        elsewhere.path().join("guard.wasm"),
+        p.root().join(".agents/../../escape.wasm"),
+    ] {
+        if component.starts_with(elsewhere.path()) {
+            std::fs::write(&component, b"bytes").unwrap();
+        }
+        if let HandlerKind::Wasm(spec) = &mut w.kind {
+            spec.component = component.clone();
+        }
+        assert!(gate_reads_files(&[&w]));
+        let gate = gate_with(&TrustStore::empty(), &[&w]);
+        let gated = &gate.handlers[0];
+        assert_eq!(
+            gated.standing,
+            Standing::Untrusted,
+            "{}",
+            component.display()
+        );
+        assert_eq!(gated.skip, Some(Skip::Untrusted));
+        assert!(
+            texts(&gated.notes)[0].contains("lies outside the project")
+                && texts(&gated.notes)[0].contains("refused until the project is trusted"),
+            "{:?}",
+            gated.notes
+        );
+    }
+}
+
 /// The sentences of trust notes, as shown.
 fn texts(notes: &[TrustNote]) -> Vec<String> {
     notes.iter().map(ToString::to_string).collect()

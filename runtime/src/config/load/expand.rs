@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use super::files::PROJECT_DIR_VAR;
 use super::Ctx;
 use crate::config::hooks_json::AllowEntry;
-use crate::config::{Grants, Shell};
+use crate::config::{claude_env, Grants, Shell};
 
 /// Longest command shown in a handler's label, in characters.
 pub(super) const LABEL_MAX: usize = 60;
@@ -19,7 +19,7 @@ pub(super) fn resolve_grants(grants: AllowEntry, ctx: &Ctx<'_>) -> Grants {
 /// A path from the file: `$CLAUDE_PROJECT_DIR` expanded, `~/` taken from the
 /// home directory, and a relative path joined to the scope's base.
 pub(super) fn resolve_path(raw: &str, ctx: &Ctx<'_>) -> PathBuf {
-    let expanded = expand_project_dir(raw, ctx.project_root, false);
+    let expanded = expand_project_dir(raw, ctx, false);
     let path = match (expanded.as_str(), ctx.home) {
         ("~", Some(home)) => home.to_path_buf(),
         (p, Some(home)) if p.starts_with("~/") => home.join(&p[2..]),
@@ -32,22 +32,39 @@ pub(super) fn resolve_path(raw: &str, ctx: &Ctx<'_>) -> PathBuf {
     }
 }
 
-/// Replace `$CLAUDE_PROJECT_DIR` and `${CLAUDE_PROJECT_DIR}` with the project root.
+/// Replace `$CLAUDE_PROJECT_DIR` and `${CLAUDE_PROJECT_DIR}` with the
+/// project root, and `$CLAUDE_PLUGIN_ROOT` (`${…}`) with the hook's plugin
+/// root ([`claude_env::plugin_root`]; looked up only when named).
 ///
-/// In a shell command the variable is left for the shell when the root holds
+/// In a shell command a variable is left for the shell when its value holds
 /// characters the shell would interpret (spaces, quotes, `$`, ...): the
 /// command gets the variable in its environment too, and the shell's own
 /// expansion of it is always safe.
-pub(super) fn expand_project_dir(text: &str, root: Option<&Path>, for_shell: bool) -> String {
-    let Some(root) = root else {
+pub(super) fn expand_project_dir(text: &str, ctx: &Ctx<'_>, for_shell: bool) -> String {
+    let mut out = expand_var(text, PROJECT_DIR_VAR, ctx.project_root, for_shell);
+    if out.contains(claude_env::PLUGIN_ROOT_VAR) {
+        let plugin = claude_env::plugin_root(ctx.file, ctx.project_root);
+        out = expand_var(
+            &out,
+            claude_env::PLUGIN_ROOT_VAR,
+            plugin.as_deref(),
+            for_shell,
+        );
+    }
+    out
+}
+
+/// Replace `$NAME` and `${NAME}` in `text` with `value` (see [`expand_project_dir`]).
+pub(super) fn expand_var(text: &str, name: &str, value: Option<&Path>, for_shell: bool) -> String {
+    let Some(root) = value else {
         return text.to_string();
     };
     let root = root.to_string_lossy();
     if for_shell && !root.chars().all(is_shell_safe) {
         return text.to_string();
     }
-    let braced = format!("${{{PROJECT_DIR_VAR}}}");
-    let bare = format!("${PROJECT_DIR_VAR}");
+    let braced = format!("${{{name}}}");
+    let bare = format!("${name}");
     let mut out = String::with_capacity(text.len());
     let mut rest = text;
     while let Some(i) = rest.find('$') {

@@ -75,7 +75,7 @@ fn exec_form_args_are_quoted_for_the_shell() {
 #[test]
 fn variable_expansion_is_textual_and_exact() {
     let root = Path::new("/r");
-    let ex = |s: &str| expand_project_dir(s, Some(root), true);
+    let ex = |s: &str| expand_var(s, "CLAUDE_PROJECT_DIR", Some(root), true);
     assert_eq!(ex("$CLAUDE_PROJECT_DIR"), "/r");
     assert_eq!(ex("${CLAUDE_PROJECT_DIR}x"), "/rx");
     assert_eq!(ex("$CLAUDE_PROJECT_DIR_X"), "$CLAUDE_PROJECT_DIR_X");
@@ -83,7 +83,36 @@ fn variable_expansion_is_textual_and_exact() {
     assert_eq!(ex("${CLAUDE_PROJECT_DIR"), "${CLAUDE_PROJECT_DIR");
     assert_eq!(ex("ünï $CLAUDE_PROJECT_DIR"), "ünï /r");
     assert_eq!(
-        expand_project_dir("$CLAUDE_PROJECT_DIR", None, true),
+        expand_var("$CLAUDE_PROJECT_DIR", "CLAUDE_PROJECT_DIR", None, true),
         "$CLAUDE_PROJECT_DIR"
+    );
+}
+
+#[test]
+fn the_plugin_root_is_written_into_commands_where_the_shell_would_not_read_it() {
+    let d = Dirs::new();
+    d.write_user(
+        &json!({"hooks": {"PreToolUse": [{"hooks": [
+            {"type": "command", "command": "Write-Output ${CLAUDE_PLUGIN_ROOT}/a", "shell": "powershell"},
+            {"type": "command", "command": "$CLAUDE_PLUGIN_ROOT/b.sh $CLAUDE_PLUGIN_ROOTS"}
+        ]}]}})
+        .to_string(),
+    );
+    // Not in a plugin: the project root.
+    let root = d.project().display().to_string();
+    assert_eq!(
+        commands(&d.load()),
+        [
+            format!("Write-Output {root}/a"),
+            format!("{root}/b.sh $CLAUDE_PLUGIN_ROOTS")
+        ]
+    );
+    // The user file's folder beside `.claude-plugin/plugin.json`: that plugin.
+    std::fs::create_dir_all(d.home().join(".claude-plugin")).unwrap();
+    std::fs::write(d.home().join(".claude-plugin/plugin.json"), "{}").unwrap();
+    let plugin = d.home().display().to_string();
+    assert_eq!(
+        commands(&d.load())[1],
+        format!("{plugin}/b.sh $CLAUDE_PLUGIN_ROOTS")
     );
 }

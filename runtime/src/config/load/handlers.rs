@@ -71,7 +71,7 @@ pub(super) fn resolve_command(
             let words = std::iter::once(&raw).chain(args);
             let quoted = words
                 .clone()
-                .map(|w| quote_for(shell, &expand_project_dir(w, ctx.project_root, false)))
+                .map(|w| quote_for(shell, &expand_project_dir(w, ctx, false)))
                 .collect::<Vec<_>>()
                 .join(" ");
             // PowerShell runs a quoted program name only with the call operator.
@@ -86,10 +86,7 @@ pub(super) fn resolve_command(
             // `$CLAUDE_PROJECT_DIR` is not PowerShell's syntax for a variable
             // (`$env:…`): there it is always replaced.
             let for_sh = shell == Shell::System;
-            (
-                expand_project_dir(&raw, ctx.project_root, for_sh),
-                raw.clone(),
-            )
+            (expand_project_dir(&raw, ctx, for_sh), raw.clone())
         }
     };
     let async_ = entry.async_.unwrap_or(false) || entry.async_rewake.unwrap_or(false);
