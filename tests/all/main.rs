@@ -11,6 +11,7 @@ mod budgets;
 mod cache;
 mod claude_protocol;
 mod compile_budget;
+mod config_formats;
 mod copilot_double_run;
 mod debugging;
 mod double_load;

@@ -107,9 +107,11 @@ pub mod devin;
 pub mod factory;
 pub mod gemini;
 pub mod goose;
+pub mod hermes;
 mod install_spec;
 pub mod junie;
 pub mod kilo;
+pub mod kimi;
 pub mod kiro;
 pub mod native_hooks;
 pub mod opencode;
@@ -128,7 +130,8 @@ pub use claude_json::{ClaudeLike, Dialect};
 use install_spec::project_and_home;
 pub use install_spec::{
     claude_handler, shows_status_message, AlsoRuns, Field, InstallSpec, JsonSpec, Literal,
-    PluginSpec, Registration, ScriptSpec, Shape, SystemFile, TimeUnit, UserDir, UserPath,
+    PluginSpec, Registration, ScriptSpec, Shape, SystemFile, TimeUnit, TomlSpec, UserDir, UserPath,
+    YamlSpec,
     COMMAND_AND_TIMEOUT, DISABLE_ALL_HOOKS, USER_ONLY,
 };
 pub use native_hooks::{Imported, NativeHook, NativeHooks};
@@ -470,6 +473,8 @@ pub static AGENTS: &[&dyn Agent] = &[
     &crush::AGENT,
     &auggie::AGENT,
     &junie::AGENT,
+    &kimi::AGENT,
+    &hermes::Hermes,
     &qoder::AGENT,
     &devin::AGENT,
     &semaclaw::SemaClaw,

@@ -44,7 +44,10 @@ mod error;
 pub(crate) mod json;
 mod plan;
 mod targets;
+mod text;
+mod toml;
 mod wiring;
+mod yaml;
 
 pub use crate::agents::Shape;
 pub use detect::{
