@@ -65,6 +65,16 @@ fn kimi_install_appends_hooks_tables_and_uninstall_gives_the_bytes_back() {
 }
 
 #[test]
+fn kimi_uninstall_gives_back_a_file_without_a_final_newline() {
+    round_trip(
+        "kimi",
+        ".kimi-code/config.toml",
+        KIMI.trim_end(),
+        &["max_steps_per_turn = 100\n", "event = \"SessionStart\""],
+    );
+}
+
+#[test]
 fn hermes_install_adds_a_fenced_block_and_uninstall_gives_the_bytes_back() {
     round_trip(
         "hermes",

@@ -18,7 +18,7 @@ fn pre_tool(tool: &str, input: Value) -> Value {
 #[test]
 fn hermes_names_decode_to_claude_s() {
     let ev = decoded(&Hermes, pre_tool("terminal", json!({"command": "rm -rf /"})));
-    assert_eq!(ev.name, EventName::PreToolUse);
+    assert_eq!(ev.name(), EventName::PreToolUse);
     assert_eq!(ev.tool_name(), Some("Bash"));
     let ev = decoded(&Hermes, pre_tool("write_file", json!({"path": "a", "content": "x"})));
     assert_eq!(ev.tool_input().unwrap()["file_path"], json!("a"));

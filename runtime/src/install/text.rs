@@ -151,8 +151,11 @@ pub(super) fn plan(
             }
             let after = edit(&text, &[]).map_err(unchangeable)?;
             let backup_bytes = read_opt(&backup, caps::HOOKS_JSON)?;
+            // A renderer may end the file's last line with a newline it
+            // lacked: the backup's bytes are the user's then too.
+            let same = |b: &[u8]| b.trim_ascii_end() == after.as_bytes().trim_ascii_end();
             change.after = match backup_bytes {
-                Some(b) if b == after.as_bytes() => {
+                Some(b) if same(&b) => {
                     change.drop_backup = Some(backup);
                     Some(b)
                 }

@@ -21,7 +21,15 @@ pub(super) fn edit(
     agent: &str,
     wanted: &[Entry],
 ) -> Result<String, String> {
-    let mut doc: DocumentMut = text.parse().map_err(|e: toml_edit::TomlError| {
+    // toml_edit writes `\n` only: a CRLF file is edited as LF and given its
+    // CRLF back, so the user's line endings stay.
+    let crlf = text.contains("\r\n");
+    if crlf && text.replace("\r\n", "").contains('\n') {
+        return Err("mixes CRLF and LF line endings, which agenthooks cannot keep".to_string());
+    }
+    let lf = text.replace("\r\n", "\n");
+    let back = |s: String| if crlf { s.replace('\n', "\r\n") } else { s };
+    let mut doc: DocumentMut = lf.parse().map_err(|e: toml_edit::TomlError| {
         let what = crate::protocol::one_line(&e.to_string());
         format!("not valid TOML ({what})")
     })?;
@@ -82,7 +90,7 @@ pub(super) fn edit(
             ))
         }
     }
-    Ok(doc.to_string())
+    Ok(back(doc.to_string()))
 }
 
 /// Our table for `entry`: the event key first, then the handler's keys.
@@ -119,4 +127,66 @@ fn summary<'a>(items: impl Iterator<Item = (&'a str, Option<&'a Value>)>) -> Vec
             (k.to_string(), v.unwrap_or_default())
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const SPEC: TomlSpec = TomlSpec {
+        array: "hooks",
+        event_key: "event",
+        handler: &[],
+        timeout_range: (1, 600),
+    };
+
+    fn entry(event: &'static str) -> Entry {
+        Entry {
+            event,
+            fields: vec![
+                (
+                    "command",
+                    Scalar::Str(format!("exec agenthooks run --agent kimi --event {event}")),
+                ),
+                ("timeout", Scalar::Int(30)),
+            ],
+        }
+    }
+
+    /// Install, install again, uninstall: the installed text, and `text`
+    /// back byte for byte at the end.
+    fn round_trip(text: &str) -> String {
+        let wanted = [entry("PreToolUse"), entry("SessionStart")];
+        let installed = edit(text, &SPEC, "kimi", &wanted).unwrap();
+        assert_ne!(installed, text);
+        assert_eq!(edit(&installed, &SPEC, "kimi", &wanted).unwrap(), installed);
+        assert_eq!(edit(&installed, &SPEC, "kimi", &[]).unwrap(), text, "{installed:?}");
+        installed
+    }
+
+    #[test]
+    fn tables_of_ours_go_and_come_back_out_leaving_the_user_s_bytes() {
+        let installed = round_trip("# mine\nmodel = \"k2\"  # fast\n\n[[hooks]]\nevent = \"Stop\"\ncommand = \"say done\"\n\n[ui]\ntheme = 'dark'\n");
+        assert!(installed.contains("[[hooks]]\nevent = \"PreToolUse\"\ncommand = \"exec agenthooks run --agent kimi --event PreToolUse\"\ntimeout = 30\n"), "{installed}");
+        round_trip("");
+        // toml_edit ends the last line it renders with a newline: without
+        // ours, a file that had none differs only there (`text::plan` then
+        // puts the backup's bytes back).
+        let installed = edit("model = \"k2\"", &SPEC, "kimi", &[entry("Stop")]).unwrap();
+        assert_eq!(edit(&installed, &SPEC, "kimi", &[]).unwrap(), "model = \"k2\"\n");
+        round_trip("a = 1\r\n# c\r\n");
+        let inline = round_trip("hooks = [\n  { event = \"Stop\", command = \"say\" },\n]\n");
+        assert!(inline.contains("event = \"PreToolUse\""), "{inline}");
+    }
+
+    #[test]
+    fn a_stale_entry_is_replaced_and_other_values_are_refused() {
+        let old = edit("", &SPEC, "kimi", &[entry("Stop")]).unwrap();
+        let new = edit(&old, &SPEC, "kimi", &[entry("PreToolUse")]).unwrap();
+        assert!(!new.contains("Stop") && new.contains("PreToolUse"), "{new}");
+        for (text, says) in [("hooks = 3\n", "not an array of tables"), ("[hooks\n", "not valid TOML")] {
+            let e = edit(text, &SPEC, "kimi", &[entry("Stop")]).unwrap_err();
+            assert!(e.contains(says) && !e.contains('\n'), "{e}");
+        }
+    }
 }
