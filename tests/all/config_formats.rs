@@ -10,6 +10,15 @@ const KIMI: &str = "# Kimi Code config\ndefault_model = \"kimi-k2\"   # the fast
 
 const HERMES: &str = "# Hermes config\nmodel:\n  default: hermes-4   # mine\n\nhooks:\n  # formatting after edits\n  post_tool_call:\n    - matcher: \"write_file|patch\"\n      command: ~/.hermes/agent-hooks/fmt.sh\n\nhooks_auto_accept: false\n";
 
+/// A project whose hooks run before tools (so install registers that event).
+fn project() -> TempProject {
+    let p = TempProject::new();
+    p.project_hooks(&serde_json::json!({"hooks": {"PreToolUse": [
+        {"matcher": "Bash", "hooks": [{"type": "command", "command": "true"}]}
+    ]}}));
+    p
+}
+
 /// Writes `text` at `rel` under the project's home.
 fn write_home(p: &TempProject, rel: &str, text: &str) {
     let path = p.home.join(rel);
@@ -26,14 +35,17 @@ fn cmd(p: &TempProject, args: &[&str]) -> assert_cmd::Command {
 }
 
 fn round_trip(agent: &str, rel: &str, text: &str, needles: &[&str]) {
-    let p = TempProject::new();
+    let p = project();
     write_home(&p, rel, text);
     let before = snapshot(&p.home);
     let ran = p.output(cmd(&p, &["install", agent, "--user"]), "");
     assert_eq!(ran.code(), 0, "{agent}: {}{}", ran.stdout(), ran.stderr());
     let installed = std::fs::read_to_string(p.home.join(rel)).unwrap();
     for needle in needles {
-        assert!(installed.contains(needle), "{agent}: no `{needle}` in:\n{installed}");
+        assert!(
+            installed.contains(needle),
+            "{agent}: no `{needle}` in:\n{installed}"
+        );
     }
     let again = p.output(cmd(&p, &["install", agent, "--user"]), "");
     assert_eq!(again.code(), 0, "{agent}: {}", again.stderr());
@@ -43,10 +55,19 @@ fn round_trip(agent: &str, rel: &str, text: &str, needles: &[&str]) {
         "{agent}: a second install changed the file"
     );
     let status = p.output(cmd(&p, &["status"]), "");
-    assert!(status.stdout().contains(agent), "{agent}: {}", status.stdout());
+    let line = format!("agent {agent}: installed at user (");
+    assert!(
+        status.stdout().contains(&line),
+        "{agent}: {}",
+        status.stdout()
+    );
     let ran = p.output(cmd(&p, &["uninstall", agent, "--user"]), "");
     assert_eq!(ran.code(), 0, "{agent}: {}", ran.stderr());
-    assert_eq!(snapshot(&p.home), before, "{agent}: uninstall left a change");
+    assert_eq!(
+        snapshot(&p.home),
+        before,
+        "{agent}: uninstall left a change"
+    );
 }
 
 #[test]
@@ -92,11 +113,26 @@ fn hermes_install_adds_a_fenced_block_and_uninstall_gives_the_bytes_back() {
 #[test]
 fn a_config_that_cannot_be_read_is_left_alone_with_one_line() {
     for (agent, rel, text, says) in [
-        ("kimi", ".kimi-code/config.toml", "hooks = 3\n", "not an array of tables"),
-        ("kimi", ".kimi-code/config.toml", "[[hooks]\n", "not valid TOML"),
-        ("hermes", ".hermes/config.yaml", "hooks:\n  pre_tool_call:\n    - command: mine\n", "holds hooks of yours"),
+        (
+            "kimi",
+            ".kimi-code/config.toml",
+            "hooks = 3\n",
+            "not an array of tables",
+        ),
+        (
+            "kimi",
+            ".kimi-code/config.toml",
+            "[[hooks]\n",
+            "not valid TOML",
+        ),
+        (
+            "hermes",
+            ".hermes/config.yaml",
+            "hooks:\n  pre_tool_call:\n    - command: mine\n",
+            "holds hooks of yours",
+        ),
     ] {
-        let p = TempProject::new();
+        let p = project();
         write_home(&p, rel, text);
         let ran = p.output(cmd(&p, &["install", agent, "--user"]), "");
         assert_ne!(ran.code(), 0, "{agent}: {}", ran.stdout());

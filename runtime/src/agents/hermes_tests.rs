@@ -17,26 +17,48 @@ fn pre_tool(tool: &str, input: Value) -> Value {
 
 #[test]
 fn hermes_names_decode_to_claude_s() {
-    let ev = decoded(&Hermes, pre_tool("terminal", json!({"command": "rm -rf /"})));
+    let ev = decoded(
+        &Hermes,
+        pre_tool("terminal", json!({"command": "rm -rf /"})),
+    );
     assert_eq!(ev.name(), EventName::PreToolUse);
     assert_eq!(ev.tool_name(), Some("Bash"));
-    let ev = decoded(&Hermes, pre_tool("write_file", json!({"path": "a", "content": "x"})));
+    let ev = decoded(
+        &Hermes,
+        pre_tool("write_file", json!({"path": "a", "content": "x"})),
+    );
     assert_eq!(ev.tool_input().unwrap()["file_path"], json!("a"));
 }
 
 #[test]
 fn deny_rewrite_and_context_are_hermes_own_answers() {
-    let ev = decoded(&Hermes, pre_tool("terminal", json!({"command": "rm -rf /"})));
+    let ev = decoded(
+        &Hermes,
+        pre_tool("terminal", json!({"command": "rm -rf /"})),
+    );
     assert_eq!(
         stdout_json(&Hermes.encode(&ev, &deny("no rm"))),
         json!({"decision": "block", "reason": "no rm"})
     );
     let n = Hermes.encode(&ev, &rewrite(json!({"command": "ls"})));
-    assert_eq!(stdout_json(&n), json!({"action": "modify", "args": {"command": "ls"}}));
+    assert_eq!(
+        stdout_json(&n),
+        json!({"action": "modify", "args": {"command": "ls"}})
+    );
     let n = Hermes.encode(&ev, &ask("sure?"));
-    assert_eq!(stdout_json(&n)["decision"], json!("block"), "an ask it cannot put denies");
-    let prompt = decoded(&Hermes, json!({"hook_event_name": "pre_llm_call", "session_id": "s", "cwd": "/p", "extra": {}}));
-    assert_eq!(stdout_json(&Hermes.encode(&prompt, &context("ctx"))), json!({"context": "ctx"}));
+    assert_eq!(
+        stdout_json(&n)["decision"],
+        json!("block"),
+        "an ask it cannot put denies"
+    );
+    let prompt = decoded(
+        &Hermes,
+        json!({"hook_event_name": "pre_llm_call", "session_id": "s", "cwd": "/p", "extra": {}}),
+    );
+    assert_eq!(
+        stdout_json(&Hermes.encode(&prompt, &context("ctx"))),
+        json!({"context": "ctx"})
+    );
     assert_eq!(Hermes.encode(&ev, &allow()).stdout, "");
 }
 

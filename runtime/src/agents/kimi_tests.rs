@@ -21,7 +21,13 @@ fn pre_tool(tool: &str, input: serde_json::Value) -> serde_json::Value {
 
 #[test]
 fn file_tools_path_is_claude_s_file_path() {
-    let ev = decoded(&AGENT, pre_tool("Edit", json!({"path": "a.rs", "old_string": "x", "new_string": "y"})));
+    let ev = decoded(
+        &AGENT,
+        pre_tool(
+            "Edit",
+            json!({"path": "a.rs", "old_string": "x", "new_string": "y"}),
+        ),
+    );
     assert_eq!(ev.tool_name(), Some("Edit"));
     assert_eq!(ev.tool_input().unwrap()["file_path"], json!("a.rs"));
 }
@@ -30,13 +36,26 @@ fn file_tools_path_is_claude_s_file_path() {
 fn a_deny_and_a_block_are_exit_2_with_the_reason() {
     let ev = decoded(&AGENT, pre_tool("Bash", json!({"command": "rm -rf /"})));
     let n = AGENT.encode(&ev, &deny("no rm"));
-    assert_eq!((n.exit_code, n.stdout.as_str(), n.stderr[0].as_str()), (2, "", "no rm"));
-    let stop = decoded(&AGENT, json!({"hook_event_name": "Stop", "session_id": "s", "cwd": "/p", "stop_hook_active": false}));
+    assert_eq!(
+        (n.exit_code, n.stdout.as_str(), n.stderr[0].as_str()),
+        (2, "", "no rm")
+    );
+    let stop = decoded(
+        &AGENT,
+        json!({"hook_event_name": "Stop", "session_id": "s", "cwd": "/p", "stop_hook_active": false}),
+    );
     let n = AGENT.encode(&stop, &block("run the tests"));
     assert_eq!((n.exit_code, n.stderr[0].as_str()), (2, "run the tests"));
-    let start = decoded(&AGENT, json!({"hook_event_name": "SessionStart", "session_id": "s", "cwd": "/p", "source": "startup"}));
+    let start = decoded(
+        &AGENT,
+        json!({"hook_event_name": "SessionStart", "session_id": "s", "cwd": "/p", "source": "startup"}),
+    );
     let n = AGENT.encode(&start, &context("c"));
-    assert_eq!((n.exit_code, n.notes().count()), (0, 1), "context is said to be dropped");
+    assert_eq!(
+        (n.exit_code, n.notes().count()),
+        (0, 1),
+        "context is said to be dropped"
+    );
 }
 
 #[test]
@@ -49,10 +68,26 @@ fn only_the_user_config_and_kimi_s_accepted_timeout() {
     assert_eq!(spec.timeout_range, (1, 600));
     // Every event install registers is one Kimi's config accepts.
     const KIMI_EVENTS: &[&str] = &[
-        "PreToolUse", "PostToolUse", "PostToolUseFailure", "PermissionRequest", "PermissionResult",
-        "UserPromptSubmit", "UserPromptQueued", "TurnStarted", "Stop", "StopFailure", "Interrupt",
-        "SessionStart", "SessionEnd", "SessionHeartbeat", "SubagentStart", "SubagentStop",
-        "TaskStarted", "PreCompact", "PostCompact", "Notification",
+        "PreToolUse",
+        "PostToolUse",
+        "PostToolUseFailure",
+        "PermissionRequest",
+        "PermissionResult",
+        "UserPromptSubmit",
+        "UserPromptQueued",
+        "TurnStarted",
+        "Stop",
+        "StopFailure",
+        "Interrupt",
+        "SessionStart",
+        "SessionEnd",
+        "SessionHeartbeat",
+        "SubagentStart",
+        "SubagentStop",
+        "TaskStarted",
+        "PreCompact",
+        "PostCompact",
+        "Notification",
     ];
     for row in TABLE.events {
         assert!(KIMI_EVENTS.contains(&row.native), "{}", row.native);

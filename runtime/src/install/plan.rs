@@ -278,7 +278,12 @@ fn missing_answer(agent: &dyn Agent, event: &str) -> String {
 }
 
 /// [`command_line`] for an entry at `scope`.
-pub(super) fn command_line_at(binary: &Path, agent: &dyn Agent, event: &str, scope: Scope) -> String {
+pub(super) fn command_line_at(
+    binary: &Path,
+    agent: &dyn Agent,
+    event: &str,
+    scope: Scope,
+) -> String {
     Launcher {
         quote: shell_quote,
         run: |program, id, event, flag, hint| {

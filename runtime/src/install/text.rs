@@ -63,7 +63,8 @@ pub(super) fn entries(
                             Scalar::Strs(items.iter().map(|s| (*s).to_string()).collect())
                         }
                         Field::Command => {
-                            let line = command_line_at(req.binary, req.agent, row.native, req.scope);
+                            let line =
+                                command_line_at(req.binary, req.agent, row.native, req.scope);
                             Scalar::Str(if argv {
                                 format!("sh -c '{}'", line.replace('\'', r"'\''"))
                             } else {

@@ -102,7 +102,9 @@ fn table(spec: &TomlSpec, entry: &Entry) -> Table {
             Scalar::Str(s) => s.as_str().into(),
             Scalar::Int(n) => i64::try_from(*n).unwrap_or(i64::MAX).into(),
             Scalar::Bool(b) => (*b).into(),
-            Scalar::Strs(items) => Value::Array(items.iter().map(String::as_str).collect::<Array>()),
+            Scalar::Strs(items) => {
+                Value::Array(items.iter().map(String::as_str).collect::<Array>())
+            }
         };
         t.insert(key, Item::Value(v));
     }
@@ -111,7 +113,10 @@ fn table(spec: &TomlSpec, entry: &Entry) -> Table {
 
 /// Whether a table is ours: one of its string values is our launcher.
 fn is_ours<'a>(mut values: impl Iterator<Item = Option<&'a Value>>, agent: &str) -> bool {
-    values.any(|v| v.and_then(Value::as_str).is_some_and(|s| json::is_ours(s, agent)))
+    values.any(|v| {
+        v.and_then(Value::as_str)
+            .is_some_and(|s| json::is_ours(s, agent))
+    })
 }
 
 /// A table's keys and values with their layout left out, to tell whether
@@ -160,7 +165,11 @@ mod tests {
         let installed = edit(text, &SPEC, "kimi", &wanted).unwrap();
         assert_ne!(installed, text);
         assert_eq!(edit(&installed, &SPEC, "kimi", &wanted).unwrap(), installed);
-        assert_eq!(edit(&installed, &SPEC, "kimi", &[]).unwrap(), text, "{installed:?}");
+        assert_eq!(
+            edit(&installed, &SPEC, "kimi", &[]).unwrap(),
+            text,
+            "{installed:?}"
+        );
         installed
     }
 
@@ -173,7 +182,10 @@ mod tests {
         // ours, a file that had none differs only there (`text::plan` then
         // puts the backup's bytes back).
         let installed = edit("model = \"k2\"", &SPEC, "kimi", &[entry("Stop")]).unwrap();
-        assert_eq!(edit(&installed, &SPEC, "kimi", &[]).unwrap(), "model = \"k2\"\n");
+        assert_eq!(
+            edit(&installed, &SPEC, "kimi", &[]).unwrap(),
+            "model = \"k2\"\n"
+        );
         round_trip("a = 1\r\n# c\r\n");
         let inline = round_trip("hooks = [\n  { event = \"Stop\", command = \"say\" },\n]\n");
         assert!(inline.contains("event = \"PreToolUse\""), "{inline}");
@@ -184,7 +196,10 @@ mod tests {
         let old = edit("", &SPEC, "kimi", &[entry("Stop")]).unwrap();
         let new = edit(&old, &SPEC, "kimi", &[entry("PreToolUse")]).unwrap();
         assert!(!new.contains("Stop") && new.contains("PreToolUse"), "{new}");
-        for (text, says) in [("hooks = 3\n", "not an array of tables"), ("[hooks\n", "not valid TOML")] {
+        for (text, says) in [
+            ("hooks = 3\n", "not an array of tables"),
+            ("[hooks\n", "not valid TOML"),
+        ] {
             let e = edit(text, &SPEC, "kimi", &[entry("Stop")]).unwrap_err();
             assert!(e.contains(says) && !e.contains('\n'), "{e}");
         }

@@ -45,7 +45,11 @@ pub(super) fn edit(
     }
     let added = add(&bare, spec, agent, wanted)?;
     // The same block again: the caller sees no change.
-    Ok(if added == text { text.to_string() } else { added })
+    Ok(if added == text {
+        text.to_string()
+    } else {
+        added
+    })
 }
 
 /// The file's line ending (`\r\n` when it uses it anywhere).
@@ -61,10 +65,7 @@ fn eol(text: &str) -> &'static str {
 fn remove(text: &str, agent: &str) -> Result<String, String> {
     let begin = format!("{BEGIN}{agent}");
     let lines: Vec<&str> = text.split_inclusive('\n').collect();
-    let Some(start) = lines
-        .iter()
-        .position(|l| is_marker(l, &begin))
-    else {
+    let Some(start) = lines.iter().position(|l| is_marker(l, &begin)) else {
         return Ok(text.to_string());
     };
     let Some(len) = lines[start..].iter().position(|l| l.trim() == END) else {
@@ -76,7 +77,9 @@ fn remove(text: &str, agent: &str) -> Result<String, String> {
     let rest = &marker[begin.len()..];
     let mut out: String = lines[..start].concat();
     if let Some(was) = rest.strip_prefix(WAS) {
-        let nl = lines[start + len].strip_prefix(lines[start + len].trim_end()).unwrap_or("");
+        let nl = lines[start + len]
+            .strip_prefix(lines[start + len].trim_end())
+            .unwrap_or("");
         out.push_str(was);
         out.push_str(nl);
     } else if rest == NO_EOL {
@@ -178,7 +181,7 @@ fn add(bare: &str, spec: &YamlSpec, agent: &str, wanted: &[Entry]) -> Result<Str
                 });
                 if taken {
                     return Err(format!(
-                        "`{key}.{}` holds hooks of yours already, and a second `{}` key would drop one list; move them into .agents/hooks.json by hand and run again",
+                        "`{key}.{}` holds hooks of yours already, and a second `{}` key would drop one list; move them into .agents/hooks.json first",
                         entry.event, entry.event
                     ));
                 }
@@ -226,7 +229,11 @@ fn scalar(v: &Scalar) -> String {
         Scalar::Bool(b) => b.to_string(),
         Scalar::Strs(items) => format!(
             "[{}]",
-            items.iter().map(|s| quote(s)).collect::<Vec<_>>().join(", ")
+            items
+                .iter()
+                .map(|s| quote(s))
+                .collect::<Vec<_>>()
+                .join(", ")
         ),
     }
 }

@@ -57,7 +57,11 @@ fn an_empty_hooks_key_is_replaced_and_put_back() {
         "a: 1\nhooks: ~",
     ] {
         let installed = round_trip(text);
-        assert_eq!(installed.matches("\nhooks:").count() + usize::from(installed.starts_with("hooks:")), 1, "{installed}");
+        assert_eq!(
+            installed.matches("\nhooks:").count() + usize::from(installed.starts_with("hooks:")),
+            1,
+            "{installed}"
+        );
     }
 }
 
@@ -65,19 +69,31 @@ fn an_empty_hooks_key_is_replaced_and_put_back() {
 fn the_user_s_own_events_stay_and_ours_go_under_the_key() {
     let text = "hooks:\n    # mine\n    post_tool_call:\n      - command: ~/fmt.sh\nother: 1\n";
     let installed = round_trip(text);
-    assert!(installed.starts_with("hooks:\n    # agenthooks: begin hermes"), "{installed}");
-    assert!(installed.contains("\n    pre_tool_call:\n      - command: "), "{installed}");
+    assert!(
+        installed.starts_with("hooks:\n    # agenthooks: begin hermes"),
+        "{installed}"
+    );
+    assert!(
+        installed.contains("\n    pre_tool_call:\n      - command: "),
+        "{installed}"
+    );
 }
 
 #[test]
 fn what_cannot_be_kept_is_refused_in_one_line() {
     let wanted = [entry("pre_tool_call")];
     for (text, says) in [
-        ("hooks:\n  pre_tool_call:\n    - command: mine\n", "`hooks.pre_tool_call` holds hooks of yours"),
+        (
+            "hooks:\n  pre_tool_call:\n    - command: mine\n",
+            "`hooks.pre_tool_call` holds hooks of yours",
+        ),
         ("{hooks: {}}\n", "not a block mapping"),
         ("hooks:\n  - command: x\n", "not a mapping of events"),
         ("hooks: {a: []}\n", "not a mapping of events"),
-        ("a: 1\n# agenthooks: begin hermes\nhooks:\n", "no `# agenthooks: end`"),
+        (
+            "a: 1\n# agenthooks: begin hermes\nhooks:\n",
+            "no `# agenthooks: end`",
+        ),
     ] {
         let e = edit(text, &SPEC, "hermes", &wanted).unwrap_err();
         assert!(e.contains(says), "{text:?}: {e}");
