@@ -25,6 +25,7 @@ mod install;
 mod managed;
 mod new_build;
 mod oci;
+mod plugin;
 mod portable;
 mod powershell;
 mod progress;

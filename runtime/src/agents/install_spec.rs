@@ -352,6 +352,22 @@ pub struct InstallSpec {
     /// and the agent silently runs nothing. `None` when the hooks run as soon
     /// as they are written.
     pub after_install: Option<&'static str>,
+    /// The plugin (or extension) layout the agent loads, for `agenthooks
+    /// plugin`; `None`: the agent loads no plugin with hooks in it.
+    pub plugin: Option<PluginLayout>,
+}
+
+/// A plugin directory an agent loads hooks from: a manifest and a hooks file
+/// in the agent's own hooks-file format (the spec's [`JsonSpec`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PluginLayout {
+    /// The manifest, relative to the plugin's root (`.claude-plugin/plugin.json`).
+    pub manifest: &'static str,
+    /// The hooks file, relative to the plugin's root (`hooks/hooks.json`).
+    pub hooks: &'static str,
+    /// How the user loads the directory, `{dir}` standing for its path
+    /// (`claude --plugin-dir {dir}`), in one line.
+    pub load: &'static str,
 }
 
 impl InstallSpec {
@@ -368,6 +384,7 @@ impl InstallSpec {
             detect: &[],
             detect_user: &[],
             after_install: None,
+            plugin: None,
         }
     }
 
@@ -390,6 +407,14 @@ impl InstallSpec {
         InstallSpec {
             detect,
             detect_user,
+            ..self
+        }
+    }
+
+    /// The same, with the plugin layout the agent loads.
+    pub const fn with_plugin(self, plugin: PluginLayout) -> Self {
+        InstallSpec {
+            plugin: Some(plugin),
             ..self
         }
     }

@@ -130,8 +130,8 @@ pub use claude_json::{ClaudeLike, Dialect};
 use install_spec::project_and_home;
 pub use install_spec::{
     claude_handler, shows_status_message, AlsoRuns, Field, InstallSpec, JsonSpec, Literal,
-    PluginSpec, Registration, ScriptSpec, Shape, SystemFile, TimeUnit, TomlSpec, UserDir, UserPath,
-    YamlSpec, COMMAND_AND_TIMEOUT, DISABLE_ALL_HOOKS, USER_ONLY,
+    PluginLayout, PluginSpec, Registration, ScriptSpec, Shape, SystemFile, TimeUnit, TomlSpec,
+    UserDir, UserPath, YamlSpec, COMMAND_AND_TIMEOUT, DISABLE_ALL_HOOKS, USER_ONLY,
 };
 pub use native_hooks::{Imported, NativeHook, NativeHooks};
 pub use plan::{Intent, Verdict};

@@ -43,6 +43,7 @@ mod edit;
 mod error;
 pub(crate) mod json;
 mod plan;
+pub mod plugin_dir;
 mod targets;
 mod text;
 mod toml;
