@@ -7,12 +7,11 @@ use crate::util::{bin, command, TempProject};
 
 /// A trusted project whose PreToolUse hook denies `rm -rf`.
 fn denying_project() -> TempProject {
-    let p = TempProject::trusted(
+    TempProject::trusted(
         &json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
             command(r#"if grep -q 'rm -rf'; then echo "no rm -rf here" >&2; exit 2; fi"#)
         ]}]}}),
-    );
-    p
+    )
 }
 
 #[test]
