@@ -1406,7 +1406,7 @@ fn a_native_file_that_is_a_fifo_or_a_link_to_a_device_is_refused_at_once() {
 #[test]
 fn user_only_agents_refuse_project_scope_and_round_trip_at_user_scope() {
     let names = user_only();
-    assert_eq!(names, ["antigravity", "junie"]);
+    assert_eq!(names, ["antigravity", "junie", "kimi", "hermes"]);
     for agent in names {
         let p = TempProject::new();
         let before = snapshot(&p.root);

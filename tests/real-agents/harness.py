@@ -69,7 +69,7 @@ from fake_model import JUDGE_SYSTEM  # noqa: E402  (the prompt hook's system pro
 MARKER = "BLOCKED-BY-AGENTHOOKS-E2E"
 REASON = MARKER + " destructive rm refused by the project policy"
 PROMPT = "Run the shell commands the task needs, one at a time, then report the output."
-PHASES = ["deny", "exit2", "wasm", "failclosed", "prompt", "allow", "shared", "context", "stop", "post", "rewrite", "worktree",
+PHASES = ["deny", "exit2", "wasm", "failclosed", "prompt", "allow", "shared", "context", "stop", "post", "rewrite", "worktree", "plugin",
           "ask"]
 # `ask` is not run by default: Gemini CLI 0.61.0 in `-p` mode hangs (no
 # further model request) when a BeforeTool hook answers `decision: "ask"`,
@@ -209,7 +209,9 @@ class Run:
             # component denies, and the aggregator must let the deny win.
             "command": "REASON=%s REWRITTEN=%s sh %s %s %s" % (
                 shlex.quote(REASON), REWRITTEN, shlex.quote(guard),
-                self.phase if self.phase in ("deny", "exit2", "rewrite", "ask") else "allow",
+                # The plugin phase denies as `deny` does, through the plugin.
+                {"plugin": "deny"}.get(self.phase, self.phase)
+                if self.phase in ("deny", "exit2", "rewrite", "ask", "plugin") else "allow",
                 shlex.quote(self.hook_log)),
             "timeout": 30}]
         if self.phase == "wasm":
@@ -287,6 +289,10 @@ class Run:
         env.update(AGENTS[self.agent]["env"](self, port))
         return env
 
+    def plugin_dir(self):
+        """Where the plugin phase writes the plugin `agenthooks plugin` makes."""
+        return os.path.join(self.root, "agenthooks-plugin")
+
     def prefix(self):
         return os.path.join(self.cache, "%s-%s" % (self.agent, version_of(self.agent)))
 
@@ -294,7 +300,17 @@ class Run:
         """Connects the agent to agenthooks: install, or the native config by hand."""
         if self.wiring == "none":
             return True
-        if self.wiring == "install":
+        if self.phase == "plugin":
+            # `agenthooks plugin` instead of install: the agent loads it (argv).
+            res = subprocess.run(
+                [os.path.join(self.bin_dir, "agenthooks"), "plugin", self.agent, "--out", self.plugin_dir()],
+                cwd=self.work, env=env, stdin=subprocess.DEVNULL,
+                capture_output=True, text=True, timeout=60)
+            self.notes.append("agenthooks plugin %s: exit %d\n%s%s" % (
+                self.agent, res.returncode, res.stdout, res.stderr))
+            if res.returncode != 0:
+                return False
+        elif self.wiring == "install":
             res = subprocess.run(
                 [os.path.join(self.bin_dir, "agenthooks"), "install", self.agent] + self.also_install
                 + (["--user"] if self.user_scope else []),
@@ -373,6 +389,8 @@ class Run:
             argv = AGENTS[self.agent]["argv"](self)
             if self.phase == "worktree":
                 argv += AGENTS[self.agent]["worktree"]
+            if self.phase == "plugin":
+                argv += AGENTS[self.agent]["plugin"](self.plugin_dir())
             start = time.time()
             with open(os.path.join(self.root, "agent.stdout"), "w") as out, \
                     open(os.path.join(self.root, "agent.stderr"), "w") as err:
@@ -480,7 +498,7 @@ class Run:
             judged = [r for r in reqs if JUDGE_SYSTEM in (r.get("body") or "")]
             checks.append(("the prompt hook asked the model", bool(judged),
                            "%d of %d requests are the prompt hook's" % (len(judged), len(reqs))))
-        if self.phase in ("deny", "exit2", "wasm", "ask", "failclosed", "prompt"):
+        if self.phase in ("deny", "exit2", "wasm", "ask", "failclosed", "prompt", "plugin"):
             checks.append(("the rm was blocked (victim survives)", survived, "victim exists" if survived else "victim DELETED"))
             marked_after = [r for r in after_rm if MARKER in (r.get("body") or "")]
             detail = "%d of %d requests after the rm call carry %s" % (len(marked_after), len(after_rm), MARKER)
@@ -780,6 +798,7 @@ AGENTS = {
         "manual": claude_manual,
         "argv": lambda r: ["claude", "-p", PROMPT, "--permission-mode", "bypassPermissions", "--output-format", "json"],
         "worktree": ["--worktree", WORKTREE],
+        "plugin": lambda d: ["--plugin-dir", d],
     },
     "codex": {
         "env": lambda r, port: {"CODEX_HOME": r.codex_home, "FAKE_OPENAI_API_KEY": "fake-key"},
@@ -962,6 +981,11 @@ def main():
     printing = threading.Lock()
 
     def one(agent, phase):
+        if phase == "plugin" and "plugin" not in AGENTS[agent]:
+            with printing:
+                print("SKIP %s %s plugin (no option to load a plugin directory)" % (agent, version_of(agent)),
+                      flush=True)
+            return (agent, phase, None, 0.0, (0, 0.0, 0.0))
         if phase == "worktree" and "worktree" not in AGENTS[agent]:
             with printing:
                 print("SKIP %s %s worktree (no option to start in a new worktree)" % (agent, version_of(agent)),

@@ -155,7 +155,16 @@ pub static INSTALL: InstallSpec = project_and_home!(
     "/etc/claude-code/managed-settings.json",
     "/Library/Application Support/ClaudeCode/managed-settings.json",
     r"ClaudeCode\managed-settings.json",
-));
+))
+.with_plugin(CLAUDE_PLUGIN);
+
+/// Claude Code's plugin layout, which Copilot CLI loads too: hooks in
+/// Claude's settings format in `hooks/hooks.json`.
+pub const CLAUDE_PLUGIN: super::PluginLayout = super::PluginLayout {
+    manifest: ".claude-plugin/plugin.json",
+    hooks: "hooks/hooks.json",
+    load: "claude --plugin-dir {dir} (for one session), or add it to a marketplace and `/plugin install`",
+};
 
 /// Claude Code: 600 s; UserPromptSubmit, Pre/PostModelSwitch 30 s, MessageDisplay 10 s;
 /// SessionEnd 1.5 s, which a hook's `timeout` may raise to at most 60 s

@@ -132,7 +132,12 @@ pub static INSTALL: InstallSpec = InstallSpec::json(
     ],
     &[UserPath::new(COPILOT_HOME, "")],
 )
-.with_after_install("Copilot CLI loads these hooks only in a folder you trust in Copilot CLI");
+.with_after_install("Copilot CLI loads these hooks only in a folder you trust in Copilot CLI")
+// Copilot CLI loads Claude-layout plugins; their hooks file is Copilot's format.
+.with_plugin(super::PluginLayout {
+    load: "copilot plugin install {dir}",
+    ..super::claude::CLAUDE_PLUGIN
+});
 
 /// GitHub Copilot: 30 s. Copilot CLI runs the hooks in `.claude/settings.json`
 /// as well as its own, with `COPILOT_CLI=1` set for both. Its own entry is

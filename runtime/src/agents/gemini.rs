@@ -109,6 +109,11 @@ pub static INSTALL: InstallSpec = project_and_home!(
     )
     .var("GEMINI_CLI_SYSTEM_SETTINGS_PATH"),
 )
+.with_plugin(super::PluginLayout {
+    manifest: "gemini-extension.json",
+    hooks: "hooks/hooks.json",
+    load: "gemini extensions link {dir} (or `gemini extensions install <git url>` once it is in a repository)",
+})
 .with_after_install(
     "Gemini CLI runs these hooks only in a folder you trust in Gemini CLI (headless `gemini -p`: `--skip-trust` or GEMINI_CLI_TRUST_WORKSPACE=true)",
 );

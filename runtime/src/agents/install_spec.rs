@@ -131,7 +131,10 @@ pub fn shows_status_message(spec: &InstallSpec) -> bool {
             .handler
             .iter()
             .any(|(_, field)| *field == Field::StatusMessage),
-        Registration::Scripts(_) | Registration::Plugin(_) => false,
+        Registration::Scripts(_)
+        | Registration::Plugin(_)
+        | Registration::Toml(_)
+        | Registration::Yaml(_) => false,
     }
 }
 
@@ -214,6 +217,44 @@ pub enum Registration {
     /// One plugin file, at the spec's `project`/`user` path, that runs the
     /// binary for each hook (OpenCode, Kilo, Pi).
     Plugin(PluginSpec),
+    /// Tables of an array in a TOML config file (Kimi Code's `[[hooks]]`).
+    Toml(TomlSpec),
+    /// Entries of a mapping in a YAML config file (Hermes' `hooks:`).
+    Yaml(YamlSpec),
+}
+
+/// An agent whose hooks are the tables of one array in a TOML file of the
+/// user's (`[[hooks]]` with `event = "PreToolUse"` in each), edited in place
+/// with `toml_edit` so every other byte of the file stays the user's.
+#[derive(Debug, Clone, Copy)]
+pub struct TomlSpec {
+    /// The array of tables (`hooks`).
+    pub array: &'static str,
+    /// The key of each table that names its native event (`event`).
+    pub event_key: &'static str,
+    /// Our table's other keys, in the order written. `Field::Timeout` is
+    /// clamped to `timeout_range`.
+    pub handler: &'static [(&'static str, Field)],
+    /// The timeouts the agent accepts (a value outside fails its whole config).
+    pub timeout_range: (u64, u64),
+}
+
+/// An agent whose hooks are lists under a top-level mapping of a YAML file
+/// of the user's (`hooks: {pre_tool_call: [{command, timeout}]}`).
+///
+/// agenthooks writes its entries as one fenced block of lines (between a
+/// begin and an end comment) and removes exactly those lines again, so the
+/// rest of the file keeps the user's bytes, comments included; see
+/// `crate::install::yaml` for the layouts it accepts.
+#[derive(Debug, Clone, Copy)]
+pub struct YamlSpec {
+    /// The top-level key (`hooks`).
+    pub key: &'static str,
+    /// Our entry's keys, in the order written.
+    pub handler: &'static [(&'static str, Field)],
+    /// The agent splits `command` into words and runs them without a shell
+    /// (Hermes): the launcher, a shell line, is written as `sh -c '<line>'`.
+    pub argv: bool,
 }
 
 /// The script an agent with [`Registration::Scripts`] runs for one event.
@@ -311,6 +352,22 @@ pub struct InstallSpec {
     /// and the agent silently runs nothing. `None` when the hooks run as soon
     /// as they are written.
     pub after_install: Option<&'static str>,
+    /// The plugin (or extension) layout the agent loads, for `agenthooks
+    /// plugin`; `None`: the agent loads no plugin with hooks in it.
+    pub plugin: Option<PluginLayout>,
+}
+
+/// A plugin directory an agent loads hooks from: a manifest and a hooks file
+/// in the agent's own hooks-file format (the spec's [`JsonSpec`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PluginLayout {
+    /// The manifest, relative to the plugin's root (`.claude-plugin/plugin.json`).
+    pub manifest: &'static str,
+    /// The hooks file, relative to the plugin's root (`hooks/hooks.json`).
+    pub hooks: &'static str,
+    /// How the user loads the directory, `{dir}` standing for its path
+    /// (`claude --plugin-dir {dir}`), in one line.
+    pub load: &'static str,
 }
 
 impl InstallSpec {
@@ -327,6 +384,7 @@ impl InstallSpec {
             detect: &[],
             detect_user: &[],
             after_install: None,
+            plugin: None,
         }
     }
 
@@ -349,6 +407,14 @@ impl InstallSpec {
         InstallSpec {
             detect,
             detect_user,
+            ..self
+        }
+    }
+
+    /// The same, with the plugin layout the agent loads.
+    pub const fn with_plugin(self, plugin: PluginLayout) -> Self {
+        InstallSpec {
+            plugin: Some(plugin),
             ..self
         }
     }

@@ -113,9 +113,11 @@ pub mod factory;
 pub mod gemini;
 mod gemini_transcript;
 pub mod goose;
+pub mod hermes;
 mod install_spec;
 pub mod junie;
 pub mod kilo;
+pub mod kimi;
 pub mod kiro;
 pub mod native_hooks;
 pub mod opencode;
@@ -141,8 +143,8 @@ pub(crate) use info::Info;
 use install_spec::project_and_home;
 pub use install_spec::{
     claude_handler, shows_status_message, AlsoRuns, Field, InstallSpec, JsonSpec, Literal,
-    PluginSpec, Registration, ScriptSpec, Shape, SystemFile, TimeUnit, UserDir, UserPath,
-    COMMAND_AND_TIMEOUT, DISABLE_ALL_HOOKS, USER_ONLY,
+    PluginLayout, PluginSpec, Registration, ScriptSpec, Shape, SystemFile, TimeUnit, TomlSpec,
+    UserDir, UserPath, YamlSpec, COMMAND_AND_TIMEOUT, DISABLE_ALL_HOOKS, USER_ONLY,
 };
 pub use native_hooks::{Imported, NativeHook, NativeHooks};
 pub use plan::{Intent, Verdict};
@@ -435,6 +437,8 @@ pub static AGENTS: &[&dyn Agent] = &[
     &crush::AGENT,
     &auggie::AGENT,
     &junie::AGENT,
+    &kimi::AGENT,
+    &hermes::Hermes,
     &qoder::AGENT,
     &devin::AGENT,
     &semaclaw::SemaClaw,

@@ -29,6 +29,7 @@ pub mod import;
 pub mod install;
 pub mod new;
 pub mod oci;
+pub mod plugin;
 pub mod progress;
 pub mod report;
 pub mod run;
@@ -73,6 +74,8 @@ pub enum Cmd {
     Trust(trust::Args),
     /// Write agenthooks into agents' own hook configs (merging, with a backup).
     Install(install::Args),
+    /// Write a plugin (extension) directory an agent loads with its own plugin command.
+    Plugin(plugin::Args),
     /// Bring the hooks in agents' own config files into `.agents/hooks.json` (Claude's format).
     Import(import::Args),
     /// Remove what `install` wrote, restoring the original bytes where it can.
@@ -158,6 +161,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Cmd::Uninstall(args) => install::run_uninstall(args),
         Cmd::Status(args) => status::run(args),
         Cmd::Import(args) => import::run(args),
+        Cmd::Plugin(args) => plugin::run(args),
         Cmd::Check(args) => check::run(args),
         Cmd::Compile(args) => compile::run(args),
         Cmd::Cache(args) => cache::run(args),

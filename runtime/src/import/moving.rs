@@ -129,7 +129,7 @@ fn out_of(
     };
     let jsonc = match &agent.install_spec().registration {
         Registration::Json(j) => j.jsonc,
-        Registration::Scripts(_) | Registration::Plugin(_) => false,
+        _ => false,
     };
     let mut doc = JsonDoc::parse(path, Some(&before), jsonc)?;
     take_out(agent, &mut doc.root, hooks);

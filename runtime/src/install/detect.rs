@@ -243,7 +243,9 @@ pub fn is_installed(agent: &dyn Agent, scope: Scope, project_root: &Path, env: &
                 .flatten()
                 .any(|e| file_is_ours(&e.path(), agent.id()))
         }),
-        Registration::Plugin(_) => file_is_ours(&path, agent.id()),
+        Registration::Plugin(_) | Registration::Toml(_) | Registration::Yaml(_) => {
+            file_is_ours(&path, agent.id())
+        }
     }
 }
 
@@ -286,7 +288,8 @@ pub fn installed_events(
             files.sort();
             files.iter().flat_map(|f| lines_of(f)).collect()
         }
-        Registration::Plugin(_) => lines_of(&path),
+        // Each entry of ours holds its launcher line, `--event` and all.
+        Registration::Plugin(_) | Registration::Toml(_) | Registration::Yaml(_) => lines_of(&path),
     };
     let mut seen = Vec::new();
     events.retain(|e| {

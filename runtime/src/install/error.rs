@@ -36,6 +36,15 @@ pub enum InstallError {
         /// The file.
         path: PathBuf,
     },
+    /// A config file of another format (TOML, YAML) agenthooks cannot read
+    /// or cannot change without losing the user's bytes.
+    #[error("`{}`: {what}; fix the file (or add the entries by hand: `--dry-run` shows them), then run again (nothing was changed)", path.display())]
+    Unchangeable {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong, on one line.
+        what: String,
+    },
     /// The file (or a key in it) is not the JSON object the agent expects.
     #[error("`{}`: {} is not a JSON object; fix the file, then run again (nothing was changed)", path.display(), key.as_deref().map_or("the top level".to_string(), |k| format!("`{k}`")))]
     NotAnObject {

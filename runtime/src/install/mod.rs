@@ -43,8 +43,12 @@ mod edit;
 mod error;
 pub(crate) mod json;
 mod plan;
+pub mod plugin_dir;
 mod targets;
+mod text;
+mod toml;
 mod wiring;
+mod yaml;
 
 pub use crate::agents::Shape;
 pub use detect::{

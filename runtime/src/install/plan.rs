@@ -10,6 +10,7 @@ use serde_json::{Map, Value};
 use super::detect::{file_is_ours, Env};
 use super::json;
 use super::targets;
+use super::text;
 use super::wiring::{self, Used};
 use super::InstallError;
 use crate::agents::{Agent, JsonSpec, PluginSpec, Registration, ScriptSpec};
@@ -133,7 +134,7 @@ pub struct FileChange {
 }
 
 impl FileChange {
-    fn unchanged(path: PathBuf, before: Option<Vec<u8>>, stop: &Path) -> FileChange {
+    pub(super) fn unchanged(path: PathBuf, before: Option<Vec<u8>>, stop: &Path) -> FileChange {
         FileChange {
             path,
             after: before.clone(),
@@ -277,7 +278,12 @@ fn missing_answer(agent: &dyn Agent, event: &str) -> String {
 }
 
 /// [`command_line`] for an entry at `scope`.
-fn command_line_at(binary: &Path, agent: &dyn Agent, event: &str, scope: Scope) -> String {
+pub(super) fn command_line_at(
+    binary: &Path,
+    agent: &dyn Agent,
+    event: &str,
+    scope: Scope,
+) -> String {
     Launcher {
         quote: shell_quote,
         run: |program, id, event, flag, hint| {
@@ -317,7 +323,7 @@ fn shell_quote(s: &str) -> String {
 /// The bytes of a native file the repository (or the user) controls, read
 /// bounded ([`crate::fsread`]: a FIFO or `/dev/zero` in its place never
 /// hangs install); `None` when it does not exist.
-fn read_opt(path: &Path, cap: u64) -> Result<Option<Vec<u8>>, InstallError> {
+pub(super) fn read_opt(path: &Path, cap: u64) -> Result<Option<Vec<u8>>, InstallError> {
     match read_bounded(path, cap) {
         Ok(b) => Ok(Some(b)),
         Err(ReadError::NotFound { .. }) => Ok(None),
@@ -387,6 +393,18 @@ pub fn plan_with(req: &Request<'_>, edit: Edit<'_>) -> Result<Vec<FileChange>, I
         Registration::Json(j) => plan_json(req, j, path, &stop, edit).map(|c| vec![c]),
         Registration::Scripts(s) => plan_scripts(req, s, &path, &stop),
         Registration::Plugin(p) => plan_plugin(req, p, path, &stop).map(|c| vec![c]),
+        Registration::Toml(t) => {
+            let wanted = text::entries(req, t.handler, Some(t.timeout_range), false);
+            let id = req.agent.id();
+            let edit = |text: &str, w: &[text::Entry]| super::toml::edit(text, t, id, w);
+            text::plan(req, path, &stop, &wanted, &edit).map(|c| vec![c])
+        }
+        Registration::Yaml(y) => {
+            let wanted = text::entries(req, y.handler, None, y.argv);
+            let id = req.agent.id();
+            let edit = |text: &str, w: &[text::Entry]| super::yaml::edit(text, y, id, w);
+            text::plan(req, path, &stop, &wanted, &edit).map(|c| vec![c])
+        }
     }
 }
 

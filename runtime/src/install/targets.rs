@@ -28,7 +28,7 @@ pub fn native_timeout(agent: &dyn Agent, event: EventName) -> Duration {
 
 /// `timeout` as a count of `unit`, rounded up (never below the deadline: the
 /// runtime's budget is under the deadline itself), and at least 1.
-fn in_unit(timeout: Duration, unit: TimeUnit) -> u64 {
+pub(crate) fn in_unit(timeout: Duration, unit: TimeUnit) -> u64 {
     let ms = timeout.as_millis();
     let n = match unit {
         TimeUnit::Seconds => ms.div_ceil(1000),

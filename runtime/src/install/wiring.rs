@@ -200,6 +200,14 @@ fn wired_at(
                 .map(|row| row.native)
                 .collect()
         }
+        Registration::Toml(_) | Registration::Yaml(_) => {
+            let events = super::detect::installed_events(agent, scope, project_root, env);
+            table
+                .installed()
+                .filter(|row| events.iter().any(|e| e == row.native))
+                .map(|row| row.native)
+                .collect()
+        }
     };
     (!natives.is_empty()).then_some(natives)
 }

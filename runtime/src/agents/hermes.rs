@@ -1,0 +1,109 @@
+//! Hermes Agent (Nous Research): shell hooks in the `hooks:` mapping of the
+//! user's `~/.hermes/config.yaml` (event to a list of `{command, matcher,
+//! timeout, fail_closed}`), global only.
+//!
+//! Verified how: read in Hermes' source, no binary run. NousResearch/hermes-agent
+//! @00067189 `agent/shell_hooks.py`: the command is split into words and run
+//! without a shell (so our launcher goes in `sh -c '…'`); stdin is
+//! `{hook_event_name, tool_name, tool_input, session_id, cwd, profile,
+//! extra}` with Hermes' own event names; `timeout` in seconds, default 60,
+//! clamped to 300; only `pre_tool_call` can block: `{"decision": "block",
+//! "reason"}` (or `{"action": "block", "message"}`, or exit 2 with stderr),
+//! and `{"action": "modify", "args": {...}}` replaces the tool's arguments;
+//! every other event reads `{"context": "..."}`, which `pre_llm_call` (the
+//! turn's start, Hermes' UserPromptSubmit) adds to the model's context
+//! (gortex #51 quoting Hermes' hooks guide). Each (event, command) needs a
+//! first-use consent at a terminal, else `hooks_auto_accept: true` or
+//! `HERMES_ACCEPT_HOOKS=1`. Home: `HERMES_HOME`, default `~/.hermes`. Tool
+//! names (`terminal`, `read_file`, `write_file`, `patch`) from the guide's
+//! matcher examples; their argument names beyond `command` and `path` are
+//! unverified.
+
+use serde_json::{json, Map, Value};
+
+use super::deadline::{secs, Deadline};
+use super::plan::DEFAULT_DENY;
+use super::AnswerKind::{Context, Deny, UpdatedInput};
+use super::{rename, tool, Agent, Caps, EventRow, Field, Info, Intent, Native, Table, Verdict};
+use super::{InstallSpec, Registration, TimeUnit, UserDir, UserPath, YamlSpec, USER_ONLY};
+use crate::protocol::{Event, EventName};
+
+/// Hermes' home: `HERMES_HOME`, else `~/.hermes`.
+const HOME: UserDir = UserDir::Var {
+    var: "HERMES_HOME",
+    default: ".hermes",
+};
+
+/// The Hermes adapter.
+pub struct Hermes;
+
+/// Hermes' table: its shell-hook events under their own names.
+pub static TABLE: Table = Table::new(&[
+    EventRow::new(EventName::SessionStart, "on_session_start", Caps::NONE),
+    EventRow::new(EventName::UserPromptSubmit, "pre_llm_call", Caps::of(&[Context])),
+    EventRow::new(
+        EventName::PreToolUse,
+        "pre_tool_call",
+        Caps::of(&[Deny, UpdatedInput]),
+    ),
+    EventRow::new(EventName::PostToolUse, "post_tool_call", Caps::NONE),
+    EventRow::new(EventName::SubagentStop, "subagent_stop", Caps::NONE),
+    EventRow::new(EventName::SessionEnd, "on_session_end", Caps::NONE),
+])
+.with_tools(&[
+    tool("Bash", "terminal"),
+    tool("Read", "read_file"),
+    tool("Write", "write_file"),
+    tool("Edit", "patch"),
+])
+.with_renames(&[rename(&["Read", "Write", "Edit"], "path", "file_path")])
+.with_notes(&[
+    "user-level hooks only, in `~/.hermes/config.yaml` (`HERMES_HOME`)",
+    "Hermes asks once per hook at a terminal before running it; non-interactive runs need `hooks_auto_accept: true` or HERMES_ACCEPT_HOOKS=1",
+    "only pre_tool_call can block or rewrite; context reaches the model at pre_llm_call",
+]);
+
+/// Our entry: `command` (in `sh -c`) and `timeout` in seconds.
+pub static INSTALL: InstallSpec = InstallSpec::new(
+    Registration::Yaml(YamlSpec {
+        key: "hooks",
+        handler: &[
+            ("command", Field::Command),
+            ("timeout", Field::Timeout(TimeUnit::Seconds)),
+        ],
+        argv: true,
+    }),
+    USER_ONLY,
+    UserPath::new(HOME, "config.yaml"),
+)
+.detected_by(&[], &[UserPath::new(HOME, "")])
+.with_after_install("Hermes asks to approve each new hook at its next start in a terminal (or set `hooks_auto_accept: true`): approve the agenthooks entries");
+
+/// Hermes waits 60 s for a hook unless `timeout` says otherwise.
+static INFO: Info = Info::new("hermes", "Hermes Agent", &TABLE, &INSTALL)
+    .with_deadline(Deadline::new(secs(60), &[]));
+
+impl Agent for Hermes {
+    fn info(&self) -> &Info {
+        &INFO
+    }
+
+    fn write(&self, _event: &Event, _row: &EventRow, intent: Intent) -> Native {
+        let mut out = Map::new();
+        if let Some(Verdict::Deny) = intent.verdict {
+            out.insert("decision".into(), json!("block"));
+            out.insert("reason".into(), json!(intent.reason_or(DEFAULT_DENY)));
+        } else if let Some(input) = &intent.updated_input {
+            out.insert("action".into(), json!("modify"));
+            out.insert("args".into(), Value::Object(input.clone()));
+        }
+        if let Some(text) = &intent.context {
+            out.insert("context".into(), json!(text));
+        }
+        Native::object_or_nothing(out, intent.notes)
+    }
+}
+
+#[cfg(test)]
+#[path = "hermes_tests.rs"]
+mod tests;

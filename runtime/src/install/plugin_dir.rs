@@ -1,0 +1,76 @@
+//! `agenthooks plugin`: the files of a plugin (or extension) directory an
+//! agent loads, whose hooks call `agenthooks run --agent <id>` for the events
+//! the hooks use. The layout is the agent's ([`PluginLayout`]); the hooks
+//! file is the agent's own hooks-file format, built exactly as `install`
+//! builds its entries, so `check` and `run` read a plugin's hooks as they
+//! read an installed file's.
+
+use std::path::{Path, PathBuf};
+
+use serde_json::{json, Map, Value};
+
+use super::plan::{command_line_at, powershell_line};
+use super::targets::{entry, native_timeout, root_keys};
+use super::wiring::{rows, Used};
+use crate::agents::{Agent, PluginLayout, Registration};
+use crate::config::Scope;
+
+/// The plugin's name in its manifest.
+pub const PLUGIN_NAME: &str = "agenthooks";
+
+/// The agent's plugin layout, or why it has none (one line).
+///
+/// # Errors
+/// When the agent loads no plugin with hooks, or keeps its hooks in a format
+/// other than a JSON hooks file.
+pub fn layout(agent: &dyn Agent) -> Result<PluginLayout, String> {
+    let spec = agent.install_spec();
+    match (spec.plugin, &spec.registration) {
+        (Some(layout), Registration::Json(_)) => Ok(layout),
+        _ => Err(format!(
+            "{} loads no plugin with hooks agenthooks can write; use `agenthooks install {}`",
+            agent.display_name(),
+            agent.id()
+        )),
+    }
+}
+
+/// The plugin's files (relative path, text) for `agent`, calling `binary`
+/// (the bare `agenthooks`, looked up on `PATH`, or an absolute path) for
+/// each event `used` selects.
+///
+/// # Errors
+/// As [`layout`].
+pub fn files(
+    agent: &dyn Agent,
+    binary: &Path,
+    used: &Used,
+) -> Result<Vec<(PathBuf, String)>, String> {
+    let layout = layout(agent)?;
+    let Registration::Json(spec) = &agent.install_spec().registration else {
+        return Err(format!("{} has no JSON hooks file", agent.display_name()));
+    };
+    let mut hooks = Map::new();
+    for row in rows(agent.table(), used) {
+        let command = command_line_at(binary, agent, row.native, Scope::Project);
+        let powershell = powershell_line(binary, agent, row.native, Scope::Project);
+        let timeout = native_timeout(agent, row.canonical);
+        let item = entry(spec, &command, &powershell, timeout, None);
+        hooks.insert(row.native.to_string(), Value::Array(vec![item]));
+    }
+    let mut root: Map<String, Value> = root_keys(spec)
+        .into_iter()
+        .map(|(k, v)| (k.to_string(), v))
+        .collect();
+    root.insert("hooks".to_string(), Value::Object(hooks));
+    let manifest = json!({
+        "name": PLUGIN_NAME,
+        "version": env!("CARGO_PKG_VERSION"),
+        "description": "Runs the hooks of .agents/hooks.json (the project's and ~/.agents/hooks.json) through agenthooks",
+    });
+    let pretty = |v: &Value| serde_json::to_string_pretty(v).unwrap_or_default() + "\n";
+    Ok(vec![
+        (PathBuf::from(layout.manifest), pretty(&manifest)),
+        (PathBuf::from(layout.hooks), pretty(&Value::Object(root))),
+    ])
+}
