@@ -34,7 +34,7 @@ fn copilot(file: &str, event: &'static str) -> Event {
     decoded_at(&Copilot, payload, event)
 }
 
-/// Kiro's documented preToolUse payload (agent-protocols.md §12).
+/// Kiro's documented preToolUse payload (docs/agent-protocols.md §12).
 fn kiro_pre_tool() -> Event {
     decoded(
         &Kiro,
@@ -42,7 +42,7 @@ fn kiro_pre_tool() -> Event {
     )
 }
 
-/// Cursor's documented preToolUse payload (agent-protocols.md §5).
+/// Cursor's documented preToolUse payload (docs/agent-protocols.md §5).
 fn cursor_pre_tool() -> Event {
     decoded(
         &Cursor,

@@ -1,6 +1,6 @@
 //! `if`: a regex on the tool input, or a Claude Code permission rule.
 //!
-//! DESIGN.md §4 makes `if` a regex on `tool_input.command` (shell tools) or on
+//! docs/design.md §4 makes `if` a regex on `tool_input.command` (shell tools) or on
 //! the JSON of `tool_input`. Claude Code's own `if` is a permission rule,
 //! `Bash(git *)`, and configs pasted from `.claude/settings.json` use that
 //! form. Read as a regex it would match only text containing `Bashgit`, so a

@@ -1,7 +1,7 @@
 //! `.agents/hooks.json`: the user and project layers, resolved into [`Handler`]s.
 //!
 //! Stage 2 of the pipeline (load). The file format is Claude Code's `hooks`
-//! block plus a `wasm` handler type, `if` and `onError` (DESIGN.md §4):
+//! block plus a `wasm` handler type, `if` and `onError` (docs/design.md §4):
 //! [`hooks_json`] mirrors the file, [`load()`] reads both scopes and resolves
 //! them into [`Handler`]s, never failing.
 
@@ -396,7 +396,7 @@ pub struct Limits {
 }
 
 impl Limits {
-    /// The defaults (DESIGN.md §6).
+    /// The defaults (docs/design.md §6).
     pub const DEFAULT: Limits = Limits {
         fuel: DEFAULT_FUEL,
         memory_mib: DEFAULT_MEMORY_MIB,
@@ -559,7 +559,7 @@ pub struct Handler {
     pub once: bool,
 }
 
-/// Default handler timeout (DESIGN.md §4).
+/// Default handler timeout (docs/design.md §4).
 pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(60);
 /// Default prompt handler timeout (Claude Code's).
 pub const DEFAULT_PROMPT_TIMEOUT: Duration = Duration::from_secs(30);
@@ -567,7 +567,7 @@ pub const DEFAULT_PROMPT_TIMEOUT: Duration = Duration::from_secs(30);
 pub const DEFAULT_MCP_TIMEOUT: Duration = Duration::from_secs(600);
 /// Default number of model calls one event makes at once (Claude Code's).
 pub const DEFAULT_MAX_LLM_CALLS: usize = 12;
-/// Default wasm fuel (DESIGN.md §6).
+/// Default wasm fuel (docs/design.md §6).
 pub const DEFAULT_FUEL: u64 = 2_000_000_000;
 /// Default wasm linear memory limit in MiB.
 pub const DEFAULT_MEMORY_MIB: u64 = 64;

@@ -3,7 +3,7 @@
 //!
 //! Why async exports: an outer `tokio::time::timeout` can only stop a guest
 //! blocked inside a host call (a WASI sleep, a file read) when the call is a
-//! future (wasmtime-48.md §4.3). `host.log` stays sync and cannot fail: past
+//! future (docs/wasm-host.md §4.3). `host.log` stays sync and cannot fail: past
 //! its quota a line is only counted (`sandbox.rs`).
 //!
 //! A guest's answer is held to what a command hook can answer: 1 MiB of text

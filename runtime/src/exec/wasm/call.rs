@@ -80,7 +80,7 @@ impl WasmHost {
                 Err(failure) => Outcome::Failed(failure),
             },
         };
-        // After an interrupt the fuel counter is not written back (wasmtime-48.md
+        // After an interrupt the fuel counter is not written back (docs/wasm-host.md
         // §5.2), so a timed-out call reports none.
         report.fuel_used = match &outcome {
             Outcome::Failed(Failure::Timeout { .. }) => None,

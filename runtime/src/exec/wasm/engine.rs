@@ -40,7 +40,7 @@ const MAX_WASM_STACK: usize = 512 << 10;
 pub struct EngineOptions {
     /// Use the pooling instance allocator: about 10 µs faster per instantiation
     /// but about 0.4 ms slower to start, so only for a long-lived process that
-    /// handles many events (never the one-shot CLI; wasmtime-48.md §3.4).
+    /// handles many events (never the one-shot CLI; docs/wasm-host.md §3.4).
     pub pooling: bool,
     /// Which compilers compile a component the cache does not hold.
     pub tiers: Tiers,

@@ -2,7 +2,7 @@
 //!
 //! Why not wasmtime's `StoreLimits`: when it refuses to grow memory, a Rust
 //! guest's allocator aborts with `unreachable`, the same trap a panic gives,
-//! so the host cannot tell "memory limit" from "crash" (wasmtime-48.md §1.3).
+//! so the host cannot tell "memory limit" from "crash" (docs/wasm-host.md §1.3).
 //! Returning our own error instead makes it a `downcast_ref` in `classify.rs`.
 //!
 //! Each store's limiter also charges its growth to the event's shared

@@ -14,7 +14,7 @@
 //! Why async: fuel and epochs stop running wasm code, but not a guest blocked
 //! inside a host call (a WASI sleep, a file read). The call is a future under
 //! an outer [`tokio::time::timeout`], so [`WasmHost::run`] returns within the
-//! timeout plus [`GRACE`] whatever the guest does (wasmtime-48.md §4.3).
+//! timeout plus [`GRACE`] whatever the guest does (docs/wasm-host.md §4.3).
 //!
 //! One deadline per handler, compile included: a component the cache does
 //! not hold is compiled off the event's path — by a detached worker process

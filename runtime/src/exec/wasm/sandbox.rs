@@ -1,7 +1,7 @@
 //! What a guest may touch and use: the [`Sandbox`] builder grants nothing by
 //! default and turns a handler's `allow` grants and limits into one store's state.
 //!
-//! Defaults (DESIGN.md §6): 2·10⁹ fuel, the handler's timeout, 64 MiB of
+//! Defaults (docs/design.md §6): 2·10⁹ fuel, the handler's timeout, 64 MiB of
 //! linear memory, no preopened directories, no environment, no arguments, no
 //! network, stdin empty, stdout and stderr captured up to 64 KiB each, at most
 //! 1,000 lines or 64 KiB of `host.log` per call (the rest dropped with a
@@ -147,7 +147,7 @@ impl Sandbox {
                 Box::pin(async move {
                     match use_ {
                         // `connect` on an unbound socket first checks the implicit
-                        // bind to the wildcard address (wasmtime-48.md §2.2).
+                        // bind to the wildcard address (docs/wasm-host.md §2.2).
                         SocketAddrUse::TcpBind => {
                             any_net && addr.ip().is_unspecified() && addr.port() == 0
                         }
