@@ -101,7 +101,7 @@ pub mod trust;
 
 // The names an embedder needs, at the crate root.
 pub use agents::{find, Agent, DecodeError, Native, AGENTS};
-pub use config::{load, Config, LoadOptions, Scope};
+pub use config::{load, Config, ConfigWarning, LoadOptions, Scope, WarningKind};
 #[cfg(feature = "wasm")]
 pub use exec::wasm::{CacheDir, Sandbox, WasmHost};
 pub use exec::{Report, Standing};

@@ -19,7 +19,7 @@ use super::table::claude_rows;
 use super::AnswerKind::{Allow, Block, Context, Deny, Stop, SystemMessage, UpdatedInput};
 use super::{tool, Agent, AnswerKind, Caps, EventRow, Info, Native, Table};
 use super::{InstallSpec, JsonSpec, Shape, TimeUnit, UserDir, UserPath};
-use crate::protocol::{Event, EventName, Note, NoteKind};
+use crate::protocol::{Event, EventName, NoteKind};
 
 /// The Codex adapter.
 pub struct Codex;
@@ -122,13 +122,21 @@ impl Agent for Codex {
         if event.name() == EventName::PreToolUse {
             if let Some(input) = intent.updated_input.take() {
                 match command_only(event, input) {
-                    Ok(input) => {
+                    Some(input) => {
                         // Codex takes a rewrite only as "allow with this input".
                         intent.verdict = Some(Verdict::Allow);
                         intent.updated_input = Some(input);
                     }
-                    Err(note) => {
-                        intent.notes.push(note);
+                    None => {
+                        intent.notes.push(super::plan::agent_note(
+                            "codex",
+                            NoteKind::Dropped(AnswerKind::UpdatedInput),
+                            format!(
+                                "codex can rewrite `{}` only through a string `command`; \
+                                 `updatedInput` dropped",
+                                event.tool_name().unwrap_or_default()
+                            ),
+                        ));
                         if intent.verdict == Some(Verdict::Allow) {
                             intent.verdict = None;
                         }
@@ -147,25 +155,18 @@ impl Agent for Codex {
 
 /// Codex requires a rewrite of its shell and patch tools to be exactly
 /// `{"command": "<string>"}`; MCP tools take the whole argument object.
-fn command_only(event: &Event, input: Map<String, Value>) -> Result<Map<String, Value>, Note> {
+fn command_only(event: &Event, input: Map<String, Value>) -> Option<Map<String, Value>> {
     let shell_or_patch = matches!(event.tool_name(), Some("Bash" | "Edit" | "Write"));
     if !shell_or_patch {
-        return Ok(input);
+        return Some(input);
     }
     match input.get("command") {
         Some(Value::String(cmd)) => {
             let mut only = Map::new();
             only.insert("command".into(), Value::String(cmd.clone()));
-            Ok(only)
+            Some(only)
         }
-        _ => Err(super::plan::agent_note(
-            "codex",
-            NoteKind::Dropped(AnswerKind::UpdatedInput),
-            format!(
-                "codex can rewrite `{}` only through a string `command`; `updatedInput` dropped",
-                event.tool_name().unwrap_or_default()
-            ),
-        )),
+        _ => None,
     }
 }
 
