@@ -27,7 +27,7 @@ fn hermes_names_decode_to_claude_s() {
         &Hermes,
         pre_tool("write_file", json!({"path": "a", "content": "x"})),
     );
-    assert_eq!(ev.tool_input().unwrap()["file_path"], json!("a"));
+    assert_eq!(ev.tool_input().unwrap()["file_path"], json!("/p/a"));
 }
 
 #[test]

@@ -29,7 +29,7 @@ fn file_tools_path_is_claude_s_file_path() {
         ),
     );
     assert_eq!(ev.tool_name(), Some("Edit"));
-    assert_eq!(ev.tool_input().unwrap()["file_path"], json!("a.rs"));
+    assert_eq!(ev.tool_input().unwrap()["file_path"], json!("/p/a.rs"));
 }
 
 #[test]
