@@ -232,9 +232,13 @@ fn a_10_mb_event_name_gives_one_short_note() {
 #[test]
 fn an_untrusted_project_runs_at_most_16_hooks_per_event() {
     let p = TempProject::new();
-    // Twenty distinct sandboxed hooks that need no trust to run.
+    // Twenty distinct sandboxed hooks that need no trust to run (their
+    // component in the project: one from elsewhere waits for trust).
+    let component = p.path(".agents/hooks/deny.wasm");
+    std::fs::create_dir_all(component.parent().unwrap()).unwrap();
+    std::fs::copy(guest("deny"), &component).unwrap();
     let handlers: Vec<Value> = (0..20)
-        .map(|i| wasm(&guest("deny"), json!({"fuel": 2_000_000_000u64 - i})))
+        .map(|i| wasm(&component, json!({"fuel": 2_000_000_000u64 - i})))
         .collect();
     p.project_hooks(&hooks("PreToolUse", "Bash", Value::Array(handlers)));
     warm();
