@@ -32,7 +32,6 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime};
 
 use serde_json::Value;
-use sha2::{Digest, Sha256};
 
 use crate::agents::transcript::{ReadTranscript, TranscriptShape};
 use crate::agents::Table;
@@ -112,13 +111,14 @@ fn view(
 ) -> Result<PathBuf, String> {
     let (mut file, meta) =
         crate::fsread::open_bounded(source, u64::MAX).map_err(|e| e.to_string())?;
-    let key = Sha256::digest(format!("{harness}\0{}", source.display()).as_bytes());
-    let key: String = key[..12].iter().map(|b| format!("{b:02x}")).collect();
+    let key = crate::encoding::sha256_hex(format!("{harness}\0{}", source.display()).as_bytes());
+    let key = &key[..24];
     let path = dir.join(format!("{harness}-{key}.jsonl"));
     let stamp_path = dir.join(format!("{harness}-{key}.source"));
     let stamp = FileStamp::of(&meta);
     let stamp = format!("{} {} {}", stamp.size, stamp.mtime.0, stamp.mtime.1);
-    let fresh = std::fs::read_to_string(&stamp_path).is_ok_and(|s| s == stamp);
+    // The stamp is a few dozen bytes; anything else there is not ours.
+    let fresh = crate::fsread::read_bounded_string(&stamp_path, 256).is_ok_and(|s| s == stamp);
     if fresh && path.is_file() {
         return Ok(path);
     }
