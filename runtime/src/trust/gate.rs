@@ -396,23 +396,19 @@ pub fn gate_with(store: &TrustStore, selected: &[&Handler]) -> Gate {
                 if component_outside(spec, handler.project_root.as_deref()).is_some() =>
             {
                 // A project naming a file of someone else's (another
-                // project's, the user's): only trust lets it run.
-                let trusted = store.trusts(handler);
-                gated.notes.extend(
-                    component_outside(spec, handler.project_root.as_deref()).map(
-                        |(component, root)| TrustNote::OutsideProject {
-                            component,
-                            root,
-                            trusted,
-                        },
-                    ),
-                );
-                if trusted {
+                // project's, the user's): only trust lets it run. Refused
+                // ones are counted in the run's one held-back note.
+                if store.trusts(handler) {
                     gated.standing = Standing::Trusted;
+                    gated.notes.extend(
+                        component_outside(spec, handler.project_root.as_deref())
+                            .map(|(component, root)| TrustNote::OutsideProject { component, root }),
+                    );
                 } else {
                     gated.standing = Standing::Untrusted;
                     gated.skip = Some(Skip::Untrusted);
-                    gate.held.entry(handler.file.clone()).or_default().skipped += 1;
+                    let held = gate.held.entry(handler.file.clone()).or_default();
+                    held.refused_outside += 1;
                 }
             }
             HandlerKind::Wasm(spec) => {

@@ -32,15 +32,15 @@ pub enum TrustNote {
         /// Why it cannot be hashed.
         why: String,
     },
-    /// A project wasm hook names a component outside the project (another
-    /// project's, the user's): it runs only once the project is trusted.
+    /// A project wasm hook of a trusted project names a component outside
+    /// the project (another project's, the user's). Untrusted, such hooks
+    /// are refused and counted in [`TrustNote::HeldBack`] instead: one line
+    /// for twenty hooks, not twenty.
     OutsideProject {
         /// The component named.
         component: PathBuf,
         /// The project's root.
         root: PathBuf,
-        /// Whether the project is trusted (the hook runs) or not (refused).
-        trusted: bool,
     },
     /// An untrusted project wasm hook runs without part of what it asks for.
     Withheld {
@@ -60,6 +60,8 @@ pub struct Held {
     pub skipped_llm: usize,
     /// MCP tool hooks not run (no server started, nothing sent).
     pub skipped_mcp: usize,
+    /// Wasm hooks not run because their component lies outside the project.
+    pub refused_outside: usize,
     /// Wasm hooks run with narrowed grants.
     pub narrowed: usize,
     /// Wasm hooks whose answer lost what only trust allows.
@@ -74,6 +76,7 @@ impl Held {
             + self.skipped_http
             + self.skipped_llm
             + self.skipped_mcp
+            + self.refused_outside
             + self.narrowed
             + self.restricted
             + self.capped
@@ -85,6 +88,7 @@ impl Held {
             skipped_http: self.skipped_http + b.skipped_http,
             skipped_llm: self.skipped_llm + b.skipped_llm,
             skipped_mcp: self.skipped_mcp + b.skipped_mcp,
+            refused_outside: self.refused_outside + b.refused_outside,
             narrowed: self.narrowed + b.narrowed,
             restricted: self.restricted + b.restricted,
             capped: self.capped + b.capped,
@@ -120,20 +124,11 @@ impl fmt::Display for TrustNote {
             ),
             TrustNote::HeldBack { held } => held_back(f, held),
             TrustNote::Changed { why } => write!(f, "counts as changed: {why}"),
-            TrustNote::OutsideProject {
-                component,
-                root,
-                trusted,
-            } => write!(
+            TrustNote::OutsideProject { component, root } => write!(
                 f,
-                "its component `{}` lies outside the project `{}`{}",
+                "its component `{}` lies outside the project `{}`",
                 component.display(),
-                root.display(),
-                if *trusted {
-                    ""
-                } else {
-                    "; refused until the project is trusted"
-                }
+                root.display()
             ),
             TrustNote::Withheld { withheld } => {
                 write!(f, "runs without {} until trusted", withheld.join(", "))
@@ -173,6 +168,12 @@ fn held_back(f: &mut fmt::Formatter<'_>, held: &BTreeMap<PathBuf, Held>) -> fmt:
             "held back",
             "untrusted project mcp_tool",
             ", which would start or call MCP servers",
+        ),
+        (
+            total.refused_outside,
+            "refused",
+            "untrusted project wasm",
+            " whose components lie outside the project",
         ),
         (total.narrowed, "ran", "untrusted project wasm", &without),
         (

@@ -895,13 +895,43 @@ fn a_project_wasm_hook_naming_a_component_outside_the_project_is_refused_until_t
             component.display()
         );
         assert_eq!(gated.skip, Some(Skip::Untrusted));
+        assert!(gated.notes.is_empty(), "{:?}", gated.notes);
+        let held = texts(&gate.notes).join("|");
         assert!(
-            texts(&gated.notes)[0].contains("lies outside the project")
-                && texts(&gated.notes)[0].contains("refused until the project is trusted"),
-            "{:?}",
-            gated.notes
+            held.starts_with("refused 1 untrusted project wasm hook whose components lie outside"),
+            "{held}"
         );
+        let home = tempfile::tempdir().unwrap();
+        let mut store = store_in(home.path());
+        store.trust(&p.root(), [&w]).unwrap();
+        let trusted = gate_with(&store, &[&w]);
+        assert_eq!(trusted.handlers[0].standing, Standing::Trusted);
+        assert!(texts(&trusted.handlers[0].notes)[0].contains("lies outside the project"));
     }
+}
+
+#[test]
+fn twenty_refused_outside_components_are_one_line_not_twenty() {
+    let p = Project::new();
+    let elsewhere = tempfile::tempdir().unwrap();
+    let hooks: Vec<Handler> = (0..20)
+        .map(|i| {
+            let mut w = p.wasm(format!("bytes{i}").as_bytes(), Grants::default());
+            if let HandlerKind::Wasm(spec) = &mut w.kind {
+                spec.component = elsewhere.path().join(format!("guard{i}.wasm"));
+            }
+            w
+        })
+        .collect();
+    let refs: Vec<&Handler> = hooks.iter().collect();
+    let gate = gate_with(&TrustStore::empty(), &refs);
+    assert!(gate.handlers.iter().all(|g| g.notes.is_empty()));
+    let held = texts(&gate.notes);
+    assert_eq!(held.len(), 1, "{held:?}");
+    assert!(
+        held[0].starts_with("refused 20 untrusted project wasm hooks"),
+        "{held:?}"
+    );
 }
 
 /// The sentences of trust notes, as shown.
