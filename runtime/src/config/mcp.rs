@@ -9,7 +9,10 @@
 //!    project must not choose the command a user's own hook starts;
 //! 3. `~/.claude.json` → `mcpServers` (user scope).
 
+use std::cell::RefCell;
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
+use std::rc::Rc;
 
 use serde_json::Value;
 
@@ -101,19 +104,43 @@ impl McpToolSpec {
 /// `~/.claude.json` may be large (Claude Code keeps per-project history in it).
 const CLAUDE_JSON_CAP: u64 = caps::PAYLOAD;
 
+/// The MCP files one config load has read, each read and parsed once
+/// however many `mcp_tool` hooks name a server: `~/.claude.json` can be
+/// megabytes of Claude Code's per-project history.
+#[derive(Debug, Default)]
+pub struct McpFiles {
+    read: RefCell<HashMap<PathBuf, Result<Option<Rc<Value>>, String>>>,
+}
+
+impl McpFiles {
+    /// The JSON in `path` (`None`: no such file), read on first use.
+    fn get(&self, path: &Path) -> Result<Option<Rc<Value>>, String> {
+        if let Some(done) = self.read.borrow().get(path) {
+            return done.clone();
+        }
+        let done = read_json(path).map(|v| v.map(Rc::new));
+        self.read
+            .borrow_mut()
+            .insert(path.to_path_buf(), done.clone());
+        done
+    }
+}
+
 /// Look `name` up for a hook of `scope` (see the module docs): the
 /// definition, or `None`, with the files searched. A file that exists but
-/// cannot be read or parsed is an error naming it.
+/// cannot be read or parsed is an error naming it. `files` keeps what one
+/// load has read.
 pub fn find(
     name: &str,
     scope: Scope,
     home: Option<&Path>,
     project_root: Option<&Path>,
+    files: &McpFiles,
 ) -> Result<(Option<McpServer>, Vec<PathBuf>), String> {
     let mut searched = Vec::new();
     let claude_json = home.map(|h| h.join(".claude.json"));
     let user = match &claude_json {
-        Some(path) => read_json(path)?.map(|v| (path.clone(), v)),
+        Some(path) => files.get(path)?.map(|v| (path.clone(), v)),
         None => None,
     };
     if let (Some((path, value)), Some(root)) = (&user, project_root) {
@@ -128,7 +155,7 @@ pub fn find(
     if scope == Scope::Project {
         if let Some(root) = project_root {
             let path = root.join(".mcp.json");
-            if let Some(value) = read_json(&path)? {
+            if let Some(value) = files.get(&path)? {
                 if let Some(def) = value.get("mcpServers").and_then(|s| s.get(name)) {
                     return Ok((Some(server(def, &path)), searched));
                 }
@@ -267,7 +294,9 @@ mod tests {
         )
         .unwrap();
         let command = |scope| {
-            let (found, _) = find("s", scope, Some(home.path()), Some(root.path())).unwrap();
+            let files = McpFiles::default();
+            let (found, _) =
+                find("s", scope, Some(home.path()), Some(root.path()), &files).unwrap();
             match found.unwrap().transport {
                 McpTransport::Stdio { command, .. } => command,
                 other => panic!("{other:?}"),
@@ -275,15 +304,54 @@ mod tests {
         };
         assert_eq!(command(Scope::Project), "project-cmd");
         assert_eq!(command(Scope::User), "user-cmd");
-        let (none, searched) =
-            find("x", Scope::Project, Some(home.path()), Some(root.path())).unwrap();
+        let files = McpFiles::default();
+        let (none, searched) = find(
+            "x",
+            Scope::Project,
+            Some(home.path()),
+            Some(root.path()),
+            &files,
+        )
+        .unwrap();
         assert!(none.is_none());
         assert_eq!(searched.len(), 2);
         std::fs::write(root.path().join(".mcp.json"), "{").unwrap();
-        let err = find("s", Scope::Project, Some(home.path()), Some(root.path())).unwrap_err();
+        let files = McpFiles::default();
+        let err = find(
+            "s",
+            Scope::Project,
+            Some(home.path()),
+            Some(root.path()),
+            &files,
+        )
+        .unwrap_err();
         assert!(
             err.contains(".mcp.json") && err.contains("not valid JSON"),
             "{err}"
         );
+    }
+
+    #[test]
+    fn one_load_reads_each_file_once() {
+        let home = tempfile::tempdir().unwrap();
+        let path = home.path().join(".claude.json");
+        std::fs::write(&path, r#"{"mcpServers": {"s": {"command": "first"}}}"#).unwrap();
+        let files = McpFiles::default();
+        let command =
+            |files: &McpFiles| match find("s", Scope::User, Some(home.path()), None, files)
+                .unwrap()
+                .0
+                .unwrap()
+                .transport
+            {
+                McpTransport::Stdio { command, .. } => command,
+                other => panic!("{other:?}"),
+            };
+        assert_eq!(command(&files), "first");
+        // A second hook of the same load sees what the first read, not
+        // the file again; the next load reads it anew.
+        std::fs::write(&path, r#"{"mcpServers": {"s": {"command": "second"}}}"#).unwrap();
+        assert_eq!(command(&files), "first");
+        assert_eq!(command(&McpFiles::default()), "second");
     }
 }

@@ -182,7 +182,7 @@ pub(super) fn resolve_mcp_tool(
         ctx.warn(config, WarningKind::MissingKey { at, key });
         return None;
     };
-    let found = crate::config::mcp::find(server, ctx.scope, ctx.home, ctx.project_root);
+    let found = crate::config::mcp::find(server, ctx.scope, ctx.home, ctx.project_root, ctx.mcp);
     let (found, searched) = match found {
         Ok(found) => found,
         Err(why) => {

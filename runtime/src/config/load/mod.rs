@@ -80,6 +80,7 @@ pub fn load_with_managed(opts: &LoadOptions, managed: Option<&Path>) -> Config {
         ..Config::default()
     };
     let home = opts.home.clone().or_else(crate::dirs::home);
+    let mcp = crate::config::mcp::McpFiles::default();
     if let Some(file) = managed {
         let base = file.parent().unwrap_or(Path::new("/"));
         let ctx = Ctx {
@@ -88,6 +89,7 @@ pub fn load_with_managed(opts: &LoadOptions, managed: Option<&Path>) -> Config {
             base,
             home: home.as_deref(),
             project_root: opts.project_root.as_deref(),
+            mcp: &mcp,
         };
         load_file(&ctx, &mut config);
     }
@@ -112,6 +114,7 @@ pub fn load_with_managed(opts: &LoadOptions, managed: Option<&Path>) -> Config {
             base: home,
             home: Some(home),
             project_root: opts.project_root.as_deref(),
+            mcp: &mcp,
         };
         load_file(&ctx, &mut config);
     }
@@ -125,6 +128,7 @@ pub fn load_with_managed(opts: &LoadOptions, managed: Option<&Path>) -> Config {
                 base: root,
                 home: home.as_deref(),
                 project_root: Some(root),
+                mcp: &mcp,
             };
             load_file(&ctx, &mut config);
         }
@@ -148,6 +152,8 @@ struct Ctx<'a> {
     base: &'a Path,
     home: Option<&'a Path>,
     project_root: Option<&'a Path>,
+    /// The MCP files this load has read (shared by its scopes).
+    mcp: &'a crate::config::mcp::McpFiles,
 }
 
 impl Ctx<'_> {
