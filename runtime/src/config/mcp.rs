@@ -109,12 +109,15 @@ const CLAUDE_JSON_CAP: u64 = caps::PAYLOAD;
 /// megabytes of Claude Code's per-project history.
 #[derive(Debug, Default)]
 pub struct McpFiles {
-    read: RefCell<HashMap<PathBuf, Result<Option<Rc<Value>>, String>>>,
+    read: RefCell<HashMap<PathBuf, FileRead>>,
 }
+
+/// A file's JSON (`None`: no such file), or why it cannot be used.
+type FileRead = Result<Option<Rc<Value>>, String>;
 
 impl McpFiles {
     /// The JSON in `path` (`None`: no such file), read on first use.
-    fn get(&self, path: &Path) -> Result<Option<Rc<Value>>, String> {
+    fn get(&self, path: &Path) -> FileRead {
         if let Some(done) = self.read.borrow().get(path) {
             return done.clone();
         }
