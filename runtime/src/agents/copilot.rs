@@ -156,10 +156,19 @@ static INFO: Info = Info::new("copilot", "GitHub Copilot CLI", &TABLE, &INSTALL)
         when: None,
     })
     .with_names(&["hookName", "hook_event_name"])
-    .with_native_hooks(super::NativeHooks::INSTALLED.in_files(
-        &[".github/hooks/*.json"],
-        &[UserPath::new(COPILOT_HOME, "hooks/*.json")],
-    ));
+    .with_native_hooks(
+        super::NativeHooks::INSTALLED
+            .in_files(
+                &[".github/hooks/*.json"],
+                &[UserPath::new(COPILOT_HOME, "hooks/*.json")],
+            )
+            // Policy hooks: every JSON file of the folder, by name.
+            .in_system_files(super::SystemFile::new(
+                "/etc/github-copilot/policy.d/*.json",
+                "/etc/github-copilot/policy.d/*.json",
+                r"GitHub\Copilot\policy.d\*.json",
+            )),
+    );
 
 impl Agent for Copilot {
     fn info(&self) -> &Info {

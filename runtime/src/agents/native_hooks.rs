@@ -12,7 +12,9 @@
 
 use serde_json::{Map, Value};
 
-use super::{Agent, EventRow, Field, JsonSpec, Registration, Table, TimeUnit, UserPath};
+use super::{
+    Agent, EventRow, Field, JsonSpec, Registration, SystemFile, Table, TimeUnit, UserPath,
+};
 use crate::config::hooks_json::HandlerType;
 use crate::protocol::EventName;
 
@@ -27,6 +29,9 @@ pub struct NativeHooks {
     pub project: Option<&'static [&'static str]>,
     /// User files; `None`: the install spec's own.
     pub user: Option<&'static [UserPath]>,
+    /// The machine's files (a `*.json` name: every JSON file of that
+    /// folder); `None`: the install spec's system file.
+    pub system: Option<SystemFile>,
     /// `(variable the agent sets, Claude Code's name for it)`; `None`: Claude
     /// Code has none (kept as written, and said so).
     pub vars: &'static [(&'static str, Option<&'static str>)],
@@ -51,6 +56,7 @@ impl NativeHooks {
     pub const INSTALLED: NativeHooks = NativeHooks {
         project: None,
         user: None,
+        system: None,
         vars: &[],
         matchers: MatcherSyntax::Claude,
         blocking: None,
@@ -82,6 +88,14 @@ impl NativeHooks {
         NativeHooks {
             project: Some(project),
             user: Some(user),
+            ..self
+        }
+    }
+
+    /// The same, with the machine's hooks in `system`.
+    pub const fn in_system_files(self, system: SystemFile) -> NativeHooks {
+        NativeHooks {
+            system: Some(system),
             ..self
         }
     }

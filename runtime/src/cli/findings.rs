@@ -94,8 +94,9 @@ pub enum Reason {
         agent: &'static str,
         /// The native file that runs it too.
         native: PathBuf,
-        /// `import`'s scope flag (`` or ` --user`).
-        flag: &'static str,
+        /// `import`'s scope flag (`` or ` --user`); `None` for the machine's
+        /// file, which `import` does not edit.
+        flag: Option<&'static str>,
     },
 }
 
@@ -161,7 +162,7 @@ impl Reason {
                 Some(format!("agenthooks install {agent}{flag}"))
             }
             Reason::RunsTwice { agent, flag, .. } => {
-                Some(format!("agenthooks import {agent}{flag} --move"))
+                flag.map(|flag| format!("agenthooks import {agent}{flag} --move"))
             }
         }
     }
@@ -176,6 +177,10 @@ impl Reason {
             (Reason::Unsupported { .. }, None) => "remove it or change its `type`".to_string(),
             (Reason::McpServer { .. }, None) => {
                 "define the server in `.mcp.json` or `~/.claude.json`, or fix the hook's `server`"
+                    .to_string()
+            }
+            (Reason::RunsTwice { .. }, None) => {
+                "remove it from hooks.json: the machine's file runs it for every project"
                     .to_string()
             }
             (_, None) => "fix the path or the file in hooks.json".to_string(),
@@ -272,7 +277,7 @@ pub fn mark_doubles(hooks: &mut [HookState], config: &Config, root: &Path, env: 
         .iter()
         .copied()
         .filter(|a| {
-            [Scope::Project, Scope::User]
+            [Scope::Project, Scope::User, Scope::Managed]
                 .into_iter()
                 .any(|scope| install::is_installed(*a, scope, root, env))
         })
@@ -281,11 +286,7 @@ pub fn mark_doubles(hooks: &mut [HookState], config: &Config, root: &Path, env: 
         return;
     }
     for double in crate::import::twice::doubles(&agents, config, root, env) {
-        let flag = if double.native.starts_with(root) {
-            ""
-        } else {
-            " --user"
-        };
+        let flag = crate::import::twice::import_flag(double.scope);
         let project = config.project_root.as_deref().or(Some(root));
         let native = normalise(Some(double.agent), &double.command, project);
         let twin = hooks.iter_mut().find(|h| {

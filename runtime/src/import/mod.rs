@@ -22,13 +22,14 @@ use serde_json::{Map, Value};
 use crate::agents::{self, Agent, NativeHook, Registration, USER_ONLY};
 use crate::config::Scope;
 use crate::fsread::{caps, read_bounded, ReadError};
-use crate::install::{Env, InstallError};
+use crate::install::{Env, InstallError, Os};
 
 /// The most files one `*.json` directory entry yields, the first by name (a
 /// directory of thousands is not a hooks folder; the rest are left out).
 pub const MAX_DIR_FILES: usize = 64;
 
-/// The native files of `agent` at `scope` that may hold its users' hooks,
+/// The native files of `agent` at `scope` (at [`Scope::Managed`]: the
+/// machine's, which an administrator keeps) that may hold hooks,
 /// existing or not (a `*.json` entry lists the directory: at most
 /// [`MAX_DIR_FILES`] files, by name). Empty for an agent whose hooks are not
 /// JSON entries, and at project scope for one with no project file.
@@ -48,7 +49,12 @@ pub fn files(agent: &dyn Agent, scope: Scope, root: &Path, env: &Env) -> Vec<Pat
             Some(paths) => paths.iter().map(|p| env.user_path(*p)).collect(),
             None => vec![env.user_path(spec.user)],
         },
-        Scope::Managed => Vec::new(),
+        // The machine's own (managed, policy) hooks: the test root override
+        // and the platform are `Env::system_path`'s.
+        Scope::Managed => env
+            .system_path(&native.system.unwrap_or(spec.system), Os::CURRENT)
+            .into_iter()
+            .collect(),
     };
     paths.into_iter().flat_map(expand).collect()
 }
