@@ -136,6 +136,9 @@ pub static INSTALL: InstallSpec = InstallSpec::json(
 // Copilot CLI loads Claude-layout plugins; their hooks file is Copilot's format.
 .with_plugin(super::PluginLayout {
     load: "copilot plugin install {dir}",
+    // installed-plugins/<marketplace>/<plugin>, or `_direct/<plugin>` for a
+    // folder installed by path.
+    store: Some((UserPath::new(COPILOT_HOME, "installed-plugins"), 2)),
     ..super::claude::CLAUDE_PLUGIN
 });
 

@@ -98,6 +98,15 @@ pub enum Reason {
         /// file, which `import` does not edit.
         flag: Option<&'static str>,
     },
+    /// An agent whose agenthooks entries are installed also keeps an
+    /// agenthooks plugin ([`crate::install::plugin_dir::installed`]): it
+    /// runs every hook twice.
+    PluginToo {
+        /// The agent's id.
+        agent: &'static str,
+        /// The plugin's root.
+        plugin: PathBuf,
+    },
 }
 
 impl Reason {
@@ -115,6 +124,7 @@ impl Reason {
             Reason::NotOnPath => "not-on-path",
             Reason::StaleWiring { .. } => "stale-wiring",
             Reason::RunsTwice { .. } => "runs-twice",
+            Reason::PluginToo { .. } => "plugin-too",
         }
     }
 
@@ -144,6 +154,10 @@ impl Reason {
                 "`{}` runs it too: {agent} runs it from there, agenthooks skips its copy there",
                 native.display()
             ),
+            Reason::PluginToo { agent, plugin } => format!(
+                "{agent} also loads the agenthooks plugin `{}`, so it runs every hook twice (once from the plugin, once from the entries)",
+                plugin.display()
+            ),
         }
     }
 
@@ -164,6 +178,7 @@ impl Reason {
             Reason::RunsTwice { agent, flag, .. } => {
                 flag.map(|flag| format!("agenthooks import {agent}{flag} --move"))
             }
+            Reason::PluginToo { .. } => None,
         }
     }
 
@@ -179,6 +194,9 @@ impl Reason {
                 "define the server in `.mcp.json` or `~/.claude.json`, or fix the hook's `server`"
                     .to_string()
             }
+            (Reason::PluginToo { agent, .. }, None) => format!(
+                "keep one: uninstall the plugin in {agent}, or the entries with `agenthooks uninstall {agent}` (with the scope's flag)"
+            ),
             (Reason::RunsTwice { .. }, None) => {
                 "remove it from hooks.json: the machine's file runs it for every project"
                     .to_string()
@@ -352,6 +370,14 @@ pub fn agents(root: &Path, env: &Env, config: &Config) -> Vec<AgentState> {
                 return None;
             }
             let mut reasons = agent_reasons(&installed);
+            reasons.extend(
+                install::plugin_dir::installed(agent, env)
+                    .into_iter()
+                    .map(|plugin| Reason::PluginToo {
+                        agent: agent.id(),
+                        plugin,
+                    }),
+            );
             reasons.extend(install::drift(agent, &used, Some(root), env).map(|d| {
                 Reason::StaleWiring {
                     agent: agent.id(),
