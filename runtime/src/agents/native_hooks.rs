@@ -13,7 +13,7 @@
 use serde_json::{Map, Value};
 
 use super::{
-    Agent, EventRow, Field, JsonSpec, Registration, SystemFile, Table, TimeUnit, UserPath,
+    Agent, EventRow, Field, Registration, SystemFile, Table, TimeUnit, TomlSpec, UserPath,
 };
 use crate::config::hooks_json::HandlerType;
 use crate::protocol::EventName;
@@ -137,12 +137,14 @@ pub struct Imported {
     pub dropped: Vec<String>,
 }
 
-/// Every handler in `root` (an agent's parsed native file), in file order.
-/// Empty for an agent whose hooks are not JSON entries, or a file with no
-/// `hooks` object.
+/// Every handler in `root` (an agent's parsed native file: JSON, or a TOML
+/// file as JSON values), in file order. Empty for an agent whose hooks are
+/// neither JSON entries nor TOML tables, or a file without them.
 pub fn read(agent: &dyn Agent, root: &Map<String, Value>) -> Vec<NativeHook> {
-    let Registration::Json(spec) = &agent.install_spec().registration else {
-        return Vec::new();
+    let spec = match &agent.install_spec().registration {
+        Registration::Json(spec) => spec,
+        Registration::Toml(spec) => return read_tables(agent, spec, root),
+        _ => return Vec::new(),
     };
     let Some(Value::Object(hooks)) = root.get("hooks") else {
         return Vec::new();
@@ -156,7 +158,8 @@ pub fn read(agent: &dyn Agent, root: &Map<String, Value>) -> Vec<NativeHook> {
         for (i, item) in items.iter().enumerate() {
             let at = At {
                 agent,
-                spec,
+                handler: spec.handler,
+                event_key: None,
                 key,
                 row,
             };
@@ -171,6 +174,30 @@ pub fn read(agent: &dyn Agent, root: &Map<String, Value>) -> Vec<NativeHook> {
                 out.push(at.hook(item, item, i, None));
             }
         }
+    }
+    out
+}
+
+/// The hooks of a TOML file's array of tables (Kimi's `[[hooks]]`: `event`,
+/// `matcher`, `command`, `timeout` in each), in file order.
+fn read_tables(agent: &dyn Agent, spec: &TomlSpec, root: &Map<String, Value>) -> Vec<NativeHook> {
+    let Some(Value::Array(tables)) = root.get(spec.array) else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for (i, table) in tables.iter().enumerate() {
+        let key = table
+            .get(spec.event_key)
+            .and_then(Value::as_str)
+            .unwrap_or_default();
+        let at = At {
+            agent,
+            handler: spec.handler,
+            event_key: Some(spec.event_key),
+            key,
+            row: agent.table().by_native(key),
+        };
+        out.push(at.hook(table, table, i, None));
     }
     out
 }
@@ -237,7 +264,10 @@ fn replace_var(text: &str, from: &str, to: &str) -> String {
 /// The event key a hook is under, and what it is read with.
 struct At<'a> {
     agent: &'a dyn Agent,
-    spec: &'a JsonSpec,
+    /// The keys of the agent's handlers, as its install spec writes them.
+    handler: &'a [(&'static str, Field)],
+    /// The handler's own key that names its event (TOML tables), if any.
+    event_key: Option<&'a str>,
     key: &'a str,
     row: Option<&'static EventRow>,
 }
@@ -258,7 +288,6 @@ impl At<'_> {
     /// The command the agent runs for `h`: its spec's command key, else `command`.
     fn command_of(&self, h: &Value) -> Option<String> {
         let key = self
-            .spec
             .handler
             .iter()
             .find(|(_, f)| *f == Field::Command)
@@ -308,6 +337,7 @@ impl At<'_> {
         for (key, value) in h {
             let (to, value) = match self.field(key) {
                 _ if key == "type" || (!nested && key == "matcher") => continue,
+                _ if self.event_key == Some(key.as_str()) => continue,
                 _ if blocking.is_some_and(|(k, _)| k == key) => continue,
                 Some(Field::Command) => ("command", self.vars(value, &mut dropped)),
                 Some(Field::PowerShellCommand) => ("powershell", self.vars(value, &mut dropped)),
@@ -383,8 +413,7 @@ impl At<'_> {
 
     /// The field of our own handler a native key holds, by the spec.
     fn field(&self, key: &str) -> Option<Field> {
-        self.spec
-            .handler
+        self.handler
             .iter()
             .find(|(k, _)| *k == key)
             .map(|(_, f)| *f)
