@@ -210,42 +210,28 @@ impl Agent for Amp {
     }
 
     fn write(&self, event: &Event, _row: &EventRow, intent: Intent) -> Native {
+        let result = match event.name() {
+            EventName::PreToolUse if intent.verdict == Some(Verdict::Deny) => Some(json!({
+                "action": "reject-and-continue",
+                "message": intent.reason_or(DEFAULT_DENY),
+            })),
+            EventName::PreToolUse => intent
+                .updated_input
+                .as_ref()
+                .map(|input| json!({"action": "modify", "input": input})),
+            EventName::PostToolUse => intent.added_text().map(|text| with_text(event, &text)),
+            EventName::UserPromptSubmit => intent
+                .added_text()
+                .map(|text| json!({"message": {"content": text, "display": false}})),
+            EventName::Stop if intent.block.is_some() => Some(json!({
+                "action": "continue",
+                "userMessage": intent.block_reason_or(DEFAULT_DENY),
+            })),
+            _ => None,
+        };
         let mut out = Map::new();
-        match event.name() {
-            EventName::PreToolUse => {
-                if let Some(Verdict::Deny) = intent.verdict {
-                    let message = intent.reason_or(DEFAULT_DENY);
-                    out.insert(
-                        "result".into(),
-                        json!({"action": "reject-and-continue", "message": message}),
-                    );
-                } else if let Some(input) = &intent.updated_input {
-                    out.insert("result".into(), json!({"action": "modify", "input": input}));
-                }
-            }
-            EventName::PostToolUse => {
-                if let Some(text) = intent.added_text() {
-                    out.insert("result".into(), with_text(event, &text));
-                }
-            }
-            EventName::UserPromptSubmit => {
-                if let Some(text) = intent.added_text() {
-                    out.insert(
-                        "result".into(),
-                        json!({"message": {"content": text, "display": false}}),
-                    );
-                }
-            }
-            EventName::Stop => {
-                if intent.block.is_some() {
-                    let message = intent.block_reason_or(DEFAULT_DENY);
-                    out.insert(
-                        "result".into(),
-                        json!({"action": "continue", "userMessage": message}),
-                    );
-                }
-            }
-            _ => {}
+        if let Some(result) = result {
+            out.insert("result".into(), result);
         }
         Native::object_or_nothing(out, intent.notes)
     }
