@@ -29,7 +29,8 @@ use crate::install::{Env, InstallError, Os};
 pub const MAX_DIR_FILES: usize = 64;
 
 /// Whether import reads `agent`'s hooks file: JSON entries, or TOML tables
-/// (Kimi's). Hooks in code (scripts, plugins) and Hermes' YAML are not read.
+/// ([`Registration::Toml`]). Hooks in code (scripts, plugins) and YAML
+/// blocks are not read.
 pub fn reads_hooks_of(agent: &dyn Agent) -> bool {
     matches!(
         agent.install_spec().registration,
@@ -40,8 +41,9 @@ pub fn reads_hooks_of(agent: &dyn Agent) -> bool {
 /// The native files of `agent` at `scope` (at [`Scope::Managed`]: the
 /// machine's, which an administrator keeps) that may hold hooks,
 /// existing or not (a `*.json` entry lists the directory: at most
-/// [`MAX_DIR_FILES`] files, by name). Empty for an agent whose hooks are not
-/// JSON entries, and at project scope for one with no project file.
+/// [`MAX_DIR_FILES`] files, by name). Empty for an agent whose hooks file
+/// import does not read ([`reads_hooks_of`]), and at project scope for one
+/// with no project file.
 pub fn files(agent: &dyn Agent, scope: Scope, root: &Path, env: &Env) -> Vec<PathBuf> {
     let spec = agent.install_spec();
     if !reads_hooks_of(agent) {

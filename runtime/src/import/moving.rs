@@ -63,7 +63,7 @@ pub fn move_out(
     wiring: &Wiring<'_>,
     dry_run: bool,
 ) -> Result<Vec<Changed>, InstallError> {
-    // Taking entries out is a JSON edit; a TOML file (Kimi's) is read by
+    // Taking entries out is a JSON edit; a TOML file is read by
     // import but not edited here.
     if !matches!(agent.install_spec().registration, Registration::Json(_)) {
         if let Some((file, _)) = moved.first() {
