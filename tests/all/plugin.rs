@@ -123,6 +123,14 @@ fn a_plugin_in_the_agent_s_store_beside_its_entries_is_a_double_run() {
         let ran = p.output(p.cmd(["install", agent]), "");
         assert_eq!(ran.code(), 0, "{}", ran.stderr());
     }
+    // Someone else's plugin in the store is not ours, whatever its name.
+    let foreign = home.join(".claude/plugins/cache/other/agenthooks/1.0.0/hooks/hooks.json");
+    std::fs::create_dir_all(foreign.parent().unwrap()).unwrap();
+    std::fs::write(
+        &foreign,
+        r#"{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "./notify.sh"}]}]}}"#,
+    )
+    .unwrap();
     let ran = p.output(p.cmd(["check"]), "");
     assert!(
         !ran.stdout().contains("also loads the agenthooks plugin"),
