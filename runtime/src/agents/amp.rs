@@ -19,8 +19,9 @@
 //!   SessionStart hook. Amp starts the plugin in its own folder
 //!   (`.amp/plugins`), with `PWD` the folder amp was started in and
 //!   `workspaceRoot` null when there is no workspace.
-//!   `tool.call` and the `agent.*` events need a thread on Amp's servers, so
-//!   they were not exercised here: their shapes are the declared types;
+//!   `amp plugins exec` did not call a `tool.call` or `agent.*` handler
+//!   offline (a real thread needs an Amp login and its servers), so those
+//!   were not exercised: their shapes are the declared types;
 //! - tool names from the binary's built-in permission rules (`amp
 //!   permissions list --builtin`: `Bash` with `cmd`, `Glob`); `Read`,
 //!   `create_file`, `edit_file`, `Grep` and their `path`, `old_str`,
@@ -96,7 +97,7 @@ pub static TABLE: Table = Table::new(&[
 ])
 .with_notes(&[
     "runs through a plugin that install writes (.amp/plugins/agenthooks.ts, executed by Amp's Bun); it calls agenthooks for each event",
-    "verified: events, fields and answers from the binary's own `amp plugins show-docs` (amp 0.0.1790142911); the binary loads the plugin and delivers session.start (`amp plugins exec`); tool.call and agent.* were not run (they need Amp's servers)",
+    "verified: events, fields and answers from the binary's own `amp plugins show-docs` (amp 0.0.1790142911); the binary loads the plugin and delivers session.start (`amp plugins exec`); tool.call and agent.* were not run (exec did not deliver them offline; a real thread needs an Amp login)",
     "before a tool: deny (reject-and-continue) and rewrite (modify); no ask in amp -x, so ask becomes deny",
     "a prompt takes context (agent.start appends a message) but cannot be blocked; keep going at Stop sends the reason as the next user message",
     "a failed tool arrives as PostToolUse with tool_response_native.status \"error\"; the shell of GPT modes (shell_command) keeps its own name",
