@@ -371,3 +371,44 @@ fn user_hooks_go_to_the_user_s_hooks_file_and_broken_files_are_one_line() {
     );
     assert!(hooks_json(&p)["hooks"]["PreToolUse"].is_array());
 }
+
+/// Kimi Code's `[[hooks]]` tables, comments and all, as a user keeps them
+/// in `~/.kimi-code/config.toml` beside agenthooks' own entry.
+const KIMI_TOML: &str = "# my Kimi settings\ndefault_model = \"kimi-k2\"\n\n[[hooks]]\nevent = \"PreToolUse\"\nmatcher = \"Bash\"\ncommand = \"~/bin/guard.sh\" # mine\ntimeout = 5\n\n[[hooks]]\nevent = \"Stop\"\ncommand = \"~/bin/notify.sh\"\n";
+
+#[test]
+fn kimi_s_toml_hooks_come_over_and_move_is_refused_in_one_line() {
+    let p = TempProject::new();
+    let config = p.home.join(".kimi-code/config.toml");
+    std::fs::create_dir_all(config.parent().unwrap()).unwrap();
+    std::fs::write(&config, KIMI_TOML).unwrap();
+    // agenthooks' own entry in the same file is never imported.
+    let ran = p.output(p.cmd(["install", "kimi", "--user"]), "");
+    assert_eq!(ran.code(), 0, "{}", ran.stderr());
+    let installed = std::fs::read_to_string(&config).unwrap();
+
+    let ran = p.output(p.cmd(["import", "kimi", "--user"]), "");
+    assert_eq!(ran.code(), 0, "{}{}", ran.stdout(), ran.stderr());
+    let user: Value =
+        serde_json::from_str(&std::fs::read_to_string(p.home.join(".agents/hooks.json")).unwrap())
+            .unwrap();
+    assert_eq!(
+        user,
+        json!({"hooks": {
+            "PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "~/bin/guard.sh", "timeout": 5}]}],
+            "Stop": [{"hooks": [{"type": "command", "command": "~/bin/notify.sh"}]}],
+        }})
+    );
+    // Read, not edited.
+    assert_eq!(std::fs::read_to_string(&config).unwrap(), installed);
+
+    let ran = p.output(p.cmd(["import", "kimi", "--user", "--move"]), "");
+    assert_ne!(ran.code(), 0, "{}", ran.stdout());
+    let stderr = ran.stderr();
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(
+        stderr.contains("takes hooks out of JSON files only"),
+        "{stderr}"
+    );
+    assert_eq!(std::fs::read_to_string(&config).unwrap(), installed);
+}

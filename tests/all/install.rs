@@ -177,6 +177,13 @@ pub(crate) fn existing(agent: &str) -> (Vec<(&'static str, String)>, &'static st
             )],
             "export default function (pi)",
         ),
+        "amp" => (
+            vec![(
+                ".amp/plugins/notify.ts",
+                "export default function (amp) {}\n".to_string(),
+            )],
+            "export default function (amp)",
+        ),
         "goose" => (
             vec![(
                 ".agents/plugins/agenthooks/hooks/hooks.json",

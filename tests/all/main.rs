@@ -5,6 +5,7 @@
 
 mod add;
 mod agents;
+mod amp;
 mod antigravity;
 mod audit;
 mod budgets;

@@ -97,3 +97,79 @@ fn a_gemini_extension_and_refusals_in_one_line() {
     let again = p.output(p.cmd(["plugin", "gemini", "--out", "ext"]), "");
     assert_eq!(again.code(), 0, "{}", again.stderr());
 }
+
+/// An agenthooks plugin in an agent's own plugin store, with agenthooks'
+/// entries installed for that agent too: every hook would run twice, and
+/// `check` and `status` say so. Each store is laid out as the agent's own
+/// install command leaves it (Claude Code's cache, Copilot CLI's
+/// `installed-plugins/_direct`, a linked Gemini extension).
+#[test]
+fn a_plugin_in_the_agent_s_store_beside_its_entries_is_a_double_run() {
+    let p = denying_project();
+    let home = p.tmp().join("home");
+    let linked = p.tmp().join("gemini-ext");
+    let stores = [
+        (
+            "claude",
+            home.join(".claude/plugins/cache/local/agenthooks/0.1.0"),
+        ),
+        (
+            "copilot",
+            home.join(".copilot/installed-plugins/_direct/agenthooks"),
+        ),
+        ("gemini", linked.clone()),
+    ];
+    for (agent, _) in &stores {
+        let ran = p.output(p.cmd(["install", agent]), "");
+        assert_eq!(ran.code(), 0, "{}", ran.stderr());
+    }
+    // Someone else's plugin in the store is not ours, whatever its name.
+    let foreign = home.join(".claude/plugins/cache/other/agenthooks/1.0.0/hooks/hooks.json");
+    std::fs::create_dir_all(foreign.parent().unwrap()).unwrap();
+    std::fs::write(
+        &foreign,
+        r#"{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "./notify.sh"}]}]}}"#,
+    )
+    .unwrap();
+    let ran = p.output(p.cmd(["check"]), "");
+    assert!(
+        !ran.stdout().contains("also loads the agenthooks plugin"),
+        "{}",
+        ran.stdout()
+    );
+
+    for (agent, dir) in &stores {
+        let out = dir.display().to_string();
+        let ran = p.output(p.cmd(["plugin", agent, "--out", &out]), "");
+        assert_eq!(ran.code(), 0, "{}", ran.stderr());
+    }
+    // `gemini extensions link` leaves only the metadata naming the folder.
+    let meta = home.join(".gemini/extensions/agenthooks/.gemini-extension-install.json");
+    std::fs::create_dir_all(meta.parent().unwrap()).unwrap();
+    std::fs::write(&meta, json!({"source": linked, "type": "link"}).to_string()).unwrap();
+
+    let ran = p.output(p.cmd(["check"]), "");
+    assert_eq!(ran.code(), 1, "{}", ran.stdout());
+    for (agent, dir) in &stores {
+        assert!(
+            ran.stdout().contains(&format!(
+                "{agent} also loads the agenthooks plugin `{}`, so it runs every hook twice",
+                dir.display()
+            )),
+            "{agent}: {}",
+            ran.stdout()
+        );
+    }
+    let ran = p.output(p.cmd(["status", "--json"]), "");
+    assert_eq!(ran.code(), 1, "{}", ran.stdout());
+    let doc: Value = serde_json::from_str(&ran.stdout()).unwrap();
+    let codes: Vec<String> = doc["agents"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|a| a["findings"].as_array().unwrap().iter())
+        .filter_map(|f| f["code"].as_str().map(str::to_string))
+        .filter(|c| c == "plugin-too")
+        .collect();
+    assert_eq!(codes.len(), 3, "{doc}");
+}

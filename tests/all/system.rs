@@ -258,3 +258,56 @@ fn under_copilot_with_its_system_entry_the_claude_project_entry_steps_aside() {
     let ran = p.output(cmd, p.bash("ls").to_string());
     assert!(!ran.stderr().contains("steps aside"), "{}", ran.stderr());
 }
+
+/// A hook that Copilot CLI's machine-wide policy folder runs natively and
+/// `.agents/hooks.json` runs too: `check` and `status` say it runs twice and
+/// that the fix is in `.agents/hooks.json` (the policy file is the
+/// administrator's), and `run` skips the copy.
+#[test]
+fn a_copilot_policy_hook_also_in_agents_hooks_json_is_reported_and_skipped() {
+    let p = TempProject::trusted(&hooks("PreToolUse", "Bash", json!([command("./guard.sh")])));
+    ok(&p, &["install", "copilot"]);
+    let out = ok(&p, &["check"]);
+    assert!(!out.contains("runs it twice"), "{out}");
+
+    let ours = system_file(&p, "copilot").expect("Copilot CLI has a policy folder");
+    let policy = ours.with_file_name("10-security.json");
+    std::fs::create_dir_all(policy.parent().unwrap()).unwrap();
+    std::fs::write(
+        &policy,
+        r#"{"version": 1, "hooks": {"preToolUse": [{"type": "command", "bash": "./guard.sh"}]}}"#,
+    )
+    .unwrap();
+
+    // A warning: check fails.
+    let ran = p.output(p.cmd(["check"]), "");
+    assert_eq!(ran.code(), 1, "{}", ran.stdout());
+    let out = ran.stdout();
+    assert!(
+        out.contains(&format!(
+            "`{}` and `.agents/hooks.json` both run `./guard.sh` on PreToolUse: GitHub Copilot CLI runs it twice; the machine's file runs it for every project",
+            policy.display()
+        )),
+        "{out}"
+    );
+    let status = p.output(p.cmd(["status", "--json"]), "");
+    let doc: Value = serde_json::from_str(&status.stdout()).unwrap();
+    let text = doc.to_string();
+    assert!(text.contains("runs-twice"), "{text}");
+    assert!(text.contains("10-security.json"), "{text}");
+
+    let payload = json!({"toolName": "bash", "toolArgs": "{\"command\":\"ls\"}", "cwd": p.root});
+    let ran = p.output(
+        p.cmd([
+            "run",
+            "--agent",
+            "copilot",
+            "--event",
+            "preToolUse",
+            "--verbose",
+        ]),
+        payload.to_string(),
+    );
+    ran.assert_stderr_contains("GitHub Copilot CLI runs the same command from");
+    ran.assert_stderr_contains("10-security.json");
+}

@@ -164,6 +164,10 @@ pub const CLAUDE_PLUGIN: super::PluginLayout = super::PluginLayout {
     manifest: ".claude-plugin/plugin.json",
     hooks: "hooks/hooks.json",
     load: "claude --plugin-dir {dir} (for one session), or add it to a marketplace and `/plugin install`",
+    // `/plugin install` copies into cache/<marketplace>/<plugin>/<version>
+    // (a `--plugin-dir` session leaves nothing to find).
+    store: Some((super::UserPath::home(".claude/plugins/cache"), 3)),
+    link: None,
 };
 
 /// Claude Code: 600 s; UserPromptSubmit, Pre/PostModelSwitch 30 s, MessageDisplay 10 s;

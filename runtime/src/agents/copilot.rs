@@ -136,6 +136,9 @@ pub static INSTALL: InstallSpec = InstallSpec::json(
 // Copilot CLI loads Claude-layout plugins; their hooks file is Copilot's format.
 .with_plugin(super::PluginLayout {
     load: "copilot plugin install {dir}",
+    // installed-plugins/<marketplace>/<plugin>, or `_direct/<plugin>` for a
+    // folder installed by path.
+    store: Some((UserPath::new(COPILOT_HOME, "installed-plugins"), 2)),
     ..super::claude::CLAUDE_PLUGIN
 });
 
@@ -156,10 +159,19 @@ static INFO: Info = Info::new("copilot", "GitHub Copilot CLI", &TABLE, &INSTALL)
         when: None,
     })
     .with_names(&["hookName", "hook_event_name"])
-    .with_native_hooks(super::NativeHooks::INSTALLED.in_files(
-        &[".github/hooks/*.json"],
-        &[UserPath::new(COPILOT_HOME, "hooks/*.json")],
-    ));
+    .with_native_hooks(
+        super::NativeHooks::INSTALLED
+            .in_files(
+                &[".github/hooks/*.json"],
+                &[UserPath::new(COPILOT_HOME, "hooks/*.json")],
+            )
+            // Policy hooks: every JSON file of the folder, by name.
+            .in_system_files(super::SystemFile::new(
+                "/etc/github-copilot/policy.d/*.json",
+                "/etc/github-copilot/policy.d/*.json",
+                r"GitHub\Copilot\policy.d\*.json",
+            )),
+    );
 
 impl Agent for Copilot {
     fn info(&self) -> &Info {

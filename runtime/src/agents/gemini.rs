@@ -113,6 +113,10 @@ pub static INSTALL: InstallSpec = project_and_home!(
     manifest: "gemini-extension.json",
     hooks: "hooks/hooks.json",
     load: "gemini extensions link {dir} (or `gemini extensions install <git url>` once it is in a repository)",
+    // extensions/<name>: a copy, or for `extensions link` only the install
+    // metadata naming the folder (gemini-cli's INSTALL_METADATA_FILENAME).
+    store: Some((super::UserPath::home(".gemini/extensions"), 1)),
+    link: Some(".gemini-extension-install.json"),
 })
 .with_after_install(
     "Gemini CLI runs these hooks only in a folder you trust in Gemini CLI (headless `gemini -p`: `--skip-trust` or GEMINI_CLI_TRUST_WORKSPACE=true)",

@@ -368,6 +368,14 @@ pub struct PluginLayout {
     /// How the user loads the directory, `{dir}` standing for its path
     /// (`claude --plugin-dir {dir}`), in one line.
     pub load: &'static str,
+    /// Where the agent's own install command keeps plugins: a user folder
+    /// and how many folders below it a plugin's root is (`None`: not
+    /// known). `status` and `check` look there for an agenthooks plugin.
+    pub store: Option<(UserPath, usize)>,
+    /// A JSON file in a stored plugin's folder whose `"source"` is the
+    /// plugin's real root, for a plugin the agent links instead of copying
+    /// (Gemini's `extensions link`); `None`: the agent copies.
+    pub link: Option<&'static str>,
 }
 
 impl InstallSpec {

@@ -93,6 +93,7 @@ use serde_json::{Map, Value};
 
 use crate::protocol::{Answer, Event, EventError, EventName, Note};
 
+pub mod amp;
 pub mod antigravity;
 pub mod auggie;
 pub mod claude;
@@ -432,6 +433,7 @@ pub static AGENTS: &[&dyn Agent] = &[
     &opencode::OpenCode,
     &kilo::Kilo,
     &pi::Pi,
+    &amp::Amp,
     &antigravity::AGENT,
     &goose::AGENT,
     &crush::AGENT,

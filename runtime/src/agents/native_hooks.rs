@@ -12,7 +12,9 @@
 
 use serde_json::{Map, Value};
 
-use super::{Agent, EventRow, Field, JsonSpec, Registration, Table, TimeUnit, UserPath};
+use super::{
+    Agent, EventRow, Field, Registration, SystemFile, Table, TimeUnit, TomlSpec, UserPath,
+};
 use crate::config::hooks_json::HandlerType;
 use crate::protocol::EventName;
 
@@ -27,6 +29,9 @@ pub struct NativeHooks {
     pub project: Option<&'static [&'static str]>,
     /// User files; `None`: the install spec's own.
     pub user: Option<&'static [UserPath]>,
+    /// The machine's files (a `*.json` name: every JSON file of that
+    /// folder); `None`: the install spec's system file.
+    pub system: Option<SystemFile>,
     /// `(variable the agent sets, Claude Code's name for it)`; `None`: Claude
     /// Code has none (kept as written, and said so).
     pub vars: &'static [(&'static str, Option<&'static str>)],
@@ -51,6 +56,7 @@ impl NativeHooks {
     pub const INSTALLED: NativeHooks = NativeHooks {
         project: None,
         user: None,
+        system: None,
         vars: &[],
         matchers: MatcherSyntax::Claude,
         blocking: None,
@@ -82,6 +88,14 @@ impl NativeHooks {
         NativeHooks {
             project: Some(project),
             user: Some(user),
+            ..self
+        }
+    }
+
+    /// The same, with the machine's hooks in `system`.
+    pub const fn in_system_files(self, system: SystemFile) -> NativeHooks {
+        NativeHooks {
+            system: Some(system),
             ..self
         }
     }
@@ -123,12 +137,14 @@ pub struct Imported {
     pub dropped: Vec<String>,
 }
 
-/// Every handler in `root` (an agent's parsed native file), in file order.
-/// Empty for an agent whose hooks are not JSON entries, or a file with no
-/// `hooks` object.
+/// Every handler in `root` (an agent's parsed native file: JSON, or a TOML
+/// file as JSON values), in file order. Empty for an agent whose hooks are
+/// neither JSON entries nor TOML tables, or a file without them.
 pub fn read(agent: &dyn Agent, root: &Map<String, Value>) -> Vec<NativeHook> {
-    let Registration::Json(spec) = &agent.install_spec().registration else {
-        return Vec::new();
+    let spec = match &agent.install_spec().registration {
+        Registration::Json(spec) => spec,
+        Registration::Toml(spec) => return read_tables(agent, spec, root),
+        _ => return Vec::new(),
     };
     let Some(Value::Object(hooks)) = root.get("hooks") else {
         return Vec::new();
@@ -142,7 +158,8 @@ pub fn read(agent: &dyn Agent, root: &Map<String, Value>) -> Vec<NativeHook> {
         for (i, item) in items.iter().enumerate() {
             let at = At {
                 agent,
-                spec,
+                handler: spec.handler,
+                event_key: None,
                 key,
                 row,
             };
@@ -157,6 +174,30 @@ pub fn read(agent: &dyn Agent, root: &Map<String, Value>) -> Vec<NativeHook> {
                 out.push(at.hook(item, item, i, None));
             }
         }
+    }
+    out
+}
+
+/// The hooks of a TOML file's array of tables (Kimi's `[[hooks]]`: `event`,
+/// `matcher`, `command`, `timeout` in each), in file order.
+fn read_tables(agent: &dyn Agent, spec: &TomlSpec, root: &Map<String, Value>) -> Vec<NativeHook> {
+    let Some(Value::Array(tables)) = root.get(spec.array) else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for (i, table) in tables.iter().enumerate() {
+        let key = table
+            .get(spec.event_key)
+            .and_then(Value::as_str)
+            .unwrap_or_default();
+        let at = At {
+            agent,
+            handler: spec.handler,
+            event_key: Some(spec.event_key),
+            key,
+            row: agent.table().by_native(key),
+        };
+        out.push(at.hook(table, table, i, None));
     }
     out
 }
@@ -223,7 +264,10 @@ fn replace_var(text: &str, from: &str, to: &str) -> String {
 /// The event key a hook is under, and what it is read with.
 struct At<'a> {
     agent: &'a dyn Agent,
-    spec: &'a JsonSpec,
+    /// The keys of the agent's handlers, as its install spec writes them.
+    handler: &'a [(&'static str, Field)],
+    /// The handler's own key that names its event (TOML tables), if any.
+    event_key: Option<&'a str>,
     key: &'a str,
     row: Option<&'static EventRow>,
 }
@@ -244,7 +288,6 @@ impl At<'_> {
     /// The command the agent runs for `h`: its spec's command key, else `command`.
     fn command_of(&self, h: &Value) -> Option<String> {
         let key = self
-            .spec
             .handler
             .iter()
             .find(|(_, f)| *f == Field::Command)
@@ -294,6 +337,7 @@ impl At<'_> {
         for (key, value) in h {
             let (to, value) = match self.field(key) {
                 _ if key == "type" || (!nested && key == "matcher") => continue,
+                _ if self.event_key == Some(key.as_str()) => continue,
                 _ if blocking.is_some_and(|(k, _)| k == key) => continue,
                 Some(Field::Command) => ("command", self.vars(value, &mut dropped)),
                 Some(Field::PowerShellCommand) => ("powershell", self.vars(value, &mut dropped)),
@@ -369,8 +413,7 @@ impl At<'_> {
 
     /// The field of our own handler a native key holds, by the spec.
     fn field(&self, key: &str) -> Option<Field> {
-        self.spec
-            .handler
+        self.handler
             .iter()
             .find(|(k, _)| *k == key)
             .map(|(_, f)| *f)

@@ -633,6 +633,16 @@ fn each_canonical_answer_is_each_agent_s_documented_answer() {
         ("pi", "agent_end", "stop", "", 0, &[], 1),
         ("pi", "tool_call", "none", "", 0, &[], 0),
 
+        ("amp", "tool.call", "deny", r#"{"result":{"action":"reject-and-continue","message":"no"}}"#, 0, &[], 0),
+        ("amp", "tool.call", "ask", r#"{"result":{"action":"reject-and-continue","message":"a hook asked for confirmation, which amp cannot ask for: sure?"}}"#, 0, &[], 1),
+        ("amp", "tool.call", "allow", "", 0, &[], 1),
+        ("amp", "tool.call", "rewrite", r#"{"result":{"action":"modify","input":{"cmd":"ls -la"}}}"#, 0, &[], 0),
+        ("amp", "tool.result", "context", r#"{"result":{"status":"done","output":"ctx"}}"#, 0, &[], 0),
+        ("amp", "agent.start", "block", "", 0, &[], 1),
+        ("amp", "agent.end", "keep going", r#"{"result":{"action":"continue","userMessage":"again"}}"#, 0, &[], 0),
+        ("amp", "agent.end", "stop", "", 0, &[], 1),
+        ("amp", "tool.call", "none", "", 0, &[], 0),
+
         ("antigravity", "PreToolUse", "deny", r#"{"decision":"deny","reason":"no"}"#, 0, &[], 0),
         ("antigravity", "PreToolUse", "ask", r#"{"decision":"ask","reason":"sure?"}"#, 0, &[], 0),
         ("antigravity", "PreToolUse", "allow", r#"{"decision":"allow"}"#, 0, &[], 0),

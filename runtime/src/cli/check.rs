@@ -172,6 +172,15 @@ pub fn check(root: &Path, env: &Env, trusted: impl Fn(&Handler) -> bool) -> Find
             }
         }
         agent_findings(*agent, &config.handlers, &mut found);
+        for plugin in install::plugin_dir::installed(*agent, env) {
+            let reason = super::findings::Reason::PluginToo {
+                agent: agent.id(),
+                plugin,
+            };
+            found
+                .warnings
+                .push(format!("{}; {}", reason.why(), reason.fix_text()));
+        }
     }
     let used = install::Used::of(&config);
     for agent in &agents {

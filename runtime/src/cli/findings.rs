@@ -94,8 +94,18 @@ pub enum Reason {
         agent: &'static str,
         /// The native file that runs it too.
         native: PathBuf,
-        /// `import`'s scope flag (`` or ` --user`).
-        flag: &'static str,
+        /// `import`'s scope flag (`` or ` --user`); `None` for the machine's
+        /// file, which `import` does not edit.
+        flag: Option<&'static str>,
+    },
+    /// An agent whose agenthooks entries are installed also keeps an
+    /// agenthooks plugin ([`crate::install::plugin_dir::installed`]): it
+    /// runs every hook twice.
+    PluginToo {
+        /// The agent's id.
+        agent: &'static str,
+        /// The plugin's root.
+        plugin: PathBuf,
     },
 }
 
@@ -114,6 +124,7 @@ impl Reason {
             Reason::NotOnPath => "not-on-path",
             Reason::StaleWiring { .. } => "stale-wiring",
             Reason::RunsTwice { .. } => "runs-twice",
+            Reason::PluginToo { .. } => "plugin-too",
         }
     }
 
@@ -143,6 +154,10 @@ impl Reason {
                 "`{}` runs it too: {agent} runs it from there, agenthooks skips its copy there",
                 native.display()
             ),
+            Reason::PluginToo { agent, plugin } => format!(
+                "{agent} also loads the agenthooks plugin `{}`, so it runs every hook twice (once from the plugin, once from the entries)",
+                plugin.display()
+            ),
         }
     }
 
@@ -161,8 +176,9 @@ impl Reason {
                 Some(format!("agenthooks install {agent}{flag}"))
             }
             Reason::RunsTwice { agent, flag, .. } => {
-                Some(format!("agenthooks import {agent}{flag} --move"))
+                flag.map(|flag| format!("agenthooks import {agent}{flag} --move"))
             }
+            Reason::PluginToo { .. } => None,
         }
     }
 
@@ -176,6 +192,13 @@ impl Reason {
             (Reason::Unsupported { .. }, None) => "remove it or change its `type`".to_string(),
             (Reason::McpServer { .. }, None) => {
                 "define the server in `.mcp.json` or `~/.claude.json`, or fix the hook's `server`"
+                    .to_string()
+            }
+            (Reason::PluginToo { agent, .. }, None) => format!(
+                "keep one: uninstall the plugin in {agent}, or the entries with `agenthooks uninstall {agent}` (with the scope's flag)"
+            ),
+            (Reason::RunsTwice { .. }, None) => {
+                "remove it from hooks.json: the machine's file runs it for every project"
                     .to_string()
             }
             (_, None) => "fix the path or the file in hooks.json".to_string(),
@@ -272,7 +295,7 @@ pub fn mark_doubles(hooks: &mut [HookState], config: &Config, root: &Path, env: 
         .iter()
         .copied()
         .filter(|a| {
-            [Scope::Project, Scope::User]
+            [Scope::Project, Scope::User, Scope::Managed]
                 .into_iter()
                 .any(|scope| install::is_installed(*a, scope, root, env))
         })
@@ -281,11 +304,7 @@ pub fn mark_doubles(hooks: &mut [HookState], config: &Config, root: &Path, env: 
         return;
     }
     for double in crate::import::twice::doubles(&agents, config, root, env) {
-        let flag = if double.native.starts_with(root) {
-            ""
-        } else {
-            " --user"
-        };
+        let flag = crate::import::twice::import_flag(double.scope);
         let project = config.project_root.as_deref().or(Some(root));
         let native = normalise(Some(double.agent), &double.command, project);
         let twin = hooks.iter_mut().find(|h| {
@@ -351,6 +370,14 @@ pub fn agents(root: &Path, env: &Env, config: &Config) -> Vec<AgentState> {
                 return None;
             }
             let mut reasons = agent_reasons(&installed);
+            reasons.extend(
+                install::plugin_dir::installed(agent, env)
+                    .into_iter()
+                    .map(|plugin| Reason::PluginToo {
+                        agent: agent.id(),
+                        plugin,
+                    }),
+            );
             reasons.extend(install::drift(agent, &used, Some(root), env).map(|d| {
                 Reason::StaleWiring {
                     agent: agent.id(),

@@ -214,21 +214,25 @@ fn report(out: &mut impl io::Write, req: &Request<'_>, p: &Plan, dry_run: bool) 
     Ok(())
 }
 
-/// The agents named, or every agent whose hooks are JSON entries.
+/// The agents named, or every agent whose hooks file import reads.
 fn chosen(ids: &[String]) -> anyhow::Result<Vec<&'static dyn Agent>> {
     if ids.is_empty() {
         return Ok(agents::AGENTS
             .iter()
             .copied()
-            .filter(|a| matches!(a.install_spec().registration, Registration::Json(_)))
+            .filter(|a| crate::import::reads_hooks_of(*a))
             .collect());
     }
     let mut out: Vec<&'static dyn Agent> = Vec::new();
     for id in ids {
         let agent = agents::named(id)?;
-        if !matches!(agent.install_spec().registration, Registration::Json(_)) {
+        if !crate::import::reads_hooks_of(agent) {
+            let kept = match agent.install_spec().registration {
+                Registration::Yaml(_) => "in YAML, which import does not read yet",
+                _ => "in code (scripts or a plugin), not in a hooks file agenthooks can read",
+            };
             anyhow::bail!(
-                "{} keeps its hooks in code (scripts or a plugin), not in a hooks file agenthooks can read; move them into .agents/hooks.json by hand",
+                "{} keeps its hooks {kept}; move them into .agents/hooks.json by hand",
                 agent.display_name()
             );
         }

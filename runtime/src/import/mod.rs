@@ -22,19 +22,31 @@ use serde_json::{Map, Value};
 use crate::agents::{self, Agent, NativeHook, Registration, USER_ONLY};
 use crate::config::Scope;
 use crate::fsread::{caps, read_bounded, ReadError};
-use crate::install::{Env, InstallError};
+use crate::install::{Env, InstallError, Os};
 
 /// The most files one `*.json` directory entry yields, the first by name (a
 /// directory of thousands is not a hooks folder; the rest are left out).
 pub const MAX_DIR_FILES: usize = 64;
 
-/// The native files of `agent` at `scope` that may hold its users' hooks,
+/// Whether import reads `agent`'s hooks file: JSON entries, or TOML tables
+/// ([`Registration::Toml`]). Hooks in code (scripts, plugins) and YAML
+/// blocks are not read.
+pub fn reads_hooks_of(agent: &dyn Agent) -> bool {
+    matches!(
+        agent.install_spec().registration,
+        Registration::Json(_) | Registration::Toml(_)
+    )
+}
+
+/// The native files of `agent` at `scope` (at [`Scope::Managed`]: the
+/// machine's, which an administrator keeps) that may hold hooks,
 /// existing or not (a `*.json` entry lists the directory: at most
-/// [`MAX_DIR_FILES`] files, by name). Empty for an agent whose hooks are not
-/// JSON entries, and at project scope for one with no project file.
+/// [`MAX_DIR_FILES`] files, by name). Empty for an agent whose hooks file
+/// import does not read ([`reads_hooks_of`]), and at project scope for one
+/// with no project file.
 pub fn files(agent: &dyn Agent, scope: Scope, root: &Path, env: &Env) -> Vec<PathBuf> {
     let spec = agent.install_spec();
-    if !matches!(spec.registration, Registration::Json(_)) {
+    if !reads_hooks_of(agent) {
         return Vec::new();
     }
     let native = agent.native_hooks();
@@ -48,7 +60,12 @@ pub fn files(agent: &dyn Agent, scope: Scope, root: &Path, env: &Env) -> Vec<Pat
             Some(paths) => paths.iter().map(|p| env.user_path(*p)).collect(),
             None => vec![env.user_path(spec.user)],
         },
-        Scope::Managed => Vec::new(),
+        // The machine's own (managed, policy) hooks: the test root override
+        // and the platform are `Env::system_path`'s.
+        Scope::Managed => env
+            .system_path(&native.system.unwrap_or(spec.system), Os::CURRENT)
+            .into_iter()
+            .collect(),
     };
     paths.into_iter().flat_map(expand).collect()
 }
@@ -99,17 +116,73 @@ pub fn read(agent: &'static dyn Agent, path: &Path) -> Result<Option<NativeFile>
         Err(ReadError::NotFound { .. }) => return Ok(None),
         Err(e) => return Err(e.into()),
     };
-    let jsonc = match &agent.install_spec().registration {
-        Registration::Json(j) => j.jsonc,
-        _ => false,
+    let root = match &agent.install_spec().registration {
+        Registration::Toml(_) => toml_root(path, &bytes)?,
+        Registration::Json(j) => crate::install::JsonDoc::parse(path, Some(&bytes), j.jsonc)?.root,
+        _ => crate::install::JsonDoc::parse(path, Some(&bytes), false)?.root,
     };
-    let root = crate::install::JsonDoc::parse(path, Some(&bytes), jsonc)?.root;
     Ok(Some(NativeFile {
         agent,
         path: path.to_path_buf(),
         hooks: users_own(agent, &root),
         bytes,
     }))
+}
+
+/// A TOML file's document as JSON values (what
+/// [`agents::native_hooks::read`] reads), for reading only: nothing is
+/// written back from it.
+fn toml_root(path: &Path, bytes: &[u8]) -> Result<Map<String, Value>, InstallError> {
+    let unreadable = |what: String| InstallError::Unchangeable {
+        path: path.to_path_buf(),
+        what,
+    };
+    let text = std::str::from_utf8(bytes).map_err(|_| unreadable("not UTF-8 text".into()))?;
+    let doc: toml_edit::DocumentMut = text.parse().map_err(|e: toml_edit::TomlError| {
+        unreadable(format!(
+            "not valid TOML ({})",
+            crate::protocol::one_line(&e.to_string())
+        ))
+    })?;
+    Ok(toml_table(doc.as_table()))
+}
+
+fn toml_table<'a>(
+    items: impl IntoIterator<Item = (&'a str, &'a toml_edit::Item)>,
+) -> Map<String, Value> {
+    items
+        .into_iter()
+        .map(|(k, item)| (k.to_string(), toml_item(item)))
+        .collect()
+}
+
+fn toml_item(item: &toml_edit::Item) -> Value {
+    match item {
+        toml_edit::Item::Value(v) => toml_value(v),
+        toml_edit::Item::Table(t) => Value::Object(toml_table(t.iter())),
+        toml_edit::Item::ArrayOfTables(a) => a
+            .iter()
+            .map(|t| Value::Object(toml_table(t.iter())))
+            .collect(),
+        toml_edit::Item::None => Value::Null,
+    }
+}
+
+fn toml_value(v: &toml_edit::Value) -> Value {
+    use toml_edit::Value as T;
+    match v {
+        T::String(s) => Value::String(s.value().clone()),
+        T::Integer(i) => Value::from(*i.value()),
+        T::Float(f) => serde_json::Number::from_f64(*f.value()).map_or(Value::Null, Value::Number),
+        T::Boolean(b) => Value::Bool(*b.value()),
+        T::Datetime(d) => Value::String(d.value().to_string()),
+        T::Array(a) => a.iter().map(toml_value).collect(),
+        T::InlineTable(t) => Value::Object(
+            t.iter()
+                .map(|(k, v)| (k.to_string(), toml_value(v)))
+                .collect(),
+        ),
+    }
 }
 
 /// The hooks in `root` that are not agenthooks' own entries (of any agent:

@@ -63,6 +63,19 @@ pub fn move_out(
     wiring: &Wiring<'_>,
     dry_run: bool,
 ) -> Result<Vec<Changed>, InstallError> {
+    // Taking entries out is a JSON edit; a TOML file is read by
+    // import but not edited here.
+    if !matches!(agent.install_spec().registration, Registration::Json(_)) {
+        if let Some((file, _)) = moved.first() {
+            return Err(InstallError::Unchangeable {
+                path: file.path.clone(),
+                what: format!(
+                    "`import --move` takes hooks out of JSON files only; {}'s were imported into .agents/hooks.json, take them out of this file by hand so they run once",
+                    agent.display_name()
+                ),
+            });
+        }
+    }
     let target = install::native_file(agent, wiring.scope, wiring.root, wiring.env);
     let mut changed = Vec::new();
     let mut in_target: Vec<NativeHook> = Vec::new();

@@ -23,6 +23,8 @@ pub struct Double {
     pub agent: &'static dyn Agent,
     /// Its native file holding the hook.
     pub native: PathBuf,
+    /// That file's scope ([`Scope::Managed`]: the machine's).
+    pub scope: Scope,
     /// The `.agents/hooks.json` holding it too.
     pub hooks_file: PathBuf,
     /// The canonical event.
@@ -35,20 +37,40 @@ impl Double {
     /// The one line `install` and `check` print, paths shown relative to
     /// `root` or `home`.
     pub fn line(&self, root: &Path, home: &Path) -> String {
-        let scope = if self.native.starts_with(root) {
-            ""
-        } else {
-            " --user"
-        };
         format!(
-            "`{}` and `{}` both run `{}` on {}: {} runs it twice; `agenthooks import {}{scope} --move` keeps the one in .agents/hooks.json",
+            "`{}` and `{}` both run `{}` on {}: {} runs it twice; {}",
             show(&self.native, root, home),
             show(&self.hooks_file, root, home),
             one_line(&shorten(&self.command)),
             self.event.as_str(),
             self.agent.display_name(),
-            self.agent.id(),
+            keep_one(self.agent, self.scope),
         )
+    }
+}
+
+/// `import`'s scope flag for a native file of `scope`; `None` for the
+/// machine's files, which `import` does not edit (an administrator's).
+pub fn import_flag(scope: Scope) -> Option<&'static str> {
+    match scope {
+        Scope::Project => Some(""),
+        Scope::User => Some(" --user"),
+        Scope::Managed => None,
+    }
+}
+
+/// How to run a hook that `agent`'s native file of `scope` runs too only
+/// once, as a clause.
+pub fn keep_one(agent: &dyn Agent, scope: Scope) -> String {
+    match import_flag(scope) {
+        Some(flag) => format!(
+            "`agenthooks import {}{flag} --move` keeps the one in .agents/hooks.json",
+            agent.id()
+        ),
+        None => {
+            "the machine's file runs it for every project, so remove it from .agents/hooks.json"
+                .to_string()
+        }
     }
 }
 
@@ -65,7 +87,7 @@ pub fn doubles(
     let project = config.project_root.as_deref().or(Some(root));
     let mut out = Vec::new();
     for agent in agents {
-        for scope in [Scope::Project, Scope::User] {
+        for scope in [Scope::Project, Scope::User, Scope::Managed] {
             for file in native_files(*agent, scope, root, env).0 {
                 for hook in &file.hooks {
                     let (Ok(imported), Some(command)) = (&hook.import, &hook.command) else {
@@ -80,6 +102,7 @@ pub fn doubles(
                         out.push(Double {
                             agent: *agent,
                             native: file.path.clone(),
+                            scope,
                             hooks_file: twin.file.clone(),
                             event: imported.event,
                             command: command.clone(),
@@ -123,11 +146,12 @@ pub fn drop_doubles(
         return Vec::new();
     }
     let target = event.matcher_target();
-    let mut native: Vec<(String, PathBuf)> = Vec::new();
+    let mut native: Vec<(String, PathBuf, Scope)> = Vec::new();
     let no_home = Env::with_home("");
     let places = [
         root.map(|r| (Scope::Project, r, env.unwrap_or(&no_home))),
         env.map(|e| (Scope::User, Path::new(""), e)),
+        env.map(|e| (Scope::Managed, Path::new(""), e)),
     ];
     for (scope, base, env) in places.into_iter().flatten() {
         for file in native_files(agent, scope, base, env).0 {
@@ -140,7 +164,11 @@ pub fn drop_doubles(
                         || Matcher::parse(imported.matcher.as_deref())
                             .is_ok_and(|m| m.matches(target)));
                 if runs_here {
-                    native.push((normalise(Some(agent), command, root), file.path.clone()));
+                    native.push((
+                        normalise(Some(agent), command, root),
+                        file.path.clone(),
+                        scope,
+                    ));
                 }
             }
         }
@@ -154,17 +182,17 @@ pub fn drop_doubles(
         if !selected.contains(&c) {
             return true;
         }
-        let Some((_, file)) = native.iter().find(|(n, _)| *n == c) else {
+        let Some((_, file, scope)) = native.iter().find(|(n, _, _)| *n == c) else {
             return true;
         };
         notes.push(Note::runtime(
             NoteKind::Double,
             format!(
-                "{} skipped: {} runs the same command from `{}` for this event; `agenthooks import {} --move` keeps one",
+                "{} skipped: {} runs the same command from `{}` for this event; {}",
                 h.label,
                 agent.display_name(),
                 file.display(),
-                agent.id()
+                keep_one(agent, *scope)
             ),
         ));
         false
