@@ -9,29 +9,12 @@
 //! seen in primary sources, the other tool names are unverified.
 
 use super::claude_json::{ClaudeLike, Dialect};
-use super::table::claude_rows;
+use super::Info;
 use super::{project_and_home, InstallSpec, JsonSpec, Shape, TimeUnit};
-use super::{tool, Info, Table};
 
-/// Factory Droid's table.
-pub static TABLE: Table = Table::new(claude_rows![
-    SessionStart,
-    UserPromptSubmit,
-    PreToolUse,
-    PostToolUse,
-    Notification,
-    SubagentStop,
-    Stop,
-    PreCompact,
-    SessionEnd,
-])
-.with_tools(&[
-    tool("Bash", "Execute"),
-    tool("Write", "Create"),
-    tool("WebFetch", "FetchUrl"),
-    tool("Agent", "Task"),
-])
-.with_notes(&["tool names other than Execute, Create and Edit are unverified"]);
+// The table (events, tools, renames, fields, notes) is data:
+// `tables/factory.toml`, turned into `TABLE` by `build.rs`.
+include!(concat!(env!("OUT_DIR"), "/agent_tables/factory.rs"));
 
 /// Factory Droid reads Claude's shape from `hooks.json`, timeout in seconds.
 pub static INSTALL: InstallSpec = project_and_home!(

@@ -2,7 +2,7 @@ use serde_json::json;
 
 use super::*;
 use crate::agents::tests::*;
-use crate::agents::{Agent, DecodeError, Native};
+use crate::agents::{Agent, Caps, DecodeError, Native, Table};
 use crate::protocol::{Answer, Event, EventName};
 
 // Payloads as the plugin written by `install` sends them (see the module docs).

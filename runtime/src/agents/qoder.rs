@@ -12,16 +12,12 @@
 //! only the PreToolUse deny and rewrite were seen in a source.
 
 use super::claude_json::{ClaudeLike, Dialect};
-use super::table::claude_rows;
+use super::Info;
 use super::{project_and_home, InstallSpec, JsonSpec, Shape, TimeUnit};
-use super::{Info, Table};
 
-/// Qoder's table: Claude's names and answers.
-pub static TABLE: Table = Table::new(claude_rows![
-    SessionStart, UserPromptSubmit, PreToolUse, PostToolUse, PostToolUseFailure, Notification,
-    Stop, SessionEnd,
-])
-.with_notes(&["answers other than a PreToolUse deny or rewrite follow Claude's protocol as Qoder documents it, unverified against a binary"]);
+// The table (events, tools, renames, fields, notes) is data:
+// `tables/qoder.toml`, turned into `TABLE` by `build.rs`.
+include!(concat!(env!("OUT_DIR"), "/agent_tables/qoder.rs"));
 
 /// Qoder reads `hooks` in `settings.json`, Claude's shape, seconds.
 pub static INSTALL: InstallSpec = project_and_home!(
