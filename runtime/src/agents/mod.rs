@@ -47,13 +47,17 @@
 //!
 //! An agent module is mostly data:
 //!
-//! - `TABLE`: built with [`Table::new`] and `with_*` methods, one
-//!   [`EventRow`] per native event (its canonical event, an
-//!   optional synthesized tool, whether `install` registers it, and the
-//!   [`Caps`] it acts on, built from [`AnswerKind`] lists with [`Caps::of`]),
-//!   [`ToolRow`]s, `tool_input` [`Rename`]s and top-level field renames. An
-//!   agent that uses Claude's event names lists them with `claude_rows!`:
-//!   Claude's rows ([`claude::row`]) with the agent's exceptions;
+//! - `TABLE`: data, `agents/tables/<agent>.toml` (its format in
+//!   `tables/README.md`), which `runtime/build.rs` turns into the Rust an
+//!   agent module would otherwise write by hand and the module includes:
+//!   [`Table::new`] and `with_*` methods, one [`EventRow`] per native event
+//!   (its canonical event, an optional synthesized tool, whether `install`
+//!   registers it, and the [`Caps`] it acts on, built from [`AnswerKind`]
+//!   lists with [`Caps::of`]), [`ToolRow`]s, `tool_input` [`Rename`]s and
+//!   top-level field renames. An agent that uses Claude's event names
+//!   (`from_claude`) gets `claude_rows!`: Claude's rows ([`claude::row`])
+//!   with the agent's exceptions. A table written in Rust with the same
+//!   builders works as well;
 //! - `INSTALL`: the [`InstallSpec`] `install`, `uninstall` and `check` read,
 //!   built with [`InstallSpec::json`] (or [`InstallSpec::new`], or
 //!   `project_and_home!` for the common layout) and `with_*` methods for
@@ -652,3 +656,7 @@ mod tests;
 #[cfg(test)]
 #[path = "fidelity_tests.rs"]
 mod fidelity_tests;
+
+#[cfg(test)]
+#[path = "tables_tests.rs"]
+mod tables_tests;
