@@ -341,8 +341,7 @@ mod tests {
     #[cfg(unix)]
     #[test]
     fn a_symlink_is_followed_to_its_target_and_stays_a_link() {
-        let dir = tempfile::tempdir().unwrap();
-        let real = dir.path().join("real.json");
+        let (dir, real) = crate::fsread::temp_path("real.json");
         fs::write(&real, "{}\n").unwrap();
         let link = dir.path().join("sub/link.json");
         fs::create_dir_all(link.parent().unwrap()).unwrap();
@@ -374,8 +373,7 @@ mod tests {
     #[test]
     fn a_rewrite_keeps_the_mode_and_leaves_no_temporary_file() {
         use std::os::unix::fs::PermissionsExt;
-        let dir = tempfile::tempdir().unwrap();
-        let f = dir.path().join("settings.json");
+        let (dir, f) = crate::fsread::temp_path("settings.json");
         fs::write(&f, "old").unwrap();
         fs::set_permissions(&f, fs::Permissions::from_mode(0o640)).unwrap();
         write(&f, b"new", false).unwrap();
@@ -387,8 +385,7 @@ mod tests {
 
     #[test]
     fn write_new_never_replaces_a_file() {
-        let dir = tempfile::tempdir().unwrap();
-        let f = dir.path().join("x.bak");
+        let (dir, f) = crate::fsread::temp_path("x.bak");
         write_new(&f, b"first").unwrap();
         assert!(write_new(&f, b"second").is_err());
         assert_eq!(fs::read(&f).unwrap(), b"first");
@@ -398,8 +395,7 @@ mod tests {
     #[cfg(unix)]
     #[test]
     fn private_files_are_the_owners_alone_whatever_was_there() {
-        let dir = tempfile::tempdir().unwrap();
-        let f = dir.path().join("store.json");
+        let (dir, f) = crate::fsread::temp_path("store.json");
         // A store someone made readable to others is private again once rewritten.
         fs::write(&f, "old").unwrap();
         let shared = <fs::Permissions as std::os::unix::fs::PermissionsExt>::from_mode(0o644);
@@ -434,8 +430,7 @@ mod tests {
 
     #[test]
     fn a_failed_fill_leaves_the_old_file_and_no_temporary() {
-        let dir = tempfile::tempdir().unwrap();
-        let f = dir.path().join("index.idx");
+        let (dir, f) = crate::fsread::temp_path("index.idx");
         fs::write(&f, "old").unwrap();
         let err = write_with(&f, Options::CACHE, |file| {
             file.write_all(b"half")?;
@@ -449,8 +444,7 @@ mod tests {
 
     #[test]
     fn without_replace_an_existing_file_stays_and_a_new_one_is_written() {
-        let dir = tempfile::tempdir().unwrap();
-        let f = dir.path().join("lib.rs");
+        let (dir, f) = crate::fsread::temp_path("lib.rs");
         let keep = Options {
             replace: false,
             ..Options::USER
@@ -467,8 +461,7 @@ mod tests {
     #[cfg(unix)]
     #[test]
     fn the_lock_excludes_a_second_holder_and_leaves_no_file() {
-        let dir = tempfile::tempdir().unwrap();
-        let f = dir.path().join("hooks.json");
+        let (dir, f) = crate::fsread::temp_path("hooks.json");
         let held = Lock::acquire(&f, LOCK_WAIT).unwrap();
         assert!(lock_path(&f).exists());
         let err = Lock::acquire(&f, Duration::from_millis(30)).unwrap_err();

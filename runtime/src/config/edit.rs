@@ -260,8 +260,7 @@ mod tests {
 
     #[test]
     fn add_handler_creates_then_merges_under_the_lock() {
-        let tmp = tempfile::tempdir().unwrap();
-        let path = tmp.path().join(".agents/hooks.json");
+        let (_tmp, path) = crate::fsread::temp_path(".agents/hooks.json");
         assert_eq!(
             add_handler(&path, "PreToolUse", Some("Bash"), &guard()),
             Ok(Added::Created)

@@ -179,8 +179,7 @@ fn the_fingerprint_of_a_wasm_hook_follows_its_bytes_and_grants() {
 #[test]
 fn the_fingerprint_does_not_depend_on_how_the_root_is_spelled() {
     let p = Project::new();
-    let link_dir = tempfile::tempdir().unwrap();
-    let link = link_dir.path().join("link");
+    let (link_dir, link) = crate::fsread::temp_path("link");
     std::os::unix::fs::symlink(p.root(), &link).unwrap();
     let real = p.command(&format!("{}/.agents/hooks/x.sh", p.root().display()));
     let mut via_link = real.clone();
@@ -244,8 +243,7 @@ fn trusting_again_replaces_the_projects_set_and_revoke_forgets_it() {
 
 #[test]
 fn a_corrupt_store_is_empty_with_one_note() {
-    let home = tempfile::tempdir().unwrap();
-    let path = home.path().join("trust.json");
+    let (_home, path) = crate::fsread::temp_path("trust.json");
     for text in ["{not json", r#"{"version": 99, "projects": {}}"#, "[1,2]"] {
         std::fs::write(&path, text).unwrap();
         let (store, note) = TrustStore::load_from(&path);
