@@ -16,7 +16,7 @@ use super::claude_json::claude_json;
 use super::deadline::{secs, Deadline};
 use super::plan::{Intent, Verdict, DEFAULT_DENY};
 use super::{Agent, AnswerKind, EventRow, Info, Native};
-use super::{InstallSpec, JsonSpec, Shape, TimeUnit, UserDir, UserPath};
+use super::{InstallSpec, JsonSpec, UserDir, UserPath};
 use crate::protocol::{Event, EventName, NoteKind};
 
 /// The Codex adapter.
@@ -36,7 +36,7 @@ pub const CODEX_HOME: UserDir = UserDir::Var {
 /// `hooks`), Claude's shape, timeout in seconds; the user layer lives in
 /// `$CODEX_HOME`.
 pub static INSTALL: InstallSpec = InstallSpec::json(
-    JsonSpec::claude(Shape::Nested, TimeUnit::Seconds),
+    JsonSpec::CLAUDE,
     ".codex/hooks.json",
     UserPath::new(CODEX_HOME, "hooks.json"),
 )

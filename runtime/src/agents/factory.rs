@@ -10,18 +10,14 @@
 
 use super::claude_json::{ClaudeLike, Dialect};
 use super::Info;
-use super::{project_and_home, InstallSpec, JsonSpec, Shape, TimeUnit};
+use super::{project_and_home, InstallSpec, JsonSpec};
 
 // The table (events, tools, renames, fields, notes) is data:
 // `tables/factory.toml`, turned into `TABLE` by `build.rs`.
 include!(concat!(env!("OUT_DIR"), "/agent_tables/factory.rs"));
 
 /// Factory Droid reads Claude's shape from `hooks.json`, timeout in seconds.
-pub static INSTALL: InstallSpec = project_and_home!(
-    JsonSpec::claude(Shape::Nested, TimeUnit::Seconds),
-    ".factory",
-    "hooks.json"
-);
+pub static INSTALL: InstallSpec = project_and_home!(JsonSpec::CLAUDE, ".factory", "hooks.json");
 
 /// The Factory Droid adapter.
 pub static AGENT: ClaudeLike = ClaudeLike::new(

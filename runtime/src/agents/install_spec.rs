@@ -171,6 +171,10 @@ impl JsonSpec {
         }
     }
 
+    /// Claude Code's own file: nested entries of Claude's handler, timeout
+    /// in seconds (what Codex, Factory, Qoder and sema-core read).
+    pub const CLAUDE: JsonSpec = JsonSpec::claude(Shape::Nested, TimeUnit::Seconds);
+
     /// Claude's handler (`type`, `command`, `timeout` in `unit`) under
     /// `shape`: what the agents that copy Claude's file format read.
     pub const fn claude(shape: Shape, unit: TimeUnit) -> JsonSpec {
@@ -434,7 +438,7 @@ impl InstallSpec {
 /// layout most agents share, spelled once.
 ///
 /// ```ignore
-/// project_and_home!(JsonSpec::claude(Shape::Nested, TimeUnit::Seconds), ".qoder", "settings.json")
+/// project_and_home!(JsonSpec::CLAUDE, ".qoder", "settings.json")
 /// ```
 macro_rules! project_and_home {
     ($json:expr, $dir:literal, $file:literal) => {

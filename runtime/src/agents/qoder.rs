@@ -13,18 +13,14 @@
 
 use super::claude_json::{ClaudeLike, Dialect};
 use super::Info;
-use super::{project_and_home, InstallSpec, JsonSpec, Shape, TimeUnit};
+use super::{project_and_home, InstallSpec, JsonSpec};
 
 // The table (events, tools, renames, fields, notes) is data:
 // `tables/qoder.toml`, turned into `TABLE` by `build.rs`.
 include!(concat!(env!("OUT_DIR"), "/agent_tables/qoder.rs"));
 
 /// Qoder reads `hooks` in `settings.json`, Claude's shape, seconds.
-pub static INSTALL: InstallSpec = project_and_home!(
-    JsonSpec::claude(Shape::Nested, TimeUnit::Seconds),
-    ".qoder",
-    "settings.json"
-);
+pub static INSTALL: InstallSpec = project_and_home!(JsonSpec::CLAUDE, ".qoder", "settings.json");
 
 /// The Qoder adapter.
 pub static AGENT: ClaudeLike = ClaudeLike::new(

@@ -25,7 +25,7 @@ use serde_json::{Map, Value};
 use super::claude_json::{claude_json, put_verdict, write_common, PERMISSION_DECISION};
 use super::deadline::{secs, Deadline};
 use super::plan::Intent;
-use super::{Agent, EventRow, Info, InstallSpec, JsonSpec, Native, Shape, TimeUnit};
+use super::{Agent, EventRow, Info, InstallSpec, JsonSpec, Native};
 use super::{UserDir, UserPath};
 use crate::protocol::{Event, EventName};
 
@@ -43,7 +43,7 @@ pub const SEMA_ROOT: UserDir = UserDir::Var {
 /// directory's `.sema` and under `$SEMA_ROOT`: Claude's shape, timeout in
 /// seconds (default 60, at most 60; 120 for PermissionRequest).
 pub static INSTALL: InstallSpec = InstallSpec::json(
-    JsonSpec::claude(Shape::Nested, TimeUnit::Seconds),
+    JsonSpec::CLAUDE,
     ".sema/hooks/hooks.json",
     UserPath::new(SEMA_ROOT, "hooks/hooks.json"),
 )
