@@ -10,6 +10,7 @@ use super::*;
 
 /// Something in a file that the format does not know: a warning in `run`, an error in `check`.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Unknown {
     /// A key no one reads, at a path like `hooks.PreToolUse[0].hooks[1]`.
     Key {
