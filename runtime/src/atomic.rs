@@ -206,6 +206,8 @@ impl Options {
         mode: Mode::Private,
     };
     /// A cache file: private, and not flushed (see [`Options::durable`]).
+    /// Only the wasm cache writes one (no cache without the wasm feature).
+    #[cfg(any(feature = "wasm", test))]
     pub(crate) const CACHE: Options = Options {
         replace: true,
         durable: false,
