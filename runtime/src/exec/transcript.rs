@@ -236,16 +236,7 @@ fn message(line: &str) -> Option<String> {
     if role != "user" && role != "assistant" {
         return None;
     }
-    let content = value.pointer("/message/content")?;
-    let text = match content {
-        Value::String(text) => text.clone(),
-        Value::Array(blocks) => blocks
-            .iter()
-            .filter_map(|b| b.get("text").and_then(Value::as_str))
-            .collect::<Vec<_>>()
-            .join("\n"),
-        _ => return None,
-    };
+    let text = crate::agents::transcript::text_of(value.pointer("/message/content")?);
     let text = text.trim();
     if text.is_empty() {
         return None;
