@@ -21,6 +21,12 @@ impl Project {
     fn root(&self) -> PathBuf {
         self.dir.path().to_path_buf()
     }
+    /// `.agents/hooks/check.sh`, a shell script that exits 0.
+    fn check_script(&self) -> PathBuf {
+        let script = self.root().join(".agents/hooks/check.sh");
+        std::fs::write(&script, "#!/bin/sh\nexit 0\n").unwrap();
+        script
+    }
     fn command(&self, cmd: &str) -> Handler {
         handler(
             Scope::Project,
@@ -123,8 +129,7 @@ fn the_fingerprint_follows_what_the_hook_does() {
 fn the_fingerprint_follows_the_project_scripts_a_command_runs() {
     use std::os::unix::fs::PermissionsExt;
     let p = Project::new();
-    let script = p.root().join(".agents/hooks/check.sh");
-    std::fs::write(&script, "#!/bin/sh\nexit 0\n").unwrap();
+    let script = p.check_script();
     std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
     std::fs::write(p.root().join("lint.py"), "print()").unwrap();
     std::fs::write(p.root().join("data.txt"), "1").unwrap();
@@ -686,8 +691,7 @@ fn the_reviewed_text_kept_is_bounded() {
 #[test]
 fn a_script_that_became_a_fifo_or_too_big_counts_as_changed_with_a_note() {
     let p = Project::new();
-    let script = p.root().join(".agents/hooks/check.sh");
-    std::fs::write(&script, "#!/bin/sh\nexit 0\n").unwrap();
+    let script = p.check_script();
     let h = p.command("./.agents/hooks/check.sh");
     let home = tempfile::tempdir().unwrap();
     let mut store = store_in(home.path());

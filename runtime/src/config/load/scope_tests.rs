@@ -54,8 +54,7 @@ fn llm_is_the_managed_or_user_files_and_never_a_projects() {
 
 #[test]
 fn audit_is_read_from_the_user_file_only() {
-    let d = Dirs::new();
-    d.write_user(r#"{"audit": {"path": ".agents/audit.jsonl", "maxBytes": 1048576}}"#);
+    let d = Dirs::with_user(r#"{"audit": {"path": ".agents/audit.jsonl", "maxBytes": 1048576}}"#);
     d.write_project(r#"{"audit": {"path": "/tmp/evil.jsonl"}}"#);
     let c = d.load();
     assert_eq!(
@@ -89,8 +88,7 @@ fn the_event_memory_budget_is_set_in_the_user_file_only() {
 
 #[test]
 fn on_config_error_is_the_users_and_a_broken_file_is_typed() {
-    let d = Dirs::new();
-    d.write_user(r#"{"onConfigError": "deny"}"#);
+    let d = Dirs::with_user(r#"{"onConfigError": "deny"}"#);
     d.write_project(r#"{"onError": "deny", "hooks": {},}"#);
     let c = d.load();
     assert_eq!(c.on_config_error, OnError::Deny);
@@ -117,8 +115,7 @@ fn on_config_error_is_the_users_and_a_broken_file_is_typed() {
     assert_line(&c.warning_lines(), 0, "honoured only in the user file");
 
     // A broken user file that spells it out is honoured.
-    let d = Dirs::new();
-    d.write_user(r#"{"onConfigError" : "deny", "hooks": {"Stop": []},}"#);
+    let d = Dirs::with_user(r#"{"onConfigError" : "deny", "hooks": {"Stop": []},}"#);
     let c = d.load();
     assert_eq!(c.on_config_error, OnError::Deny);
     assert!(!c.broken[0].lost_deny);

@@ -23,6 +23,13 @@ impl Dirs {
         }
     }
 
+    /// New directories, the user's hooks.json holding `text`.
+    pub(super) fn with_user(text: &str) -> Dirs {
+        let dirs = Dirs::new();
+        dirs.write_user(text);
+        dirs
+    }
+
     pub(super) fn home(&self) -> &Path {
         self.home.path()
     }
