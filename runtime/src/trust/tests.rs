@@ -96,6 +96,13 @@ fn store_in(dir: &Path) -> TrustStore {
     TrustStore::load_from(&dir.join("data/agenthooks/trust.json")).0
 }
 
+/// An empty store in a home of its own (kept while the `TempDir` lives).
+fn new_store() -> (tempfile::TempDir, TrustStore) {
+    let home = tempfile::tempdir().unwrap();
+    let store = store_in(home.path());
+    (home, store)
+}
+
 #[test]
 fn the_fingerprint_follows_what_the_hook_does() {
     let p = Project::new();
@@ -203,9 +210,8 @@ fn the_fingerprint_does_not_depend_on_how_the_root_is_spelled() {
 #[test]
 fn the_store_round_trips_atomically_in_a_private_directory() {
     let p = Project::new();
-    let home = tempfile::tempdir().unwrap();
     let h = p.command("./a.sh");
-    let mut store = store_in(home.path());
+    let (_home, mut store) = new_store();
     assert!(!store.trusts(&h));
     assert_eq!(store.trust(&p.root(), [&h]).unwrap(), 1);
     store.save().unwrap();
@@ -234,9 +240,8 @@ fn the_store_round_trips_atomically_in_a_private_directory() {
 #[test]
 fn trusting_again_replaces_the_projects_set_and_revoke_forgets_it() {
     let p = Project::new();
-    let home = tempfile::tempdir().unwrap();
     let (a, b) = (p.command("./a.sh"), p.command("./b.sh"));
-    let mut store = store_in(home.path());
+    let (_home, mut store) = new_store();
     store.trust(&p.root(), [&a]).unwrap();
     store.trust(&p.root(), [&b]).unwrap();
     assert!(!store.trusts(&a));
@@ -318,9 +323,8 @@ fn skipped_commands_and_narrowed_wasm_hooks_share_one_note() {
 #[test]
 fn a_trusted_command_runs_until_it_changes() {
     let p = Project::new();
-    let home = tempfile::tempdir().unwrap();
     let a = p.command("./a.sh");
-    let mut store = store_in(home.path());
+    let (_home, mut store) = new_store();
     store.trust(&p.root(), [&a]).unwrap();
     let gate = gate_with(&store, &[&a]);
     assert_eq!(gate.handlers[0].standing, Standing::Trusted);
@@ -387,8 +391,7 @@ fn an_untrusted_wasm_hook_keeps_only_reads_in_the_project() {
     assert!(gate.notes[0].to_string().contains("`agenthooks trust`"));
 
     // Trusted, it gets everything it asked for.
-    let home = tempfile::tempdir().unwrap();
-    let mut store = store_in(home.path());
+    let (_home, mut store) = new_store();
     store.trust(&p.root(), [&w]).unwrap();
     let gate = gate_with(&store, &[&w]);
     assert_eq!(gate.handlers[0].standing, Standing::Trusted);
@@ -446,8 +449,7 @@ fn a_sandboxed_wasm_hook_runs_as_declared_but_only_trust_lets_it_allow() {
     assert!(gate.notes[0].to_string().contains("`agenthooks trust`"));
 
     // Trusted, its answer stands.
-    let home = tempfile::tempdir().unwrap();
-    let mut store = store_in(home.path());
+    let (_home, mut store) = new_store();
     store.trust(&p.root(), [&w]).unwrap();
     let mut gate = gate_with(&store, &[&w]);
     let merged = gate.merge(vec![answered(&w, allow)]);
@@ -530,8 +532,7 @@ fn an_untrusted_wasm_hook_gets_no_more_than_the_default_limits() {
     }
     assert!(raised_limits(&small).is_empty());
     // Trusted, it keeps what it asked for.
-    let home = tempfile::tempdir().unwrap();
-    let mut store = store_in(home.path());
+    let (_home, mut store) = new_store();
     store.trust(&p.root(), [&w]).unwrap();
     let gate = gate_with(&store, &[&w]);
     assert_eq!(gate.handlers[0].handler.timeout, Duration::from_secs(3600));
@@ -566,12 +567,11 @@ fn user_hooks_keep_all_their_grants() {
 #[test]
 fn clamp_lowers_long_timeouts_with_a_note() {
     let p = Project::new();
-    let home = tempfile::tempdir().unwrap();
     let mut long = p.command("long");
     long.timeout = Duration::from_secs(60);
     let mut short = p.command("short");
     short.timeout = Duration::from_secs(5);
-    let mut store = store_in(home.path());
+    let (_home, mut store) = new_store();
     store.trust(&p.root(), [&long, &short]).unwrap();
     let mut gate = gate_with(&store, &[&long, &short]);
     gate.clamp(Duration::from_secs(28), "copilot", Duration::from_secs(30));
@@ -601,9 +601,8 @@ fn clamp_lowers_long_timeouts_with_a_note() {
 #[test]
 fn merge_puts_reports_back_in_declaration_order() {
     let p = Project::new();
-    let home = tempfile::tempdir().unwrap();
     let (a, b, c) = (p.command("a"), p.command("b"), p.command("c"));
-    let mut store = store_in(home.path());
+    let (_home, mut store) = new_store();
     store.trust(&p.root(), [&a, &c]).unwrap();
     let mut gate = gate_with(&store, &[&a, &b, &c]);
     let runnable = gate.runnable();
@@ -693,8 +692,7 @@ fn a_script_that_became_a_fifo_or_too_big_counts_as_changed_with_a_note() {
     let p = Project::new();
     let script = p.check_script();
     let h = p.command("./.agents/hooks/check.sh");
-    let home = tempfile::tempdir().unwrap();
-    let mut store = store_in(home.path());
+    let (_home, mut store) = new_store();
     store.trust(&p.root(), [&h]).unwrap();
     assert!(store.trusts(&h));
 
@@ -801,8 +799,7 @@ fn an_untrusted_project_runs_at_most_the_cap_of_hooks_per_event() {
         gate.notes[0].to_string()
     );
     // Trusted, they all run.
-    let home = tempfile::tempdir().unwrap();
-    let mut store = store_in(home.path());
+    let (_home, mut store) = new_store();
     store.trust(&p.root(), &hooks).unwrap();
     let gate = gate_with(&store, &refs);
     assert_eq!(gate.runnable().len(), hooks.len());
@@ -843,8 +840,7 @@ fn sandboxed_wasm_hooks_read_the_store_only_when_an_answer_needs_trust() {
     assert_eq!(loads(), 0);
 
     // An allow does: read once, at the merge; trusted there, it stands.
-    let home = tempfile::tempdir().unwrap();
-    let mut store = store_in(home.path());
+    let (_home, mut store) = new_store();
     store.trust(&p.root(), [&w]).unwrap();
     STORE.with(|s| *s.borrow_mut() = (store, None));
     let mut gate = gate_loading(&[&w], counting_load);

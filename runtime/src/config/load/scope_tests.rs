@@ -37,19 +37,10 @@ fn llm_is_the_managed_or_user_files_and_never_a_projects() {
     let settings = c.llm.as_ref().unwrap();
     assert_eq!(settings.base_url.as_deref(), Some("https://gateway.corp"));
     assert!(c.handlers.is_empty(), "{:?}", c.handlers);
-    assert!(
-        c.warning_lines()
-            .iter()
-            .any(|w| w.contains("`allowLlmHooks: false`")),
-        "{:?}",
-        c.warning_lines()
-    );
+    assert_warned(&c, "`allowLlmHooks: false`");
     let set_by_managed = WarningKind::SetByManaged { key: "llm" };
     assert!(c.warnings.iter().any(|w| w.kind == set_by_managed));
-    assert!(c
-        .warning_lines()
-        .iter()
-        .any(|w| w.contains("`llm` is set by the managed policy")));
+    assert_warned(&c, "`llm` is set by the managed policy");
 }
 
 #[test]
@@ -188,13 +179,7 @@ fn a_broken_managed_file_fails_closed_and_the_user_cannot_reopen_it() {
     assert!(c.fails_closed());
     // The other scopes still load.
     assert_eq!(commands(&c), ["project"]);
-    assert!(
-        c.warning_lines()
-            .iter()
-            .any(|w| w.contains("set by the managed policy")),
-        "{:?}",
-        c.warning_lines()
-    );
+    assert_warned(&c, "set by the managed policy");
 }
 
 #[test]
@@ -316,12 +301,9 @@ fn components_from_sources_the_managed_policy_does_not_allow_are_skipped() {
             "oci://elsewhere.example/sec/guard:v1"
         ]
     );
-    assert!(
-        c.warning_lines()
-            .iter()
-            .any(|w| w.contains("`oci://registry.example/sec/Guard:v1` is not an OCI reference")),
-        "{:?}",
-        c.warning_lines()
+    assert_warned(
+        &c,
+        "`oci://registry.example/sec/Guard:v1` is not an OCI reference",
     );
 }
 

@@ -129,3 +129,12 @@ impl Lines for Config {
         self.warnings.iter().map(ToString::to_string).collect()
     }
 }
+
+/// Fails unless one of `config`'s warnings contains `part`, showing them all.
+pub(super) fn assert_warned(config: &Config, part: &str) {
+    let lines = config.warning_lines();
+    assert!(
+        lines.iter().any(|w| w.contains(part)),
+        "{part:?} not in {lines:?}"
+    );
+}
