@@ -5,24 +5,13 @@ use crate::agents::tests::*;
 use crate::agents::{Agent, Native};
 use crate::protocol::Answer;
 
-/// The recorded payload `file` of `phase`, decoded under the event its
-/// name gives.
-fn recorded(phase: &str, file: &str) -> Event {
-    let (_, native, payload) = fixtures(Sema.id())
-        .into_iter()
-        .find(|(path, _, _)| path.ends_with(format!("{phase}/{file}")))
-        .unwrap_or_else(|| panic!("no {phase}/{file}"));
-    Sema.decode(payload, Some(&native))
-        .unwrap_or_else(|e| panic!("{phase}/{file}: {e}"))
-}
-
 fn at(native: &str) -> Event {
     event_at(&Sema, TABLE.by_native(native).expect("row"), json!({}))
 }
 
 #[test]
 fn recorded_payloads_decode_with_claude_s_tool_response() {
-    let post = recorded("control-allow", "04-PostToolUse.json");
+    let post = recorded(&Sema, "control-allow", "04-PostToolUse.json");
     assert_eq!(post.tool_name(), Some("Bash"));
     assert_eq!(post.input()["sema_tool_name"], "run_shell");
     assert_eq!(
@@ -32,7 +21,7 @@ fn recorded_payloads_decode_with_claude_s_tool_response() {
     assert_eq!(post.input()["tool_response_native"], "hello");
     assert_eq!(post.input()["agent_id_native"], "main");
     assert!(!post.input().contains_key("agent_id"));
-    let start = recorded("control-allow", "01-SessionStart.json");
+    let start = recorded(&Sema, "control-allow", "01-SessionStart.json");
     assert_eq!(start.name(), EventName::SessionStart);
     assert_eq!(start.input()["source"], "startup");
 }

@@ -5,25 +5,13 @@ use crate::agents::tests::*;
 use crate::agents::{Agent, Native};
 use crate::protocol::{Answer, EventName};
 
-/// The recorded payload `file` of `phase`, decoded under the event its
-/// name gives.
-fn recorded(phase: &str, file: &str) -> Event {
-    let (_, native, payload) = fixtures(SemaClaw.id())
-        .into_iter()
-        .find(|(path, _, _)| path.ends_with(format!("{phase}/{file}")))
-        .unwrap_or_else(|| panic!("no {phase}/{file}"));
-    SemaClaw
-        .decode(payload, Some(&native))
-        .unwrap_or_else(|e| panic!("{phase}/{file}: {e}"))
-}
-
 fn at(native: &str) -> Event {
     event_at(&SemaClaw, TABLE.by_native(native).expect("row"), json!({}))
 }
 
 #[test]
 fn recorded_payloads_decode_into_claude_s_shape() {
-    let post = recorded("control-allow", "04-PostToolUse.json");
+    let post = recorded(&SemaClaw, "control-allow", "04-PostToolUse.json");
     assert_eq!(post.tool_name(), Some("Bash"));
     assert_eq!(
         post.input()["tool_response"],
@@ -41,21 +29,21 @@ fn recorded_payloads_decode_into_claude_s_shape() {
     assert_eq!(post.input()["agent_id_native"], "main");
     assert_eq!(post.input()["timestamp"], "2026-12-03T07:57:27.375Z");
 
-    let stop = recorded("control-allow", "07-Stop.json");
+    let stop = recorded(&SemaClaw, "control-allow", "07-Stop.json");
     assert_eq!(stop.name(), EventName::Stop);
     assert_eq!(stop.input()["stop_hook_active"], false);
     assert_eq!(stop.input()["turn_duration_ms"], 994);
 
-    let permission = recorded("permission-request", "04-PermissionRequest.json");
+    let permission = recorded(&SemaClaw, "permission-request", "04-PermissionRequest.json");
     assert_eq!(permission.name(), EventName::PermissionRequest);
     assert_eq!(
         permission.tool_input().unwrap(),
         &json!({"command":"echo hello"})
     );
 
-    let compact = recorded("compact", "09-PreCompact.json");
+    let compact = recorded(&SemaClaw, "compact", "09-PreCompact.json");
     assert_eq!(compact.input()["message_count"], 6);
-    let prompt = recorded("compact", "08-UserPromptSubmit.json");
+    let prompt = recorded(&SemaClaw, "compact", "08-UserPromptSubmit.json");
     assert_eq!(prompt.str_field("prompt"), Some("/compact"));
 }
 
@@ -81,7 +69,7 @@ fn semaclaw_s_own_tool_names_map_to_claude_s() {
 
 #[test]
 fn a_deny_is_a_reject_with_its_reason_and_no_opinion_is_nothing() {
-    let pre = recorded("deny", "05-PreToolUse.json");
+    let pre = recorded(&SemaClaw, "deny", "05-PreToolUse.json");
     let n = SemaClaw.encode(&pre, &deny("rm -rf is not allowed"));
     assert_eq!(n.exit_code, 0);
     assert_eq!(
