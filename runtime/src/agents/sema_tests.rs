@@ -5,10 +5,6 @@ use crate::agents::tests::*;
 use crate::agents::{Agent, Native};
 use crate::protocol::Answer;
 
-fn at(native: &str) -> Event {
-    event_at(&Sema, TABLE.by_native(native).expect("row"), json!({}))
-}
-
 #[test]
 fn recorded_payloads_decode_with_claude_s_tool_response() {
     let post = recorded(&Sema, "control-allow", "04-PostToolUse.json");
@@ -31,7 +27,7 @@ fn a_permission_request_is_answered_with_permission_decision() {
     let refuse = answer(
         json!({"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"deny","message":"not here"}}}),
     );
-    let n = Sema.encode(&at("PermissionRequest"), &refuse);
+    let n = Sema.encode(&at_native(&Sema, "PermissionRequest"), &refuse);
     assert_eq!(
         stdout_json(&n),
         json!({"hookSpecificOutput":{"hookEventName":"PermissionRequest","permissionDecision":"deny","permissionDecisionReason":"not here"}})
@@ -39,13 +35,13 @@ fn a_permission_request_is_answered_with_permission_decision() {
     let grant = answer(
         json!({"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"allow"}}}),
     );
-    let n = Sema.encode(&at("PermissionRequest"), &grant);
+    let n = Sema.encode(&at_native(&Sema, "PermissionRequest"), &grant);
     assert_eq!(
         stdout_json(&n),
         json!({"hookSpecificOutput":{"hookEventName":"PermissionRequest","permissionDecision":"allow"}})
     );
     assert_eq!(
-        Sema.encode(&at("PermissionRequest"), &Answer::none()),
+        Sema.encode(&at_native(&Sema, "PermissionRequest"), &Answer::none()),
         Native::default()
     );
 }
@@ -53,21 +49,21 @@ fn a_permission_request_is_answered_with_permission_decision() {
 #[test]
 fn what_sema_does_not_read_is_denied_or_said() {
     // A stop before a tool: the tool does not run.
-    let n = Sema.encode(&at("PreToolUse"), &stop("halt"));
+    let n = Sema.encode(&at_native(&Sema, "PreToolUse"), &stop("halt"));
     assert_eq!(
         stdout_json(&n)["hookSpecificOutput"]["permissionDecision"],
         "deny"
     );
     assert_eq!(n.notes().count(), 1);
     // A block after a tool reaches the model as the engine's own context.
-    let n = Sema.encode(&at("PostToolUse"), &block("check the output"));
+    let n = Sema.encode(&at_native(&Sema, "PostToolUse"), &block("check the output"));
     assert_eq!(
         stdout_json(&n),
         json!({"decision":"block","reason":"check the output"})
     );
     assert_eq!(n.notes().count(), 0);
     // Context before a tool is dropped by the engine: said.
-    let n = Sema.encode(&at("PreToolUse"), &context("ctx"));
+    let n = Sema.encode(&at_native(&Sema, "PreToolUse"), &context("ctx"));
     assert_eq!(n.stdout, "");
     assert_eq!(n.notes().count(), 1);
 }

@@ -180,6 +180,12 @@ pub fn event_at(agent: &dyn Agent, row: &EventRow, extra: Value) -> Event {
         .with_native(row.native)
 }
 
+/// [`event_at`] the row of `agent`'s native event `native`, nothing extra.
+pub fn at_native(agent: &dyn Agent, native: &str) -> Event {
+    let row = agent.table().by_native(native).expect("a row of that name");
+    event_at(agent, row, json!({}))
+}
+
 /// The stdout of a native answer as JSON.
 pub fn stdout_json(native: &Native) -> Value {
     serde_json::from_str(&native.stdout)
