@@ -340,6 +340,12 @@ fn sync_dir(_dir: &Path) {}
 mod tests {
     use super::*;
 
+    /// `f` holds `bytes` and is alone in its directory: no temporary left.
+    fn alone_holding(f: &Path, bytes: &[u8]) {
+        assert_eq!(fs::read(f).unwrap(), bytes);
+        assert_eq!(fs::read_dir(f.parent().unwrap()).unwrap().count(), 1);
+    }
+
     #[cfg(unix)]
     #[test]
     fn a_symlink_is_followed_to_its_target_and_stays_a_link() {
@@ -387,11 +393,10 @@ mod tests {
 
     #[test]
     fn write_new_never_replaces_a_file() {
-        let (dir, f) = crate::fsread::temp_path("x.bak");
+        let (_dir, f) = crate::fsread::temp_path("x.bak");
         write_new(&f, b"first").unwrap();
         assert!(write_new(&f, b"second").is_err());
-        assert_eq!(fs::read(&f).unwrap(), b"first");
-        assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 1);
+        alone_holding(&f, b"first");
     }
 
     #[cfg(unix)]
@@ -432,7 +437,7 @@ mod tests {
 
     #[test]
     fn a_failed_fill_leaves_the_old_file_and_no_temporary() {
-        let (dir, f) = crate::fsread::temp_path("index.idx");
+        let (_dir, f) = crate::fsread::temp_path("index.idx");
         fs::write(&f, "old").unwrap();
         let err = write_with(&f, Options::CACHE, |file| {
             file.write_all(b"half")?;
@@ -440,13 +445,12 @@ mod tests {
         })
         .unwrap_err();
         assert_eq!(err.to_string(), "disk full");
-        assert_eq!(fs::read(&f).unwrap(), b"old");
-        assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 1);
+        alone_holding(&f, b"old");
     }
 
     #[test]
     fn without_replace_an_existing_file_stays_and_a_new_one_is_written() {
-        let (dir, f) = crate::fsread::temp_path("lib.rs");
+        let (_dir, f) = crate::fsread::temp_path("lib.rs");
         let keep = Options {
             replace: false,
             ..Options::USER
@@ -456,8 +460,7 @@ mod tests {
         assert_eq!(err.kind(), io::ErrorKind::AlreadyExists);
         assert_eq!(fs::read(&f).unwrap(), b"mine");
         write_with(&f, Options::USER, |file| file.write_all(b"new")).unwrap();
-        assert_eq!(fs::read(&f).unwrap(), b"new");
-        assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 1);
+        alone_holding(&f, b"new");
     }
 
     #[cfg(unix)]
