@@ -27,10 +27,7 @@ pub struct Codex;
 include!(concat!(env!("OUT_DIR"), "/agent_tables/codex.rs"));
 
 /// The user directory Codex keeps its config in: `$CODEX_HOME`, default `~/.codex`.
-pub const CODEX_HOME: UserDir = UserDir::Var {
-    var: "CODEX_HOME",
-    default: ".codex",
-};
+pub const CODEX_HOME: UserDir = UserDir::var("CODEX_HOME", ".codex");
 
 /// Codex reads `hooks.json` (its root accepts only `description` and
 /// `hooks`), Claude's shape, timeout in seconds; the user layer lives in

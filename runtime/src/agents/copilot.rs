@@ -31,10 +31,7 @@ pub struct Copilot;
 include!(concat!(env!("OUT_DIR"), "/agent_tables/copilot.rs"));
 
 /// The user directory Copilot CLI keeps its config in: `$COPILOT_HOME`, default `~/.copilot`.
-pub const COPILOT_HOME: UserDir = UserDir::Var {
-    var: "COPILOT_HOME",
-    default: ".copilot",
-};
+pub const COPILOT_HOME: UserDir = UserDir::var("COPILOT_HOME", ".copilot");
 
 /// Copilot CLI reads every file in `.github/hooks` (and `$COPILOT_HOME/hooks`):
 /// we keep a file of our own with a `version`, camelCase (native) event keys

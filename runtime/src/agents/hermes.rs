@@ -28,10 +28,7 @@ use super::{InstallSpec, Registration, TimeUnit, UserDir, UserPath, YamlSpec, US
 use crate::protocol::Event;
 
 /// Hermes' home: `HERMES_HOME`, else `~/.hermes`.
-const HOME: UserDir = UserDir::Var {
-    var: "HERMES_HOME",
-    default: ".hermes",
-};
+const HOME: UserDir = UserDir::var("HERMES_HOME", ".hermes");
 
 /// The Hermes adapter.
 pub struct Hermes;

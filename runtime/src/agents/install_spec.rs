@@ -35,10 +35,12 @@ pub enum UserDir {
 
 impl UserDir {
     /// `$XDG_CONFIG_HOME`, default `~/.config`: not one agent's, many honour it.
-    pub const XDG_CONFIG_HOME: UserDir = UserDir::Var {
-        var: "XDG_CONFIG_HOME",
-        default: ".config",
-    };
+    pub const XDG_CONFIG_HOME: UserDir = UserDir::var("XDG_CONFIG_HOME", ".config");
+
+    /// The directory `$var` names, default `default` under `$HOME`.
+    pub const fn var(var: &'static str, default: &'static str) -> UserDir {
+        UserDir::Var { var, default }
+    }
 }
 
 /// A path under one of the user's directories.

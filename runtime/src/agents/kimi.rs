@@ -28,10 +28,7 @@ use super::{Field, Info, InstallSpec, Registration, TimeUnit};
 use super::{TomlSpec, UserDir, UserPath, USER_ONLY};
 
 /// Kimi's home: `KIMI_CODE_HOME`, else `~/.kimi-code`.
-const HOME: UserDir = UserDir::Var {
-    var: "KIMI_CODE_HOME",
-    default: ".kimi-code",
-};
+const HOME: UserDir = UserDir::var("KIMI_CODE_HOME", ".kimi-code");
 
 // The table (events, tools, renames, fields, notes) is data:
 // `tables/kimi.toml`, turned into `TABLE` by `build.rs`.

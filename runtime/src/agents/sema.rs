@@ -34,10 +34,7 @@ use crate::protocol::{Event, EventName};
 include!(concat!(env!("OUT_DIR"), "/agent_tables/sema.rs"));
 
 /// Where sema-core keeps its user-level config: `$SEMA_ROOT`, default `~/.sema`.
-pub const SEMA_ROOT: UserDir = UserDir::Var {
-    var: "SEMA_ROOT",
-    default: ".sema",
-};
+pub const SEMA_ROOT: UserDir = UserDir::var("SEMA_ROOT", ".sema");
 
 /// sema-core reads `hooks` in `hooks/hooks.json` under the working
 /// directory's `.sema` and under `$SEMA_ROOT`: Claude's shape, timeout in
