@@ -29,9 +29,8 @@ use super::claude_json::{ClaudeLike, Dialect};
 use super::{Info, NativeRead, USER_ONLY};
 use super::{InstallSpec, JsonSpec, Shape, TimeUnit, UserPath};
 
-// The table (events, tools, renames, fields, notes) is data:
-// `tables/antigravity.toml`, turned into `TABLE` by `build.rs`.
-include!(concat!(env!("OUT_DIR"), "/agent_tables/antigravity.rs"));
+// The table is data: `tables/antigravity.toml`, made Rust by `build.rs`.
+pub use super::tables::antigravity::TABLE;
 
 /// Agenthooks' entry: a named hook (called `hooks`, so the file reads like
 /// Claude's) in the user file, matcher `""` (a bare `*` is not a valid Go

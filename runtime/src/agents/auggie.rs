@@ -21,9 +21,8 @@ use super::claude_json::{ClaudeLike, Dialect};
 use super::Info;
 use super::{project_and_home, InstallSpec, JsonSpec, Shape, TimeUnit};
 
-// The table (events, tools, renames, fields, notes) is data:
-// `tables/auggie.toml`, turned into `TABLE` by `build.rs`.
-include!(concat!(env!("OUT_DIR"), "/agent_tables/auggie.rs"));
+// The table is data: `tables/auggie.toml`, made Rust by `build.rs`.
+pub use super::tables::auggie::TABLE;
 
 /// Auggie reads Claude's shape in `settings.json`, timeout in milliseconds;
 /// its matcher is a JavaScript regex, where a bare `*` is invalid.

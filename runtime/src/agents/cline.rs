@@ -23,12 +23,11 @@ use super::{parse_if_string, Agent, EventRow, Info, Intent, Native};
 use super::{InstallSpec, Registration, ScriptSpec, UserPath};
 use crate::protocol::Event;
 
+// The table is data: `tables/cline.toml`, made Rust by `build.rs`.
+pub use super::tables::cline::TABLE;
+
 /// The Cline adapter.
 pub struct Cline;
-
-// The table (events, tools, renames, fields, notes) is data:
-// `tables/cline.toml`, turned into `TABLE` by `build.rs`.
-include!(concat!(env!("OUT_DIR"), "/agent_tables/cline.rs"));
 
 /// Cline runs one executable per event, named after it, from its hooks
 /// directory.

@@ -19,12 +19,11 @@ use super::{Agent, AnswerKind, EventRow, Info, Native};
 use super::{InstallSpec, JsonSpec, UserDir, UserPath};
 use crate::protocol::{Event, EventName, NoteKind};
 
+// The table is data: `tables/codex.toml`, made Rust by `build.rs`.
+pub use super::tables::codex::TABLE;
+
 /// The Codex adapter.
 pub struct Codex;
-
-// The table (events, tools, renames, fields, notes) is data:
-// `tables/codex.toml`, turned into `TABLE` by `build.rs`.
-include!(concat!(env!("OUT_DIR"), "/agent_tables/codex.rs"));
 
 /// The user directory Codex keeps its config in: `$CODEX_HOME`, default `~/.codex`.
 pub const CODEX_HOME: UserDir = UserDir::var("CODEX_HOME", ".codex");

@@ -23,12 +23,11 @@ use super::{parse_if_string, Agent, EventRow, Info, Native};
 use super::{AlsoRuns, Field, InstallSpec, JsonSpec, Literal, Shape, TimeUnit, UserDir, UserPath};
 use crate::protocol::{Event, EventName};
 
+// The table is data: `tables/copilot.toml`, made Rust by `build.rs`.
+pub use super::tables::copilot::TABLE;
+
 /// The Copilot CLI adapter.
 pub struct Copilot;
-
-// The table (events, tools, renames, fields, notes) is data:
-// `tables/copilot.toml`, turned into `TABLE` by `build.rs`.
-include!(concat!(env!("OUT_DIR"), "/agent_tables/copilot.rs"));
 
 /// The user directory Copilot CLI keeps its config in: `$COPILOT_HOME`, default `~/.copilot`.
 pub const COPILOT_HOME: UserDir = UserDir::var("COPILOT_HOME", ".copilot");

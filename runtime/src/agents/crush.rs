@@ -18,9 +18,8 @@ use super::Info;
 use super::COMMAND_AND_TIMEOUT;
 use super::{InstallSpec, JsonSpec, Shape, UserDir, UserPath};
 
-// The table (events, tools, renames, fields, notes) is data:
-// `tables/crush.toml`, turned into `TABLE` by `build.rs`.
-include!(concat!(env!("OUT_DIR"), "/agent_tables/crush.rs"));
+// The table is data: `tables/crush.toml`, made Rust by `build.rs`.
+pub use super::tables::crush::TABLE;
 
 /// Crush reads `hooks` in `crush.json` (JSONC): flat `{command, timeout}`
 /// handlers, no `type`.

@@ -19,12 +19,11 @@ use super::{project_and_home, InstallSpec, JsonSpec, Literal, Shape};
 use super::{Agent, AlsoRuns, EventRow, Info, Native};
 use crate::protocol::{Event, EventName};
 
+// The table is data: `tables/cursor.toml`, made Rust by `build.rs`.
+pub use super::tables::cursor::TABLE;
+
 /// The Cursor adapter.
 pub struct Cursor;
-
-// The table (events, tools, renames, fields, notes) is data:
-// `tables/cursor.toml`, turned into `TABLE` by `build.rs`.
-include!(concat!(env!("OUT_DIR"), "/agent_tables/cursor.rs"));
 
 /// Cursor reads `hooks.json` with a `version`, camelCase events and flat
 /// handlers, timeout in seconds.

@@ -19,9 +19,8 @@ use super::claude_json::{ClaudeLike, Dialect};
 use super::{AlsoRuns, Info, UserPath};
 use super::{InstallSpec, JsonSpec, Shape, TimeUnit, UserDir};
 
-// The table (events, tools, renames, fields, notes) is data:
-// `tables/devin.toml`, turned into `TABLE` by `build.rs`.
-include!(concat!(env!("OUT_DIR"), "/agent_tables/devin.rs"));
+// The table is data: `tables/devin.toml`, made Rust by `build.rs`.
+pub use super::tables::devin::TABLE;
 
 /// Devin reads `hooks` in `.devin/config.json` (user:
 /// `~/.config/devin/config.json`), Claude's shape; `""` matches every tool.

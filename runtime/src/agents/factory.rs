@@ -12,9 +12,8 @@ use super::claude_json::{ClaudeLike, Dialect};
 use super::Info;
 use super::{project_and_home, InstallSpec, JsonSpec};
 
-// The table (events, tools, renames, fields, notes) is data:
-// `tables/factory.toml`, turned into `TABLE` by `build.rs`.
-include!(concat!(env!("OUT_DIR"), "/agent_tables/factory.rs"));
+// The table is data: `tables/factory.toml`, made Rust by `build.rs`.
+pub use super::tables::factory::TABLE;
 
 /// Factory Droid reads Claude's shape from `hooks.json`, timeout in seconds.
 pub static INSTALL: InstallSpec = project_and_home!(JsonSpec::CLAUDE, ".factory", "hooks.json");

@@ -21,12 +21,11 @@ use super::{project_and_home, Field, InstallSpec, JsonSpec, Literal, Shape, Time
 use super::{Agent, EventRow, Info, Native};
 use crate::protocol::{Event, Note};
 
+// The table is data: `tables/gemini.toml`, made Rust by `build.rs`.
+pub use super::tables::gemini::TABLE;
+
 /// The Gemini CLI adapter.
 pub struct Gemini;
-
-// The table (events, tools, renames, fields, notes) is data:
-// `tables/gemini.toml`, turned into `TABLE` by `build.rs`.
-include!(concat!(env!("OUT_DIR"), "/agent_tables/gemini.rs"));
 
 /// Gemini CLI reads `hooks` in `settings.json` (JSONC allowed) under its own
 /// event names; the timeout is in milliseconds and `name` is shown in its UI;

@@ -18,9 +18,8 @@ use super::deadline::{secs, Deadline};
 use super::Info;
 use super::{InstallSpec, JsonSpec, Shape, TimeUnit, UserPath};
 
-// The table (events, tools, renames, fields, notes) is data:
-// `tables/goose.toml`, turned into `TABLE` by `build.rs`.
-include!(concat!(env!("OUT_DIR"), "/agent_tables/goose.rs"));
+// The table is data: `tables/goose.toml`, made Rust by `build.rs`.
+pub use super::tables::goose::TABLE;
 
 /// Our plugin's `hooks/hooks.json`: Claude's shape, matcher `""`, seconds.
 pub static INSTALL: InstallSpec = InstallSpec::json(

@@ -27,15 +27,14 @@ use super::{Agent, EventRow, Field, Info, Intent, Native, Verdict};
 use super::{InstallSpec, Registration, TimeUnit, UserDir, UserPath, YamlSpec, USER_ONLY};
 use crate::protocol::Event;
 
+// The table is data: `tables/hermes.toml`, made Rust by `build.rs`.
+pub use super::tables::hermes::TABLE;
+
 /// Hermes' home: `HERMES_HOME`, else `~/.hermes`.
 const HOME: UserDir = UserDir::var("HERMES_HOME", ".hermes");
 
 /// The Hermes adapter.
 pub struct Hermes;
-
-// The table (events, tools, renames, fields, notes) is data:
-// `tables/hermes.toml`, turned into `TABLE` by `build.rs`.
-include!(concat!(env!("OUT_DIR"), "/agent_tables/hermes.rs"));
 
 /// Our entry: `command` (in `sh -c`) and `timeout` in seconds.
 pub static INSTALL: InstallSpec = InstallSpec::new(

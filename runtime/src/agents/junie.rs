@@ -15,9 +15,8 @@ use super::claude_json::{ClaudeLike, Dialect};
 use super::{Info, USER_ONLY};
 use super::{InstallSpec, JsonSpec, Shape, TimeUnit, UserPath};
 
-// The table (events, tools, renames, fields, notes) is data:
-// `tables/junie.toml`, turned into `TABLE` by `build.rs`.
-include!(concat!(env!("OUT_DIR"), "/agent_tables/junie.rs"));
+// The table is data: `tables/junie.toml`, made Rust by `build.rs`.
+pub use super::tables::junie::TABLE;
 
 /// Junie reads `hooks` in `~/.junie/config.json`; the matcher is written as
 /// the regex `.*` (its syntax is not documented beyond "tool name").

@@ -27,12 +27,11 @@ use super::deadline::{secs, Deadline};
 use super::{Field, Info, InstallSpec, Registration, TimeUnit};
 use super::{TomlSpec, UserDir, UserPath, USER_ONLY};
 
+// The table is data: `tables/kimi.toml`, made Rust by `build.rs`.
+pub use super::tables::kimi::TABLE;
+
 /// Kimi's home: `KIMI_CODE_HOME`, else `~/.kimi-code`.
 const HOME: UserDir = UserDir::var("KIMI_CODE_HOME", ".kimi-code");
-
-// The table (events, tools, renames, fields, notes) is data:
-// `tables/kimi.toml`, turned into `TABLE` by `build.rs`.
-include!(concat!(env!("OUT_DIR"), "/agent_tables/kimi.rs"));
 
 /// Our table: `event`, then `command` and `timeout` (no `matcher`: every
 /// target), the only keys Kimi accepts.

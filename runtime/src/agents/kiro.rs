@@ -18,12 +18,11 @@ use super::{project_and_home, Field, InstallSpec, JsonSpec, Literal, Shape, Time
 use super::{Agent, EventRow, Info, Native};
 use crate::protocol::Event;
 
+// The table is data: `tables/kiro.toml`, made Rust by `build.rs`.
+pub use super::tables::kiro::TABLE;
+
 /// The Kiro CLI adapter.
 pub struct Kiro;
-
-// The table (events, tools, renames, fields, notes) is data:
-// `tables/kiro.toml`, turned into `TABLE` by `build.rs`.
-include!(concat!(env!("OUT_DIR"), "/agent_tables/kiro.rs"));
 
 /// Kiro CLI reads `hooks` inside an agent config; we keep our own agent,
 /// `agenthooks`, so the user's agents stay untouched. Flat handlers,

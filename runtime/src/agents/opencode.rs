@@ -36,12 +36,11 @@ use super::{Agent, EventRow, Info, Intent, Native, Verdict};
 use crate::protocol::{Event, EventName};
 use std::path::Path;
 
+// The table is data: `tables/opencode.toml`, made Rust by `build.rs`.
+pub use super::tables::opencode::TABLE;
+
 /// The OpenCode adapter.
 pub struct OpenCode;
-
-// The table (events, tools, renames, fields, notes) is data:
-// `tables/opencode.toml`, turned into `TABLE` by `build.rs`.
-include!(concat!(env!("OUT_DIR"), "/agent_tables/opencode.rs"));
 
 /// OpenCode has no command hooks: install writes a plugin (`plugin`) that
 /// spawns the binary, in its plugins directory.

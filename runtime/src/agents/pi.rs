@@ -38,12 +38,11 @@ use super::{shim, Agent, EventRow, Info, Intent, Native, Verdict};
 use super::{InstallSpec, PluginSpec, Registration, UserPath};
 use crate::protocol::{Event, EventName};
 
+// The table is data: `tables/pi.toml`, made Rust by `build.rs`.
+pub use super::tables::pi::TABLE;
+
 /// The Pi adapter.
 pub struct Pi;
-
-// The table (events, tools, renames, fields, notes) is data:
-// `tables/pi.toml`, turned into `TABLE` by `build.rs`.
-include!(concat!(env!("OUT_DIR"), "/agent_tables/pi.rs"));
 
 /// Pi has no command hooks: install writes an extension (`extension`) that
 /// spawns the binary; Pi loads project extensions without asking.

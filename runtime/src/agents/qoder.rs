@@ -15,9 +15,8 @@ use super::claude_json::{ClaudeLike, Dialect};
 use super::Info;
 use super::{project_and_home, InstallSpec, JsonSpec};
 
-// The table (events, tools, renames, fields, notes) is data:
-// `tables/qoder.toml`, turned into `TABLE` by `build.rs`.
-include!(concat!(env!("OUT_DIR"), "/agent_tables/qoder.rs"));
+// The table is data: `tables/qoder.toml`, made Rust by `build.rs`.
+pub use super::tables::qoder::TABLE;
 
 /// Qoder reads `hooks` in `settings.json`, Claude's shape, seconds.
 pub static INSTALL: InstallSpec = project_and_home!(JsonSpec::CLAUDE, ".qoder", "settings.json");

@@ -17,9 +17,8 @@ use super::Info;
 use super::DISABLE_ALL_HOOKS;
 use super::{project_and_home, InstallSpec, JsonSpec, Shape, TimeUnit};
 
-// The table (events, tools, renames, fields, notes) is data:
-// `tables/qwen.toml`, turned into `TABLE` by `build.rs`.
-include!(concat!(env!("OUT_DIR"), "/agent_tables/qwen.rs"));
+// The table is data: `tables/qwen.toml`, made Rust by `build.rs`.
+pub use super::tables::qwen::TABLE;
 
 /// Qwen Code reads `hooks` in `settings.json` (JSONC allowed): Claude's shape
 /// and names, the timeout in milliseconds.

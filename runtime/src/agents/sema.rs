@@ -29,9 +29,8 @@ use super::{Agent, EventRow, Info, InstallSpec, JsonSpec, Native};
 use super::{UserDir, UserPath};
 use crate::protocol::{Event, EventName};
 
-// The table (events, tools, renames, fields, notes) is data:
-// `tables/sema.toml`, turned into `TABLE` by `build.rs`.
-include!(concat!(env!("OUT_DIR"), "/agent_tables/sema.rs"));
+// The table is data: `tables/sema.toml`, made Rust by `build.rs`.
+pub use super::tables::sema::TABLE;
 
 /// Where sema-core keeps its user-level config: `$SEMA_ROOT`, default `~/.sema`.
 pub const SEMA_ROOT: UserDir = UserDir::var("SEMA_ROOT", ".sema");

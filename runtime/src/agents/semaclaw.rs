@@ -36,12 +36,11 @@ use super::{project_and_home, Field, InstallSpec, JsonSpec, Literal, Shape, Time
 use super::{Agent, EventRow, Info, Native};
 use crate::protocol::{Event, EventName};
 
+// The table is data: `tables/semaclaw.toml`, made Rust by `build.rs`.
+pub use super::tables::semaclaw::TABLE;
+
 /// The SemaClaw adapter.
 pub struct SemaClaw;
-
-// The table (events, tools, renames, fields, notes) is data:
-// `tables/semaclaw.toml`, turned into `TABLE` by `build.rs`.
-include!(concat!(env!("OUT_DIR"), "/agent_tables/semaclaw.rs"));
 
 /// SemaClaw reads `hooks` in `.semaclaw/hooks.json` of the agent's
 /// workspace and of `~/.semaclaw` (strict JSON): Claude's nested shape, a

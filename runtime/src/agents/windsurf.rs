@@ -18,12 +18,11 @@ use super::{parse_if_string, Agent, EventRow, Info, Intent, Native};
 use super::{Field, InstallSpec, JsonSpec, Literal, Shape, UserPath};
 use crate::protocol::{Event, EventName};
 
+// The table is data: `tables/windsurf.toml`, made Rust by `build.rs`.
+pub use super::tables::windsurf::TABLE;
+
 /// The Windsurf adapter.
 pub struct Windsurf;
-
-// The table (events, tools, renames, fields, notes) is data:
-// `tables/windsurf.toml`, turned into `TABLE` by `build.rs`.
-include!(concat!(env!("OUT_DIR"), "/agent_tables/windsurf.rs"));
 
 /// Windsurf reads `hooks.json`: flat handlers under snake_case events, no
 /// timeout field; `show_output: false` keeps our notes out of its UI.
