@@ -206,6 +206,8 @@ impl Options {
         mode: Mode::Private,
     };
     /// A cache file: private, and not flushed (see [`Options::durable`]).
+    /// Only the wasm cache writes one (no cache without the wasm feature).
+    #[cfg(any(feature = "wasm", test))]
     pub(crate) const CACHE: Options = Options {
         replace: true,
         durable: false,
@@ -338,11 +340,16 @@ fn sync_dir(_dir: &Path) {}
 mod tests {
     use super::*;
 
+    /// `f` holds `bytes` and is alone in its directory: no temporary left.
+    fn alone_holding(f: &Path, bytes: &[u8]) {
+        assert_eq!(fs::read(f).unwrap(), bytes);
+        assert_eq!(fs::read_dir(f.parent().unwrap()).unwrap().count(), 1);
+    }
+
     #[cfg(unix)]
     #[test]
     fn a_symlink_is_followed_to_its_target_and_stays_a_link() {
-        let dir = tempfile::tempdir().unwrap();
-        let real = dir.path().join("real.json");
+        let (dir, real) = crate::fsread::temp_path("real.json");
         fs::write(&real, "{}\n").unwrap();
         let link = dir.path().join("sub/link.json");
         fs::create_dir_all(link.parent().unwrap()).unwrap();
@@ -374,8 +381,7 @@ mod tests {
     #[test]
     fn a_rewrite_keeps_the_mode_and_leaves_no_temporary_file() {
         use std::os::unix::fs::PermissionsExt;
-        let dir = tempfile::tempdir().unwrap();
-        let f = dir.path().join("settings.json");
+        let (dir, f) = crate::fsread::temp_path("settings.json");
         fs::write(&f, "old").unwrap();
         fs::set_permissions(&f, fs::Permissions::from_mode(0o640)).unwrap();
         write(&f, b"new", false).unwrap();
@@ -387,19 +393,16 @@ mod tests {
 
     #[test]
     fn write_new_never_replaces_a_file() {
-        let dir = tempfile::tempdir().unwrap();
-        let f = dir.path().join("x.bak");
+        let (_dir, f) = crate::fsread::temp_path("x.bak");
         write_new(&f, b"first").unwrap();
         assert!(write_new(&f, b"second").is_err());
-        assert_eq!(fs::read(&f).unwrap(), b"first");
-        assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 1);
+        alone_holding(&f, b"first");
     }
 
     #[cfg(unix)]
     #[test]
     fn private_files_are_the_owners_alone_whatever_was_there() {
-        let dir = tempfile::tempdir().unwrap();
-        let f = dir.path().join("store.json");
+        let (dir, f) = crate::fsread::temp_path("store.json");
         // A store someone made readable to others is private again once rewritten.
         fs::write(&f, "old").unwrap();
         let shared = <fs::Permissions as std::os::unix::fs::PermissionsExt>::from_mode(0o644);
@@ -434,8 +437,7 @@ mod tests {
 
     #[test]
     fn a_failed_fill_leaves_the_old_file_and_no_temporary() {
-        let dir = tempfile::tempdir().unwrap();
-        let f = dir.path().join("index.idx");
+        let (_dir, f) = crate::fsread::temp_path("index.idx");
         fs::write(&f, "old").unwrap();
         let err = write_with(&f, Options::CACHE, |file| {
             file.write_all(b"half")?;
@@ -443,14 +445,12 @@ mod tests {
         })
         .unwrap_err();
         assert_eq!(err.to_string(), "disk full");
-        assert_eq!(fs::read(&f).unwrap(), b"old");
-        assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 1);
+        alone_holding(&f, b"old");
     }
 
     #[test]
     fn without_replace_an_existing_file_stays_and_a_new_one_is_written() {
-        let dir = tempfile::tempdir().unwrap();
-        let f = dir.path().join("lib.rs");
+        let (_dir, f) = crate::fsread::temp_path("lib.rs");
         let keep = Options {
             replace: false,
             ..Options::USER
@@ -460,15 +460,13 @@ mod tests {
         assert_eq!(err.kind(), io::ErrorKind::AlreadyExists);
         assert_eq!(fs::read(&f).unwrap(), b"mine");
         write_with(&f, Options::USER, |file| file.write_all(b"new")).unwrap();
-        assert_eq!(fs::read(&f).unwrap(), b"new");
-        assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 1);
+        alone_holding(&f, b"new");
     }
 
     #[cfg(unix)]
     #[test]
     fn the_lock_excludes_a_second_holder_and_leaves_no_file() {
-        let dir = tempfile::tempdir().unwrap();
-        let f = dir.path().join("hooks.json");
+        let (dir, f) = crate::fsread::temp_path("hooks.json");
         let held = Lock::acquire(&f, LOCK_WAIT).unwrap();
         assert!(lock_path(&f).exists());
         let err = Lock::acquire(&f, Duration::from_millis(30)).unwrap_err();

@@ -335,9 +335,29 @@ pub(crate) fn make_fifo(path: &Path) {
 /// returned `TempDir` lives).
 #[cfg(all(test, unix))]
 pub(crate) fn temp_fifo(name: &str) -> (tempfile::TempDir, std::path::PathBuf) {
+    let (dir, path) = temp_path(name);
+    make_fifo(&path);
+    (dir, path)
+}
+
+/// The path `name` in a new temporary directory, not created (the
+/// directory is kept while the returned `TempDir` lives).
+#[cfg(test)]
+pub(crate) fn temp_path(name: &str) -> (tempfile::TempDir, std::path::PathBuf) {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join(name);
-    make_fifo(&path);
+    (dir, path)
+}
+
+/// A file `name` holding `bytes` in a new temporary directory (kept while
+/// the returned `TempDir` lives).
+#[cfg(test)]
+pub(crate) fn temp_file(
+    name: &str,
+    bytes: impl AsRef<[u8]>,
+) -> (tempfile::TempDir, std::path::PathBuf) {
+    let (dir, path) = temp_path(name);
+    std::fs::write(&path, bytes).unwrap();
     (dir, path)
 }
 
@@ -347,9 +367,7 @@ mod tests {
 
     #[test]
     fn reads_a_small_regular_file() {
-        let dir = tempfile::tempdir().unwrap();
-        let p = dir.path().join("a");
-        std::fs::write(&p, b"hello").unwrap();
+        let (_dir, p) = temp_file("a", b"hello");
         assert_eq!(read_bounded(&p, 5).unwrap(), b"hello");
         assert!(matches!(
             read_bounded(&p, 4),
@@ -391,8 +409,7 @@ mod tests {
     #[cfg(unix)]
     #[test]
     fn a_symlink_to_dev_zero_is_refused() {
-        let dir = tempfile::tempdir().unwrap();
-        let p = dir.path().join("zero");
+        let (_dir, p) = temp_path("zero");
         std::os::unix::fs::symlink("/dev/zero", &p).unwrap();
         let e = read_bounded(&p, 10).unwrap_err();
         assert!(

@@ -101,7 +101,7 @@ pub mod trust;
 
 // The names an embedder needs, at the crate root.
 pub use agents::{find, Agent, DecodeError, Native, AGENTS};
-pub use config::{load, Config, ConfigWarning, LoadOptions, Scope, WarningKind};
+pub use config::{load, Config, ConfigWarning, LoadOptions, Scope, Unknown, WarningKind};
 #[cfg(feature = "wasm")]
 pub use exec::wasm::{CacheDir, Sandbox, WasmHost};
 pub use exec::{Report, Standing};
@@ -109,8 +109,9 @@ pub use oci::{OciRef, RefError as OciRefError, Target as OciTarget};
 #[cfg(feature = "wasm")]
 pub use pipeline::Dispatched;
 pub use protocol::{
-    Answer, AnswerKind, Decision, Event, EventError, EventName, Exit, Failure, HookSpecificOutput,
-    Note, NoteKind, Outcome, PermissionDecision, Skip, Source as NoteSource, ToolKind,
+    Answer, AnswerKind, Behavior, Decision, Event, EventError, EventName, Exit, Failure,
+    HookSpecificOutput, Note, NoteKind, Outcome, PermissionDecision, PermissionRequestDecision,
+    Skip, Source as NoteSource, ToolKind, UnknownEvent,
 };
 #[cfg(feature = "wasm")]
 pub use runtime::{Runtime, RuntimeOptions};

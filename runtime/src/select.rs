@@ -175,13 +175,13 @@ mod tests {
         }
     }
 
+    /// Claude's event of this payload.
+    fn claude(payload: serde_json::Value) -> Event {
+        Event::new(payload, None, "claude").unwrap()
+    }
+
     fn pre_tool(tool: &str, input: serde_json::Value) -> Event {
-        Event::new(
-            json!({"hook_event_name":"PreToolUse","tool_name":tool,"tool_input":input}),
-            None,
-            "claude",
-        )
-        .unwrap()
+        claude(json!({"hook_event_name":"PreToolUse","tool_name":tool,"tool_input":input}))
     }
 
     fn labels(selected: &[&Handler]) -> Vec<String> {
@@ -209,7 +209,7 @@ mod tests {
     #[test]
     fn matcher_is_ignored_on_events_without_matcher_field() {
         let hs = vec![handler(EventName::Stop, Some("Bash"), None, "s")];
-        let ev = Event::new(json!({"hook_event_name":"Stop"}), None, "claude").unwrap();
+        let ev = claude(json!({"hook_event_name":"Stop"}));
         assert_eq!(labels(&select(&hs, &ev)), ["command `s`"]);
     }
 
@@ -219,15 +219,10 @@ mod tests {
             handler(EventName::SessionStart, Some("startup"), None, "s"),
             handler(EventName::SessionStart, Some("resume|clear"), None, "r"),
         ];
-        let ev = Event::new(
-            json!({"hook_event_name":"SessionStart","source":"clear"}),
-            None,
-            "claude",
-        )
-        .unwrap();
+        let ev = claude(json!({"hook_event_name":"SessionStart","source":"clear"}));
         assert_eq!(labels(&select(&hs, &ev)), ["command `r`"]);
         // No source at all: only match-all matchers apply.
-        let ev = Event::new(json!({"hook_event_name":"SessionStart"}), None, "claude").unwrap();
+        let ev = claude(json!({"hook_event_name":"SessionStart"}));
         assert!(select(&hs, &ev).is_empty());
     }
 
@@ -264,12 +259,7 @@ mod tests {
             handler(EventName::UserPromptSubmit, None, Some(".*"), "i"),
             handler(EventName::UserPromptSubmit, None, None, "n"),
         ];
-        let ev = Event::new(
-            json!({"hook_event_name":"UserPromptSubmit","prompt":"hi"}),
-            None,
-            "claude",
-        )
-        .unwrap();
+        let ev = claude(json!({"hook_event_name":"UserPromptSubmit","prompt":"hi"}));
         assert_eq!(labels(&select(&hs, &ev)), ["command `n`"]);
     }
 

@@ -26,37 +26,11 @@
 use serde_json::Value;
 
 use super::claude_json::{ClaudeLike, Dialect};
-use super::table::claude_rows;
-use super::AnswerKind::{Allow, Ask, Deny};
-use super::{rename, tool, Caps, Info, NativeRead, Table, USER_ONLY};
+use super::{Info, NativeRead, USER_ONLY};
 use super::{InstallSpec, JsonSpec, Shape, TimeUnit, UserPath};
 
-/// Antigravity's table: only the tool events run hooks.
-pub static TABLE: Table = Table::new(// A verdict before a tool is all it reads.
-claude_rows![observed: PreToolUse => Caps::of(&[Deny, Ask, Allow]), PostToolUse])
-    .with_tools(&[
-        tool("Bash", "run_command"),
-        tool("Read", "view_file"),
-        tool("Write", "write_to_file"),
-        tool("Edit", "edit_file"),
-        tool("Edit", "replace_file_content"),
-        tool("MultiEdit", "multi_replace_file_content"),
-    ])
-    .with_renames(&[
-        rename(&["Bash"], "CommandLine", "command"),
-        rename(&["Read"], "AbsolutePath", "file_path"),
-        rename(&["Write", "Edit", "MultiEdit"], "TargetFile", "file_path"),
-        rename(&["Write"], "CodeContent", "content"),
-    ])
-    .with_fields(&[
-        ("conversationId", "session_id"),
-        ("transcriptPath", "transcript_path"),
-    ])
-    .with_notes(&[
-        "install writes the user file ~/.gemini/config/hooks.json only: the project file Antigravity reads is .agents/hooks.json itself",
-        "PreInvocation, PostInvocation and Stop did not run on agy 1.0.5, so they are not registered",
-        "the PostToolUse payload may carry no tool call; input keys other than CommandLine are unverified",
-    ]);
+// The table is data: `tables/antigravity.toml`, made Rust by `build.rs`.
+pub use super::tables::antigravity::TABLE;
 
 /// Agenthooks' entry: a named hook (called `hooks`, so the file reads like
 /// Claude's) in the user file, matcher `""` (a bare `*` is not a valid Go

@@ -18,35 +18,11 @@
 //! `launch-process` are from Augment's tool list, unverified.
 
 use super::claude_json::{ClaudeLike, Dialect};
-use super::table::claude_rows;
-use super::AnswerKind::Deny;
+use super::Info;
 use super::{project_and_home, InstallSpec, JsonSpec, Shape, TimeUnit};
-use super::{tool, Caps, Info, Table};
 
-/// Auggie's table: a deny before a tool is the one answer seen to work.
-pub static TABLE: Table = Table::new(claude_rows![observed:
-    SessionStart,
-    UserPromptSubmit as "PromptSubmit",
-    PreToolUse => Caps::of(&[Deny]),
-    PostToolUse, Notification, Stop, SessionEnd,
-])
-.with_tools(&[
-    tool("Bash", "launch-process"),
-    tool("Read", "view"),
-    tool("Write", "save-file"),
-    tool("Edit", "str-replace-editor"),
-    tool("WebFetch", "web-fetch"),
-    tool("WebSearch", "web-search"),
-])
-.with_fields(&[
-    ("conversation_id", "session_id"),
-    ("user_prompt", "prompt"),
-    ("tool_output", "tool_response"),
-])
-.with_notes(&[
-    "hooks run only when the Augment backend enables them (feature flag enable_hooks)",
-    "only a deny before a tool was seen to work; other answers are unverified and dropped",
-]);
+// The table is data: `tables/auggie.toml`, made Rust by `build.rs`.
+pub use super::tables::auggie::TABLE;
 
 /// Auggie reads Claude's shape in `settings.json`, timeout in milliseconds;
 /// its matcher is a JavaScript regex, where a bare `*` is invalid.

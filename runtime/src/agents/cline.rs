@@ -18,66 +18,16 @@
 use serde_json::{json, Map, Value};
 
 use super::deadline::{secs, Deadline};
-use super::AnswerKind::{Ask, Context, Deny, UpdatedInput};
 use super::Verdict;
-use super::{parse_if_string, rename, tool, Agent, Caps, EventRow, Info, Intent, Native, Table};
+use super::{parse_if_string, Agent, EventRow, Info, Intent, Native};
 use super::{InstallSpec, Registration, ScriptSpec, UserPath};
-use crate::protocol::{Event, EventName};
+use crate::protocol::Event;
+
+// The table is data: `tables/cline.toml`, made Rust by `build.rs`.
+pub use super::tables::cline::TABLE;
 
 /// The Cline adapter.
 pub struct Cline;
-
-const TOOL: Caps = Caps::of(&[Deny, Ask, UpdatedInput, Context]);
-const CONTEXT: Caps = Caps::of(&[Context]);
-
-/// Cline's table: the script names install writes, then the SDK's `hookName`s.
-pub static TABLE: Table = Table::new(&[
-    EventRow::new(EventName::SessionStart, "TaskStart", Caps::NONE),
-    EventRow::new(EventName::SessionStart, "TaskResume", Caps::NONE),
-    EventRow::new(EventName::UserPromptSubmit, "UserPromptSubmit", Caps::NONE),
-    EventRow::new(EventName::PreToolUse, "PreToolUse", TOOL),
-    EventRow::new(EventName::PostToolUse, "PostToolUse", CONTEXT),
-    EventRow::new(EventName::Notification, "Notification", Caps::NONE),
-    EventRow::new(EventName::Stop, "TaskComplete", Caps::NONE),
-    EventRow::new(EventName::StopFailure, "TaskError", Caps::NONE),
-    // Not wired for file hooks yet: decoded, not installed.
-    EventRow::new(EventName::PreCompact, "PreCompact", Caps::NONE).decode_only(),
-    EventRow::new(EventName::SessionEnd, "SessionShutdown", Caps::NONE),
-    EventRow::new(EventName::SessionStart, "agent_start", Caps::NONE).decode_only(),
-    EventRow::new(EventName::SessionStart, "agent_resume", Caps::NONE).decode_only(),
-    EventRow::new(EventName::UserPromptSubmit, "prompt_submit", Caps::NONE).decode_only(),
-    EventRow::new(EventName::PreToolUse, "tool_call", TOOL).decode_only(),
-    EventRow::new(EventName::PostToolUse, "tool_result", CONTEXT).decode_only(),
-    EventRow::new(EventName::Stop, "agent_end", Caps::NONE).decode_only(),
-    EventRow::new(EventName::StopFailure, "agent_error", Caps::NONE).decode_only(),
-    EventRow::new(EventName::SessionEnd, "session_shutdown", Caps::NONE).decode_only(),
-])
-.with_tools(&[
-    tool("Bash", "run_commands"),
-    tool("Bash", "execute_command"),
-    tool("Read", "read_files"),
-    tool("Read", "read_file"),
-    tool("Write", "write_to_file"),
-    tool("Edit", "replace_in_file"),
-    tool("Grep", "search_files"),
-    tool("LS", "list_files"),
-    tool("WebFetch", "fetch_web_content"),
-    tool("WebFetch", "web_fetch"),
-    tool("Agent", "spawn_agent"),
-])
-.with_renames(&[
-    rename(&[], "filePath", "file_path"),
-    rename(&["Read", "Write", "Edit"], "path", "file_path"),
-    rename(&["Grep"], "regex", "pattern"),
-    rename(&["Grep"], "file_pattern", "glob"),
-])
-.with_fields(&[("taskId", "session_id")])
-.with_notes(&[
-    "one script per event: install writes a script named after each event",
-    "a failed tool arrives as PostToolUse with success:false",
-    "MCP tools (use_mcp_tool) arrive as mcp__<server>__<tool>",
-    "rewrites (overrideInput) and ask (review) are read by the Cline SDK/CLI; the VS Code extension reads cancel and context only",
-]);
 
 /// Cline runs one executable per event, named after it, from its hooks
 /// directory.

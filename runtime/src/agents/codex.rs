@@ -15,62 +15,24 @@ use serde_json::{Map, Value};
 use super::claude_json::claude_json;
 use super::deadline::{secs, Deadline};
 use super::plan::{Intent, Verdict, DEFAULT_DENY};
-use super::table::claude_rows;
-use super::AnswerKind::{Allow, Block, Context, Deny, Stop, SystemMessage, UpdatedInput};
-use super::{tool, Agent, AnswerKind, Caps, EventRow, Info, Native, Table};
-use super::{InstallSpec, JsonSpec, Shape, TimeUnit, UserDir, UserPath};
+use super::{Agent, AnswerKind, EventRow, Info, Native};
+use super::{InstallSpec, JsonSpec, UserDir, UserPath};
 use crate::protocol::{Event, EventName, NoteKind};
+
+// The table is data: `tables/codex.toml`, made Rust by `build.rs`.
+pub use super::tables::codex::TABLE;
 
 /// The Codex adapter.
 pub struct Codex;
 
-const MESSAGE: Caps = Caps::of(&[SystemMessage]);
-const STOPPABLE: Caps = MESSAGE.with(&[Stop]);
-
-/// Codex's table: Claude's event names, each acting on less.
-pub static TABLE: Table = Table::new(claude_rows![
-    SessionStart => STOPPABLE.with(&[Context]),
-    SubagentStart => MESSAGE.with(&[Context]),
-    UserPromptSubmit => STOPPABLE.with(&[Block, Context]),
-    PreToolUse => MESSAGE.with(&[Deny, UpdatedInput, Context]),
-    PermissionRequest => MESSAGE.with(&[Deny, Allow]),
-    PostToolUse => STOPPABLE.with(&[Block, Context]),
-    PreCompact => STOPPABLE,
-    PostCompact => STOPPABLE,
-    SubagentStop => STOPPABLE.with(&[Block]),
-    Stop => STOPPABLE.with(&[Block]),
-    StopFailure => Caps::NONE,
-    SessionEnd => Caps::NONE,
-])
-.with_tools(&[
-    // Older releases send `Bash`; newer ones the real shell tool's name.
-    tool("Bash", "shell_command"),
-    tool("Bash", "exec_command"),
-    tool("Bash", "local_shell"),
-    tool("Bash", "shell"),
-    // Codex itself matches `Edit` and `Write` against apply_patch.
-    tool("Edit", "apply_patch"),
-    tool("Agent", "spawn_agent"),
-])
-.with_notes(&[
-    "hooks run only after they are trusted in Codex (`/hooks`)",
-    "before a tool, only Bash, apply_patch and MCP tools are hooked",
-    "apply_patch arrives as Write (only added files) or Edit: the patch in `command`, its first file's absolute `file_path`, `content` or `old_string`/`new_string`; several files: all under `file_paths` and `files`",
-    "a rewrite of Bash or apply_patch can change only `command`",
-    "ask and stop before a tool become a deny",
-]);
-
 /// The user directory Codex keeps its config in: `$CODEX_HOME`, default `~/.codex`.
-pub const CODEX_HOME: UserDir = UserDir::Var {
-    var: "CODEX_HOME",
-    default: ".codex",
-};
+pub const CODEX_HOME: UserDir = UserDir::var("CODEX_HOME", ".codex");
 
 /// Codex reads `hooks.json` (its root accepts only `description` and
 /// `hooks`), Claude's shape, timeout in seconds; the user layer lives in
 /// `$CODEX_HOME`.
 pub static INSTALL: InstallSpec = InstallSpec::json(
-    JsonSpec::claude(Shape::Nested, TimeUnit::Seconds),
+    JsonSpec::CLAUDE,
     ".codex/hooks.json",
     UserPath::new(CODEX_HOME, "hooks.json"),
 )

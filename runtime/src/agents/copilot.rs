@@ -18,87 +18,19 @@ use serde_json::{json, Map, Value};
 use super::claude_json::{put_verdict, BEHAVIOR, PERMISSION_DECISION};
 use super::deadline::{secs, Deadline};
 use super::plan::{non_empty, Intent, DEFAULT_DENY};
-use super::AnswerKind::{Allow, Ask, Block, Context, Deny, Stop, UpdatedInput};
 use super::DISABLE_ALL_HOOKS;
-use super::{parse_if_string, rename, tool, Agent, Caps, EventRow, Info, Native, Table};
+use super::{parse_if_string, Agent, EventRow, Info, Native};
 use super::{AlsoRuns, Field, InstallSpec, JsonSpec, Literal, Shape, TimeUnit, UserDir, UserPath};
 use crate::protocol::{Event, EventName};
+
+// The table is data: `tables/copilot.toml`, made Rust by `build.rs`.
+pub use super::tables::copilot::TABLE;
 
 /// The Copilot CLI adapter.
 pub struct Copilot;
 
-const CONTEXT: Caps = Caps::of(&[Context]);
-const KEEP_GOING: Caps = Caps::of(&[Block]);
-
-/// Copilot's table (native camelCase registrations).
-pub static TABLE: Table = Table::new(&[
-    EventRow::new(EventName::SessionStart, "sessionStart", CONTEXT),
-    EventRow::new(EventName::UserPromptSubmit, "userPromptSubmitted", CONTEXT),
-    EventRow::new(
-        EventName::PreToolUse,
-        "preToolUse",
-        Caps::of(&[Deny, Ask, Allow, UpdatedInput]),
-    ),
-    EventRow::new(
-        EventName::PermissionRequest,
-        "permissionRequest",
-        Caps::of(&[Deny, Allow, Stop]),
-    ),
-    EventRow::new(EventName::PostToolUse, "postToolUse", CONTEXT),
-    EventRow::new(EventName::PostToolUseFailure, "postToolUseFailure", CONTEXT),
-    EventRow::new(EventName::Notification, "notification", CONTEXT),
-    EventRow::new(EventName::SubagentStart, "subagentStart", Caps::NONE),
-    EventRow::new(EventName::SubagentStop, "subagentStop", KEEP_GOING),
-    EventRow::new(EventName::Stop, "agentStop", KEEP_GOING),
-    EventRow::new(EventName::StopFailure, "errorOccurred", Caps::NONE),
-    EventRow::new(EventName::PreCompact, "preCompact", Caps::NONE),
-    EventRow::new(EventName::SessionEnd, "sessionEnd", Caps::NONE),
-])
-.with_tools(&[
-    tool("Bash", "bash"),
-    tool("PowerShell", "powershell"),
-    tool("Read", "view"),
-    tool("Write", "create"),
-    tool("Edit", "edit"),
-    tool("Edit", "str_replace_editor"),
-    tool("Edit", "apply_patch"),
-    tool("Grep", "grep"),
-    tool("Grep", "rg"),
-    tool("Glob", "glob"),
-    tool("WebFetch", "web_fetch"),
-    tool("WebSearch", "web_search"),
-    tool("AskUserQuestion", "ask_user"),
-    tool("TodoWrite", "update_todo"),
-    tool("Agent", "task"),
-])
-// Copilot's file tools follow str_replace_editor's parameter names
-// (unverified beyond the docs' tool table).
-.with_renames(&[
-    rename(&["Read", "Write", "Edit"], "path", "file_path"),
-    rename(&["Write"], "file_text", "content"),
-    rename(&["Edit"], "old_str", "old_string"),
-    rename(&["Edit"], "new_str", "new_string"),
-])
-.with_fields(&[
-    ("sessionId", "session_id"),
-    ("transcriptPath", "transcript_path"),
-    ("permissionSuggestions", "permission_suggestions"),
-    ("initialPrompt", "initial_prompt"),
-    // Claude-format payloads name the result differently from Claude Code.
-    ("tool_result", "tool_response"),
-])
-.with_notes(&[
-    "the payload does not name the event: install passes it with --event",
-    "every answer is JSON with exit 0: exit 2 loses its reason, and any non-zero exit denies",
-    "additionalContext before a tool is dropped by Copilot (github/copilot-cli#2585)",
-    "the cloud agent treats ask as deny",
-]);
-
 /// The user directory Copilot CLI keeps its config in: `$COPILOT_HOME`, default `~/.copilot`.
-pub const COPILOT_HOME: UserDir = UserDir::Var {
-    var: "COPILOT_HOME",
-    default: ".copilot",
-};
+pub const COPILOT_HOME: UserDir = UserDir::var("COPILOT_HOME", ".copilot");
 
 /// Copilot CLI reads every file in `.github/hooks` (and `$COPILOT_HOME/hooks`):
 /// we keep a file of our own with a `version`, camelCase (native) event keys

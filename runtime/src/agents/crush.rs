@@ -12,44 +12,14 @@
 //! user file `$XDG_CONFIG_HOME/crush/crush.json`). Tool names are lowercase
 //! (`^bash$` in the docs' example); the others are unverified.
 
-use super::claude::TOOL;
 use super::claude_json::{ClaudeLike, Dialect};
 use super::deadline::{secs, Deadline};
-use super::tool;
-use super::AnswerKind::{Ask, SystemMessage};
+use super::Info;
 use super::COMMAND_AND_TIMEOUT;
-use super::{Caps, EventRow, Info, Table};
 use super::{InstallSpec, JsonSpec, Shape, UserDir, UserPath};
-use crate::protocol::EventName;
 
-/// Allow, deny, halt, rewrite and context (its skill's list); no ask.
-const PRE_TOOL: Caps = TOOL.without(&[Ask, SystemMessage]);
-
-/// Crush's table. Only PreToolUse is registered: a build from before the
-/// 13-event release rejects the whole config over an event name it does not
-/// know.
-pub static TABLE: Table = Table::new(&[
-    EventRow::new(EventName::PreToolUse, "PreToolUse", PRE_TOOL),
-    EventRow::new(EventName::PostToolUse, "PostToolUse", Caps::NONE).decode_only(),
-    EventRow::new(EventName::SessionStart, "SessionStart", Caps::NONE).decode_only(),
-    EventRow::new(EventName::SessionEnd, "SessionEnd", Caps::NONE).decode_only(),
-])
-.with_tools(&[
-    tool("Bash", "bash"),
-    tool("Read", "view"),
-    tool("Write", "write"),
-    tool("Edit", "edit"),
-    tool("MultiEdit", "multiedit"),
-    tool("Glob", "glob"),
-    tool("Grep", "grep"),
-    tool("LS", "ls"),
-    tool("WebFetch", "fetch"),
-    tool("Agent", "agent"),
-])
-.with_notes(&[
-    "install registers PreToolUse only: older Crush rejects the whole config over an unknown event",
-    "hooks see only the top-level agent's tool calls, not a sub-agent's",
-]);
+// The table is data: `tables/crush.toml`, made Rust by `build.rs`.
+pub use super::tables::crush::TABLE;
 
 /// Crush reads `hooks` in `crush.json` (JSONC): flat `{command, timeout}`
 /// handlers, no `type`.

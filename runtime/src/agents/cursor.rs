@@ -14,73 +14,16 @@ use serde_json::{json, Map, Value};
 
 use super::claude_json::verdict_str;
 use super::plan::{non_empty, Intent, DEFAULT_DENY};
-use super::AnswerKind::{Allow, Ask, Block, Context, Deny, SystemMessage, UpdatedInput};
 use super::COMMAND_AND_TIMEOUT;
 use super::{project_and_home, InstallSpec, JsonSpec, Literal, Shape};
-use super::{tool, Agent, AlsoRuns, Caps, EventRow, Info, Native, Table};
+use super::{Agent, AlsoRuns, EventRow, Info, Native};
 use crate::protocol::{Event, EventName};
+
+// The table is data: `tables/cursor.toml`, made Rust by `build.rs`.
+pub use super::tables::cursor::TABLE;
 
 /// The Cursor adapter.
 pub struct Cursor;
-
-const PERMISSION: Caps = Caps::of(&[Deny, Ask, Allow, SystemMessage]);
-const CONTEXT: Caps = Caps::of(&[Context]);
-const FOLLOW_UP: Caps = Caps::of(&[Block]);
-
-/// Cursor's table.
-pub static TABLE: Table = Table::new(&[
-    EventRow::new(EventName::SessionStart, "sessionStart", CONTEXT),
-    EventRow::new(
-        EventName::UserPromptSubmit,
-        "beforeSubmitPrompt",
-        Caps::of(&[Block]),
-    ),
-    EventRow::new(
-        EventName::PreToolUse,
-        "preToolUse",
-        PERMISSION.with(&[UpdatedInput]),
-    ),
-    EventRow::new(EventName::PreToolUse, "beforeShellExecution", PERMISSION)
-        .for_tool("Bash")
-        .decode_only(),
-    EventRow::new(EventName::PreToolUse, "beforeMCPExecution", PERMISSION).decode_only(),
-    EventRow::new(
-        EventName::PreToolUse,
-        "beforeReadFile",
-        PERMISSION.without(&[Ask]),
-    )
-    .for_tool("Read")
-    .decode_only(),
-    EventRow::new(EventName::PostToolUse, "postToolUse", CONTEXT),
-    EventRow::new(EventName::PostToolUse, "afterShellExecution", Caps::NONE)
-        .for_tool("Bash")
-        .decode_only(),
-    EventRow::new(EventName::PostToolUse, "afterMCPExecution", Caps::NONE).decode_only(),
-    EventRow::new(EventName::PostToolUse, "afterFileEdit", Caps::NONE)
-        .for_tool("Edit")
-        .decode_only(),
-    EventRow::new(
-        EventName::PostToolUseFailure,
-        "postToolUseFailure",
-        Caps::NONE,
-    ),
-    EventRow::new(EventName::SubagentStart, "subagentStart", Caps::NONE),
-    EventRow::new(EventName::SubagentStop, "subagentStop", FOLLOW_UP),
-    EventRow::new(EventName::Stop, "stop", FOLLOW_UP),
-    EventRow::new(EventName::PreCompact, "preCompact", Caps::NONE),
-    EventRow::new(EventName::SessionEnd, "sessionEnd", Caps::NONE),
-])
-.with_tools(&[
-    tool("Bash", "Shell"),
-    tool("Edit", "StrReplace"),
-    tool("Agent", "Task"),
-])
-.with_fields(&[("conversation_id", "session_id")])
-.with_notes(&[
-    "keep going at stop is a follow-up message (Cursor's loop limit applies)",
-    "before MCP tools: the server is not named, so tools arrive as mcp__cursor__<tool>",
-    "most of Cursor's hook protocol is documented only in part (unverified)",
-]);
 
 /// Cursor reads `hooks.json` with a `version`, camelCase events and flat
 /// handlers, timeout in seconds.

@@ -16,25 +16,11 @@
 //! verdict before a tool is claimed.
 
 use super::claude_json::{ClaudeLike, Dialect};
-use super::table::claude_rows;
-use super::AnswerKind::{Allow, Deny};
-use super::{tool, AlsoRuns, Caps, Info, Table, UserPath};
+use super::{AlsoRuns, Info, UserPath};
 use super::{InstallSpec, JsonSpec, Shape, TimeUnit, UserDir};
 
-const VERDICT: Caps = Caps::of(&[Deny, Allow]);
-
-/// Devin's table.
-pub static TABLE: Table = Table::new(claude_rows![observed:
-    SessionStart, UserPromptSubmit,
-    PreToolUse => VERDICT,
-    PermissionRequest => VERDICT,
-    PostToolUse, Stop, SessionEnd,
-])
-.with_tools(&[tool("Bash", "exec"), tool("Edit", "edit")])
-.with_notes(&[
-    "Devin also runs .claude/settings.json: with both installed, the Claude entry steps aside under Devin",
-    "only a verdict before a tool is claimed; other answers are unverified and dropped",
-]);
+// The table is data: `tables/devin.toml`, made Rust by `build.rs`.
+pub use super::tables::devin::TABLE;
 
 /// Devin reads `hooks` in `.devin/config.json` (user:
 /// `~/.config/devin/config.json`), Claude's shape; `""` matches every tool.

@@ -9,36 +9,14 @@
 //! seen in primary sources, the other tool names are unverified.
 
 use super::claude_json::{ClaudeLike, Dialect};
-use super::table::claude_rows;
-use super::{project_and_home, InstallSpec, JsonSpec, Shape, TimeUnit};
-use super::{tool, Info, Table};
+use super::Info;
+use super::{project_and_home, InstallSpec, JsonSpec};
 
-/// Factory Droid's table.
-pub static TABLE: Table = Table::new(claude_rows![
-    SessionStart,
-    UserPromptSubmit,
-    PreToolUse,
-    PostToolUse,
-    Notification,
-    SubagentStop,
-    Stop,
-    PreCompact,
-    SessionEnd,
-])
-.with_tools(&[
-    tool("Bash", "Execute"),
-    tool("Write", "Create"),
-    tool("WebFetch", "FetchUrl"),
-    tool("Agent", "Task"),
-])
-.with_notes(&["tool names other than Execute, Create and Edit are unverified"]);
+// The table is data: `tables/factory.toml`, made Rust by `build.rs`.
+pub use super::tables::factory::TABLE;
 
 /// Factory Droid reads Claude's shape from `hooks.json`, timeout in seconds.
-pub static INSTALL: InstallSpec = project_and_home!(
-    JsonSpec::claude(Shape::Nested, TimeUnit::Seconds),
-    ".factory",
-    "hooks.json"
-);
+pub static INSTALL: InstallSpec = project_and_home!(JsonSpec::CLAUDE, ".factory", "hooks.json");
 
 /// The Factory Droid adapter.
 pub static AGENT: ClaudeLike = ClaudeLike::new(

@@ -17,71 +17,15 @@ use serde_json::{json, Map, Value};
 use super::claude_json::{put_verdict, verdict_str, write_common, VerdictKeys};
 use super::deadline::{secs, Deadline};
 use super::plan::{Intent, DEFAULT_DENY};
-use super::AnswerKind::{Allow, Ask, Block, Context, Deny, Stop, SystemMessage, UpdatedInput};
 use super::{project_and_home, Field, InstallSpec, JsonSpec, Literal, Shape, TimeUnit};
-use super::{rename, tool, Agent, Caps, EventRow, Info, Native, Table};
-use crate::protocol::{Event, EventName, Note};
+use super::{Agent, EventRow, Info, Native};
+use crate::protocol::{Event, Note};
+
+// The table is data: `tables/gemini.toml`, made Rust by `build.rs`.
+pub use super::tables::gemini::TABLE;
 
 /// The Gemini CLI adapter.
 pub struct Gemini;
-
-/// Gemini's table.
-pub static TABLE: Table = Table::new(&[
-    EventRow::new(
-        EventName::SessionStart,
-        "SessionStart",
-        Caps::of(&[Context, SystemMessage]),
-    ),
-    EventRow::new(
-        EventName::UserPromptSubmit,
-        "BeforeAgent",
-        Caps::of(&[Context, Block, Stop, SystemMessage]),
-    ),
-    EventRow::new(
-        EventName::PreToolUse,
-        "BeforeTool",
-        Caps::of(&[Deny, Ask, Allow, UpdatedInput, Stop, SystemMessage]),
-    ),
-    EventRow::new(
-        EventName::PostToolUse,
-        "AfterTool",
-        Caps::of(&[Context, Block, Stop, SystemMessage]),
-    ),
-    EventRow::new(
-        EventName::Stop,
-        "AfterAgent",
-        Caps::of(&[Block, Stop, SystemMessage]),
-    ),
-    EventRow::new(EventName::PreCompact, "PreCompress", Caps::NONE),
-    EventRow::new(EventName::Notification, "Notification", Caps::NONE),
-    EventRow::new(EventName::SessionEnd, "SessionEnd", Caps::NONE),
-])
-.with_tools(&[
-    tool("Bash", "run_shell_command"),
-    tool("Read", "read_file"),
-    tool("Write", "write_file"),
-    tool("Edit", "replace"),
-    tool("Glob", "glob"),
-    tool("Grep", "grep_search"),
-    tool("Grep", "search_file_content"),
-    tool("LS", "list_directory"),
-    tool("WebFetch", "web_fetch"),
-    tool("WebSearch", "google_web_search"),
-    tool("Agent", "invoke_agent"),
-    tool("TodoWrite", "write_todos"),
-    tool("AskUserQuestion", "ask_user"),
-    tool("ExitPlanMode", "exit_plan_mode"),
-])
-.with_renames(&[
-    rename(&["Glob", "Grep", "LS"], "dir_path", "path"),
-    rename(&["Grep"], "include_pattern", "glob"),
-])
-.with_notes(&[
-    "AfterTool serves PostToolUse for failed tools too (the error is in tool_response)",
-    "MCP tools arrive as mcp__<server>__<tool> (from mcp_context)",
-    "Read's start_line/end_line arrive as offset/limit",
-    "allow does not skip Gemini's own policy checks",
-]);
 
 /// Gemini CLI reads `hooks` in `settings.json` (JSONC allowed) under its own
 /// event names; the timeout is in milliseconds and `name` is shown in its UI;

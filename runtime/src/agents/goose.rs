@@ -15,30 +15,11 @@
 
 use super::claude_json::{ClaudeLike, Dialect};
 use super::deadline::{secs, Deadline};
-use super::table::claude_rows;
-use super::AnswerKind::{Allow, Deny};
-use super::{tool, Caps, Info, Table};
+use super::Info;
 use super::{InstallSpec, JsonSpec, Shape, TimeUnit, UserPath};
 
-/// Goose's table: every event is observed, only PreToolUse is answered.
-pub static TABLE: Table = Table::new(claude_rows![observed:
-    SessionStart, UserPromptSubmit,
-    PreToolUse => Caps::of(&[Deny, Allow]),
-    PostToolUse, PostToolUseFailure, Stop, SessionEnd,
-])
-.with_tools(&[
-    tool("Bash", "developer__shell"),
-    tool("Edit", "developer__text_editor"),
-])
-.with_fields(&[
-    ("tool_output", "tool_response"),
-    ("working_dir", "cwd"),
-    ("message", "prompt"),
-])
-.with_notes(&[
-    "only PreToolUse waits for an answer; Goose's own file-and-shell events are not registered (PreToolUse covers them)",
-    "hooks load from a plugin directory: .agents/plugins/agenthooks/hooks/hooks.json",
-]);
+// The table is data: `tables/goose.toml`, made Rust by `build.rs`.
+pub use super::tables::goose::TABLE;
 
 /// Our plugin's `hooks/hooks.json`: Claude's shape, matcher `""`, seconds.
 pub static INSTALL: InstallSpec = InstallSpec::json(

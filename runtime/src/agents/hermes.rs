@@ -23,45 +23,18 @@ use serde_json::{json, Map, Value};
 
 use super::deadline::{secs, Deadline};
 use super::plan::DEFAULT_DENY;
-use super::AnswerKind::{Context, Deny, UpdatedInput};
-use super::{rename, tool, Agent, Caps, EventRow, Field, Info, Intent, Native, Table, Verdict};
+use super::{Agent, EventRow, Field, Info, Intent, Native, Verdict};
 use super::{InstallSpec, Registration, TimeUnit, UserDir, UserPath, YamlSpec, USER_ONLY};
-use crate::protocol::{Event, EventName};
+use crate::protocol::Event;
+
+// The table is data: `tables/hermes.toml`, made Rust by `build.rs`.
+pub use super::tables::hermes::TABLE;
 
 /// Hermes' home: `HERMES_HOME`, else `~/.hermes`.
-const HOME: UserDir = UserDir::Var {
-    var: "HERMES_HOME",
-    default: ".hermes",
-};
+const HOME: UserDir = UserDir::var("HERMES_HOME", ".hermes");
 
 /// The Hermes adapter.
 pub struct Hermes;
-
-/// Hermes' table: its shell-hook events under their own names.
-pub static TABLE: Table = Table::new(&[
-    EventRow::new(EventName::SessionStart, "on_session_start", Caps::NONE),
-    EventRow::new(EventName::UserPromptSubmit, "pre_llm_call", Caps::of(&[Context])),
-    EventRow::new(
-        EventName::PreToolUse,
-        "pre_tool_call",
-        Caps::of(&[Deny, UpdatedInput]),
-    ),
-    EventRow::new(EventName::PostToolUse, "post_tool_call", Caps::NONE),
-    EventRow::new(EventName::SubagentStop, "subagent_stop", Caps::NONE),
-    EventRow::new(EventName::SessionEnd, "on_session_end", Caps::NONE),
-])
-.with_tools(&[
-    tool("Bash", "terminal"),
-    tool("Read", "read_file"),
-    tool("Write", "write_file"),
-    tool("Edit", "patch"),
-])
-.with_renames(&[rename(&["Read", "Write", "Edit"], "path", "file_path")])
-.with_notes(&[
-    "user-level hooks only, in `~/.hermes/config.yaml` (`HERMES_HOME`)",
-    "Hermes asks once per hook at a terminal before running it; non-interactive runs need `hooks_auto_accept: true` or HERMES_ACCEPT_HOOKS=1",
-    "only pre_tool_call can block or rewrite; context reaches the model at pre_llm_call",
-]);
 
 /// Our entry: `command` (in `sh -c`) and `timeout` in seconds.
 pub static INSTALL: InstallSpec = InstallSpec::new(

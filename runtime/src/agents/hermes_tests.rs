@@ -2,6 +2,7 @@ use serde_json::json;
 
 use super::*;
 use crate::agents::tests::*;
+use crate::protocol::EventName;
 
 fn pre_tool(tool: &str, input: Value) -> Value {
     json!({

@@ -35,10 +35,12 @@ pub enum UserDir {
 
 impl UserDir {
     /// `$XDG_CONFIG_HOME`, default `~/.config`: not one agent's, many honour it.
-    pub const XDG_CONFIG_HOME: UserDir = UserDir::Var {
-        var: "XDG_CONFIG_HOME",
-        default: ".config",
-    };
+    pub const XDG_CONFIG_HOME: UserDir = UserDir::var("XDG_CONFIG_HOME", ".config");
+
+    /// The directory `$var` names, default `default` under `$HOME`.
+    pub const fn var(var: &'static str, default: &'static str) -> UserDir {
+        UserDir::Var { var, default }
+    }
 }
 
 /// A path under one of the user's directories.
@@ -170,6 +172,10 @@ impl JsonSpec {
             off: &[],
         }
     }
+
+    /// Claude Code's own file: nested entries of Claude's handler, timeout
+    /// in seconds (what Codex, Factory, Qoder and sema-core read).
+    pub const CLAUDE: JsonSpec = JsonSpec::claude(Shape::Nested, TimeUnit::Seconds);
 
     /// Claude's handler (`type`, `command`, `timeout` in `unit`) under
     /// `shape`: what the agents that copy Claude's file format read.
@@ -442,7 +448,7 @@ impl InstallSpec {
 /// layout most agents share, spelled once.
 ///
 /// ```ignore
-/// project_and_home!(JsonSpec::claude(Shape::Nested, TimeUnit::Seconds), ".qoder", "settings.json")
+/// project_and_home!(JsonSpec::CLAUDE, ".qoder", "settings.json")
 /// ```
 macro_rules! project_and_home {
     ($json:expr, $dir:literal, $file:literal) => {

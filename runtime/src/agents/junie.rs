@@ -12,21 +12,11 @@
 //! runner shares; everything else is dropped with a note.
 
 use super::claude_json::{ClaudeLike, Dialect};
-use super::table::claude_rows;
-use super::AnswerKind::Deny;
-use super::{Caps, Info, Table, USER_ONLY};
+use super::{Info, USER_ONLY};
 use super::{InstallSpec, JsonSpec, Shape, TimeUnit, UserPath};
 
-/// Junie's table.
-pub static TABLE: Table = Table::new(claude_rows![observed:
-    SessionStart, UserPromptSubmit,
-    PreToolUse => Caps::of(&[Deny]),
-    PermissionRequest, Stop, StopFailure, SessionEnd,
-])
-.with_notes(&[
-    "user-level hooks only: Junie ignores a project's hooks",
-    "answers by exit 2 only (a deny before a tool); Junie's JSON answer is undocumented",
-]);
+// The table is data: `tables/junie.toml`, made Rust by `build.rs`.
+pub use super::tables::junie::TABLE;
 
 /// Junie reads `hooks` in `~/.junie/config.json`; the matcher is written as
 /// the regex `.*` (its syntax is not documented beyond "tool name").

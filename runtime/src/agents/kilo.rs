@@ -54,8 +54,6 @@ impl Agent for Kilo {
 
 #[cfg(test)]
 mod tests {
-    use std::path::Path;
-
     use serde_json::json;
 
     use super::*;
@@ -81,11 +79,7 @@ mod tests {
 
     #[test]
     fn the_plugin_calls_run_as_kilo_in_kilos_plugin_dir() {
-        let Registration::Plugin(spec) = INSTALL.registration else {
-            panic!("kilo registers by plugin");
-        };
-        let events: Vec<_> = Kilo.table().installed().collect();
-        let src = (spec.text)(Path::new("agenthooks"), &events);
+        let src = crate::agents::tests::plugin_source(&Kilo);
         assert!(src.contains(r#"const AGENT = "kilo";"#));
         assert!(src.lines().any(|l| crate::install::is_ours(l, "kilo")));
         assert!(!src.lines().any(|l| crate::install::is_ours(l, "opencode")));

@@ -24,45 +24,14 @@
 
 use super::claude_json::{ClaudeLike, Dialect};
 use super::deadline::{secs, Deadline};
-use super::table::claude_rows;
-use super::AnswerKind::{Block, Deny};
-use super::{rename, tool, Caps, Field, Info, InstallSpec, Registration, Table, TimeUnit};
+use super::{Field, Info, InstallSpec, Registration, TimeUnit};
 use super::{TomlSpec, UserDir, UserPath, USER_ONLY};
 
-/// Kimi's home: `KIMI_CODE_HOME`, else `~/.kimi-code`.
-const HOME: UserDir = UserDir::Var {
-    var: "KIMI_CODE_HOME",
-    default: ".kimi-code",
-};
+// The table is data: `tables/kimi.toml`, made Rust by `build.rs`.
+pub use super::tables::kimi::TABLE;
 
-/// Kimi's table: Claude's names; a block acts at PreToolUse (deny),
-/// UserPromptSubmit and Stop (keep going) only.
-pub static TABLE: Table = Table::new(claude_rows![observed:
-    SessionStart,
-    UserPromptSubmit => Caps::of(&[Block]),
-    PreToolUse => Caps::of(&[Deny]),
-    PostToolUse, PostToolUseFailure, Notification,
-    SubagentStart, SubagentStop,
-    Stop => Caps::of(&[Block]),
-    StopFailure, PreCompact, PostCompact, SessionEnd,
-])
-.with_tools(&[
-    tool("Bash", "Bash"),
-    tool("Read", "Read"),
-    tool("Write", "Write"),
-    tool("Edit", "Edit"),
-    tool("Glob", "Glob"),
-    tool("Grep", "Grep"),
-    tool("Agent", "Agent"),
-    tool("WebSearch", "WebSearch"),
-    tool("AskUserQuestion", "AskUserQuestion"),
-])
-.with_renames(&[rename(&["Read", "Write", "Edit"], "path", "file_path")])
-.with_notes(&[
-    "user-level hooks only: Kimi reads `[[hooks]]` in `~/.kimi-code/config.toml` (`KIMI_CODE_HOME`)",
-    "answers by exit 2 only: a deny before a tool, a blocked prompt, or a reason to keep going at Stop; context is not passed on",
-    "Kimi reads its config at start: restart it after install",
-]);
+/// Kimi's home: `KIMI_CODE_HOME`, else `~/.kimi-code`.
+const HOME: UserDir = UserDir::var("KIMI_CODE_HOME", ".kimi-code");
 
 /// Our table: `event`, then `command` and `timeout` (no `matcher`: every
 /// target), the only keys Kimi accepts.

@@ -14,49 +14,15 @@ use serde_json::{json, Map, Value};
 
 use super::deadline::{secs, Deadline};
 use super::plan::{Intent, DEFAULT_DENY};
-use super::AnswerKind::{Context, Deny};
 use super::{project_and_home, Field, InstallSpec, JsonSpec, Literal, Shape, TimeUnit};
-use super::{rename, tool, Agent, Caps, EventRow, Info, Native, Table};
-use crate::protocol::{Event, EventName};
+use super::{Agent, EventRow, Info, Native};
+use crate::protocol::Event;
+
+// The table is data: `tables/kiro.toml`, made Rust by `build.rs`.
+pub use super::tables::kiro::TABLE;
 
 /// The Kiro CLI adapter.
 pub struct Kiro;
-
-const CONTEXT: Caps = Caps::of(&[Context]);
-
-/// Kiro's table.
-pub static TABLE: Table = Table::new(&[
-    EventRow::new(EventName::SessionStart, "agentSpawn", CONTEXT),
-    EventRow::new(EventName::UserPromptSubmit, "userPromptSubmit", CONTEXT),
-    EventRow::new(
-        EventName::PreToolUse,
-        "preToolUse",
-        Caps::of(&[Deny]),
-    ),
-    EventRow::new(EventName::PostToolUse, "postToolUse", Caps::NONE),
-    EventRow::new(EventName::Stop, "stop", Caps::NONE),
-])
-.with_tools(&[
-    // `execute_bash` was renamed `shell` (kirodotdev/Kiro#4810).
-    tool("Bash", "shell"),
-    tool("Bash", "execute_bash"),
-    tool("Read", "fs_read"),
-    tool("Write", "fs_write"),
-])
-.with_renames(&[
-    rename(&["Write", "Edit"], "path", "file_path"),
-    rename(&["Write"], "file_text", "content"),
-    rename(&["Edit"], "old_str", "old_string"),
-    rename(&["Edit"], "new_str", "new_string"),
-])
-.with_notes(&[
-    "answers by exit code: exit 2 with the reason on stderr blocks preToolUse only",
-    "context only at agentSpawn and userPromptSubmit (plain stdout)",
-    "fs_write with command str_replace arrives as Edit; fs_read's first operations[].path as file_path",
-    "MCP tools @server/tool arrive as mcp__server__tool",
-    "no session id, tool call id or message channel: ids are derived; a deny's text is its exit-2 reason",
-])
-.with_plain_stdout();
 
 /// Kiro CLI reads `hooks` inside an agent config; we keep our own agent,
 /// `agenthooks`, so the user's agents stay untouched. Flat handlers,

@@ -13,6 +13,16 @@ fn ok(hook: &NativeHook) -> &Imported {
     hook.import.as_ref().unwrap()
 }
 
+/// The hook's import, checked to serve `event` with `matcher`.
+fn imported_at<'a>(hook: &'a NativeHook, event: EventName, matcher: Option<&str>) -> &'a Imported {
+    let imported = ok(hook);
+    assert_eq!(
+        (imported.event, imported.matcher.as_deref()),
+        (event, matcher)
+    );
+    imported
+}
+
 fn handler(v: Value) -> Map<String, Value> {
     v.as_object().unwrap().clone()
 }
@@ -51,11 +61,7 @@ fn gemini_events_tools_milliseconds_and_variables_are_claude_s() {
         hooks[0].command.as_deref(),
         Some("$GEMINI_PROJECT_DIR/.gemini/guard.sh ${GEMINI_SESSION_ID}")
     );
-    let done = ok(&hooks[1]);
-    assert_eq!(
-        (done.event, done.matcher.as_deref()),
-        (EventName::Stop, None)
-    );
+    let done = imported_at(&hooks[1], EventName::Stop, None);
     assert_eq!(done.handler["timeout"], json!(1.5));
     let model = hooks[2].import.as_ref().unwrap_err();
     assert!(
@@ -82,11 +88,7 @@ fn claude_hooks_are_carried_as_they_are_but_types_agenthooks_does_not_run() {
         hooks[1].import.as_ref().unwrap_err(),
         "type `prompt` is not run by agenthooks"
     );
-    let http = ok(&hooks[2]);
-    assert_eq!(
-        (http.event, http.matcher.as_deref()),
-        (EventName::SessionStart, Some("startup"))
-    );
+    imported_at(&hooks[2], EventName::SessionStart, Some("startup"));
 }
 
 #[test]
@@ -121,31 +123,19 @@ fn flat_agents_events_about_one_tool_match_that_tool() {
             "afterFileEdit": [{"command": "./hooks/format.sh"}]
         }}),
     );
-    let guard = ok(&cursor[0]);
-    assert_eq!(
-        (guard.event, guard.matcher.as_deref()),
-        (EventName::PreToolUse, Some("Bash"))
-    );
+    let guard = imported_at(&cursor[0], EventName::PreToolUse, Some("Bash"));
     assert_eq!(
         guard.handler,
         handler(
             json!({"type": "command", "command": "$CLAUDE_PROJECT_DIR/guard.sh", "timeout": 10})
         )
     );
-    let format = ok(&cursor[1]);
-    assert_eq!(
-        (format.event, format.matcher.as_deref()),
-        (EventName::PostToolUse, Some("Edit"))
-    );
+    imported_at(&cursor[1], EventName::PostToolUse, Some("Edit"));
     let windsurf = read_as(
         "windsurf",
         json!({"hooks": {"pre_run_command": [{"command": "./fmt.sh", "show_output": true}]}}),
     );
-    let fmt = ok(&windsurf[0]);
-    assert_eq!(
-        (fmt.event, fmt.matcher.as_deref()),
-        (EventName::PreToolUse, Some("Bash"))
-    );
+    let fmt = imported_at(&windsurf[0], EventName::PreToolUse, Some("Bash"));
     assert_eq!(fmt.dropped, ["`show_output`: Windsurf only"]);
 }
 
@@ -158,11 +148,7 @@ fn kiro_matchers_and_timeout_ms() {
             "preToolUse": [{"matcher": "execute_bash|@git", "command": "./guard.sh"}]
         }}),
     );
-    let fmt = ok(&hooks[0]);
-    assert_eq!(
-        (fmt.event, fmt.matcher.as_deref()),
-        (EventName::PostToolUse, Some("Write"))
-    );
+    let fmt = imported_at(&hooks[0], EventName::PostToolUse, Some("Write"));
     assert_eq!(
         fmt.handler,
         handler(json!({"type": "command", "command": "cargo fmt", "timeout": 1.5}))

@@ -31,74 +31,16 @@ use serde_json::{json, Map, Value};
 
 use super::claude_json::verdict_str;
 use super::plan::DEFAULT_DENY;
-use super::AnswerKind::{Allow, Ask, Block, Context, Deny, UpdatedInput};
-use super::{rename, tool, Agent, Caps, EventRow, Info, Intent, Native, Table, Verdict};
 use super::{shim, InstallSpec, PluginSpec, Registration, UserDir, UserPath};
+use super::{Agent, EventRow, Info, Intent, Native, Verdict};
 use crate::protocol::{Event, EventName};
 use std::path::Path;
 
+// The table is data: `tables/opencode.toml`, made Rust by `build.rs`.
+pub use super::tables::opencode::TABLE;
+
 /// The OpenCode adapter.
 pub struct OpenCode;
-
-/// OpenCode's table.
-pub static TABLE: Table = Table::new(&[
-    EventRow::new(EventName::SessionStart, "session.created", Caps::NONE),
-    EventRow::new(
-        EventName::UserPromptSubmit,
-        "chat.message",
-        Caps::of(&[Context, Block]),
-    ),
-    EventRow::new(
-        EventName::PreToolUse,
-        "tool.execute.before",
-        Caps::of(&[Deny, UpdatedInput]),
-    ),
-    EventRow::new(
-        EventName::PermissionRequest,
-        "permission.ask",
-        Caps::of(&[Deny, Ask, Allow]),
-    ),
-    EventRow::new(
-        EventName::PostToolUse,
-        "tool.execute.after",
-        Caps::of(&[Context, Block]),
-    ),
-    EventRow::new(EventName::Stop, "session.idle", Caps::NONE),
-    EventRow::new(EventName::StopFailure, "session.error", Caps::NONE),
-    EventRow::new(
-        EventName::PreCompact,
-        "experimental.session.compacting",
-        Caps::of(&[Context]),
-    ),
-    EventRow::new(EventName::PostCompact, "session.compacted", Caps::NONE),
-])
-.with_tools(&[
-    tool("Bash", "bash"),
-    tool("Read", "read"),
-    tool("Write", "write"),
-    tool("Edit", "edit"),
-    tool("Edit", "patch"),
-    tool("Glob", "glob"),
-    tool("Grep", "grep"),
-    tool("LS", "list"),
-    tool("WebFetch", "webfetch"),
-    tool("WebSearch", "websearch"),
-    tool("Agent", "task"),
-    tool("TodoWrite", "todowrite"),
-    tool("AskUserQuestion", "question"),
-])
-.with_renames(&[
-    rename(&[], "filePath", "file_path"),
-    rename(&["Edit"], "oldString", "old_string"),
-    rename(&["Edit"], "newString", "new_string"),
-    rename(&["Edit"], "replaceAll", "replace_all"),
-])
-.with_notes(&[
-    "runs through a plugin that install writes; it calls agenthooks for each hook",
-    "before a tool: deny and rewrite; ask and allow work at permission.ask",
-    "session.created/idle/error and compacted are observed only (bus events)",
-    "subagent and batch tool calls may bypass tool.execute.before (anomalyco/opencode#5894)",
-]);
 
 /// OpenCode has no command hooks: install writes a plugin (`plugin`) that
 /// spawns the binary, in its plugins directory.

@@ -2,7 +2,7 @@ use serde_json::json;
 
 use super::*;
 use crate::agents::tests::*;
-use crate::agents::{Agent, DecodeError, Native};
+use crate::agents::{Agent, Caps, DecodeError, Native, Table};
 use crate::protocol::{Answer, Event, EventName};
 
 // Payloads as the plugin written by `install` sends them (see the module docs).
@@ -184,12 +184,9 @@ fn plugin_registers_installed_hooks_and_bus_events_only() {
 /// The spec's text is OpenCode's: a fork reusing [`plugin`] names itself.
 #[test]
 fn the_install_spec_writes_this_agents_plugin() {
-    let Registration::Plugin(spec) = INSTALL.registration else {
-        panic!("opencode registers by plugin");
-    };
-    let events: Vec<_> = TABLE.installed().collect();
-    let src = (spec.text)(Path::new("agenthooks"), &events);
+    let src = plugin_source(&OpenCode);
     assert!(src.lines().any(|l| crate::install::is_ours(l, "opencode")));
+    let events: Vec<_> = TABLE.installed().collect();
     let fork = plugin("kilo", Path::new("agenthooks"), &events);
     assert!(fork.contains(r#"const AGENT = "kilo";"#));
     assert!(!fork.lines().any(|l| crate::install::is_ours(l, "opencode")));

@@ -34,56 +34,15 @@ use std::path::Path;
 use serde_json::{json, Map, Value};
 
 use super::plan::DEFAULT_DENY;
-use super::AnswerKind::{Block, Context, Deny, UpdatedInput};
-use super::{rename, shim, tool, Agent, Caps, EventRow, Info, Intent, Native, Table, Verdict};
+use super::{shim, Agent, EventRow, Info, Intent, Native, Verdict};
 use super::{InstallSpec, PluginSpec, Registration, UserPath};
 use crate::protocol::{Event, EventName};
 
+// The table is data: `tables/pi.toml`, made Rust by `build.rs`.
+pub use super::tables::pi::TABLE;
+
 /// The Pi adapter.
 pub struct Pi;
-
-/// Pi's table.
-pub static TABLE: Table = Table::new(&[
-    EventRow::new(EventName::SessionStart, "session_start", Caps::NONE),
-    EventRow::new(
-        EventName::UserPromptSubmit,
-        "before_agent_start",
-        Caps::of(&[Context]),
-    ),
-    EventRow::new(
-        EventName::PreToolUse,
-        "tool_call",
-        Caps::of(&[Deny, UpdatedInput]),
-    ),
-    EventRow::new(
-        EventName::PostToolUse,
-        "tool_result",
-        Caps::of(&[Context, Block]),
-    ),
-    EventRow::new(EventName::Stop, "agent_end", Caps::NONE),
-    EventRow::new(EventName::PreCompact, "session_before_compact", Caps::NONE),
-    EventRow::new(EventName::SessionEnd, "session_shutdown", Caps::NONE),
-])
-.with_tools(&[
-    tool("Bash", "bash"),
-    tool("Read", "read"),
-    tool("Write", "write"),
-    tool("Edit", "edit"),
-    tool("Grep", "grep"),
-    tool("Glob", "find"),
-    tool("LS", "ls"),
-])
-.with_renames(&[
-    rename(&["Read", "Write", "Edit"], "path", "file_path"),
-    rename(&["Edit"], "oldText", "old_string"),
-    rename(&["Edit"], "newText", "new_string"),
-])
-.with_notes(&[
-    "runs through an extension that install writes (.pi/extensions/agenthooks.ts); it calls agenthooks for each event",
-    "before a tool: deny and rewrite; Pi has no permission prompt, so ask becomes deny",
-    "a prompt takes context (before_agent_start) but cannot be blocked in pi -p",
-    "a failed tool arrives as PostToolUse with tool_response_native.isError",
-]);
 
 /// Pi has no command hooks: install writes an extension (`extension`) that
 /// spawns the binary; Pi loads project extensions without asking.

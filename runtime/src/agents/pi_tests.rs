@@ -99,11 +99,7 @@ fn context_is_appended_to_the_tool_result_and_given_to_a_prompt_as_a_message() {
 
 #[test]
 fn the_extension_subscribes_the_installed_events_and_is_ours() {
-    let Registration::Plugin(spec) = INSTALL.registration else {
-        panic!("pi registers by extension");
-    };
-    let events: Vec<_> = TABLE.installed().collect();
-    let src = (spec.text)(Path::new("agenthooks"), &events);
+    let src = plugin_source(&Pi);
     assert!(src.contains(r#"const AGENT = "pi";"#));
     for row in TABLE.installed() {
         assert!(src.contains(&format!("{:?}", row.native)), "{}", row.native);

@@ -501,8 +501,24 @@ pub fn to_canonical_input(table: &Table, tool: &str, input: &mut Map<String, Val
 mod tests {
     use serde_json::{json, Map, Value};
 
-    use crate::agents::AGENTS;
+    use crate::agents::{Agent, EventRow, AGENTS};
     use crate::protocol::{Answer, Event, NOTE_MAX_CHARS};
+
+    /// Every row of every agent but Claude, with a Bash event decoded there.
+    fn every_row() -> impl Iterator<Item = (&'static dyn Agent, &'static EventRow, Event)> {
+        AGENTS
+            .iter()
+            .copied()
+            .filter(|a| a.id() != "claude")
+            .flat_map(|agent| agent.table().events.iter().map(move |row| (agent, row)))
+            .map(|(agent, row)| {
+                let input = json!({"tool_name": "Bash", "tool_input": {"command": "ls"}});
+                let event = Event::new(input, Some(row.canonical), agent.id())
+                    .expect("event")
+                    .with_native(row.native);
+                (agent, row, event)
+            })
+    }
 
     /// Found by the `encode` fuzz target: `interrupt: true` beside
     /// `behavior: allow` stopped the agent (Gemini wrote `continue: false`).
@@ -512,20 +528,9 @@ mod tests {
             "decision": {"behavior": "allow", "interrupt": true}
         }}))
         .expect("answer");
-        for agent in AGENTS.iter().filter(|a| a.id() != "claude") {
-            for row in agent
-                .table()
-                .events
-                .iter()
-                .filter(|r| r.canonical.is_tool_event())
-            {
-                let input = json!({"tool_name": "Bash", "tool_input": {"command": "ls"}});
-                let event = Event::new(input, Some(row.canonical), agent.id())
-                    .expect("event")
-                    .with_native(row.native);
-                let intent = super::plan(agent.id(), agent.table(), row, &event, &answer);
-                assert_eq!(intent.stop, None, "{} at {}", agent.id(), row.native);
-            }
+        for (agent, row, event) in every_row().filter(|(_, r, _)| r.canonical.is_tool_event()) {
+            let intent = super::plan(agent.id(), agent.table(), row, &event, &answer);
+            assert_eq!(intent.stop, None, "{} at {}", agent.id(), row.native);
         }
     }
 
@@ -540,39 +545,33 @@ mod tests {
         }))
         .expect("answer");
         let mut cut = 0;
-        for agent in AGENTS.iter().filter(|a| a.id() != "claude") {
-            for row in agent.table().events {
-                let input = json!({"tool_name": "Bash", "tool_input": {"command": "ls"}});
-                let event = Event::new(input, Some(row.canonical), agent.id())
-                    .expect("event")
-                    .with_native(row.native);
-                let intent = super::plan(agent.id(), agent.table(), row, &event, &answer);
-                let max = agent.table().text_max;
-                let texts = [
-                    &intent.reason,
-                    &intent.block,
-                    &intent.context,
-                    &intent.stop,
-                    &intent.system_message,
-                ];
-                for text in texts.into_iter().flatten() {
-                    assert!(
-                        text.len() <= max,
-                        "{} at {}: {}",
-                        agent.id(),
-                        row.native,
-                        text.len()
-                    );
-                    assert!(text.ends_with("[cut by agenthooks]"));
-                    cut += 1;
-                }
-                let notes = intent
-                    .notes
-                    .iter()
-                    .filter(|n| n.kind == crate::protocol::NoteKind::Cut)
-                    .count();
-                assert_eq!(notes, texts.iter().filter(|t| t.is_some()).count());
+        for (agent, row, event) in every_row() {
+            let intent = super::plan(agent.id(), agent.table(), row, &event, &answer);
+            let max = agent.table().text_max;
+            let texts = [
+                &intent.reason,
+                &intent.block,
+                &intent.context,
+                &intent.stop,
+                &intent.system_message,
+            ];
+            for text in texts.into_iter().flatten() {
+                assert!(
+                    text.len() <= max,
+                    "{} at {}: {}",
+                    agent.id(),
+                    row.native,
+                    text.len()
+                );
+                assert!(text.ends_with("[cut by agenthooks]"));
+                cut += 1;
             }
+            let notes = intent
+                .notes
+                .iter()
+                .filter(|n| n.kind == crate::protocol::NoteKind::Cut)
+                .count();
+            assert_eq!(notes, texts.iter().filter(|t| t.is_some()).count());
         }
         assert!(cut > 50, "{cut}");
         let mut short = "ok".to_string();
@@ -592,26 +591,20 @@ mod tests {
             extra,
             ..Answer::none()
         };
-        for agent in AGENTS.iter().filter(|a| a.id() != "claude") {
-            for row in agent.table().events {
-                let input = json!({"tool_name": "Bash", "tool_input": {"command": "ls"}});
-                let event = Event::new(input, Some(row.canonical), agent.id())
-                    .expect("event")
-                    .with_native(row.native);
-                let native = agent.encode(&event, &answer);
-                let lines = native.stderr.len() + native.notes.len();
-                assert!(lines <= 16, "{}: {lines} lines", agent.id());
-                // The text as kept (fire --json and the audit log show it), not
-                // only as `Note::line` prints it.
-                for note in &native.notes {
-                    let text = &note.text;
-                    assert!(!text.contains(['\n', '\r', '\u{1b}']), "{text:?}");
-                    assert!(
-                        text.chars().count() < 2 * NOTE_MAX_CHARS,
-                        "{} chars",
-                        text.len()
-                    );
-                }
+        for (agent, _row, event) in every_row() {
+            let native = agent.encode(&event, &answer);
+            let lines = native.stderr.len() + native.notes.len();
+            assert!(lines <= 16, "{}: {lines} lines", agent.id());
+            // The text as kept (fire --json and the audit log show it), not
+            // only as `Note::line` prints it.
+            for note in &native.notes {
+                let text = &note.text;
+                assert!(!text.contains(['\n', '\r', '\u{1b}']), "{text:?}");
+                assert!(
+                    text.chars().count() < 2 * NOTE_MAX_CHARS,
+                    "{} chars",
+                    text.len()
+                );
             }
         }
     }

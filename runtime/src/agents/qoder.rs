@@ -12,23 +12,14 @@
 //! only the PreToolUse deny and rewrite were seen in a source.
 
 use super::claude_json::{ClaudeLike, Dialect};
-use super::table::claude_rows;
-use super::{project_and_home, InstallSpec, JsonSpec, Shape, TimeUnit};
-use super::{Info, Table};
+use super::Info;
+use super::{project_and_home, InstallSpec, JsonSpec};
 
-/// Qoder's table: Claude's names and answers.
-pub static TABLE: Table = Table::new(claude_rows![
-    SessionStart, UserPromptSubmit, PreToolUse, PostToolUse, PostToolUseFailure, Notification,
-    Stop, SessionEnd,
-])
-.with_notes(&["answers other than a PreToolUse deny or rewrite follow Claude's protocol as Qoder documents it, unverified against a binary"]);
+// The table is data: `tables/qoder.toml`, made Rust by `build.rs`.
+pub use super::tables::qoder::TABLE;
 
 /// Qoder reads `hooks` in `settings.json`, Claude's shape, seconds.
-pub static INSTALL: InstallSpec = project_and_home!(
-    JsonSpec::claude(Shape::Nested, TimeUnit::Seconds),
-    ".qoder",
-    "settings.json"
-);
+pub static INSTALL: InstallSpec = project_and_home!(JsonSpec::CLAUDE, ".qoder", "settings.json");
 
 /// The Qoder adapter.
 pub static AGENT: ClaudeLike = ClaudeLike::new(

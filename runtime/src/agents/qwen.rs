@@ -11,55 +11,14 @@
 //! parameter names) are translated. `ask` falls back to deny in headless mode
 //! and in background subagents — Qwen's own doing.
 
-use super::claude;
 use super::claude_json::{ClaudeLike, Dialect};
 use super::deadline::{secs, Deadline};
-use super::table::claude_rows;
-use super::AnswerKind::UpdatedInput;
+use super::Info;
 use super::DISABLE_ALL_HOOKS;
 use super::{project_and_home, InstallSpec, JsonSpec, Shape, TimeUnit};
-use super::{tool, Info, Table};
 
-/// Qwen Code's table: Claude's names and answers, except where noted.
-pub static TABLE: Table = Table::new(claude_rows![
-    SessionStart, UserPromptSubmit, UserPromptExpansion,
-    // Qwen 0.15.10 and 0.24.4 read no `updatedInput` from a PreToolUse
-    // answer (their `PreToolUseHookOutput` has only the decision and its
-    // reason; the original command ran in tests/real-agents' `rewrite`
-    // phase). Only PermissionRequest's `decision.updatedInput` is applied.
-    PreToolUse => claude::TOOL.without(&[UpdatedInput]),
-    PermissionRequest, PermissionDenied,
-    // Qwen 0.15.10 and 0.24.4 ignore `decision: block` here (the model
-    // never sees the reason); `additionalContext` reaches it.
-    PostToolUse => claude::CONTEXT,
-    PostToolUseFailure, PostToolBatch, Notification, MessageDisplay, SubagentStart,
-    SubagentStop, Stop, StopFailure, InstructionsLoaded, PreCompact, PostCompact, SessionEnd,
-])
-.with_tools(&[
-    tool("Bash", "run_shell_command"),
-    tool("Read", "read_file"),
-    tool("Write", "write_file"),
-    tool("Edit", "edit"),
-    tool("Edit", "replace"),
-    tool("Grep", "grep_search"),
-    tool("Glob", "glob"),
-    tool("LS", "list_directory"),
-    tool("LS", "ls"),
-    tool("WebFetch", "web_fetch"),
-    tool("WebSearch", "web_search"),
-    tool("TodoWrite", "todo_write"),
-    tool("Agent", "task"),
-    tool("ExitPlanMode", "exit_plan_mode"),
-])
-.with_renames(&[
-    super::rename(&["Read"], "absolute_path", "file_path"),
-    super::rename(&["LS", "Glob", "Grep"], "dir_path", "path"),
-])
-.with_notes(&[
-    "SessionStart fires from 0.24 on (0.15 sends Notification auth_success instead)",
-    "ask falls back to deny in headless mode and background subagents",
-    "Qwen-only events (SessionDelete, TodoCreated, TodoCompleted) are not served",
-]);
+// The table is data: `tables/qwen.toml`, made Rust by `build.rs`.
+pub use super::tables::qwen::TABLE;
 
 /// Qwen Code reads `hooks` in `settings.json` (JSONC allowed): Claude's shape
 /// and names, the timeout in milliseconds.

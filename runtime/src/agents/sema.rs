@@ -25,50 +25,21 @@ use serde_json::{Map, Value};
 use super::claude_json::{claude_json, put_verdict, write_common, PERMISSION_DECISION};
 use super::deadline::{secs, Deadline};
 use super::plan::Intent;
-use super::table::claude_rows;
-use super::AnswerKind::{Allow, Block, Context, Deny};
-use super::{Agent, Caps, EventRow, Info, InstallSpec, JsonSpec, Native, Shape, Table, TimeUnit};
+use super::{Agent, EventRow, Info, InstallSpec, JsonSpec, Native};
 use super::{UserDir, UserPath};
 use crate::protocol::{Event, EventName};
 
-/// Before a tool and at PermissionRequest: allow or deny, nothing else.
-const VERDICT: Caps = Caps::of(&[Deny, Allow]);
-/// What reaches the model: context, and a block's reason.
-const CONTEXT_BLOCK: Caps = Caps::of(&[Context, Block]);
-
-/// sema-core 2.1.5's table: the eight events it fires, Claude's names.
-pub static TABLE: Table = Table::new(claude_rows![observed:
-    SessionStart => Caps::of(&[Context]),
-    UserPromptSubmit => CONTEXT_BLOCK,
-    PreToolUse => VERDICT,
-    PermissionRequest => VERDICT,
-    // A block's reason is added to the context the model gets after the tool.
-    PostToolUse => CONTEXT_BLOCK,
-    PostToolUseFailure => Caps::of(&[Context]),
-    Stop,
-    SessionEnd,
-])
-.with_notes(&[
-    "a Claude Code subset: no ask (read as no answer, so agenthooks denies), no updatedInput, no continue: false, no systemMessage",
-    "PermissionRequest takes permissionDecision, not decision.behavior (agenthooks writes it so)",
-    "additionalContext is cut at 10,000 characters; handlers with `if` are skipped, so agenthooks' entry has none",
-    "its Python SDK runs hooks with your login shell's PATH (`$SHELL -ilc`), not the caller's: agenthooks must be on it",
-])
-// Cut at 10,000 characters by sema-core itself: at most that many bytes
-// keep it from cutting mid-text with no note.
-.with_text_max(10_000);
+// The table is data: `tables/sema.toml`, made Rust by `build.rs`.
+pub use super::tables::sema::TABLE;
 
 /// Where sema-core keeps its user-level config: `$SEMA_ROOT`, default `~/.sema`.
-pub const SEMA_ROOT: UserDir = UserDir::Var {
-    var: "SEMA_ROOT",
-    default: ".sema",
-};
+pub const SEMA_ROOT: UserDir = UserDir::var("SEMA_ROOT", ".sema");
 
 /// sema-core reads `hooks` in `hooks/hooks.json` under the working
 /// directory's `.sema` and under `$SEMA_ROOT`: Claude's shape, timeout in
 /// seconds (default 60, at most 60; 120 for PermissionRequest).
 pub static INSTALL: InstallSpec = InstallSpec::json(
-    JsonSpec::claude(Shape::Nested, TimeUnit::Seconds),
+    JsonSpec::CLAUDE,
     ".sema/hooks/hooks.json",
     UserPath::new(SEMA_ROOT, "hooks/hooks.json"),
 )

@@ -5,24 +5,9 @@ use crate::agents::tests::*;
 use crate::agents::{Agent, Native};
 use crate::protocol::Answer;
 
-/// The recorded payload `file` of `phase`, decoded under the event its
-/// name gives.
-fn recorded(phase: &str, file: &str) -> Event {
-    let (_, native, payload) = fixtures(Sema.id())
-        .into_iter()
-        .find(|(path, _, _)| path.ends_with(format!("{phase}/{file}")))
-        .unwrap_or_else(|| panic!("no {phase}/{file}"));
-    Sema.decode(payload, Some(&native))
-        .unwrap_or_else(|e| panic!("{phase}/{file}: {e}"))
-}
-
-fn at(native: &str) -> Event {
-    event_at(&Sema, TABLE.by_native(native).expect("row"), json!({}))
-}
-
 #[test]
 fn recorded_payloads_decode_with_claude_s_tool_response() {
-    let post = recorded("control-allow", "04-PostToolUse.json");
+    let post = recorded(&Sema, "control-allow", "04-PostToolUse.json");
     assert_eq!(post.tool_name(), Some("Bash"));
     assert_eq!(post.input()["sema_tool_name"], "run_shell");
     assert_eq!(
@@ -32,7 +17,7 @@ fn recorded_payloads_decode_with_claude_s_tool_response() {
     assert_eq!(post.input()["tool_response_native"], "hello");
     assert_eq!(post.input()["agent_id_native"], "main");
     assert!(!post.input().contains_key("agent_id"));
-    let start = recorded("control-allow", "01-SessionStart.json");
+    let start = recorded(&Sema, "control-allow", "01-SessionStart.json");
     assert_eq!(start.name(), EventName::SessionStart);
     assert_eq!(start.input()["source"], "startup");
 }
@@ -42,7 +27,7 @@ fn a_permission_request_is_answered_with_permission_decision() {
     let refuse = answer(
         json!({"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"deny","message":"not here"}}}),
     );
-    let n = Sema.encode(&at("PermissionRequest"), &refuse);
+    let n = Sema.encode(&at_native(&Sema, "PermissionRequest"), &refuse);
     assert_eq!(
         stdout_json(&n),
         json!({"hookSpecificOutput":{"hookEventName":"PermissionRequest","permissionDecision":"deny","permissionDecisionReason":"not here"}})
@@ -50,13 +35,13 @@ fn a_permission_request_is_answered_with_permission_decision() {
     let grant = answer(
         json!({"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"allow"}}}),
     );
-    let n = Sema.encode(&at("PermissionRequest"), &grant);
+    let n = Sema.encode(&at_native(&Sema, "PermissionRequest"), &grant);
     assert_eq!(
         stdout_json(&n),
         json!({"hookSpecificOutput":{"hookEventName":"PermissionRequest","permissionDecision":"allow"}})
     );
     assert_eq!(
-        Sema.encode(&at("PermissionRequest"), &Answer::none()),
+        Sema.encode(&at_native(&Sema, "PermissionRequest"), &Answer::none()),
         Native::default()
     );
 }
@@ -64,21 +49,21 @@ fn a_permission_request_is_answered_with_permission_decision() {
 #[test]
 fn what_sema_does_not_read_is_denied_or_said() {
     // A stop before a tool: the tool does not run.
-    let n = Sema.encode(&at("PreToolUse"), &stop("halt"));
+    let n = Sema.encode(&at_native(&Sema, "PreToolUse"), &stop("halt"));
     assert_eq!(
         stdout_json(&n)["hookSpecificOutput"]["permissionDecision"],
         "deny"
     );
     assert_eq!(n.notes().count(), 1);
     // A block after a tool reaches the model as the engine's own context.
-    let n = Sema.encode(&at("PostToolUse"), &block("check the output"));
+    let n = Sema.encode(&at_native(&Sema, "PostToolUse"), &block("check the output"));
     assert_eq!(
         stdout_json(&n),
         json!({"decision":"block","reason":"check the output"})
     );
     assert_eq!(n.notes().count(), 0);
     // Context before a tool is dropped by the engine: said.
-    let n = Sema.encode(&at("PreToolUse"), &context("ctx"));
+    let n = Sema.encode(&at_native(&Sema, "PreToolUse"), &context("ctx"));
     assert_eq!(n.stdout, "");
     assert_eq!(n.notes().count(), 1);
 }

@@ -32,64 +32,15 @@ use serde_json::{json, Map, Value};
 use super::deadline::{secs, Deadline};
 use super::plan::{Intent, Verdict, DEFAULT_DENY};
 use super::response::NATIVE_SUFFIX;
-use super::AnswerKind::{Allow, Block, Context, Deny, Stop, UpdatedInput};
 use super::{project_and_home, Field, InstallSpec, JsonSpec, Literal, Shape, TimeUnit};
-use super::{tool, Agent, Caps, EventRow, Info, Native, Table};
+use super::{Agent, EventRow, Info, Native};
 use crate::protocol::{Event, EventName};
+
+// The table is data: `tables/semaclaw.toml`, made Rust by `build.rs`.
+pub use super::tables::semaclaw::TABLE;
 
 /// The SemaClaw adapter.
 pub struct SemaClaw;
-
-/// SemaClaw's table: the eight events its engine fires, under Claude's names.
-pub static TABLE: Table = Table::new(&[
-    // Context from SessionStart never reaches the model (`context` phase).
-    EventRow::new(EventName::SessionStart, "SessionStart", Caps::NONE),
-    EventRow::new(
-        EventName::UserPromptSubmit,
-        "UserPromptSubmit",
-        Caps::of(&[Context, Block, Stop]),
-    ),
-    EventRow::new(
-        EventName::PreToolUse,
-        "PreToolUse",
-        Caps::of(&[Deny, UpdatedInput, Stop]),
-    ),
-    // Never installed: an entry here approves whatever it does not reject
-    // (see the module docs). Decoded for an entry written by hand.
-    EventRow::new(
-        EventName::PermissionRequest,
-        "PermissionRequest",
-        Caps::of(&[Deny, Allow, Stop]),
-    )
-    .decode_only(),
-    EventRow::new(EventName::PostToolUse, "PostToolUse", Caps::NONE),
-    EventRow::new(EventName::Stop, "Stop", Caps::NONE),
-    EventRow::new(EventName::PreCompact, "PreCompact", Caps::NONE),
-    EventRow::new(EventName::PostCompact, "PostCompact", Caps::NONE),
-])
-// Every tool of sema-core 1.0.0 (SemaClaw leaves out `Task`), so that
-// `check` knows which matchers can match; most have Claude's names and
-// inputs, MCP tools are `mcp__<server>__<tool>` as in Claude.
-.with_tools(&[
-    tool("Bash", "Bash"),
-    tool("Read", "Read"),
-    tool("Write", "Write"),
-    tool("Edit", "Edit"),
-    tool("Glob", "Glob"),
-    tool("Grep", "Grep"),
-    tool("NotebookEdit", "NotebookEdit"),
-    tool("TodoWrite", "TodoWrite"),
-    tool("Skill", "Skill"),
-    tool("AskUserQuestion", "AskUser"),
-    tool("Agent", "Task"),
-    tool("LaunchUI", "LaunchUI"),
-])
-.with_notes(&[
-    "deny and block are `decision: reject` with the reason (the model gets it as the tool's result); continue: false adds `abort: true`, which ends the turn",
-    "context reaches the model at UserPromptSubmit only; an allow before a tool means nothing to SemaClaw (its permission check follows)",
-    "PermissionRequest is never installed: SemaClaw approves every request a hook there does not reject",
-    "SemaClaw reads hooks.json at start: restart it after install; its workspace is the agent's working directory",
-]);
 
 /// SemaClaw reads `hooks` in `.semaclaw/hooks.json` of the agent's
 /// workspace and of `~/.semaclaw` (strict JSON): Claude's nested shape, a

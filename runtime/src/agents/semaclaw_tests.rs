@@ -5,25 +5,9 @@ use crate::agents::tests::*;
 use crate::agents::{Agent, Native};
 use crate::protocol::{Answer, EventName};
 
-/// The recorded payload `file` of `phase`, decoded under the event its
-/// name gives.
-fn recorded(phase: &str, file: &str) -> Event {
-    let (_, native, payload) = fixtures(SemaClaw.id())
-        .into_iter()
-        .find(|(path, _, _)| path.ends_with(format!("{phase}/{file}")))
-        .unwrap_or_else(|| panic!("no {phase}/{file}"));
-    SemaClaw
-        .decode(payload, Some(&native))
-        .unwrap_or_else(|e| panic!("{phase}/{file}: {e}"))
-}
-
-fn at(native: &str) -> Event {
-    event_at(&SemaClaw, TABLE.by_native(native).expect("row"), json!({}))
-}
-
 #[test]
 fn recorded_payloads_decode_into_claude_s_shape() {
-    let post = recorded("control-allow", "04-PostToolUse.json");
+    let post = recorded(&SemaClaw, "control-allow", "04-PostToolUse.json");
     assert_eq!(post.tool_name(), Some("Bash"));
     assert_eq!(
         post.input()["tool_response"],
@@ -41,21 +25,21 @@ fn recorded_payloads_decode_into_claude_s_shape() {
     assert_eq!(post.input()["agent_id_native"], "main");
     assert_eq!(post.input()["timestamp"], "2026-12-03T07:57:27.375Z");
 
-    let stop = recorded("control-allow", "07-Stop.json");
+    let stop = recorded(&SemaClaw, "control-allow", "07-Stop.json");
     assert_eq!(stop.name(), EventName::Stop);
     assert_eq!(stop.input()["stop_hook_active"], false);
     assert_eq!(stop.input()["turn_duration_ms"], 994);
 
-    let permission = recorded("permission-request", "04-PermissionRequest.json");
+    let permission = recorded(&SemaClaw, "permission-request", "04-PermissionRequest.json");
     assert_eq!(permission.name(), EventName::PermissionRequest);
     assert_eq!(
         permission.tool_input().unwrap(),
         &json!({"command":"echo hello"})
     );
 
-    let compact = recorded("compact", "09-PreCompact.json");
+    let compact = recorded(&SemaClaw, "compact", "09-PreCompact.json");
     assert_eq!(compact.input()["message_count"], 6);
-    let prompt = recorded("compact", "08-UserPromptSubmit.json");
+    let prompt = recorded(&SemaClaw, "compact", "08-UserPromptSubmit.json");
     assert_eq!(prompt.str_field("prompt"), Some("/compact"));
 }
 
@@ -81,7 +65,7 @@ fn semaclaw_s_own_tool_names_map_to_claude_s() {
 
 #[test]
 fn a_deny_is_a_reject_with_its_reason_and_no_opinion_is_nothing() {
-    let pre = recorded("deny", "05-PreToolUse.json");
+    let pre = recorded(&SemaClaw, "deny", "05-PreToolUse.json");
     let n = SemaClaw.encode(&pre, &deny("rm -rf is not allowed"));
     assert_eq!(n.exit_code, 0);
     assert_eq!(
@@ -101,7 +85,7 @@ fn a_deny_is_a_reject_with_its_reason_and_no_opinion_is_nothing() {
 #[test]
 fn a_stop_is_a_reject_with_abort_where_semaclaw_can_block() {
     for native in ["PreToolUse", "UserPromptSubmit", "PermissionRequest"] {
-        let n = SemaClaw.encode(&at(native), &stop("halt"));
+        let n = SemaClaw.encode(&at_native(&SemaClaw, native), &stop("halt"));
         assert_eq!(
             stdout_json(&n),
             json!({"decision":"reject","reason":"halt","abort":true}),
@@ -114,21 +98,24 @@ fn a_stop_is_a_reject_with_abort_where_semaclaw_can_block() {
         json!({"continue":false,"hookSpecificOutput":{"permissionDecision":"deny","permissionDecisionReason":"no rm"}}),
     );
     assert_eq!(
-        stdout_json(&SemaClaw.encode(&at("PreToolUse"), &both)),
+        stdout_json(&SemaClaw.encode(&at_native(&SemaClaw, "PreToolUse"), &both)),
         json!({"decision":"reject","reason":"no rm","abort":true})
     );
     // Stop cannot be blocked: said, not written.
-    let n = SemaClaw.encode(&at("Stop"), &stop("halt"));
+    let n = SemaClaw.encode(&at_native(&SemaClaw, "Stop"), &stop("halt"));
     assert_eq!(n.stdout, "");
     assert_eq!(n.notes().count(), 1);
 }
 
 #[test]
 fn context_reaches_the_model_only_at_user_prompt_submit() {
-    let n = SemaClaw.encode(&at("UserPromptSubmit"), &context("uses pnpm"));
+    let n = SemaClaw.encode(
+        &at_native(&SemaClaw, "UserPromptSubmit"),
+        &context("uses pnpm"),
+    );
     assert_eq!(stdout_json(&n), json!({"additionalContext":"uses pnpm"}));
     for native in ["SessionStart", "PreToolUse", "PostToolUse", "Stop"] {
-        let n = SemaClaw.encode(&at(native), &context("uses pnpm"));
+        let n = SemaClaw.encode(&at_native(&SemaClaw, native), &context("uses pnpm"));
         assert_eq!(n.stdout, "", "{native}");
         assert_eq!(n.notes().count(), 1, "{native}: says it was dropped");
     }
@@ -136,18 +123,18 @@ fn context_reaches_the_model_only_at_user_prompt_submit() {
 
 #[test]
 fn an_allow_is_approve_only_where_it_approves() {
-    let n = SemaClaw.encode(&at("PreToolUse"), &allow());
+    let n = SemaClaw.encode(&at_native(&SemaClaw, "PreToolUse"), &allow());
     assert_eq!(n.stdout, "", "approve means nothing before a tool");
     assert_eq!(n.notes().count(), 1);
     let grant = answer(
         json!({"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"allow"}}}),
     );
-    let n = SemaClaw.encode(&at("PermissionRequest"), &grant);
+    let n = SemaClaw.encode(&at_native(&SemaClaw, "PermissionRequest"), &grant);
     assert_eq!(stdout_json(&n), json!({"decision":"approve"}));
     let refuse = answer(
         json!({"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"deny","message":"not here"}}}),
     );
-    let n = SemaClaw.encode(&at("PermissionRequest"), &refuse);
+    let n = SemaClaw.encode(&at_native(&SemaClaw, "PermissionRequest"), &refuse);
     assert_eq!(
         stdout_json(&n),
         json!({"decision":"reject","reason":"not here"})
@@ -156,14 +143,17 @@ fn an_allow_is_approve_only_where_it_approves() {
 
 #[test]
 fn a_rewrite_replaces_the_whole_input_and_never_rides_on_a_reject() {
-    let n = SemaClaw.encode(&at("PreToolUse"), &rewrite(json!({"command":"echo safe"})));
+    let n = SemaClaw.encode(
+        &at_native(&SemaClaw, "PreToolUse"),
+        &rewrite(json!({"command":"echo safe"})),
+    );
     assert_eq!(
         stdout_json(&n),
         json!({"updatedInput":{"command":"echo safe"}})
     );
     let mut halted = rewrite(json!({"command":"echo safe"}));
     halted.continue_ = Some(false);
-    let n = SemaClaw.encode(&at("PreToolUse"), &halted);
+    let n = SemaClaw.encode(&at_native(&SemaClaw, "PreToolUse"), &halted);
     let out = stdout_json(&n);
     assert_eq!(out["decision"], "reject", "{out}");
     assert!(out.get("updatedInput").is_none(), "{out}");

@@ -194,7 +194,7 @@ macro_rules! claude_rows {
     (@caps $default:expr, $caps:expr) => { $caps };
     (@row $event:ident, $default:expr $(, $native:literal)? $(=> $caps:expr)?) => {{
         let row = $crate::agents::claude::row($crate::protocol::EventName::$event);
-        row $(.named($native))?.with_caps(claude_rows!(@caps $default $(, $caps)?))
+        row $(.named($native))?.with_caps($crate::agents::table::claude_rows!(@caps $default $(, $caps)?))
     }};
     // A const item, so the rows are `'static` also as an argument of
     // `Table::new`, where a temporary would not be.
@@ -203,10 +203,10 @@ macro_rules! claude_rows {
         ROWS
     }};
     (observed: $($event:ident $(as $native:literal)? $(=> $caps:expr)?),* $(,)?) => {
-        claude_rows!(@static $(claude_rows!(@row $event, $crate::agents::Caps::NONE $(, $native)? $(=> $caps)?)),*)
+        $crate::agents::table::claude_rows!(@static $($crate::agents::table::claude_rows!(@row $event, $crate::agents::Caps::NONE $(, $native)? $(=> $caps)?)),*)
     };
     ($($event:ident $(as $native:literal)? $(=> $caps:expr)?),* $(,)?) => {
-        claude_rows!(@static $(claude_rows!(
+        $crate::agents::table::claude_rows!(@static $($crate::agents::table::claude_rows!(
             @row $event,
             $crate::agents::claude::row($crate::protocol::EventName::$event).caps
             $(, $native)? $(=> $caps)?

@@ -61,6 +61,28 @@ pub fn decoded_fixtures(agent: &dyn Agent) -> Vec<(String, Event)> {
         .collect()
 }
 
+/// The recorded payload `file` of `phase` (`control-allow`,
+/// `04-PostToolUse.json`), decoded under the event its name gives.
+pub fn recorded(agent: &dyn Agent, phase: &str, file: &str) -> Event {
+    let (_, native, payload) = fixtures(agent.id())
+        .into_iter()
+        .find(|(path, _, _)| path.ends_with(format!("{phase}/{file}")))
+        .unwrap_or_else(|| panic!("{}: no {phase}/{file}", agent.id()));
+    agent
+        .decode(payload, Some(&native))
+        .unwrap_or_else(|e| panic!("{phase}/{file}: {e}"))
+}
+
+/// The source of the plugin (or extension) `install` writes for `agent`,
+/// subscribed to its installed events.
+pub fn plugin_source(agent: &dyn Agent) -> String {
+    let Registration::Plugin(spec) = agent.install_spec().registration else {
+        panic!("{} registers no plugin", agent.id());
+    };
+    let events: Vec<_> = agent.table().installed().collect();
+    (spec.text)(Path::new("agenthooks"), &events)
+}
+
 /// The decoded payload in the file called `name`.
 pub fn fixture_event(agent: &dyn Agent, name: &str) -> Event {
     decoded_fixtures(agent)
@@ -156,6 +178,12 @@ pub fn event_at(agent: &dyn Agent, row: &EventRow, extra: Value) -> Event {
     Event::new(Value::Object(input), Some(row.canonical), agent.id())
         .expect("event")
         .with_native(row.native)
+}
+
+/// [`event_at`] the row of `agent`'s native event `native`, nothing extra.
+pub fn at_native(agent: &dyn Agent, native: &str) -> Event {
+    let row = agent.table().by_native(native).expect("a row of that name");
+    event_at(agent, row, json!({}))
 }
 
 /// The stdout of a native answer as JSON.

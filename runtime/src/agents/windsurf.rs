@@ -14,45 +14,15 @@
 use serde_json::{Map, Value};
 
 use super::claude_json;
-use super::AnswerKind::{Block, Deny};
-use super::{parse_if_string, Agent, Caps, EventRow, Info, Intent, Native, Table};
+use super::{parse_if_string, Agent, EventRow, Info, Intent, Native};
 use super::{Field, InstallSpec, JsonSpec, Literal, Shape, UserPath};
 use crate::protocol::{Event, EventName};
 
+// The table is data: `tables/windsurf.toml`, made Rust by `build.rs`.
+pub use super::tables::windsurf::TABLE;
+
 /// The Windsurf adapter.
 pub struct Windsurf;
-
-const BLOCK_TOOL: Caps = Caps::of(&[Deny]);
-
-/// Windsurf's table.
-pub static TABLE: Table = Table::new(&[
-    EventRow::new(
-        EventName::UserPromptSubmit,
-        "pre_user_prompt",
-        Caps::of(&[Block]),
-    ),
-    EventRow::new(EventName::PreToolUse, "pre_run_command", BLOCK_TOOL).for_tool("Bash"),
-    EventRow::new(EventName::PreToolUse, "pre_write_code", BLOCK_TOOL).for_tool("Edit"),
-    EventRow::new(EventName::PreToolUse, "pre_read_code", BLOCK_TOOL).for_tool("Read"),
-    EventRow::new(EventName::PreToolUse, "pre_mcp_tool_use", BLOCK_TOOL),
-    EventRow::new(EventName::PostToolUse, "post_run_command", Caps::NONE).for_tool("Bash"),
-    EventRow::new(EventName::PostToolUse, "post_write_code", Caps::NONE).for_tool("Edit"),
-    EventRow::new(EventName::PostToolUse, "post_read_code", Caps::NONE).for_tool("Read"),
-    EventRow::new(EventName::PostToolUse, "post_mcp_tool_use", Caps::NONE),
-    EventRow::new(EventName::Stop, "post_cascade_response", Caps::NONE),
-    EventRow::new(
-        EventName::Stop,
-        "post_cascade_response_with_transcript",
-        Caps::NONE,
-    )
-    .decode_only(),
-])
-.with_fields(&[("trajectory_id", "session_id"), ("model_name", "model")])
-.with_notes(&[
-    "answers by exit code only: exit 2 with the reason on stderr blocks a pre_* hook",
-    "no ask (it becomes a deny), no rewrite, no context, no keep-going at stop",
-    "post_cascade_response is served as Stop but runs after the fact",
-]);
 
 /// Windsurf reads `hooks.json`: flat handlers under snake_case events, no
 /// timeout field; `show_output: false` keeps our notes out of its UI.

@@ -503,8 +503,7 @@ mod tests {
 
     #[test]
     fn writes_a_crate_with_the_name_and_the_sdk() {
-        let tmp = tempfile::tempdir().unwrap();
-        let dir = tmp.path().join("my-hook");
+        let (_tmp, dir) = crate::fsread::temp_path("my-hook");
         let files = scaffold(&dir, "my-hook", &SdkSource::Version("0.1.0".into())).unwrap();
         assert_eq!(
             files,

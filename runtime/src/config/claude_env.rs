@@ -136,11 +136,10 @@ mod tests {
     #[test]
     fn a_plugin_shaped_directory_is_the_plugin_root() {
         let d = tempfile::tempdir().unwrap();
-        let plugin = d.path().join("my-plugin");
+        let (plugin, project) = (d.path().join("my-plugin"), d.path().join("project"));
         std::fs::create_dir_all(plugin.join(".claude-plugin")).unwrap();
         std::fs::create_dir_all(plugin.join("hooks")).unwrap();
         let hooks = plugin.join("hooks/hooks.json");
-        let project = d.path().join("project");
         // No manifest yet: the project root.
         assert_eq!(plugin_root(&hooks, Some(&project)), Some(project.clone()));
         std::fs::write(plugin.join(PLUGIN_MANIFEST), "{}").unwrap();

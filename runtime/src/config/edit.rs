@@ -208,13 +208,18 @@ mod tests {
             })
     }
 
+    /// [`USER`] with [`guard`] merged in at `event` and `matcher`, checked
+    /// to be only insertions, as text and as a value.
+    fn guarded(event: &str, matcher: Option<&str>) -> (String, Value) {
+        let out = merged(USER, event, matcher, &guard()).unwrap().unwrap();
+        assert!(only_inserted(USER, &out), "{out}");
+        let parsed = value(&out);
+        (out, parsed)
+    }
+
     #[test]
     fn a_hook_joins_its_matcher_group_and_every_other_byte_stays() {
-        let out = merged(USER, "PreToolUse", Some("Bash"), &guard())
-            .unwrap()
-            .unwrap();
-        assert!(only_inserted(USER, &out), "{out}");
-        let parsed: Value = serde_json::from_str(&out).unwrap();
+        let (out, parsed) = guarded("PreToolUse", Some("Bash"));
         let hooks = &parsed["hooks"]["PreToolUse"][0]["hooks"];
         assert_eq!(hooks[1], guard());
         assert_eq!(parsed["onError"], "deny");
@@ -224,14 +229,9 @@ mod tests {
 
     #[test]
     fn another_matcher_or_event_gets_a_group_of_its_own() {
-        let out = merged(USER, "PreToolUse", Some("Write|Edit"), &guard())
-            .unwrap()
-            .unwrap();
-        assert!(only_inserted(USER, &out), "{out}");
-        let parsed: Value = value(&out);
+        let (_, parsed) = guarded("PreToolUse", Some("Write|Edit"));
         assert_eq!(parsed["hooks"]["PreToolUse"][1]["matcher"], "Write|Edit");
-        let out = merged(USER, "Stop", None, &guard()).unwrap().unwrap();
-        let parsed: Value = value(&out);
+        let (_, parsed) = guarded("Stop", None);
         assert_eq!(parsed["hooks"]["Stop"][0], json!({"hooks": [guard()]}));
         assert_eq!(parsed["onError"], "deny");
     }
@@ -260,8 +260,7 @@ mod tests {
 
     #[test]
     fn add_handler_creates_then_merges_under_the_lock() {
-        let tmp = tempfile::tempdir().unwrap();
-        let path = tmp.path().join(".agents/hooks.json");
+        let (_tmp, path) = crate::fsread::temp_path(".agents/hooks.json");
         assert_eq!(
             add_handler(&path, "PreToolUse", Some("Bash"), &guard()),
             Ok(Added::Created)

@@ -11,14 +11,12 @@
 //!
 //! Unknown keys are not rejected here: serde ignores them and
 //! [`unknown_keys`] lists them, so `run` can warn and `check` can fail.
+//!
+//! The parts: the wire types (here), their JSON Schema (`schema`), and
+//! the list of what the format does not know (`unknown`).
 
 use std::fmt;
 
-use schemars::gen::SchemaGenerator;
-use schemars::schema::{
-    InstanceType, Metadata, ObjectValidation, RootSchema, Schema, SchemaObject, SingleOrVec,
-    SubschemaValidation,
-};
 use schemars::JsonSchema;
 use serde::de::{IgnoredAny, MapAccess, Visitor};
 use serde::{Deserialize, Deserializer};
@@ -26,6 +24,12 @@ use serde_json::Value;
 
 use super::{Grants, Limits, LlmProvider, OnError, OnFailure};
 use crate::protocol::EventName;
+
+mod schema;
+mod unknown;
+
+pub use schema::config_schema;
+pub use unknown::{unknown_keys, Unknown};
 
 /// A whole `hooks.json` file.
 #[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
@@ -155,37 +159,6 @@ impl<'de> Deserialize<'de> for EventMap {
     }
 }
 
-impl JsonSchema for EventMap {
-    fn schema_name() -> String {
-        "EventMap".to_string()
-    }
-
-    fn json_schema(gen: &mut SchemaGenerator) -> Schema {
-        let groups = gen.subschema_for::<Vec<Group>>();
-        let mut object = ObjectValidation::default();
-        for name in EventName::ALL {
-            object
-                .properties
-                .insert(name.as_str().to_string(), groups.clone());
-        }
-        // Unknown event names are warnings in `run` and errors in `check`.
-        object.additional_properties = Some(Box::new(Schema::Bool(false)));
-        SchemaObject {
-            instance_type: Some(InstanceType::Object.into()),
-            object: Some(Box::new(object)),
-            metadata: Some(Box::new(schemars::schema::Metadata {
-                description: Some(
-                    "Event name (as Claude Code spells it) → matcher groups, run in order."
-                        .to_string(),
-                ),
-                ..Default::default()
-            })),
-            ..Default::default()
-        }
-        .into()
-    }
-}
-
 /// One matcher group: which tools (or sources, ...) and which handlers.
 #[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
 pub struct Group {
@@ -201,7 +174,7 @@ pub struct Group {
     pub if_: Option<String>,
     /// The handlers, run at once, combined in this order.
     #[serde(default)]
-    #[schemars(with = "Vec<HandlerEntry>")]
+    #[schemars(with = "Vec<schema::HandlerEntry>")]
     pub hooks: Vec<HandlerWire>,
 }
 
@@ -454,392 +427,13 @@ impl HandlerType {
     }
 }
 
-/// One handler in the JSON Schema: an object per [`HandlerType`], each with
-/// that type's properties of [`HandlerWire`]. Only a schema: the loader
-/// reads [`HandlerWire`].
-struct HandlerEntry;
-
-impl JsonSchema for HandlerEntry {
-    fn schema_name() -> String {
-        "HandlerEntry".to_string()
-    }
-
-    fn json_schema(gen: &mut SchemaGenerator) -> Schema {
-        let wire = HandlerWire::json_schema(gen).into_object();
-        let properties = wire.object.map(|o| o.properties).unwrap_or_default();
-        let one_of = HandlerType::ALL
-            .into_iter()
-            .map(|ty| {
-                let mut object = ObjectValidation::default();
-                object.required.insert("type".to_string());
-                for key in ty.keys() {
-                    let schema = if key == "type" {
-                        SchemaObject {
-                            instance_type: Some(InstanceType::String.into()),
-                            enum_values: Some(vec![Value::from(ty.as_str())]),
-                            ..Default::default()
-                        }
-                        .into()
-                    } else if ty.required() == Some(key) {
-                        object.required.insert(key.to_string());
-                        not_null(properties.get(key).cloned())
-                    } else {
-                        properties.get(key).cloned().unwrap_or(Schema::Bool(true))
-                    };
-                    object.properties.insert(key.to_string(), schema);
-                }
-                SchemaObject {
-                    metadata: described(ty.description()),
-                    instance_type: Some(InstanceType::Object.into()),
-                    object: Some(Box::new(object)),
-                    ..Default::default()
-                }
-                .into()
-            })
-            .collect();
-        SchemaObject {
-            metadata: described("One handler, by its `type`."),
-            subschemas: Some(Box::new(SubschemaValidation {
-                one_of: Some(one_of),
-                ..Default::default()
-            })),
-            ..Default::default()
-        }
-        .into()
-    }
-}
-
-/// The schema of a required key: its optional field's schema without `null`
-/// or a default.
-fn not_null(schema: Option<Schema>) -> Schema {
-    let Some(Schema::Object(mut object)) = schema else {
-        return Schema::Bool(true);
-    };
-    if let Some(SingleOrVec::Vec(types)) = &object.instance_type {
-        let types: Vec<InstanceType> = types
-            .iter()
-            .copied()
-            .filter(|t| *t != InstanceType::Null)
-            .collect();
-        object.instance_type = Some(match types.as_slice() {
-            [one] => SingleOrVec::Single(Box::new(*one)),
-            _ => SingleOrVec::Vec(types),
-        });
-    }
-    if let Some(metadata) = object.metadata.as_mut() {
-        metadata.default = None;
-    }
-    object.into()
-}
-
-fn described(text: &str) -> Option<Box<Metadata>> {
-    Some(Box::new(Metadata {
-        description: Some(text.to_string()),
-        ..Default::default()
-    }))
-}
-
 /// `allow`: a wasm handler's grants, as written (paths not yet resolved).
 pub type AllowEntry = Grants<String>;
-
-/// The JSON Schema of `.agents/hooks.json`.
-pub fn config_schema() -> RootSchema {
-    schemars::schema_for!(HooksFile)
-}
-
-/// Something in a file that the format does not know: a warning in `run`, an error in `check`.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Unknown {
-    /// A key no one reads, at a path like `hooks.PreToolUse[0].hooks[1]`.
-    Key {
-        /// Where: `the top level`, `audit`, `hooks.<Event>[i]`, `...hooks[j]`, `...allow`.
-        at: String,
-        /// The key.
-        key: String,
-        /// The known key it is closest to (`memoryMib` → `memoryMiB`).
-        suggestion: Option<&'static str>,
-    },
-    /// A name under `hooks` that is not a Claude Code event.
-    Event {
-        /// The name as written.
-        name: String,
-        /// The event it is closest to (`PreToolUs` → `PreToolUse`).
-        suggestion: Option<&'static str>,
-    },
-    /// A handler whose `type` is missing (`None`) or not one this runtime knows.
-    HandlerType {
-        /// Where: `hooks.<Event>[i].hooks[j]`.
-        at: String,
-        /// The `type` as written.
-        type_: Option<String>,
-    },
-}
-
-impl std::fmt::Display for Unknown {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        use crate::suggest::{did_you_mean, hint};
-        match self {
-            Unknown::Key {
-                at,
-                key,
-                suggestion,
-            } => write!(f, "{at}: unknown key `{key}`; ignored{}", hint(*suggestion)),
-            Unknown::Event { name, suggestion } => write!(
-                f,
-                "unknown event `{name}` in `hooks`; its hooks never run{}",
-                hint(*suggestion)
-            ),
-            Unknown::HandlerType {
-                at,
-                type_: Some(type_),
-            } => write!(
-                f,
-                "{at}: unknown handler type `{type_}`{}; this handler is skipped",
-                did_you_mean(type_, HandlerType::ALL.map(HandlerType::as_str))
-            ),
-            Unknown::HandlerType { at, type_: None } => {
-                write!(f, "{at}: the handler has no `type`; it is skipped")
-            }
-        }
-    }
-}
-
-/// Every key, event name and handler type of a parsed file that the format
-/// does not know, in file order.
-pub fn unknown_keys(file: &Value) -> Vec<Unknown> {
-    let mut found = Vec::new();
-    let Value::Object(top) = file else {
-        return found;
-    };
-    extra_keys(top, fields_of::<HooksFile>(), "the top level", &mut found);
-    if let Some(Value::Object(audit)) = top.get("audit") {
-        extra_keys(audit, fields_of::<AuditEntry>(), "audit", &mut found);
-    }
-    if let Some(Value::Object(llm)) = top.get("llm") {
-        extra_keys(llm, fields_of::<LlmEntry>(), "llm", &mut found);
-    }
-    let Some(Value::Object(events)) = top.get("hooks") else {
-        return found;
-    };
-    for (event, groups) in events {
-        if event.parse::<EventName>().is_err() {
-            found.push(Unknown::Event {
-                name: event.clone(),
-                suggestion: crate::suggest::closest(
-                    event,
-                    EventName::ALL.iter().map(|e| e.as_str()),
-                ),
-            });
-            continue;
-        }
-        let Value::Array(groups) = groups else {
-            continue;
-        };
-        for (g, group) in groups.iter().enumerate() {
-            let Value::Object(group) = group else {
-                continue;
-            };
-            let at = format!("hooks.{event}[{g}]");
-            extra_keys(group, fields_of::<Group>(), &at, &mut found);
-            let Some(Value::Array(handlers)) = group.get("hooks") else {
-                continue;
-            };
-            for (h, handler) in handlers.iter().enumerate() {
-                if let Value::Object(handler) = handler {
-                    unknown_handler_keys(handler, &format!("{at}.hooks[{h}]"), &mut found);
-                }
-            }
-        }
-    }
-    found
-}
-
-/// [`unknown_keys`] of one handler at `at`.
-fn unknown_handler_keys(
-    handler: &serde_json::Map<String, Value>,
-    at: &str,
-    found: &mut Vec<Unknown>,
-) {
-    let type_ = handler.get("type").and_then(Value::as_str);
-    match type_.and_then(HandlerType::named) {
-        Some(ty) if ty.runs() => {
-            let known: Vec<&'static str> = ty.keys().collect();
-            extra_keys(handler, &known, at, found);
-            if let (true, Some(Value::Object(allow))) = (ty.has_key("allow"), handler.get("allow"))
-            {
-                extra_keys(
-                    allow,
-                    fields_of::<AllowEntry>(),
-                    &format!("{at}.allow"),
-                    found,
-                );
-            }
-        }
-        Some(_) => {}
-        None => found.push(Unknown::HandlerType {
-            at: at.to_string(),
-            type_: type_.map(str::to_string),
-        }),
-    }
-}
-
-fn extra_keys(
-    object: &serde_json::Map<String, Value>,
-    known: &[&'static str],
-    at: &str,
-    found: &mut Vec<Unknown>,
-) {
-    for key in object.keys() {
-        if !known.contains(&key.as_str()) {
-            found.push(Unknown::Key {
-                at: at.to_string(),
-                key: key.clone(),
-                suggestion: crate::suggest::closest(key, known.iter().copied()),
-            });
-        }
-    }
-}
-
-/// The keys serde reads for the struct `T`, as the file spells them: the
-/// list its derived `Deserialize` hands to the deserializer, so it cannot
-/// drift from the struct (`T` must not use `#[serde(flatten)]`, which hides
-/// the list).
-fn fields_of<'de, T: Deserialize<'de>>() -> &'static [&'static str] {
-    let mut fields: &'static [&'static str] = &[];
-    // The error is expected: the deserializer stops once it has the list.
-    let _ = T::deserialize(StructFields(&mut fields));
-    fields
-}
-
-/// A deserializer that only records the field list of the struct asked for.
-struct StructFields<'a>(&'a mut &'static [&'static str]);
-
-impl<'de> Deserializer<'de> for StructFields<'_> {
-    type Error = serde::de::value::Error;
-
-    fn deserialize_any<V: Visitor<'de>>(self, _: V) -> Result<V::Value, Self::Error> {
-        Err(serde::de::Error::custom("not a struct"))
-    }
-
-    fn deserialize_struct<V: Visitor<'de>>(
-        self,
-        _name: &'static str,
-        fields: &'static [&'static str],
-        _: V,
-    ) -> Result<V::Value, Self::Error> {
-        *self.0 = fields;
-        Err(serde::de::Error::custom("fields recorded"))
-    }
-
-    serde::forward_to_deserialize_any! {
-        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string
-        bytes byte_buf option unit unit_struct newtype_struct seq tuple
-        tuple_struct map enum identifier ignored_any
-    }
-}
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use serde_json::json;
-
-    /// The properties of the schema object at `pointer`, sorted.
-    fn schema_keys(schema: &Value, pointer: &str) -> Vec<String> {
-        let props = schema
-            .pointer(pointer)
-            .unwrap_or_else(|| panic!("{pointer}"));
-        let mut keys: Vec<String> = props.as_object().unwrap().keys().cloned().collect();
-        keys.sort();
-        keys
-    }
-
-    fn sorted<'a>(keys: impl IntoIterator<Item = &'a str>) -> Vec<String> {
-        let mut v: Vec<String> = keys.into_iter().map(str::to_string).collect();
-        v.sort();
-        v
-    }
-
-    #[test]
-    fn known_keys_are_the_keys_serde_reads_and_the_schema_shows() {
-        let schema = serde_json::to_value(config_schema()).unwrap();
-        let keys = |pointer: &str| schema_keys(&schema, pointer);
-        let fields = |f: &[&'static str]| sorted(f.iter().copied());
-        assert_eq!(keys("/properties"), fields(fields_of::<HooksFile>()));
-        assert_eq!(
-            keys("/definitions/AuditEntry/properties"),
-            fields(fields_of::<AuditEntry>())
-        );
-        assert_eq!(
-            keys("/definitions/Group/properties"),
-            fields(fields_of::<Group>())
-        );
-        assert_eq!(
-            keys("/definitions/AllowEntry/properties"),
-            fields(fields_of::<AllowEntry>())
-        );
-        assert!(
-            fields_of::<HooksFile>().contains(&"$schema"),
-            "renames are kept"
-        );
-        let variants = &schema["definitions"]["HandlerEntry"]["oneOf"];
-        for (i, ty) in HandlerType::ALL.into_iter().enumerate() {
-            assert_eq!(variants[i]["properties"]["type"]["enum"][0], ty.as_str());
-            let pointer = format!("/definitions/HandlerEntry/oneOf/{i}/properties");
-            assert_eq!(keys(&pointer), sorted(ty.keys()), "{ty:?}");
-            assert_eq!(HandlerType::named(ty.as_str()), Some(ty));
-        }
-    }
-
-    #[test]
-    fn every_handler_key_belongs_to_a_type_and_every_type_key_is_read() {
-        let wire = fields_of::<HandlerWire>();
-        for key in wire {
-            assert!(
-                HandlerType::ALL.iter().any(|t| t.has_key(key)),
-                "`{key}` is read but no handler type has it"
-            );
-        }
-        for ty in HandlerType::ALL {
-            for key in ty.keys() {
-                assert!(
-                    wire.contains(&key),
-                    "{ty:?} has `{key}`, which HandlerWire does not read"
-                );
-            }
-            assert_eq!(ty.required().is_some(), ty.runs(), "{ty:?}");
-        }
-    }
-
-    #[test]
-    fn required_keys_are_neither_null_nor_defaulted_in_the_schema() {
-        let schema = serde_json::to_value(config_schema()).unwrap();
-        let variants = &schema["definitions"]["HandlerEntry"]["oneOf"];
-        for (i, ty) in HandlerType::ALL.into_iter().enumerate() {
-            let Some(key) = ty.required() else { continue };
-            let want: Vec<Value> = vec![key.into(), "type".into()];
-            let mut required = variants[i]["required"].as_array().unwrap().clone();
-            required.sort_by_key(|v| v.as_str().unwrap().to_string());
-            let mut want = want;
-            want.sort_by_key(|v| v.as_str().unwrap().to_string());
-            assert_eq!(required, want, "{ty:?}");
-            let prop = &variants[i]["properties"][key];
-            assert_eq!(prop["type"], "string", "{ty:?}");
-            assert!(prop.get("default").is_none(), "{ty:?}");
-        }
-    }
-
-    #[test]
-    fn schema_lists_every_event_and_handler_type() {
-        let schema = serde_json::to_value(config_schema()).unwrap();
-        let events = &schema["definitions"]["EventMap"]["properties"];
-        for name in EventName::ALL {
-            assert!(events.get(name.as_str()).is_some(), "{name}");
-        }
-        let text = schema.to_string();
-        for ty in ["command", "wasm", "prompt", "agent", "http", "mcp_tool"] {
-            assert!(text.contains(&format!("\"{ty}\"")), "{ty}");
-        }
-    }
 
     #[test]
     fn events_keep_file_order_and_unknown_names() {
@@ -884,52 +478,5 @@ mod tests {
         let text = "{\"hooks\": {\"Stop\": [{\"hooks\": [\n  {\"type\": \"command\", \"timeout\": \"x\",\n \"command\": \"c\"}]}]}}";
         let e = serde_json::from_str::<HooksFile>(text).unwrap_err();
         assert_eq!((e.line(), e.column()), (2, 36), "{e}");
-    }
-
-    #[test]
-    fn unknown_keys_are_listed_with_where() {
-        let v = json!({
-            "hook": {},
-            "audit": {"path": "a", "size": 1},
-            "hooks": {
-                "PreToolUse": [{
-                    "matcher": "Bash", "matchr": "x",
-                    "hooks": [
-                        {"type": "command", "command": "x", "comand": "y"},
-                        {"type": "wasm", "component": "c", "allow": {"read": [], "exec": []}},
-                        {"type": "prompt", "prompt": "p", "model": "m"},
-                        {"type": "shell"},
-                        {"command": "z"}
-                    ]
-                }],
-                "PreToolUze": []
-            }
-        });
-        let found = unknown_keys(&v);
-        let key = |at: &str, key: &str, suggestion| Unknown::Key {
-            at: at.into(),
-            key: key.into(),
-            suggestion,
-        };
-        let expect = [
-            key("the top level", "hook", Some("hooks")),
-            key("audit", "size", None),
-            key("hooks.PreToolUse[0]", "matchr", Some("matcher")),
-            key("hooks.PreToolUse[0].hooks[0]", "comand", Some("command")),
-            key("hooks.PreToolUse[0].hooks[1].allow", "exec", None),
-            Unknown::HandlerType {
-                at: "hooks.PreToolUse[0].hooks[3]".into(),
-                type_: Some("shell".into()),
-            },
-            Unknown::HandlerType {
-                at: "hooks.PreToolUse[0].hooks[4]".into(),
-                type_: None,
-            },
-            Unknown::Event {
-                name: "PreToolUze".into(),
-                suggestion: Some("PreToolUse"),
-            },
-        ];
-        assert_eq!(found, expect);
     }
 }

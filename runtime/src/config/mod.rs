@@ -23,7 +23,7 @@ mod matcher;
 mod mcp;
 mod warning;
 
-pub use hooks_json::config_schema;
+pub use hooks_json::{config_schema, Unknown};
 pub use llm::PROMPT_EVENTS;
 pub use load::{load, load_with_managed, managed_file, project_root, LoadOptions, MANAGED_ENV};
 pub use matcher::Matcher;

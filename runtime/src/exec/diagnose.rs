@@ -110,8 +110,7 @@ mod tests {
     #[test]
     fn a_script_without_its_executable_bit_is_found() {
         use std::os::unix::fs::PermissionsExt;
-        let dir = tempfile::tempdir().unwrap();
-        let script = dir.path().join("x.sh");
+        let (dir, script) = crate::fsread::temp_path("x.sh");
         std::fs::write(&script, "#!/bin/sh\n").unwrap();
         std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o644)).unwrap();
         assert_eq!(

@@ -418,19 +418,24 @@ pub fn fill(template: &Value, input: &Value) -> Value {
 }
 
 fn fill_str(s: &str, input: &Value) -> String {
-    let mut out = String::with_capacity(s.len());
-    let mut rest = s;
+    expand(s, |path| match lookup(input, path) {
+        Some(Value::String(v)) => v.clone(),
+        Some(v) => v.to_string(),
+        None => String::new(),
+    })
+}
+
+/// `text` with each `${inner}` replaced by `value(inner)`; an unclosed
+/// `${` and what follows it are kept as they are.
+fn expand(text: &str, mut value: impl FnMut(&str) -> String) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
     while let Some(at) = rest.find("${") {
         let Some(len) = rest[at + 2..].find('}') else {
             break;
         };
         out.push_str(&rest[..at]);
-        let path = &rest[at + 2..at + 2 + len];
-        match lookup(input, path) {
-            Some(Value::String(v)) => out.push_str(v),
-            Some(v) => out.push_str(&v.to_string()),
-            None => {}
-        }
+        out.push_str(&value(&rest[at + 2..at + 2 + len]));
         rest = &rest[at + 2 + len + 1..];
     }
     out.push_str(rest);
@@ -450,26 +455,16 @@ fn lookup<'v>(input: &'v Value, path: &str) -> Option<&'v Value> {
 /// `text` with `${VAR}` and `${VAR:-default}` expanded from the environment,
 /// as Claude Code does in `.mcp.json` (unset and no default: empty).
 fn expand_env(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    let mut rest = text;
-    while let Some(at) = rest.find("${") {
-        let Some(len) = rest[at + 2..].find('}') else {
-            break;
-        };
-        out.push_str(&rest[..at]);
-        let inner = &rest[at + 2..at + 2 + len];
+    expand(text, |inner| {
         let (name, default) = match inner.split_once(":-") {
             Some((name, default)) => (name, Some(default)),
             None => (inner, None),
         };
         match std::env::var(name) {
-            Ok(value) if !value.is_empty() || default.is_none() => out.push_str(&value),
-            _ => out.push_str(default.unwrap_or_default()),
+            Ok(value) if !value.is_empty() || default.is_none() => value,
+            _ => default.unwrap_or_default().to_string(),
         }
-        rest = &rest[at + 2 + len + 1..];
-    }
-    out.push_str(rest);
-    out
+    })
 }
 
 #[cfg(test)]

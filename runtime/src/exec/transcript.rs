@@ -122,15 +122,8 @@ fn view(
     if fresh && path.is_file() {
         return Ok(path);
     }
-    let start = meta.len().saturating_sub(VIEW_SOURCE_BYTES);
-    file.seek(SeekFrom::Start(start))
-        .map_err(|e| format!("cannot read the transcript: {e}"))?;
-    let mut bytes = Vec::new();
-    file.take(VIEW_SOURCE_BYTES)
-        .read_to_end(&mut bytes)
-        .map_err(|e| format!("cannot read the transcript: {e}"))?;
-    let text = String::from_utf8_lossy(&bytes);
-    let records = render(&text, start > 0, read, table);
+    let (text, cut) = last_bytes(&mut file, meta.len(), VIEW_SOURCE_BYTES)?;
+    let records = render(&text, cut, read, table);
     std::fs::create_dir_all(dir).map_err(|e| format!("cannot make {}: {e}", dir.display()))?;
     let new = !path.exists();
     write_atomically(dir, &path, records.as_bytes())?;
@@ -209,16 +202,9 @@ pub const MESSAGE_CHARS: usize = 2000;
 pub fn tail(path: &Path) -> Result<Vec<String>, String> {
     let (mut file, meta) =
         crate::fsread::open_bounded(path, u64::MAX).map_err(|e| e.to_string())?;
-    let start = meta.len().saturating_sub(TAIL_BYTES);
-    file.seek(SeekFrom::Start(start))
-        .map_err(|e| format!("cannot read the transcript: {e}"))?;
-    let mut bytes = Vec::new();
-    file.take(TAIL_BYTES)
-        .read_to_end(&mut bytes)
-        .map_err(|e| format!("cannot read the transcript: {e}"))?;
-    let text = String::from_utf8_lossy(&bytes);
+    let (text, cut) = last_bytes(&mut file, meta.len(), TAIL_BYTES)?;
     let mut lines = text.lines();
-    if start > 0 {
+    if cut {
         // The first line was cut by the seek.
         lines.next();
     }
@@ -230,6 +216,19 @@ pub fn tail(path: &Path) -> Result<Vec<String>, String> {
     Ok(messages.split_off(keep))
 }
 
+/// The last `max` bytes of `file` (`len` bytes long) as text, and whether
+/// that cut the file (its first line is then partial).
+fn last_bytes(file: &mut std::fs::File, len: u64, max: u64) -> Result<(String, bool), String> {
+    let start = len.saturating_sub(max);
+    file.seek(SeekFrom::Start(start))
+        .map_err(|e| format!("cannot read the transcript: {e}"))?;
+    let mut bytes = Vec::new();
+    file.take(max)
+        .read_to_end(&mut bytes)
+        .map_err(|e| format!("cannot read the transcript: {e}"))?;
+    Ok((String::from_utf8_lossy(&bytes).into_owned(), start > 0))
+}
+
 /// One transcript line as `role: text`, if it is a message with text.
 fn message(line: &str) -> Option<String> {
     let value: Value = serde_json::from_str(line).ok()?;
@@ -237,16 +236,7 @@ fn message(line: &str) -> Option<String> {
     if role != "user" && role != "assistant" {
         return None;
     }
-    let content = value.pointer("/message/content")?;
-    let text = match content {
-        Value::String(text) => text.clone(),
-        Value::Array(blocks) => blocks
-            .iter()
-            .filter_map(|b| b.get("text").and_then(Value::as_str))
-            .collect::<Vec<_>>()
-            .join("\n"),
-        _ => return None,
-    };
+    let text = crate::agents::transcript::text_of(value.pointer("/message/content")?);
     let text = text.trim();
     if text.is_empty() {
         return None;
@@ -264,8 +254,6 @@ mod tests {
 
     #[test]
     fn the_last_messages_are_read_and_other_lines_skipped() {
-        let d = tempfile::tempdir().unwrap();
-        let path = d.path().join("t.jsonl");
         let mut text = String::new();
         for i in 0..30 {
             text.push_str(&format!(
@@ -276,7 +264,7 @@ mod tests {
                 "{{\"type\":\"assistant\",\"message\":{{\"content\":[{{\"type\":\"text\",\"text\":\"did {i}\"}},{{\"type\":\"tool_use\"}}]}}}}\n"
             ));
         }
-        std::fs::write(&path, text).unwrap();
+        let (d, path) = crate::fsread::temp_file("t.jsonl", text);
         let got = tail(&path).unwrap();
         assert_eq!(got.len(), MESSAGES);
         assert_eq!(got.last().unwrap(), "assistant: did 29");

@@ -26,7 +26,11 @@ pub mod lock;
 #[cfg(feature = "wasm")]
 pub mod registry;
 
-pub use lock::{LockEntry, LockFile, LOCK_FILE};
+// The entry type is for the CLI's `pull`/`publish` (and the tests); the
+// fuzz build (no wasm feature) reads lock files only.
+#[cfg(any(feature = "wasm", test))]
+pub use lock::LockEntry;
+pub use lock::{LockFile, LOCK_FILE};
 
 /// The scheme of a component that lives in a registry.
 pub const SCHEME: &str = "oci://";

@@ -21,6 +21,12 @@ impl Project {
     fn root(&self) -> PathBuf {
         self.dir.path().to_path_buf()
     }
+    /// `.agents/hooks/check.sh`, a shell script that exits 0.
+    fn check_script(&self) -> PathBuf {
+        let script = self.root().join(".agents/hooks/check.sh");
+        std::fs::write(&script, "#!/bin/sh\nexit 0\n").unwrap();
+        script
+    }
     fn command(&self, cmd: &str) -> Handler {
         handler(
             Scope::Project,
@@ -90,6 +96,13 @@ fn store_in(dir: &Path) -> TrustStore {
     TrustStore::load_from(&dir.join("data/agenthooks/trust.json")).0
 }
 
+/// An empty store in a home of its own (kept while the `TempDir` lives).
+fn new_store() -> (tempfile::TempDir, TrustStore) {
+    let home = tempfile::tempdir().unwrap();
+    let store = store_in(home.path());
+    (home, store)
+}
+
 #[test]
 fn the_fingerprint_follows_what_the_hook_does() {
     let p = Project::new();
@@ -123,8 +136,7 @@ fn the_fingerprint_follows_what_the_hook_does() {
 fn the_fingerprint_follows_the_project_scripts_a_command_runs() {
     use std::os::unix::fs::PermissionsExt;
     let p = Project::new();
-    let script = p.root().join(".agents/hooks/check.sh");
-    std::fs::write(&script, "#!/bin/sh\nexit 0\n").unwrap();
+    let script = p.check_script();
     std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
     std::fs::write(p.root().join("lint.py"), "print()").unwrap();
     std::fs::write(p.root().join("data.txt"), "1").unwrap();
@@ -179,8 +191,7 @@ fn the_fingerprint_of_a_wasm_hook_follows_its_bytes_and_grants() {
 #[test]
 fn the_fingerprint_does_not_depend_on_how_the_root_is_spelled() {
     let p = Project::new();
-    let link_dir = tempfile::tempdir().unwrap();
-    let link = link_dir.path().join("link");
+    let (link_dir, link) = crate::fsread::temp_path("link");
     std::os::unix::fs::symlink(p.root(), &link).unwrap();
     let real = p.command(&format!("{}/.agents/hooks/x.sh", p.root().display()));
     let mut via_link = real.clone();
@@ -199,9 +210,8 @@ fn the_fingerprint_does_not_depend_on_how_the_root_is_spelled() {
 #[test]
 fn the_store_round_trips_atomically_in_a_private_directory() {
     let p = Project::new();
-    let home = tempfile::tempdir().unwrap();
     let h = p.command("./a.sh");
-    let mut store = store_in(home.path());
+    let (_home, mut store) = new_store();
     assert!(!store.trusts(&h));
     assert_eq!(store.trust(&p.root(), [&h]).unwrap(), 1);
     store.save().unwrap();
@@ -230,9 +240,8 @@ fn the_store_round_trips_atomically_in_a_private_directory() {
 #[test]
 fn trusting_again_replaces_the_projects_set_and_revoke_forgets_it() {
     let p = Project::new();
-    let home = tempfile::tempdir().unwrap();
     let (a, b) = (p.command("./a.sh"), p.command("./b.sh"));
-    let mut store = store_in(home.path());
+    let (_home, mut store) = new_store();
     store.trust(&p.root(), [&a]).unwrap();
     store.trust(&p.root(), [&b]).unwrap();
     assert!(!store.trusts(&a));
@@ -244,8 +253,7 @@ fn trusting_again_replaces_the_projects_set_and_revoke_forgets_it() {
 
 #[test]
 fn a_corrupt_store_is_empty_with_one_note() {
-    let home = tempfile::tempdir().unwrap();
-    let path = home.path().join("trust.json");
+    let (_home, path) = crate::fsread::temp_path("trust.json");
     for text in ["{not json", r#"{"version": 99, "projects": {}}"#, "[1,2]"] {
         std::fs::write(&path, text).unwrap();
         let (store, note) = TrustStore::load_from(&path);
@@ -315,9 +323,8 @@ fn skipped_commands_and_narrowed_wasm_hooks_share_one_note() {
 #[test]
 fn a_trusted_command_runs_until_it_changes() {
     let p = Project::new();
-    let home = tempfile::tempdir().unwrap();
     let a = p.command("./a.sh");
-    let mut store = store_in(home.path());
+    let (_home, mut store) = new_store();
     store.trust(&p.root(), [&a]).unwrap();
     let gate = gate_with(&store, &[&a]);
     assert_eq!(gate.handlers[0].standing, Standing::Trusted);
@@ -384,8 +391,7 @@ fn an_untrusted_wasm_hook_keeps_only_reads_in_the_project() {
     assert!(gate.notes[0].to_string().contains("`agenthooks trust`"));
 
     // Trusted, it gets everything it asked for.
-    let home = tempfile::tempdir().unwrap();
-    let mut store = store_in(home.path());
+    let (_home, mut store) = new_store();
     store.trust(&p.root(), [&w]).unwrap();
     let gate = gate_with(&store, &[&w]);
     assert_eq!(gate.handlers[0].standing, Standing::Trusted);
@@ -443,8 +449,7 @@ fn a_sandboxed_wasm_hook_runs_as_declared_but_only_trust_lets_it_allow() {
     assert!(gate.notes[0].to_string().contains("`agenthooks trust`"));
 
     // Trusted, its answer stands.
-    let home = tempfile::tempdir().unwrap();
-    let mut store = store_in(home.path());
+    let (_home, mut store) = new_store();
     store.trust(&p.root(), [&w]).unwrap();
     let mut gate = gate_with(&store, &[&w]);
     let merged = gate.merge(vec![answered(&w, allow)]);
@@ -527,8 +532,7 @@ fn an_untrusted_wasm_hook_gets_no_more_than_the_default_limits() {
     }
     assert!(raised_limits(&small).is_empty());
     // Trusted, it keeps what it asked for.
-    let home = tempfile::tempdir().unwrap();
-    let mut store = store_in(home.path());
+    let (_home, mut store) = new_store();
     store.trust(&p.root(), [&w]).unwrap();
     let gate = gate_with(&store, &[&w]);
     assert_eq!(gate.handlers[0].handler.timeout, Duration::from_secs(3600));
@@ -563,12 +567,11 @@ fn user_hooks_keep_all_their_grants() {
 #[test]
 fn clamp_lowers_long_timeouts_with_a_note() {
     let p = Project::new();
-    let home = tempfile::tempdir().unwrap();
     let mut long = p.command("long");
     long.timeout = Duration::from_secs(60);
     let mut short = p.command("short");
     short.timeout = Duration::from_secs(5);
-    let mut store = store_in(home.path());
+    let (_home, mut store) = new_store();
     store.trust(&p.root(), [&long, &short]).unwrap();
     let mut gate = gate_with(&store, &[&long, &short]);
     gate.clamp(Duration::from_secs(28), "copilot", Duration::from_secs(30));
@@ -598,9 +601,8 @@ fn clamp_lowers_long_timeouts_with_a_note() {
 #[test]
 fn merge_puts_reports_back_in_declaration_order() {
     let p = Project::new();
-    let home = tempfile::tempdir().unwrap();
     let (a, b, c) = (p.command("a"), p.command("b"), p.command("c"));
-    let mut store = store_in(home.path());
+    let (_home, mut store) = new_store();
     store.trust(&p.root(), [&a, &c]).unwrap();
     let mut gate = gate_with(&store, &[&a, &b, &c]);
     let runnable = gate.runnable();
@@ -688,11 +690,9 @@ fn the_reviewed_text_kept_is_bounded() {
 #[test]
 fn a_script_that_became_a_fifo_or_too_big_counts_as_changed_with_a_note() {
     let p = Project::new();
-    let script = p.root().join(".agents/hooks/check.sh");
-    std::fs::write(&script, "#!/bin/sh\nexit 0\n").unwrap();
+    let script = p.check_script();
     let h = p.command("./.agents/hooks/check.sh");
-    let home = tempfile::tempdir().unwrap();
-    let mut store = store_in(home.path());
+    let (_home, mut store) = new_store();
     store.trust(&p.root(), [&h]).unwrap();
     assert!(store.trusts(&h));
 
@@ -799,8 +799,7 @@ fn an_untrusted_project_runs_at_most_the_cap_of_hooks_per_event() {
         gate.notes[0].to_string()
     );
     // Trusted, they all run.
-    let home = tempfile::tempdir().unwrap();
-    let mut store = store_in(home.path());
+    let (_home, mut store) = new_store();
     store.trust(&p.root(), &hooks).unwrap();
     let gate = gate_with(&store, &refs);
     assert_eq!(gate.runnable().len(), hooks.len());
@@ -841,8 +840,7 @@ fn sandboxed_wasm_hooks_read_the_store_only_when_an_answer_needs_trust() {
     assert_eq!(loads(), 0);
 
     // An allow does: read once, at the merge; trusted there, it stands.
-    let home = tempfile::tempdir().unwrap();
-    let mut store = store_in(home.path());
+    let (_home, mut store) = new_store();
     store.trust(&p.root(), [&w]).unwrap();
     STORE.with(|s| *s.borrow_mut() = (store, None));
     let mut gate = gate_loading(&[&w], counting_load);

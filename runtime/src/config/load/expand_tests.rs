@@ -90,8 +90,7 @@ fn variable_expansion_is_textual_and_exact() {
 
 #[test]
 fn the_plugin_root_is_written_into_commands_where_the_shell_would_not_read_it() {
-    let d = Dirs::new();
-    d.write_user(
+    let d = Dirs::with_user(
         &json!({"hooks": {"PreToolUse": [{"hooks": [
             {"type": "command", "command": "Write-Output ${CLAUDE_PLUGIN_ROOT}/a", "shell": "powershell"},
             {"type": "command", "command": "$CLAUDE_PLUGIN_ROOT/b.sh $CLAUDE_PLUGIN_ROOTS"}

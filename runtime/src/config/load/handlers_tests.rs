@@ -10,8 +10,7 @@ use crate::config::*;
 
 #[test]
 fn command_fields_and_defaults() {
-    let d = Dirs::new();
-    d.write_user(
+    let d = Dirs::with_user(
         r#"{"onError": "deny", "hooks": {"PreToolUse": [{"hooks": [
             {"type": "command", "command": "plain"},
             {"type": "command", "command": "tuned", "timeout": 0.5, "async": true,
@@ -52,8 +51,7 @@ fn command_fields_and_defaults() {
 
 #[test]
 fn unsupported_shell_warns() {
-    let d = Dirs::new();
-    d.write_user(&one_handler(
+    let d = Dirs::with_user(&one_handler(
         json!({"type": "command", "command": "x", "shell": "zsh"}),
     ));
     let c = d.load();
@@ -78,8 +76,7 @@ fn shells(config: &Config) -> Vec<Shell> {
 
 #[test]
 fn shell_powershell_and_copilots_powershell_field_choose_powershell() {
-    let d = Dirs::new();
-    d.write_user(
+    let d = Dirs::with_user(
         &json!({"hooks": {"PreToolUse": [{"hooks": [
             {"type": "command", "command": "a", "shell": "bash"},
             {"type": "command", "command": "Write-Output $CLAUDE_PROJECT_DIR", "shell": "powershell"},
@@ -169,8 +166,7 @@ fn wasm_paths_resolve_against_the_scope_and_defaults_apply() {
 
 #[test]
 fn prompt_handlers_resolve_on_the_events_claude_allows_them() {
-    let d = Dirs::new();
-    d.write_user(
+    let d = Dirs::with_user(
         r#"{"hooks": {
             "PreToolUse": [{"hooks": [
                 {"type": "prompt", "prompt": "Safe? $ARGUMENTS", "model": "m", "continueOnBlock": true},
@@ -209,8 +205,7 @@ fn prompt_handlers_resolve_on_the_events_claude_allows_them() {
 
 #[test]
 fn http_handlers_are_resolved_and_bad_urls_skipped() {
-    let d = Dirs::new();
-    d.write_user(
+    let d = Dirs::with_user(
         r#"{"hooks": {"PreToolUse": [{"hooks": [
             {"type": "http", "url": " http://127.0.0.1:9/hook ", "timeout": 3,
              "headers": {"Authorization": "Bearer $TOKEN", "X-Team": "${TEAM}-$SECRET"},

@@ -35,8 +35,7 @@ fn empty_file_is_no_hooks() {
 
 #[test]
 fn syntax_error_names_file_line_column_and_other_scope_still_runs() {
-    let d = Dirs::new();
-    d.write_user(&one_handler(json!({"type": "command", "command": "u"})));
+    let d = Dirs::with_user(&one_handler(json!({"type": "command", "command": "u"})));
     d.write_project("{\n  \"hooks\": {\n    \"Stop\": []\n    \"PreToolUse\": []\n  }\n}\n");
     let c = d.load();
     assert_eq!(commands(&c), ["u"]);
@@ -51,8 +50,7 @@ fn syntax_error_names_file_line_column_and_other_scope_still_runs() {
 
 #[test]
 fn wrong_types_are_errors_with_a_position() {
-    let d = Dirs::new();
-    d.write_user("{\"hooks\": {\"PreToolUse\": [{\"hooks\": [\n{\"type\": \"command\", \"command\": \"x\", \"timeout\": \"soon\"}\n]}]}}");
+    let d = Dirs::with_user("{\"hooks\": {\"PreToolUse\": [{\"hooks\": [\n{\"type\": \"command\", \"command\": \"x\", \"timeout\": \"soon\"}\n]}]}}");
     d.write_project(&one_handler(json!({"type": "command", "command": "p"})));
     let c = d.load();
     assert_eq!(commands(&c), ["p"]);
@@ -75,8 +73,7 @@ fn wrong_types_are_errors_with_a_position() {
 
 #[test]
 fn a_top_level_that_is_not_an_object_is_one_error_naming_the_file() {
-    let d = Dirs::new();
-    d.write_user(&one_handler(json!({"type": "command", "command": "u"})));
+    let d = Dirs::with_user(&one_handler(json!({"type": "command", "command": "u"})));
     // serde would read `[]` as a file with no hooks, silently.
     for (text, kind) in [
         ("[]", "an array"),
@@ -101,8 +98,7 @@ fn a_top_level_that_is_not_an_object_is_one_error_naming_the_file() {
 
 #[test]
 fn invalid_utf8_is_one_error_and_the_other_scope_runs() {
-    let d = Dirs::new();
-    d.write_user(&one_handler(json!({"type": "command", "command": "u"})));
+    let d = Dirs::with_user(&one_handler(json!({"type": "command", "command": "u"})));
     fs::create_dir_all(d.project().join(".agents")).unwrap();
     fs::write(d.project_file(), b"{\"hooks\": \xff}").unwrap();
     let c = d.load();
@@ -121,8 +117,7 @@ fn invalid_utf8_is_one_error_and_the_other_scope_runs() {
 /// reading it whole, and the user's hooks still load.
 #[cfg(unix)]
 fn hostile_project_file(make: impl FnOnce(&Path), says: &str) {
-    let d = Dirs::new();
-    d.write_user(&one_handler(json!({"type": "command", "command": "u"})));
+    let d = Dirs::with_user(&one_handler(json!({"type": "command", "command": "u"})));
     fs::create_dir_all(d.project().join(".agents")).unwrap();
     make(&d.project_file());
     let c = d.load();
@@ -276,8 +271,7 @@ fn a_broken_file_that_says_on_failure_block_reports_the_lost_policy() {
 
 #[test]
 fn unknown_names_get_a_suggestion() {
-    let d = Dirs::new();
-    d.write_user(
+    let d = Dirs::with_user(
         r#"{"hooks": {"PreToolUs": [], "Stop": [{"hooks": [{"type": "wasm", "component": "g.wasm", "memoryMib": 1}]}]}}"#,
     );
     let c = d.load();

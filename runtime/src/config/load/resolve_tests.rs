@@ -12,8 +12,7 @@ use crate::select::select;
 
 #[test]
 fn handlers_missing_their_essentials_are_skipped_with_a_warning() {
-    let d = Dirs::new();
-    d.write_user(
+    let d = Dirs::with_user(
         r#"{"hooks": {"PreToolUse": [{"hooks": [
             {"type": "command"},
             {"type": "command", "command": "  "},
@@ -50,8 +49,7 @@ fn handlers_missing_their_essentials_are_skipped_with_a_warning() {
 
 #[test]
 fn invalid_matcher_skips_its_group_with_a_warning() {
-    let d = Dirs::new();
-    d.write_user(
+    let d = Dirs::with_user(
         r#"{"hooks": {"PreToolUse": [
             {"matcher": "Edit(", "hooks": [{"type": "command", "command": "bad"}]},
             {"matcher": "Edit.*", "hooks": [{"type": "command", "command": "good"}]}
@@ -75,8 +73,7 @@ fn invalid_matcher_skips_its_group_with_a_warning() {
 
 #[test]
 fn matcher_on_an_event_without_one_is_ignored_even_when_broken() {
-    let d = Dirs::new();
-    d.write_user(
+    let d = Dirs::with_user(
         r#"{"hooks": {"Stop": [{"matcher": "((", "hooks": [{"type": "command", "command": "s"}]}]}}"#,
     );
     let c = d.load();
@@ -86,8 +83,7 @@ fn matcher_on_an_event_without_one_is_ignored_even_when_broken() {
 
 #[test]
 fn invalid_if_skips_the_group_or_the_handler() {
-    let d = Dirs::new();
-    d.write_user(
+    let d = Dirs::with_user(
         r#"{"hooks": {"PreToolUse": [
             {"if": "git (", "hooks": [{"type": "command", "command": "group-bad"}]},
             {"if": "^git", "hooks": [
@@ -161,8 +157,7 @@ fn mcp_tool_handlers_resolve_their_server_from_claude_codes_files() {
 
 #[test]
 fn on_failure_is_claude_codes_spelling_of_on_error() {
-    let d = Dirs::new();
-    d.write_user(
+    let d = Dirs::with_user(
         r#"{"onError": "deny", "hooks": {"Stop": [{"hooks": [
             {"type": "command", "command": "a", "onFailure": "block"},
             {"type": "command", "command": "b", "onFailure": "continue"},

@@ -37,25 +37,15 @@ fn llm_is_the_managed_or_user_files_and_never_a_projects() {
     let settings = c.llm.as_ref().unwrap();
     assert_eq!(settings.base_url.as_deref(), Some("https://gateway.corp"));
     assert!(c.handlers.is_empty(), "{:?}", c.handlers);
-    assert!(
-        c.warning_lines()
-            .iter()
-            .any(|w| w.contains("`allowLlmHooks: false`")),
-        "{:?}",
-        c.warning_lines()
-    );
+    assert_warned(&c, "`allowLlmHooks: false`");
     let set_by_managed = WarningKind::SetByManaged { key: "llm" };
     assert!(c.warnings.iter().any(|w| w.kind == set_by_managed));
-    assert!(c
-        .warning_lines()
-        .iter()
-        .any(|w| w.contains("`llm` is set by the managed policy")));
+    assert_warned(&c, "`llm` is set by the managed policy");
 }
 
 #[test]
 fn audit_is_read_from_the_user_file_only() {
-    let d = Dirs::new();
-    d.write_user(r#"{"audit": {"path": ".agents/audit.jsonl", "maxBytes": 1048576}}"#);
+    let d = Dirs::with_user(r#"{"audit": {"path": ".agents/audit.jsonl", "maxBytes": 1048576}}"#);
     d.write_project(r#"{"audit": {"path": "/tmp/evil.jsonl"}}"#);
     let c = d.load();
     assert_eq!(
@@ -89,8 +79,7 @@ fn the_event_memory_budget_is_set_in_the_user_file_only() {
 
 #[test]
 fn on_config_error_is_the_users_and_a_broken_file_is_typed() {
-    let d = Dirs::new();
-    d.write_user(r#"{"onConfigError": "deny"}"#);
+    let d = Dirs::with_user(r#"{"onConfigError": "deny"}"#);
     d.write_project(r#"{"onError": "deny", "hooks": {},}"#);
     let c = d.load();
     assert_eq!(c.on_config_error, OnError::Deny);
@@ -117,8 +106,7 @@ fn on_config_error_is_the_users_and_a_broken_file_is_typed() {
     assert_line(&c.warning_lines(), 0, "honoured only in the user file");
 
     // A broken user file that spells it out is honoured.
-    let d = Dirs::new();
-    d.write_user(r#"{"onConfigError" : "deny", "hooks": {"Stop": []},}"#);
+    let d = Dirs::with_user(r#"{"onConfigError" : "deny", "hooks": {"Stop": []},}"#);
     let c = d.load();
     assert_eq!(c.on_config_error, OnError::Deny);
     assert!(!c.broken[0].lost_deny);
@@ -191,13 +179,7 @@ fn a_broken_managed_file_fails_closed_and_the_user_cannot_reopen_it() {
     assert!(c.fails_closed());
     // The other scopes still load.
     assert_eq!(commands(&c), ["project"]);
-    assert!(
-        c.warning_lines()
-            .iter()
-            .any(|w| w.contains("set by the managed policy")),
-        "{:?}",
-        c.warning_lines()
-    );
+    assert_warned(&c, "set by the managed policy");
 }
 
 #[test]
@@ -319,12 +301,9 @@ fn components_from_sources_the_managed_policy_does_not_allow_are_skipped() {
             "oci://elsewhere.example/sec/guard:v1"
         ]
     );
-    assert!(
-        c.warning_lines()
-            .iter()
-            .any(|w| w.contains("`oci://registry.example/sec/Guard:v1` is not an OCI reference")),
-        "{:?}",
-        c.warning_lines()
+    assert_warned(
+        &c,
+        "`oci://registry.example/sec/Guard:v1` is not an OCI reference",
     );
 }
 

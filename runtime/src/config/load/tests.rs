@@ -10,8 +10,7 @@ use crate::select::select;
 
 #[test]
 fn user_scope_comes_first_then_project_in_file_order() {
-    let d = Dirs::new();
-    d.write_user(
+    let d = Dirs::with_user(
         r#"{"hooks": {
             "Stop": [{"hooks": [{"type": "command", "command": "u-stop"}]}],
             "PreToolUse": [
@@ -57,8 +56,7 @@ fn user_scope_comes_first_then_project_in_file_order() {
 
 #[test]
 fn home_as_project_is_loaded_once() {
-    let d = Dirs::new();
-    d.write_user(&one_handler(json!({"type": "command", "command": "u"})));
+    let d = Dirs::with_user(&one_handler(json!({"type": "command", "command": "u"})));
     let c = load(&LoadOptions {
         home: Some(d.home().to_path_buf()),
         project_root: Some(d.home().join(".")),
@@ -116,8 +114,7 @@ fn warnings_and_errors_quoting_the_file_are_one_bounded_line() {
 
 #[test]
 fn each_broken_file_is_one_problem_before_the_warnings() {
-    let d = Dirs::new();
-    d.write_user(r#"{"hookz": {}}"#);
+    let d = Dirs::with_user(r#"{"hookz": {}}"#);
     d.write_project("{,}");
     let c = d.load();
     assert_eq!(c.broken.len(), 1);

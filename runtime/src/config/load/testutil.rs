@@ -23,6 +23,13 @@ impl Dirs {
         }
     }
 
+    /// New directories, the user's hooks.json holding `text`.
+    pub(super) fn with_user(text: &str) -> Dirs {
+        let dirs = Dirs::new();
+        dirs.write_user(text);
+        dirs
+    }
+
     pub(super) fn home(&self) -> &Path {
         self.home.path()
     }
@@ -121,4 +128,13 @@ impl Lines for Config {
     fn warning_lines(&self) -> Vec<String> {
         self.warnings.iter().map(ToString::to_string).collect()
     }
+}
+
+/// Fails unless one of `config`'s warnings contains `part`, showing them all.
+pub(super) fn assert_warned(config: &Config, part: &str) {
+    let lines = config.warning_lines();
+    assert!(
+        lines.iter().any(|w| w.contains(part)),
+        "{part:?} not in {lines:?}"
+    );
 }

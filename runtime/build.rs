@@ -1,0 +1,60 @@
+//! Turns each agent's table, `src/agents/tables/<agent>.toml`, into the
+//! same `static TABLE: Table` an agent module would write by hand, as
+//! `agents::tables::<agent>::TABLE` (`$OUT_DIR/agent_tables.rs`, included
+//! once by `agents/mod.rs`; each agent module re-exports its own).
+//! The tables are data, so they are kept as data; the generated code is
+//! Rust, so every event, tool and answer kind is still checked by the
+//! compiler, and nothing is parsed at run time.
+//!
+//! A file this cannot read stops the build with one line naming the file
+//! and the key (`build/agent_tables.rs`). The format is described in
+//! `src/agents/tables/README.md`.
+
+use std::path::Path;
+
+#[path = "build/agent_tables.rs"]
+mod agent_tables;
+
+const DIR: &str = "src/agents/tables";
+
+fn main() {
+    println!("cargo:rerun-if-changed={DIR}");
+    let out =
+        Path::new(&std::env::var("OUT_DIR").expect("cargo sets OUT_DIR")).join("agent_tables.rs");
+    let mut files: Vec<_> = std::fs::read_dir(DIR)
+        .unwrap_or_else(|e| fail(&format!("{DIR}: cannot list it: {e}")))
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "toml"))
+        .collect();
+    files.sort();
+    let mut all = String::new();
+    for path in files {
+        let name = path.display().to_string();
+        println!("cargo:rerun-if-changed={name}");
+        let text = std::fs::read_to_string(&path)
+            .unwrap_or_else(|e| fail(&format!("{name}: cannot read it: {e}")));
+        let code = agent_tables::generate(&name, &text).unwrap_or_else(|line| fail(&line));
+        let stem = path
+            .file_stem()
+            .and_then(|s| s.to_str())
+            .filter(|s| {
+                s.chars()
+                    .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_')
+            })
+            .unwrap_or_else(|| {
+                fail(&format!(
+                    "{name}: name it `<agent>.toml`, the agent's module name"
+                ))
+            });
+        all.push_str(&format!(
+            "/// Generated from `{name}`.\npub mod {stem} {{\n{code}}}\n\n"
+        ));
+    }
+    std::fs::write(out, all).expect("OUT_DIR is writable");
+}
+
+/// Stops the build with one line: the file, the key and what is wrong.
+fn fail(line: &str) -> ! {
+    eprintln!("error: {line}");
+    std::process::exit(1)
+}
