@@ -53,55 +53,15 @@ use std::path::Path;
 use serde_json::{json, Map, Value};
 
 use super::plan::DEFAULT_DENY;
-use super::AnswerKind::{Block, Context, Deny, UpdatedInput};
-use super::{rename, shim, tool, Agent, Caps, EventRow, Info, Intent, Native, Table, Verdict};
+use super::{shim, Agent, EventRow, Info, Intent, Native, Verdict};
 use super::{InstallSpec, PluginSpec, Registration, UserPath};
 use crate::protocol::{Event, EventName};
 
+// The table is data: `tables/amp.toml`, made Rust by `build.rs`.
+pub use super::tables::amp::TABLE;
+
 /// The Amp adapter.
 pub struct Amp;
-
-/// Amp's table.
-pub static TABLE: Table = Table::new(&[
-    EventRow::new(EventName::SessionStart, "session.start", Caps::NONE),
-    EventRow::new(
-        EventName::UserPromptSubmit,
-        "agent.start",
-        Caps::of(&[Context]),
-    ),
-    EventRow::new(
-        EventName::PreToolUse,
-        "tool.call",
-        Caps::of(&[Deny, UpdatedInput]),
-    ),
-    EventRow::new(
-        EventName::PostToolUse,
-        "tool.result",
-        Caps::of(&[Context, Block]),
-    ),
-    EventRow::new(EventName::Stop, "agent.end", Caps::of(&[Block])),
-])
-.with_tools(&[
-    tool("Bash", "Bash"),
-    tool("Read", "Read"),
-    tool("Write", "create_file"),
-    tool("Edit", "edit_file"),
-    tool("Grep", "Grep"),
-    tool("Glob", "Glob"),
-])
-.with_renames(&[
-    rename(&["Bash"], "cmd", "command"),
-    rename(&["Read", "Write", "Edit"], "path", "file_path"),
-    rename(&["Edit"], "old_str", "old_string"),
-    rename(&["Edit"], "new_str", "new_string"),
-])
-.with_notes(&[
-    "runs through a plugin that install writes (.amp/plugins/agenthooks.ts, executed by Amp's Bun); it calls agenthooks for each event",
-    "verified: events, fields and answers from the binary's own `amp plugins show-docs` (amp 0.0.1790142911); the binary loads the plugin and delivers session.start (`amp plugins exec`); tool.call and agent.* were not run (exec did not deliver them offline; a real thread needs an Amp login)",
-    "before a tool: deny (reject-and-continue) and rewrite (modify); no ask in amp -x, so ask becomes deny",
-    "a prompt takes context (agent.start appends a message) but cannot be blocked; keep going at Stop sends the reason as the next user message",
-    "a failed tool arrives as PostToolUse with tool_response_native.status \"error\"; the shell of GPT modes (shell_command) keeps its own name",
-]);
 
 /// Amp has no command hooks: install writes a plugin (`plugin`) that spawns
 /// the binary. Amp loads project plugins from `.amp/plugins/*.ts`.
