@@ -267,7 +267,7 @@ class Run:
     def env(self, port):
         """A clean environment: nothing from the real home or real keys."""
         node_bin = os.path.dirname(shutil.which("node") or "/usr/bin/node")
-        agent_bin = os.path.join(self.prefix(), "node_modules", ".bin")
+        agent_bin = os.path.join(self.prefix(), AGENTS[self.agent].get("bin", os.path.join("node_modules", ".bin")))
         env = {
             "PATH": os.pathsep.join([self.bin_dir, agent_bin, node_bin, "/usr/local/bin", "/usr/bin", "/bin"]),
             "HOME": self.home,
@@ -357,8 +357,9 @@ class Run:
         self.prepare()
         port_file = os.path.join(self.root, "port")
         server = subprocess.Popen(
-            [sys.executable, os.path.join(HERE, "fake_model.py"), "--port-file", port_file,
-             "--log", self.model_log, "--rm-command", self.rm_command, "--judge-reason", REASON],
+            [sys.executable, os.path.join(HERE, AGENTS[self.agent].get("server", "fake_model.py")),
+             "--port-file", port_file, "--log", self.model_log, "--rm-command", self.rm_command,
+             "--judge-reason", REASON] + AGENTS[self.agent].get("server_args", lambda r: [])(self),
             stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
             stderr=open(os.path.join(self.root, "fake-model.stderr"), "w"))
         try:
@@ -781,6 +782,40 @@ def sema_manual(run):
         {"matcher": "*", "hooks": [{"type": "command", "command": run_cmd(run, "PreToolUse"), "timeout": 60}]}]}})
 
 
+# Factory Droid: BYOK, a custom model on the fake model's Chat Completions
+# (no login, no FACTORY_API_KEY); its id is `custom:<displayName>-<index>`.
+# Airgapped, or it tries Factory's endpoints first (3 s become 8 s).
+def factory_env(run, port):
+    return {"FACTORY_AIRGAP_ENABLED": "1", "FACTORY_DROID_AUTO_UPDATE_ENABLED": "false",
+            "FACTORY_DISABLE_KEYRING": "1"}
+
+
+def factory_setup(run, port):
+    write_json(os.path.join(run.home, ".factory", "settings.json"), {
+        "customModels": [{"model": "gpt-5", "displayName": "Fake", "baseUrl": "http://127.0.0.1:%d/v1" % port,
+                          "apiKey": "fake-key", "provider": "generic-chat-completion-api",
+                          "maxOutputTokens": 4096}],
+        "autoUpdateEnabled": False})
+
+
+def factory_manual(run):
+    write_json(os.path.join(run.work, ".factory", "settings.json"), {"hooks": {"PreToolUse": [
+        {"matcher": "*", "hooks": [{"type": "command", "command": run_cmd(run, "PreToolUse"), "timeout": 60}]}]}})
+
+
+# Auggie: the fake Augment backend (fake_augment.py) as the tenant, with a
+# fake token; its hooks load only because that backend sends `enable_hooks`.
+def auggie_env(run, port):
+    auth = {"accessToken": "fake", "tenantURL": "http://127.0.0.1:%d/" % port, "scopes": ["email"]}
+    return {"AUGMENT_SESSION_AUTH": json.dumps(auth), "AUGMENT_DISABLE_AUTO_UPDATE": "1"}
+
+
+def auggie_manual(run):
+    write_json(os.path.join(run.work, ".augment", "settings.json"), {"hooks": {"PreToolUse": [
+        {"matcher": ".*", "hooks": [{"type": "command", "command": run_cmd(run, "PreToolUse"),
+                                     "timeout": 60000}]}]}})
+
+
 def install_only(run):
     """Plugin agents have no hooks config to write by hand: their plugin is
     what `agenthooks install` writes."""
@@ -873,6 +908,22 @@ AGENTS = {
         "setup": sema_setup,
         "manual": sema_manual,
         "argv": lambda r: [os.path.join(r.prefix(), "bin", "python"), os.path.join(HERE, "sema_driver.py"), PROMPT],
+    },
+    "factory": {
+        "env": factory_env,
+        "setup": factory_setup,
+        "manual": factory_manual,
+        # The platform package's native binary (it has no .bin link).
+        "bin": os.path.join("node_modules", "@factory", "cli-linux-x64", "bin"),
+        "argv": lambda r: ["droid", "exec", "--skip-permissions-unsafe", "-m", "custom:Fake-0", "-o", "json", PROMPT],
+    },
+    "auggie": {
+        "env": auggie_env,
+        "setup": nothing,
+        "manual": auggie_manual,
+        "server": "fake_augment.py",
+        "server_args": lambda r: ["--cwd", r.work],
+        "argv": lambda r: ["auggie", "-p", PROMPT, "--output-format", "json"],
     },
 }
 

@@ -33,11 +33,15 @@ pub static TABLE: Table = Table::new(claude_rows![
 ])
 .with_notes(&["tool names other than Execute, Create and Edit are unverified"]);
 
-/// Factory Droid reads Claude's shape from `hooks.json`, timeout in seconds.
+/// Factory Droid reads Claude's shape from the `hooks` key of
+/// `settings.json`, timeout in seconds. Droid 0.225.2 also reads a
+/// `.factory/hooks.json`, but there the file's root *is* the hooks object
+/// (no `hooks` key; a `{"hooks": ...}` file there is silently ignored: seen
+/// in the real-agents run), and its events override settings.json's.
 pub static INSTALL: InstallSpec = project_and_home!(
     JsonSpec::claude(Shape::Nested, TimeUnit::Seconds),
     ".factory",
-    "hooks.json"
+    "settings.json"
 );
 
 /// The Factory Droid adapter.
