@@ -30,7 +30,7 @@ from http.server import ThreadingHTTPServer
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
-from fake_model import Handler, Script, fill_required, judge_reply, judge_request  # noqa: E402
+from fake_model import Handler, Script, judge_reply, judge_request  # noqa: E402
 
 # Auggie's shell tool and the arguments it wants besides the command.
 SHELL = "launch-process"
@@ -132,9 +132,10 @@ class AugmentHandler(Handler):
         if step[0] == "tool":
             args = dict(step[2])
             if step[1] == SHELL:
-                # Auggie's own argument set (the recipe's), in the project.
-                args = fill_required(dict({"wait": True, "max_wait_seconds": 30, "cwd": self.server.cwd}, **args),
-                                     tools.get(SHELL))
+                # Auggie's own argument set (the recipe's), in the project: a
+                # `cwd` that is no directory fails the spawn ("spawn bash
+                # ENOENT"), and the rm would not run even when allowed.
+                args.update({"wait": True, "max_wait_seconds": 30, "cwd": self.server.cwd})
             use = {"tool_use_id": "toolu_%d" % next(IDS), "tool_name": step[1], "input_json": json.dumps(args)}
             self.send_ndjson([
                 {"text": "", "nodes": [{"id": 1, "type": TOOL_USE_NODE, "content": "", "tool_use": use}]},

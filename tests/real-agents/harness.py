@@ -469,8 +469,16 @@ class Run:
             checks.append(("the model got the rm result", bool(after_rm), "%d requests after the rm call" % len(after_rm)))
             checks.append(("no deny reason reached the model", not marked, "%d requests carry %s" % (len(marked), MARKER)))
         if self.phase == "context":
-            for what, text in (("SessionStart JSON additionalContext", SESSION_CONTEXT),
-                               ("UserPromptSubmit plain-text context", PROMPT_CONTEXT)):
+            unfired = AGENTS[self.agent].get("unfired", {})
+            for event, what, text in (("SessionStart", "SessionStart JSON additionalContext", SESSION_CONTEXT),
+                                      ("UserPromptSubmit", "UserPromptSubmit plain-text context", PROMPT_CONTEXT)):
+                if event in unfired:
+                    # A known agent limit, checked as one: if the agent
+                    # starts firing the event, this fails and the note goes.
+                    calls = self.run_calls(event)
+                    checks.append(("%s never fired (%s)" % (event, unfired[event]), not calls,
+                                   "%d agenthooks run calls for it" % len(calls)))
+                    continue
                 first = [r for r in reqs if r.get("tool_results") == 0]
                 seen = [r for r in first if text in (r.get("body") or "")]
                 checks.append(("the model saw the %s" % what, bool(seen),
@@ -552,6 +560,18 @@ class Run:
                 pass
             write(os.path.join(dest, "%02d-%s.json" % (n, event)), text)
             n += 1
+
+    def run_calls(self, event):
+        """The trace's `agenthooks run` calls for native `event`."""
+        calls = []
+        if os.path.isdir(self.trace):
+            for name in sorted(os.listdir(self.trace)):
+                if name.endswith(".argv"):
+                    with open(os.path.join(self.trace, name)) as f:
+                        argv = f.read().split()
+                    if argv[:1] == ["run"] and "--event" in argv and argv[argv.index("--event") + 1:][:1] == [event]:
+                        calls.append(name[:-5])
+        return calls
 
     def call_stats(self):
         """(number of `agenthooks run` calls, mean ms, max ms), from the wrapper's trace."""
@@ -916,6 +936,7 @@ AGENTS = {
         # The platform package's native binary (it has no .bin link).
         "bin": os.path.join("node_modules", "@factory", "cli-linux-x64", "bin"),
         "argv": lambda r: ["droid", "exec", "--skip-permissions-unsafe", "-m", "custom:Fake-0", "-o", "json", PROMPT],
+        "unfired": {"UserPromptSubmit": "`droid exec` fires none, 0.225.2"},
     },
     "auggie": {
         "env": auggie_env,

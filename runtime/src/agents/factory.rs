@@ -7,6 +7,14 @@
 //!
 //! Input and answer are Claude's; only `Execute`, `Create` and `Edit` were
 //! seen in primary sources, the other tool names are unverified.
+//!
+//! Run for real in `tests/real-agents` (`@factory/cli-linux-x64` 0.225.2,
+//! `droid exec` on a BYOK custom model; payloads recorded in
+//! `tests/fixtures/agents/factory-0.225.2/`): a deny (JSON or exit 2), an
+//! allow, `updatedInput`, SessionStart context and a Stop block work; a
+//! PostToolUse `decision: block` is ignored (the reason never reaches the
+//! model; Droid takes only `additionalContext` there), and `droid exec`
+//! fires no UserPromptSubmit.
 
 use super::claude_json::{ClaudeLike, Dialect};
 use super::table::claude_rows;
@@ -18,7 +26,9 @@ pub static TABLE: Table = Table::new(claude_rows![
     SessionStart,
     UserPromptSubmit,
     PreToolUse,
-    PostToolUse,
+    // `decision: block` here is ignored by Droid 0.225.2 (seen in the real
+    // run): only the context reaches the model.
+    PostToolUse => super::claude::CONTEXT,
     Notification,
     SubagentStop,
     Stop,
@@ -31,7 +41,10 @@ pub static TABLE: Table = Table::new(claude_rows![
     tool("WebFetch", "FetchUrl"),
     tool("Agent", "Task"),
 ])
-.with_notes(&["tool names other than Execute, Create and Edit are unverified"]);
+.with_notes(&[
+    "tool names other than Execute, Create and Edit are unverified",
+    "`droid exec` (headless) fires no UserPromptSubmit (0.225.2)",
+]);
 
 /// Factory Droid reads Claude's shape from the `hooks` key of
 /// `settings.json`, timeout in seconds. Droid 0.225.2 also reads a
