@@ -56,6 +56,7 @@ pub static TABLE: Table = Table::new(claude_rows![
     "hooks run only after they are trusted in Codex (`/hooks`)",
     "before a tool, only Bash, apply_patch and MCP tools are hooked",
     "apply_patch arrives as Write (only added files) or Edit: the patch in `command`, its first file's absolute `file_path`, `content` or `old_string`/`new_string`; several files: all under `file_paths` and `files`",
+    "apply_patch run as a shell command (`apply_patch <<'PATCH'`, what a model without the tool does) arrives the same way, and fires no PostToolUse (0.171.0)",
     "a rewrite of Bash or apply_patch can change only `command`",
     "ask and stop before a tool become a deny",
 ]);
@@ -101,11 +102,17 @@ impl Agent for Codex {
     }
 
     fn reshape(&self, _row: &EventRow, input: &mut Map<String, Value>) {
-        let patch = input
-            .get("tool_name")
-            .and_then(Value::as_str)
-            .is_some_and(|t| t == "apply_patch");
-        if !patch {
+        let tool = input.get("tool_name").and_then(Value::as_str);
+        // A model without the apply_patch tool runs it as a shell command,
+        // as Codex's instructions say; Codex intercepts that and applies the
+        // patch itself (no shell runs), but hooks get it as `Bash`.
+        let shell_patch = tool == Some("Bash")
+            && input
+                .get("tool_input")
+                .and_then(|a| a.get("command"))
+                .and_then(Value::as_str)
+                .is_some_and(super::codex_patch::is_shell_patch);
+        if tool != Some("apply_patch") && !shell_patch {
             return;
         }
         let cwd = input.get("cwd").and_then(Value::as_str).map(str::to_string);

@@ -1149,8 +1149,9 @@ struct Recorded {
     /// A native top-level field each payload has, kept beside Claude's.
     kept: &'static str,
     /// Where a payload holds the tool's arguments (JSON pointers, the first
-    /// present), for agents whose recorded tool calls are all shell
-    /// commands: each decodes to `Bash` with the same `command`.
+    /// present), for agents whose recorded tool calls are shell commands
+    /// (but for a file tool's, named as such): each decodes to `Bash` with
+    /// the same `command`.
     shell_args: &'static [&'static str],
 }
 
@@ -1215,6 +1216,12 @@ const RECORDED: &[Recorded] = &[
     // every tool call a shell command (`Bash`).
     Recorded::new("semaclaw", 90, "timestamp", &["/tool_input"]),
     Recorded::new("sema", 30, "sema_tool_name", &["/tool_input"]),
+    // Run in tests/real-agents: Factory Droid 0.225.2 and Auggie 0.36.0
+    // (against the fake Augment backend); their shell tools, `Execute` and
+    // `launch-process`.
+    Recorded::new("factory", 25, "permission_mode", &["/tool_input"]),
+    Recorded::new("auggie", 15, "workspace_roots", &["/tool_input"])
+        .renamed(&[("PromptSubmit", EventName::UserPromptSubmit)]),
 ];
 
 /// Every recorded payload of every agent decodes under the native event its
@@ -1284,7 +1291,17 @@ fn every_recorded_payload_decodes_as_its_agent() {
                 );
             }
             let shell_args = want.map_or(&[][..], |r| r.shell_args);
-            if ev.name().is_tool_event() && !shell_args.is_empty() {
+            // A file tool's calls (Codex's apply_patch, also when run as a
+            // shell command) are checked where that tool is decoded.
+            let file_tool = payload
+                .get("tool_name")
+                .and_then(Value::as_str)
+                .is_some_and(|t| agent.table().canonical_tool(t) != "Bash" && t != "Bash")
+                || (matches!(ev.tool_name(), Some("Write" | "Edit"))
+                    && ev
+                        .tool_input()
+                        .is_some_and(|a| a.get("file_path").is_some()));
+            if ev.name().is_tool_event() && !shell_args.is_empty() && !file_tool {
                 shell_calls += 1;
                 assert_eq!(ev.tool_name(), Some("Bash"), "{path:?}");
                 assert_eq!(ev.input()["tool_kind"], "shell", "{path:?}");
