@@ -917,7 +917,7 @@ def factory_env(run, port):
 
 def factory_setup(run, port):
     write_json(os.path.join(run.home, ".factory", "settings.json"), {
-        "customModels": [{"model": "gpt-5", "displayName": "Fake", "baseUrl": "http://127.0.0.1:%d/v1" % port,
+        "customModels": [{"model": "fake-chat", "displayName": "Fake", "baseUrl": "http://127.0.0.1:%d/v1" % port,
                           "apiKey": "fake-key", "provider": "generic-chat-completion-api",
                           "maxOutputTokens": 4096}],
         "autoUpdateEnabled": False})

@@ -1378,3 +1378,82 @@ fn no_code_outside_agents_names_an_agent() {
     }
     assert!(found.is_empty(), "agent ids outside agents/: {found:?}");
 }
+
+/// The transcript `agent_version` (e.g. `codex-0.171.0`) wrote in the
+/// real-agents `events` phase (`tests/fixtures/transcripts/`, long strings
+/// trimmed), rendered by `read` into Claude's records. The run's prompt and
+/// its first shell call (`echo hello`) are in every one of them.
+pub fn recorded_transcript(
+    agent_version: &str,
+    read: super::transcript::ReadTranscript,
+    table: &Table,
+) -> Vec<Value> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../tests/fixtures/transcripts")
+        .join(agent_version)
+        .join("events");
+    let file = std::fs::read_dir(&dir)
+        .expect("transcript dir")
+        .flatten()
+        .map(|e| e.path())
+        .next()
+        .expect("one transcript");
+    let text = std::fs::read_to_string(&file).expect("transcript");
+    let mut values = text
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| serde_json::from_str::<Value>(l).expect("a JSON line"));
+    read(&mut values, table)
+}
+
+/// The prompt of the real-agents runs, as the user's first record.
+pub const RECORDED_PROMPT: &str =
+    "Run the shell commands the task needs, one at a time, then report the output.";
+
+/// `records` have the run's prompt as a user record and its `echo hello`
+/// as a `Bash` tool_use whose result follows it, all in Claude's shape.
+pub fn assert_prompt_and_echo(records: &[Value]) {
+    let users: Vec<&Value> = records
+        .iter()
+        .filter(|r| r["type"] == "user" && r["message"]["content"].is_string())
+        .collect();
+    assert!(
+        users
+            .iter()
+            .any(|r| r["message"]["content"] == RECORDED_PROMPT),
+        "no prompt in {records:#?}"
+    );
+    let blocks = |kind: &'static str| {
+        records
+            .iter()
+            .filter_map(|r| r["message"]["content"].as_array())
+            .flatten()
+            .filter(move |b| b["type"] == kind)
+            .cloned()
+            .collect::<Vec<Value>>()
+    };
+    let uses = blocks("tool_use");
+    let echo = uses
+        .iter()
+        .find(|b| b["input"]["command"] == "echo hello")
+        .unwrap_or_else(|| panic!("no echo call in {uses:#?}"));
+    assert_eq!(echo["name"], "Bash", "{echo}");
+    let results = blocks("tool_result");
+    let result = results
+        .iter()
+        .find(|b| b["tool_use_id"] == echo["id"])
+        .unwrap_or_else(|| panic!("no result for {echo} in {results:#?}"));
+    assert!(
+        result["content"]
+            .as_str()
+            .is_some_and(|c| c.contains("hello")),
+        "{result}"
+    );
+    for r in records {
+        assert!(
+            matches!(r["type"].as_str(), Some("user" | "assistant")),
+            "{r}"
+        );
+        assert_eq!(r["message"]["role"], r["type"], "{r}");
+    }
+}
