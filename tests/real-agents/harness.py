@@ -1068,13 +1068,15 @@ def answers_at(binary, agent, event):
 
 
 # Phases that need answers an agent may not act on: phase -> [(event, answer
-# kind as `agenthooks agents --json` spells it)]. A phase is skipped, with the
-# reason, where the agent's row says it cannot.
+# kinds as `agenthooks agents --json` spells them, any one of which will do)].
+# A phase is skipped, with the reason, where the agent's row says it cannot.
 NEEDS = {
-    "rewrite": [("PreToolUse", "updatedInput")],
-    "context": [("SessionStart", "context"), ("UserPromptSubmit", "context")],
-    "stop": [("Stop", "block")],
-    "post": [("PostToolUse", "block")],
+    "rewrite": [("PreToolUse", ("updatedInput",))],
+    "context": [("SessionStart", ("context",)), ("UserPromptSubmit", ("context",))],
+    "stop": [("Stop", ("block",))],
+    # After a tool, agenthooks gives a block's reason as context to an agent
+    # that takes context but cannot block there.
+    "post": [("PostToolUse", ("block", "context"))],
 }
 
 
@@ -1174,10 +1176,10 @@ def main():
                       flush=True)
             return (agent, phase, None, 0.0, (0, 0.0, 0.0))
         missing = None
-        for event, kind in NEEDS.get(phase, []):
+        for event, kinds in NEEDS.get(phase, []):
             answers = answers_at(binary, agent, event)
-            if answers is not None and kind not in answers:
-                missing = (event, kind)
+            if answers is not None and not answers.intersection(kinds):
+                missing = (event, " or ".join(kinds))
                 break
         if missing:
             # Not a pass: the agent cannot do it, and agenthooks says so.

@@ -1,17 +1,19 @@
 //! Augment's Auggie CLI: Claude-shaped `hooks` in `.augment/settings.json`,
 //! its own payload keys and event name for the prompt, timeouts in ms.
 //!
-//! Verified how: a binary run, by hand, not in CI: `@augmentcode/auggie`
-//! 0.36.0 against a fake Augment backend (`docs/agent-protocols.md`
-//! §15.5; recorded shapes in `tests/fixtures/agents/auggie-0.36.0-documented/`,
-//! rebuilt from that write-up, not captured files). Seen there: the files
+//! Verified how: run in CI by `tests/real-agents` (`@augmentcode/auggie`
+//! 0.36.0 against `fake_augment.py`, a fake Augment backend; payloads in
+//! `tests/fixtures/agents/auggie-0.36.0/`), first by hand
+//! (`docs/agent-protocols.md` §15.5). Seen there: the files
 //! (`~/.augment/settings.json`, `<workspace>/.augment/settings.json`), the
 //! events PreToolUse, PostToolUse, Stop, SessionStart, SessionEnd,
 //! PromptSubmit (Notification did not fire), the payload (`conversation_id`,
 //! `workspace_roots`, `tool_name: "launch-process"`, `tool_input`,
-//! `tool_output`, `user_prompt`), `timeout` in milliseconds, and that both
-//! `hookSpecificOutput.permissionDecision: "deny"` and exit 2 block while
-//! `{"decision":"block"}` does not. Hooks run only when the backend sends the
+//! `tool_output` with the command's output between `<output>` tags,
+//! `user_prompt`; no `cwd` outside tool input), `timeout` in milliseconds,
+//! and that both `hookSpecificOutput.permissionDecision: "deny"` and exit 2
+//! block while `{"decision":"block"}` does not. Hooks run only when the
+//! backend sends the
 //! feature flag `enable_hooks`. Cross-checked with rulesync
 //! `src/features/hooks/augmentcode-hooks.ts`@cfebcd75 and
 //! <https://docs.augmentcode.com/cli/hooks>. Tool names other than
@@ -19,16 +21,26 @@
 
 use super::claude_json::{ClaudeLike, Dialect};
 use super::table::claude_rows;
-use super::AnswerKind::Deny;
+use super::AnswerKind::{Context, Deny};
 use super::{project_and_home, InstallSpec, JsonSpec, Shape, TimeUnit};
 use super::{tool, Caps, Info, Table};
 
-/// Auggie's table: a deny before a tool is the one answer seen to work.
+/// Auggie's table: the answers seen to work in tests/real-agents (and a
+/// by-hand probe of raw hooks against the same fake backend, 0.36.0): a
+/// deny before a tool, context after a tool (Auggie appends it to the tool
+/// result as `[Hook Context]`). Context at SessionStart or PromptSubmit
+/// (JSON or plain text) and a Stop block (JSON or exit 2) did not reach the
+/// model; `decision: block` after a tool was ignored. `updatedInput` is
+/// applied, but as the whole `launch-process` input: a Claude-shaped Bash
+/// rewrite (`{"command": ...}`) lacks `wait` and ran in the background, its
+/// output lost (the `rewrite` phase), so it is not claimed and a rewrite is
+/// denied rather than run that way.
 pub static TABLE: Table = Table::new(claude_rows![observed:
     SessionStart,
     UserPromptSubmit as "PromptSubmit",
     PreToolUse => Caps::of(&[Deny]),
-    PostToolUse, Notification, Stop, SessionEnd,
+    PostToolUse => Caps::of(&[Context]),
+    Notification, Stop, SessionEnd,
 ])
 .with_tools(&[
     tool("Bash", "launch-process"),
@@ -45,7 +57,8 @@ pub static TABLE: Table = Table::new(claude_rows![observed:
 ])
 .with_notes(&[
     "hooks run only when the Augment backend enables them (feature flag enable_hooks)",
-    "only a deny before a tool was seen to work; other answers are unverified and dropped",
+    "seen to work: a deny before a tool, context after a tool (a block there is given as context); other answers did nothing in 0.36.0 and are dropped",
+    "updatedInput replaces the whole launch-process input (a Bash rewrite without `wait` runs in the background), so a rewrite is denied",
 ]);
 
 /// Auggie reads Claude's shape in `settings.json`, timeout in milliseconds;

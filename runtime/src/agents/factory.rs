@@ -12,9 +12,9 @@
 //! `droid exec` on a BYOK custom model; payloads recorded in
 //! `tests/fixtures/agents/factory-0.225.2/`): a deny (JSON or exit 2), an
 //! allow, `updatedInput`, SessionStart context and a Stop block work; a
-//! PostToolUse `decision: block` is ignored (the reason never reaches the
-//! model; Droid takes only `additionalContext` there), and `droid exec`
-//! fires no UserPromptSubmit.
+//! PostToolUse `decision: block` is ignored (Droid takes only
+//! `additionalContext` there, which is how agenthooks gives it the block's
+//! reason: the `post` phase), and `droid exec` fires no UserPromptSubmit.
 
 use super::claude_json::{ClaudeLike, Dialect};
 use super::table::claude_rows;
@@ -27,7 +27,7 @@ pub static TABLE: Table = Table::new(claude_rows![
     UserPromptSubmit,
     PreToolUse,
     // `decision: block` here is ignored by Droid 0.225.2 (seen in the real
-    // run): only the context reaches the model.
+    // run): only the context reaches the model, so a block's reason goes as that.
     PostToolUse => super::claude::CONTEXT,
     Notification,
     SubagentStop,

@@ -672,6 +672,11 @@ fn each_canonical_answer_is_each_agent_s_documented_answer() {
         ("auggie", "Stop", "keep going", "", 0, &[], 1),
         ("auggie", "Stop", "stop", "", 0, &[], 1),
         ("auggie", "PreToolUse", "none", "", 0, &[], 0),
+        // After a tool it takes context (seen in tests/real-agents, `post`),
+        // and a block's reason goes as that.
+        ("auggie", "PostToolUse", "context", r#"{"hookSpecificOutput":{"hookEventName":"PostToolUse","additionalContext":"ctx"}}"#, 0, &[], 0),
+        ("auggie", "PostToolUse", "block", r#"{"hookSpecificOutput":{"hookEventName":"PostToolUse","additionalContext":"no"}}"#, 0, &[], 1),
+        ("factory", "PostToolUse", "block", r#"{"hookSpecificOutput":{"hookEventName":"PostToolUse","additionalContext":"no"}}"#, 0, &[], 1),
 
         ("junie", "PreToolUse", "deny", "", 2, &["no"], 0),
         ("junie", "PreToolUse", "ask", "", 2, &["a hook asked for confirmation, which junie cannot ask for: sure?"], 1),
@@ -745,7 +750,8 @@ fn each_canonical_answer_is_each_agent_s_documented_answer() {
     ];
     for agent in AGENTS {
         let n = cases.iter().filter(|c| c.0 == agent.id()).count();
-        assert_eq!(n, 9, "{}: every canonical answer has a case", agent.id());
+        // Nine answers each, and the odd extra case for an agent limit.
+        assert!(n >= 9, "{}: every canonical answer has a case", agent.id());
     }
     for (id, native, what, stdout, exit, reasons, notes) in cases {
         let agent = find(id).expect("agent");
