@@ -622,11 +622,14 @@ class Run:
                 transcript = None
             if isinstance(transcript, str) and os.path.isfile(transcript):
                 last_transcript = transcript
+        # Beside the payloads, not among them (fixtures() reads *.json); one
+        # file per phase, the session's.
+        transcripts = os.path.join(os.path.dirname(fixtures), "transcripts",
+                                   "%s-%s" % (self.agent, version_of(self.agent)), self.phase)
+        shutil.rmtree(transcripts, ignore_errors=True)
         if last_transcript:
-            # Beside the payloads, not among them (fixtures() reads *.json).
             name = os.path.basename(last_transcript)
-            write(os.path.join(fixtures, "..", "transcripts", "%s-%s" % (self.agent, version_of(self.agent)),
-                               self.phase, name + ".txt" if name.endswith(".json") else name),
+            write(os.path.join(transcripts, name + ".txt" if name.endswith(".json") else name),
                   trim_transcript(last_transcript))
 
     def run_calls(self, event):
