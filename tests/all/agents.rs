@@ -17,7 +17,8 @@ printf '%s' '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDeci
 /// (`null` for none: Junie's deny is exit 2 with the reason on stderr).
 fn native_deny(agent: &str) -> (i32, Value) {
     let deny = match agent {
-        "claude" | "codex" | "qwen" | "crush" | "auggie" | "qoder" | "devin" | "sema" => {
+        "claude" | "codex" | "qwen" | "crush" | "auggie" | "factory" | "qoder" | "devin"
+        | "sema" => {
             json!({"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"BLOCKED rm"}})
         }
         "gemini" | "antigravity" => json!({"decision":"deny","reason":"BLOCKED rm"}),

@@ -107,8 +107,8 @@ pub(crate) fn existing(agent: &str) -> (Vec<(&'static str, String)>, &'static st
         ),
         "factory" => (
             vec![(
-                ".factory/hooks.json",
-                "{\n  \"hooks\": {\n    \"PreToolUse\": [\n      {\n        \"matcher\": \"Execute\",\n        \"hooks\": [\n          {\n            \"type\": \"command\",\n            \"command\": \"rtk hook droid\"\n          }\n        ]\n      }\n    ]\n  }\n}\n".to_string(),
+                ".factory/settings.json",
+                "{\n  \"autoUpdateEnabled\": false,\n  \"hooks\": {\n    \"PreToolUse\": [\n      {\n        \"matcher\": \"Execute\",\n        \"hooks\": [\n          {\n            \"type\": \"command\",\n            \"command\": \"rtk hook droid\"\n          }\n        ]\n      }\n    ]\n  }\n}\n".to_string(),
             )],
             "rtk hook droid",
         ),

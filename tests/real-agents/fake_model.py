@@ -90,12 +90,26 @@ FINAL_PREFIX = "FINAL-ANSWER. The last tool said: "
 class Script:
     """What the scripted model answers at each step."""
 
-    def __init__(self, rm_command):
+    def __init__(self, rm_command, patches=None):
         self.rm_command = rm_command
+        # The patch script (Codex's `apply_patch`): these patches, one per
+        # step, instead of the shell calls.
+        self.patches = patches or []
 
     def step(self, n_results, last_result, tools):
-        """Returns ("tool", name, args) or ("text", text). `tools` maps each
-        offered tool's name to its JSON schema (or None)."""
+        """Returns ("tool", name, args), ("patch", text) or ("text", text).
+        `tools` maps each offered tool's name to its JSON schema (or None)."""
+        if self.patches:
+            if n_results < len(self.patches) and "apply_patch" in tools:
+                return ("patch", self.patches[n_results])
+            if n_results < len(self.patches) and "exec_command" in tools:
+                # What Codex's instructions tell a model without the tool
+                # to do: apply_patch as a command, which Codex intercepts.
+                return ("tool", "exec_command",
+                        {"cmd": "apply_patch <<'PATCH'\n%sPATCH\n" % self.patches[n_results]})
+            if n_results < len(self.patches):
+                return ("text", "OK.")
+            return ("text", FINAL_PREFIX + (last_result or "")[:2000])
         shell = next((t for t in SHELL_TOOLS if t in tools), None)
         if shell is None:
             return ("text", "OK.")
@@ -240,14 +254,30 @@ def responses_results(body):
 
 def responses_reply(handler, body, script):
     tools = {}
+    # Whether each tool is freeform (`"type": "custom"`: its input is text).
+    custom = {}
     for t in body.get("tools", []) or []:
         if isinstance(t, dict):
             fn = t.get("function") or {}
             tools[t.get("name") or fn.get("name")] = t.get("parameters") or fn.get("parameters")
+            custom[t.get("name") or fn.get("name")] = t.get("type") == "custom"
     results = responses_results(body)
     step = script.step(len(results), results[-1] if results else None, tools)
     resp_id = "resp_" + uuid.uuid4().hex[:20]
-    if step[0] == "tool":
+    if step[0] == "patch" and not custom.get("apply_patch"):
+        # apply_patch as a function tool: the patch under `input`.
+        step = ("tool", "apply_patch", {"input": step[1]})
+    if step[0] == "patch":
+        # Codex's freeform tool: the patch text is the whole input.
+        item = {
+            "type": "custom_tool_call",
+            "id": "ctc_" + uuid.uuid4().hex[:20],
+            "call_id": "call_" + uuid.uuid4().hex[:20],
+            "name": "apply_patch",
+            "input": step[1],
+            "status": "completed",
+        }
+    elif step[0] == "tool":
         item = {
             "type": "function_call",
             "id": "fc_" + uuid.uuid4().hex[:20],
@@ -533,12 +563,14 @@ def main():
     ap.add_argument("--port-file", required=True)
     ap.add_argument("--log", required=True)
     ap.add_argument("--rm-command", required=True)
+    ap.add_argument("--patch", action="append", default=[],
+                    help="the patch script: call apply_patch with each of these, in order (repeatable)")
     ap.add_argument("--judge-reason", default="the prompt hook's model objects to this command",
                     help="the reason the judge gives agenthooks' prompt hooks for the rm command")
     args = ap.parse_args()
     server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
     server.daemon_threads = True
-    server.script = Script(args.rm_command)
+    server.script = Script(args.rm_command, args.patch)
     server.judge_reason = args.judge_reason
     server.log_path = args.log
     server.log_lock = threading.Lock()

@@ -70,11 +70,12 @@ MARKER = "BLOCKED-BY-AGENTHOOKS-E2E"
 REASON = MARKER + " destructive rm refused by the project policy"
 PROMPT = "Run the shell commands the task needs, one at a time, then report the output."
 PHASES = ["deny", "exit2", "wasm", "failclosed", "prompt", "allow", "shared", "context", "stop", "post", "rewrite", "worktree", "plugin",
-          "ask"]
+          "patch", "ask", "events"]
 # `ask` is not run by default: Gemini CLI 0.61.0 in `-p` mode hangs (no
 # further model request) when a BeforeTool hook answers `decision: "ask"`,
 # which is what agenthooks gives it for `permissionDecision: ask`.
-DEFAULT_PHASES = [p for p in PHASES if p != "ask"]
+# `events` is for recording (`--record`): `allow` with every lifecycle event hooked.
+DEFAULT_PHASES = [p for p in PHASES if p not in ("ask", "events")]
 # The `worktree` phase: the agent starts in a new git worktree of this name
 # (`claude --worktree`), with agenthooks installed. A WorktreeCreate hook
 # replaces `git worktree add` in Claude Code, so an install that registered
@@ -98,6 +99,22 @@ PROMPT_CONTEXT = "PROMPT-CONTEXT-E2E from the prompt hook"
 # commands matching this pattern, granted to it as an env var; its deny reason
 # quotes the pattern, so the marker reaches the model.
 WASM_PATTERN = "rm -r.*victim-(%s)?" % MARKER
+# The `patch` phase (Codex): the model calls apply_patch to add one file and
+# then to update another; the PreToolUse hook (matcher `Write|Edit`) must see
+# each as Claude's Write/Edit with an absolute `file_path` and the text.
+PATCH_ADDED = "PATCH-ADDED-E2E new file"
+PATCH_OLD = "old line of the existing file"
+PATCH_NEW = "PATCH-UPDATED-E2E new line"
+PATCHES = [
+    "*** Begin Patch\n*** Add File: patched-new.txt\n+%s\n*** End Patch\n" % PATCH_ADDED,
+    "*** Begin Patch\n*** Update File: existing.txt\n@@\n-%s\n+%s\n*** End Patch\n" % (PATCH_OLD, PATCH_NEW),
+]
+# The `events` phase: lifecycle events hooked (a hook that reads and says
+# nothing), so `--record` keeps each agent's payloads of them.
+LIFECYCLE = ["SessionStart", "UserPromptSubmit", "PostToolUse", "Stop", "SessionEnd"]
+# A recorded transcript keeps each string up to this many characters (the
+# agents' instructions run to tens of KB).
+TRANSCRIPT_STRING_MAX = 200
 
 GUARD = r"""#!/bin/sh
 # The project's policy hook (Claude Code protocol). $1 = phase, $2 = log dir.
@@ -228,7 +245,12 @@ class Run:
             # turn goes on, so the model's next request can carry it.
             handlers.append({"type": "prompt", "continueOnBlock": True, "timeout": 30,
                              "prompt": "Object to any command that deletes files recursively. $ARGUMENTS"})
-        hooks = {"PreToolUse": [{"matcher": "Bash", "hooks": handlers}]}
+        hooks = {"PreToolUse": [{"matcher": "Write|Edit" if self.phase == "patch" else "Bash", "hooks": handlers}]}
+        if self.phase == "patch":
+            write(os.path.join(self.work, "existing.txt"), PATCH_OLD + "\n")
+        if self.phase in ("events", "patch"):
+            for event in LIFECYCLE:
+                hooks.setdefault(event, []).append({"hooks": [{"type": "command", "command": "cat >/dev/null"}]})
         if self.phase == "context":
             answer = {"hookSpecificOutput": {"hookEventName": "SessionStart", "additionalContext": SESSION_CONTEXT}}
             hooks["SessionStart"] = [{"hooks": [
@@ -267,7 +289,7 @@ class Run:
     def env(self, port):
         """A clean environment: nothing from the real home or real keys."""
         node_bin = os.path.dirname(shutil.which("node") or "/usr/bin/node")
-        agent_bin = os.path.join(self.prefix(), "node_modules", ".bin")
+        agent_bin = os.path.join(self.prefix(), AGENTS[self.agent].get("bin", os.path.join("node_modules", ".bin")))
         env = {
             "PATH": os.pathsep.join([self.bin_dir, agent_bin, node_bin, "/usr/local/bin", "/usr/bin", "/bin"]),
             "HOME": self.home,
@@ -357,8 +379,10 @@ class Run:
         self.prepare()
         port_file = os.path.join(self.root, "port")
         server = subprocess.Popen(
-            [sys.executable, os.path.join(HERE, "fake_model.py"), "--port-file", port_file,
-             "--log", self.model_log, "--rm-command", self.rm_command, "--judge-reason", REASON],
+            [sys.executable, os.path.join(HERE, AGENTS[self.agent].get("server", "fake_model.py")),
+             "--port-file", port_file, "--log", self.model_log, "--rm-command", self.rm_command,
+             "--judge-reason", REASON] + AGENTS[self.agent].get("server_args", lambda r: [])(self)
+            + [a for p in (PATCHES if self.phase == "patch" else []) for a in ("--patch", p)],
             stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
             stderr=open(os.path.join(self.root, "fake-model.stderr"), "w"))
         try:
@@ -444,6 +468,8 @@ class Run:
             return [("wiring (%s, then trust)" % self.wiring, False, "failed, the agent was not run; see below")]
         if self.phase == "worktree":
             return self.worktree_verdict()
+        if self.phase == "patch":
+            return self.patch_verdict()
         checks = []
         events = self.hook_events()
         rm_events = [e for e in events if "rm -r" in json.dumps(e.get("tool_input", e))]
@@ -463,13 +489,21 @@ class Run:
         reqs = self.model_requests()
         after_rm = [r for r in reqs if (r.get("tool_results") or 0) >= 2]
         marked = [r for r in reqs if MARKER in (r.get("body") or "")]
-        if self.phase in ("allow", "shared", "context", "stop", "post"):
+        if self.phase in ("allow", "shared", "context", "stop", "post", "events"):
             checks.append(("the rm really ran (victim deleted)", not survived, "victim exists" if survived else "victim gone"))
             checks.append(("the model got the rm result", bool(after_rm), "%d requests after the rm call" % len(after_rm)))
             checks.append(("no deny reason reached the model", not marked, "%d requests carry %s" % (len(marked), MARKER)))
         if self.phase == "context":
-            for what, text in (("SessionStart JSON additionalContext", SESSION_CONTEXT),
-                               ("UserPromptSubmit plain-text context", PROMPT_CONTEXT)):
+            unfired = AGENTS[self.agent].get("unfired", {})
+            for event, what, text in (("SessionStart", "SessionStart JSON additionalContext", SESSION_CONTEXT),
+                                      ("UserPromptSubmit", "UserPromptSubmit plain-text context", PROMPT_CONTEXT)):
+                if event in unfired:
+                    # A known agent limit, checked as one: if the agent
+                    # starts firing the event, this fails and the note goes.
+                    calls = self.run_calls(event)
+                    checks.append(("%s never fired (%s)" % (event, unfired[event]), not calls,
+                                   "%d agenthooks run calls for it" % len(calls)))
+                    continue
                 first = [r for r in reqs if r.get("tool_results") == 0]
                 seen = [r for r in first if text in (r.get("body") or "")]
                 checks.append(("the model saw the %s" % what, bool(seen),
@@ -509,6 +543,35 @@ class Run:
             checks.append(("the model saw the deny reason", bool(marked_after), detail))
         return checks
 
+    def patch_verdict(self):
+        """Both patches applied, and the hook saw each as Claude's Write/Edit
+        with an absolute `file_path` and the text it adds or replaces."""
+        events = [e for e in self.hook_events() if e.get("tool_name") in ("Write", "Edit")]
+        added = os.path.join(self.work, "patched-new.txt")
+        existing = os.path.join(self.work, "existing.txt")
+        add = [e for e in events if PATCH_ADDED in json.dumps(e.get("tool_input"))]
+        upd = [e for e in events if PATCH_NEW in json.dumps(e.get("tool_input"))]
+        a = (add[0].get("tool_input") or {}) if add else {}
+        u = (upd[0].get("tool_input") or {}) if upd else {}
+        with open(existing) as f:
+            now = f.read()
+        return [
+            ("the agent exited 0", self.agent_rc == 0, "agent exit %s" % (self.agent_rc,)),
+            ("the patches were applied", os.path.exists(added) and PATCH_NEW in now,
+             "new file %s, existing.txt: %r" % ("exists" if os.path.exists(added) else "missing", now[:80])),
+            ("the hook saw the added file as Write, absolute path, content",
+             bool(add) and add[0].get("tool_name") == "Write" and a.get("file_path") == added
+             and PATCH_ADDED in (a.get("content") or ""),
+             "%d events; tool_name=%r file_path=%r content=%r" % (
+                 len(add), add[0].get("tool_name") if add else None, a.get("file_path"), a.get("content"))),
+            ("the hook saw the update as Edit, absolute path, old_string/new_string",
+             bool(upd) and upd[0].get("tool_name") == "Edit" and u.get("file_path") == existing
+             and PATCH_OLD in (u.get("old_string") or "") and PATCH_NEW in (u.get("new_string") or ""),
+             "%d events; tool_name=%r file_path=%r old_string=%r new_string=%r" % (
+                 len(upd), upd[0].get("tool_name") if upd else None, u.get("file_path"),
+                 u.get("old_string"), u.get("new_string"))),
+        ]
+
     def worktree_verdict(self):
         """The agent started in a new worktree and ran its session: the
         hooks in the worktree are another project's (untrusted there), so
@@ -537,6 +600,7 @@ class Run:
         calls = sorted(n[:-5] for n in os.listdir(self.trace) if n.endswith(".argv")) \
             if os.path.isdir(self.trace) else []
         n = 0
+        last_transcript = None
         for call in calls:
             with open(os.path.join(self.trace, call + ".argv")) as f:
                 argv = f.read().split()
@@ -551,6 +615,34 @@ class Run:
                 pass
             write(os.path.join(dest, "%02d-%s.json" % (n, event)), text)
             n += 1
+            try:
+                payload = json.loads(text)
+                transcript = payload.get("transcript_path") or payload.get("transcriptPath")
+            except (ValueError, AttributeError):
+                transcript = None
+            if isinstance(transcript, str) and os.path.isfile(transcript):
+                last_transcript = transcript
+        # Beside the payloads, not among them (fixtures() reads *.json); one
+        # file per phase, the session's.
+        transcripts = os.path.join(os.path.dirname(fixtures), "transcripts",
+                                   "%s-%s" % (self.agent, version_of(self.agent)), self.phase)
+        shutil.rmtree(transcripts, ignore_errors=True)
+        if last_transcript:
+            name = os.path.basename(last_transcript)
+            write(os.path.join(transcripts, name + ".txt" if name.endswith(".json") else name),
+                  trim_transcript(last_transcript))
+
+    def run_calls(self, event):
+        """The trace's `agenthooks run` calls for native `event`."""
+        calls = []
+        if os.path.isdir(self.trace):
+            for name in sorted(os.listdir(self.trace)):
+                if name.endswith(".argv"):
+                    with open(os.path.join(self.trace, name)) as f:
+                        argv = f.read().split()
+                    if argv[:1] == ["run"] and "--event" in argv and argv[argv.index("--event") + 1:][:1] == [event]:
+                        calls.append(name[:-5])
+        return calls
 
     def call_stats(self):
         """(number of `agenthooks run` calls, mean ms, max ms), from the wrapper's trace."""
@@ -598,6 +690,36 @@ class Run:
             out.append("    %s %s -> %s, tool results: %s, %d bytes" % (
                 r.get("method"), r.get("path"), r.get("status"), r.get("tool_results"), len(r.get("body") or "")))
         return "\n".join(out)
+
+
+def trim_strings(value):
+    """`value` with each string cut to TRANSCRIPT_STRING_MAX characters."""
+    if isinstance(value, str) and len(value) > TRANSCRIPT_STRING_MAX:
+        return value[:TRANSCRIPT_STRING_MAX] + "...[trimmed]"
+    if isinstance(value, list):
+        return [trim_strings(v) for v in value]
+    if isinstance(value, dict):
+        return {k: trim_strings(v) for k, v in value.items()}
+    return value
+
+
+def trim_transcript(path):
+    """An agent's transcript (JSON or JSONL) as recorded: every line or the
+    whole document kept, its long strings (instructions, tool schemas)
+    trimmed so the fixture stays a few KB."""
+    with open(path) as f:
+        text = f.read()
+    try:
+        return json.dumps(trim_strings(json.loads(text)), indent=2) + "\n"
+    except ValueError:
+        pass
+    lines = []
+    for line in text.splitlines():
+        try:
+            lines.append(json.dumps(trim_strings(json.loads(line))))
+        except ValueError:
+            lines.append(line[:TRANSCRIPT_STRING_MAX])
+    return "\n".join(lines) + "\n"
 
 
 def tail(text, n):
@@ -651,7 +773,7 @@ def claude_manual(run):
 # Codex
 def codex_setup(run, port):
     write(os.path.join(run.codex_home, "config.toml"), """\
-model = "gpt-5"
+model = "%s"
 model_provider = "fake"
 approval_policy = "never"
 sandbox_mode = "danger-full-access"
@@ -676,7 +798,14 @@ apps = false
 
 [projects.%s]
 trust_level = "trusted"
-""" % (port, json.dumps(run.work)))
+""" % (PATCH_MODEL if run.phase == "patch" else "gpt-5", port, json.dumps(run.work)))
+
+
+# Codex offers its apply_patch tool only for models whose metadata asks for
+# it; "gpt-5" is not in 0.171.0's bundled catalog (it falls back, with no
+# tool, and a model may then run `apply_patch <<'PATCH'` as a shell command,
+# which reaches hooks as Bash). This one is, with the freeform tool.
+PATCH_MODEL = "gpt-5.5"
 
 
 def codex_manual(run):
@@ -781,6 +910,40 @@ def sema_manual(run):
         {"matcher": "*", "hooks": [{"type": "command", "command": run_cmd(run, "PreToolUse"), "timeout": 60}]}]}})
 
 
+# Factory Droid: BYOK, a custom model on the fake model's Chat Completions
+# (no login, no FACTORY_API_KEY); its id is `custom:<displayName>-<index>`.
+# Airgapped, or it tries Factory's endpoints first (3 s become 8 s).
+def factory_env(run, port):
+    return {"FACTORY_AIRGAP_ENABLED": "1", "FACTORY_DROID_AUTO_UPDATE_ENABLED": "false",
+            "FACTORY_DISABLE_KEYRING": "1"}
+
+
+def factory_setup(run, port):
+    write_json(os.path.join(run.home, ".factory", "settings.json"), {
+        "customModels": [{"model": "fake-chat", "displayName": "Fake", "baseUrl": "http://127.0.0.1:%d/v1" % port,
+                          "apiKey": "fake-key", "provider": "generic-chat-completion-api",
+                          "maxOutputTokens": 4096}],
+        "autoUpdateEnabled": False})
+
+
+def factory_manual(run):
+    write_json(os.path.join(run.work, ".factory", "settings.json"), {"hooks": {"PreToolUse": [
+        {"matcher": "*", "hooks": [{"type": "command", "command": run_cmd(run, "PreToolUse"), "timeout": 60}]}]}})
+
+
+# Auggie: the fake Augment backend (fake_augment.py) as the tenant, with a
+# fake token; its hooks load only because that backend sends `enable_hooks`.
+def auggie_env(run, port):
+    auth = {"accessToken": "fake", "tenantURL": "http://127.0.0.1:%d/" % port, "scopes": ["email"]}
+    return {"AUGMENT_SESSION_AUTH": json.dumps(auth), "AUGMENT_DISABLE_AUTO_UPDATE": "1"}
+
+
+def auggie_manual(run):
+    write_json(os.path.join(run.work, ".augment", "settings.json"), {"hooks": {"PreToolUse": [
+        {"matcher": ".*", "hooks": [{"type": "command", "command": run_cmd(run, "PreToolUse"),
+                                     "timeout": 60000}]}]}})
+
+
 def install_only(run):
     """Plugin agents have no hooks config to write by hand: their plugin is
     what `agenthooks install` writes."""
@@ -809,6 +972,7 @@ AGENTS = {
         "argv": lambda r: ["codex", "exec", "--skip-git-repo-check", "--dangerously-bypass-approvals-and-sandbox"]
         + ([] if os.environ.get("CODEX_HOOK_TRUST_BYPASS") == "0" else ["--dangerously-bypass-hook-trust"])
         + [PROMPT],
+        "apply_patch": True,
     },
     "gemini": {
         "env": lambda r, port: {
@@ -874,6 +1038,23 @@ AGENTS = {
         "manual": sema_manual,
         "argv": lambda r: [os.path.join(r.prefix(), "bin", "python"), os.path.join(HERE, "sema_driver.py"), PROMPT],
     },
+    "factory": {
+        "env": factory_env,
+        "setup": factory_setup,
+        "manual": factory_manual,
+        # The platform package's native binary (it has no .bin link).
+        "bin": os.path.join("node_modules", "@factory", "cli-linux-x64", "bin"),
+        "argv": lambda r: ["droid", "exec", "--skip-permissions-unsafe", "-m", "custom:Fake-0", "-o", "json", PROMPT],
+        "unfired": {"UserPromptSubmit": "`droid exec` fires none, 0.225.2"},
+    },
+    "auggie": {
+        "env": auggie_env,
+        "setup": nothing,
+        "manual": auggie_manual,
+        "server": "fake_augment.py",
+        "server_args": lambda r: ["--cwd", r.work],
+        "argv": lambda r: ["auggie", "-p", PROMPT, "--output-format", "json"],
+    },
 }
 
 
@@ -890,13 +1071,15 @@ def answers_at(binary, agent, event):
 
 
 # Phases that need answers an agent may not act on: phase -> [(event, answer
-# kind as `agenthooks agents --json` spells it)]. A phase is skipped, with the
-# reason, where the agent's row says it cannot.
+# kinds as `agenthooks agents --json` spells them, any one of which will do)].
+# A phase is skipped, with the reason, where the agent's row says it cannot.
 NEEDS = {
-    "rewrite": [("PreToolUse", "updatedInput")],
-    "context": [("SessionStart", "context"), ("UserPromptSubmit", "context")],
-    "stop": [("Stop", "block")],
-    "post": [("PostToolUse", "block")],
+    "rewrite": [("PreToolUse", ("updatedInput",))],
+    "context": [("SessionStart", ("context",)), ("UserPromptSubmit", ("context",))],
+    "stop": [("Stop", ("block",))],
+    # After a tool, agenthooks gives a block's reason as context to an agent
+    # that takes context but cannot block there.
+    "post": [("PostToolUse", ("block", "context"))],
 }
 
 
@@ -986,16 +1169,20 @@ def main():
                 print("SKIP %s %s plugin (no option to load a plugin directory)" % (agent, version_of(agent)),
                       flush=True)
             return (agent, phase, None, 0.0, (0, 0.0, 0.0))
+        if phase == "patch" and not AGENTS[agent].get("apply_patch"):
+            with printing:
+                print("SKIP %s %s patch (no apply_patch tool)" % (agent, version_of(agent)), flush=True)
+            return (agent, phase, None, 0.0, (0, 0.0, 0.0))
         if phase == "worktree" and "worktree" not in AGENTS[agent]:
             with printing:
                 print("SKIP %s %s worktree (no option to start in a new worktree)" % (agent, version_of(agent)),
                       flush=True)
             return (agent, phase, None, 0.0, (0, 0.0, 0.0))
         missing = None
-        for event, kind in NEEDS.get(phase, []):
+        for event, kinds in NEEDS.get(phase, []):
             answers = answers_at(binary, agent, event)
-            if answers is not None and kind not in answers:
-                missing = (event, kind)
+            if answers is not None and not answers.intersection(kinds):
+                missing = (event, " or ".join(kinds))
                 break
         if missing:
             # Not a pass: the agent cannot do it, and agenthooks says so.

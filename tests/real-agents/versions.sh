@@ -1,8 +1,8 @@
 # The agent CLIs under test, pinned: the versions real-agents.md (and
-# real-agents-2026.md for opencode, kilo, pi) verified.
+# real-agents-2026.md for opencode, kilo, pi, droid, auggie) verified.
 # Override one with e.g. CLAUDE_VERSION=2.1.197.
 # sema (sema-core 2, an engine library) comes from PyPI, the rest from npm.
-ALL_AGENTS=(claude codex gemini copilot qwen opencode kilo pi sema)
+ALL_AGENTS=(claude codex gemini copilot qwen opencode kilo pi sema factory auggie)
 pkg_of() {
   case "$1" in
     claude) echo "@anthropic-ai/claude-code" ;;
@@ -15,6 +15,10 @@ pkg_of() {
     kilo) echo "@kilocode/cli" ;;
     pi) echo "@mariozechner/pi-coding-agent" ;;
     sema) echo "sema-core" ;;
+    # Factory Droid: the native binary package itself. `@factory/cli` 0.225.1's
+    # launcher wants `@factory/cli-linux-x64@0.225.1`, which the registry lacks.
+    factory) echo "@factory/cli-linux-x64" ;;
+    auggie) echo "@augmentcode/auggie" ;;
     *) echo "unknown agent: $1" >&2; return 1 ;;
   esac
 }
@@ -29,6 +33,8 @@ ver_of() {
     kilo) echo "${KILO_VERSION:-7.7.7}" ;;
     pi) echo "${PI_VERSION:-0.73.1}" ;;
     sema) echo "${SEMA_VERSION:-2.1.5}" ;;
+    factory) echo "${FACTORY_VERSION:-0.225.2}" ;;
+    auggie) echo "${AUGGIE_VERSION:-0.36.0}" ;;
     *) echo "unknown agent: $1" >&2; return 1 ;;
   esac
 }

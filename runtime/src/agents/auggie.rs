@@ -1,17 +1,19 @@
 //! Augment's Auggie CLI: Claude-shaped `hooks` in `.augment/settings.json`,
 //! its own payload keys and event name for the prompt, timeouts in ms.
 //!
-//! Verified how: a binary run, by hand, not in CI: `@augmentcode/auggie`
-//! 0.36.0 against a fake Augment backend (`docs/agent-protocols.md`
-//! §15.5; recorded shapes in `tests/fixtures/agents/auggie-0.36.0-documented/`,
-//! rebuilt from that write-up, not captured files). Seen there: the files
+//! Verified how: run in CI by `tests/real-agents` (`@augmentcode/auggie`
+//! 0.36.0 against `fake_augment.py`, a fake Augment backend; payloads in
+//! `tests/fixtures/agents/auggie-0.36.0/`), first by hand
+//! (`docs/agent-protocols.md` §15.5). Seen there: the files
 //! (`~/.augment/settings.json`, `<workspace>/.augment/settings.json`), the
 //! events PreToolUse, PostToolUse, Stop, SessionStart, SessionEnd,
 //! PromptSubmit (Notification did not fire), the payload (`conversation_id`,
 //! `workspace_roots`, `tool_name: "launch-process"`, `tool_input`,
-//! `tool_output`, `user_prompt`), `timeout` in milliseconds, and that both
-//! `hookSpecificOutput.permissionDecision: "deny"` and exit 2 block while
-//! `{"decision":"block"}` does not. Hooks run only when the backend sends the
+//! `tool_output` with the command's output between `<output>` tags,
+//! `user_prompt`; no `cwd` outside tool input), `timeout` in milliseconds,
+//! and that both `hookSpecificOutput.permissionDecision: "deny"` and exit 2
+//! block while `{"decision":"block"}` does not. Hooks run only when the
+//! backend sends the
 //! feature flag `enable_hooks`. Cross-checked with rulesync
 //! `src/features/hooks/augmentcode-hooks.ts`@cfebcd75 and
 //! <https://docs.augmentcode.com/cli/hooks>. Tool names other than

@@ -63,11 +63,17 @@ impl Agent for Codex {
     }
 
     fn reshape(&self, _row: &EventRow, input: &mut Map<String, Value>) {
-        let patch = input
-            .get("tool_name")
-            .and_then(Value::as_str)
-            .is_some_and(|t| t == "apply_patch");
-        if !patch {
+        let tool = input.get("tool_name").and_then(Value::as_str);
+        // A model without the apply_patch tool runs it as a shell command,
+        // as Codex's instructions say; Codex intercepts that and applies the
+        // patch itself (no shell runs), but hooks get it as `Bash`.
+        let shell_patch = tool == Some("Bash")
+            && input
+                .get("tool_input")
+                .and_then(|a| a.get("command"))
+                .and_then(Value::as_str)
+                .is_some_and(super::codex_patch::is_shell_patch);
+        if tool != Some("apply_patch") && !shell_patch {
             return;
         }
         let cwd = input.get("cwd").and_then(Value::as_str).map(str::to_string);

@@ -107,6 +107,10 @@ impl FilePatch {
 fn parse(patch: &str) -> Vec<FilePatch> {
     let mut files: Vec<FilePatch> = Vec::new();
     for line in patch.lines() {
+        if line.trim_end() == "*** End Patch" {
+            // What follows is not the patch's (a heredoc's terminator).
+            break;
+        }
         let header = [
             ("*** Add File: ", "add"),
             ("*** Update File: ", "update"),
@@ -160,6 +164,19 @@ fn parse(patch: &str) -> Vec<FilePatch> {
     }
     files.retain(|f| !f.path.is_empty());
     files
+}
+
+/// Whether a shell `command` is apply_patch run as a command with the patch
+/// in a heredoc (`apply_patch <<'PATCH'` ... `PATCH`), the form Codex
+/// intercepts and applies itself. The heredoc's own lines lie outside every
+/// file of the patch, so [`to_claude`] reads the command as it is.
+pub(super) fn is_shell_patch(command: &str) -> bool {
+    let command = command.trim_start();
+    ["apply_patch", "applypatch"]
+        .iter()
+        .filter_map(|name| command.strip_prefix(name))
+        .any(|rest| rest.trim_start().starts_with("<<"))
+        && command.contains("*** Begin Patch")
 }
 
 /// Puts Claude's Write/Edit fields for the patch in `args["command"]` into

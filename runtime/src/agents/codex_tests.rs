@@ -290,3 +290,60 @@ fn odd_patches_decode_without_panicking() {
         );
     }
 }
+
+/// A payload Codex 0.171.0 sent in tests/real-agents, decoded.
+fn recorded(phase: &str, file: &str) -> Event {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../tests/fixtures/agents/codex-0.171.0")
+        .join(phase)
+        .join(file);
+    let text = std::fs::read_to_string(&path).expect("recorded payload");
+    let payload: serde_json::Value = serde_json::from_str(&text).expect("JSON");
+    Codex.decode(payload, Some("PreToolUse")).expect("decodes")
+}
+
+/// The model's two patches in the `patch` phase: one adds
+/// `patched-new.txt`, one updates `existing.txt`, in the project
+/// `/tmp/ra-realagents/codex-patch/work`.
+const WORK: &str = "/tmp/ra-realagents/codex-patch/work";
+
+fn assert_add_and_update(add: &Event, update: &Event) {
+    assert_eq!(add.tool_name(), Some("Write"));
+    let a = add.tool_input().unwrap();
+    assert_eq!(a["file_path"], json!(format!("{WORK}/patched-new.txt")));
+    assert_eq!(a["content"], json!("PATCH-ADDED-E2E new file"));
+    assert_eq!(update.tool_name(), Some("Edit"));
+    let u = update.tool_input().unwrap();
+    assert_eq!(u["file_path"], json!(format!("{WORK}/existing.txt")));
+    assert_eq!(u["old_string"], json!("old line of the existing file"));
+    assert_eq!(u["new_string"], json!("PATCH-UPDATED-E2E new line"));
+}
+
+#[test]
+fn recorded_apply_patch_calls_reach_hooks_as_write_and_edit() {
+    // Codex's freeform apply_patch tool: the patch is `command`, as sent.
+    let add = recorded("patch", "02-PreToolUse.json");
+    let update = recorded("patch", "04-PreToolUse.json");
+    assert_add_and_update(&add, &update);
+    assert!(add.tool_input().unwrap()["command"]
+        .as_str()
+        .unwrap()
+        .starts_with("*** Begin Patch"));
+}
+
+#[test]
+fn recorded_apply_patch_run_as_a_shell_command_reaches_hooks_as_write_and_edit() {
+    // Without the tool the model ran `apply_patch <<'PATCH'`; Codex sent
+    // that as `Bash` (and applied the patch itself).
+    let add = recorded("patch-shell", "02-PreToolUse.json");
+    let update = recorded("patch-shell", "03-PreToolUse.json");
+    assert_add_and_update(&add, &update);
+    // The command stays what Codex runs, the one field it lets a hook rewrite.
+    assert!(update.tool_input().unwrap()["command"]
+        .as_str()
+        .unwrap()
+        .starts_with("apply_patch <<'PATCH'"));
+    // A shell command that only mentions apply_patch stays Bash.
+    let ev = pre_tool("echo apply_patch <<'X'\n*** Begin Patch\nX");
+    assert_eq!(ev.tool_name(), Some("Bash"));
+}

@@ -155,8 +155,22 @@ fn text_of(value: &Value) -> Option<String> {
 /// labelled block (`Output: ...`, `Error: ...`, `Exit Code: ...`), else the
 /// whole text as stdout without the status lines agents append (Copilot's
 /// `<shellId: 0 completed with exit code 0>`, Factory's `[Process exited with
-/// code 0]`). Trailing newlines go, as in Claude's.
+/// code 0]`), or only what Auggie puts between `<output>` and `</output>`
+/// after its preamble and `<return-code>`. Trailing newlines go, as in
+/// Claude's.
 fn shell_streams(text: &str) -> (String, String) {
+    if let (true, Some(start), Some(end)) = (
+        text.contains("<return-code>"),
+        text.find("<output>"),
+        text.rfind("</output>"),
+    ) {
+        if let Some(inner) = text.get(start + "<output>".len()..end) {
+            return (
+                inner.trim_start_matches('\n').trim_end().to_string(),
+                String::new(),
+            );
+        }
+    }
     const LABELS: &[&str] = &[
         "Command:",
         "Directory:",

@@ -710,6 +710,11 @@ fn each_canonical_answer_is_each_agent_s_documented_answer() {
         ("auggie", "Stop", "keep going", "", 0, &[], 1),
         ("auggie", "Stop", "stop", "", 0, &[], 1),
         ("auggie", "PreToolUse", "none", "", 0, &[], 0),
+        // After a tool it takes context (seen in tests/real-agents, `post`),
+        // and a block's reason goes as that.
+        ("auggie", "PostToolUse", "context", r#"{"hookSpecificOutput":{"hookEventName":"PostToolUse","additionalContext":"ctx"}}"#, 0, &[], 0),
+        ("auggie", "PostToolUse", "block", r#"{"hookSpecificOutput":{"hookEventName":"PostToolUse","additionalContext":"no"}}"#, 0, &[], 1),
+        ("factory", "PostToolUse", "block", r#"{"hookSpecificOutput":{"hookEventName":"PostToolUse","additionalContext":"no"}}"#, 0, &[], 1),
 
         ("junie", "PreToolUse", "deny", "", 2, &["no"], 0),
         ("junie", "PreToolUse", "ask", "", 2, &["a hook asked for confirmation, which junie cannot ask for: sure?"], 1),
@@ -783,7 +788,8 @@ fn each_canonical_answer_is_each_agent_s_documented_answer() {
     ];
     for agent in AGENTS {
         let n = cases.iter().filter(|c| c.0 == agent.id()).count();
-        assert_eq!(n, 9, "{}: every canonical answer has a case", agent.id());
+        // Nine answers each, and the odd extra case for an agent limit.
+        assert!(n >= 9, "{}: every canonical answer has a case", agent.id());
     }
     for (id, native, what, stdout, exit, reasons, notes) in cases {
         let agent = find(id).expect("agent");
@@ -1187,8 +1193,9 @@ struct Recorded {
     /// A native top-level field each payload has, kept beside Claude's.
     kept: &'static str,
     /// Where a payload holds the tool's arguments (JSON pointers, the first
-    /// present), for agents whose recorded tool calls are all shell
-    /// commands: each decodes to `Bash` with the same `command`.
+    /// present), for agents whose recorded tool calls are shell commands
+    /// (but for a file tool's, named as such): each decodes to `Bash` with
+    /// the same `command`.
     shell_args: &'static [&'static str],
 }
 
@@ -1253,6 +1260,12 @@ const RECORDED: &[Recorded] = &[
     // every tool call a shell command (`Bash`).
     Recorded::new("semaclaw", 90, "timestamp", &["/tool_input"]),
     Recorded::new("sema", 30, "sema_tool_name", &["/tool_input"]),
+    // Run in tests/real-agents: Factory Droid 0.225.2 and Auggie 0.36.0
+    // (against the fake Augment backend); their shell tools, `Execute` and
+    // `launch-process`.
+    Recorded::new("factory", 25, "permission_mode", &["/tool_input"]),
+    Recorded::new("auggie", 15, "workspace_roots", &["/tool_input"])
+        .renamed(&[("PromptSubmit", EventName::UserPromptSubmit)]),
 ];
 
 /// Every recorded payload of every agent decodes under the native event its
@@ -1322,7 +1335,17 @@ fn every_recorded_payload_decodes_as_its_agent() {
                 );
             }
             let shell_args = want.map_or(&[][..], |r| r.shell_args);
-            if ev.name().is_tool_event() && !shell_args.is_empty() {
+            // A file tool's calls (Codex's apply_patch, also when run as a
+            // shell command) are checked where that tool is decoded.
+            let file_tool = payload
+                .get("tool_name")
+                .and_then(Value::as_str)
+                .is_some_and(|t| agent.table().canonical_tool(t) != "Bash" && t != "Bash")
+                || (matches!(ev.tool_name(), Some("Write" | "Edit"))
+                    && ev
+                        .tool_input()
+                        .is_some_and(|a| a.get("file_path").is_some()));
+            if ev.name().is_tool_event() && !shell_args.is_empty() && !file_tool {
                 shell_calls += 1;
                 assert_eq!(ev.tool_name(), Some("Bash"), "{path:?}");
                 assert_eq!(ev.input()["tool_kind"], "shell", "{path:?}");
@@ -1398,4 +1421,83 @@ fn no_code_outside_agents_names_an_agent() {
         }
     }
     assert!(found.is_empty(), "agent ids outside agents/: {found:?}");
+}
+
+/// The transcript `agent_version` (e.g. `codex-0.171.0`) wrote in the
+/// real-agents `events` phase (`tests/fixtures/transcripts/`, long strings
+/// trimmed), rendered by `read` into Claude's records. The run's prompt and
+/// its first shell call (`echo hello`) are in every one of them.
+pub fn recorded_transcript(
+    agent_version: &str,
+    read: super::transcript::ReadTranscript,
+    table: &Table,
+) -> Vec<Value> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../tests/fixtures/transcripts")
+        .join(agent_version)
+        .join("events");
+    let file = std::fs::read_dir(&dir)
+        .expect("transcript dir")
+        .flatten()
+        .map(|e| e.path())
+        .next()
+        .expect("one transcript");
+    let text = std::fs::read_to_string(&file).expect("transcript");
+    let mut values = text
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| serde_json::from_str::<Value>(l).expect("a JSON line"));
+    read(&mut values, table)
+}
+
+/// The prompt of the real-agents runs, as the user's first record.
+pub const RECORDED_PROMPT: &str =
+    "Run the shell commands the task needs, one at a time, then report the output.";
+
+/// `records` have the run's prompt as a user record and its `echo hello`
+/// as a `Bash` tool_use whose result follows it, all in Claude's shape.
+pub fn assert_prompt_and_echo(records: &[Value]) {
+    let users: Vec<&Value> = records
+        .iter()
+        .filter(|r| r["type"] == "user" && r["message"]["content"].is_string())
+        .collect();
+    assert!(
+        users
+            .iter()
+            .any(|r| r["message"]["content"] == RECORDED_PROMPT),
+        "no prompt in {records:#?}"
+    );
+    let blocks = |kind: &'static str| {
+        records
+            .iter()
+            .filter_map(|r| r["message"]["content"].as_array())
+            .flatten()
+            .filter(move |b| b["type"] == kind)
+            .cloned()
+            .collect::<Vec<Value>>()
+    };
+    let uses = blocks("tool_use");
+    let echo = uses
+        .iter()
+        .find(|b| b["input"]["command"] == "echo hello")
+        .unwrap_or_else(|| panic!("no echo call in {uses:#?}"));
+    assert_eq!(echo["name"], "Bash", "{echo}");
+    let results = blocks("tool_result");
+    let result = results
+        .iter()
+        .find(|b| b["tool_use_id"] == echo["id"])
+        .unwrap_or_else(|| panic!("no result for {echo} in {results:#?}"));
+    assert!(
+        result["content"]
+            .as_str()
+            .is_some_and(|c| c.contains("hello")),
+        "{result}"
+    );
+    for r in records {
+        assert!(
+            matches!(r["type"].as_str(), Some("user" | "assistant")),
+            "{r}"
+        );
+        assert_eq!(r["message"]["role"], r["type"], "{r}");
+    }
 }
