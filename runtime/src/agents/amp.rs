@@ -141,31 +141,21 @@ impl Agent for Amp {
     }
 
     fn reshape(&self, row: &EventRow, out: &mut Map<String, Value>) {
-        let payload = out
-            .get("payload")
-            .and_then(Value::as_object)
-            .cloned()
-            .unwrap_or_default();
-        let copy = |out: &mut Map<String, Value>, from: &str, to: &str| {
-            if let Some(v) = payload.get(from) {
-                out.entry(to.to_string()).or_insert(v.clone());
-            }
-        };
+        let payload = shim::Payload::of(out);
         match row.canonical {
             EventName::PreToolUse | EventName::PostToolUse => {
-                copy(out, "tool", "tool_name");
-                copy(out, "input", "tool_input");
-                copy(out, "toolUseID", "tool_use_id");
+                let tool = [
+                    ("tool", "tool_name"),
+                    ("input", "tool_input"),
+                    ("toolUseID", "tool_use_id"),
+                ];
+                payload.copy(out, &tool);
                 if row.canonical == EventName::PostToolUse {
-                    let native = json!({
-                        "status": payload.get("status").cloned().unwrap_or(Value::Null),
-                        "output": payload.get("output").cloned().unwrap_or(Value::Null),
-                        "error": payload.get("error").cloned().unwrap_or(Value::Null),
-                    });
+                    let native = payload.gather(&["status", "output", "error"]);
                     out.insert("tool_response".into(), native);
                 }
             }
-            EventName::UserPromptSubmit => copy(out, "message", "prompt"),
+            EventName::UserPromptSubmit => payload.copy(out, &[("message", "prompt")]),
             _ => {}
         }
     }

@@ -115,32 +115,23 @@ impl Agent for Pi {
     }
 
     fn reshape(&self, row: &EventRow, out: &mut Map<String, Value>) {
-        let payload = out
-            .get("payload")
-            .and_then(Value::as_object)
-            .cloned()
-            .unwrap_or_default();
-        let copy = |out: &mut Map<String, Value>, from: &str, to: &str| {
-            if let Some(v) = payload.get(from) {
-                out.entry(to.to_string()).or_insert(v.clone());
-            }
-        };
+        let payload = shim::Payload::of(out);
         match row.canonical {
             EventName::PreToolUse | EventName::PostToolUse => {
-                copy(out, "toolName", "tool_name");
-                copy(out, "input", "tool_input");
-                copy(out, "toolCallId", "tool_use_id");
+                let tool = [
+                    ("toolName", "tool_name"),
+                    ("input", "tool_input"),
+                    ("toolCallId", "tool_use_id"),
+                ];
+                payload.copy(out, &tool);
                 if row.canonical == EventName::PostToolUse {
-                    let native = json!({
-                        "content": payload.get("content").cloned().unwrap_or(Value::Null),
-                        "isError": payload.get("isError").cloned().unwrap_or(Value::Null),
-                    });
+                    let native = payload.gather(&["content", "isError"]);
                     out.insert("tool_response".into(), native);
                 }
             }
-            EventName::UserPromptSubmit => copy(out, "prompt", "prompt"),
-            EventName::SessionStart => copy(out, "reason", "source"),
-            EventName::SessionEnd => copy(out, "reason", "reason"),
+            EventName::UserPromptSubmit => payload.copy(out, &[("prompt", "prompt")]),
+            EventName::SessionStart => payload.copy(out, &[("reason", "source")]),
+            EventName::SessionEnd => payload.copy(out, &[("reason", "reason")]),
             _ => {}
         }
     }

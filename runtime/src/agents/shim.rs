@@ -15,6 +15,8 @@
 
 use std::path::Path;
 
+use serde_json::{Map, Value};
+
 /// The one line an entry's launcher (an install command line, a shim)
 /// prints on stderr when it cannot find `agenthooks` (it then answers "no
 /// opinion", so the agent goes on). Here, below `install`, which writes the
@@ -77,6 +79,38 @@ function call(event, body) {{
 }}
 "#
     )
+}
+
+/// The `payload` object a shim sends (the agent's own event, as its plugin
+/// API gave it), for an adapter's `reshape` to copy into Claude's fields.
+pub(crate) struct Payload(Map<String, Value>);
+
+impl Payload {
+    /// The payload of the decoded shim body `out` (empty when it has none).
+    pub(crate) fn of(out: &Map<String, Value>) -> Payload {
+        let payload = out.get("payload").and_then(Value::as_object);
+        Payload(payload.cloned().unwrap_or_default())
+    }
+
+    /// Each `(from, to)`: the payload's `from` as `to`, unless `out` has a
+    /// `to` already.
+    pub(crate) fn copy(&self, out: &mut Map<String, Value>, pairs: &[(&str, &str)]) {
+        for (from, to) in pairs {
+            if let Some(v) = self.0.get(*from) {
+                out.entry(to.to_string()).or_insert(v.clone());
+            }
+        }
+    }
+
+    /// An object of `keys` as sent, `null` for each one absent: the
+    /// agent's tool result, kept whole under `tool_response`.
+    pub(crate) fn gather(&self, keys: &[&str]) -> Value {
+        let fields = keys.iter().map(|k| {
+            let v = self.0.get(*k).cloned().unwrap_or(Value::Null);
+            (k.to_string(), v)
+        });
+        Value::Object(fields.collect())
+    }
 }
 
 #[cfg(test)]

@@ -298,36 +298,31 @@ mod tests {
         .unwrap();
         let command = |scope| {
             let files = McpFiles::default();
-            let (found, _) =
-                find("s", scope, Some(home.path()), Some(root.path()), &files).unwrap();
-            match found.unwrap().transport {
-                McpTransport::Stdio { command, .. } => command,
-                other => panic!("{other:?}"),
-            }
+            stdio_command(find(
+                "s",
+                scope,
+                Some(home.path()),
+                Some(root.path()),
+                &files,
+            ))
         };
         assert_eq!(command(Scope::Project), "project-cmd");
         assert_eq!(command(Scope::User), "user-cmd");
-        let files = McpFiles::default();
-        let (none, searched) = find(
-            "x",
-            Scope::Project,
-            Some(home.path()),
-            Some(root.path()),
-            &files,
-        )
-        .unwrap();
+        let in_project = |name| {
+            let files = McpFiles::default();
+            find(
+                name,
+                Scope::Project,
+                Some(home.path()),
+                Some(root.path()),
+                &files,
+            )
+        };
+        let (none, searched) = in_project("x").unwrap();
         assert!(none.is_none());
         assert_eq!(searched.len(), 2);
         std::fs::write(root.path().join(".mcp.json"), "{").unwrap();
-        let files = McpFiles::default();
-        let err = find(
-            "s",
-            Scope::Project,
-            Some(home.path()),
-            Some(root.path()),
-            &files,
-        )
-        .unwrap_err();
+        let err = in_project("s").unwrap_err();
         assert!(
             err.contains(".mcp.json") && err.contains("not valid JSON"),
             "{err}"
@@ -340,21 +335,22 @@ mod tests {
         let path = home.path().join(".claude.json");
         std::fs::write(&path, r#"{"mcpServers": {"s": {"command": "first"}}}"#).unwrap();
         let files = McpFiles::default();
-        let command =
-            |files: &McpFiles| match find("s", Scope::User, Some(home.path()), None, files)
-                .unwrap()
-                .0
-                .unwrap()
-                .transport
-            {
-                McpTransport::Stdio { command, .. } => command,
-                other => panic!("{other:?}"),
-            };
+        let command = |files: &McpFiles| {
+            stdio_command(find("s", Scope::User, Some(home.path()), None, files))
+        };
         assert_eq!(command(&files), "first");
         // A second hook of the same load sees what the first read, not
         // the file again; the next load reads it anew.
         std::fs::write(&path, r#"{"mcpServers": {"s": {"command": "second"}}}"#).unwrap();
         assert_eq!(command(&files), "first");
         assert_eq!(command(&McpFiles::default()), "second");
+    }
+
+    /// The command of the stdio server `found`.
+    fn stdio_command(found: Result<(Option<McpServer>, Vec<PathBuf>), String>) -> String {
+        match found.unwrap().0.unwrap().transport {
+            McpTransport::Stdio { command, .. } => command,
+            other => panic!("{other:?}"),
+        }
     }
 }
