@@ -779,7 +779,7 @@ mod tests {
             "claude"
         ));
         assert!(!is_ours("/x/other run --agent claude --event X", "claude"));
-        // The launcher form (see `plan::command_line`) and the older bare form.
+        // The launcher form (see `launcher::command_line`) and the older bare form.
         let launcher = "command -v agenthooks >/dev/null 2>&1 && exec agenthooks run --agent claude --event Stop || echo 'hint' >&2";
         assert!(is_ours(launcher, "claude"));
         assert!(!is_ours(launcher, "codex"));

@@ -42,6 +42,7 @@ mod detect;
 mod edit;
 mod error;
 pub(crate) mod json;
+mod launcher;
 mod plan;
 pub mod plugin_dir;
 mod targets;
@@ -57,9 +58,10 @@ pub use detect::{
 };
 pub use error::InstallError;
 pub use json::{is_ours, Doc as JsonDoc};
+pub use launcher::{command_line, NOT_INSTALLED};
 pub use plan::{
-    apply, change, change_with, command_line, plan, plan_with, status_messages, unified_diff,
-    Action, Edit, FileChange, Request, Status, NOT_INSTALLED,
+    apply, change, change_with, plan, plan_with, status_messages, unified_diff, Action, Edit,
+    FileChange, Request, Status,
 };
 pub use targets::native_timeout;
 pub use wiring::{drift, rows, Drift, Used};

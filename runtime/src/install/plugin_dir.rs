@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::{json, Map, Value};
 
-use super::plan::{command_line_at, powershell_line};
+use super::launcher::{command_line_at, powershell_line};
 use super::targets::{entry, native_timeout, root_keys};
 use super::wiring::{rows, Used};
 use super::Env;

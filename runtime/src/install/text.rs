@@ -6,7 +6,8 @@
 use std::path::{Path, PathBuf};
 
 use super::json;
-use super::plan::{backup_of, command_line_at, powershell_line, read_opt, Action, Request};
+use super::launcher::{command_line_at, powershell_line};
+use super::plan::{backup_of, read_opt, Action, Request};
 use super::targets::{in_unit, native_timeout};
 use super::wiring;
 use super::{FileChange, InstallError};

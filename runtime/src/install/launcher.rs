@@ -1,0 +1,219 @@
+//! The command line an agent's native entry runs: a launcher that starts
+//! `agenthooks run` when it can be found and answers "no opinion" with a
+//! hint when it cannot (sh and PowerShell forms).
+
+use std::path::Path;
+
+use crate::agents::Agent;
+use crate::config::Scope;
+use crate::protocol::{Answer, Event, EventName};
+
+pub use crate::agents::NOT_INSTALLED;
+
+/// The command line an entry runs: a tiny launcher, valid in `sh`, `bash`,
+/// `zsh` and `fish` (Codex runs it with the user's `$SHELL -lc`), that
+/// `exec`s `<binary> run --agent <agent> --event <event>` when `binary` can
+/// be run, and otherwise prints [`NOT_INSTALLED`] on stderr and the agent's
+/// own "no opinion" ([`Agent::no_opinion`]: nothing, or `{}` for Gemini)
+/// with exit 0.
+///
+/// `binary` is the bare name `agenthooks` (looked up on the `PATH` of the
+/// machine the agent runs on: what a project file a team commits must say)
+/// or an absolute path (user files, `install --absolute`). Without the
+/// fallback a missing binary is exit 127: an error on every event, and a deny
+/// of every tool call where the agent fails closed on errors (Copilot's
+/// preToolUse; Gemini reads exit 127 with text on stderr as a deny).
+pub fn command_line(binary: &Path, agent: &dyn Agent, event: &str) -> String {
+    command_line_at(binary, agent, event, Scope::Project)
+}
+
+/// `run`'s flag in the entries of an agent's system-wide file: that entry
+/// runs every scope's hooks, and the agent's user and project entries step
+/// aside while it is installed (see `cli::run`), so no hook runs twice.
+pub const SYSTEM_FLAG: &str = "--system";
+
+/// [`SYSTEM_FLAG`] after the event for the managed scope's entries.
+fn system_flag(scope: Scope) -> String {
+    match scope {
+        Scope::Managed => format!(" {SYSTEM_FLAG}"),
+        Scope::User | Scope::Project => String::new(),
+    }
+}
+
+/// How a launcher line is written in one shell: its quoting, the line that
+/// runs agenthooks or prints the hint, and how the no-opinion answer is
+/// echoed after it. The sh and PowerShell launchers differ only in these.
+struct Launcher {
+    quote: fn(&str) -> String,
+    /// The line for (program, agent id, event, system flag, hint), all quoted
+    /// but the id and the flag.
+    run: fn(&str, &str, &str, &str, &str) -> String,
+    /// What joins the echo of the agent's no-opinion answer to the line.
+    echo: &'static str,
+}
+
+impl Launcher {
+    fn line(&self, binary: &Path, agent: &dyn Agent, event: &str, scope: Scope) -> String {
+        let quote = self.quote;
+        let mut line = (self.run)(
+            &quote(&binary.to_string_lossy()),
+            agent.id(),
+            &quote(event),
+            &system_flag(scope),
+            &quote(NOT_INSTALLED),
+        );
+        let neutral = missing_answer(agent, event);
+        if !neutral.is_empty() {
+            line.push_str(self.echo);
+            line.push_str(&quote(&neutral));
+        }
+        line
+    }
+}
+
+/// What a launcher prints on stdout when `agenthooks` is missing: the
+/// agent's "no opinion"; but at the agent's SessionStart, where it shows a
+/// `systemMessage`, [`NOT_INSTALLED`] as that message, so the user sees it
+/// in the agent itself, once per session (every other event stays quiet).
+fn missing_answer(agent: &dyn Agent, event: &str) -> String {
+    let shows = agent.table().events.iter().any(|r| {
+        r.native == event && r.canonical == EventName::SessionStart && r.caps.system_message
+    });
+    let start = Event::new(
+        serde_json::json!({"hook_event_name": "SessionStart"}),
+        None,
+        agent.id(),
+    );
+    if let (true, Ok(start)) = (shows, start) {
+        let answer = Answer {
+            system_message: Some(NOT_INSTALLED.to_string()),
+            ..Answer::default()
+        };
+        let native = agent.encode(&start, &answer);
+        if native.exit_code == 0 && !native.stdout.is_empty() {
+            return native.stdout.trim_end().to_string();
+        }
+    }
+    agent.no_opinion(Vec::new()).stdout
+}
+
+/// [`command_line`] for an entry at `scope`.
+pub(super) fn command_line_at(
+    binary: &Path,
+    agent: &dyn Agent,
+    event: &str,
+    scope: Scope,
+) -> String {
+    Launcher {
+        quote: shell_quote,
+        run: |program, id, event, flag, hint| {
+            format!("command -v {program} >/dev/null 2>&1 && exec {program} run --agent {id} --event {event}{flag} || echo {hint} >&2")
+        },
+        echo: " && echo ",
+    }
+    .line(binary, agent, event, scope)
+}
+
+/// [`command_line`] for PowerShell (Copilot's `powershell` field): runs
+/// `<binary> run --agent <agent> --event <event>` when PowerShell finds it,
+/// and exits with its code; otherwise the same hint and no opinion.
+pub fn powershell_line(binary: &Path, agent: &dyn Agent, event: &str, scope: Scope) -> String {
+    Launcher {
+        // A single-quoted PowerShell string is literal; `'` is doubled.
+        quote: |s| format!("'{}'", s.replace('\'', "''")),
+        run: |program, id, event, flag, hint| {
+            format!("if (Get-Command {program} -ErrorAction SilentlyContinue) {{ & {program} run --agent {id} --event {event}{flag}; exit $LASTEXITCODE }}; [Console]::Error.WriteLine({hint})")
+        },
+        echo: "; Write-Output ",
+    }
+    .line(binary, agent, event, scope)
+}
+
+fn shell_quote(s: &str) -> String {
+    let plain = !s.is_empty()
+        && s.chars()
+            .all(|c| c.is_ascii_alphanumeric() || "/._-+:@%,=".contains(c));
+    if plain {
+        s.to_string()
+    } else {
+        format!("'{}'", s.replace('\'', r"'\''"))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::agents;
+    use crate::install::json;
+
+    #[test]
+    fn the_launcher_runs_agenthooks_by_name_or_answers_no_opinion() {
+        let claude = agents::find("claude").unwrap();
+        let line = command_line(Path::new("agenthooks"), claude, "PreToolUse");
+        assert_eq!(
+            line,
+            format!(
+                "command -v agenthooks >/dev/null 2>&1 && exec agenthooks run --agent claude --event PreToolUse || echo '{NOT_INSTALLED}' >&2"
+            )
+        );
+        assert!(json::is_ours(&line, "claude"));
+        // Gemini reads an empty stdout as "parse stderr": the launcher prints `{}`.
+        let gemini = agents::find("gemini").unwrap();
+        let line = command_line(Path::new("agenthooks"), gemini, "BeforeTool");
+        assert!(line.ends_with(" >&2 && echo '{}'"), "{line}");
+        // An absolute path with a space is quoted in both places.
+        let line = command_line(Path::new("/opt/my tools/agenthooks"), claude, "Stop");
+        assert!(line.starts_with("command -v '/opt/my tools/agenthooks' >/dev/null 2>&1 && exec '/opt/my tools/agenthooks' run --agent claude --event Stop"), "{line}");
+    }
+
+    #[test]
+    fn the_powershell_launcher_calls_agenthooks_and_passes_its_exit_code() {
+        let copilot = agents::find("copilot").unwrap();
+        let line = powershell_line(
+            Path::new("C:\\Program Files\\agenthooks.exe"),
+            copilot,
+            "preToolUse",
+            Scope::User,
+        );
+        assert_eq!(
+            line,
+            format!(
+                "if (Get-Command 'C:\\Program Files\\agenthooks.exe' -ErrorAction SilentlyContinue) {{ & 'C:\\Program Files\\agenthooks.exe' run --agent copilot --event 'preToolUse'; exit $LASTEXITCODE }}; [Console]::Error.WriteLine('{NOT_INSTALLED}')"
+            )
+        );
+        // Uninstall finds it as ours, as it finds the `bash` line.
+        assert!(json::is_ours(&line, "copilot"));
+        let gemini = agents::find("gemini").unwrap();
+        let line = powershell_line(Path::new("it's"), gemini, "BeforeTool", Scope::User);
+        assert!(line.starts_with("if (Get-Command 'it''s' "), "{line}");
+        assert!(line.ends_with("; Write-Output '{}'"), "{line}");
+    }
+
+    #[test]
+    fn a_missing_agenthooks_is_shown_at_session_start_where_the_agent_shows_messages() {
+        let hint = serde_json::json!({ "systemMessage": NOT_INSTALLED }).to_string();
+        for (id, other) in [("claude", "PreToolUse"), ("gemini", "BeforeTool")] {
+            let agent = agents::find(id).unwrap();
+            let line = command_line(Path::new("agenthooks"), agent, "SessionStart");
+            assert!(
+                line.ends_with(&format!(" >&2 && echo '{hint}'")),
+                "{id}: {line}"
+            );
+            // Every other event answers "no opinion": one message per session.
+            let line = command_line(Path::new("agenthooks"), agent, other);
+            assert!(!line.contains("systemMessage"), "{id}: {line}");
+        }
+        assert!(NOT_INSTALLED.contains("cargo install --locked --path runtime"));
+        assert!(!NOT_INSTALLED.contains("in the agenthooks repository"));
+    }
+
+    #[test]
+    fn every_agents_no_opinion_exits_zero_and_the_hint_is_one_quotable_line() {
+        for agent in agents::AGENTS {
+            let neutral = agent.no_opinion(Vec::new());
+            assert_eq!(neutral.exit_code, 0, "{}", agent.id());
+            assert!(!neutral.stdout.contains('\n'), "{}", agent.id());
+        }
+        assert!(!NOT_INSTALLED.contains(['\n', '\'', '\\', '$', '`']));
+    }
+}
