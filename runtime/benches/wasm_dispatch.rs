@@ -4,7 +4,8 @@
 //! event). Only the crate's public API is used.
 //!
 //! `cargo bench --bench wasm_dispatch` (builds `tests/guests` for
-//! wasm32-wasip2 first). Prints the median and p10/p90 of each step.
+//! wasm32-wasip2 first). Prints the median and p10/p90 of each step, and
+//! the events per second its median makes.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -36,10 +37,11 @@ fn stats(name: &str, mut v: Vec<Duration>) {
     v.sort();
     let at = |q: f64| v[((v.len() - 1) as f64 * q) as usize].as_secs_f64() * 1e6;
     println!(
-        "{name:<44} median {:>9.1} µs  p10 {:>9.1}  p90 {:>9.1}  (n={})",
+        "{name:<44} median {:>9.1} µs  p10 {:>9.1}  p90 {:>9.1}  {:>8.0} events/s  (n={})",
         at(0.5),
         at(0.1),
         at(0.9),
+        1e6 / at(0.5),
         v.len()
     );
 }

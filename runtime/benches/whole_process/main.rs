@@ -2,17 +2,20 @@
 //! (nothing selected, one command hook, one cached wasm hook, ten *different*
 //! cached wasm hooks, a compile-cache miss of every example component) next to
 //! `/bin/true`, a hello-world Rust binary, the guard's own code compiled as a
-//! native Rust command hook (the floor of a process per event), and the same
-//! guard written as python3, bash+jq and node command hooks.
+//! native Rust command hook (the floor of a process per event), the same
+//! guard written as python3, bash+jq and node command hooks, and the peers
+//! `peers.rs` describes (agent-harness-adapter, cc-safety-net).
 //!
 //! Run it with `benches/whole-process.sh` (builds the example components and
-//! the native guard first; `AGENTHOOKS_BENCH_BIN` times another build of the
-//! binary instead, and `AGENTHOOKS_BENCH_BASELINE` (a `:`-separated list of
-//! other builds) adds their `agenthooks` rows side by side, to measure a change),
-//! or `cargo bench -p agenthooks --bench whole_process -- [--runs N]
-//! [--warmup N] [--miss-runs N]`. Prints a Markdown table: the median
-//! wall-clock time, the ratio to `/bin/true`, p10/p90, and the median peak
-//! RSS of each command.
+//! the native guard and installs the peers first; `AGENTHOOKS_BENCH_BIN` times
+//! another build of the binary instead, and `AGENTHOOKS_BENCH_BASELINE` (a
+//! `:`-separated list of other builds) adds their `agenthooks` rows side by
+//! side, to measure a change), or `cargo bench -p agenthooks --bench
+//! whole_process -- [--runs N] [--warmup N] [--miss-runs N]`. Prints a
+//! Markdown table: the median wall-clock time and the ratio to `/bin/true`,
+//! the same through `sh -c` (agents start hooks through a shell) and the ratio
+//! to `sh -c /bin/true`, p10/p90, and the median peak RSS of each command.
+//! Each ratio is the median of per-round ratios (`paired_ratio`).
 //!
 //! Why not hyperfine: each command must get the event JSON on stdin, as an
 //! agent gives it, and the hyperfine here (1.15) can only do that through a
