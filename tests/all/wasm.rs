@@ -1093,7 +1093,8 @@ fn each_event_sees_fresh_guest_memory_pooled_or_not() {
         };
         let host = WasmHost::with_options(CacheDir::at(test_cache()), options);
         for call in 0..4 {
-            let report = rt.block_on(host.run(&handler, &spec, &bash_event(json!({})), &verbose_ctx()));
+            let report =
+                rt.block_on(host.run(&handler, &spec, &bash_event(json!({})), &verbose_ctx()));
             assert_eq!(context(&report), "fresh", "pooling {pooling}, call {call}");
         }
     }

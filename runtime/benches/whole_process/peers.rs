@@ -79,7 +79,11 @@ pub fn add(cases: &mut Vec<Case>, s: &Setup) {
         ["hook", "--hooks"]
             .into_iter()
             .map(String::from)
-            .chain([hooks.display().to_string(), "claude".into(), "pre-tool".into()])
+            .chain([
+                hooks.display().to_string(),
+                "claude".into(),
+                "pre-tool".into(),
+            ])
             .collect::<Vec<_>>()
     };
     if let Some(adapter) = &adapter {
