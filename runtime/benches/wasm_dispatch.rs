@@ -47,12 +47,17 @@ fn stats(name: &str, mut v: Vec<Duration>) {
 }
 
 /// A runtime whose user-scope hooks.json (`<home>/.agents/hooks.json`) runs
-/// `component` at PreToolUse, compiling into `cache`.
+/// a copy of `component` kept beside it (a component from elsewhere would
+/// wait for trust) at PreToolUse, compiling into `cache`.
 fn runtime(home: &Path, cache: &Path, component: &Path) -> Runtime {
+    let copy = home.join(".agents/hooks/hook.wasm");
+    std::fs::create_dir_all(home.join(".agents/hooks")).expect("mkdir");
+    if !copy.is_file() {
+        std::fs::copy(component, &copy).expect("copy the component");
+    }
     let hooks = serde_json::json!({"hooks": {"PreToolUse": [{"hooks": [
-        {"type": "wasm", "component": component, "timeout": 10}
+        {"type": "wasm", "component": copy, "timeout": 10}
     ]}]}});
-    std::fs::create_dir_all(home.join(".agents")).expect("mkdir");
     std::fs::write(home.join(".agents/hooks.json"), hooks.to_string()).expect("write hooks.json");
     Runtime::new(
         RuntimeOptions::default()
@@ -74,7 +79,11 @@ fn main() {
         .build()
         .expect("a runtime");
     let answered = |done: &Dispatched| {
-        assert!(matches!(done.reports[0].outcome, Outcome::Answered(_)));
+        assert!(
+            matches!(done.reports[0].outcome, Outcome::Answered(_)),
+            "{:?}",
+            done.reports[0].outcome
+        );
     };
 
     let compile: Vec<Duration> = (0..5)
