@@ -2,28 +2,35 @@
 # The benchmark suite: what an agent pays per event for `agenthooks run`, and
 # the library's dispatch. One command:
 #
-#     benches/whole-process.sh [--runs N] [--warmup N] [--miss-runs N] [--no-dispatch] [--no-langs]
+#     benches/whole-process.sh [--runs N] [--warmup N] [--miss-runs N] [--no-dispatch] [--no-langs] [--no-peers]
 #
 # Builds (into this checkout's target/) the release binary, the example
 # components (the Rust ones always; the Python and JavaScript ones when the
 # toolchains `.ci/langs.sh` installs are in ~/.cache/agenthooks-langs, unless
 # --no-langs: their cache misses take seconds each) and the
-# guard as a native command hook, makes temporary projects, and prints a
-# Markdown table: each command spawned directly (no shell) with the event on
-# stdin, runs interleaved in rounds; median, ratio to /bin/true, p10-p90, peak
-# RSS; the load average before and after. The driver is
-# runtime/benches/whole_process.rs. Then, unless --no-dispatch, criterion's
-# `dispatch` bench (library mode), between two load-average lines.
+# guard as a native command hook; installs the peers at pinned versions into
+# ~/.cache/agenthooks-bench (the closest competitor, agent-harness-adapter
+# from crates.io, and the published guard cc-safety-net from npm; a line says
+# so and their rows are left out when that fails, e.g. offline; --no-peers
+# skips them); makes temporary projects, and prints a Markdown table: each
+# command spawned directly with the event on stdin, and again through
+# `sh -c` as agents start hooks; runs interleaved in rounds; median, ratio to
+# /bin/true (to `sh -c /bin/true` through the shell), p10-p90, peak RSS; the
+# load average before and after; the size of each `agenthooks*` binary built.
+# The driver is runtime/benches/whole_process/. Then, unless --no-dispatch,
+# criterion's `dispatch` bench (library mode), between two load-average lines.
 # Run it when the machine is otherwise idle (`uptime`).
 set -eu
 cd "$(dirname "$0")/.."
 dispatch=yes
 langs=yes
+peers=yes
 bench_args=""
 for arg in "$@"; do
     case $arg in
     --no-dispatch) dispatch=no ;;
     --no-langs) langs=no ;;
+    --no-peers) peers=no ;;
     *) bench_args="$bench_args $arg" ;;
     esac
 done
@@ -47,10 +54,40 @@ if [ "$langs" = yes ] && [ -x "$tools/npm/node_modules/.bin/componentize-js" ]; 
             -o "$components/js-$m.wasm" > /dev/null)
     done
 fi
+# The peers, at the versions the README's table names.
+peer_dir=${AGENTHOOKS_BENCH_PEERS:-$HOME/.cache/agenthooks-bench}
+adapter=$peer_dir/peers/bin/agent-harness-adapter
+guard_js=$peer_dir/npm/node_modules/cc-safety-net/dist/bin/cc-safety-net.js
+if [ "$peers" = yes ]; then
+    if ! "$adapter" --version 2>/dev/null | grep -q ' 0\.2\.2$'; then
+        cargo install --quiet --locked agent-harness-adapter --version 0.2.2 \
+            --root "$peer_dir/peers" > /dev/null 2>&1 ||
+            echo "agent-harness-adapter 0.2.2 could not be installed (offline?): its rows are left out"
+    fi
+    if ! grep -q '"version": "2.4.5"' "$peer_dir/npm/node_modules/cc-safety-net/package.json" 2>/dev/null; then
+        mkdir -p "$peer_dir/npm"
+        npm install --silent --no-audit --no-fund --prefix "$peer_dir/npm" cc-safety-net@2.4.5 \
+            > /dev/null 2>&1 ||
+            echo "cc-safety-net 2.4.5 could not be installed (offline, or no npm?): its rows are left out"
+    fi
+    if [ -x "$adapter" ]; then export AGENTHOOKS_BENCH_PEER_ADAPTER="$adapter"; fi
+    if [ -f "$guard_js" ]; then export AGENTHOOKS_BENCH_PEER_GUARD="$guard_js"; fi
+fi
 export AGENTHOOKS_BENCH_COMPONENTS="$components"
 export AGENTHOOKS_BENCH_NATIVE_GUARD="$PWD/target/release/dangerous-command-guard"
 # shellcheck disable=SC2086 # the bench's own arguments, split on purpose
 cargo bench --quiet -p agenthooks --bench whole_process -- $bench_args
+echo
+echo "Binaries built (what \`cargo install --path runtime\` installs):"
+total=0
+for bin in target/release/agenthooks target/release/agenthooks-*; do
+    case $bin in *.d | *'*') continue ;; esac
+    [ -f "$bin" ] && [ -x "$bin" ] || continue
+    size=$(wc -c < "$bin")
+    total=$((total + size))
+    echo "- \`$(basename "$bin")\`: $(echo "$size" | awk '{printf "%.1f", $1 / 1e6}') MB"
+done
+echo "- total: $(echo "$total" | awk '{printf "%.1f", $1 / 1e6}') MB"
 if [ "$dispatch" = yes ]; then
     echo
     echo "Library dispatch (criterion), load average $(cut -d' ' -f1-3 /proc/loadavg) before:"

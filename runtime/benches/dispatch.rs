@@ -9,6 +9,8 @@
 //! - `throughput/*`: events per second on one core (a current-thread runtime),
 //!   one at a time and 64 at once.
 //!
+//! Every case prints events per second (`thrpt`) beside its time.
+//!
 //! `cargo bench -p agenthooks --bench dispatch` (builds the guard component
 //! for wasm32-wasip2 first when it is missing).
 
@@ -133,6 +135,8 @@ fn check(p: &Project, rt: &tokio::runtime::Runtime, denies: bool) {
 fn dispatch(c: &mut Criterion) {
     let rt = one_core();
     let mut group = c.benchmark_group("dispatch");
+    // One event per iteration: criterion prints events/s beside the time.
+    group.throughput(Throughput::Elements(1));
     let command = r#"[{"type":"command","command":"true"}]"#.to_string();
     let guard = guard();
     let mut cases = vec![

@@ -1075,6 +1075,31 @@ fn cli_a_guest_blocked_on_a_fifo_does_not_hold_the_process() {
     ran.assert_took_less_than(Duration::from_secs(2));
 }
 
+/// Every event gets a fresh instance, however the host reuses memory between
+/// them: the guest's static counter and its zeroed heap must look new on each
+/// call, pooled (a slot reset to its image, only the pages dirtied) or not.
+#[test]
+fn each_event_sees_fresh_guest_memory_pooled_or_not() {
+    let spec = spec(guest("fresh_state"));
+    let handler = handler(&spec, SHORT);
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    for pooling in [true, false] {
+        let options = EngineOptions {
+            pooling,
+            tiers: Tiers::Optimized,
+        };
+        let host = WasmHost::with_options(CacheDir::at(test_cache()), options);
+        for call in 0..4 {
+            let report =
+                rt.block_on(host.run(&handler, &spec, &bash_event(json!({})), &verbose_ctx()));
+            assert_eq!(context(&report), "fresh", "pooling {pooling}, call {call}");
+        }
+    }
+}
+
 #[test]
 fn a_long_lived_host_reuses_components_and_notices_a_rebuilt_one() {
     use agenthooks::exec::wasm::EngineOptions;

@@ -2,17 +2,20 @@
 //! (nothing selected, one command hook, one cached wasm hook, ten *different*
 //! cached wasm hooks, a compile-cache miss of every example component) next to
 //! `/bin/true`, a hello-world Rust binary, the guard's own code compiled as a
-//! native Rust command hook (the floor of a process per event), and the same
-//! guard written as python3, bash+jq and node command hooks.
+//! native Rust command hook (the floor of a process per event), the same
+//! guard written as python3, bash+jq and node command hooks, and the peers
+//! `peers.rs` describes (agent-harness-adapter, cc-safety-net).
 //!
 //! Run it with `benches/whole-process.sh` (builds the example components and
-//! the native guard first; `AGENTHOOKS_BENCH_BIN` times another build of the
-//! binary instead, and `AGENTHOOKS_BENCH_BASELINE` (a `:`-separated list of
-//! other builds) adds their `agenthooks` rows side by side, to measure a change),
-//! or `cargo bench -p agenthooks --bench whole_process -- [--runs N]
-//! [--warmup N] [--miss-runs N]`. Prints a Markdown table: the median
-//! wall-clock time, the ratio to `/bin/true`, p10/p90, and the median peak
-//! RSS of each command.
+//! the native guard and installs the peers first; `AGENTHOOKS_BENCH_BIN` times
+//! another build of the binary instead, and `AGENTHOOKS_BENCH_BASELINE` (a
+//! `:`-separated list of other builds) adds their `agenthooks` rows side by
+//! side, to measure a change), or `cargo bench -p agenthooks --bench
+//! whole_process -- [--runs N] [--warmup N] [--miss-runs N]`. Prints a
+//! Markdown table: the median wall-clock time and the ratio to `/bin/true`,
+//! the same through `sh -c` (agents start hooks through a shell) and the ratio
+//! to `sh -c /bin/true`, p10/p90, and the median peak RSS of each command.
+//! Each ratio is the median of per-round ratios (`paired_ratio`).
 //!
 //! Why not hyperfine: each command must get the event JSON on stdin, as an
 //! agent gives it, and the hyperfine here (1.15) can only do that through a
@@ -22,10 +25,15 @@
 //! run in rounds (one run of each per round), so a load spike from other work
 //! on the machine hits all of them alike.
 
-use std::fs::{self, File};
+use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant, SystemTime};
+
+mod measure;
+mod peers;
+
+use measure::{median_u64, output_of, run_once, shell, stats, Case};
 
 /// A component must be this much older than its first cached run for the
 /// compile-cache index to record it (`exec/wasm/index.rs`, `SETTLE`, 3 s).
@@ -66,119 +74,9 @@ fn options() -> Options {
     o
 }
 
-/// One command under test.
-struct Case {
-    name: String,
-    program: PathBuf,
-    args: Vec<String>,
-    env: Vec<(String, PathBuf)>,
-    stdin: PathBuf,
-    /// Runs before each timed run (not timed): the cache-miss case empties the cache.
-    before: Option<PathBuf>,
-    /// What its stdout must contain (checked once before timing).
-    expect: Option<&'static str>,
-    runs: usize,
-    times: Vec<Duration>,
-    rss_kib: Vec<u64>,
-}
-
-/// Spawn once, stdin from the event file, and reap with `wait4`: the wall
-/// time and the peak RSS (KiB) of that one process.
-// The child is reaped by `wait4` (for its rusage), which clippy cannot see.
-#[allow(clippy::zombie_processes)]
-fn run_once(case: &Case) -> (Duration, u64, i32) {
-    let stdin = File::open(&case.stdin).expect("the event file");
-    let mut command = Command::new(&case.program);
-    command
-        .args(&case.args)
-        .env_clear()
-        .env("PATH", std::env::var_os("PATH").unwrap_or_default())
-        .stdin(stdin)
-        .stdout(Stdio::null())
-        .stderr(Stdio::null());
-    for (k, v) in &case.env {
-        command.env(k, v);
-    }
-    let start = Instant::now();
-    let child = command.spawn().expect("spawn");
-    let pid = child.id() as libc::pid_t;
-    let mut status = 0;
-    // SAFETY: an all-zero rusage is a valid value for wait4 to overwrite.
-    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
-    // SAFETY: `pid` is our child, not yet reaped (`Child` never waits on drop);
-    // `status` and `usage` are valid for writes.
-    let reaped = unsafe { libc::wait4(pid, &mut status, 0, &mut usage) };
-    let elapsed = start.elapsed();
-    assert_eq!(reaped, pid, "wait4 failed");
-    let code = if libc::WIFEXITED(status) {
-        libc::WEXITSTATUS(status)
-    } else {
-        -1
-    };
-    (elapsed, usage.ru_maxrss as u64, code)
-}
-
-/// The command's stdout and stderr, once, for the sanity check.
-fn output_of(case: &Case) -> (String, String) {
-    let mut command = Command::new(&case.program);
-    command
-        .args(&case.args)
-        .env_clear()
-        .env("PATH", std::env::var_os("PATH").unwrap_or_default())
-        .stdin(File::open(&case.stdin).expect("the event file"));
-    for (k, v) in &case.env {
-        command.env(k, v);
-    }
-    let out = command.output().expect("run");
-    assert!(out.status.success(), "{} failed: {:?}", case.name, out);
-    (
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
-
-fn which(program: &str) -> Option<PathBuf> {
-    let path = std::env::var_os("PATH")?;
-    std::env::split_paths(&path)
-        .map(|d| d.join(program))
-        .find(|p| p.is_file())
-}
-
-/// The interpreter itself, not a version manager's shim script in front of
-/// it (pyenv's `python3` is a bash script that would be timed too).
-fn real_python() -> Option<PathBuf> {
-    let out = Command::new("python3")
-        .args(["-c", "import sys; print(sys.executable)"])
-        .output()
-        .ok()?;
-    let path = PathBuf::from(String::from_utf8(out.stdout).ok()?.trim());
-    path.is_file().then_some(path)
-}
-
 fn write(path: &Path, text: &str) {
     fs::create_dir_all(path.parent().expect("a parent")).expect("mkdir");
     fs::write(path, text).expect("write");
-}
-
-fn stats(v: &[Duration]) -> (f64, f64, f64) {
-    let mut v: Vec<f64> = v.iter().map(|d| d.as_secs_f64() * 1e3).collect();
-    v.sort_by(f64::total_cmp);
-    let at = |q: f64| v[((v.len() - 1) as f64 * q).round() as usize];
-    (at(0.5), at(0.1), at(0.9))
-}
-
-fn median_u64(v: &[u64]) -> u64 {
-    let mut v = v.to_vec();
-    v.sort_unstable();
-    v[v.len() / 2]
-}
-
-fn shell(cmd: &str) -> String {
-    Command::new("sh")
-        .args(["-c", cmd])
-        .output()
-        .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
-        .unwrap_or_default()
 }
 
 /// What an example component is given to do its work, and what it must answer.
@@ -304,7 +202,6 @@ fn main() {
         "no guard component at {} (run benches/whole-process.sh, which builds it)",
         guard.display()
     );
-    let peers = root.join("benches/peers");
     let tmp = tempfile::tempdir().expect("a temporary directory");
     let dir = tmp.path();
 
@@ -341,8 +238,10 @@ fn main() {
             before: None,
             expect,
             runs: opts.runs,
+            through_shell: true,
             times: Vec::new(),
             rss_kib: Vec::new(),
+            shell_times: Vec::new(),
         }
     };
     let case = |name: &str,
@@ -539,33 +438,20 @@ fn main() {
         let miss = cases.last_mut().expect("just pushed");
         miss.before = Some(dir.join(&scenario).join("cache"));
         miss.runs = opts.miss_runs;
+        miss.through_shell = false;
     }
 
     project("peers", "{}", &guard, 0, false);
-    if let Some(python) = real_python() {
-        let script = peers.join("guard.py").display().to_string();
-        cases.push(case(
-            "python3 command hook",
-            python,
-            vec![script],
-            "peers",
-            deny,
-        ));
-    }
-    if let (Some(bash), Some(_jq)) = (which("bash"), which("jq")) {
-        let script = peers.join("guard.sh").display().to_string();
-        cases.push(case(
-            "bash + jq command hook",
-            bash,
-            vec![script],
-            "peers",
-            deny,
-        ));
-    }
-    if let Some(node) = which("node") {
-        let script = peers.join("guard.js").display().to_string();
-        cases.push(case("node command hook", node, vec![script], "peers", deny));
-    }
+    peers::add(
+        &mut cases,
+        &peers::Setup {
+            dir,
+            root: &root,
+            agenthooks: &agenthooks,
+            case: &case,
+            deny: DENY,
+        },
+    );
 
     // Each command's answer, once: the guards deny, the rest say nothing, and
     // `agenthooks` notes no trouble (a hook that failed would allow too).
@@ -586,7 +472,10 @@ fn main() {
     let load_before = shell("cut -d' ' -f1-3 /proc/loadavg");
     for c in &cases {
         for _ in 0..opts.warmup.min(c.runs) {
-            run_once(c);
+            run_once(c, false);
+            if c.through_shell {
+                run_once(c, true);
+            }
         }
     }
     wait_for_compile_workers();
@@ -599,7 +488,7 @@ fn main() {
             if let Some(cache) = &c.before {
                 let _ = fs::remove_dir_all(cache);
             }
-            let (time, rss, code) = run_once(c);
+            let (time, rss, code) = run_once(c, false);
             assert_eq!(code, 0, "{} exited {code}", c.name);
             c.times.push(time);
             c.rss_kib.push(rss);
@@ -609,20 +498,35 @@ fn main() {
                 // the machine's second core being busy, not that command.
                 wait_for_compile_workers();
             }
+            if c.through_shell {
+                let (time, _, code) = run_once(c, true);
+                assert_eq!(code, 0, "{} through sh -c exited {code}", c.name);
+                c.shell_times.push(time);
+            }
         }
     }
     let load_after = shell("cut -d' ' -f1-3 /proc/loadavg");
 
-    let baseline = stats(&cases[0].times).0;
     println!(
-        "| command | median | × `/bin/true` | p10 – p90 | peak RSS | runs |\n|---|---:|---:|---:|---:|---:|"
+        "| command | median | × `/bin/true` | through `sh -c` | × `sh -c /bin/true` | p10 – p90 | peak RSS | runs |\n\
+         |---|---:|---:|---:|---:|---:|---:|---:|"
     );
+    let (base, base_shell) = (&cases[0].times, &cases[0].shell_times);
     for c in &cases {
         let (median, p10, p90) = stats(&c.times);
+        let shell_cells = if c.shell_times.is_empty() {
+            "— | —".to_string()
+        } else {
+            format!(
+                "{:.2} ms | {:.2}×",
+                stats(&c.shell_times).0,
+                paired_ratio(&c.shell_times, base_shell)
+            )
+        };
         println!(
-            "| {} | {median:.2} ms | {:.1}× | {p10:.2} – {p90:.2} ms | {:.1} MB | {} |",
+            "| {} | {median:.2} ms | {:.2}× | {shell_cells} | {p10:.2} – {p90:.2} ms | {:.1} MB | {} |",
             c.name,
-            median / baseline,
+            paired_ratio(&c.times, base),
             median_u64(&c.rss_kib) as f64 / 1024.0,
             c.times.len()
         );
@@ -630,11 +534,24 @@ fn main() {
     println!();
     println!(
         "Machine: {} CPUs ({}), {} memory; load average {load_before} before, {load_after} after. \
-         Each command spawned directly (no shell), event JSON on stdin; warmup {} runs each; \
-         runs interleaved in rounds.",
+         Each command spawned directly, and again through `sh -c` as agents start hooks, \
+         event JSON on stdin; warmup {} runs each; runs interleaved in rounds; each × is the \
+         median of the per-round ratios to `/bin/true` (to `sh -c /bin/true` through the shell).",
         shell("nproc"),
         shell("grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//'"),
         shell("free -h | awk '/^Mem:/ {print $2}'"),
         opts.warmup
     );
+}
+
+/// The median of `times[i] / base[i]`: each run paired with the baseline's
+/// run of the same round, so load that comes and goes hits both alike.
+fn paired_ratio(times: &[Duration], base: &[Duration]) -> f64 {
+    let mut ratios: Vec<f64> = times
+        .iter()
+        .zip(base)
+        .map(|(t, b)| t.as_secs_f64() / b.as_secs_f64().max(1e-9))
+        .collect();
+    ratios.sort_by(f64::total_cmp);
+    ratios.get(ratios.len() / 2).copied().unwrap_or(f64::NAN)
 }
