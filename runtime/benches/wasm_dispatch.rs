@@ -108,10 +108,13 @@ fn main() {
     std::thread::sleep(Duration::from_millis(3100));
     let hits: Vec<Duration> = (0..200)
         .map(|_| {
+            // Like `agenthooks run`, one event per runtime: no pool (200
+            // pools would each reserve their slots' address space).
             let runtime = Runtime::new(
                 RuntimeOptions::default()
                     .with_home(&home)
-                    .with_cache(CacheDir::at(&cache)),
+                    .with_cache(CacheDir::at(&cache))
+                    .with_pooling(false),
             );
             let t = Instant::now();
             answered(&rt.block_on(runtime.dispatch(event.clone())));
