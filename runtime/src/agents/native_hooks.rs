@@ -7,7 +7,7 @@
 //! The reverse mapping is derived from the data decode and install already
 //! read: the event from the agent's [`Table`] rows, tool names in a matcher
 //! from its tool rows, the command and timeout keys (and the timeout's unit)
-//! from its [`JsonSpec`] handler, the variables from [`NativeHooks::vars`].
+//! from its [`JsonSpec`](super::JsonSpec) handler, the variables from [`NativeHooks::vars`].
 //! Nothing here names an agent.
 
 use serde_json::{Map, Value};

@@ -84,7 +84,7 @@ const MAX_STORE_DIRS: usize = 256;
 /// The roots of the agenthooks plugins `agent` keeps in its plugin store
 /// ([`PluginLayout::store`]): plugins whose hooks file calls `agenthooks run
 /// --agent <id>`, found by content, not by name. Bounded: at most
-/// [`MAX_STORE_DIRS`] folders a level, each hooks file read capped; what
+/// 256 folders a level (`MAX_STORE_DIRS`), each hooks file read capped; what
 /// cannot be read is left out.
 pub fn installed(agent: &dyn Agent, env: &Env) -> Vec<PathBuf> {
     let Ok(layout) = layout(agent) else {
