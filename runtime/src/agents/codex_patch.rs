@@ -148,11 +148,15 @@ fn parse(patch: &str) -> Vec<FilePatch> {
                 let Some(hunk) = file.hunks.last_mut() else {
                     continue;
                 };
-                let (sign, text) = line.split_at(line.len().min(1));
+                // The sign is one character, not one byte: a line may start
+                // with any UTF-8 (found by the `decode` fuzz target).
+                let mut chars = line.chars();
+                let sign = chars.next();
+                let text = chars.as_str();
                 match sign {
-                    "-" => hunk.0.push(text.to_string()),
-                    "+" => hunk.1.push(text.to_string()),
-                    " " | "" => {
+                    Some('-') => hunk.0.push(text.to_string()),
+                    Some('+') => hunk.1.push(text.to_string()),
+                    Some(' ') | None => {
                         hunk.0.push(text.to_string());
                         hunk.1.push(text.to_string());
                     }

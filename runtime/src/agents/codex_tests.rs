@@ -282,6 +282,10 @@ fn odd_patches_decode_without_panicking() {
         "*** Update File: a\n-\n+\n \n",
         "+x\n-y\n*** End Patch",
         "*** Add File: a\n*** Add File: b\n",
+        // A hunk line starting with a multi-byte character (the `decode`
+        // fuzz target's crash: the sign was cut at a byte, not a char).
+        "*** Update File: a\n@@\n\u{32f}ATCH'\n-old\n+new\n*** End Patch",
+        "*** Update File: a\né\n",
     ] {
         let ev = apply_patch_in_w(patch);
         assert!(
