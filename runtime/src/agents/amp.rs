@@ -144,16 +144,13 @@ impl Agent for Amp {
         let payload = shim::Payload::of(out);
         match row.canonical {
             EventName::PreToolUse | EventName::PostToolUse => {
-                let tool = [
-                    ("tool", "tool_name"),
-                    ("input", "tool_input"),
-                    ("toolUseID", "tool_use_id"),
-                ];
-                payload.copy(out, &tool);
-                if row.canonical == EventName::PostToolUse {
-                    let native = payload.gather(&["status", "output", "error"]);
-                    out.insert("tool_response".into(), native);
-                }
+                let post = row.canonical == EventName::PostToolUse;
+                payload.tool_event(
+                    out,
+                    ["tool", "input", "toolUseID"],
+                    post,
+                    &["status", "output", "error"],
+                );
             }
             EventName::UserPromptSubmit => payload.copy(out, &[("message", "prompt")]),
             _ => {}

@@ -118,16 +118,13 @@ impl Agent for Pi {
         let payload = shim::Payload::of(out);
         match row.canonical {
             EventName::PreToolUse | EventName::PostToolUse => {
-                let tool = [
-                    ("toolName", "tool_name"),
-                    ("input", "tool_input"),
-                    ("toolCallId", "tool_use_id"),
-                ];
-                payload.copy(out, &tool);
-                if row.canonical == EventName::PostToolUse {
-                    let native = payload.gather(&["content", "isError"]);
-                    out.insert("tool_response".into(), native);
-                }
+                let post = row.canonical == EventName::PostToolUse;
+                payload.tool_event(
+                    out,
+                    ["toolName", "input", "toolCallId"],
+                    post,
+                    &["content", "isError"],
+                );
             }
             EventName::UserPromptSubmit => payload.copy(out, &[("prompt", "prompt")]),
             EventName::SessionStart => payload.copy(out, &[("reason", "source")]),

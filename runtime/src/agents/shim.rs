@@ -102,6 +102,29 @@ impl Payload {
         }
     }
 
+    /// A tool event's Claude fields: the payload's keys for the tool's
+    /// name, input and call id (`names`, in that order) as `tool_name`,
+    /// `tool_input` and `tool_use_id`; after the tool (`post`), `result`'s
+    /// keys gathered as `tool_response`.
+    pub(crate) fn tool_event(
+        &self,
+        out: &mut Map<String, Value>,
+        names: [&str; 3],
+        post: bool,
+        result: &[&str],
+    ) {
+        let [name, input, id] = names;
+        let pairs = [
+            (name, "tool_name"),
+            (input, "tool_input"),
+            (id, "tool_use_id"),
+        ];
+        self.copy(out, &pairs);
+        if post {
+            out.insert("tool_response".into(), self.gather(result));
+        }
+    }
+
     /// An object of `keys` as sent, `null` for each one absent: the
     /// agent's tool result, kept whole under `tool_response`.
     pub(crate) fn gather(&self, keys: &[&str]) -> Value {
