@@ -5,7 +5,9 @@
 //! order hooks are declared, so the answer is the same every run whichever
 //! hook finishes first (docs/design.md §5).
 
+use std::future::Future;
 use std::path::PathBuf;
+use std::pin::Pin;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
@@ -217,7 +219,7 @@ impl Report {
 /// Executors add what they need here (an engine, a cache directory, ...);
 /// every field has a default, so `ExecContext { project_root, ..Default::default() }`
 /// keeps compiling when one is added.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone)]
 pub struct ExecContext {
     /// The project root: `CLAUDE_PROJECT_DIR` for commands, and where a hook
     /// runs when the event's `cwd` does not exist.
@@ -252,6 +254,16 @@ pub struct ExecContext {
     /// Where the Claude-shaped views of agents' transcripts are kept
     /// ([`transcript::for_hooks`]); `None`: `transcripts/` in the cache.
     pub transcript_dir: Option<PathBuf>,
+    /// The handler kinds this process runs: every kind by default.
+    #[doc(hidden)]
+    pub executors: Executors,
+}
+
+/// Every kind runs, as an embedder expects.
+impl Default for ExecContext {
+    fn default() -> ExecContext {
+        ExecContext::carrying(Executors::all())
+    }
 }
 
 impl ExecContext {
@@ -260,6 +272,27 @@ impl ExecContext {
         ExecContext {
             project_root,
             ..ExecContext::default()
+        }
+    }
+
+    /// The default context, running only the kinds `executors` carries.
+    /// Not through [`Default`]: naming [`Executors::all`] would link every
+    /// executor into the small `agenthooks` binary.
+    #[doc(hidden)]
+    pub fn carrying(executors: Executors) -> ExecContext {
+        ExecContext {
+            project_root: None,
+            verbose: false,
+            #[cfg(feature = "wasm")]
+            wasm: None,
+            budgets: Budgets::default(),
+            event_memory: None,
+            once_dir: None,
+            llm: None,
+            llm_slots: None,
+            agent_deadline: None,
+            transcript_dir: None,
+            executors,
         }
     }
 
@@ -393,36 +426,107 @@ pub fn kind_name(kind: &HandlerKind) -> &str {
     }
 }
 
+/// The future of one handler's run, boxed so that [`Executors`] can hold
+/// the executors of the heavy kinds behind a function pointer.
+type Run<'a> = Pin<Box<dyn Future<Output = Report> + Send + 'a>>;
+
+/// Which handler kinds a process runs. Command and http hooks run
+/// everywhere; the other kinds (wasm, prompt, agent, mcp_tool) need
+/// wasmtime, rmcp and a model client, which only the `agenthooks-engine`
+/// binary and the library link: the small `agenthooks` binary carries
+/// [`Executors::command_and_http`], asks [`Executors::runs_all`] before
+/// running an event, and hands an event it cannot run to the engine.
+///
+/// One function pointer: nothing that only names
+/// [`Executors::command_and_http`] reaches the heavy executors, so the
+/// linker leaves them out of the small binary.
+#[doc(hidden)]
+#[derive(Clone, Copy)]
+pub struct Executors {
+    heavy: Option<for<'a> fn(&'a Handler, &'a Event, &'a ExecContext) -> Run<'a>>,
+}
+
+impl std::fmt::Debug for Executors {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let kinds = if self.heavy.is_some() {
+            "all"
+        } else {
+            "command-and-http"
+        };
+        f.debug_tuple("Executors").field(&kinds).finish()
+    }
+}
+
+impl Executors {
+    /// Every kind this build runs.
+    pub fn all() -> Executors {
+        Executors {
+            heavy: Some(run_heavy),
+        }
+    }
+
+    /// Command and http hooks only.
+    pub const fn command_and_http() -> Executors {
+        Executors { heavy: None }
+    }
+
+    /// Whether handlers of `kind` run here. A kind no build runs
+    /// (`Unsupported`) counts as run here: it is skipped the same way.
+    pub fn runs(&self, kind: &HandlerKind) -> bool {
+        self.heavy.is_some()
+            || matches!(
+                kind,
+                HandlerKind::Command(_) | HandlerKind::Http(_) | HandlerKind::Unsupported { .. }
+            )
+    }
+
+    /// Whether every one of `handlers` runs here.
+    pub fn runs_all(&self, handlers: &[&Handler]) -> bool {
+        handlers.iter().all(|h| self.runs(&h.kind))
+    }
+}
+
 async fn run_kind(handler: &Handler, event: &Event, ctx: &ExecContext) -> Report {
     match &handler.kind {
         HandlerKind::Command(spec) => command::run(spec, handler, event, ctx).await,
-        #[cfg(feature = "wasm")]
-        HandlerKind::Wasm(spec) => {
-            let host = ctx
-                .wasm
-                .as_ref()
-                .unwrap_or_else(|| wasm::WasmHost::global());
-            host.run(handler, spec, event, ctx).await
-        }
         HandlerKind::Http(spec) => http::run(spec, handler, event, ctx).await,
-        HandlerKind::Prompt(spec) => prompt::run(spec, handler, event, ctx).await,
-        HandlerKind::Agent(spec) => agent::run(spec, handler, event, ctx).await,
-        #[cfg(feature = "wasm")]
-        HandlerKind::McpTool(spec) => mcp::run(spec, handler, event, ctx).await,
-        // A build without wasmtime (the fuzz targets') cannot run components.
-        #[cfg(not(feature = "wasm"))]
-        HandlerKind::Wasm(_) => {
-            let kind = "wasm".to_string();
-            Report::skipped(handler, &kind, Skip::Unsupported { kind: kind.clone() })
-        }
-        #[cfg(not(feature = "wasm"))]
-        HandlerKind::McpTool(_) => {
-            let kind = "mcp_tool".to_string();
-            Report::skipped(handler, &kind, Skip::Unsupported { kind: kind.clone() })
-        }
-        HandlerKind::Unsupported { kind } => {
-            let skip = Skip::Unsupported { kind: kind.clone() };
-            Report::skipped(handler, kind, skip)
-        }
+        HandlerKind::Unsupported { kind } => unsupported(handler, kind),
+        _ => match ctx.executors.heavy {
+            Some(heavy) => heavy(handler, event, ctx).await,
+            // Callers ask `runs_all` first; a kind not carried is skipped
+            // like one no build runs, never run half-way.
+            None => unsupported(handler, kind_name(&handler.kind)),
+        },
     }
+}
+
+fn unsupported(handler: &Handler, kind: &str) -> Report {
+    let skip = Skip::Unsupported {
+        kind: kind.to_string(),
+    };
+    Report::skipped(handler, kind, skip)
+}
+
+/// The executors of the kinds beyond command and http ([`Executors::all`]).
+fn run_heavy<'a>(handler: &'a Handler, event: &'a Event, ctx: &'a ExecContext) -> Run<'a> {
+    Box::pin(async move {
+        match &handler.kind {
+            #[cfg(feature = "wasm")]
+            HandlerKind::Wasm(spec) => {
+                let host = ctx
+                    .wasm
+                    .as_ref()
+                    .unwrap_or_else(|| wasm::WasmHost::global());
+                host.run(handler, spec, event, ctx).await
+            }
+            HandlerKind::Prompt(spec) => prompt::run(spec, handler, event, ctx).await,
+            HandlerKind::Agent(spec) => agent::run(spec, handler, event, ctx).await,
+            #[cfg(feature = "wasm")]
+            HandlerKind::McpTool(spec) => mcp::run(spec, handler, event, ctx).await,
+            // Without wasmtime (the fuzz targets' build) components and
+            // MCP tools cannot run; command, http and unknown kinds do not
+            // come here.
+            other => unsupported(handler, kind_name(other)),
+        }
+    })
 }
