@@ -33,7 +33,7 @@ use crate::protocol::{Note, NoteKind};
 pub const ENGINE_VAR: &str = "AGENTHOOKS_ENGINE";
 
 /// The engine's file name.
-pub const ENGINE_NAME: &str = "agenthooks-engine";
+pub const ENGINE_NAME: &str = crate::dirs::ENGINE_NAME;
 
 /// What the front carries: command and http hooks, no session arrival.
 const CARRIED: Carried = Carried {
