@@ -229,7 +229,7 @@ pub struct ExecContext {
     /// The wasm host to run wasm handlers in (a long-lived process keeps one
     /// warm across events); `None` uses the process-wide [`wasm::WasmHost::global`].
     #[cfg(feature = "wasm")]
-    pub wasm: Option<wasm::WasmHost>,
+    pub wasm: Option<WasmSlot>,
     /// The per-event budgets (the user's `hooks.json` may set them).
     pub budgets: Budgets,
     /// The guest memory the wasm handlers of the event being run share:
@@ -301,6 +301,33 @@ impl ExecContext {
         self.event_memory
             .clone()
             .unwrap_or_else(|| EventMemory::new(self.budgets.event_memory_mib))
+    }
+}
+
+/// A [`wasm::WasmHost`] held behind `dyn Any`: a context that names the
+/// host's type drops it through that type's code, which would link
+/// wasmtime into the small `agenthooks` binary (it never runs a component).
+#[cfg(feature = "wasm")]
+#[derive(Clone)]
+pub struct WasmSlot(Arc<dyn std::any::Any + Send + Sync>);
+
+#[cfg(feature = "wasm")]
+impl WasmSlot {
+    /// The slot holding `host`.
+    pub fn new(host: wasm::WasmHost) -> WasmSlot {
+        WasmSlot(Arc::new(host))
+    }
+
+    /// The host held.
+    pub fn host(&self) -> Option<&wasm::WasmHost> {
+        self.0.downcast_ref()
+    }
+}
+
+#[cfg(feature = "wasm")]
+impl std::fmt::Debug for WasmSlot {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_tuple("WasmSlot").field(&self.host()).finish()
     }
 }
 
@@ -516,6 +543,7 @@ fn run_heavy<'a>(handler: &'a Handler, event: &'a Event, ctx: &'a ExecContext) -
                 let host = ctx
                     .wasm
                     .as_ref()
+                    .and_then(WasmSlot::host)
                     .unwrap_or_else(|| wasm::WasmHost::global());
                 host.run(handler, spec, event, ctx).await
             }
