@@ -558,3 +558,66 @@ fn run_heavy<'a>(handler: &'a Handler, event: &'a Event, ctx: &'a ExecContext) -
         }
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::config::{self, LoadOptions};
+
+    /// The user's handlers of one PreToolUse group: a command, an http, a
+    /// wasm and a prompt hook, in that order, and the event.
+    fn handlers() -> (tempfile::TempDir, Vec<Handler>, Event) {
+        let tmp = tempfile::tempdir().unwrap();
+        let home = tmp.path().join("home");
+        std::fs::create_dir_all(home.join(".agents")).unwrap();
+        let text = serde_json::json!({"hooks": {"PreToolUse": [{"hooks": [
+            {"type": "command", "command": "true"},
+            {"type": "http", "url": "http://127.0.0.1:9/"},
+            {"type": "wasm", "component": "/nonexistent.wasm"},
+            {"type": "prompt", "prompt": "safe?"}]}]}});
+        std::fs::write(home.join(".agents/hooks.json"), text.to_string()).unwrap();
+        let config = config::load(&LoadOptions {
+            home: Some(home),
+            project_root: None,
+        });
+        let event = Event::new(
+            serde_json::json!({"hook_event_name": "PreToolUse", "tool_name": "Bash"}),
+            None,
+            "test",
+        )
+        .unwrap();
+        (tmp, config.handlers, event)
+    }
+
+    #[test]
+    fn the_small_table_runs_command_and_http_hooks_only() {
+        let (_tmp, handlers, _) = handlers();
+        let kinds: Vec<&str> = handlers.iter().map(|h| kind_name(&h.kind)).collect();
+        assert_eq!(kinds, ["command", "http", "wasm", "prompt"]);
+        let small = Executors::command_and_http();
+        let runs: Vec<bool> = handlers.iter().map(|h| small.runs(&h.kind)).collect();
+        assert_eq!(runs, [true, true, false, false]);
+        let unknown = HandlerKind::Unsupported {
+            kind: "future-kind".to_string(),
+        };
+        assert!(small.runs(&unknown));
+        let refs: Vec<&Handler> = handlers.iter().collect();
+        assert!(!small.runs_all(&refs));
+        assert!(small.runs_all(&refs[..2]));
+        assert!(Executors::all().runs_all(&refs));
+        // Embedders get every kind by default.
+        assert!(ExecContext::default().executors.runs_all(&refs));
+    }
+
+    #[test]
+    fn a_kind_not_carried_is_skipped_never_run() {
+        let (_tmp, handlers, event) = handlers();
+        let ctx = ExecContext::carrying(Executors::command_and_http());
+        let report = crate::pipeline::block_on(execute(&handlers[3], &event, &ctx)).unwrap();
+        assert!(
+            matches!(&report.outcome, Outcome::Skipped(Skip::Unsupported { kind }) if kind == "prompt"),
+            "{:?}",
+            report.outcome
+        );
+    }
+}
