@@ -100,7 +100,12 @@ fn command_hooks_run_in_the_front_without_the_engine() {
 fn an_event_the_front_cannot_run_without_an_engine_allows_with_one_note() {
     let p = project(Some("unused"));
     let gone = p.tmp().join("no-such-engine");
-    let ran = run(&p, &gone, &closed_port(), p.bash("ls").to_string().as_bytes());
+    let ran = run(
+        &p,
+        &gone,
+        &closed_port(),
+        p.bash("ls").to_string().as_bytes(),
+    );
     assert_eq!(ran.code(), 0, "{}", ran.stderr());
     assert_eq!(ran.stdout(), "");
     let stderr = ran.stderr();
@@ -192,7 +197,9 @@ fn other_commands_are_the_engines() {
     assert_eq!(ran.code(), 1);
     assert_eq!(ran.stderr().lines().count(), 1, "{}", ran.stderr());
     assert!(ran.stderr().contains("no-such-engine"), "{}", ran.stderr());
-    assert!(ran.stderr().contains("cargo install --locked --path runtime"));
+    assert!(ran
+        .stderr()
+        .contains("cargo install --locked --path runtime"));
 }
 
 #[test]

@@ -158,7 +158,10 @@ fn forward(args: &[OsString]) -> ExitCode {
     match handoff::exec(&engine, args, None) {
         Ok(code) => std::process::exit(code),
         Err(err) => {
-            eprintln!("{}", super::report::note_line(&engine_trouble(&engine, &err)));
+            eprintln!(
+                "{}",
+                super::report::note_line(&engine_trouble(&engine, &err))
+            );
             ExitCode::from(super::EXIT_FINDING)
         }
     }
@@ -212,9 +215,17 @@ mod tests {
     #[test]
     fn the_run_line_agents_call_is_parsed_here() {
         let some = |agent: &str, event: Option<&str>, verbose, system| {
-            Some((agent.to_string(), event.map(str::to_string), verbose, system))
+            Some((
+                agent.to_string(),
+                event.map(str::to_string),
+                verbose,
+                system,
+            ))
         };
-        assert_eq!(parse("run --agent claude"), some("claude", None, false, false));
+        assert_eq!(
+            parse("run --agent claude"),
+            some("claude", None, false, false)
+        );
         assert_eq!(
             parse("run --event BeforeTool --agent=gemini -v --system"),
             some("gemini", Some("BeforeTool"), true, true)

@@ -67,15 +67,8 @@ pub(crate) struct Carried {
 }
 
 /// [`super::arrival::on_arrival`]'s signature.
-pub(crate) type Arrival = fn(
-    &dyn Agent,
-    &Event,
-    &Config,
-    &mut Answer,
-    &mut Vec<Note>,
-    Option<String>,
-    Option<PathBuf>,
-);
+pub(crate) type Arrival =
+    fn(&dyn Agent, &Event, &Config, &mut Answer, &mut Vec<Note>, Option<String>, Option<PathBuf>);
 
 impl Carried {
     /// Everything: the engine's and the library's `run`.
