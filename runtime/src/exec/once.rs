@@ -131,7 +131,7 @@ fn key(handler: &Handler, session: &str) -> String {
         "file": handler.file,
         "event": handler.event.as_str(),
         "matcher": handler.matcher.to_string(),
-        "if": handler.if_.as_ref().map(regex::Regex::as_str),
+        "if": handler.if_.as_ref().map(regex_lite::Regex::as_str),
         "kind": format!("{:?}", handler.kind),
     });
     crate::encoding::sha256_hex(identity.to_string().as_bytes())
