@@ -1,5 +1,5 @@
 //! The `agenthooks` binary: the small front that answers `run` for command
-//! and http hooks and hands everything else to `agenthooks-engine`
+//! hooks and hands everything else to `agenthooks-engine`
 //! (`agenthooks::cli::front`).
 
 fn main() -> std::process::ExitCode {

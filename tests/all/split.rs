@@ -1,6 +1,6 @@
 //! The small `agenthooks` front and the `agenthooks-engine` it hands off to:
-//! command and http hooks, and events no hook selects, are answered by the
-//! front alone; an event needing another kind goes to the engine, with the
+//! command hooks, and events no hook selects, are answered by the front
+//! alone; an event needing another kind goes to the engine, with the
 //! payload exactly as the agent sent it; every other command is the
 //! engine's; what install writes names the front.
 //!
@@ -118,6 +118,30 @@ fn an_event_the_front_cannot_run_without_an_engine_allows_with_one_note() {
     );
     // Handed off before anything ran: the command hook beside it did not.
     assert!(!p.path("seen.json").exists());
+}
+
+/// Http hooks are the engine's: the front links no TLS stack (rustls,
+/// ring and ureq were a third of its start-up relocations).
+#[test]
+fn an_http_hook_goes_to_the_engine() {
+    let p = TempProject::new();
+    let url = format!("{}/hook", closed_port());
+    p.user_hooks(&util::hooks(
+        "PreToolUse",
+        "",
+        json!([{"type": "http", "url": url, "timeout": 5}]),
+    ));
+    let payload = p.bash("ls").to_string();
+    let gone = p.tmp().join("no-such-engine");
+    let ran = run(&p, &gone, "", payload.as_bytes());
+    assert_eq!(ran.code(), 0, "{}", ran.stderr());
+    let stderr = ran.stderr();
+    assert!(stderr.starts_with("agenthooks: the engine `"), "{stderr}");
+    assert!(stderr.contains("no-such-engine"), "{stderr}");
+    // With the engine, the hook runs there: its request fails on the closed port.
+    let ran = run(&p, Path::new(engine()), "", payload.as_bytes());
+    assert_eq!(ran.code(), 0, "{}", ran.stderr());
+    assert!(!ran.stderr().contains("the engine `"), "{}", ran.stderr());
 }
 
 #[cfg(unix)]

@@ -56,7 +56,7 @@ pub struct Args {
 /// What a process running `run` carries: which handler kinds it runs, and
 /// the session's arrival ([`super::arrival::on_arrival`]), which warms the
 /// compile cache with wasmtime. The engine carries everything; the small
-/// `agenthooks` binary only command and http hooks, and hands any other
+/// `agenthooks` binary only command hooks, and hands any other
 /// event to the engine.
 #[derive(Clone, Copy)]
 pub(crate) struct Carried {

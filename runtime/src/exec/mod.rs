@@ -457,15 +457,15 @@ pub fn kind_name(kind: &HandlerKind) -> &str {
 /// the executors of the heavy kinds behind a function pointer.
 type Run<'a> = Pin<Box<dyn Future<Output = Report> + Send + 'a>>;
 
-/// Which handler kinds a process runs. Command and http hooks run
-/// everywhere; the other kinds (wasm, prompt, agent, mcp_tool) need
-/// wasmtime, rmcp and a model client, which only the `agenthooks-engine`
+/// Which handler kinds a process runs. Command hooks run everywhere; the
+/// other kinds (http, wasm, prompt, agent, mcp_tool) need a TLS stack,
+/// wasmtime, rmcp or a model client, which only the `agenthooks-engine`
 /// binary and the library link: the small `agenthooks` binary carries
-/// [`Executors::command_and_http`], asks [`Executors::runs_all`] before
+/// [`Executors::command_only`], asks [`Executors::runs_all`] before
 /// running an event, and hands an event it cannot run to the engine.
 ///
 /// One function pointer: nothing that only names
-/// [`Executors::command_and_http`] reaches the heavy executors, so the
+/// [`Executors::command_only`] reaches the heavy executors, so the
 /// linker leaves them out of the small binary.
 #[doc(hidden)]
 #[derive(Clone, Copy)]
@@ -478,7 +478,7 @@ impl std::fmt::Debug for Executors {
         let kinds = if self.heavy.is_some() {
             "all"
         } else {
-            "command-and-http"
+            "command-only"
         };
         f.debug_tuple("Executors").field(&kinds).finish()
     }
@@ -492,8 +492,8 @@ impl Executors {
         }
     }
 
-    /// Command and http hooks only.
-    pub const fn command_and_http() -> Executors {
+    /// Command hooks only.
+    pub const fn command_only() -> Executors {
         Executors { heavy: None }
     }
 
@@ -503,7 +503,7 @@ impl Executors {
         self.heavy.is_some()
             || matches!(
                 kind,
-                HandlerKind::Command(_) | HandlerKind::Http(_) | HandlerKind::Unsupported { .. }
+                HandlerKind::Command(_) | HandlerKind::Unsupported { .. }
             )
     }
 
@@ -516,7 +516,6 @@ impl Executors {
 async fn run_kind(handler: &Handler, event: &Event, ctx: &ExecContext) -> Report {
     match &handler.kind {
         HandlerKind::Command(spec) => command::run(spec, handler, event, ctx).await,
-        HandlerKind::Http(spec) => http::run(spec, handler, event, ctx).await,
         HandlerKind::Unsupported { kind } => unsupported(handler, kind),
         _ => match ctx.executors.heavy {
             Some(heavy) => heavy(handler, event, ctx).await,
@@ -534,7 +533,7 @@ fn unsupported(handler: &Handler, kind: &str) -> Report {
     Report::skipped(handler, kind, skip)
 }
 
-/// The executors of the kinds beyond command and http ([`Executors::all`]).
+/// The executors of the kinds beyond command ([`Executors::all`]).
 fn run_heavy<'a>(handler: &'a Handler, event: &'a Event, ctx: &'a ExecContext) -> Run<'a> {
     Box::pin(async move {
         match &handler.kind {
@@ -547,6 +546,7 @@ fn run_heavy<'a>(handler: &'a Handler, event: &'a Event, ctx: &'a ExecContext) -
                     .unwrap_or_else(|| wasm::WasmHost::global());
                 host.run(handler, spec, event, ctx).await
             }
+            HandlerKind::Http(spec) => http::run(spec, handler, event, ctx).await,
             HandlerKind::Prompt(spec) => prompt::run(spec, handler, event, ctx).await,
             HandlerKind::Agent(spec) => agent::run(spec, handler, event, ctx).await,
             #[cfg(feature = "wasm")]
@@ -590,20 +590,21 @@ mod tests {
     }
 
     #[test]
-    fn the_small_table_runs_command_and_http_hooks_only() {
+    fn the_small_table_runs_command_hooks_only() {
         let (_tmp, handlers, _) = handlers();
         let kinds: Vec<&str> = handlers.iter().map(|h| kind_name(&h.kind)).collect();
         assert_eq!(kinds, ["command", "http", "wasm", "prompt"]);
-        let small = Executors::command_and_http();
+        let small = Executors::command_only();
         let runs: Vec<bool> = handlers.iter().map(|h| small.runs(&h.kind)).collect();
-        assert_eq!(runs, [true, true, false, false]);
+        assert_eq!(runs, [true, false, false, false]);
         let unknown = HandlerKind::Unsupported {
             kind: "future-kind".to_string(),
         };
         assert!(small.runs(&unknown));
         let refs: Vec<&Handler> = handlers.iter().collect();
         assert!(!small.runs_all(&refs));
-        assert!(small.runs_all(&refs[..2]));
+        assert!(small.runs_all(&refs[..1]));
+        assert!(!small.runs_all(&refs[..2]));
         assert!(Executors::all().runs_all(&refs));
         // Embedders get every kind by default.
         assert!(ExecContext::default().executors.runs_all(&refs));
@@ -612,7 +613,7 @@ mod tests {
     #[test]
     fn a_kind_not_carried_is_skipped_never_run() {
         let (_tmp, handlers, event) = handlers();
-        let ctx = ExecContext::carrying(Executors::command_and_http());
+        let ctx = ExecContext::carrying(Executors::command_only());
         let report = crate::pipeline::block_on(execute(&handlers[3], &event, &ctx)).unwrap();
         assert!(
             matches!(&report.outcome, Outcome::Skipped(Skip::Unsupported { kind }) if kind == "prompt"),
