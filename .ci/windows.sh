@@ -2,7 +2,8 @@
 # Windows: agenthooks cross-built for x86_64-pc-windows-gnu with Debian's
 # MinGW, and its test subset run under Wine: the library's Windows unit tests
 # (`cmd /C`, the Job Object, PowerShell selection, the known folders, install
-# writes) and tests/windows (the real agenthooks.exe). No MSVC check: even
+# writes) and tests/windows (the real agenthooks.exe, which hands most
+# commands to agenthooks-engine.exe beside it: cargo builds both). No MSVC check: even
 # `cargo check --target x86_64-pc-windows-msvc` runs wasmtime-internal-fiber's
 # build script, which compiles a C file with MSVC's `cl.exe`.
 #

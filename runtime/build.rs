@@ -9,18 +9,22 @@
 //! A file this cannot read stops the build with one line naming the file
 //! and the key (`build/agent_tables.rs`). The format is described in
 //! `src/agents/tables/README.md`.
-
-use std::path::Path;
+//!
+//! It also links the binaries with packed relative relocations where the
+//! toolchain takes them (`build/relr.rs`).
 
 #[path = "build/agent_tables.rs"]
 mod agent_tables;
+#[path = "build/relr.rs"]
+mod relr;
 
 const DIR: &str = "src/agents/tables";
 
 fn main() {
     println!("cargo:rerun-if-changed={DIR}");
-    let out =
-        Path::new(&std::env::var("OUT_DIR").expect("cargo sets OUT_DIR")).join("agent_tables.rs");
+    let out_dir = std::path::PathBuf::from(std::env::var("OUT_DIR").expect("cargo sets OUT_DIR"));
+    relr::configure(&out_dir);
+    let out = out_dir.join("agent_tables.rs");
     let mut files: Vec<_> = std::fs::read_dir(DIR)
         .unwrap_or_else(|e| fail(&format!("{DIR}: cannot list it: {e}")))
         .filter_map(|e| e.ok().map(|e| e.path()))

@@ -38,7 +38,7 @@ use std::path::{Path, PathBuf};
 use std::sync::LazyLock;
 use std::time::{Duration, SystemTime};
 
-use regex::Regex;
+use regex_lite::Regex;
 use serde::Serialize;
 use serde_json::Value;
 
@@ -592,7 +592,7 @@ pub fn redact(value: &Value) -> Value {
 
 fn redact_text(text: &str) -> String {
     SECRET_IN_TEXT
-        .replace_all(text, |caps: &regex::Captures<'_>| match caps.get(1) {
+        .replace_all(text, |caps: &regex_lite::Captures<'_>| match caps.get(1) {
             Some(name) => format!("{}{REDACTED}", name.as_str()),
             None => format!("{} {REDACTED}", &caps[3]),
         })

@@ -74,6 +74,31 @@ pub fn hooks_file(dir: &Path) -> PathBuf {
     dir.join(".agents").join("hooks.json")
 }
 
+/// The engine binary's name (without `.exe`): the whole CLI, beside the
+/// small `agenthooks` that agents and users call.
+pub const ENGINE_NAME: &str = "agenthooks-engine";
+
+/// The path of "our binary" as users and agents call it: the `agenthooks`
+/// front, also when this process is the engine it hands off to. What
+/// install writes into agents' configs and what a hook's background helper
+/// is started as, so that no user file ever names the engine. The engine
+/// finds the front beside itself; without one there (an engine run on its
+/// own), this process's path.
+///
+/// # Errors
+/// When this process's path cannot be found.
+pub fn front_exe() -> std::io::Result<PathBuf> {
+    let exe = std::env::current_exe()?;
+    let engine = format!("{ENGINE_NAME}{}", std::env::consts::EXE_SUFFIX);
+    if exe.file_name().is_some_and(|name| *name == *engine) {
+        let front = exe.with_file_name(format!("{APP}{}", std::env::consts::EXE_SUFFIX));
+        if front.is_file() {
+            return Ok(front);
+        }
+    }
+    Ok(exe)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

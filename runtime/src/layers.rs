@@ -45,7 +45,7 @@ const LAYERS: &[(&str, &[&str])] = &[
     ),
     ("runtime", &["runtime"]),
     ("cli", &["cli"]),
-    ("entry", &["lib", "main", "layers"]),
+    ("entry", &["lib", "main", "front", "layers"]),
 ];
 
 /// Imports that run against the layers, each with why it is still there.

@@ -218,7 +218,7 @@ impl Runtime {
         let ctx = ExecContext {
             project_root: root.clone(),
             verbose: self.inner.verbose,
-            wasm: Some(self.inner.wasm.clone()),
+            wasm: Some(crate::exec::WasmSlot::new(self.inner.wasm.clone())),
             agent_deadline: deadline,
             ..ExecContext::default()
         };

@@ -158,7 +158,7 @@ mod tests {
         Handler {
             event,
             matcher: m(matcher),
-            if_: if_.map(|r| regex::Regex::new(r).unwrap()),
+            if_: if_.map(|r| regex_lite::Regex::new(r).unwrap()),
             kind: HandlerKind::Command(CommandSpec {
                 command: cmd.into(),
                 async_: false,

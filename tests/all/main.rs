@@ -37,6 +37,7 @@ mod progress;
 mod prompt;
 mod runtime;
 mod spine;
+mod split;
 mod status;
 mod system;
 mod transcript;

@@ -1138,6 +1138,11 @@ def main():
     os.makedirs(snapshot)
     binary = os.path.join(snapshot, "agenthooks")
     shutil.copy2(os.path.abspath(args.bin), binary)
+    # The front hands wasm, prompt and agent hooks (and every other command)
+    # to the engine it finds beside itself.
+    engine = os.path.join(os.path.dirname(os.path.abspath(args.bin)), "agenthooks-engine")
+    if os.path.exists(engine):
+        shutil.copy2(engine, os.path.join(snapshot, "agenthooks-engine"))
     wiring = args.wiring
     if wiring == "auto":
         wiring = "install" if install_available(binary) else "manual"

@@ -25,9 +25,9 @@ done
 t0=$EPOCHREALTIME
 echo "== real agents: building agenthooks ($profile)"
 if [ "$profile" = release ]; then
-  cargo build --release -p agenthooks --bin agenthooks
+  cargo build --release -p agenthooks --bin agenthooks --bin agenthooks-engine
 else
-  cargo build -p agenthooks --bin agenthooks
+  cargo build -p agenthooks --bin agenthooks --bin agenthooks-engine
 fi
 target_dir="$(cargo metadata --format-version 1 --no-deps | python3 -c 'import json,sys; print(json.load(sys.stdin)["target_directory"])')"
 bin="$target_dir/$profile/agenthooks"

@@ -549,7 +549,7 @@ fn glob_matcher(table: &Table, row: &EventRow, raw: Option<&str>) -> Option<Stri
         .iter()
         .map(|n| {
             n.split('*')
-                .map(regex::escape)
+                .map(regex_lite::escape)
                 .collect::<Vec<_>>()
                 .join(".*")
         })

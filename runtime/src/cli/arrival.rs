@@ -44,6 +44,18 @@ fn arrives(agent: &dyn Agent, event: &Event, markers: Option<&std::path::Path>) 
     }
 }
 
+/// Whether this event may be a session's arrival, looking only (no marker
+/// is claimed): a process that cannot do [`on_arrival`] (the small
+/// `agenthooks` binary, without wasmtime to warm the cache) hands such an
+/// event to one that can. One `stat` at most, for an agent without SessionStart.
+pub fn may_arrive(agent: &dyn Agent, event: &Event, markers: Option<PathBuf>) -> bool {
+    if event.name() == EventName::SessionStart {
+        return true;
+    }
+    !has_session_start(agent)
+        && once::notice_unclaimed(event, once::notice_dir(markers.as_deref()).as_deref())
+}
+
 /// On a session's arrival: warm the cache for `config`'s components, and
 /// add the message about held-back hooks to `answer` (its `systemMessage`,
 /// after a hook's own), or to `notes` when the agent shows none at this

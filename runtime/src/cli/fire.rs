@@ -145,7 +145,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         verbose: false,
         audit: false,
     };
-    let done = pipeline::dispatch_once(&event, &ctx, &tail)?;
+    // `fire` runs in the engine, which carries every kind.
+    let done = pipeline::dispatch_once(&event, &ctx, &tail)?
+        .context("this binary cannot run the selected hooks")?;
     let native = agent
         .encode(&event, &done.answer)
         .with_notes(done.notes.iter().cloned());

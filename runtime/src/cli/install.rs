@@ -261,7 +261,7 @@ const NAME: &str = "agenthooks";
 /// When this binary cannot be found.
 pub(crate) fn entry_binary(scope: Scope, absolute: bool) -> anyhow::Result<PathBuf> {
     Ok(if scope != Scope::Project || absolute {
-        let exe = std::env::current_exe().context("cannot find the agenthooks binary")?;
+        let exe = crate::dirs::front_exe().context("cannot find the agenthooks binary")?;
         exe.canonicalize().unwrap_or(exe)
     } else {
         PathBuf::from(NAME)

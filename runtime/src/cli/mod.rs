@@ -25,6 +25,8 @@ pub mod compile;
 pub mod compile_worker;
 pub mod findings;
 pub mod fire;
+pub mod front;
+pub mod handoff;
 pub mod import;
 pub mod install;
 pub mod new;

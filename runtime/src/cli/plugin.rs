@@ -49,7 +49,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         project_root: Some(crate::install::project_root(&cwd)),
     });
     let binary = if args.absolute {
-        std::env::current_exe().context("cannot find this binary's path")?
+        crate::dirs::front_exe().context("cannot find this binary's path")?
     } else {
         PathBuf::from(plugin_dir::PLUGIN_NAME)
     };

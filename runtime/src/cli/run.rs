@@ -18,17 +18,17 @@
 
 use std::io::{self, Read, Write};
 use std::panic::AssertUnwindSafe;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::{anyhow, Context};
 
 use crate::agents::{self, Agent, Native};
-use crate::config::{self, LoadOptions, Scope};
-use crate::exec::ExecContext;
+use crate::config::{self, Config, LoadOptions, Scope};
+use crate::exec::{ExecContext, Executors};
 use crate::install;
 use crate::pipeline::{self, Tail};
-use crate::protocol::{Note, NoteKind};
+use crate::protocol::{Answer, Event, Note, NoteKind};
 
 /// The largest input accepted on stdin. Real payloads are kilobytes; a
 /// transcript pasted into a prompt can reach megabytes.
@@ -53,8 +53,62 @@ pub struct Args {
     pub system: bool,
 }
 
+/// What a process running `run` carries: which handler kinds it runs, and
+/// the session's arrival ([`super::arrival::on_arrival`]), which warms the
+/// compile cache with wasmtime. The engine carries everything; the small
+/// `agenthooks` binary only command hooks, and hands any other
+/// event to the engine.
+#[derive(Clone, Copy)]
+pub(crate) struct Carried {
+    /// The handler kinds run here.
+    pub executors: Executors,
+    /// What a session's arrival does here; `None`: such an event is handed off.
+    pub arrival: Option<Arrival>,
+}
+
+/// [`super::arrival::on_arrival`]'s signature.
+pub(crate) type Arrival =
+    fn(&dyn Agent, &Event, &Config, &mut Answer, &mut Vec<Note>, Option<String>, Option<PathBuf>);
+
+impl Carried {
+    /// Everything: the engine's and the library's `run`.
+    fn all() -> Carried {
+        Carried {
+            executors: Executors::all(),
+            arrival: Some(super::arrival::on_arrival),
+        }
+    }
+}
+
+/// What [`bridge_in`] came to.
+pub(crate) enum Bridged {
+    /// The agent's answer.
+    Answered(Native),
+    /// The event needs what this process does not carry: nothing ran and
+    /// nothing was recorded; the payload as read, for the process that does.
+    HandOff(Vec<u8>),
+}
+
 /// Run the bridge on this process's stdin, stdout and stderr. Never fails.
 pub fn run(args: Args) -> ExitCode {
+    answer(&args, Carried::all(), |agent, _, notes| {
+        // The engine carries every kind: never here.
+        notes.push(Note::runtime(
+            NoteKind::Internal,
+            "allowing: the event needs what this binary does not carry",
+        ));
+        agent.no_opinion(Vec::new())
+    })
+}
+
+/// [`run`] with what this process carries; `hand_off` answers an event
+/// that needs more (the small binary execs the engine in it, and returns
+/// only when the engine cannot be started).
+pub(crate) fn answer(
+    args: &Args,
+    carried: Carried,
+    hand_off: impl FnOnce(&'static dyn Agent, Vec<u8>, &mut Vec<Note>) -> Native,
+) -> ExitCode {
     // Async hooks keep their timeout after we exit; what hooks leave
     // outside their group is ours to end.
     crate::exec::supervise::enable();
@@ -65,7 +119,13 @@ pub fn run(args: Args) -> ExitCode {
     let allow =
         agents::find(&args.agent).map_or_else(Native::default, |a| a.no_opinion(Vec::new()));
     let native = allow_on_trouble(&mut notes, allow, |notes| {
-        bridge(&args, io::stdin().lock(), notes)
+        match bridge_in(args, io::stdin().lock(), notes, carried)? {
+            Bridged::Answered(native) => Ok(native),
+            Bridged::HandOff(payload) => {
+                notes.clear();
+                Ok(hand_off(agents::named(&args.agent)?, payload, notes))
+            }
+        }
     });
     emit(&native, &notes);
     // Agents speak in small codes (0, 1, 2); anything else cannot be
@@ -103,6 +163,21 @@ fn allow_on_trouble(
 /// Input over [`MAX_INPUT`], input that is not JSON, an unknown agent, or a
 /// payload the agent's adapter cannot decode.
 pub fn bridge(args: &Args, input: impl Read, notes: &mut Vec<Note>) -> anyhow::Result<Native> {
+    match bridge_in(args, input, notes, Carried::all())? {
+        Bridged::Answered(native) => Ok(native),
+        // Everything is carried.
+        Bridged::HandOff(_) => Err(anyhow!("the event needs what this binary does not carry")),
+    }
+}
+
+/// [`bridge`] in a process carrying `carried`: an event needing more is
+/// handed off before anything runs.
+pub(crate) fn bridge_in(
+    args: &Args,
+    input: impl Read,
+    notes: &mut Vec<Note>,
+    carried: Carried,
+) -> anyhow::Result<Bridged> {
     let agent = agents::named(&args.agent)?;
     let bytes = read_bounded(input)?;
     let value: serde_json::Value =
@@ -129,7 +204,7 @@ pub fn bridge(args: &Args, input: impl Read, notes: &mut Vec<Note>) -> anyhow::R
                 ),
             ));
         }
-        return Ok(agent.no_opinion(Vec::new()));
+        return Ok(Bridged::Answered(agent.no_opinion(Vec::new())));
     }
     if let Some(host) = running_its_own_entry(agent, root.as_deref().or(cwd.as_deref())) {
         if args.verbose {
@@ -142,7 +217,10 @@ pub fn bridge(args: &Args, input: impl Read, notes: &mut Vec<Note>) -> anyhow::R
                 ),
             ));
         }
-        return Ok(agent.no_opinion(Vec::new()));
+        return Ok(Bridged::Answered(agent.no_opinion(Vec::new())));
+    }
+    if carried.arrival.is_none() && super::arrival::may_arrive(agent, &event, None) {
+        return Ok(Bridged::HandOff(bytes));
     }
     let mut config = config::load(&LoadOptions {
         home: None,
@@ -175,7 +253,7 @@ pub fn bridge(args: &Args, input: impl Read, notes: &mut Vec<Note>) -> anyhow::R
         project_root: root.clone(),
         verbose: args.verbose,
         agent_deadline: Some(decoded.deadline),
-        ..ExecContext::default()
+        ..ExecContext::carrying(carried.executors)
     };
     let tail = Tail {
         config: &config,
@@ -183,17 +261,23 @@ pub fn bridge(args: &Args, input: impl Read, notes: &mut Vec<Note>) -> anyhow::R
         verbose: args.verbose,
         audit: true,
     };
-    let mut done = pipeline::dispatch_once(&event, &ctx, &tail)?;
-    super::arrival::on_arrival(
-        agent,
-        &event,
-        &config,
-        &mut done.answer,
-        &mut done.notes,
-        stale,
-        None,
-    );
-    Ok(agent.encode(&event, &done.answer).with_notes(done.notes))
+    let Some(mut done) = pipeline::dispatch_once(&event, &ctx, &tail)? else {
+        return Ok(Bridged::HandOff(bytes));
+    };
+    if let Some(arrival) = carried.arrival {
+        arrival(
+            agent,
+            &event,
+            &config,
+            &mut done.answer,
+            &mut done.notes,
+            stale,
+            None,
+        );
+    }
+    Ok(Bridged::Answered(
+        agent.encode(&event, &done.answer).with_notes(done.notes),
+    ))
 }
 
 /// At a session's start (the one event `install` always registers), one

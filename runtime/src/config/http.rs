@@ -4,7 +4,7 @@
 
 use std::sync::LazyLock;
 
-use regex::Regex;
+use regex_lite::Regex;
 
 /// `$NAME` or `${NAME}` in a header value.
 pub(crate) static VAR: LazyLock<Regex> = LazyLock::new(|| {

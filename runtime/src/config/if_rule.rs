@@ -18,7 +18,7 @@
 #[derive(Debug, Clone)]
 pub(crate) struct IfSpec {
     /// Tested against [`crate::protocol::Event::if_target`].
-    pub regex: regex::Regex,
+    pub regex: regex_lite::Regex,
     /// For a permission rule: the tool it names (the handler runs for that tool only).
     pub tool: Option<String>,
     /// Something the user should know about how the rule is read.
@@ -29,15 +29,15 @@ pub(crate) struct IfSpec {
 ///
 /// # Errors
 /// When it is a regex (not a permission rule) that does not compile.
-pub(crate) fn compile(src: &str) -> Result<IfSpec, regex::Error> {
+pub(crate) fn compile(src: &str) -> Result<IfSpec, regex_lite::Error> {
     let Some((tool, spec)) = permission_rule(src) else {
         return Ok(IfSpec {
-            regex: regex::Regex::new(src)?,
+            regex: regex_lite::Regex::new(src)?,
             tool: None,
             note: None,
         });
     };
-    let any = || regex::Regex::new("").expect("the empty regex compiles");
+    let any = || regex_lite::Regex::new("").expect("the empty regex compiles");
     let (regex, note) = match tool {
         "Bash" | "PowerShell" => (command_rule(spec)?, None),
         _ if spec.is_empty() || spec == "*" => (any(), None),
@@ -74,10 +74,10 @@ fn permission_rule(src: &str) -> Option<(&str, &str)> {
 ///
 /// `*` is any text; a trailing ` *` also allows no arguments at all; the legacy
 /// `prefix:*` is a prefix match; `*` alone (or nothing) is any command.
-fn command_rule(spec: &str) -> Result<regex::Regex, regex::Error> {
+fn command_rule(spec: &str) -> Result<regex_lite::Regex, regex_lite::Error> {
     let spec = spec.trim();
     if spec.is_empty() || spec == "*" {
-        return regex::Regex::new("");
+        return regex_lite::Regex::new("");
     }
     let (pattern, tail) = if let Some(p) = spec.strip_suffix(":*") {
         (p, ".*")
@@ -100,14 +100,14 @@ fn command_rule(spec: &str) -> Result<regex::Regex, regex::Error> {
         if c == '*' {
             body.push_str(".*");
         } else {
-            body.push_str(&regex::escape(c.encode_utf8(&mut [0; 4])));
+            body.push_str(&regex_lite::escape(c.encode_utf8(&mut [0; 4])));
         }
     }
     // A subcommand starts the line or follows `&&`, `||`, `;`, `|`, a newline or
     // `$(`, after optional `VAR=value` assignments; it ends at one of those or the end.
     let start = r"(?:^|&&|\|\||;|\||\n|\$\(|`)\s*(?:[A-Za-z_][A-Za-z0-9_]*=\S*\s+)*";
     let end = r"\s*(?:$|&&|\|\||;|\||\n|\)|`)";
-    regex::Regex::new(&format!("(?s){start}(?:{body}{tail}){end}"))
+    regex_lite::Regex::new(&format!("(?s){start}(?:{body}{tail}){end}"))
 }
 
 #[cfg(test)]

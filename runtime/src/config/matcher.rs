@@ -11,7 +11,7 @@ pub enum Matcher {
     /// One of these exact names.
     Exact(Vec<String>),
     /// An unanchored regex.
-    Regex(regex::Regex),
+    Regex(regex_lite::Regex),
 }
 
 impl Matcher {
@@ -24,7 +24,7 @@ impl Matcher {
     ///
     /// # Errors
     /// When the matcher is a regex that does not compile.
-    pub fn parse(s: Option<&str>) -> Result<Matcher, regex::Error> {
+    pub fn parse(s: Option<&str>) -> Result<Matcher, regex_lite::Error> {
         let Some(s) = s else {
             return Ok(Matcher::All);
         };
@@ -44,7 +44,7 @@ impl Matcher {
                 .collect();
             return Ok(Matcher::Exact(names));
         }
-        regex::Regex::new(s).map(Matcher::Regex)
+        regex_lite::Regex::new(s).map(Matcher::Regex)
     }
 
     /// Whether the matcher accepts `target` (the tool name, or the event's matcher field).
@@ -70,5 +70,36 @@ impl std::fmt::Display for Matcher {
             Matcher::Exact(names) => f.write_str(&names.join("|")),
             Matcher::Regex(re) => f.write_str(re.as_str()),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Matcher;
+
+    /// Claude Code compiles a matcher with JavaScript's `RegExp` (no `u`
+    /// flag), whose `\w`, `\d` and `\b` are ASCII: a hook for `^\w+$` does
+    /// not run for a tool whose name has an accented letter, in Claude Code
+    /// as here.
+    #[test]
+    fn perl_classes_are_ascii_as_in_javascript() {
+        let word = Matcher::parse(Some(r"^\w+$")).unwrap();
+        assert!(word.matches(Some("Edit_2")));
+        assert!(!word.matches(Some("Édit")));
+        let digits = Matcher::parse(Some(r"^mcp__s\d$")).unwrap();
+        assert!(digits.matches(Some("mcp__s1")));
+        assert!(!digits.matches(Some("mcp__s١")));
+        // Any character still means a character, not a byte.
+        assert!(Matcher::parse(Some("^.dit$"))
+            .unwrap()
+            .matches(Some("Édit")));
+    }
+
+    #[test]
+    fn a_broken_regex_is_an_error_not_a_panic() {
+        assert!(Matcher::parse(Some("Edit(")).is_err());
+        assert!(Matcher::parse(Some("[z-a]")).is_err());
+        // Past the size limit: a bounded compile, refused.
+        assert!(Matcher::parse(Some("(a{500}){500}{500}")).is_err());
     }
 }

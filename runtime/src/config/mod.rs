@@ -282,10 +282,10 @@ impl OnError {
     fn set_in(text: &str, key: &str, value: &str) -> bool {
         let pattern = format!(
             r#""{}"\s*:\s*"{}""#,
-            regex::escape(key),
-            regex::escape(value)
+            regex_lite::escape(key),
+            regex_lite::escape(value)
         );
-        regex::Regex::new(&pattern).is_ok_and(|re| re.is_match(text))
+        regex_lite::Regex::new(&pattern).is_ok_and(|re| re.is_match(text))
     }
 }
 
@@ -537,7 +537,7 @@ pub struct Handler {
     /// The `if` regex on [`crate::protocol::Event::if_target`], if any (a
     /// Claude Code permission rule like `Bash(git *)` is translated into one,
     /// and narrows `matcher` to its tool).
-    pub if_: Option<regex::Regex>,
+    pub if_: Option<regex_lite::Regex>,
     /// What runs.
     pub kind: HandlerKind,
     /// How long it may run.

@@ -18,7 +18,7 @@
 
 use std::path::{Component, Path, PathBuf};
 
-use regex::Regex;
+use regex_lite::Regex;
 use serde_json::{json, Value};
 
 use crate::fsread;
@@ -236,7 +236,7 @@ fn glob_regex(pattern: &str) -> Result<Regex, String> {
                 re.push(')');
             }
             ',' if in_braces => re.push('|'),
-            other => re.push_str(&regex::escape(&other.to_string())),
+            other => re.push_str(&regex_lite::escape(&other.to_string())),
         }
     }
     re.push('$');
@@ -266,7 +266,7 @@ fn glob(root: &Path, input: &Value) -> Result<String, String> {
 
 fn grep(root: &Path, input: &Value) -> Result<String, String> {
     let raw = required(input, "pattern")?;
-    let pattern = regex::RegexBuilder::new(raw)
+    let pattern = regex_lite::RegexBuilder::new(raw)
         .size_limit(1 << 20)
         .build()
         .map_err(|e| format!("bad pattern: {}", crate::protocol::one_line(&e.to_string())))?;

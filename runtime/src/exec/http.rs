@@ -43,7 +43,7 @@ pub fn interpolate(
     allowed: &[String],
     lookup: impl Fn(&str) -> Option<String>,
 ) -> String {
-    VAR.replace_all(value, |c: &regex::Captures<'_>| {
+    VAR.replace_all(value, |c: &regex_lite::Captures<'_>| {
         let name = c.get(1).or_else(|| c.get(2)).map_or("", |m| m.as_str());
         if allowed.iter().any(|a| a == name) {
             lookup(name).unwrap_or_default()

@@ -5,7 +5,9 @@
 //! order hooks are declared, so the answer is the same every run whichever
 //! hook finishes first (docs/design.md §5).
 
+use std::future::Future;
 use std::path::PathBuf;
+use std::pin::Pin;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
@@ -217,7 +219,7 @@ impl Report {
 /// Executors add what they need here (an engine, a cache directory, ...);
 /// every field has a default, so `ExecContext { project_root, ..Default::default() }`
 /// keeps compiling when one is added.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone)]
 pub struct ExecContext {
     /// The project root: `CLAUDE_PROJECT_DIR` for commands, and where a hook
     /// runs when the event's `cwd` does not exist.
@@ -227,7 +229,7 @@ pub struct ExecContext {
     /// The wasm host to run wasm handlers in (a long-lived process keeps one
     /// warm across events); `None` uses the process-wide [`wasm::WasmHost::global`].
     #[cfg(feature = "wasm")]
-    pub wasm: Option<wasm::WasmHost>,
+    pub wasm: Option<WasmSlot>,
     /// The per-event budgets (the user's `hooks.json` may set them).
     pub budgets: Budgets,
     /// The guest memory the wasm handlers of the event being run share:
@@ -252,6 +254,16 @@ pub struct ExecContext {
     /// Where the Claude-shaped views of agents' transcripts are kept
     /// ([`transcript::for_hooks`]); `None`: `transcripts/` in the cache.
     pub transcript_dir: Option<PathBuf>,
+    /// The handler kinds this process runs: every kind by default.
+    #[doc(hidden)]
+    pub executors: Executors,
+}
+
+/// Every kind runs, as an embedder expects.
+impl Default for ExecContext {
+    fn default() -> ExecContext {
+        ExecContext::carrying(Executors::all())
+    }
 }
 
 impl ExecContext {
@@ -263,11 +275,59 @@ impl ExecContext {
         }
     }
 
+    /// The default context, running only the kinds `executors` carries.
+    /// Not through [`Default`]: naming [`Executors::all`] would link every
+    /// executor into the small `agenthooks` binary.
+    #[doc(hidden)]
+    pub fn carrying(executors: Executors) -> ExecContext {
+        ExecContext {
+            project_root: None,
+            verbose: false,
+            #[cfg(feature = "wasm")]
+            wasm: None,
+            budgets: Budgets::default(),
+            event_memory: None,
+            once_dir: None,
+            llm: None,
+            llm_slots: None,
+            agent_deadline: None,
+            transcript_dir: None,
+            executors,
+        }
+    }
+
     /// The event memory budget a wasm handler run in this context charges.
     pub fn event_memory(&self) -> EventMemory {
         self.event_memory
             .clone()
             .unwrap_or_else(|| EventMemory::new(self.budgets.event_memory_mib))
+    }
+}
+
+/// A [`wasm::WasmHost`] held behind `dyn Any`: a context that names the
+/// host's type drops it through that type's code, which would link
+/// wasmtime into the small `agenthooks` binary (it never runs a component).
+#[cfg(feature = "wasm")]
+#[derive(Clone)]
+pub struct WasmSlot(Arc<dyn std::any::Any + Send + Sync>);
+
+#[cfg(feature = "wasm")]
+impl WasmSlot {
+    /// The slot holding `host`.
+    pub fn new(host: wasm::WasmHost) -> WasmSlot {
+        WasmSlot(Arc::new(host))
+    }
+
+    /// The host held.
+    pub fn host(&self) -> Option<&wasm::WasmHost> {
+        self.0.downcast_ref()
+    }
+}
+
+#[cfg(feature = "wasm")]
+impl std::fmt::Debug for WasmSlot {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_tuple("WasmSlot").field(&self.host()).finish()
     }
 }
 
@@ -393,36 +453,172 @@ pub fn kind_name(kind: &HandlerKind) -> &str {
     }
 }
 
+/// The future of one handler's run, boxed so that [`Executors`] can hold
+/// the executors of the heavy kinds behind a function pointer.
+type Run<'a> = Pin<Box<dyn Future<Output = Report> + Send + 'a>>;
+
+/// Which handler kinds a process runs. Command hooks run everywhere; the
+/// other kinds (http, wasm, prompt, agent, mcp_tool) need a TLS stack,
+/// wasmtime, rmcp or a model client, which only the `agenthooks-engine`
+/// binary and the library link: the small `agenthooks` binary carries
+/// [`Executors::command_only`], asks [`Executors::runs_all`] before
+/// running an event, and hands an event it cannot run to the engine.
+///
+/// One function pointer: nothing that only names
+/// [`Executors::command_only`] reaches the heavy executors, so the
+/// linker leaves them out of the small binary.
+#[doc(hidden)]
+#[derive(Clone, Copy)]
+pub struct Executors {
+    heavy: Option<for<'a> fn(&'a Handler, &'a Event, &'a ExecContext) -> Run<'a>>,
+}
+
+impl std::fmt::Debug for Executors {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let kinds = if self.heavy.is_some() {
+            "all"
+        } else {
+            "command-only"
+        };
+        f.debug_tuple("Executors").field(&kinds).finish()
+    }
+}
+
+impl Executors {
+    /// Every kind this build runs.
+    pub fn all() -> Executors {
+        Executors {
+            heavy: Some(run_heavy),
+        }
+    }
+
+    /// Command hooks only.
+    pub const fn command_only() -> Executors {
+        Executors { heavy: None }
+    }
+
+    /// Whether handlers of `kind` run here. A kind no build runs
+    /// (`Unsupported`) counts as run here: it is skipped the same way.
+    pub fn runs(&self, kind: &HandlerKind) -> bool {
+        self.heavy.is_some()
+            || matches!(
+                kind,
+                HandlerKind::Command(_) | HandlerKind::Unsupported { .. }
+            )
+    }
+
+    /// Whether every one of `handlers` runs here.
+    pub fn runs_all(&self, handlers: &[&Handler]) -> bool {
+        handlers.iter().all(|h| self.runs(&h.kind))
+    }
+}
+
 async fn run_kind(handler: &Handler, event: &Event, ctx: &ExecContext) -> Report {
     match &handler.kind {
         HandlerKind::Command(spec) => command::run(spec, handler, event, ctx).await,
-        #[cfg(feature = "wasm")]
-        HandlerKind::Wasm(spec) => {
-            let host = ctx
-                .wasm
-                .as_ref()
-                .unwrap_or_else(|| wasm::WasmHost::global());
-            host.run(handler, spec, event, ctx).await
+        HandlerKind::Unsupported { kind } => unsupported(handler, kind),
+        _ => match ctx.executors.heavy {
+            Some(heavy) => heavy(handler, event, ctx).await,
+            // Callers ask `runs_all` first; a kind not carried is skipped
+            // like one no build runs, never run half-way.
+            None => unsupported(handler, kind_name(&handler.kind)),
+        },
+    }
+}
+
+fn unsupported(handler: &Handler, kind: &str) -> Report {
+    let skip = Skip::Unsupported {
+        kind: kind.to_string(),
+    };
+    Report::skipped(handler, kind, skip)
+}
+
+/// The executors of the kinds beyond command ([`Executors::all`]).
+fn run_heavy<'a>(handler: &'a Handler, event: &'a Event, ctx: &'a ExecContext) -> Run<'a> {
+    Box::pin(async move {
+        match &handler.kind {
+            #[cfg(feature = "wasm")]
+            HandlerKind::Wasm(spec) => {
+                let host = ctx
+                    .wasm
+                    .as_ref()
+                    .and_then(WasmSlot::host)
+                    .unwrap_or_else(|| wasm::WasmHost::global());
+                host.run(handler, spec, event, ctx).await
+            }
+            HandlerKind::Http(spec) => http::run(spec, handler, event, ctx).await,
+            HandlerKind::Prompt(spec) => prompt::run(spec, handler, event, ctx).await,
+            HandlerKind::Agent(spec) => agent::run(spec, handler, event, ctx).await,
+            #[cfg(feature = "wasm")]
+            HandlerKind::McpTool(spec) => mcp::run(spec, handler, event, ctx).await,
+            // Without wasmtime (the fuzz targets' build) components and
+            // MCP tools cannot run; command, http and unknown kinds do not
+            // come here.
+            other => unsupported(handler, kind_name(other)),
         }
-        HandlerKind::Http(spec) => http::run(spec, handler, event, ctx).await,
-        HandlerKind::Prompt(spec) => prompt::run(spec, handler, event, ctx).await,
-        HandlerKind::Agent(spec) => agent::run(spec, handler, event, ctx).await,
-        #[cfg(feature = "wasm")]
-        HandlerKind::McpTool(spec) => mcp::run(spec, handler, event, ctx).await,
-        // A build without wasmtime (the fuzz targets') cannot run components.
-        #[cfg(not(feature = "wasm"))]
-        HandlerKind::Wasm(_) => {
-            let kind = "wasm".to_string();
-            Report::skipped(handler, &kind, Skip::Unsupported { kind: kind.clone() })
-        }
-        #[cfg(not(feature = "wasm"))]
-        HandlerKind::McpTool(_) => {
-            let kind = "mcp_tool".to_string();
-            Report::skipped(handler, &kind, Skip::Unsupported { kind: kind.clone() })
-        }
-        HandlerKind::Unsupported { kind } => {
-            let skip = Skip::Unsupported { kind: kind.clone() };
-            Report::skipped(handler, kind, skip)
-        }
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::config::{self, LoadOptions};
+
+    /// The user's handlers of one PreToolUse group: a command, an http, a
+    /// wasm and a prompt hook, in that order, and the event.
+    fn handlers() -> (tempfile::TempDir, Vec<Handler>, Event) {
+        let tmp = tempfile::tempdir().unwrap();
+        let home = tmp.path().join("home");
+        std::fs::create_dir_all(home.join(".agents")).unwrap();
+        let text = serde_json::json!({"hooks": {"PreToolUse": [{"hooks": [
+            {"type": "command", "command": "true"},
+            {"type": "http", "url": "http://127.0.0.1:9/"},
+            {"type": "wasm", "component": "/nonexistent.wasm"},
+            {"type": "prompt", "prompt": "safe?"}]}]}});
+        std::fs::write(home.join(".agents/hooks.json"), text.to_string()).unwrap();
+        let config = config::load(&LoadOptions {
+            home: Some(home),
+            project_root: None,
+        });
+        let event = Event::new(
+            serde_json::json!({"hook_event_name": "PreToolUse", "tool_name": "Bash"}),
+            None,
+            "test",
+        )
+        .unwrap();
+        (tmp, config.handlers, event)
+    }
+
+    #[test]
+    fn the_small_table_runs_command_hooks_only() {
+        let (_tmp, handlers, _) = handlers();
+        let kinds: Vec<&str> = handlers.iter().map(|h| kind_name(&h.kind)).collect();
+        assert_eq!(kinds, ["command", "http", "wasm", "prompt"]);
+        let small = Executors::command_only();
+        let runs: Vec<bool> = handlers.iter().map(|h| small.runs(&h.kind)).collect();
+        assert_eq!(runs, [true, false, false, false]);
+        let unknown = HandlerKind::Unsupported {
+            kind: "future-kind".to_string(),
+        };
+        assert!(small.runs(&unknown));
+        let refs: Vec<&Handler> = handlers.iter().collect();
+        assert!(!small.runs_all(&refs));
+        assert!(small.runs_all(&refs[..1]));
+        assert!(!small.runs_all(&refs[..2]));
+        assert!(Executors::all().runs_all(&refs));
+        // Embedders get every kind by default.
+        assert!(ExecContext::default().executors.runs_all(&refs));
+    }
+
+    #[test]
+    fn a_kind_not_carried_is_skipped_never_run() {
+        let (_tmp, handlers, event) = handlers();
+        let ctx = ExecContext::carrying(Executors::command_only());
+        let report = crate::pipeline::block_on(execute(&handlers[3], &event, &ctx)).unwrap();
+        assert!(
+            matches!(&report.outcome, Outcome::Skipped(Skip::Unsupported { kind }) if kind == "prompt"),
+            "{:?}",
+            report.outcome
+        );
     }
 }

@@ -67,10 +67,23 @@ pub fn notice_dir(dir: Option<&Path>) -> Option<PathBuf> {
 /// something to the user (`run`'s message about hooks held back), recorded
 /// in `dir` ([`notice_dir`]), bounded and cleaned as the `once` markers are.
 pub fn claim_notice(event: &Event, dir: Option<&Path>) -> Claim {
-    claim_named(event, dir, |session| {
-        let identity = json!({"session": session, "notice": "held-back"});
-        crate::encoding::sha256_hex(identity.to_string().as_bytes())
-    })
+    claim_named(event, dir, notice_key)
+}
+
+/// Whether [`claim_notice`] would claim its marker now, that is give
+/// [`Claim::First`] (`false` for `Already`, and for `Unknown`: no session
+/// id or no directory). Only looks.
+pub fn notice_unclaimed(event: &Event, dir: Option<&Path>) -> bool {
+    match (event.session_id().filter(|s| !s.is_empty()), dir) {
+        (Some(session), Some(dir)) => !dir.join(notice_key(session)).exists(),
+        _ => false,
+    }
+}
+
+/// The name of [`claim_notice`]'s marker for `session`.
+fn notice_key(session: &str) -> String {
+    let identity = json!({"session": session, "notice": "held-back"});
+    crate::encoding::sha256_hex(identity.to_string().as_bytes())
 }
 
 /// [`claim`] of the marker `name(session_id)`.
@@ -118,7 +131,7 @@ fn key(handler: &Handler, session: &str) -> String {
         "file": handler.file,
         "event": handler.event.as_str(),
         "matcher": handler.matcher.to_string(),
-        "if": handler.if_.as_ref().map(regex::Regex::as_str),
+        "if": handler.if_.as_ref().map(regex_lite::Regex::as_str),
         "kind": format!("{:?}", handler.kind),
     });
     crate::encoding::sha256_hex(identity.to_string().as_bytes())

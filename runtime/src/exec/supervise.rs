@@ -51,7 +51,7 @@ static REAPING: AtomicBool = AtomicBool::new(false);
 /// async hooks are supervised by this executable, and this process adopts
 /// what hooks leave behind so it can end it.
 pub fn enable() {
-    if let Ok(exe) = std::env::current_exe() {
+    if let Ok(exe) = crate::dirs::front_exe() {
         let _ = SUPERVISOR.set(exe);
     }
     become_subreaper();

@@ -280,7 +280,7 @@ fn common_json(handler: &Handler, kind: &str) -> Value {
         "type": kind,
         "event": handler.event.as_str(),
         "matcher": handler.matcher.to_string(),
-        "if": handler.if_.as_ref().map(regex::Regex::as_str),
+        "if": handler.if_.as_ref().map(regex_lite::Regex::as_str),
     })
 }
 

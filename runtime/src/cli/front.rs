@@ -1,0 +1,278 @@
+//! The small `agenthooks` binary: what agents and users call.
+//!
+//! Every `agenthooks` process pays for loading its binary, and the whole
+//! CLI (wasmtime, its compilers, rmcp, the OCI client) is a large
+//! position-independent binary whose relocations are most of an idle
+//! `run`. So `agenthooks` is a small front that answers `run` itself when
+//! the event needs only what it carries (command hooks, or no hook at
+//! all: the common case), with the same pipeline code as the
+//! engine ([`super::run::answer`]). Everything else goes to the engine,
+//! `agenthooks-engine` beside it, by `exec` (same pid, no second spawn):
+//!
+//! - an event whose selected hooks include another kind (http, wasm,
+//!   prompt, agent, mcp_tool), or that may be a session's arrival (which warms the
+//!   compile cache), before anything ran, with the payload already read
+//!   given as the engine's stdin;
+//! - every other command line, unchanged, so its messages stay the
+//!   engine's (this module has no argument parser beyond `run`'s few flags).
+//!
+//! The engine is found beside this binary; `AGENTHOOKS_ENGINE` overrides
+//! it (tests).
+
+use std::ffi::{OsStr, OsString};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use super::handoff;
+use super::run::{self, Carried};
+use crate::agents::{Agent, Native};
+use crate::exec::Executors;
+use crate::protocol::{Note, NoteKind};
+
+/// The variable naming the engine binary to hand off to (tests).
+pub const ENGINE_VAR: &str = "AGENTHOOKS_ENGINE";
+
+/// The engine's file name.
+pub const ENGINE_NAME: &str = crate::dirs::ENGINE_NAME;
+
+/// What the front carries: command hooks, no session arrival. Http hooks
+/// go to the engine with the rest: their TLS stack (rustls, ring, ureq)
+/// was a third of the front's relocations, paid by every event.
+const CARRIED: Carried = Carried {
+    executors: Executors::command_only(),
+    arrival: None,
+};
+
+/// The front's `main`.
+pub fn main() -> ExitCode {
+    survive_file_size_limit();
+    let argv: Vec<OsString> = std::env::args_os().collect();
+    let rest = argv.get(1..).unwrap_or_default();
+    let Some(args) = parse_run(rest) else {
+        return forward(rest);
+    };
+    allow_on_panic();
+    run::answer(&args, CARRIED, |agent, payload, notes| {
+        hand_off(agent, rest, &payload, notes)
+    })
+}
+
+/// `run`'s arguments, when `args` (after the program name) are exactly
+/// `run --agent A [--event E] [-v|--verbose] [--system]`, in any order,
+/// each at most once, `--name value` or `--name=value`; `None` for
+/// anything else, which the engine's parser answers (`--help`, a typo, a
+/// flag of a newer version...), so its messages stay one.
+pub fn parse_run(args: &[OsString]) -> Option<run::Args> {
+    let (first, flags) = args.split_first()?;
+    if first != "run" {
+        return None;
+    }
+    let mut agent = None;
+    let mut event = None;
+    let (mut verbose, mut system) = (false, false);
+    let mut flags = flags.iter();
+    while let Some(flag) = flags.next() {
+        let flag = flag.to_str()?;
+        let (name, inline) = match flag.split_once('=') {
+            Some((name, value)) if name.starts_with("--") => (name, Some(value)),
+            _ => (flag, None),
+        };
+        match name {
+            "--agent" | "--event" => {
+                let value = match inline {
+                    Some(value) => value.to_string(),
+                    None => value_of(flags.next()?)?,
+                };
+                let slot = if name == "--agent" {
+                    &mut agent
+                } else {
+                    &mut event
+                };
+                if slot.replace(value).is_some() {
+                    return None;
+                }
+            }
+            "-v" | "--verbose" if inline.is_none() && !verbose => verbose = true,
+            "--system" if inline.is_none() && !system => system = true,
+            _ => return None,
+        }
+    }
+    Some(run::Args {
+        agent: agent?,
+        event,
+        verbose,
+        system,
+    })
+}
+
+/// A flag's value in the next argument: not one that looks like a flag
+/// (clap would read `--agent --verbose` as a missing value).
+fn value_of(next: &OsStr) -> Option<String> {
+    let value = next.to_str()?;
+    (!value.starts_with('-')).then(|| value.to_string())
+}
+
+/// Where the engine is: [`ENGINE_VAR`] when set, else beside this binary.
+pub fn engine_path() -> PathBuf {
+    if let Some(path) = std::env::var_os(ENGINE_VAR).filter(|p| !p.is_empty()) {
+        return PathBuf::from(path);
+    }
+    let name = format!("{ENGINE_NAME}{}", std::env::consts::EXE_SUFFIX);
+    match std::env::current_exe() {
+        Ok(exe) => exe.with_file_name(name),
+        Err(_) => PathBuf::from(name),
+    }
+}
+
+/// The one line saying the engine cannot be started, and the fix.
+fn engine_trouble(engine: &std::path::Path, err: &std::io::Error) -> String {
+    format!(
+        "the engine `{}` cannot be started ({err}); reinstall: cargo install --locked --path runtime",
+        engine.display()
+    )
+}
+
+/// Give the event to the engine (`run` with the same arguments, `payload`
+/// as its stdin). Returns only when the engine cannot be started: then
+/// the agent's "no opinion" with one note.
+fn hand_off(
+    agent: &'static dyn Agent,
+    args: &[OsString],
+    payload: &[u8],
+    notes: &mut Vec<Note>,
+) -> Native {
+    let engine = engine_path();
+    match handoff::exec(&engine, args, Some(payload)) {
+        Ok(code) => std::process::exit(code),
+        Err(err) => {
+            notes.push(Note::runtime(
+                NoteKind::Internal,
+                format!("{}; allowing", engine_trouble(&engine, &err)),
+            ));
+            agent.no_opinion(Vec::new())
+        }
+    }
+}
+
+/// Any command line but `run`'s: the engine's, unchanged.
+fn forward(args: &[OsString]) -> ExitCode {
+    let engine = engine_path();
+    match handoff::exec(&engine, args, None) {
+        Ok(code) => std::process::exit(code),
+        Err(err) => {
+            eprintln!(
+                "{}",
+                super::report::note_line(&engine_trouble(&engine, &err))
+            );
+            ExitCode::from(super::EXIT_FINDING)
+        }
+    }
+}
+
+/// `run` allows when it panics (an agent may read any other exit as a
+/// deny); the panic itself is one line on stderr.
+pub fn allow_on_panic() {
+    std::panic::set_hook(Box::new(|info| {
+        let line = info.to_string().replace('\n', " ");
+        eprintln!(
+            "{}",
+            Note::runtime(NoteKind::Internal, format!("internal error: {line}")).line()
+        );
+    }));
+}
+
+/// A write past `RLIMIT_FSIZE` (the compile cache, the audit log) must fail
+/// with `EFBIG`, which each writer handles, not kill the process: an agent
+/// reads a death by SIGXFSZ as an error of the hook. A handler that does
+/// nothing, not `SIG_IGN`: a handler is reset by `exec`, so command hooks
+/// (and the engine, which sets its own) get the default disposition, where
+/// an ignored signal would be inherited.
+#[cfg(unix)]
+pub fn survive_file_size_limit() {
+    extern "C" fn ignore(_: libc::c_int) {}
+    // SAFETY: at startup, before any thread exists; the handler does
+    // nothing, so it is async-signal-safe; the struct is zeroed then filled.
+    unsafe {
+        let mut action: libc::sigaction = std::mem::zeroed();
+        action.sa_sigaction = ignore as extern "C" fn(libc::c_int) as libc::sighandler_t;
+        action.sa_flags = libc::SA_RESTART;
+        libc::sigemptyset(&mut action.sa_mask);
+        libc::sigaction(libc::SIGXFSZ, &action, std::ptr::null_mut());
+    }
+}
+
+/// Nothing to do where there is no SIGXFSZ.
+#[cfg(not(unix))]
+pub fn survive_file_size_limit() {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(line: &str) -> Option<(String, Option<String>, bool, bool)> {
+        let args: Vec<OsString> = line.split_whitespace().map(OsString::from).collect();
+        parse_run(&args).map(|a| (a.agent, a.event, a.verbose, a.system))
+    }
+
+    #[test]
+    fn the_run_line_agents_call_is_parsed_here() {
+        let some = |agent: &str, event: Option<&str>, verbose, system| {
+            Some((
+                agent.to_string(),
+                event.map(str::to_string),
+                verbose,
+                system,
+            ))
+        };
+        assert_eq!(
+            parse("run --agent claude"),
+            some("claude", None, false, false)
+        );
+        assert_eq!(
+            parse("run --event BeforeTool --agent=gemini -v --system"),
+            some("gemini", Some("BeforeTool"), true, true)
+        );
+        assert_eq!(
+            parse("run --verbose --agent codex --event=Stop"),
+            some("codex", Some("Stop"), true, false)
+        );
+    }
+
+    #[test]
+    fn anything_else_goes_to_the_engine() {
+        for line in [
+            "",
+            "status",
+            "--version",
+            "run",
+            "run --help",
+            "run -h",
+            "run --agent",
+            "run --agent --verbose",
+            "run --event Stop",
+            "run --agent a --agent b",
+            "run --agent a -v -v",
+            "run --agent a -vv",
+            "run --agent a --verbose=true",
+            "run --agent a --system --system",
+            "run --agent a extra",
+            "run --agent a --",
+            "run --agent a --future-flag",
+            "fire --agent a",
+        ] {
+            assert_eq!(parse(line), None, "{line:?}");
+        }
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_non_utf8_argument_goes_to_the_engine() {
+        use std::os::unix::ffi::OsStringExt;
+        let args = [
+            OsString::from("run"),
+            OsString::from("--agent"),
+            OsString::from_vec(vec![0xff]),
+        ];
+        assert!(parse_run(&args).is_none());
+    }
+}
