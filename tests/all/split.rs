@@ -227,15 +227,42 @@ fn other_commands_are_the_engines() {
 }
 
 #[test]
-fn install_writes_the_fronts_path_never_the_engines() {
+fn install_names_the_front_for_command_hooks_and_the_engine_when_a_hook_needs_it() {
     let p = TempProject::new();
     p.project_hooks(&util::hooks("Stop", "", json!([util::command("true")])));
     let ran = p.output(p.cmd(["install", "--user", "claude"]), "");
     assert_eq!(ran.code(), 0, "{}", ran.stderr());
     let settings = std::fs::read_to_string(p.home.join(".claude/settings.json")).unwrap();
     let front = Path::new(util::bin()).canonicalize().unwrap();
-    let front = serde_json::to_string(front.to_str().unwrap()).unwrap();
-    let front = front.trim_matches('"');
-    assert!(settings.contains(front), "{settings}");
+    let quoted = |path: &Path| {
+        let json = serde_json::to_string(path.to_str().unwrap()).unwrap();
+        json.trim_matches('"').to_string()
+    };
+    assert!(settings.contains(&quoted(&front)), "{settings}");
     assert!(!settings.contains("agenthooks-engine"), "{settings}");
+    // An http hook is the engine's: through the front, each event would
+    // start two processes, so the entries call the engine beside it.
+    p.user_hooks(&util::hooks(
+        "PreToolUse",
+        "Bash",
+        json!([{"type": "http", "url": "http://127.0.0.1:9/hook"}]),
+    ));
+    let ran = p.output(p.cmd(["install", "--user", "claude"]), "");
+    assert_eq!(ran.code(), 0, "{}", ran.stderr());
+    let settings = std::fs::read_to_string(p.home.join(".claude/settings.json")).unwrap();
+    let engine = front.with_file_name(format!("agenthooks-engine{}", std::env::consts::EXE_SUFFIX));
+    assert!(settings.contains(&quoted(&engine)), "{settings}");
+    assert!(
+        !settings.contains(&format!("{}\\\"", quoted(&front))),
+        "{settings}"
+    );
+    let entries = settings.matches(" run --agent claude").count();
+    assert!(entries >= 2, "{settings}");
+    assert_eq!(
+        settings
+            .matches("agenthooks-engine run --agent claude")
+            .count(),
+        entries,
+        "{settings}"
+    );
 }

@@ -65,11 +65,16 @@ fn install_system_merges_into_managed_settings_and_uninstall_restores_the_bytes(
         keys,
         ["permissions", "allowManagedHooksOnly", "env", "hooks"]
     );
-    // The entries call this binary by absolute path, as the system entry.
+    // The entries call the engine beside this binary by absolute path, as
+    // the system entry: it runs hooks of every user and project, which this
+    // machine cannot list, so the one that runs every kind.
     let command = doc["hooks"]["PreToolUse"][0]["hooks"][0]["command"]
         .as_str()
         .unwrap();
-    let binary = Path::new(crate::util::bin()).canonicalize().unwrap();
+    let binary = Path::new(crate::util::bin())
+        .canonicalize()
+        .unwrap()
+        .with_file_name(format!("agenthooks-engine{}", std::env::consts::EXE_SUFFIX));
     assert!(command.contains(&format!(
         "exec {} run --agent claude --event PreToolUse --system ",
         binary.display()

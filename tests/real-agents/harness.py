@@ -218,6 +218,12 @@ class Run:
         write(os.path.join(self.victim, "file.txt"), "precious\n")
         write(os.path.join(self.bin_dir, "agenthooks"), WRAPPER % {
             "real": shlex.quote(self.binary), "trace": shlex.quote(self.trace)}, 0o755)
+        # Install names the engine in the entries when a hook needs it (a
+        # wasm hook here): traced the same way, found on PATH the same way.
+        engine = os.path.join(os.path.dirname(self.binary), "agenthooks-engine")
+        if os.path.exists(engine):
+            write(os.path.join(self.bin_dir, "agenthooks-engine"), WRAPPER % {
+                "real": shlex.quote(engine), "trace": shlex.quote(self.trace)}, 0o755)
         guard = os.path.join(self.work, ".agents", "hooks", "guard.sh")
         write(guard, GUARD, 0o755)
         handlers = [{
@@ -356,8 +362,10 @@ class Run:
         return True
 
     def point_configs_at_wrapper(self):
-        """Makes the configs install wrote call the tracing wrapper instead of
-        the binary (same argv); a bare `agenthooks` already finds it on PATH."""
+        """Makes the configs install wrote call the tracing wrappers instead of
+        the binaries (same argv; the engine's path begins with the front's, so
+        one replacement covers both); a bare name already finds its wrapper
+        on PATH."""
         for base in (self.work, self.home, self.codex_home):
             for dirpath, _dirs, files in os.walk(base):
                 if "/.agents" in dirpath or "/.cache" in dirpath:

@@ -331,6 +331,13 @@ fn main() {
     // The hot rows, for this binary and (side by side, to measure a change)
     // each build listed in `AGENTHOOKS_BENCH_BASELINE`.
     let mut binaries = vec![(String::new(), agenthooks.clone())];
+    // What `install` wires when some hook needs more than the front carries
+    // (`cli/install.rs`): the same events, run by the engine directly.
+    let engine =
+        agenthooks.with_file_name(format!("agenthooks-engine{}", std::env::consts::EXE_SUFFIX));
+    if engine.is_file() {
+        binaries.push((" [agenthooks-engine]".to_string(), engine));
+    }
     if let Some(list) = std::env::var_os("AGENTHOOKS_BENCH_BASELINE") {
         for base in std::env::split_paths(&list) {
             let name = base.file_name().unwrap_or_default().to_string_lossy();

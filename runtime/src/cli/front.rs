@@ -43,6 +43,14 @@ const CARRIED: Carried = Carried {
     arrival: None,
 };
 
+/// Whether the front answers an event selecting `handlers` without the
+/// engine (every one a kind it carries). `install` asks it of a
+/// configuration's hooks to choose what the entries call (`cli::install`).
+pub(crate) fn carries_all(handlers: &[crate::config::Handler]) -> bool {
+    let refs: Vec<&crate::config::Handler> = handlers.iter().collect();
+    CARRIED.executors.runs_all(&refs)
+}
+
 /// The front's `main`.
 pub fn main() -> ExitCode {
     survive_file_size_limit();

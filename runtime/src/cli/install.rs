@@ -268,6 +268,21 @@ pub(crate) fn entry_binary(scope: Scope, absolute: bool) -> anyhow::Result<PathB
     })
 }
 
+/// The engine beside `binary`: `agenthooks-engine` for the bare name (on
+/// the `PATH`, where `cargo install` puts both), else the file next to it.
+fn engine_beside(binary: &Path) -> PathBuf {
+    let name = format!(
+        "{}{}",
+        crate::dirs::ENGINE_NAME,
+        std::env::consts::EXE_SUFFIX
+    );
+    if binary.is_absolute() {
+        binary.with_file_name(name)
+    } else {
+        PathBuf::from(crate::dirs::ENGINE_NAME)
+    }
+}
+
 /// Where this run works.
 struct Ctx {
     scope: Scope,
@@ -342,9 +357,17 @@ impl Ctx {
         let mut failed = false;
         // An entry runs the hooks of every scope: their events are the ones
         // registered, their status messages go on it.
+        let mut binary = self.binary.clone();
         let (status_messages, used) = match action {
             Action::Install => {
                 let config = self.load();
+                // Entries call the engine directly when a hook needs it:
+                // through the front, each of its events would pay for a
+                // second process start (README, Performance). A system-wide
+                // entry runs hooks this machine cannot list: the engine too.
+                if self.scope == Scope::Managed || !super::front::carries_all(&config.handlers) {
+                    binary = engine_beside(&self.binary);
+                }
                 // A system-wide entry runs every user's and project's hooks,
                 // which this machine cannot list: every event safe to register.
                 let used = match self.scope {
@@ -369,7 +392,7 @@ impl Ctx {
                 scope: self.scope,
                 project_root: &self.root,
                 env: &self.env,
-                binary: &self.binary,
+                binary: &binary,
                 status_messages: &status_messages,
                 used: &used,
             };
