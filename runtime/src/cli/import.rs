@@ -108,6 +108,7 @@ fn move_out(
         home: Some(req.env.home.clone()),
         project_root: Some(req.root.to_path_buf()),
     });
+    let binary = super::install::for_hooks(&binary, req.scope, &config.handlers);
     let status_messages = install::status_messages(&config.handlers);
     // The entries are for the events the hooks use: on a dry run the
     // imported hooks are not in `.agents/hooks.json` yet, so theirs count too.

@@ -268,6 +268,25 @@ pub(crate) fn entry_binary(scope: Scope, absolute: bool) -> anyhow::Result<PathB
     })
 }
 
+/// What entries at `scope` call for `handlers`: `front` (what
+/// [`entry_binary`] gave), or the engine beside it when a hook needs more
+/// than the front carries: through the front, each of that hook's events
+/// would pay for a second process start (README, Performance). A
+/// system-wide entry runs hooks this machine cannot list: the engine too.
+/// The front stays a correct fallback: after `hooks.json` changes it hands
+/// such events to the engine itself.
+pub(crate) fn for_hooks(
+    front: &Path,
+    scope: Scope,
+    handlers: &[crate::config::Handler],
+) -> PathBuf {
+    if scope == Scope::Managed || !super::front::carries_all(handlers) {
+        engine_beside(front)
+    } else {
+        front.to_path_buf()
+    }
+}
+
 /// The engine beside `binary`: `agenthooks-engine` for the bare name (on
 /// the `PATH`, where `cargo install` puts both), else the file next to it.
 fn engine_beside(binary: &Path) -> PathBuf {
@@ -361,13 +380,7 @@ impl Ctx {
         let (status_messages, used) = match action {
             Action::Install => {
                 let config = self.load();
-                // Entries call the engine directly when a hook needs it:
-                // through the front, each of its events would pay for a
-                // second process start (README, Performance). A system-wide
-                // entry runs hooks this machine cannot list: the engine too.
-                if self.scope == Scope::Managed || !super::front::carries_all(&config.handlers) {
-                    binary = engine_beside(&self.binary);
-                }
+                binary = for_hooks(&self.binary, self.scope, &config.handlers);
                 // A system-wide entry runs every user's and project's hooks,
                 // which this machine cannot list: every event safe to register.
                 let used = match self.scope {
