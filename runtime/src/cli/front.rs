@@ -6,7 +6,7 @@
 //! `run`. So `agenthooks` is a small front that answers `run` itself when
 //! the event needs only what it carries (command hooks, or no hook at
 //! all: the common case), with the same pipeline code as the
-//! engine ([`super::run::answer`]). Everything else goes to the engine,
+//! engine (`cli::run::answer`). Everything else goes to the engine,
 //! `agenthooks-engine` beside it, by `exec` (same pid, no second spawn):
 //!
 //! - an event whose selected hooks include another kind (http, wasm,
