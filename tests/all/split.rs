@@ -97,7 +97,7 @@ fn command_hooks_run_in_the_front_without_the_engine() {
 }
 
 #[test]
-fn an_event_the_front_cannot_run_without_an_engine_allows_with_one_note() {
+fn an_event_the_front_cannot_run_without_an_engine_allows_and_says_so_in_the_agent() {
     let p = project(Some("unused"));
     let gone = p.tmp().join("no-such-engine");
     let ran = run(
@@ -107,15 +107,23 @@ fn an_event_the_front_cannot_run_without_an_engine_allows_with_one_note() {
         p.bash("ls").to_string().as_bytes(),
     );
     assert_eq!(ran.code(), 0, "{}", ran.stderr());
-    assert_eq!(ran.stdout(), "");
     let stderr = ran.stderr();
     assert_eq!(stderr.lines().count(), 1, "{stderr}");
     assert!(stderr.starts_with("agenthooks: the engine `"), "{stderr}");
     assert!(stderr.contains("no-such-engine"), "{stderr}");
     assert!(
-        stderr.contains("reinstall: cargo install --locked --path runtime; allowing"),
+        stderr.contains("reinstall: cargo install --locked --path runtime"),
         "{stderr}"
     );
+    assert!(stderr.contains("did not run (allowed)"), "{stderr}");
+    // The hooks that did not run are said in the agent too: Claude Code
+    // shows a `systemMessage`, and nothing decides for the tool.
+    let stdout = ran.stdout();
+    let answer: Value = serde_json::from_str(&stdout).unwrap_or_else(|e| panic!("{e}: {stdout}"));
+    let message = answer["systemMessage"].as_str().unwrap_or_default();
+    assert!(message.starts_with("agenthooks: the engine `"), "{answer}");
+    assert!(message.contains("did not run (allowed)"), "{answer}");
+    assert!(answer.get("hookSpecificOutput").is_none(), "{answer}");
     // Handed off before anything ran: the command hook beside it did not.
     assert!(!p.path("seen.json").exists());
 }

@@ -27,7 +27,7 @@ use super::handoff;
 use super::run::{self, Carried};
 use crate::agents::{Agent, Native};
 use crate::exec::Executors;
-use crate::protocol::{Note, NoteKind};
+use crate::protocol::{Answer, Event, Note, NoteKind};
 
 /// The variable naming the engine binary to hand off to (tests).
 pub const ENGINE_VAR: &str = "AGENTHOOKS_ENGINE";
@@ -60,8 +60,8 @@ pub fn main() -> ExitCode {
         return forward(rest);
     };
     allow_on_panic();
-    run::answer(&args, CARRIED, |agent, payload, notes| {
-        hand_off(agent, rest, &payload, notes)
+    run::answer(&args, CARRIED, |agent, payload, event, notes| {
+        hand_off(agent, rest, &payload, event, notes)
     })
 }
 
@@ -141,23 +141,31 @@ fn engine_trouble(engine: &std::path::Path, err: &std::io::Error) -> String {
 }
 
 /// Give the event to the engine (`run` with the same arguments, `payload`
-/// as its stdin). Returns only when the engine cannot be started: then
-/// the agent's "no opinion" with one note.
+/// as its stdin). Returns only when the engine cannot be started: then an
+/// answer that allows and says so to the user in the agent (its
+/// `systemMessage`, where the agent shows one), since the hooks that needed
+/// the engine did not run, and the same line as a note on stderr.
 fn hand_off(
     agent: &'static dyn Agent,
     args: &[OsString],
     payload: &[u8],
+    event: &Event,
     notes: &mut Vec<Note>,
 ) -> Native {
     let engine = engine_path();
     match handoff::exec(&engine, args, Some(payload)) {
         Ok(code) => std::process::exit(code),
         Err(err) => {
-            notes.push(Note::runtime(
-                NoteKind::Internal,
-                format!("{}; allowing", engine_trouble(&engine, &err)),
-            ));
-            agent.no_opinion(Vec::new())
+            let line = format!(
+                "{}; the hooks it runs did not run (allowed)",
+                engine_trouble(&engine, &err)
+            );
+            let answer = Answer {
+                system_message: Some(format!("agenthooks: {line}")),
+                ..Answer::default()
+            };
+            notes.push(Note::runtime(NoteKind::Internal, line));
+            agent.encode(event, &answer)
         }
     }
 }

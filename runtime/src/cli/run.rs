@@ -85,13 +85,15 @@ pub(crate) enum Bridged {
     /// The agent's answer.
     Answered(Native),
     /// The event needs what this process does not carry: nothing ran and
-    /// nothing was recorded; the payload as read, for the process that does.
-    HandOff(Vec<u8>),
+    /// nothing was recorded; the payload as read, for the process that does,
+    /// and the event decoded from it (to answer with if that process
+    /// cannot start).
+    HandOff(Vec<u8>, Box<Event>),
 }
 
 /// Run the bridge on this process's stdin, stdout and stderr. Never fails.
 pub fn run(args: Args) -> ExitCode {
-    answer(&args, Carried::all(), |agent, _, notes| {
+    answer(&args, Carried::all(), |agent, _, _, notes| {
         // The engine carries every kind: never here.
         notes.push(Note::runtime(
             NoteKind::Internal,
@@ -107,7 +109,7 @@ pub fn run(args: Args) -> ExitCode {
 pub(crate) fn answer(
     args: &Args,
     carried: Carried,
-    hand_off: impl FnOnce(&'static dyn Agent, Vec<u8>, &mut Vec<Note>) -> Native,
+    hand_off: impl FnOnce(&'static dyn Agent, Vec<u8>, &Event, &mut Vec<Note>) -> Native,
 ) -> ExitCode {
     // Async hooks keep their timeout after we exit; what hooks leave
     // outside their group is ours to end.
@@ -121,9 +123,14 @@ pub(crate) fn answer(
     let native = allow_on_trouble(&mut notes, allow, |notes| {
         match bridge_in(args, io::stdin().lock(), notes, carried)? {
             Bridged::Answered(native) => Ok(native),
-            Bridged::HandOff(payload) => {
+            Bridged::HandOff(payload, event) => {
                 notes.clear();
-                Ok(hand_off(agents::named(&args.agent)?, payload, notes))
+                Ok(hand_off(
+                    agents::named(&args.agent)?,
+                    payload,
+                    &event,
+                    notes,
+                ))
             }
         }
     });
@@ -166,7 +173,7 @@ pub fn bridge(args: &Args, input: impl Read, notes: &mut Vec<Note>) -> anyhow::R
     match bridge_in(args, input, notes, Carried::all())? {
         Bridged::Answered(native) => Ok(native),
         // Everything is carried.
-        Bridged::HandOff(_) => Err(anyhow!("the event needs what this binary does not carry")),
+        Bridged::HandOff(..) => Err(anyhow!("the event needs what this binary does not carry")),
     }
 }
 
@@ -220,7 +227,7 @@ pub(crate) fn bridge_in(
         return Ok(Bridged::Answered(agent.no_opinion(Vec::new())));
     }
     if carried.arrival.is_none() && super::arrival::may_arrive(agent, &event, None) {
-        return Ok(Bridged::HandOff(bytes));
+        return Ok(Bridged::HandOff(bytes, Box::new(event)));
     }
     let mut config = config::load(&LoadOptions {
         home: None,
@@ -262,7 +269,7 @@ pub(crate) fn bridge_in(
         audit: true,
     };
     let Some(mut done) = pipeline::dispatch_once(&event, &ctx, &tail)? else {
-        return Ok(Bridged::HandOff(bytes));
+        return Ok(Bridged::HandOff(bytes, Box::new(event.clone())));
     };
     if let Some(arrival) = carried.arrival {
         arrival(
