@@ -91,7 +91,7 @@ fn dispatch_answers_as_run_does() {
     // Another agent's dialect through the same runtime: Gemini's deny.
     let gemini = agenthooks::agents::find("gemini").expect("gemini");
     let gemini_payload = json!({
-        "session_id": "s", "transcript_path": "/tmp/t", "cwd": p.path(""),
+        "session_id": "s", "transcript_path": p.path("no-transcript.jsonl"), "cwd": p.path(""),
         "hook_event_name": "BeforeTool", "tool_name": "run_shell_command",
         "tool_input": {"command": "rm -rf /"}
     });

@@ -8,6 +8,9 @@ use crate::exec::Report;
 use crate::protocol::{Answer, EventName, Failure, Outcome, PermissionDecision, Skip};
 use crate::select::Matcher;
 
+/// A project at `<owned>/project`: its parent is the test's own directory
+/// too, so a path that climbs out of the project (`.agents/../../x`) still
+/// lands in a directory the test owns, never in the system's `/tmp`.
 struct Project {
     dir: tempfile::TempDir,
 }
@@ -15,10 +18,14 @@ struct Project {
 impl Project {
     fn new() -> Project {
         let dir = tempfile::tempdir().unwrap();
-        std::fs::create_dir_all(dir.path().join(".agents/hooks")).unwrap();
+        std::fs::create_dir_all(dir.path().join("project/.agents/hooks")).unwrap();
         Project { dir }
     }
     fn root(&self) -> PathBuf {
+        self.dir.path().join("project")
+    }
+    /// The directory that holds the project, owned by the test.
+    fn parent(&self) -> PathBuf {
         self.dir.path().to_path_buf()
     }
     /// `.agents/hooks/check.sh`, a shell script that exits 0.
@@ -873,13 +880,16 @@ fn a_project_wasm_hook_naming_a_component_outside_the_project_is_refused_until_t
     let inside = gate_with(&TrustStore::empty(), &[&w]);
     assert_eq!(inside.handlers[0].standing, Standing::Sandboxed);
     assert!(inside.handlers[0].notes.is_empty());
+    // Both outside components exist, each in a directory this test owns:
+    // one elsewhere, one reached by climbing out of the project with `..`.
+    let escape = p.parent().join("escape.wasm");
+    std::fs::write(&escape, b"bytes").unwrap();
+    std::fs::write(elsewhere.path().join("guard.wasm"), b"bytes").unwrap();
     for component in [
         elsewhere.path().join("guard.wasm"),
         p.root().join(".agents/../../escape.wasm"),
     ] {
-        if component.starts_with(elsewhere.path()) {
-            std::fs::write(&component, b"bytes").unwrap();
-        }
+        assert!(component.is_file(), "{}", component.display());
         if let HandlerKind::Wasm(spec) = &mut w.kind {
             spec.component = component.clone();
         }
@@ -901,10 +911,38 @@ fn a_project_wasm_hook_naming_a_component_outside_the_project_is_refused_until_t
         );
         let home = tempfile::tempdir().unwrap();
         let mut store = store_in(home.path());
-        store.trust(&p.root(), [&w]).unwrap();
+        assert!(TrustStore::untrustable([&w]).is_empty());
+        assert_eq!(store.trust(&p.root(), [&w]).unwrap(), 1);
         let trusted = gate_with(&store, &[&w]);
         assert_eq!(trusted.handlers[0].standing, Standing::Trusted);
         assert!(texts(&trusted.handlers[0].notes)[0].contains("lies outside the project"));
+    }
+}
+
+#[test]
+fn trusting_a_project_wasm_hook_whose_outside_component_is_missing_refuses_it_and_names_the_file() {
+    let p = Project::new();
+    let elsewhere = tempfile::tempdir().unwrap();
+    let mut w = p.wasm(b"bytes", Grants::default());
+    for component in [
+        elsewhere.path().join("absent.wasm"),
+        p.root().join(".agents/../../absent.wasm"),
+    ] {
+        assert!(!component.exists(), "{}", component.display());
+        if let HandlerKind::Wasm(spec) = &mut w.kind {
+            spec.component = component.clone();
+        }
+        let home = tempfile::tempdir().unwrap();
+        let mut store = store_in(home.path());
+        // Nothing to fingerprint, so nothing is trusted, and `trust` says why.
+        assert_eq!(store.trust(&p.root(), [&w]).unwrap(), 0);
+        let refused = TrustStore::untrustable([&w]);
+        assert_eq!(refused.len(), 1, "{refused:?}");
+        assert!(refused[0].contains("absent.wasm"), "{}", refused[0]);
+        assert!(refused[0].contains("was not trusted"), "{}", refused[0]);
+        let gate = gate_with(&store, &[&w]);
+        assert_eq!(gate.handlers[0].standing, Standing::Untrusted);
+        assert_eq!(gate.handlers[0].skip, Some(Skip::Untrusted));
     }
 }
 
