@@ -112,9 +112,8 @@ fn a_forbidden_project_grant_is_narrowed_with_a_note() {
     cmd.env("XDG_CACHE_HOME", crate::wasm::xdg_cache());
     let ran = p.output(cmd, p.bash("ls").to_string());
     assert_eq!(ran.code(), 0, "{}", ran.stderr());
-    ran.assert_stderr_contains(
-        "does not let a project grant `allow.net` example.com:443; withheld",
-    );
+    ran.assert_stderr_contains("withheld `allow.net` example.com:443: the managed policy `");
+    ran.assert_stderr_contains("` does not let a project grant it");
     assert_eq!(decision(&ran), "deny");
 }
 

@@ -106,7 +106,15 @@ pub fn check(root: &Path, env: &Env, trusted: impl Fn(&Handler) -> bool) -> Find
                         }
                         .to_string(),
                     ),
-                    _ => component_problem(&spec.component),
+                    _ => {
+                        // Where the hook's own tree starts: the project, or
+                        // the directory holding `.agents/` (the home).
+                        let tree = h
+                            .project_root
+                            .as_deref()
+                            .or_else(|| h.file.parent().and_then(Path::parent));
+                        component_problem(&spec.component, tree)
+                    }
                 };
                 if let Some(problem) = problem {
                     found.errors.push(format!("{at}: {problem}"));
@@ -274,8 +282,10 @@ fn native_reader_findings(
 }
 
 /// Why a component file cannot be run, if it cannot: one line naming the
-/// file, what is wrong and what to do.
-fn component_problem(path: &Path) -> Option<String> {
+/// file, what is wrong and what to do. `tree`: where the hook's own files
+/// start (the project); only a `target/` below it is a build directory, not
+/// one in the path to the project itself.
+fn component_problem(path: &Path, tree: Option<&Path>) -> Option<String> {
     let shown = path.display();
     let build = "build it with `agenthooks build` (or your own build, then `agenthooks compile`)";
     // Only the magic bytes, through a bounded open: a FIFO or a 2 GiB file
@@ -303,7 +313,8 @@ fn component_problem(path: &Path) -> Option<String> {
         _ => return Some(format!("`{shown}` is not a WebAssembly component; {build}")),
     }
     // A build directory is not committed: a teammate's clone has no component there.
-    if path.components().any(|c| c.as_os_str() == "target") {
+    let inside = tree.and_then(|t| path.strip_prefix(t).ok()).unwrap_or(path);
+    if inside.components().any(|c| c.as_os_str() == "target") {
         return Some(format!(
             "component `{shown}` is inside a build directory (`target/`), which is not committed, so a fresh clone has no component there; put it beside hooks.json (`agenthooks build` does)"
         ));
@@ -461,30 +472,38 @@ mod tests {
         std::fs::write(p("c.wasm"), [0, b'a', b's', b'm', 0x0d, 0, 1, 0]).unwrap();
         std::fs::write(p("m.wasm"), [0, b'a', b's', b'm', 1, 0, 0, 0]).unwrap();
         std::fs::write(p("t.wasm"), b"hello").unwrap();
-        assert_eq!(component_problem(&p("c.wasm")), None);
-        assert!(component_problem(&p("m.wasm"))
-            .unwrap()
-            .contains("core wasm module"));
-        assert!(component_problem(&p("t.wasm"))
+        let problem = |path: &Path| component_problem(path, Some(dir.path()));
+        assert_eq!(problem(&p("c.wasm")), None);
+        assert!(problem(&p("m.wasm")).unwrap().contains("core wasm module"));
+        assert!(problem(&p("t.wasm"))
             .unwrap()
             .contains("not a WebAssembly component"));
-        let missing = component_problem(&p("none.wasm")).unwrap();
+        let missing = problem(&p("none.wasm")).unwrap();
         assert!(missing.contains("does not exist"), "{missing}");
         assert!(missing.contains("agenthooks build"), "{missing}");
-        let dir = component_problem(dir.path()).unwrap();
-        assert!(dir.contains("a directory"), "{dir}");
+        let is_dir = problem(dir.path()).unwrap();
+        assert!(is_dir.contains("a directory"), "{is_dir}");
         std::fs::create_dir_all(p("target/wasm32-wasip2/release")).unwrap();
         let built = p("target/wasm32-wasip2/release/g.wasm");
         std::fs::copy(p("c.wasm"), &built).unwrap();
-        let ignored = component_problem(&built).unwrap();
+        let ignored = problem(&built).unwrap();
         assert!(ignored.contains("inside a build directory"), "{ignored}");
+        // A project that itself lives under a directory named `target`
+        // (a CI build directory, say) has no build directory of its own.
+        let project = p("target/work/project");
+        std::fs::create_dir_all(&project).unwrap();
+        std::fs::copy(p("c.wasm"), project.join("g.wasm")).unwrap();
+        assert_eq!(
+            component_problem(&project.join("g.wasm"), Some(&project)),
+            None
+        );
     }
 
     #[cfg(unix)]
     #[test]
     fn hostile_components_are_findings_not_hangs() {
         let (dir, fifo) = crate::fsread::temp_fifo("f.wasm");
-        let problem = component_problem(&fifo).unwrap();
+        let problem = component_problem(&fifo, None).unwrap();
         assert!(
             problem.contains("is a FIFO, not a regular file"),
             "{problem}"
@@ -494,7 +513,7 @@ mod tests {
             .unwrap()
             .set_len(2 << 30)
             .unwrap();
-        let problem = component_problem(&big).unwrap();
+        let problem = component_problem(&big, None).unwrap();
         assert!(
             problem.contains("over the 67108864-byte limit"),
             "{problem}"

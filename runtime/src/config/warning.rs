@@ -354,9 +354,9 @@ impl WarningKind {
                 withheld,
             } => write!(
                 f,
-                "{at}: the managed policy `{}` does not let a project grant {}; withheld",
-                policy.display(),
-                withheld.join(", ")
+                "{at}: withheld {}: the managed policy `{}` does not let a project grant it",
+                withheld.join(", "),
+                policy.display()
             ),
             WarningKind::NotLoaded { policy } => write!(
                 f,
