@@ -313,8 +313,13 @@ fn component_problem(path: &Path, tree: Option<&Path>) -> Option<String> {
         _ => return Some(format!("`{shown}` is not a WebAssembly component; {build}")),
     }
     // A build directory is not committed: a teammate's clone has no component there.
-    let inside = tree.and_then(|t| path.strip_prefix(t).ok()).unwrap_or(path);
-    if inside.components().any(|c| c.as_os_str() == "target") {
+    // Outside the hook's tree (the OCI cache, another checkout) a clone
+    // would not have it either way: only a `target/` below the tree is ours.
+    let inside = match tree {
+        Some(tree) => path.strip_prefix(tree).ok(),
+        None => Some(path),
+    };
+    if inside.is_some_and(|p| p.components().any(|c| c.as_os_str() == "target")) {
         return Some(format!(
             "component `{shown}` is inside a build directory (`target/`), which is not committed, so a fresh clone has no component there; put it beside hooks.json (`agenthooks build` does)"
         ));
