@@ -43,6 +43,7 @@ const LAYERS: &[(&str, &[&str])] = &[
         "pipeline, install and import",
         &["pipeline", "install", "import"],
     ),
+    ("the event head: every way an event enters", &["head"]),
     ("runtime", &["runtime"]),
     ("cli", &["cli"]),
     ("entry", &["lib", "main", "front", "layers"]),

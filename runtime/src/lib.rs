@@ -84,6 +84,8 @@ pub mod install;
 #[cfg(test)]
 mod layers;
 // Inside the wasm feature only the CLI's `pull`/`publish` use all of it.
+#[cfg(feature = "wasm")]
+mod head;
 #[cfg_attr(not(feature = "wasm"), allow(dead_code))]
 mod oci;
 #[cfg(feature = "wasm")]

@@ -34,6 +34,9 @@ pub struct Dispatched {
     /// One each, for stderr, in the order printed: config trouble, `--verbose`
     /// lines, trust, failures, skips, conflicts, each hook's own notes, audit.
     pub notes: Vec<Note>,
+    /// The hooks that failed and were allowed by their failure policy: what
+    /// the head says once per session in the agent's window.
+    pub(crate) failed_open: Vec<crate::head::said::FailedOpen>,
 }
 
 impl Dispatched {
@@ -238,6 +241,12 @@ pub async fn dispatch_selected(
         },
     ));
     let aggregated = aggregate(event.name(), &verdicts);
+    let allowed = gate
+        .handlers
+        .iter()
+        .zip(&missing)
+        .map(|(gated, missing)| missing.is_none() && gated.handler.on_error == OnError::Allow);
+    let failed_open = crate::head::said::failed_open(&reports, allowed);
     let trust_notes = gate
         .notes
         .iter()
@@ -251,6 +260,7 @@ pub async fn dispatch_selected(
         answer: aggregated.answer,
         reports,
         notes,
+        failed_open,
     }
 }
 

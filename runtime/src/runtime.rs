@@ -45,8 +45,9 @@ use crate::agents::deadline::{self, EventDeadline};
 use crate::agents::{Agent, DecodeError, Native};
 use crate::config::{self, Config, LoadOptions};
 use crate::exec::wasm::{CacheDir, EngineOptions, WasmHost};
-use crate::exec::ExecContext;
+use crate::exec::{ExecContext, Executors};
 use crate::fsread::FileStamp;
+use crate::head::{Entry, Head};
 use crate::pipeline::{self, Dispatched, Tail};
 use crate::protocol::Event;
 
@@ -254,6 +255,13 @@ impl Runtime {
     /// --agent <id>` would write: stdout, stderr lines (the agent's own,
     /// then each note prefixed `agenthooks: `) and the exit code.
     ///
+    /// The event passes through the same head as `run`'s: the agent's
+    /// entries that step aside, stale wiring at a session's start, hooks the
+    /// agent's own files already run, and what is said once per session. A
+    /// session's arrival (warming the compile cache, the held-back message)
+    /// is the `agenthooks` binary's: an embedder compiles ahead with
+    /// [`Runtime::wasm_host`] and shows its own status.
+    ///
     /// # Errors
     /// When the adapter cannot read `input` (where `run` allows with a note).
     pub async fn dispatch_native(
@@ -263,11 +271,67 @@ impl Runtime {
         event: Option<&str>,
     ) -> Result<Native, DecodeError> {
         let decoded = deadline::decode(agent, input, event)?;
-        let event = decoded.event;
-        let done = self
-            .dispatch_with(event.clone(), Some(decoded.deadline))
-            .await;
-        Ok(agent.encode(&event, &done.answer).with_notes(done.notes))
+        // The head reads the agent's own files; an adapter not among the
+        // built-in agents has none, and goes straight to the pipeline.
+        let Some(known) = crate::agents::find(agent.id()) else {
+            let event = decoded.event;
+            let done = self
+                .dispatch_with(event.clone(), Some(decoded.deadline))
+                .await;
+            return Ok(agent.encode(&event, &done.answer).with_notes(done.notes));
+        };
+        let entry = Entry {
+            agent: known,
+            system: false,
+            verbose: self.inner.verbose,
+        };
+        let fixed_root = self.inner.project_root.clone();
+        // The policies read small files (the agents' own): off the executor.
+        let (head, aside) = pipeline::blocking(move || {
+            let mut head =
+                Head::decoded(entry, decoded.event, decoded.deadline).with_root(fixed_root);
+            let aside = head.step_aside();
+            (head, aside)
+        })
+        .await;
+        if let Some(why) = aside {
+            return Ok(head.aside(why).native);
+        }
+        let root = head.root().map(std::path::Path::to_path_buf);
+        let loaded = match self.fresh(&root) {
+            Some(loaded) => loaded,
+            None => {
+                let this = self.clone();
+                let key = root.clone();
+                pipeline::blocking(move || this.reload(&key)).await
+            }
+        };
+        let kept = loaded.clone();
+        let mut head = pipeline::blocking(move || {
+            let mut head = head;
+            head.drift(&kept.config);
+            head
+        })
+        .await;
+        let config = &loaded.config;
+        let selected = head.select(config);
+        let ctx = ExecContext {
+            wasm: Some(crate::exec::WasmSlot::new(self.inner.wasm.clone())),
+            ..head.context(config, Executors::all(), false)
+        };
+        let done = if selected.is_empty() && !config.fails_closed() {
+            Dispatched::default()
+        } else {
+            pipeline::dispatch_selected(head.event(), config, &selected, &ctx).await
+        };
+        drop(selected);
+        // The audit record and the once-per-session record: blocking I/O.
+        let answered = pipeline::blocking(move || {
+            let loaded = loaded;
+            head.answer(&loaded.config, done, true, None)
+        })
+        .await;
+        Ok(answered.native)
     }
 
     fn root_for(&self, event: &Event) -> Option<PathBuf> {

@@ -21,6 +21,7 @@ mod examples;
 mod fail_closed;
 mod fidelity;
 mod first_day;
+mod head;
 mod hermetic;
 mod hostile_files;
 mod http;

@@ -19,12 +19,10 @@ use anyhow::{anyhow, bail, Context};
 use serde_json::{json, Map, Value};
 
 use super::{check, report, EXIT_FINDING, EXIT_OK};
-use crate::agents::deadline::EventDeadline;
-use crate::agents::{self, claude, Agent, Native};
-use crate::config::{self, LoadOptions};
-use crate::exec::ExecContext;
+use crate::agents::deadline::{self, EventDeadline};
+use crate::agents::{self, claude, Agent};
 use crate::fsread;
-use crate::pipeline::{self, Dispatched, Tail};
+use crate::head::{self, Answered, Entry, Head, Passage};
 use crate::protocol::{Answer, Behavior, Event, EventName, PermissionDecision};
 use crate::suggest;
 
@@ -57,6 +55,10 @@ pub struct Args {
     /// answer is this one: a repository's CI can test its hooks.
     #[arg(long, value_enum, value_name = "ANSWER")]
     pub expect: Option<Expected>,
+    /// Answer as the agent's system-wide entry does (`run --system`), not
+    /// as its user or project entry.
+    #[arg(long)]
+    pub system: bool,
 }
 
 /// What an aggregated answer comes to, for `--expect`.
@@ -106,6 +108,30 @@ impl Expected {
         }
     }
 
+    /// Whether `answer` says this, whatever else it carries: a deny that
+    /// also stops the agent is a deny (and a stop).
+    pub fn holds(self, answer: &Answer) -> bool {
+        let behavior = answer
+            .hook_specific_output
+            .as_ref()
+            .and_then(|h| h.decision.as_ref())
+            .and_then(|d| d.behavior);
+        let permission = answer.permission();
+        match self {
+            Expected::Deny => {
+                permission == Some(PermissionDecision::Deny) || behavior == Some(Behavior::Deny)
+            }
+            Expected::Block => answer.blocks(),
+            Expected::Ask => permission == Some(PermissionDecision::Ask),
+            Expected::Defer => permission == Some(PermissionDecision::Defer),
+            Expected::Allow => {
+                permission == Some(PermissionDecision::Allow) || behavior == Some(Behavior::Allow)
+            }
+            Expected::Stop => answer.stops(),
+            Expected::Context | Expected::None => Expected::of(answer) == self,
+        }
+    }
+
     fn name(self) -> String {
         use clap::ValueEnum as _;
         self.to_possible_value()
@@ -114,49 +140,40 @@ impl Expected {
     }
 }
 
-/// Build the event, dispatch it, print what happened. Exits 0, or with
-/// `--expect`, 1 when the answer is another one.
+/// Build the event, send it through the event head as `run` would (the same
+/// steps, the same answer), print what happened. Exits 0, or with
+/// `--expect`, 1 when the answer is not the expected one.
 ///
 /// # Errors
 /// An unknown event or agent, unreadable or invalid input, or a closed stdout.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     crate::exec::supervise::enable();
     let agent = agents::named(&args.agent)?;
-    let event = build_event(&args, agent)?;
-    if let Some(problem) = super::run::cwd_problem(&event) {
+    let (event, deadline) = build_event(&args, agent)?;
+    if let Some(problem) = head::cwd_problem(&event) {
         bail!("{problem}; give `--cwd` an existing directory");
     }
-    let root = config::project_root(event.cwd().as_deref());
-    let config = config::load(&LoadOptions {
-        home: None,
-        project_root: root.clone(),
-    });
-    // Verbose for the per-hook details `fire` shows; they are kept apart
-    // from the notes, so the stderr shown is what `run` prints.
-    let ctx = ExecContext {
-        project_root: root.clone(),
-        verbose: true,
-        agent_deadline: Some(EventDeadline::of(agent, event.name())),
-        ..ExecContext::default()
-    };
-    let tail = Tail {
-        config: &config,
-        root: root.as_deref(),
+    let entry = Entry {
+        agent,
+        system: args.system,
         verbose: false,
+    };
+    let head = Head::decoded(entry, event, deadline);
+    // Each hook's details are kept in its report (shown below), apart from
+    // the notes, so the stderr shown is what `run` prints. A made-up event
+    // writes no audit record.
+    let options = head::Options {
+        per_hook: true,
         audit: false,
     };
-    // `fire` runs in the engine, which carries every kind.
-    let done = pipeline::dispatch_once(&event, &ctx, &tail)?
-        .context("this binary cannot run the selected hooks")?;
-    let native = agent
-        .encode(&event, &done.answer)
-        .with_notes(done.notes.iter().cloned());
+    let answered = match head::enter(head, super::run::engine(), &options)? {
+        Passage::Answered(answered) => answered,
+        // `fire` runs in the engine, which carries every kind.
+        Passage::HandOff(_) => bail!("this binary cannot run the selected hooks"),
+    };
     let shown = Shown {
         agent,
-        event: &event,
-        root: root.as_deref(),
-        done: &done,
-        native: &native,
+        answered: &answered,
     };
     let text = if args.json {
         let mut text = serde_json::to_string_pretty(&shown.json()).context("could not print")?;
@@ -170,27 +187,23 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         .write_all(text.as_bytes())
         .context("could not print the report")?;
     match args.expect {
-        Some(expected) => {
-            let got = Expected::of(&done.answer);
-            if got == expected {
-                Ok(ExitCode::from(EXIT_OK))
-            } else {
-                eprintln!(
-                    "fire: expected {}, got {} (the aggregated answer for {})",
-                    expected.name(),
-                    got.name(),
-                    event.name()
-                );
-                Ok(ExitCode::from(EXIT_FINDING))
-            }
+        Some(expected) if !expected.holds(&answered.done.answer) => {
+            eprintln!(
+                "fire: expected {}, got {} (the aggregated answer for {})",
+                expected.name(),
+                Expected::of(&answered.done.answer).name(),
+                answered.event.name()
+            );
+            Ok(ExitCode::from(EXIT_FINDING))
         }
-        None => Ok(ExitCode::from(EXIT_OK)),
+        _ => Ok(ExitCode::from(EXIT_OK)),
     }
 }
 
-/// The event `fire` sends: a recorded payload decoded by the agent, or one
-/// made up in Claude Code's shape.
-fn build_event(args: &Args, agent: &dyn Agent) -> anyhow::Result<Event> {
+/// The event `fire` sends, with the agent's deadline for it: a recorded
+/// payload decoded by the agent as `run` decodes it, or one made up in
+/// Claude Code's shape.
+fn build_event(args: &Args, agent: &dyn Agent) -> anyhow::Result<(Event, EventDeadline)> {
     let input = match (&args.input, &args.input_file) {
         (Some(text), _) => Some(text.clone()),
         // Bounded like `run`'s stdin: `/dev/zero` or a FIFO is refused at once.
@@ -206,14 +219,14 @@ fn build_event(args: &Args, agent: &dyn Agent) -> anyhow::Result<Event> {
     };
     if let (Some(text), None) = (&input, &args.tool) {
         let value: Value = serde_json::from_str(text).context("the input is not valid JSON")?;
-        let mut event = agent
-            .decode(value, Some(&args.event))
+        let decoded = deadline::decode(agent, value, Some(&args.event))
             .context("the input cannot be read")?;
+        let mut event = decoded.event;
         if args.cwd.is_some() || event.cwd().is_none() {
             let cwd = Value::String(cwd.to_string_lossy().into_owned());
             event.input_mut().insert("cwd".into(), cwd);
         }
-        return Ok(event);
+        return Ok((event, decoded.deadline));
     }
     let name: EventName = args.event.parse().map_err(|_| {
         let names = EventName::ALL.iter().map(|e| e.as_str());
@@ -248,7 +261,9 @@ fn build_event(args: &Args, agent: &dyn Agent) -> anyhow::Result<Event> {
         None => None,
     };
     let payload = made_up(name, &cwd, args.tool.as_deref(), tool_input);
-    Ok(Event::new(payload, Some(name), agent.id())?)
+    let event = Event::new(payload, Some(name), agent.id())?;
+    let deadline = EventDeadline::of(agent, name);
+    Ok((event, deadline))
 }
 
 /// A payload like the one Claude Code sends for `name`.
@@ -366,10 +381,7 @@ fn session_id() -> String {
 /// Everything `fire` shows.
 struct Shown<'a> {
     agent: &'a dyn Agent,
-    event: &'a Event,
-    root: Option<&'a Path>,
-    done: &'a Dispatched,
-    native: &'a Native,
+    answered: &'a Answered,
 }
 
 impl Shown<'_> {
@@ -377,58 +389,81 @@ impl Shown<'_> {
     fn stderr_lines(&self) -> Vec<String> {
         // The same lines as `run` without `--verbose` (what an agent sees):
         // per-hook details are in each hook's block, not here.
-        self.native.stderr_lines().collect()
+        self.answered.native.stderr_lines().collect()
     }
 
     fn json(&self) -> Value {
+        let Answered {
+            event,
+            root,
+            done,
+            native,
+            once,
+            aside,
+        } = self.answered;
         json!({
-            "event": self.event.to_json(),
-            "project_root": self.root.map(|r| r.to_string_lossy().into_owned()),
-            "handlers": self.done.reports.iter().map(report::report_json).collect::<Vec<_>>(),
-            "answer": self.done.answer,
-            "notes": self.done.notes,
+            "event": event.to_json(),
+            "project_root": root.as_ref().map(|r| r.to_string_lossy().into_owned()),
+            "handlers": done.reports.iter().map(report::report_json).collect::<Vec<_>>(),
+            "answer": done.answer,
+            "notes": done.notes,
+            "once_per_session": once,
+            "stepped_aside": aside,
             "native": {
                 "agent": self.agent.id(),
-                "stdout": self.native.stdout,
+                "stdout": native.stdout,
                 "stderr": self.stderr_lines(),
-                "exit_code": self.native.exit_code,
+                "exit_code": native.exit_code,
             },
         })
     }
 
     fn text(&self) -> String {
+        let Answered {
+            event,
+            root,
+            done,
+            native,
+            once,
+            aside,
+        } = self.answered;
         let mut out = String::new();
-        let root = self
-            .root
+        let root = root
+            .as_ref()
             .map_or_else(|| "none".to_string(), |r| r.display().to_string());
         out.push_str(&format!(
             "event: {} from {} (project: {root})\n",
-            self.event.name(),
+            event.name(),
             self.agent.display_name()
         ));
-        if self.done.reports.is_empty() {
+        if let Some(why) = aside {
+            out.push_str(&format!("hooks: none run here: {why}\n"));
+        } else if done.reports.is_empty() {
             out.push_str("hooks: none matched\n");
         } else {
-            out.push_str(&format!("hooks: {}\n", self.done.reports.len()));
-            for (i, report) in self.done.reports.iter().enumerate() {
+            out.push_str(&format!("hooks: {}\n", done.reports.len()));
+            for (i, report) in done.reports.iter().enumerate() {
                 out.push_str(&report::report_text(i + 1, report));
             }
         }
-        if self.done.answer.is_empty() {
+        if done.answer.is_empty() {
             out.push_str("answer: none (the agent goes on as if no hook ran)\n");
         } else {
-            let answer = serde_json::to_string(&self.done.answer).unwrap_or_default();
+            let answer = serde_json::to_string(&done.answer).unwrap_or_default();
             out.push_str(&format!("answer: {answer}\n"));
+        }
+        for line in once.iter().flat_map(|m| m.lines()) {
+            out.push_str(&format!("said once per session: {line}\n"));
         }
         out.push_str(&format!(
             "native answer for {}: exit {}\n",
             self.agent.id(),
-            self.native.exit_code
+            native.exit_code
         ));
-        if self.native.stdout.is_empty() {
+        if native.stdout.is_empty() {
             out.push_str("  stdout: (empty)\n");
         } else {
-            out.push_str(&format!("  stdout: {}\n", self.native.stdout.trim_end()));
+            out.push_str(&format!("  stdout: {}\n", native.stdout.trim_end()));
         }
         for line in self.stderr_lines() {
             out.push_str(&format!("  stderr: {line}\n"));

@@ -24,9 +24,10 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use super::handoff;
-use super::run::{self, Carried};
+use super::run;
 use crate::agents::{Agent, Native};
 use crate::exec::Executors;
+use crate::head::Carried;
 use crate::protocol::{Answer, Event, Note, NoteKind};
 
 /// The variable naming the engine binary to hand off to (tests).

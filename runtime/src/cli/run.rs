@@ -18,21 +18,18 @@
 
 use std::io::{self, Read, Write};
 use std::panic::AssertUnwindSafe;
-use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::{anyhow, Context};
 
 use crate::agents::{self, Agent, Native};
-use crate::config::{self, Config, LoadOptions, Scope};
-use crate::exec::{ExecContext, Executors};
-use crate::install;
-use crate::pipeline::{self, Tail};
-use crate::protocol::{Answer, Event, Note, NoteKind};
+use crate::exec::Executors;
+use crate::head::{self, Carried, Entry, Head, Passage};
+use crate::protocol::{Event, Note, NoteKind};
 
 /// The largest input accepted on stdin. Real payloads are kilobytes; a
 /// transcript pasted into a prompt can reach megabytes.
-pub const MAX_INPUT: usize = 32 << 20;
+pub const MAX_INPUT: usize = crate::fsread::caps::PAYLOAD as usize;
 
 /// `agenthooks run`.
 #[derive(Debug, clap::Args)]
@@ -53,30 +50,12 @@ pub struct Args {
     pub system: bool,
 }
 
-/// What a process running `run` carries: which handler kinds it runs, and
-/// the session's arrival ([`super::arrival::on_arrival`]), which warms the
-/// compile cache with wasmtime. The engine carries everything; the small
-/// `agenthooks` binary only command hooks, and hands any other
-/// event to the engine.
-#[derive(Clone, Copy)]
-pub(crate) struct Carried {
-    /// The handler kinds run here.
-    pub executors: Executors,
-    /// What a session's arrival does here; `None`: such an event is handed off.
-    pub arrival: Option<Arrival>,
-}
-
-/// [`super::arrival::on_arrival`]'s signature.
-pub(crate) type Arrival =
-    fn(&dyn Agent, &Event, &Config, &mut Answer, &mut Vec<Note>, Option<String>, Option<PathBuf>);
-
-impl Carried {
-    /// Everything: the engine's and the library's `run`.
-    fn all() -> Carried {
-        Carried {
-            executors: Executors::all(),
-            arrival: Some(super::arrival::on_arrival),
-        }
+/// What the engine carries: every kind, and a session's arrival (which
+/// warms the compile cache with wasmtime).
+pub(crate) fn engine() -> Carried {
+    Carried {
+        executors: Executors::all(),
+        arrival: Some(&super::arrival::WARM),
     }
 }
 
@@ -93,7 +72,7 @@ pub(crate) enum Bridged {
 
 /// Run the bridge on this process's stdin, stdout and stderr. Never fails.
 pub fn run(args: Args) -> ExitCode {
-    answer(&args, Carried::all(), |agent, _, _, notes| {
+    answer(&args, engine(), |agent, _, _, notes| {
         // The engine carries every kind: never here.
         notes.push(Note::runtime(
             NoteKind::Internal,
@@ -121,17 +100,14 @@ pub(crate) fn answer(
     let allow =
         agents::find(&args.agent).map_or_else(Native::default, |a| a.no_opinion(Vec::new()));
     let native = allow_on_trouble(&mut notes, allow, |notes| {
-        match bridge_in(args, io::stdin().lock(), notes, carried)? {
+        match bridge_in(args, io::stdin().lock(), carried)? {
             Bridged::Answered(native) => Ok(native),
-            Bridged::HandOff(payload, event) => {
-                notes.clear();
-                Ok(hand_off(
-                    agents::named(&args.agent)?,
-                    payload,
-                    &event,
-                    notes,
-                ))
-            }
+            Bridged::HandOff(payload, event) => Ok(hand_off(
+                agents::named(&args.agent)?,
+                payload,
+                &event,
+                notes,
+            )),
         }
     });
     emit(&native, &notes);
@@ -163,206 +139,35 @@ fn allow_on_trouble(
     }
 }
 
-/// Decode, load, select, execute, aggregate, encode. Notes are pushed as they
-/// come; an `Err` is trouble of the runtime's own, which allows.
+/// Read, then the event head ([`head::enter`]) in a process carrying
+/// `carried`: an event needing more is handed off before anything runs.
 ///
 /// # Errors
 /// Input over [`MAX_INPUT`], input that is not JSON, an unknown agent, or a
 /// payload the agent's adapter cannot decode.
-pub fn bridge(args: &Args, input: impl Read, notes: &mut Vec<Note>) -> anyhow::Result<Native> {
-    match bridge_in(args, input, notes, Carried::all())? {
-        Bridged::Answered(native) => Ok(native),
-        // Everything is carried.
-        Bridged::HandOff(..) => Err(anyhow!("the event needs what this binary does not carry")),
-    }
-}
-
-/// [`bridge`] in a process carrying `carried`: an event needing more is
-/// handed off before anything runs.
 pub(crate) fn bridge_in(
     args: &Args,
     input: impl Read,
-    notes: &mut Vec<Note>,
     carried: Carried,
 ) -> anyhow::Result<Bridged> {
     let agent = agents::named(&args.agent)?;
     let bytes = read_bounded(input)?;
     let value: serde_json::Value =
         serde_json::from_slice(&bytes).context("the hook input is not valid JSON")?;
-    let decoded = agents::deadline::decode(agent, value, args.event.as_deref())
-        .context("the hook input cannot be read")?;
-    let mut event = decoded.event;
-    agents::derived::fill(&mut event, &agents::derived::origin());
-    notes.extend(cwd_problem(&event).map(|problem| {
-        Note::runtime(
-            NoteKind::Input,
-            format!("{problem}: no project hooks can be found from it; check the agent's working directory"),
-        )
-    }));
-    let cwd = event.cwd();
-    let root = config::project_root(cwd.as_deref());
-    if !args.system && system_entry_installed(agent) {
-        if args.verbose {
-            notes.push(Note::runtime(
-                NoteKind::Verbose,
-                format!(
-                    "{}'s system-wide file has the agenthooks entry, which runs this event; this entry steps aside",
-                    agent.display_name()
-                ),
-            ));
-        }
-        return Ok(Bridged::Answered(agent.no_opinion(Vec::new())));
-    }
-    if let Some(host) = running_its_own_entry(agent, root.as_deref().or(cwd.as_deref())) {
-        if args.verbose {
-            notes.push(Note::runtime(
-                NoteKind::Verbose,
-                format!(
-                    "{} runs this event through its own agenthooks entry; the {} entry steps aside",
-                    host.display_name(),
-                    agent.display_name()
-                ),
-            ));
-        }
-        return Ok(Bridged::Answered(agent.no_opinion(Vec::new())));
-    }
-    if carried.arrival.is_none() && super::arrival::may_arrive(agent, &event, None) {
-        return Ok(Bridged::HandOff(bytes, Box::new(event)));
-    }
-    let mut config = config::load(&LoadOptions {
-        home: None,
-        project_root: root.clone(),
-    });
-    let wiring = if agent
-        .table()
-        .session_start()
-        .is_some_and(|row| row.canonical == event.name())
-    {
-        wiring_note(agent, &config, root.as_deref())
-    } else {
-        None
-    };
-    // Hooks the agent's entries never call do not protect the user: said on
-    // stderr here, and in the agent's own window with the arrival message.
-    let stale = wiring.as_ref().map(|n| n.text.clone());
-    notes.extend(wiring);
-    // A hook the agent's own config runs for this event already is not run
-    // a second time here.
-    let env = install::Env::from_process().ok();
-    notes.extend(crate::import::twice::drop_doubles(
+    let entry = Entry {
         agent,
-        &event,
-        &mut config,
-        root.as_deref(),
-        env.as_ref(),
-    ));
-    let ctx = ExecContext {
-        project_root: root.clone(),
+        system: args.system,
         verbose: args.verbose,
-        agent_deadline: Some(decoded.deadline),
-        ..ExecContext::carrying(carried.executors)
     };
-    let tail = Tail {
-        config: &config,
-        root: root.as_deref(),
-        verbose: args.verbose,
+    let head = Head::decode(entry, value, args.event.as_deref())?;
+    let options = head::Options {
+        per_hook: false,
         audit: true,
     };
-    let Some(mut done) = pipeline::dispatch_once(&event, &ctx, &tail)? else {
-        return Ok(Bridged::HandOff(bytes, Box::new(event.clone())));
-    };
-    if let Some(arrival) = carried.arrival {
-        arrival(
-            agent,
-            &event,
-            &config,
-            &mut done.answer,
-            &mut done.notes,
-            stale,
-            None,
-        );
-    }
-    Ok(Bridged::Answered(
-        agent.encode(&event, &done.answer).with_notes(done.notes),
-    ))
-}
-
-/// At a session's start (the one event `install` always registers), one
-/// note when `hooks.json` now uses an event the agent's entries do not call
-/// ([`install::drift`]): reads at most the agent's three native files, once
-/// per session.
-fn wiring_note(
-    agent: &'static dyn Agent,
-    config: &config::Config,
-    root: Option<&Path>,
-) -> Option<Note> {
-    let env = install::Env::from_process().unwrap_or_else(|_| install::Env::with_home(""));
-    let drift = install::drift(agent, &install::Used::of(config), root, &env)?;
-    Some(Note::new(
-        crate::protocol::Source::Config,
-        crate::protocol::NoteKind::Wiring,
-        drift.to_string(),
-    ))
-}
-
-/// Whether `agent`'s system-wide hooks file (`install --system`) holds our
-/// entry: the agent then runs it for every event, and it runs every scope's
-/// hooks, so a user or project entry running them too would run each hook
-/// twice. Costs one `stat` where the agent has no system file installed.
-fn system_entry_installed(agent: &dyn Agent) -> bool {
-    if agent.install_spec().system == crate::agents::SystemFile::NONE {
-        return false;
-    }
-    // No home: the system file is still found (it is not under home).
-    let env = install::Env::from_process().unwrap_or_else(|_| install::Env::with_home(""));
-    install::is_installed(agent, Scope::Managed, Path::new(""), &env)
-}
-
-/// The agent that is running `agent`'s entry as well as its own (see
-/// [`agents::AlsoRuns`]: Copilot CLI runs Claude's), when its own agenthooks
-/// entries are installed for the project at `root`, the user or the machine
-/// (`install --system`). Without its own entry installed, `agent`'s entry is
-/// the only one and runs as usual.
-///
-/// Cheap where it matters: outside such an agent (Claude Code itself) this is
-/// one variable lookup; inside, it reads at most our three small files.
-fn running_its_own_entry(agent: &dyn Agent, root: Option<&Path>) -> Option<&'static dyn Agent> {
-    let host = agents::AGENTS.iter().copied().find(|host| {
-        host.also_runs().is_some_and(|also| {
-            also.agent == agent.id() && std::env::var_os(also.env).is_some_and(|v| !v.is_empty())
-        })
-    })?;
-    let in_project = |env: &install::Env| {
-        root.is_some_and(|r| install::is_installed(host, Scope::Project, r, env))
-    };
-    let installed = match install::Env::from_process() {
-        Ok(env) => {
-            in_project(&env)
-                || install::is_installed(host, Scope::User, Path::new(""), &env)
-                || install::is_installed(host, Scope::Managed, Path::new(""), &env)
-        }
-        // No home: only the project's entry can be found (the home is not
-        // read at project scope).
-        Err(_) => in_project(&install::Env::with_home("")),
-    };
-    installed.then_some(host)
-}
-
-/// What is wrong with the event's `cwd`, when it names no directory (the
-/// start of a line: the caller says what it means there): the project, and
-/// its hooks, is found from it, so a wrong one must not pass silently.
-/// `None` for a directory or no `cwd` at all.
-pub(crate) fn cwd_problem(event: &crate::protocol::Event) -> Option<String> {
-    let cwd = event.cwd()?;
-    let what = match std::fs::metadata(&cwd) {
-        Ok(meta) if meta.is_dir() => return None,
-        Ok(_) => "is not a directory",
-        Err(_) => "does not exist",
-    };
-    Some(format!(
-        "the event's `cwd` `{}` {what}",
-        crate::protocol::one_line(&cwd.to_string_lossy())
-    ))
+    Ok(match head::enter(head, carried, &options)? {
+        Passage::Answered(answered) => Bridged::Answered(answered.native),
+        Passage::HandOff(event) => Bridged::HandOff(bytes, event),
+    })
 }
 
 /// Read `input` up to the end of its first complete JSON object or array

@@ -214,6 +214,10 @@ pub struct ManagedPolicy {
     pub sets_llm: bool,
     /// `allowLlmHooks: false`: no prompt hook of any scope runs.
     pub forbids_llm_hooks: bool,
+    /// The managed file's top-level `onError`: the failure policy of every
+    /// hook of every scope whose file and entry set none (administrators
+    /// choose fail-closed for the fleet in one word).
+    pub on_error: Option<OnError>,
 }
 
 /// What a failing handler counts as.

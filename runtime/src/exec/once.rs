@@ -70,6 +70,16 @@ pub fn claim_notice(event: &Event, dir: Option<&Path>) -> Claim {
     claim_named(event, dir, notice_key)
 }
 
+/// Claim the one time in `event`'s session that agenthooks says `cause` in
+/// the agent's window (a broken file, a hook that failed open), recorded in
+/// `dir`, bounded and cleaned as the `once` markers are.
+pub fn claim_said(event: &Event, dir: Option<&Path>, cause: &str) -> Claim {
+    claim_named(event, dir, |session| {
+        let identity = json!({"session": session, "said": cause});
+        crate::encoding::sha256_hex(identity.to_string().as_bytes())
+    })
+}
+
 /// Whether [`claim_notice`] would claim its marker now, that is give
 /// [`Claim::First`] (`false` for `Already`, and for `Unknown`: no session
 /// id or no directory). Only looks.

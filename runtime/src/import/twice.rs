@@ -123,26 +123,21 @@ pub fn command_of(h: &Handler) -> Option<&str> {
     }
 }
 
-/// For `run`: takes out of `config` the command hooks selected for `event`
-/// that `agent`'s own native files (the project's at `root`, and with `env`
-/// the user's) run for this event already, returning one note per hook
-/// taken out.
+/// For the event head: takes out of `selected` (the handlers selected for
+/// `event`) the command hooks that `agent`'s own native files (the
+/// project's at `root`, and with `env` the user's) run for this event
+/// already, returning one note per hook taken out.
 ///
 /// Cheap: nothing is read unless a command hook is selected; then at most
 /// the agent's few native files, each bounded.
 pub fn drop_doubles(
     agent: &'static dyn Agent,
     event: &Event,
-    config: &mut Config,
+    selected: &mut Vec<&Handler>,
     root: Option<&Path>,
     env: Option<&Env>,
 ) -> Vec<Note> {
-    let selected: Vec<String> = select(&config.handlers, event)
-        .into_iter()
-        .filter_map(command_of)
-        .map(|c| normalise(None, c, root))
-        .collect();
-    if selected.is_empty() {
+    if !selected.iter().any(|h| command_of(h).is_some()) {
         return Vec::new();
     }
     let target = event.matcher_target();
@@ -174,14 +169,11 @@ pub fn drop_doubles(
         }
     }
     let mut notes = Vec::new();
-    config.handlers.retain(|h| {
-        let Some(c) = command_of(h).filter(|_| h.event == event.name()) else {
+    selected.retain(|h| {
+        let Some(c) = command_of(h) else {
             return true;
         };
         let c = normalise(None, c, root);
-        if !selected.contains(&c) {
-            return true;
-        }
         let Some((_, file, scope)) = native.iter().find(|(n, _, _)| *n == c) else {
             return true;
         };

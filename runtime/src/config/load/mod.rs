@@ -209,7 +209,16 @@ fn load_file(ctx: &Ctx<'_>, config: &mut Config) {
     scope::llm_keys(ctx, config, &parsed);
     scope::managed_keys(ctx, config, &parsed);
 
-    let on_error = parsed.on_error.unwrap_or_default();
+    // The managed file's `onError` is every scope's default: a file or a
+    // hook that sets its own keeps it.
+    let inherited = match (ctx.scope, config.managed.as_mut()) {
+        (Scope::Managed, Some(managed)) => {
+            managed.on_error = parsed.on_error;
+            None
+        }
+        (_, managed) => managed.and_then(|m| m.on_error),
+    };
+    let on_error = parsed.on_error.or(inherited).unwrap_or_default();
     let Some(events) = parsed.hooks else {
         return;
     };

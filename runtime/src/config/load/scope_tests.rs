@@ -326,3 +326,34 @@ fn each_budget_the_managed_file_sets_is_locked_on_its_own() {
     assert_eq!(c.budgets.event_memory_mib, 128);
     assert_eq!(c.budgets.max_llm_calls, 50, "{:?}", c.warning_lines());
 }
+
+#[test]
+fn the_managed_on_error_is_every_scopes_default_and_a_files_or_hooks_own_wins() {
+    let d = Dirs::new();
+    // A file with one Stop hook; `own`: the hook's `onError`, `file`: the file's.
+    let hooks_json = |own: Option<&str>, file: Option<&str>| {
+        let mut handler = json!({"type": "command", "command": "x"});
+        if let Some(own) = own {
+            handler["onError"] = json!(own);
+        }
+        let mut v = json!({"hooks": {"Stop": [{"hooks": [handler]}]}});
+        if let Some(file) = file {
+            v["onError"] = json!(file);
+        }
+        v.to_string()
+    };
+    d.write_user(&hooks_json(None, None));
+    d.write_project(&hooks_json(Some("allow"), None));
+    let policies = |c: &Config| c.handlers.iter().map(|h| h.on_error).collect::<Vec<_>>();
+    // Without a managed file: allow, as the protocol says.
+    assert_eq!(policies(&d.load()), [OnError::Allow, OnError::Allow]);
+    let file = managed(&d, r#"{"onError": "deny"}"#);
+    let c = d.load_managed(Some(&file));
+    assert_eq!(c.managed.as_ref().unwrap().on_error, Some(OnError::Deny));
+    // The user's hook inherits the fleet's deny; the project hook's own allow stays.
+    assert_eq!(policies(&c), [OnError::Deny, OnError::Allow]);
+    // A file's own top-level `onError` is its default, not the managed one.
+    d.write_user(&hooks_json(None, Some("allow")));
+    let c = d.load_managed(Some(&file));
+    assert_eq!(policies(&c)[0], OnError::Allow);
+}
