@@ -99,38 +99,6 @@ pub(crate) fn finish(event: &Event, tail: &Tail<'_>, done: Dispatched) -> Dispat
     Dispatched { notes, ..done }
 }
 
-/// The pipeline for one process and one event (`run`, `fire`): select, and
-/// only when something is selected (or the configuration fails closed) start
-/// a one-thread async runtime to dispatch; then [`finish`]. `None`, before
-/// anything ran or was recorded, when a selected handler is of a kind
-/// `ctx.executors` does not carry: the caller hands the event to a process
-/// that does.
-///
-/// # Errors
-/// When the async runtime cannot start.
-pub(crate) fn dispatch_once(
-    event: &Event,
-    ctx: &ExecContext,
-    tail: &Tail<'_>,
-) -> anyhow::Result<Option<Dispatched>> {
-    let config = tail.config;
-    let selected = select(&config.handlers, event);
-    if !ctx.executors.runs_all(&selected) {
-        return Ok(None);
-    }
-    let done = if selected.is_empty() && !config.fails_closed() {
-        Dispatched::default()
-    } else {
-        let ctx = ExecContext {
-            budgets: config.budgets,
-            llm: config.llm.clone(),
-            ..ctx.clone()
-        };
-        block_on(dispatch_selected(event, config, &selected, &ctx))?
-    };
-    Ok(Some(finish(event, tail, done)))
-}
-
 /// Run `work` to its end on a one-thread async runtime of its own.
 ///
 /// # Errors

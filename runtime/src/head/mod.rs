@@ -36,11 +36,11 @@ use crate::config::{self, Config, Handler, LoadOptions, Scope};
 use crate::exec::{ExecContext, Executors};
 use crate::install;
 use crate::pipeline::{self, Dispatched, Tail};
-use crate::protocol::{Answer, Event, Note, NoteKind, Source};
+use crate::protocol::{Event, Note, NoteKind, Source};
 use crate::select::select;
 
 /// How an event entered: the agent and the entry's flags.
-#[derive(Debug, Clone, Copy)]
+#[derive(Clone, Copy)]
 pub(crate) struct Entry {
     /// The agent whose entry was called.
     pub agent: &'static dyn Agent,
@@ -290,15 +290,18 @@ impl Head {
             };
             once.extend(arrival.arrive(&arrived, &mut done.answer, &mut notes));
         }
+        let place = said::Place {
+            agent: self.entry.agent,
+            event: &self.event,
+            root: self.root.as_deref(),
+            dir: None,
+        };
         once.extend(said::once_per_session(
-            self.entry.agent,
-            &self.event,
+            &place,
             config,
-            self.root.as_deref(),
             &done.failed_open,
             &mut done.answer,
             &mut notes,
-            None,
         ));
         let native = self
             .entry

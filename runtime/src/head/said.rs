@@ -66,23 +66,34 @@ pub(crate) fn failed_open(
         .collect()
 }
 
-/// Say what must be said once per session at `event`: broken `hooks.json`
+/// Where something is said: one event of one agent, in one project.
+pub(crate) struct Place<'a> {
+    /// The agent the event came from.
+    pub agent: &'a dyn Agent,
+    /// The event.
+    pub event: &'a Event,
+    /// The project root (`None`: outside any project).
+    pub root: Option<&'a Path>,
+    /// The record's directory (`None`: `said/` in the cache directory).
+    pub dir: Option<&'a Path>,
+}
+
+/// Say what must be said once per session at `place`: broken `hooks.json`
 /// files, the hooks of `failed` that failed open, and at a session's start
-/// what failed open in the last one. Adds to `answer`'s `systemMessage`
-/// where the agent shows one at this event (only then is the cause
-/// claimed as said), and returns the lines said. `dir`: the record's
-/// directory (`None`: the cache's).
+/// what failed open in the last one. Adds to `answer` through the agent's
+/// [`Channel`] at this event (only then is a cause claimed as said), and
+/// returns the lines said.
 pub(crate) fn once_per_session(
-    agent: &dyn Agent,
-    event: &Event,
+    place: &Place<'_>,
     config: &Config,
-    root: Option<&Path>,
     failed: &[FailedOpen],
     answer: &mut Answer,
     notes: &mut Vec<Note>,
-    dir: Option<&Path>,
 ) -> Vec<String> {
-    let dir = record_dir(dir);
+    let Place {
+        agent, event, root, ..
+    } = *place;
+    let dir = record_dir(place.dir);
     if !failed.is_empty() {
         if let Some(problem) = dir
             .as_deref()
@@ -364,20 +375,4 @@ fn last_session(dir: &Path, root: Option<&Path>, event: &Event) -> Option<String
     );
     let _ = write_record(&file, &record);
     Some(cap(&line))
-}
-
-/// The hooks of the project at `root` that failed open in its current or
-/// last session, with their counts (for `status`).
-pub(crate) fn recent_failures(root: Option<&Path>, dir: Option<&Path>) -> BTreeMap<String, u64> {
-    let Some(dir) = record_dir(dir) else {
-        return BTreeMap::new();
-    };
-    let record = read_record(&record_file(&dir, root));
-    let mut out = BTreeMap::new();
-    for session in [record.previous, record.current].into_iter().flatten() {
-        for (label, n) in session.hooks {
-            *out.entry(label).or_insert(0) += n;
-        }
-    }
-    out
 }

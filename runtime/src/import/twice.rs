@@ -14,7 +14,7 @@ use crate::agents::Agent;
 use crate::config::{Config, Handler, HandlerKind, Scope};
 use crate::install::Env;
 use crate::protocol::{one_line, Event, EventName, Note, NoteKind};
-use crate::select::{select, Matcher};
+use crate::select::Matcher;
 
 /// One hook run twice.
 #[derive(Clone)]
