@@ -70,7 +70,12 @@ MARKER = "BLOCKED-BY-AGENTHOOKS-E2E"
 REASON = MARKER + " destructive rm refused by the project policy"
 PROMPT = "Run the shell commands the task needs, one at a time, then report the output."
 PHASES = ["deny", "exit2", "wasm", "failclosed", "prompt", "allow", "shared", "context", "stop", "post", "rewrite", "worktree", "plugin",
-          "patch", "ask", "events"]
+          "patch", "broken", "ask", "events"]
+# `broken`: wired and trusted, then `.agents/hooks.json` gets a trailing
+# comma before the agent starts: the guard is off, and the user must be told
+# so in the agent (Claude Code: the SessionStart answer's systemMessage, seen
+# in its stream-json output).
+BROKEN_AGENTS = ("claude",)
 # `ask` is not run by default: Gemini CLI 0.61.0 in `-p` mode hangs (no
 # further model request) when a BeforeTool hook answers `decision: "ask"`,
 # which is what agenthooks gives it for `permissionDecision: ask`.
@@ -413,6 +418,12 @@ class Run:
             if self.phase == "prompt":
                 self.write_llm(port)
             self.wired = self.wire(env)
+            if self.wired and self.phase == "broken":
+                hooks_json = os.path.join(self.work, ".agents", "hooks.json")
+                with open(hooks_json) as f:
+                    text = f.read().rstrip()
+                # `{...}` -> `{..., }`: a trailing comma, line 1.
+                write(hooks_json, text[:-1].rstrip() + ",}\n")
             if not self.wired:
                 self.agent_rc = None
                 self.agent_out = ""
@@ -478,6 +489,8 @@ class Run:
             return self.worktree_verdict()
         if self.phase == "patch":
             return self.patch_verdict()
+        if self.phase == "broken":
+            return self.broken_verdict()
         checks = []
         events = self.hook_events()
         rm_events = [e for e in events if "rm -r" in json.dumps(e.get("tool_input", e))]
@@ -578,6 +591,21 @@ class Run:
              "%d events; tool_name=%r file_path=%r old_string=%r new_string=%r" % (
                  len(upd), upd[0].get("tool_name") if upd else None, u.get("file_path"),
                  u.get("old_string"), u.get("new_string"))),
+        ]
+
+    def broken_verdict(self):
+        """The guard is off (its file does not load), and the user was told
+        in the agent: the message names the file and says its hooks did not run."""
+        output = self.agent_out + self.agent_err
+        told = [l for l in output.splitlines() if "does not load" in l and "hooks.json" in l]
+        detail = told[0] if told else "no line says `hooks.json` does not load"
+        i = detail.find("does not load")
+        return [
+            ("the agent exited 0", self.agent_rc == 0, "agent exit %s" % (self.agent_rc,)),
+            ("the user was told the hooks.json does not load", bool(told),
+             detail[max(0, i - 160):i + 200]),
+            ("the message says its hooks did not run", any("its hooks did not run" in l for l in told),
+             "%d lines" % len(told)),
         ]
 
     def worktree_verdict(self):
@@ -1185,6 +1213,11 @@ def main():
         if phase == "patch" and not AGENTS[agent].get("apply_patch"):
             with printing:
                 print("SKIP %s %s patch (no apply_patch tool)" % (agent, version_of(agent)), flush=True)
+            return (agent, phase, None, 0.0, (0, 0.0, 0.0))
+        if phase == "broken" and agent not in BROKEN_AGENTS:
+            with printing:
+                print("SKIP %s %s broken (its user-visible output is not read here)" % (agent, version_of(agent)),
+                      flush=True)
             return (agent, phase, None, 0.0, (0, 0.0, 0.0))
         if phase == "worktree" and "worktree" not in AGENTS[agent]:
             with printing:
