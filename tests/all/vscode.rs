@@ -83,7 +83,12 @@ fn run_in_terminal_rm_rf_is_denied_through_claude_s_copilot_s_and_its_own_entry(
     let write = payload(&p, "03-PreToolUse.json");
     for entry in ["claude", "copilot", "vscode"] {
         let ran = run_entry(&p, entry, &write);
-        assert_eq!((ran.code(), ran.stdout()), (0, String::new()), "{}", ran.stderr());
+        assert_eq!(
+            (ran.code(), ran.stdout()),
+            (0, String::new()),
+            "{}",
+            ran.stderr()
+        );
     }
     assert_eq!(runs(&count), 3);
 }
@@ -117,13 +122,16 @@ fn the_same_hook_reached_through_three_entries_runs_once() {
     // Claude Code itself still runs its own entry: its payload is its own.
     let claude = p.bash("rm -rf /");
     let ran = run_entry(&p, "claude", &claude);
-    assert_eq!(ran.json()["hookSpecificOutput"]["permissionDecision"], "deny");
+    assert_eq!(
+        ran.json()["hookSpecificOutput"]["permissionDecision"],
+        "deny"
+    );
     assert_eq!(runs(&count), 3);
 }
 
 #[test]
 fn install_writes_vs_code_s_own_file_with_claude_s_event_names() {
-    let p = TempProject::new();
+    let (p, _) = guarded();
     install(&p, "vscode");
     let file = p.root.join(".github/hooks/agenthooks-vscode.json");
     let written: Value = serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
@@ -142,10 +150,9 @@ fn copilot_cli_reading_vs_code_s_file_is_answered_as_copilot() {
     // Copilot CLI reads every `.github/hooks/*.json`, VS Code's file too.
     let (p, count) = guarded();
     install(&p, "vscode");
-    let copilot_payload = std::fs::read_to_string(fixtures(
-        "copilot-1.0.102/claude-format/05-PreToolUse.json",
-    ))
-    .unwrap();
+    let copilot_payload =
+        std::fs::read_to_string(fixtures("copilot-1.0.102/claude-format/05-PreToolUse.json"))
+            .unwrap();
     let mut copilot_payload: Value = serde_json::from_str(&copilot_payload).unwrap();
     copilot_payload["cwd"] = json!(p.root);
     copilot_payload["tool_input"] = json!({"command": "rm -rf /"});

@@ -20,7 +20,10 @@ fn source(file: &str) -> Value {
 fn through(entry: &dyn Agent, file: &str) -> Event {
     let event = (entry.id() == "copilot").then(|| {
         let name = file.split_once('-').unwrap().1.trim_end_matches(".json");
-        copilot::TABLE.by_canonical(name.parse().unwrap()).unwrap().native
+        copilot::TABLE
+            .by_canonical(name.parse().unwrap())
+            .unwrap()
+            .native
     });
     entry
         .decode(source(file), event)
@@ -32,7 +35,10 @@ fn session_start_is_decoded_with_its_source() {
     let ev = through(&VsCode, "00-SessionStart.json");
     assert_eq!(ev.name(), EventName::SessionStart);
     assert_eq!(ev.harness(), "vscode");
-    assert_eq!(ev.session_id(), Some("6f1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d"));
+    assert_eq!(
+        ev.session_id(),
+        Some("6f1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d")
+    );
     // VS Code's "new" is Claude's "startup", so a `startup` matcher fires.
     assert_eq!(ev.input()["source"], "startup");
     assert_eq!(ev.input()["source_native"], "new");
@@ -115,7 +121,10 @@ fn file_tools_are_write_edit_and_multi_edit() {
     assert_eq!(args["file_path"], "/home/dev/work/app/src/util.ts");
     assert_eq!(
         args["file_paths"],
-        json!(["/home/dev/work/app/src/util.ts", "/home/dev/work/app/src/main.ts"])
+        json!([
+            "/home/dev/work/app/src/util.ts",
+            "/home/dev/work/app/src/main.ts"
+        ])
     );
     assert_eq!(
         args["edits"][1],
@@ -126,14 +135,21 @@ fn file_tools_are_write_edit_and_multi_edit() {
 #[test]
 fn apply_patch_is_read_as_codex_reads_it() {
     let ev = through(&VsCode, "07-PreToolUse.json");
-    assert_eq!(ev.tool_name(), Some("Write"), "a patch that only adds files");
+    assert_eq!(
+        ev.tool_name(),
+        Some("Write"),
+        "a patch that only adds files"
+    );
     let args = ev.tool_input().unwrap();
     assert_eq!(args["file_path"], "/home/dev/work/app/docs/CHANGES.md");
     assert!(args["content"]
         .as_str()
         .unwrap()
         .starts_with("# Changes\n- port from PORT"));
-    assert!(args["input"].as_str().unwrap().starts_with("*** Begin Patch"));
+    assert!(args["input"]
+        .as_str()
+        .unwrap()
+        .starts_with("*** Begin Patch"));
 }
 
 #[test]
@@ -142,7 +158,10 @@ fn read_fetch_search_and_notebook_take_claude_s_parameters() {
     assert_eq!(read.tool_name(), Some("Read"));
     let args = read.tool_input().unwrap();
     assert_eq!(args["file_path"], "/home/dev/work/app/.env");
-    assert_eq!((args["offset"].as_u64(), args["limit"].as_u64()), (Some(1), Some(40)));
+    assert_eq!(
+        (args["offset"].as_u64(), args["limit"].as_u64()),
+        (Some(1), Some(40))
+    );
 
     let fetch = through(&VsCode, "09-PreToolUse.json");
     assert_eq!(fetch.tool_name(), Some("WebFetch"));
@@ -153,7 +172,10 @@ fn read_fetch_search_and_notebook_take_claude_s_parameters() {
     let grep = through(&VsCode, "10-PreToolUse.json");
     assert_eq!(grep.tool_name(), Some("Grep"));
     let args = grep.tool_input().unwrap();
-    assert_eq!((&args["pattern"], &args["glob"]), (&json!("process\\.env"), &json!("src/**/*.ts")));
+    assert_eq!(
+        (&args["pattern"], &args["glob"]),
+        (&json!("process\\.env"), &json!("src/**/*.ts"))
+    );
 
     let glob = through(&VsCode, "11-PreToolUse.json");
     assert_eq!(glob.tool_name(), Some("Glob"));
@@ -252,7 +274,10 @@ fn the_documented_camel_case_fields_are_read_too() {
     let ev = claude::Claude.decode(payload, None).unwrap();
     assert_eq!(ev.harness(), "vscode");
     assert_eq!(ev.name(), EventName::PreToolUse);
-    assert_eq!(ev.session_id(), Some("6f1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d"));
+    assert_eq!(
+        ev.session_id(),
+        Some("6f1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d")
+    );
     assert_eq!(ev.tool_name(), Some("Bash"));
 }
 
@@ -349,8 +374,8 @@ fn the_first_installed_entry_vscode_prefers_runs_each_event() {
 #[test]
 fn its_deadline_is_thirty_seconds_whichever_entry() {
     let claude = find("claude").unwrap();
-    let decoded = crate::agents::deadline::decode(claude, source("02-PreToolUse.json"), None)
-        .unwrap();
+    let decoded =
+        crate::agents::deadline::decode(claude, source("02-PreToolUse.json"), None).unwrap();
     assert_eq!(decoded.deadline.agent, "vscode");
     assert_eq!(decoded.deadline.wait, std::time::Duration::from_secs(30));
 }
