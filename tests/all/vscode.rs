@@ -8,31 +8,14 @@ use std::path::PathBuf;
 
 use serde_json::{json, Value};
 
-use crate::util::{command, fixtures, hooks, Ran, TempProject};
+use crate::util::{fixtures, runs, Ran, TempProject};
 
 /// A trusted project whose one PreToolUse hook, matched to `Bash`, counts
-/// its runs (one line each in `<tmp>/count`) and denies.
+/// its runs and denies.
 fn guarded() -> (TempProject, PathBuf) {
     let p = TempProject::new();
-    let count = p.tmp().join("count");
-    let script = p.script(
-        "guard.sh",
-        &format!(
-            "echo run >> '{}'\necho '{{\"hookSpecificOutput\":{{\"hookEventName\":\"PreToolUse\",\"permissionDecision\":\"deny\",\"permissionDecisionReason\":\"BLOCKED rm\"}}}}'",
-            count.display()
-        ),
-    );
-    p.project_hooks(&hooks(
-        "PreToolUse",
-        "Bash",
-        json!([command(&script.display().to_string())]),
-    ));
-    p.trust();
+    let count = p.counting_deny("Bash", "BLOCKED rm");
     (p, count)
-}
-
-fn runs(count: &PathBuf) -> usize {
-    std::fs::read_to_string(count).map_or(0, |s| s.lines().count())
 }
 
 fn install(p: &TempProject, agent: &str) {

@@ -30,6 +30,13 @@ fn through(entry: &dyn Agent, file: &str) -> Event {
         .unwrap_or_else(|e| panic!("{file} through {}: {e}", entry.id()))
 }
 
+/// The tool input of the PreToolUse in `file`, checking that it is `tool`.
+fn tool_call(file: &str, tool: &str) -> Value {
+    let ev = through(&VsCode, file);
+    assert_eq!(ev.tool_name(), Some(tool), "{file}");
+    ev.tool_input().unwrap().clone()
+}
+
 #[test]
 fn session_start_is_decoded_with_its_source() {
     let ev = through(&VsCode, "00-SessionStart.json");
@@ -99,15 +106,11 @@ fn run_in_terminal_is_bash_and_a_deny_is_hook_specific() {
 
 #[test]
 fn file_tools_are_write_edit_and_multi_edit() {
-    let ev = through(&VsCode, "03-PreToolUse.json");
-    assert_eq!(ev.tool_name(), Some("Write"));
-    let args = ev.tool_input().unwrap();
+    let args = tool_call("03-PreToolUse.json", "Write");
     assert_eq!(args["file_path"], "/home/dev/work/app/NOTES.md");
     assert_eq!(args["content"], "# Notes\n");
 
-    let ev = through(&VsCode, "05-PreToolUse.json");
-    assert_eq!(ev.tool_name(), Some("Edit"));
-    let args = ev.tool_input().unwrap();
+    let args = tool_call("05-PreToolUse.json", "Edit");
     assert_eq!(args["file_path"], "/home/dev/work/app/src/main.ts");
     assert_eq!(args["old_string"], "const port = 3000;");
     assert_eq!(
@@ -115,9 +118,7 @@ fn file_tools_are_write_edit_and_multi_edit() {
         "const port = Number(process.env.PORT ?? 3000);"
     );
 
-    let ev = through(&VsCode, "06-PreToolUse.json");
-    assert_eq!(ev.tool_name(), Some("MultiEdit"));
-    let args = ev.tool_input().unwrap();
+    let args = tool_call("06-PreToolUse.json", "MultiEdit");
     assert_eq!(args["file_path"], "/home/dev/work/app/src/util.ts");
     assert_eq!(
         args["file_paths"],
@@ -154,24 +155,18 @@ fn apply_patch_is_read_as_codex_reads_it() {
 
 #[test]
 fn read_fetch_search_and_notebook_take_claude_s_parameters() {
-    let read = through(&VsCode, "08-PreToolUse.json");
-    assert_eq!(read.tool_name(), Some("Read"));
-    let args = read.tool_input().unwrap();
+    let args = tool_call("08-PreToolUse.json", "Read");
     assert_eq!(args["file_path"], "/home/dev/work/app/.env");
     assert_eq!(
         (args["offset"].as_u64(), args["limit"].as_u64()),
         (Some(1), Some(40))
     );
 
-    let fetch = through(&VsCode, "09-PreToolUse.json");
-    assert_eq!(fetch.tool_name(), Some("WebFetch"));
-    let args = fetch.tool_input().unwrap();
+    let args = tool_call("09-PreToolUse.json", "WebFetch");
     assert_eq!(args["url"], "https://example.com/docs/config");
     assert_eq!(args["prompt"], "PORT variable");
 
-    let grep = through(&VsCode, "10-PreToolUse.json");
-    assert_eq!(grep.tool_name(), Some("Grep"));
-    let args = grep.tool_input().unwrap();
+    let args = tool_call("10-PreToolUse.json", "Grep");
     assert_eq!(
         (&args["pattern"], &args["glob"]),
         (&json!("process\\.env"), &json!("src/**/*.ts"))
@@ -181,9 +176,7 @@ fn read_fetch_search_and_notebook_take_claude_s_parameters() {
     assert_eq!(glob.tool_name(), Some("Glob"));
     assert_eq!(glob.tool_input().unwrap()["pattern"], "**/*.test.ts");
 
-    let nb = through(&VsCode, "12-PreToolUse.json");
-    assert_eq!(nb.tool_name(), Some("NotebookEdit"));
-    let args = nb.tool_input().unwrap();
+    let args = tool_call("12-PreToolUse.json", "NotebookEdit");
     assert_eq!(args["notebook_path"], "/home/dev/work/app/analysis.ipynb");
     assert_eq!(args["cell_id"], "#VSC-1a2b3c4d");
     assert_eq!(args["new_source"], "print(df.head())");
@@ -198,9 +191,7 @@ fn mcp_tools_and_subagents_take_claude_s_names() {
     assert_eq!(mcp_name("mcp__x"), None);
     assert_eq!(mcp_name("read_file"), None);
 
-    let task = through(&VsCode, "14-PreToolUse.json");
-    assert_eq!(task.tool_name(), Some("Agent"));
-    let args = task.tool_input().unwrap();
+    let args = tool_call("14-PreToolUse.json", "Agent");
     assert_eq!(args["prompt"], "Find where PORT is read");
     assert_eq!(args["subagent_type"], "Plan");
 }

@@ -171,7 +171,9 @@ pub fn entry_steps_aside(
 /// For `run`: takes out of `config` the command hooks selected for `event`
 /// that `agent`'s own native files (the project's at `root`, and with `env`
 /// the user's) run for this event already, returning one note per hook
-/// taken out.
+/// taken out. First, an event another agent sent through `agent`'s entry
+/// that an entry it prefers runs ([`entry_steps_aside`]) loses all its hooks
+/// here, with that one note.
 ///
 /// Cheap: nothing is read unless a command hook is selected; then at most
 /// the agent's few native files, each bounded.
