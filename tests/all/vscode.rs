@@ -8,7 +8,7 @@ use std::path::PathBuf;
 
 use serde_json::{json, Value};
 
-use crate::util::{fixtures, runs, Ran, TempProject};
+use crate::util::{command, fixtures, runs, Ran, TempProject};
 
 /// A trusted project whose one PreToolUse hook, matched to `Bash`, counts
 /// its runs and denies.
@@ -110,6 +110,27 @@ fn the_same_hook_reached_through_three_entries_runs_once() {
         "deny"
     );
     assert_eq!(runs(&count), 3);
+}
+
+#[test]
+fn an_event_vs_code_does_not_call_copilot_s_entry_for_runs_through_claude_s() {
+    // VS Code reads Copilot's `userPromptSubmitted` as `UserPromptSubmitted`,
+    // not one of its events: only Claude's entry gets its prompts.
+    let p = TempProject::new();
+    p.project_hooks(&json!({"hooks": {"UserPromptSubmit": [{"hooks": [command(
+        "echo '{\"decision\":\"block\",\"reason\":\"no prompts\"}'"
+    )]}]}}));
+    p.trust();
+    install(&p, "claude");
+    install(&p, "copilot");
+    let prompt = payload(&p, "01-UserPromptSubmit.json");
+    let ran = run_entry(&p, "claude", &prompt);
+    assert_eq!(
+        ran.json(),
+        json!({"decision":"block","reason":"no prompts"}),
+        "{}",
+        ran.stderr()
+    );
 }
 
 #[test]

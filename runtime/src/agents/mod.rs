@@ -503,6 +503,24 @@ pub fn preferred_entry(
         .find(|a| installed(*a))
 }
 
+/// Whether `guest`, running another agent's entry registered under that
+/// agent's native event name `native`, calls it for `event`: the name as
+/// it is, or with its first letter capitalized (VS Code reads Copilot CLI's
+/// `preToolUse` as its `PreToolUse`, and has no `UserPromptSubmitted`).
+pub fn calls_entry_for(guest: &dyn Agent, native: &str, event: EventName) -> bool {
+    let mut chars = native.chars();
+    let capitalized: String = chars
+        .next()
+        .map(|c| c.to_uppercase().chain(chars).collect())
+        .unwrap_or_default();
+    [native, capitalized.as_str()].iter().any(|name| {
+        guest
+            .table()
+            .resolve(name)
+            .is_some_and(|row| row.canonical == event)
+    })
+}
+
 /// What an agent that reads `.agents/hooks.json` natively does with one
 /// ([`Agent::reads_hooks_file`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

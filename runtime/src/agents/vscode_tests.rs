@@ -389,3 +389,31 @@ fn its_transcript_is_read_in_copilot_s_event_format() {
     assert!(text.contains("\"Bash\""), "tool names are Claude's: {text}");
     assert!(text.contains("done"), "{text}");
 }
+
+#[test]
+fn vs_code_calls_copilot_s_entries_only_under_its_own_event_names() {
+    use crate::agents::calls_entry_for;
+    let vscode = find("vscode").unwrap();
+    assert!(calls_entry_for(vscode, "preToolUse", EventName::PreToolUse));
+    assert!(calls_entry_for(vscode, "PreToolUse", EventName::PreToolUse));
+    assert!(calls_entry_for(
+        vscode,
+        "subagentStop",
+        EventName::SubagentStop
+    ));
+    // Copilot's names that are not VS Code's once capitalized.
+    assert!(!calls_entry_for(
+        vscode,
+        "userPromptSubmitted",
+        EventName::UserPromptSubmit
+    ));
+    assert!(!calls_entry_for(vscode, "agentStop", EventName::Stop));
+    assert!(!calls_entry_for(
+        vscode,
+        "preToolUse",
+        EventName::PostToolUse
+    ));
+    assert!(!calls_entry_for(vscode, "", EventName::Stop));
+    // Copilot CLI calls VS Code's Claude-named entries.
+    assert!(calls_entry_for(&copilot::Copilot, "Stop", EventName::Stop));
+}

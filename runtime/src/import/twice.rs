@@ -17,7 +17,7 @@ use super::plan::shorten;
 use super::{native_files, normalise, show};
 use crate::agents::Agent;
 use crate::config::{Config, Handler, HandlerKind, Scope};
-use crate::install::{is_installed, Env};
+use crate::install::{installed_events, Env};
 use crate::protocol::{one_line, Event, EventName, Note, NoteKind};
 use crate::select::{select, Matcher};
 
@@ -130,9 +130,9 @@ pub fn command_of(h: &Handler) -> Option<&str> {
 
 /// For an event another agent sent through `agent`'s entry (VS Code's
 /// through Claude's or Copilot's, [`crate::agents::Visits`]): when an entry
-/// that agent prefers is installed, at the project's `root` or (with `env`)
-/// for the user, that entry runs the event, so this one takes every hook of
-/// the event out of `config` and says so in one note.
+/// that agent prefers is installed for this event, at the project's `root`
+/// or (with `env`) for the user, that entry runs the event, so this one
+/// takes every hook of the event out of `config` and says so in one note.
 ///
 /// Cheap: nothing is read unless the event came from another agent and a
 /// hook is selected; then at most the preferred entries' few small files.
@@ -150,10 +150,17 @@ pub fn entry_steps_aside(
     if select(&config.handlers, event).is_empty() {
         return None;
     }
+    // Installed with an entry the guest calls for this event: VS Code does
+    // not call Copilot's `userPromptSubmitted`, so Claude's entry keeps it.
     let no_home = Env::with_home("");
+    let calls_here = |a: &dyn Agent, scope: Scope, base: &Path, env: &Env| {
+        installed_events(a, scope, base, env)
+            .iter()
+            .any(|native| crate::agents::calls_entry_for(guest, native, event.name()))
+    };
     let installed = |a: &dyn Agent| {
-        root.is_some_and(|r| is_installed(a, Scope::Project, r, env.unwrap_or(&no_home)))
-            || env.is_some_and(|e| is_installed(a, Scope::User, Path::new(""), e))
+        root.is_some_and(|r| calls_here(a, Scope::Project, r, env.unwrap_or(&no_home)))
+            || env.is_some_and(|e| calls_here(a, Scope::User, Path::new(""), e))
     };
     let runner = crate::agents::preferred_entry(guest, agent, installed)?;
     config.handlers.retain(|h| h.event != event.name());
