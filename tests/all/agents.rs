@@ -134,6 +134,7 @@ fn agents_prints_the_capability_table() {
         "codex",
         "gemini",
         "copilot",
+        "vscode",
         "qwen",
         "cursor",
         "windsurf",

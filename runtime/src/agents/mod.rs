@@ -75,6 +75,8 @@
 //! - an `Info` (`agents/info.rs`): id, display name, `&TABLE`, `&INSTALL`, and where the agent
 //!   differs from the defaults, its deadline (how long it waits for a hook),
 //!   the other agent whose hooks it also runs (Copilot, Cursor and Devin run
+//!   Claude's), the agents whose agenthooks entries it runs too with payloads
+//!   told apart by their shape ([`Visits`]: VS Code runs Copilot's and
 //!   Claude's), the payload keys that name its event, and where its users
 //!   keep hooks of their own when that is not the install file, with the
 //!   variables its hooks get ([`NativeHooks`], what `agenthooks import`
