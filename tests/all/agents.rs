@@ -18,7 +18,7 @@ printf '%s' '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDeci
 fn native_deny(agent: &str) -> (i32, Value) {
     let deny = match agent {
         "claude" | "codex" | "qwen" | "crush" | "auggie" | "factory" | "qoder" | "devin"
-        | "sema" => {
+        | "sema" | "vscode" => {
             json!({"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"BLOCKED rm"}})
         }
         "gemini" | "antigravity" => json!({"decision":"deny","reason":"BLOCKED rm"}),
@@ -134,6 +134,7 @@ fn agents_prints_the_capability_table() {
         "codex",
         "gemini",
         "copilot",
+        "vscode",
         "qwen",
         "cursor",
         "windsurf",

@@ -7,26 +7,13 @@ use std::path::PathBuf;
 
 use serde_json::Value;
 
-use crate::util::{command, fixtures, hooks, Ran, TempProject};
+use crate::util::{fixtures, runs, Ran, TempProject};
 
 /// A project whose one PreToolUse hook counts its runs (one line each in
 /// `<tmp>/count`) and denies, trusted, with the Claude entry installed.
 fn counting_project() -> (TempProject, PathBuf) {
     let p = TempProject::new();
-    let count = p.tmp().join("count");
-    let script = p.script(
-        "count.sh",
-        &format!(
-            "echo run >> '{}'\necho '{{\"hookSpecificOutput\":{{\"hookEventName\":\"PreToolUse\",\"permissionDecision\":\"deny\",\"permissionDecisionReason\":\"counted\"}}}}'",
-            count.display()
-        ),
-    );
-    p.project_hooks(&hooks(
-        "PreToolUse",
-        "*",
-        serde_json::json!([command(&script.display().to_string())]),
-    ));
-    p.trust();
+    let count = p.counting_deny("*", "counted");
     install(&p, &["claude"]);
     (p, count)
 }
@@ -34,10 +21,6 @@ fn counting_project() -> (TempProject, PathBuf) {
 fn install(p: &TempProject, args: &[&str]) {
     let ran = p.output(p.cmd([&["install"], args].concat()), "");
     assert_eq!(ran.code(), 0, "{}", ran.stderr());
-}
-
-fn runs(count: &PathBuf) -> usize {
-    std::fs::read_to_string(count).map_or(0, |s| s.lines().count())
 }
 
 /// The PreToolUse payload Copilot CLI 1.0.102 sent to a Claude-format entry,

@@ -119,6 +119,13 @@ pub(crate) fn existing(agent: &str) -> (Vec<(&'static str, String)>, &'static st
             )],
             "./scripts/audit.sh",
         ),
+        "vscode" => (
+            vec![(
+                ".github/hooks/format.json",
+                "{\n  \"hooks\": {\n    \"PostToolUse\": [\n      {\n        \"type\": \"command\",\n        \"command\": \"npx prettier --write \\\"$TOOL_INPUT_FILE_PATH\\\"\",\n        \"timeout\": 30\n      }\n    ]\n  }\n}\n".to_string(),
+            )],
+            "npx prettier --write",
+        ),
         "cursor" => (
             vec![(
                 ".cursor/hooks.json",

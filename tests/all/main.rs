@@ -45,5 +45,6 @@ mod system;
 mod transcript;
 mod trust;
 mod util;
+mod vscode;
 mod wasm;
 mod wiring;

@@ -157,6 +157,25 @@ impl TempProject {
         path
     }
 
+    /// A trusted PreToolUse hook matched to `matcher` that appends one line
+    /// to `<tmp>/count` each time it runs and denies with `reason`; returns
+    /// the count file's path (read it with [`runs`]).
+    pub fn counting_deny(&self, matcher: &str, reason: &str) -> PathBuf {
+        let count = self.tmp().join("count");
+        let deny = json!({"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":reason}});
+        let script = self.script(
+            "count.sh",
+            &format!("echo run >> '{}'\necho '{deny}'", count.display()),
+        );
+        self.project_hooks(&hooks(
+            "PreToolUse",
+            matcher,
+            json!([command(&script.display().to_string())]),
+        ));
+        self.trust();
+        count
+    }
+
     /// Write `<project>/.agents/hooks.json`.
     pub fn project_hooks(&self, config: &Value) {
         self.write(".agents/hooks.json", pretty(config));
@@ -321,6 +340,11 @@ impl TempProject {
     pub fn tmp(&self) -> &Path {
         self.dir.path()
     }
+}
+
+/// How many times a [`TempProject::counting_deny`] hook ran.
+pub fn runs(count: &Path) -> usize {
+    std::fs::read_to_string(count).map_or(0, |s| s.lines().count())
 }
 
 /// `{"hooks": {EVENT: [{"matcher": MATCHER, "hooks": HANDLERS}]}}`.

@@ -576,6 +576,10 @@ class Run:
         u = (upd[0].get("tool_input") or {}) if upd else {}
         with open(existing) as f:
             now = f.read()
+        written = None
+        if os.path.exists(added):
+            with open(added) as f:
+                written = f.read()
         return [
             ("the agent exited 0", self.agent_rc == 0, "agent exit %s" % (self.agent_rc,)),
             ("the patches were applied", os.path.exists(added) and PATCH_NEW in now,
@@ -585,6 +589,11 @@ class Run:
              and PATCH_ADDED in (a.get("content") or ""),
              "%d events; tool_name=%r file_path=%r content=%r" % (
                  len(add), add[0].get("tool_name") if add else None, a.get("file_path"), a.get("content"))),
+            # Codex writes each `+` line with its newline: the hook's content
+            # is that file, to the byte.
+            ("the added file's content is the file Codex wrote",
+             written is not None and a.get("content") == written,
+             "content=%r file=%r" % (a.get("content"), written)),
             ("the hook saw the update as Edit, absolute path, old_string/new_string",
              bool(upd) and upd[0].get("tool_name") == "Edit" and u.get("file_path") == existing
              and PATCH_OLD in (u.get("old_string") or "") and PATCH_NEW in (u.get("new_string") or ""),

@@ -198,7 +198,7 @@ impl Agent for Claude {
         &INFO
     }
 
-    fn decode(&self, input: Value, event: Option<&str>) -> Result<Event, DecodeError> {
+    fn decode_own(&self, input: Value, event: Option<&str>) -> Result<Event, DecodeError> {
         let name = event
             .map(str::parse::<EventName>)
             .transpose()
@@ -206,7 +206,7 @@ impl Agent for Claude {
         Ok(Event::new(input, name, self.id())?)
     }
 
-    fn encode(&self, _event: &Event, answer: &Answer) -> Native {
+    fn encode_own(&self, _event: &Event, answer: &Answer) -> Native {
         let stdout = if answer.is_empty() {
             String::new()
         } else {

@@ -25,9 +25,10 @@
 //! - a patch that only adds files is `Write`, anything else `Edit` (Codex
 //!   itself matches both names against apply_patch);
 //! - the fields describe the **first file**: an added file's `content` is
-//!   its `+` lines (and, under `Edit`, its `new_string`, from an empty
-//!   `old_string`); an update's `old_string`/`new_string` are its hunk's
-//!   lines, and with several hunks every hunk's lines one after another,
+//!   its `+` lines, each ending in a newline as in the file Codex writes
+//!   (and, under `Edit`, its `new_string`, from an empty `old_string`); an
+//!   update's `old_string`/`new_string` are its hunk's lines, each with its
+//!   line end, and with several hunks every hunk's lines one after another,
 //!   each hunk also under `edits` (Claude's MultiEdit shape) so a content
 //!   check sees all the new text; a deletion has neither;
 //! - a patch of several files: `file_paths` lists all of them and `files`
@@ -73,16 +74,14 @@ impl FilePatch {
         }
         match self.action {
             "add" => {
-                let content = self.added.join("\n");
-                out.insert("content".into(), json!(content));
+                out.insert("content".into(), json!(with_line_ends(&self.added)));
             }
             "update" if !self.hunks.is_empty() => {
                 let join = |old: bool| {
                     self.hunks
                         .iter()
-                        .map(|(o, n)| if old { o } else { n }.join("\n"))
-                        .collect::<Vec<_>>()
-                        .join("\n")
+                        .map(|(o, n)| with_line_ends(if old { o } else { n }))
+                        .collect::<String>()
                 };
                 out.insert("old_string".into(), json!(join(true)));
                 out.insert("new_string".into(), json!(join(false)));
@@ -91,7 +90,7 @@ impl FilePatch {
                         .hunks
                         .iter()
                         .map(|(old, new)| {
-                            json!({"old_string": old.join("\n"), "new_string": new.join("\n")})
+                            json!({"old_string": with_line_ends(old), "new_string": with_line_ends(new)})
                         })
                         .collect();
                     out.insert("edits".into(), Value::Array(edits));
@@ -101,6 +100,13 @@ impl FilePatch {
         }
         out
     }
+}
+
+/// `lines` as the text Codex writes for them: each line followed by a
+/// newline (its parser builds an added file's contents so, and applies a
+/// hunk's lines as whole lines), so a hook sees the file's last newline.
+fn with_line_ends(lines: &[String]) -> String {
+    lines.iter().map(|l| format!("{l}\n")).collect()
 }
 
 /// The files of `patch`, in order; lines outside a file are ignored.

@@ -206,7 +206,8 @@ fn an_added_file_has_its_absolute_path_and_its_content() {
     assert_eq!(ev.tool_name(), Some("Write"));
     let input = ev.tool_input().unwrap();
     assert_eq!(input["file_path"], "/w/web/app.js");
-    assert_eq!(input["content"], "el.innerHTML = x;\neval(y)");
+    // Each `+` line ends in a newline, as in the file Codex writes.
+    assert_eq!(input["content"], "el.innerHTML = x;\neval(y)\n");
     assert_eq!(input["file_paths"], json!(["/w/web/app.js"]));
     assert!(input.get("files").is_none());
     // And what Claude's tool_response would say after it.
@@ -215,7 +216,7 @@ fn an_added_file_has_its_absolute_path_and_its_content() {
         json!({"cwd":"/w","hook_event_name":"PostToolUse","tool_name":"apply_patch","tool_input":{"command":"*** Begin Patch\n*** Add File: /abs/a.txt\n+hi\n*** End Patch"},"tool_response":"Success"}),
     );
     assert_eq!(post.input()["tool_response"]["filePath"], "/abs/a.txt");
-    assert_eq!(post.input()["tool_response"]["content"], "hi");
+    assert_eq!(post.input()["tool_response"]["content"], "hi\n");
 }
 
 #[test]
@@ -225,8 +226,8 @@ fn a_single_hunk_update_has_old_and_new_strings() {
     assert_eq!(ev.tool_name(), Some("Edit"));
     let input = ev.tool_input().unwrap();
     assert_eq!(input["file_path"], "/w/src/a.rs");
-    assert_eq!(input["old_string"], "let a = 1;\nlet b = 2;");
-    assert_eq!(input["new_string"], "let a = 1;\nlet b = eval(3);");
+    assert_eq!(input["old_string"], "let a = 1;\nlet b = 2;\n");
+    assert_eq!(input["new_string"], "let a = 1;\nlet b = eval(3);\n");
     assert!(input.get("edits").is_none());
     assert_eq!(input["command"], patch, "the patch stays to be rewritten");
 }
@@ -239,12 +240,12 @@ fn several_hunks_and_several_files_keep_every_change_visible() {
     let input = ev.tool_input().unwrap();
     assert_eq!(input["file_path"], "/w/a.py");
     assert_eq!(
-        input["new_string"], "x = 2\n    eval(s)",
+        input["new_string"], "x = 2\n    eval(s)\n",
         "every hunk's new text"
     );
     assert_eq!(
         input["edits"],
-        json!([{"old_string":"x = 1","new_string":"x = 2"},{"old_string":"    pass","new_string":"    eval(s)"}])
+        json!([{"old_string":"x = 1\n","new_string":"x = 2\n"},{"old_string":"    pass\n","new_string":"    eval(s)\n"}])
     );
     assert_eq!(
         input["file_paths"],
@@ -254,11 +255,11 @@ fn several_hunks_and_several_files_keep_every_change_visible() {
     assert_eq!(files.len(), 4);
     assert_eq!(
         files[1],
-        json!({"file_path":"/w/b.py","action":"update","move_path":"/w/c.py","old_string":"old","new_string":"new"})
+        json!({"file_path":"/w/b.py","action":"update","move_path":"/w/c.py","old_string":"old\n","new_string":"new\n"})
     );
     assert_eq!(
         files[2],
-        json!({"file_path":"/w/d.txt","action":"add","content":"hello"})
+        json!({"file_path":"/w/d.txt","action":"add","content":"hello\n"})
     );
     assert_eq!(files[3], json!({"file_path":"/w/e.txt","action":"delete"}));
     // A patch whose first file is added, among updates: an edit from nothing.
@@ -269,7 +270,7 @@ fn several_hunks_and_several_files_keep_every_change_visible() {
     let input = ev.tool_input().unwrap();
     assert_eq!(
         (&input["old_string"], &input["new_string"]),
-        (&json!(""), &json!("new"))
+        (&json!(""), &json!("new\n"))
     );
 }
 
@@ -315,12 +316,13 @@ fn assert_add_and_update(add: &Event, update: &Event) {
     assert_eq!(add.tool_name(), Some("Write"));
     let a = add.tool_input().unwrap();
     assert_eq!(a["file_path"], json!(format!("{WORK}/patched-new.txt")));
-    assert_eq!(a["content"], json!("PATCH-ADDED-E2E new file"));
+    // The file Codex wrote ends with its newline; so does the content.
+    assert_eq!(a["content"], json!("PATCH-ADDED-E2E new file\n"));
     assert_eq!(update.tool_name(), Some("Edit"));
     let u = update.tool_input().unwrap();
     assert_eq!(u["file_path"], json!(format!("{WORK}/existing.txt")));
-    assert_eq!(u["old_string"], json!("old line of the existing file"));
-    assert_eq!(u["new_string"], json!("PATCH-UPDATED-E2E new line"));
+    assert_eq!(u["old_string"], json!("old line of the existing file\n"));
+    assert_eq!(u["new_string"], json!("PATCH-UPDATED-E2E new line\n"));
 }
 
 #[test]

@@ -91,6 +91,12 @@ static INFO: Info = Info::new("copilot", "GitHub Copilot CLI", &TABLE, &INSTALL)
         when: None,
     })
     .with_names(&["hookName", "hook_event_name"])
+    // VS Code's own entry is in `.github/hooks`, which Copilot CLI reads too.
+    .with_visits(super::Visits {
+        entries: &["vscode"],
+        recognise: |_| is_copilot_cli(),
+        when: "it reads every `.github/hooks/*.json`",
+    })
     .with_native_hooks(
         super::NativeHooks::INSTALLED
             .in_files(
@@ -104,6 +110,12 @@ static INFO: Info = Info::new("copilot", "GitHub Copilot CLI", &TABLE, &INSTALL)
                 r"GitHub\Copilot\policy.d\*.json",
             )),
     );
+
+/// Whether this process is a hook Copilot CLI runs: it sets `COPILOT_CLI`
+/// for every hook, its own entries' and the others it reads.
+pub fn is_copilot_cli() -> bool {
+    std::env::var_os("COPILOT_CLI").is_some_and(|v| !v.is_empty())
+}
 
 impl Agent for Copilot {
     fn info(&self) -> &Info {

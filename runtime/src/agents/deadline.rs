@@ -126,7 +126,10 @@ pub fn decode(
     event: Option<&str>,
 ) -> Result<Decoded, DecodeError> {
     let event = agent.decode(input, event)?;
-    let deadline = EventDeadline::of(agent, event.name());
+    // Another agent's payload through this agent's entry (VS Code's through
+    // Claude's) is under that agent's deadline.
+    let waiting = super::find(event.harness()).unwrap_or(agent);
+    let deadline = EventDeadline::of(waiting, event.name());
     Ok(Decoded { event, deadline })
 }
 

@@ -3,7 +3,7 @@
 
 use super::deadline;
 use super::transcript::TranscriptShape;
-use super::{AlsoRuns, InstallSpec, NativeHooks, Table};
+use super::{AlsoRuns, InstallSpec, NativeHooks, Table, Visits};
 
 /// What an agent states about itself as data: everything the trait's
 /// accessors return, one `static` (or field) per agent, so that an agent
@@ -22,6 +22,8 @@ pub struct Info {
     pub deadline: deadline::Deadline,
     /// [`Agent::also_runs`](super::Agent::also_runs).
     pub also_runs: Option<AlsoRuns>,
+    /// [`Agent::visits`](super::Agent::visits).
+    pub visits: Option<Visits>,
     /// The payload keys that may name the event, in order, for the default
     /// [`Agent::decode`](super::Agent::decode) (`--event`, which `install` always writes, comes
     /// first anyway).
@@ -49,6 +51,7 @@ impl Info {
             install,
             deadline: deadline::UNVERIFIED,
             also_runs: None,
+            visits: None,
             names: &["hook_event_name"],
             native_hooks: NativeHooks::INSTALLED,
             transcript: TranscriptShape::Unknown,
@@ -76,6 +79,14 @@ impl Info {
     /// The same agent, naming the event by the first of `names` present.
     pub const fn with_names(self, names: &'static [&'static str]) -> Info {
         Info { names, ..self }
+    }
+
+    /// The same agent, running the agenthooks entries `visits` names too.
+    pub const fn with_visits(self, visits: Visits) -> Info {
+        Info {
+            visits: Some(visits),
+            ..self
+        }
     }
 
     /// The same agent, running `also`'s hooks too.

@@ -75,6 +75,8 @@
 //! - an `Info` (`agents/info.rs`): id, display name, `&TABLE`, `&INSTALL`, and where the agent
 //!   differs from the defaults, its deadline (how long it waits for a hook),
 //!   the other agent whose hooks it also runs (Copilot, Cursor and Devin run
+//!   Claude's), the agents whose agenthooks entries it runs too with payloads
+//!   told apart by their shape ([`Visits`]: VS Code runs Copilot's and
 //!   Claude's), the payload keys that name its event, and where its users
 //!   keep hooks of their own when that is not the install file, with the
 //!   variables its hooks get ([`NativeHooks`], what `agenthooks import`
@@ -142,6 +144,7 @@ mod tables {
     include!(concat!(env!("OUT_DIR"), "/agent_tables.rs"));
 }
 pub mod transcript;
+pub mod vscode;
 pub mod windsurf;
 
 pub use claude_json::{ClaudeLike, Dialect};
@@ -321,6 +324,13 @@ pub trait Agent: Sync + Send {
     }
 
     #[doc(hidden)]
+    /// Other agents' agenthooks entries this agent runs too, and how its
+    /// payloads are told apart there (see [`Visits`]); `None` for most.
+    fn visits(&self) -> Option<Visits> {
+        self.info().visits
+    }
+
+    #[doc(hidden)]
     /// Where the agent's users keep their own hooks and the variables its
     /// hooks get (what `agenthooks import` reads, see [`native_hooks`]).
     fn native_hooks(&self) -> NativeHooks {
@@ -351,13 +361,29 @@ pub trait Agent: Sync + Send {
     /// Native input → canonical event. `event` is the `--event` argument, native
     /// or canonical spelling, for agents whose payload does not name the event.
     ///
-    /// [`start_decode`] with the agent's `Info::names`, [`Agent::reshape`],
-    /// then [`finish_decode`].
+    /// A payload of another agent that runs this agent's entries too
+    /// ([`visitor`]: VS Code's, through Claude's or Copilot's) is decoded as
+    /// that agent's (its event named by its payload), so the event's
+    /// `harness` names it and [`Agent::encode`] answers in its dialect.
+    /// Otherwise [`Agent::decode_own`].
     ///
     /// # Errors
     /// When the payload cannot be read as this agent's input, or its event has
     /// no canonical equivalent ([`DecodeError::UnmappedEvent`]).
     fn decode(&self, input: Value, event: Option<&str>) -> Result<Event, DecodeError> {
+        match visitor(self.id(), &input) {
+            Some(guest) => guest.decode_own(input, None),
+            None => self.decode_own(input, event),
+        }
+    }
+
+    #[doc(hidden)]
+    /// This agent's own payload → canonical event: [`start_decode`] with the
+    /// agent's `Info::names`, [`Agent::reshape`], then [`finish_decode`].
+    ///
+    /// # Errors
+    /// As [`Agent::decode`].
+    fn decode_own(&self, input: Value, event: Option<&str>) -> Result<Event, DecodeError> {
         let info = self.info();
         let (mut input, row) = start_decode(info.id, info.table, input, event, info.names)?;
         self.reshape(row, &mut input);
@@ -373,8 +399,18 @@ pub trait Agent: Sync + Send {
     }
 
     /// Aggregated answer → what this agent acts on, with a note for each part
-    /// it cannot do: [`intent_for`], then [`Agent::write`].
+    /// it cannot do: [`Agent::encode_own`], or, for an event another agent
+    /// sent through this agent's entry ([`Agent::decode`]), that agent's.
     fn encode(&self, event: &Event, answer: &Answer) -> Native {
+        match find(event.harness()).filter(|guest| is_visitor_of(*guest, self.id())) {
+            Some(guest) => guest.encode_own(event, answer),
+            None => self.encode_own(event, answer),
+        }
+    }
+
+    #[doc(hidden)]
+    /// This agent's answer: [`intent_for`], then [`Agent::write`].
+    fn encode_own(&self, event: &Event, answer: &Answer) -> Native {
         match intent_for(self, event, answer) {
             Ok((row, intent)) => self.write(event, row, intent),
             Err(native) => native,
@@ -416,6 +452,77 @@ pub trait Agent: Sync + Send {
     }
 }
 
+/// Other agents' agenthooks entries an agent runs as well as its own (VS
+/// Code's Local harness runs Claude Code's and Copilot CLI's), where its
+/// payloads are told apart by what they hold rather than by a variable
+/// (unlike [`AlsoRuns`]): decoded and answered as its own there
+/// ([`Agent::decode`], [`Agent::encode`]), and run through one entry only
+/// ([`preferred_entry`]).
+#[derive(Debug, Clone, Copy)]
+pub struct Visits {
+    /// The ids of the agents whose entries it runs, in the order of
+    /// preference for the one entry that runs its events (its own entry
+    /// comes before them all).
+    pub entries: &'static [&'static str],
+    /// Whether a payload that arrived through one of those entries is this
+    /// agent's.
+    pub recognise: fn(&Map<String, Value>) -> bool,
+    /// When it runs them, for `check` (VS Code: by default, a setting).
+    pub when: &'static str,
+}
+
+/// The agent whose payload `input` is, when that agent runs the entries of
+/// `entry` (an agent id) too and recognises `input` as its own ([`Visits`]).
+pub fn visitor(entry: &str, input: &Value) -> Option<&'static dyn Agent> {
+    let input = input.as_object()?;
+    AGENTS.iter().copied().find(|guest| {
+        guest.id() != entry
+            && guest
+                .visits()
+                .is_some_and(|v| v.entries.contains(&entry) && (v.recognise)(input))
+    })
+}
+
+/// Whether `guest` runs the entries of the agent `entry` ([`Visits`]).
+fn is_visitor_of(guest: &dyn Agent, entry: &str) -> bool {
+    guest.id() != entry && guest.visits().is_some_and(|v| v.entries.contains(&entry))
+}
+
+/// For an event `guest` sent through `entry`'s agenthooks entry: the entry
+/// that runs it instead, when one `guest` prefers is `installed` (its own,
+/// then its [`Visits::entries`] in order), so each hook runs once however
+/// many of those entries are installed. `None`: `entry`'s runs it.
+pub fn preferred_entry(
+    guest: &'static dyn Agent,
+    entry: &dyn Agent,
+    installed: impl Fn(&dyn Agent) -> bool,
+) -> Option<&'static dyn Agent> {
+    let visits = guest.visits().filter(|_| guest.id() != entry.id())?;
+    std::iter::once(guest.id())
+        .chain(visits.entries.iter().copied())
+        .take_while(|id| *id != entry.id())
+        .filter_map(find)
+        .find(|a| installed(*a))
+}
+
+/// Whether `guest`, running another agent's entry registered under that
+/// agent's native event name `native`, calls it for `event`: the name as
+/// it is, or with its first letter capitalized (VS Code reads Copilot CLI's
+/// `preToolUse` as its `PreToolUse`, and has no `UserPromptSubmitted`).
+pub fn calls_entry_for(guest: &dyn Agent, native: &str, event: EventName) -> bool {
+    let mut chars = native.chars();
+    let capitalized: String = chars
+        .next()
+        .map(|c| c.to_uppercase().chain(chars).collect())
+        .unwrap_or_default();
+    [native, capitalized.as_str()].iter().any(|name| {
+        guest
+            .table()
+            .resolve(name)
+            .is_some_and(|row| row.canonical == event)
+    })
+}
+
 /// What an agent that reads `.agents/hooks.json` natively does with one
 /// ([`Agent::reads_hooks_file`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -434,6 +541,7 @@ pub static AGENTS: &[&dyn Agent] = &[
     &codex::Codex,
     &gemini::Gemini,
     &copilot::Copilot,
+    &vscode::VsCode,
     &qwen::AGENT,
     &cursor::Cursor,
     &windsurf::Windsurf,

@@ -571,6 +571,16 @@ fn each_canonical_answer_is_each_agent_s_documented_answer() {
         ("copilot", "agentStop", "stop", "", 0, &[], 1),
         ("copilot", "preToolUse", "none", "", 0, &[], 0),
 
+        ("vscode", "PreToolUse", "deny", HSO_DENY, 0, &[], 0),
+        ("vscode", "PreToolUse", "ask", HSO_ASK, 0, &[], 0),
+        ("vscode", "PreToolUse", "allow", HSO_ALLOW, 0, &[], 0),
+        ("vscode", "PreToolUse", "rewrite", HSO_REWRITE, 0, &[], 0),
+        ("vscode", "SessionStart", "context", SS_CTX, 0, &[], 0),
+        ("vscode", "UserPromptSubmit", "block", BLOCK_NO, 0, &[], 0),
+        ("vscode", "Stop", "keep going", r#"{"hookSpecificOutput":{"hookEventName":"Stop","decision":"block","reason":"again"}}"#, 0, &[], 0),
+        ("vscode", "Stop", "stop", HALT, 0, &[], 0),
+        ("vscode", "PreToolUse", "none", "", 0, &[], 0),
+
         ("qwen", "PreToolUse", "deny", HSO_DENY, 0, &[], 0),
         ("qwen", "PreToolUse", "ask", HSO_ASK, 0, &[], 0),
         ("qwen", "PreToolUse", "allow", HSO_ALLOW, 0, &[], 0),

@@ -180,6 +180,11 @@ pub fn check(root: &Path, env: &Env, trusted: impl Fn(&Handler) -> bool) -> Find
             }
         }
         agent_findings(*agent, &config.handlers, &mut found);
+        for reason in super::findings::also_run_by(*agent) {
+            found
+                .notes
+                .push(format!("{}: {}", agent.display_name(), reason.why()));
+        }
         for plugin in install::plugin_dir::installed(*agent, env) {
             let reason = super::findings::Reason::PluginToo {
                 agent: agent.id(),

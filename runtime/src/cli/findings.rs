@@ -107,6 +107,16 @@ pub enum Reason {
         /// The plugin's root.
         plugin: PathBuf,
     },
+    /// Another agent runs this agent's entries too, with its own payloads
+    /// ([`crate::agents::Visits`]: VS Code's Local harness runs Claude
+    /// Code's and Copilot CLI's): agenthooks answers it there in its own
+    /// dialect and runs each hook once among its entries. Informational.
+    AlsoRunBy {
+        /// The other agent's display name.
+        guest: &'static str,
+        /// When it does.
+        when: &'static str,
+    },
 }
 
 impl Reason {
@@ -125,6 +135,7 @@ impl Reason {
             Reason::StaleWiring { .. } => "stale-wiring",
             Reason::RunsTwice { .. } => "runs-twice",
             Reason::PluginToo { .. } => "plugin-too",
+            Reason::AlsoRunBy { .. } => "also-run-by",
         }
     }
 
@@ -158,6 +169,9 @@ impl Reason {
                 "{agent} also loads the agenthooks plugin `{}`, so it runs every hook twice (once from the plugin, once from the entries)",
                 plugin.display()
             ),
+            Reason::AlsoRunBy { guest, when } => format!(
+                "{guest} also runs these entries ({when}), with its own payloads: agenthooks reads them as {guest}'s, answers in its dialect and runs each hook once among the entries {guest} runs"
+            ),
         }
     }
 
@@ -178,7 +192,7 @@ impl Reason {
             Reason::RunsTwice { agent, flag, .. } => {
                 flag.map(|flag| format!("agenthooks import {agent}{flag} --move"))
             }
-            Reason::PluginToo { .. } => None,
+            Reason::PluginToo { .. } | Reason::AlsoRunBy { .. } => None,
         }
     }
 
@@ -197,6 +211,7 @@ impl Reason {
             (Reason::PluginToo { agent, .. }, None) => format!(
                 "keep one: uninstall the plugin in {agent}, or the entries with `agenthooks uninstall {agent}` (with the scope's flag)"
             ),
+            (Reason::AlsoRunBy { .. }, None) => "nothing to do".to_string(),
             (Reason::RunsTwice { .. }, None) => {
                 "remove it from hooks.json: the machine's file runs it for every project"
                     .to_string()
@@ -209,7 +224,10 @@ impl Reason {
     pub fn stops_it(&self) -> bool {
         !matches!(
             self,
-            Reason::Narrowed { .. } | Reason::NotCompiled | Reason::RunsTwice { .. }
+            Reason::Narrowed { .. }
+                | Reason::NotCompiled
+                | Reason::RunsTwice { .. }
+                | Reason::AlsoRunBy { .. }
         )
     }
 }
@@ -389,6 +407,7 @@ pub fn agents(root: &Path, env: &Env, config: &Config) -> Vec<AgentState> {
                     },
                 }
             }));
+            reasons.extend(also_run_by(agent));
             Some(AgentState {
                 agent,
                 installed,
@@ -396,6 +415,17 @@ pub fn agents(root: &Path, env: &Env, config: &Config) -> Vec<AgentState> {
             })
         })
         .collect()
+}
+
+/// Every other agent that runs `agent`'s entries too ([`Reason::AlsoRunBy`]).
+pub fn also_run_by(agent: &dyn Agent) -> impl Iterator<Item = Reason> + '_ {
+    AGENTS.iter().filter_map(move |guest| {
+        let visits = guest.visits().filter(|v| v.entries.contains(&agent.id()))?;
+        Some(Reason::AlsoRunBy {
+            guest: guest.display_name(),
+            when: visits.when,
+        })
+    })
 }
 
 /// What keeps an agent's entries from running agenthooks.

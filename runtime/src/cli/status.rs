@@ -47,7 +47,10 @@ impl Found {
     /// Whether everything configured runs (exit 0).
     pub fn green(&self) -> bool {
         self.errors.is_empty()
-            && self.agents.iter().all(|a| a.reasons.is_empty())
+            && self
+                .agents
+                .iter()
+                .all(|a| a.reasons.iter().all(|r| !r.stops_it()))
             && self
                 .hooks
                 .iter()
@@ -263,7 +266,12 @@ pub fn write_text(out: &mut impl io::Write, found: &Found) -> io::Result<()> {
             out,
             "status: {stopped} of {total} configured hook{} not running{}",
             if total == 1 { "" } else { "s" },
-            if found.errors.is_empty() && found.agents.iter().all(|a| a.reasons.is_empty()) {
+            if found.errors.is_empty()
+                && found
+                    .agents
+                    .iter()
+                    .all(|a| a.reasons.iter().all(|r| !r.stops_it()))
+            {
                 ""
             } else {
                 ", and problems above"

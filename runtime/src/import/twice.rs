@@ -5,6 +5,11 @@
 //! [`doubles`] is the one detection (`install` and `check` print its lines;
 //! a future `status` can too); [`drop_doubles`] is what `run` does with it
 //! for one event: the copy in `.agents/hooks.json` steps aside, with a note.
+//!
+//! And one event reaching several of agenthooks' own entries: VS Code's
+//! Local harness runs its own, Copilot CLI's and Claude Code's
+//! ([`crate::agents::Visits`]), each with the same payload; only the first
+//! installed of those runs the event's hooks ([`entry_steps_aside`]).
 
 use std::path::{Path, PathBuf};
 
@@ -12,7 +17,7 @@ use super::plan::shorten;
 use super::{native_files, normalise, show};
 use crate::agents::Agent;
 use crate::config::{Config, Handler, HandlerKind, Scope};
-use crate::install::Env;
+use crate::install::{installed_events, Env};
 use crate::protocol::{one_line, Event, EventName, Note, NoteKind};
 use crate::select::Matcher;
 
@@ -123,10 +128,56 @@ pub fn command_of(h: &Handler) -> Option<&str> {
     }
 }
 
+/// For an event another agent sent through `agent`'s entry (VS Code's
+/// through Claude's or Copilot's, [`crate::agents::Visits`]): when an entry
+/// that agent prefers is installed for this event, at the project's `root`
+/// or (with `env`) for the user, that entry runs the event, so this one
+/// takes every selected hook out of `selected` and says so in one note.
+///
+/// Cheap: nothing is read unless the event came from another agent and a
+/// hook is selected; then at most the preferred entries' few small files.
+pub fn entry_steps_aside(
+    agent: &'static dyn Agent,
+    event: &Event,
+    selected: &mut Vec<&Handler>,
+    root: Option<&Path>,
+    env: Option<&Env>,
+) -> Option<Note> {
+    if event.harness() == agent.id() || selected.is_empty() {
+        return None;
+    }
+    let guest = crate::agents::find(event.harness())?;
+    // Installed with an entry the guest calls for this event: VS Code does
+    // not call Copilot's `userPromptSubmitted`, so Claude's entry keeps it.
+    let no_home = Env::with_home("");
+    let calls_here = |a: &dyn Agent, scope: Scope, base: &Path, env: &Env| {
+        installed_events(a, scope, base, env)
+            .iter()
+            .any(|native| crate::agents::calls_entry_for(guest, native, event.name()))
+    };
+    let installed = |a: &dyn Agent| {
+        root.is_some_and(|r| calls_here(a, Scope::Project, r, env.unwrap_or(&no_home)))
+            || env.is_some_and(|e| calls_here(a, Scope::User, Path::new(""), e))
+    };
+    let runner = crate::agents::preferred_entry(guest, agent, installed)?;
+    selected.clear();
+    Some(Note::runtime(
+        NoteKind::Double,
+        format!(
+            "{} runs this event through the {} entry of agenthooks as well; the {} entry steps aside, so each hook runs once",
+            guest.display_name(),
+            runner.display_name(),
+            agent.display_name()
+        ),
+    ))
+}
+
 /// For the event head: takes out of `selected` (the handlers selected for
 /// `event`) the command hooks that `agent`'s own native files (the
 /// project's at `root`, and with `env` the user's) run for this event
-/// already, returning one note per hook taken out.
+/// already, returning one note per hook taken out. First, an event another agent sent through `agent`'s entry
+/// that an entry it prefers runs ([`entry_steps_aside`]) loses all its hooks
+/// here, with that one note.
 ///
 /// Cheap: nothing is read unless a command hook is selected; then at most
 /// the agent's few native files, each bounded.
@@ -137,6 +188,9 @@ pub fn drop_doubles(
     root: Option<&Path>,
     env: Option<&Env>,
 ) -> Vec<Note> {
+    if let Some(note) = entry_steps_aside(agent, event, selected, root, env) {
+        return vec![note];
+    }
     if !selected.iter().any(|h| command_of(h).is_some()) {
         return Vec::new();
     }
