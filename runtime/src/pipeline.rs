@@ -35,9 +35,41 @@ pub struct Dispatched {
     /// lines, trust, failures, skips, conflicts, each hook's own notes, audit.
     pub notes: Vec<Note>,
     /// The hooks that failed and were allowed by their failure policy: what
-    /// the head says once per session in the agent's window.
-    pub(crate) failed_open: Vec<crate::head::said::FailedOpen>,
+    /// the event head says once per session in the agent's window.
+    pub(crate) failed_open: Vec<FailedOpen>,
 }
+
+/// A hook that failed at this event and was allowed by its failure policy.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct FailedOpen {
+    /// The hook's label.
+    pub label: String,
+    /// Its kind (`prompt`, `command`, ...).
+    pub kind: String,
+    /// How it failed.
+    pub failure: Failure,
+}
+
+/// The hooks among `reports` that failed and were allowed: `allowed` says,
+/// in the same order, whether each one's `onError` allows.
+pub(crate) fn failed_open(
+    reports: &[Report],
+    allowed: impl IntoIterator<Item = bool>,
+) -> Vec<FailedOpen> {
+    reports
+        .iter()
+        .zip(allowed)
+        .filter_map(|(report, allowed)| match (&report.outcome, allowed) {
+            (Outcome::Failed(failure), true) => Some(FailedOpen {
+                label: report.label.clone(),
+                kind: report.kind.clone(),
+                failure: failure.clone(),
+            }),
+            _ => None,
+        })
+        .collect()
+}
+
 
 impl Dispatched {
     /// The notes as `run` prints them on stderr, one line each.
@@ -214,7 +246,7 @@ pub async fn dispatch_selected(
         .iter()
         .zip(&missing)
         .map(|(gated, missing)| missing.is_none() && gated.handler.on_error == OnError::Allow);
-    let failed_open = crate::head::said::failed_open(&reports, allowed);
+    let failed_open = failed_open(&reports, allowed);
     let trust_notes = gate
         .notes
         .iter()

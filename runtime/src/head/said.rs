@@ -23,8 +23,8 @@ use serde::{Deserialize, Serialize};
 use crate::agents::Agent;
 use crate::config::Config;
 use crate::exec::once::{self, Claim};
-use crate::exec::Report;
-use crate::protocol::{one_line, Answer, Event, EventName, Failure, Note, NoteKind, Outcome};
+use crate::pipeline::FailedOpen;
+use crate::protocol::{one_line, Answer, Event, EventName, Failure, Note, NoteKind};
 
 /// The most hooks one session's record counts (the rest are in `others`).
 const MAX_HOOKS: usize = 16;
@@ -34,37 +34,6 @@ const MAX_RECORD: u64 = 16 << 10;
 
 /// The longest line said for one cause.
 const MAX_LINE: usize = 400;
-
-/// A hook that failed at this event and was allowed by its failure policy.
-#[derive(Debug, Clone, PartialEq)]
-pub(crate) struct FailedOpen {
-    /// The hook's label.
-    pub label: String,
-    /// Its kind (`prompt`, `command`, ...).
-    pub kind: String,
-    /// How it failed.
-    pub failure: Failure,
-}
-
-/// The hooks among `reports` that failed and were allowed: `allowed` says,
-/// in the same order, whether each one's `onError` allows.
-pub(crate) fn failed_open(
-    reports: &[Report],
-    allowed: impl IntoIterator<Item = bool>,
-) -> Vec<FailedOpen> {
-    reports
-        .iter()
-        .zip(allowed)
-        .filter_map(|(report, allowed)| match (&report.outcome, allowed) {
-            (Outcome::Failed(failure), true) => Some(FailedOpen {
-                label: report.label.clone(),
-                kind: report.kind.clone(),
-                failure: failure.clone(),
-            }),
-            _ => None,
-        })
-        .collect()
-}
 
 /// Where something is said: one event of one agent, in one project.
 pub(crate) struct Place<'a> {
