@@ -7,13 +7,16 @@
 //! reads them bounded, leaves agenthooks' own entries out
 //! ([`crate::install::is_ours`]), compares commands ([`normalise`], the one
 //! rule both import's "already there" and [`twice`] use) and merges into
-//! `.agents/hooks.json` ([`merge`]). Nothing here names an agent.
+//! `.agents/hooks.json` ([`merge`]); `--move` takes them out of the
+//! agent's files ([`moving`]) and `uninstall` puts them back ([`undo`]).
+//! Nothing here names an agent.
 
 pub mod merge;
 pub mod moving;
 pub mod plan;
 pub mod take_out;
 pub mod twice;
+pub mod undo;
 
 use std::path::{Path, PathBuf};
 
