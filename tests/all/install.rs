@@ -1491,3 +1491,83 @@ fn install_semaclaw_writes_no_permission_request_entry() {
         );
     }
 }
+
+#[test]
+fn an_older_backup_beside_the_file_is_given_back_and_removed_with_it() {
+    let p = TempProject::new();
+    let original = "{\n  \"model\": \"opus\"\n}\n";
+    let file = p.write(".claude/settings.json", original);
+    let ran = p.output(p.cmd(["install", "claude"]), "");
+    assert_eq!(ran.code(), 0, "{}", ran.stderr());
+    // Where an older agenthooks kept the original: beside the file.
+    let slot = p.backup_of(&file).expect("a backups folder");
+    let legacy = p.path(".claude/settings.json.agenthooks.bak");
+    std::fs::rename(slot.join("original"), &legacy).unwrap();
+    std::fs::remove_dir_all(&slot).unwrap();
+    let ran = p.output(p.cmd(["uninstall", "claude"]), "");
+    assert_eq!(ran.code(), 0, "{}", ran.stderr());
+    assert!(
+        ran.stdout()
+            .contains("claude: restored .claude/settings.json (from its backup, now removed)"),
+        "{}",
+        ran.stdout()
+    );
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), original);
+    assert!(!legacy.exists());
+    assert_eq!(p.backup_of(&file), None);
+}
+
+#[test]
+fn each_file_keeps_its_original_and_only_the_last_versions_a_write_replaced() {
+    let p = TempProject::new();
+    let file = p.write(".claude/settings.json", "{\n  \"model\": \"opus\"\n}\n");
+    // Each install registers one more event: each rewrites the file.
+    let events = [
+        "PreToolUse",
+        "PostToolUse",
+        "Stop",
+        "UserPromptSubmit",
+        "SessionEnd",
+        "Notification",
+    ];
+    for (i, _) in events.iter().enumerate() {
+        let used: serde_json::Map<String, Value> = events[..=i]
+            .iter()
+            .map(|e| (e.to_string(), json!([{"hooks": [command("true")]}])))
+            .collect();
+        p.user_hooks(&json!({ "hooks": used }));
+        let ran = p.output(p.cmd(["install", "claude"]), "");
+        assert_eq!(ran.code(), 0, "{}", ran.stderr());
+        if i == 0 {
+            assert!(
+                ran.stdout()
+                    .contains("(backup: ~/.local/state/agenthooks/backups/settings.json-"),
+                "{}",
+                ran.stdout()
+            );
+        } else {
+            assert!(
+                ran.stdout()
+                    .contains("(backups: ~/.local/state/agenthooks/backups/settings.json-"),
+                "{}",
+                ran.stdout()
+            );
+        }
+    }
+    let slot = p.backup_of(&file).unwrap();
+    let mut names: Vec<String> = std::fs::read_dir(&slot)
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    // Five rewrites after the first: the newest three are kept.
+    assert_eq!(
+        names,
+        ["original", "path", "previous-3", "previous-4", "previous-5"]
+    );
+    assert_eq!(
+        std::fs::read_to_string(slot.join("original")).unwrap(),
+        "{\n  \"model\": \"opus\"\n}\n"
+    );
+}
