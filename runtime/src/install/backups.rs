@@ -1,6 +1,6 @@
 //! Backups of the agents' files that `install`, `import --move` and
 //! `uninstall` change, kept under agenthooks' state directory
-//! ([`crate::dirs::state`]) and never beside the file: in a repository,
+//! (`crate::dirs::state`) and never beside the file: in a repository,
 //! `git status` then shows only the files agenthooks meant to change.
 //!
 //! One folder per file, `<state>/backups/<file name>-<hash of its path>/`:
@@ -15,7 +15,7 @@
 //!   (`crate::import::moving`), for `uninstall` to put back.
 //!
 //! Each file is read bounded ([`caps::HOOKS_JSON`]) and written private and
-//! atomically ([`atomic::write_new`]); so a folder holds at most
+//! atomically (`atomic::write_new`); so a folder holds at most
 //! `KEEP + 3` files of at most that size each.
 
 use std::fs;
@@ -188,7 +188,7 @@ impl Slot {
     }
 }
 
-/// Removes the backup folders (of at most [`SWEEP_MAX`]) whose file's
+/// Removes the backup folders (of at most `SWEEP_MAX`) whose file's
 /// directory no longer exists: the project they were for is gone. Errors
 /// are ignored (a folder stays until the next sweep).
 pub fn sweep(backups: &Path) {

@@ -26,7 +26,7 @@ pub struct Env {
     /// [`SYSTEM_ROOT_ENV`]: the directory the agents' system-wide files are
     /// placed under instead of `/` (tests, image builds).
     system_root: Option<PathBuf>,
-    /// agenthooks' state directory ([`crate::dirs::state`]), where the
+    /// agenthooks' state directory (`crate::dirs::state`), where the
     /// backups of the files install changes are kept; `None`: no backups.
     pub state: Option<PathBuf>,
 }
