@@ -121,8 +121,7 @@ pub fn read(agent: &'static dyn Agent, path: &Path) -> Result<Option<NativeFile>
     };
     let root = match &agent.install_spec().registration {
         Registration::Toml(_) => toml_root(path, &bytes)?,
-        Registration::Json(j) => crate::install::JsonDoc::parse(path, Some(&bytes), j.jsonc)?.root,
-        _ => crate::install::JsonDoc::parse(path, Some(&bytes), false)?.root,
+        _ => crate::install::JsonDoc::parse(path, Some(&bytes), jsonc(agent))?.root,
     };
     Ok(Some(NativeFile {
         agent,
@@ -130,6 +129,15 @@ pub fn read(agent: &'static dyn Agent, path: &Path) -> Result<Option<NativeFile>
         hooks: users_own(agent, &root),
         bytes,
     }))
+}
+
+/// Whether `agent`'s JSON file may hold comments and trailing commas (read
+/// and kept where it does).
+pub(crate) fn jsonc(agent: &dyn Agent) -> bool {
+    match &agent.install_spec().registration {
+        Registration::Json(j) => j.jsonc,
+        _ => false,
+    }
 }
 
 /// A TOML file's document as JSON values (what

@@ -208,7 +208,35 @@ fn out_of(
     hooks: &[NativeHook],
     dry_run: bool,
 ) -> Result<Changed, InstallError> {
+    let edit = |doc: &mut JsonDoc| {
+        take_out(agent, &mut doc.root, hooks);
+        Ok(())
+    };
+    edit_native(agent, path, dry_run, false, edit).map(|(changed, _)| changed)
+}
+
+/// Edits `agent`'s JSON file at `path` (one that holds no entry of ours:
+/// not its install target) with `edit`: under the file's lock unless
+/// `dry_run`, written atomically when it changed, every other byte kept. A
+/// file that does not exist is left so (`edit` is not called) unless
+/// `create`.
+///
+/// # Errors
+/// When the file cannot be locked, read, parsed, edited or written.
+pub(super) fn edit_native<T>(
+    agent: &dyn Agent,
+    path: &Path,
+    dry_run: bool,
+    create: bool,
+    edit: impl FnOnce(&mut JsonDoc) -> Result<T, InstallError>,
+) -> Result<(Changed, Option<T>), InstallError> {
     let target = atomic::resolve(path).map_err(|e| InstallError::io(path, e))?;
+    if let Some(dir) = target
+        .parent()
+        .filter(|d| create && !dry_run && !d.as_os_str().is_empty())
+    {
+        std::fs::create_dir_all(dir).map_err(|e| InstallError::io(dir, e))?;
+    }
     let _lock = if dry_run {
         None
     } else {
@@ -218,33 +246,28 @@ fn out_of(
         )
     };
     let before = match read_bounded(path, caps::HOOKS_JSON) {
-        Ok(b) => b,
-        Err(ReadError::NotFound { .. }) => {
-            return Ok(Changed {
+        Ok(b) => Some(b),
+        Err(ReadError::NotFound { .. }) if !create => {
+            let changed = Changed {
                 path: path.to_path_buf(),
                 before: None,
                 after: None,
-            })
+            };
+            return Ok((changed, None));
         }
+        Err(ReadError::NotFound { .. }) => None,
         Err(e) => return Err(e.into()),
     };
-    let jsonc = match &agent.install_spec().registration {
-        Registration::Json(j) => j.jsonc,
-        _ => false,
-    };
-    let mut doc = JsonDoc::parse(path, Some(&before), jsonc)?;
-    take_out(agent, &mut doc.root, hooks);
-    let after = if doc.changed() {
-        doc.render()?
-    } else {
-        before.clone()
-    };
-    if !dry_run && after != before {
+    let mut doc = JsonDoc::parse(path, before.as_deref(), super::jsonc(agent))?;
+    let out = edit(&mut doc)?;
+    let after = doc.render()?;
+    if !dry_run && before.as_ref() != Some(&after) {
         atomic::write(&target, &after, false).map_err(|e| InstallError::write(path, e))?;
     }
-    Ok(Changed {
+    let changed = Changed {
         path: path.to_path_buf(),
-        before: Some(before),
+        before,
         after: Some(after),
-    })
+    };
+    Ok((changed, Some(out)))
 }

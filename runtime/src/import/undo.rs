@@ -17,9 +17,9 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
 use super::NativeFile;
-use crate::agents::{Agent, NativeHook, Registration};
-use crate::atomic::{self, Lock};
-use crate::fsread::{caps, read_bounded, ReadError};
+use crate::agents::{Agent, NativeHook};
+use crate::atomic;
+use crate::fsread::{caps, read_bounded};
 use crate::install::backups::Slot;
 use crate::install::{self, Env, InstallError, JsonDoc};
 
@@ -120,7 +120,7 @@ pub fn remember(
     else {
         return Ok(());
     };
-    let root = match JsonDoc::parse(&file.path, Some(before), jsonc(file.agent)) {
+    let root = match JsonDoc::parse(&file.path, Some(before), super::jsonc(file.agent)) {
         Ok(doc) => doc.root,
         Err(_) => return Ok(()),
     };
@@ -163,13 +163,6 @@ fn entry_of(root: &Map<String, Value>, hook: &NativeHook) -> Option<Entry> {
         group,
         entry,
     })
-}
-
-fn jsonc(agent: &dyn Agent) -> bool {
-    match &agent.install_spec().registration {
-        Registration::Json(j) => j.jsonc,
-        _ => false,
-    }
 }
 
 /// Puts `entries` back into `root` (an agent's parsed file): each one not
@@ -266,7 +259,7 @@ fn restore(
     doc: &mut JsonDoc,
     record: &Record,
 ) -> Result<Back, InstallError> {
-    let jsonc = jsonc(agent);
+    let jsonc = super::jsonc(agent);
     let after = JsonDoc::parse(path, Some(record.after.as_bytes()), jsonc)?;
     let untouched = install::without_ours(agent, path, &doc.root)?
         == install::without_ours(agent, path, &after.root)?
@@ -386,47 +379,16 @@ pub fn uninstall(
 
 /// Puts the hooks of `record` back into `path`, one of the agent's files
 /// other than its install target (which holds no entry of ours), under its
-/// lock unless `dry_run`.
+/// lock unless `dry_run`; a file removed since is created again.
 fn restore_other(
     agent: &dyn Agent,
     path: &Path,
     record: &Record,
     dry_run: bool,
 ) -> Result<(super::moving::Changed, Back), InstallError> {
-    let target = atomic::resolve(path).map_err(|e| InstallError::io(path, e))?;
-    if let Some(dir) = target
-        .parent()
-        .filter(|d| !dry_run && !d.as_os_str().is_empty())
-    {
-        std::fs::create_dir_all(dir).map_err(|e| InstallError::io(dir, e))?;
-    }
-    let _lock = if dry_run {
-        None
-    } else {
-        Some(
-            Lock::acquire(&target, atomic::LOCK_WAIT)
-                .map_err(|e| InstallError::io(&atomic::lock_path(&target), e))?,
-        )
-    };
-    let before = match read_bounded(path, caps::HOOKS_JSON) {
-        Ok(b) => Some(b),
-        Err(ReadError::NotFound { .. }) => None,
-        Err(e) => return Err(e.into()),
-    };
-    let mut doc = JsonDoc::parse(path, before.as_deref(), jsonc(agent))?;
-    let how = restore(agent, path, &mut doc, record)?;
-    let after = doc.render()?;
-    if !dry_run && before.as_ref() != Some(&after) {
-        atomic::write(&target, &after, false).map_err(|e| InstallError::write(path, e))?;
-    }
-    Ok((
-        super::moving::Changed {
-            path: path.to_path_buf(),
-            before,
-            after: Some(after),
-        },
-        how,
-    ))
+    let edit = |doc: &mut JsonDoc| restore(agent, path, doc, record);
+    let (changed, how) = super::moving::edit_native(agent, path, dry_run, true, edit)?;
+    Ok((changed, how.unwrap_or(Back::Merged)))
 }
 
 #[cfg(test)]
@@ -512,29 +474,16 @@ mod tests {
             Back::AsTheyWere
         );
         assert_eq!(doc.render().unwrap(), before.as_bytes());
-        // A key added since: merged, the key kept.
-        let edited = "{\n  // mine\n  \"model\": \"x\"\n}\n";
-        let mut doc = JsonDoc::parse(path, Some(edited.as_bytes()), true).unwrap();
-        assert_eq!(
-            restore(gemini, path, &mut doc, &record).unwrap(),
-            Back::Merged
-        );
-        let text = String::from_utf8(doc.render().unwrap()).unwrap();
-        assert!(
-            text.contains("\"model\": \"x\"") && text.contains("./n.sh"),
-            "{text}"
-        );
-        // A comment added since: merged too, so the comment stays.
-        let commented = "{\n  // mine\n  // and a note\n}\n";
-        let mut doc = JsonDoc::parse(path, Some(commented.as_bytes()), true).unwrap();
-        assert_eq!(
-            restore(gemini, path, &mut doc, &record).unwrap(),
-            Back::Merged
-        );
-        let text = String::from_utf8(doc.render().unwrap()).unwrap();
-        assert!(
-            text.contains("and a note") && text.contains("./n.sh"),
-            "{text}"
-        );
+        // A key or a comment added since: merged, and what was added stays.
+        for (edited, added) in [
+            ("{\n  // mine\n  \"model\": \"x\"\n}\n", "\"model\": \"x\""),
+            ("{\n  // mine\n  // and a note\n}\n", "and a note"),
+        ] {
+            let mut doc = JsonDoc::parse(path, Some(edited.as_bytes()), true).unwrap();
+            let how = restore(gemini, path, &mut doc, &record).unwrap();
+            assert_eq!(how, Back::Merged);
+            let text = String::from_utf8(doc.render().unwrap()).unwrap();
+            assert!(text.contains(added) && text.contains("./n.sh"), "{text}");
+        }
     }
 }
