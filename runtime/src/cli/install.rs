@@ -684,7 +684,8 @@ impl Ctx {
                 line.push_str(" (from its backup, now removed)");
             } else if let (Some(slot), false) = (&change.backups, dry_run) {
                 // Where to look when the result is not what the user wanted.
-                if change.backup.is_none() && change.after.is_some() && slot.exists() {
+                let changed = status != Status::Unchanged && change.after.is_some();
+                if changed && change.backup.is_none() && slot.exists() {
                     line.push_str(&format!(" (backups: {})", self.show(slot.dir())));
                 }
             }
