@@ -18,7 +18,7 @@ use serde_json::{Map, Value};
 
 use super::NativeFile;
 use crate::agents::{Agent, NativeHook};
-use crate::atomic;
+use crate::atomic::{self, Lock};
 use crate::fsread::{caps, read_bounded};
 use crate::install::backups::Slot;
 use crate::install::{self, Env, InstallError, JsonDoc};
@@ -131,6 +131,15 @@ pub fn remember(
         after: after_text.to_string(),
         hooks: Vec::new(),
     };
+    let Some(slot) = slot(env, &file.path) else {
+        return Ok(());
+    };
+    // One record per file, read and written under its own lock: two moves
+    // of one file at once each add their hooks.
+    slot.ensure()
+        .map_err(|e| InstallError::write(slot.dir(), e))?;
+    let _lock = Lock::acquire(&slot.moved(), atomic::LOCK_WAIT)
+        .map_err(|e| InstallError::io(&atomic::lock_path(&slot.moved()), e))?;
     if let Some(earlier) = Record::load(env, &file.path).filter(|r| r.agent == record.agent) {
         record.before = earlier.before;
         let mut all = earlier.hooks;
