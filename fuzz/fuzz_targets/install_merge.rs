@@ -116,10 +116,10 @@ fuzz_target!(|data: &[u8]| {
         &paths[index]
     };
     std::fs::create_dir_all(file.parent().expect("a parent")).expect("its dir");
-    let mut backup = file.clone().into_os_string();
-    backup.push(".agenthooks.bak");
-    let backup = PathBuf::from(backup);
-    put(&backup, None);
+    // No backup from an earlier input (they live under the state directory).
+    if let Some(state) = &scratch().env.state {
+        let _ = std::fs::remove_dir_all(state);
+    }
     put(file, Some(bytes));
 
     let installed = match one(agent, Action::Install) {
@@ -130,6 +130,7 @@ fuzz_target!(|data: &[u8]| {
         }
     };
     if let Some(b) = &installed.backup {
+        std::fs::create_dir_all(b.parent().expect("a parent")).expect("the backups folder");
         put(b, installed.before.as_deref());
     }
     put(file, installed.after.as_deref());

@@ -7,6 +7,7 @@
 //! | [`home`] (user scope, agents' user configs) | `$HOME` | `%USERPROFILE%` |
 //! | [`data`] (the trust store) | `$XDG_DATA_HOME/agenthooks`, else `~/.local/share/agenthooks` | `%LOCALAPPDATA%\agenthooks` |
 //! | [`cache`] (compiled components) | `$XDG_CACHE_HOME/agenthooks`, else `~/.cache/agenthooks` | `%LOCALAPPDATA%\agenthooks\cache` |
+//! | [`state`] (backups of agents' files, what `import --move` moved) | `$XDG_STATE_HOME/agenthooks`, else `~/.local/state/agenthooks` | `%LOCALAPPDATA%\agenthooks\state` |
 //!
 //! The lookup is [`etcetera`]'s: the XDG strategy on Linux and macOS (so the
 //! `XDG_*` and `HOME` overrides that tests and users rely on keep working;
@@ -50,6 +51,20 @@ pub fn cache() -> Option<PathBuf> {
         base.join("cache")
     } else {
         base
+    })
+}
+
+/// Where agenthooks keeps what it must remember about this machine's
+/// files but that belongs in no repository (the backups of agents' files it
+/// changed, the record of an `import --move`); `None` without a home
+/// directory.
+pub fn state() -> Option<PathBuf> {
+    let strategy = strategy()?;
+    // Windows (and any platform without an XDG state directory): beside the
+    // cache, in the local application data, apart from it.
+    Some(match strategy.state_dir() {
+        Some(dir) => dir.join(APP),
+        None => strategy.cache_dir().join(APP).join("state"),
     })
 }
 
@@ -118,6 +133,10 @@ mod tests {
             assert!(data.is_absolute() && cache.is_absolute());
             assert_ne!(data, cache);
             assert!(data.ends_with(APP));
+            if let Some(state) = state() {
+                assert!(state.is_absolute());
+                assert!(state != data && state != cache);
+            }
         }
     }
 }

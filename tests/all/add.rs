@@ -104,6 +104,11 @@ fn add_creates_the_file_and_takes_another_matcher() {
     );
     let text = std::fs::read_to_string(p.path(".agents/hooks.json")).unwrap();
     let v: Value = serde_json::from_str(&text).unwrap();
+    // Marked as agenthooks' own, so Antigravity leaves the file alone.
+    assert!(
+        text.starts_with("{\n  \"$schema\": \"agenthooks\",\n"),
+        "{text}"
+    );
     assert_eq!(v["hooks"]["PreToolUse"][0]["matcher"], "Bash");
     assert_eq!(
         v["hooks"]["PreToolUse"][0]["hooks"][0]["component"],

@@ -115,11 +115,18 @@ fn agenthooks_own_entries_are_never_imported() {
     assert_eq!(installed.code(), 0, "{}", installed.stderr());
     let ran = p.output(p.cmd(["import"]), "");
     assert_eq!(ran.code(), 0, "{}", ran.stderr());
+    // The file import created is marked as agenthooks' own (Antigravity
+    // then leaves it alone), first.
     assert_eq!(
         hooks_json(&p),
-        json!({"hooks": {"PostToolUse": [{"matcher": "Write|Edit", "hooks": [
+        json!({"$schema": "agenthooks", "hooks": {"PostToolUse": [{"matcher": "Write|Edit", "hooks": [
             {"type": "command", "command": "npx prettier --write .", "timeout": 30}
         ]}]}})
+    );
+    let text = std::fs::read_to_string(p.path(".agents/hooks.json")).unwrap();
+    assert!(
+        text.starts_with("{\n  \"$schema\": \"agenthooks\",\n"),
+        "{text}"
     );
     assert!(!ran.stdout().contains("agenthooks run"), "{}", ran.stdout());
 }
@@ -254,7 +261,7 @@ fn move_takes_the_hooks_out_and_wires_agenthooks_keeping_every_other_byte() {
     assert!(out.contains("BeforeModel `./model.sh`: not imported: Gemini CLI event `BeforeModel` has no Claude Code equivalent"), "{out}");
     assert_eq!(
         hooks_json(&p),
-        json!({"hooks": {
+        json!({"$schema": "agenthooks", "hooks": {
             "PreToolUse": [{"matcher": "Bash", "hooks": [
                 {"type": "command", "command": "$CLAUDE_PROJECT_DIR/guard.sh", "timeout": 5}
             ]}],
@@ -356,7 +363,7 @@ fn user_hooks_go_to_the_user_s_hooks_file_and_broken_files_are_one_line() {
             .unwrap();
     assert_eq!(
         user,
-        json!({"hooks": {"SessionStart": [{"matcher": "startup", "hooks": [{"type": "command", "command": "~/bin/hello"}]}]}})
+        json!({"$schema": "agenthooks", "hooks": {"SessionStart": [{"matcher": "startup", "hooks": [{"type": "command", "command": "~/bin/hello"}]}]}})
     );
     assert!(!p.path(".agents/hooks.json").exists());
     // A file that is not JSON: one line naming it, exit 2, the others imported.
@@ -394,7 +401,7 @@ fn kimi_s_toml_hooks_come_over_and_move_is_refused_in_one_line() {
             .unwrap();
     assert_eq!(
         user,
-        json!({"hooks": {
+        json!({"$schema": "agenthooks", "hooks": {
             "PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "~/bin/guard.sh", "timeout": 5}]}],
             "Stop": [{"hooks": [{"type": "command", "command": "~/bin/notify.sh"}]}],
         }})
@@ -411,4 +418,228 @@ fn kimi_s_toml_hooks_come_over_and_move_is_refused_in_one_line() {
         "{stderr}"
     );
     assert_eq!(std::fs::read_to_string(&config).unwrap(), installed);
+}
+
+/// Claude Code's project settings as a team keeps them: other settings and
+/// one hook of its own.
+const CLAUDE_SETTINGS: &str = "{\n  \"permissions\": {\n    \"allow\": [\"Bash(make:*)\"]\n  },\n  \"hooks\": {\n    \"PreToolUse\": [\n      {\n        \"matcher\": \"Bash\",\n        \"hooks\": [\n          {\n            \"type\": \"command\",\n            \"command\": \"$CLAUDE_PROJECT_DIR/.claude/guard.sh\",\n            \"timeout\": 10\n          }\n        ]\n      }\n    ]\n  }\n}\n";
+
+/// `git ARGS` in the project (its own home, no system config), which must succeed.
+fn git(p: &TempProject, args: &[&str]) -> String {
+    let out = p
+        .isolated("git")
+        .env("GIT_CONFIG_NOSYSTEM", "1")
+        .args(["-c", "user.name=t", "-c", "user.email=t@example.com"])
+        .args([
+            "-c",
+            "commit.gpgsign=false",
+            "-c",
+            "init.defaultBranch=main",
+        ])
+        .args(args)
+        .output()
+        .expect("run git");
+    assert!(
+        out.status.success(),
+        "git {args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// A real repository holding the agents' files `files`, committed.
+fn repository(files: &[(&str, &str)]) -> TempProject {
+    let p = TempProject::new();
+    std::fs::remove_dir_all(p.path(".git")).unwrap();
+    git(&p, &["init", "-q"]);
+    for (rel, text) in files {
+        p.write(rel, text);
+    }
+    git(&p, &["add", "-A"]);
+    git(&p, &["commit", "-q", "-m", "the team's settings"]);
+    p
+}
+
+/// `git status`, one file a line (untracked files listed one by one).
+fn status(p: &TempProject) -> Vec<String> {
+    let mut lines: Vec<String> = git(p, &["status", "--porcelain", "--untracked-files=all"])
+        .lines()
+        .map(str::to_string)
+        .collect();
+    lines.sort();
+    lines
+}
+
+#[test]
+fn move_install_and_uninstall_give_the_agents_files_back_and_git_sees_only_what_was_meant() {
+    let p = repository(&[
+        (".claude/settings.json", CLAUDE_SETTINGS),
+        (".gemini/settings.json", GEMINI_JSONC),
+    ]);
+    let moved = p.output(p.cmd(["import", "claude", "gemini", "--move"]), "");
+    assert_eq!(moved.code(), 0, "{}\n{}", moved.stdout(), moved.stderr());
+    let changed = vec![
+        " M .claude/settings.json".to_string(),
+        " M .gemini/settings.json".to_string(),
+        "?? .agents/hooks.json".to_string(),
+    ];
+    // No backup (nor lock, nor temporary file) in the work tree: they are
+    // under the state directory.
+    assert_eq!(status(&p), changed, "{}", moved.stdout());
+    assert!(p.original_of(".claude/settings.json").is_some());
+    let claude_moved = std::fs::read_to_string(p.path(".claude/settings.json")).unwrap();
+    assert!(!claude_moved.contains("guard.sh"), "{claude_moved}");
+
+    let installed = p.output(p.cmd(["install", "claude", "gemini"]), "");
+    assert_eq!(installed.code(), 0, "{}", installed.stderr());
+    assert_eq!(status(&p), changed, "{}", installed.stdout());
+
+    let ran = p.output(p.cmd(["uninstall", "claude", "gemini"]), "");
+    assert_eq!(ran.code(), 0, "{}\n{}", ran.stdout(), ran.stderr());
+    let out = ran.stdout();
+    assert!(
+        out.contains("claude: put back the 1 hook `import --move` took out of .claude/settings.json, as it was"),
+        "{out}"
+    );
+    assert!(
+        out.contains("gemini: put back the 1 hook `import --move` took out of .gemini/settings.json, as it was"),
+        "{out}"
+    );
+    assert!(
+        out.contains("note: no agent runs the 2 hooks of .agents/hooks.json any more; `agenthooks install <agent>` wires them again"),
+        "{out}"
+    );
+    // Byte for byte (CRLF, comments, trailing commas and all): git sees
+    // only the hooks file import created, which keeps its copies.
+    assert_eq!(
+        std::fs::read_to_string(p.path(".claude/settings.json")).unwrap(),
+        CLAUDE_SETTINGS
+    );
+    assert_eq!(
+        std::fs::read_to_string(p.path(".gemini/settings.json")).unwrap(),
+        GEMINI_JSONC
+    );
+    assert_eq!(status(&p), vec!["?? .agents/hooks.json".to_string()]);
+    // Given back: nothing of those files is kept any more.
+    assert_eq!(p.backup_of(&p.path(".claude/settings.json")), None);
+    assert_eq!(p.backup_of(&p.path(".gemini/settings.json")), None);
+    // And again: nothing to put back, nothing changes.
+    let again = p.output(p.cmd(["uninstall", "claude", "gemini"]), "");
+    assert_eq!(again.code(), 0, "{}", again.stderr());
+    assert!(!again.stdout().contains("put back"), "{}", again.stdout());
+    assert_eq!(status(&p), vec!["?? .agents/hooks.json".to_string()]);
+}
+
+#[test]
+fn a_file_edited_since_the_move_gets_its_hooks_merged_back_and_says_so() {
+    let p = repository(&[
+        (".claude/settings.json", CLAUDE_SETTINGS),
+        (".claude/settings.local.json", CLAUDE_LOCAL),
+    ]);
+    let moved = p.output(p.cmd(["import", "claude", "--move"]), "");
+    assert_eq!(moved.code(), 0, "{}", moved.stderr());
+    // The user adds a setting and a hook of their own after the move.
+    let path = p.path(".claude/settings.json");
+    let mut edited: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    edited["model"] = json!("opus");
+    edited["hooks"]["PreToolUse"]
+        .as_array_mut()
+        .unwrap()
+        .push(json!({"matcher": "Edit", "hooks": [{"type": "command", "command": "./mine.sh"}]}));
+    std::fs::write(&path, serde_json::to_string_pretty(&edited).unwrap()).unwrap();
+
+    let ran = p.output(p.cmd(["uninstall", "claude"]), "");
+    assert_eq!(ran.code(), 0, "{}\n{}", ran.stdout(), ran.stderr());
+    let out = ran.stdout();
+    assert!(
+        out.contains("claude: merged back the 1 hook `import --move` took out of .claude/settings.json: the file changed since the move, so check it"),
+        "{out}"
+    );
+    // The local file was not touched since: its bytes come back.
+    assert!(
+        out.contains("claude: put back the 1 hook `import --move` took out of .claude/settings.local.json, as it was"),
+        "{out}"
+    );
+    assert_eq!(
+        std::fs::read_to_string(p.path(".claude/settings.local.json")).unwrap(),
+        CLAUDE_LOCAL
+    );
+    // Where to look if the merge is not what the user wanted.
+    assert!(
+        out.contains("claude: updated .claude/settings.json (backups: ~/.local/state/agenthooks/backups/settings.json-"),
+        "{out}"
+    );
+    let back: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    assert_eq!(
+        back,
+        json!({
+            "permissions": {"allow": ["Bash(make:*)"]},
+            "model": "opus",
+            "hooks": {"PreToolUse": [
+                {"matcher": "Bash", "hooks": [
+                    {"type": "command", "command": "$CLAUDE_PROJECT_DIR/.claude/guard.sh", "timeout": 10}
+                ]},
+                {"matcher": "Edit", "hooks": [{"type": "command", "command": "./mine.sh"}]}
+            ]}
+        })
+    );
+    let changed: Vec<String> = status(&p)
+        .into_iter()
+        .filter(|l| !l.ends_with(".agents/hooks.json"))
+        .collect();
+    assert_eq!(changed, vec![" M .claude/settings.json".to_string()]);
+}
+
+#[test]
+fn keep_moved_leaves_the_hooks_in_the_hooks_file_and_says_no_agent_runs_them() {
+    let p = repository(&[(".claude/settings.json", CLAUDE_SETTINGS)]);
+    let moved = p.output(p.cmd(["import", "claude", "--move"]), "");
+    assert_eq!(moved.code(), 0, "{}", moved.stderr());
+    let ran = p.output(p.cmd(["uninstall", "claude", "--keep-moved"]), "");
+    assert_eq!(ran.code(), 0, "{}\n{}", ran.stdout(), ran.stderr());
+    let out = ran.stdout();
+    assert!(
+        out.contains("claude: the 1 hook `import --move` took out of .claude/settings.json stays in .agents/hooks.json only; Claude Code no longer runs it"),
+        "{out}"
+    );
+    assert!(
+        out.contains("note: no agent runs the 1 hook of .agents/hooks.json any more; `agenthooks install <agent>` wires it again"),
+        "{out}"
+    );
+    assert!(!out.contains("put back"), "{out}");
+    let settings: Value =
+        serde_json::from_str(&std::fs::read_to_string(p.path(".claude/settings.json")).unwrap())
+            .unwrap();
+    assert_eq!(
+        settings,
+        json!({"permissions": {"allow": ["Bash(make:*)"]}})
+    );
+    assert!(
+        hooks_json(&p)["hooks"]["PreToolUse"][0]["hooks"][0]["command"]
+            .as_str()
+            .unwrap()
+            .ends_with("/.claude/guard.sh")
+    );
+    // The record is forgotten: a later uninstall puts nothing back.
+    assert_eq!(p.output(p.cmd(["install", "claude"]), "").code(), 0);
+    let later = p.output(p.cmd(["uninstall", "claude"]), "");
+    assert!(!later.stdout().contains("put back"), "{}", later.stdout());
+    assert!(!std::fs::read_to_string(p.path(".claude/settings.json"))
+        .unwrap()
+        .contains("guard.sh"));
+}
+
+#[test]
+fn move_without_a_terminal_trusts_nothing_and_says_how() {
+    let p = TempProject::new();
+    p.write(".claude/settings.json", CLAUDE_SETTINGS);
+    let ran = p.output(p.cmd(["import", "claude", "--move"]), "");
+    assert_eq!(ran.code(), 0, "{}", ran.stderr());
+    assert!(
+        ran.stdout().contains("`agenthooks trust`"),
+        "{}",
+        ran.stdout()
+    );
+    assert!(!ran.stdout().contains("Trust "), "{}", ran.stdout());
+    assert!(!p.trust_store().exists());
 }

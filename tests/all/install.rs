@@ -304,10 +304,14 @@ fn install_merges_is_idempotent_and_uninstall_restores_the_bytes_for_every_agent
             all_text(&p.root).contains(mine),
             "{agent}: the user's own entry is gone"
         );
-        // The file we merged into was backed up, byte for byte.
+        // The file we merged into was backed up, byte for byte, under the
+        // state directory: nothing new in the project but what install wrote.
         for (rel, text) in &files {
-            let bak = p.path(&format!("{rel}.agenthooks.bak"));
-            if bak.exists() {
+            assert!(
+                !p.path(&format!("{rel}.agenthooks.bak")).exists(),
+                "{agent}"
+            );
+            if let Some(bak) = p.original_of(rel) {
                 assert_eq!(
                     std::fs::read_to_string(&bak).unwrap(),
                     *text,
@@ -318,7 +322,7 @@ fn install_merges_is_idempotent_and_uninstall_restores_the_bytes_for_every_agent
         }
         // Everything else the user had is untouched.
         for (rel, bytes) in &before {
-            let merged_into = installed.contains_key(&format!("{rel}.agenthooks.bak"));
+            let merged_into = p.original_of(rel).is_some();
             if !merged_into {
                 assert_eq!(installed.get(rel), Some(bytes), "{agent}: {rel} changed");
             }
@@ -349,6 +353,10 @@ fn install_merges_is_idempotent_and_uninstall_restores_the_bytes_for_every_agent
             before,
             "{agent}: uninstall did not restore the tree"
         );
+        // The originals were given back: their backups are gone too.
+        for (rel, _) in &files {
+            assert_eq!(p.backup_of(&p.path(rel)), None, "{agent}: {rel}");
+        }
     }
 }
 
@@ -643,7 +651,7 @@ fn a_broken_native_file_is_reported_and_left_alone() {
         std::fs::read_to_string(p.path(".claude/settings.json")).unwrap(),
         broken
     );
-    assert!(!p.path(".claude/settings.json.agenthooks.bak").exists());
+    assert_eq!(p.backup_of(&p.path(".claude/settings.json")), None);
     // The other agent was still installed.
     assert!(p.path(".codex/hooks.json").exists());
     // Uninstall refuses the same way.
@@ -709,7 +717,7 @@ fn a_commented_settings_file_is_installed_into_and_given_back_byte_for_byte() {
             COMMENTED,
             "{agent}"
         );
-        assert!(!p.path(&format!("{rel}.agenthooks.bak")).exists());
+        assert_eq!(p.backup_of(&p.path(rel)), None, "{agent}");
 
         // A comment the user wrote after install survives uninstall, and
         // only our entries go.
@@ -990,7 +998,7 @@ fn install_adds_the_version_key_to_a_cursor_file_without_one_and_uninstall_takes
     assert_eq!(v["hooks"]["stop"][0]["command"], "./notify.sh");
     assert_eq!(v["hooks"]["stop"].as_array().unwrap().len(), 2);
     // The user removed the backup meanwhile: uninstall still takes out only ours.
-    std::fs::remove_file(p.path(".cursor/hooks.json.agenthooks.bak")).unwrap();
+    std::fs::remove_file(p.original_of(".cursor/hooks.json").unwrap()).unwrap();
     assert_eq!(p.output(p.cmd(["uninstall", "cursor"]), "").code(), 0);
     let v = read_json(&p, ".cursor/hooks.json");
     assert_eq!(v["hooks"]["stop"], json!([{"command": "./notify.sh"}]));
@@ -1341,17 +1349,16 @@ fn install_on_a_full_disk_leaves_the_file_intact_and_says_so_in_one_line() {
         return;
     };
     std::fs::create_dir_all(p.path(".git")).unwrap();
-    // About 28 KiB of the user's settings: the file and its backup fit in
-    // 64 KiB, and the rewritten file (some 12 KiB larger) does not fit next
-    // to them (nor next to the backup alone, where a plain rewrite would be
-    // cut short).
-    let allow: Vec<String> = (0..830)
+    // About 38 KiB of the user's settings: the file fits in 64 KiB, and the
+    // rewritten file (some 12 KiB larger) does not fit next to it (the
+    // backup goes to the state directory, on another file system here).
+    let allow: Vec<String> = (0..1130)
         .map(|i| format!("Bash(npm run task-{i:04}:*)"))
         .collect();
     let text =
         serde_json::to_string_pretty(&json!({"permissions": {"allow": allow}})).unwrap() + "\n";
     assert!(
-        (27 * 1024..30 * 1024).contains(&text.len()),
+        (36 * 1024..40 * 1024).contains(&text.len()),
         "{}",
         text.len()
     );
@@ -1381,6 +1388,7 @@ fn install_on_a_full_disk_leaves_the_file_intact_and_says_so_in_one_line() {
         .map(|e| e.file_name().to_string_lossy().into_owned())
         .collect();
     assert_eq!(names, ["settings.json"], "{names:?}");
+    assert_eq!(p.backup_of(&file), None);
 }
 
 #[cfg(unix)]
@@ -1489,4 +1497,84 @@ fn install_semaclaw_writes_no_permission_request_entry() {
             "{text}"
         );
     }
+}
+
+#[test]
+fn an_older_backup_beside_the_file_is_given_back_and_removed_with_it() {
+    let p = TempProject::new();
+    let original = "{\n  \"model\": \"opus\"\n}\n";
+    let file = p.write(".claude/settings.json", original);
+    let ran = p.output(p.cmd(["install", "claude"]), "");
+    assert_eq!(ran.code(), 0, "{}", ran.stderr());
+    // Where an older agenthooks kept the original: beside the file.
+    let slot = p.backup_of(&file).expect("a backups folder");
+    let legacy = p.path(".claude/settings.json.agenthooks.bak");
+    std::fs::rename(slot.join("original"), &legacy).unwrap();
+    std::fs::remove_dir_all(&slot).unwrap();
+    let ran = p.output(p.cmd(["uninstall", "claude"]), "");
+    assert_eq!(ran.code(), 0, "{}", ran.stderr());
+    assert!(
+        ran.stdout()
+            .contains("claude: restored .claude/settings.json (from its backup, now removed)"),
+        "{}",
+        ran.stdout()
+    );
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), original);
+    assert!(!legacy.exists());
+    assert_eq!(p.backup_of(&file), None);
+}
+
+#[test]
+fn each_file_keeps_its_original_and_only_the_last_versions_a_write_replaced() {
+    let p = TempProject::new();
+    let file = p.write(".claude/settings.json", "{\n  \"model\": \"opus\"\n}\n");
+    // Each install registers one more event: each rewrites the file.
+    let events = [
+        "PreToolUse",
+        "PostToolUse",
+        "Stop",
+        "UserPromptSubmit",
+        "SessionEnd",
+        "Notification",
+    ];
+    for (i, _) in events.iter().enumerate() {
+        let used: serde_json::Map<String, Value> = events[..=i]
+            .iter()
+            .map(|e| (e.to_string(), json!([{"hooks": [command("true")]}])))
+            .collect();
+        p.user_hooks(&json!({ "hooks": used }));
+        let ran = p.output(p.cmd(["install", "claude"]), "");
+        assert_eq!(ran.code(), 0, "{}", ran.stderr());
+        if i == 0 {
+            assert!(
+                ran.stdout()
+                    .contains("(backup: ~/.local/state/agenthooks/backups/settings.json-"),
+                "{}",
+                ran.stdout()
+            );
+        } else {
+            assert!(
+                ran.stdout()
+                    .contains("(backups: ~/.local/state/agenthooks/backups/settings.json-"),
+                "{}",
+                ran.stdout()
+            );
+        }
+    }
+    let slot = p.backup_of(&file).unwrap();
+    let mut names: Vec<String> = std::fs::read_dir(&slot)
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    // Five rewrites after the first: the newest three are kept.
+    assert_eq!(
+        names,
+        ["original", "path", "previous-3", "previous-4", "previous-5"]
+    );
+    assert_eq!(
+        std::fs::read_to_string(slot.join("original")).unwrap(),
+        "{\n  \"model\": \"opus\"\n}\n"
+    );
 }

@@ -130,6 +130,7 @@ fn new_puts_the_crate_in_the_project_and_lists_it_in_a_new_hooks_json() {
         config["hooks"]["PreToolUse"][0]["hooks"][0],
         json!({"type": "wasm", "component": ".agents/hooks/guard.wasm", "timeout": 5})
     );
+    assert_eq!(config["$schema"], "agenthooks");
     assert!(
         ran.stdout().contains("agenthooks build guard"),
         "{}",

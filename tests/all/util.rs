@@ -239,6 +239,28 @@ impl TempProject {
         self.home.join(".local/share/agenthooks/trust.json")
     }
 
+    /// Where the binary keeps the backups of the files it changes in this
+    /// project's environment (its state directory's `backups/`).
+    pub fn backups(&self) -> PathBuf {
+        self.home.join(".local/state/agenthooks/backups")
+    }
+
+    /// The backups folder of `file` (the one whose `path` names it), if any.
+    pub fn backup_of(&self, file: &Path) -> Option<PathBuf> {
+        let entries = std::fs::read_dir(self.backups()).ok()?;
+        entries.flatten().map(|e| e.path()).find(|dir| {
+            std::fs::read_to_string(dir.join("path"))
+                .is_ok_and(|line| Path::new(line.trim_end()) == file)
+        })
+    }
+
+    /// The original (the file as agenthooks first found it) kept for the
+    /// project file `rel`, if any.
+    pub fn original_of(&self, rel: &str) -> Option<PathBuf> {
+        let original = self.backup_of(&self.path(rel))?.join("original");
+        original.is_file().then_some(original)
+    }
+
     /// `program` in the project, with this project's home and XDG
     /// directories and no inherited hook variables.
     pub fn isolated(&self, program: impl AsRef<std::ffi::OsStr>) -> std::process::Command {
@@ -248,6 +270,7 @@ impl TempProject {
             .env("XDG_CONFIG_HOME", self.home.join(".config"))
             .env("XDG_DATA_HOME", self.home.join(".local/share"))
             .env("XDG_CACHE_HOME", self.home.join(".cache"))
+            .env("XDG_STATE_HOME", self.home.join(".local/state"))
             .env_remove("CLAUDE_PROJECT_DIR")
             .env_remove("AGENTHOOKS_AUDIT")
             // This project's managed file (absent unless a test writes it),

@@ -11,7 +11,7 @@
 //! [`crate::import::moving`]). Exit 2 when a file could not be read or
 //! written.
 
-use std::io::{self, Write as _};
+use std::io::{self, IsTerminal as _, Write as _};
 use std::process::ExitCode;
 
 use anyhow::Context as _;
@@ -86,6 +86,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let mut failed = !planned.errors.is_empty();
     if args.move_ {
         failed |= !move_out(&mut out, &req, &planned, args.dry_run)?;
+        // Never in a script: there, the note above says `agenthooks trust`.
+        if !args.dry_run && scope == Scope::Project && io::stdin().is_terminal() {
+            offer_trust(&mut out, &req, &planned)?;
+        }
     }
     if args.dry_run {
         writeln!(out, "dry run: nothing was written")?;
@@ -146,16 +150,7 @@ fn move_out(
             Ok(changes) => {
                 for c in changes {
                     let shown = crate::import::show(&c.path, req.root, &req.env.home);
-                    let word = match (&c.before, &c.after, c.before == c.after, dry_run) {
-                        (_, _, true, _) => "unchanged",
-                        (None, _, _, false) => "created",
-                        (None, _, _, true) => "would create",
-                        (_, None, _, false) => "removed",
-                        (_, None, _, true) => "would remove",
-                        (_, _, _, false) => "updated",
-                        (_, _, _, true) => "would update",
-                    };
-                    writeln!(out, "{}: {word} {shown}", agent.id())?;
+                    writeln!(out, "{}: {} {shown}", agent.id(), c.word(dry_run))?;
                     if dry_run && c.before != c.after {
                         let diff =
                             install::unified_diff(&shown, c.before.as_deref(), c.after.as_deref());
@@ -172,6 +167,43 @@ fn move_out(
         }
     }
     Ok(ok)
+}
+
+/// On a terminal, after `--move`: shows the project hooks that now run
+/// what the agents' own files ran (and ran without asking) and offers to
+/// trust them, as `agenthooks trust` would; the project's other hooks that
+/// wait for trust are not part of the offer, and those trusted stay so.
+fn offer_trust(out: &mut impl io::Write, req: &Request<'_>, planned: &Plan) -> anyhow::Result<()> {
+    let mut config = crate::config::load(&crate::config::LoadOptions {
+        home: Some(req.env.home.clone()),
+        project_root: Some(req.root.to_path_buf()),
+    });
+    let (store, _) = crate::trust::TrustStore::load();
+    let moved: Vec<bool> = {
+        let found = moving::handlers_moved(&planned.moved, &config, Scope::Project, req.root);
+        config
+            .handlers
+            .iter()
+            .map(|h| found.iter().any(|m| std::ptr::eq(*m, h)))
+            .collect()
+    };
+    let pending = config
+        .handlers
+        .iter()
+        .zip(&moved)
+        .any(|(h, m)| *m && crate::trust::needs_trust(h) && !store.trusts(h));
+    if !pending {
+        return Ok(());
+    }
+    // Trusting replaces the project's trusted set: the hooks trusted
+    // already go along, so they stay trusted.
+    let mut moved = moved.into_iter();
+    config
+        .handlers
+        .retain(|h| moved.next().unwrap_or(false) || store.trusts(h));
+    writeln!(out)?;
+    super::trust::review_and_trust(req.root, &store, &config, false, out)?;
+    Ok(())
 }
 
 /// What happened to `.agents/hooks.json`, and the trust step.

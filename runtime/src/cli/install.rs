@@ -75,6 +75,10 @@ pub struct UninstallArgs {
     /// Every agent that has agenthooks entries at this scope.
     #[arg(long)]
     pub all_installed: bool,
+    /// Leave the hooks `import --move` took out of the agents' files in
+    /// `.agents/hooks.json` (by default they go back into those files).
+    #[arg(long)]
+    pub keep_moved: bool,
 }
 
 /// Run `install`.
@@ -82,7 +86,7 @@ pub struct UninstallArgs {
 /// # Errors
 /// Bad usage (an unknown agent) or no working directory / home.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let ctx = Ctx::new(args.target.scope(), args.absolute)?;
+    let ctx = Ctx::new(args.target.scope(), args.absolute, false)?;
     let mut agents = named(&args.agents)?;
     if args.all_detected {
         for agent in install::detected(ctx.scope, &ctx.root, &ctx.env) {
@@ -130,7 +134,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
 /// # Errors
 /// Bad usage (an unknown agent) or no working directory / home.
 pub fn run_uninstall(args: UninstallArgs) -> anyhow::Result<ExitCode> {
-    let ctx = Ctx::new(args.target.scope(), false)?;
+    let ctx = Ctx::new(args.target.scope(), false, args.keep_moved)?;
     let mut agents = named(&args.agents)?;
     if args.all_installed {
         for agent in install::installed(ctx.scope, &ctx.root, &ctx.env) {
@@ -139,7 +143,11 @@ pub fn run_uninstall(args: UninstallArgs) -> anyhow::Result<ExitCode> {
             }
         }
     }
-    ctx.each(&agents, Action::Uninstall, args.target.dry_run)
+    let code = ctx.each(&agents, Action::Uninstall, args.target.dry_run)?;
+    if !args.target.dry_run && ctx.scope != Scope::Managed {
+        ctx.note_unwired(&mut io::stdout().lock())?;
+    }
+    Ok(code)
 }
 
 impl Target {
@@ -309,10 +317,13 @@ struct Ctx {
     env: Env,
     /// What the entries call: [`NAME`], or this binary's absolute path.
     binary: PathBuf,
+    /// `uninstall --keep-moved`: the hooks `import --move` took out of the
+    /// agents' files stay in `.agents/hooks.json`.
+    keep_moved: bool,
 }
 
 impl Ctx {
-    fn new(scope: Scope, absolute: bool) -> anyhow::Result<Ctx> {
+    fn new(scope: Scope, absolute: bool, keep_moved: bool) -> anyhow::Result<Ctx> {
         let cwd = std::env::current_dir().context("cannot read the working directory")?;
         let env = Env::from_process()?;
         let binary = entry_binary(scope, absolute)?;
@@ -321,6 +332,7 @@ impl Ctx {
             root: install::project_root(&cwd),
             env,
             binary,
+            keep_moved,
         })
     }
 
@@ -409,14 +421,38 @@ impl Ctx {
                 status_messages: &status_messages,
                 used: &used,
             };
-            let result = if dry_run {
-                install::plan(&req)
-            } else {
-                install::change(&req)
+            let result = match action {
+                // What `import --move` took out of the agent's files comes
+                // back with the uninstall (or, kept, is said to stay).
+                Action::Uninstall if self.scope != Scope::Managed => {
+                    crate::import::undo::uninstall(&req, self.keep_moved, dry_run)
+                        .map(Some)
+                        .map(|u| (Vec::new(), u))
+                }
+                _ if dry_run => install::plan(&req).map(|c| (c, None)),
+                _ => install::change(&req).map(|c| (c, None)),
             };
             match result {
-                Ok(changes) => {
+                Ok((mut changes, undone)) => {
+                    if let Some(undone) = &undone {
+                        for c in &undone.others {
+                            let word = c.word(dry_run);
+                            writeln!(out, "{}: {word} {}", agent.id(), self.show(&c.path))?;
+                            if dry_run && c.before != c.after {
+                                let diff = install::unified_diff(
+                                    &self.show(&c.path),
+                                    c.before.as_deref(),
+                                    c.after.as_deref(),
+                                );
+                                write!(out, "{diff}")?;
+                            }
+                        }
+                        changes = undone.changes.clone();
+                    }
                     self.print(&mut out, agent.id(), &changes, dry_run)?;
+                    if let Some(undone) = &undone {
+                        self.print_moved(&mut out, *agent, undone, dry_run)?;
+                    }
                     // The hints are about trusting user and project hooks in
                     // the agent; its system-wide hooks are trusted by policy.
                     if action == Action::Install && self.scope != Scope::Managed {
@@ -546,6 +582,86 @@ impl Ctx {
         Ok(())
     }
 
+    /// One line per file whose moved hooks came back (or would), or, kept
+    /// in `.agents/hooks.json`, that the agent runs them no more.
+    fn print_moved(
+        &self,
+        out: &mut impl io::Write,
+        agent: &dyn Agent,
+        undone: &crate::import::undo::Undone,
+        dry_run: bool,
+    ) -> io::Result<()> {
+        use crate::import::undo::Back;
+        // "the 1 hook ... it was", "the 2 hooks ... they were".
+        let words = |k: usize| {
+            if k == 1 {
+                ("1 hook".to_string(), "it was", "it", "stays")
+            } else {
+                (format!("{k} hooks"), "they were", "them", "stay")
+            }
+        };
+        for p in &undone.put_back {
+            let file = self.show(&p.path);
+            let (hooks, was, _, _) = words(p.hooks);
+            let (put, merged) = if dry_run {
+                ("would put back", "would merge back")
+            } else {
+                ("put back", "merged back")
+            };
+            match p.how {
+                Back::AsTheyWere => writeln!(
+                    out,
+                    "{}: {put} the {hooks} `import --move` took out of {file}, as {was}",
+                    agent.id(),
+                )?,
+                Back::Merged => writeln!(
+                    out,
+                    "{}: {merged} the {hooks} `import --move` took out of {file}: the file changed since the move, so check it",
+                    agent.id(),
+                )?,
+            }
+        }
+        for (path, count) in &undone.kept {
+            let (hooks, _, them, stay) = words(*count);
+            writeln!(
+                out,
+                "{}: the {hooks} `import --move` took out of {} {stay} in .agents/hooks.json only; {} no longer runs {them}",
+                agent.id(),
+                self.show(path),
+                agent.display_name()
+            )?;
+        }
+        Ok(())
+    }
+
+    /// After an uninstall: one line when hooks of this scope's
+    /// `.agents/hooks.json` are left that no agent runs any more.
+    fn note_unwired(&self, out: &mut impl io::Write) -> io::Result<()> {
+        if !install::installed(self.scope, &self.root, &self.env).is_empty() {
+            return Ok(());
+        }
+        let file = crate::dirs::hooks_file(self.base());
+        let hooks = self
+            .load()
+            .handlers
+            .iter()
+            .filter(|h| h.scope == self.scope)
+            .count();
+        if hooks == 0 {
+            return Ok(());
+        }
+        let (s, them) = if hooks == 1 {
+            ("", "it")
+        } else {
+            ("s", "them")
+        };
+        writeln!(
+            out,
+            "note: no agent runs the {hooks} hook{s} of {} any more; `agenthooks install <agent>` wires {them} again",
+            self.show(&file)
+        )
+    }
+
     fn print(
         &self,
         out: &mut impl io::Write,
@@ -566,6 +682,12 @@ impl Ctx {
             }
             if status == Status::Restored {
                 line.push_str(" (from its backup, now removed)");
+            } else if let (Some(slot), false) = (&change.backups, dry_run) {
+                // Where to look when the result is not what the user wanted.
+                let changed = status != Status::Unchanged && change.after.is_some();
+                if changed && change.backup.is_none() && slot.exists() {
+                    line.push_str(&format!(" (backups: {})", self.show(slot.dir())));
+                }
             }
             writeln!(out, "{line}")?;
             if dry_run && status != Status::Unchanged {

@@ -72,6 +72,13 @@ pub fn add_handler(
     Ok(added)
 }
 
+/// The `"$schema"` of every `hooks.json` agenthooks creates (`add`, `new`,
+/// `import`): agenthooks reads the key and ignores it, while Antigravity,
+/// which reads `.agents/hooks.json` too, rejects a file that has it, and so
+/// never runs its hooks natively, outside agenthooks' trust gate and sandbox
+/// (README: "Agents that read these files themselves").
+pub const SCHEMA: &str = "agenthooks";
+
 /// A new hooks.json holding just the hook.
 fn fresh(event: &str, matcher: Option<&str>, handler: &Value) -> String {
     let mut group = serde_json::Map::new();
@@ -79,7 +86,7 @@ fn fresh(event: &str, matcher: Option<&str>, handler: &Value) -> String {
         group.insert("matcher".into(), Value::from(m));
     }
     group.insert("hooks".into(), Value::Array(vec![handler.clone()]));
-    let doc = serde_json::json!({"hooks": {event: [group]}});
+    let doc = serde_json::json!({"$schema": SCHEMA, "hooks": {event: [group]}});
     format!(
         "{}\n",
         serde_json::to_string_pretty(&doc).unwrap_or_default()

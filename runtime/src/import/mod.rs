@@ -7,13 +7,16 @@
 //! reads them bounded, leaves agenthooks' own entries out
 //! ([`crate::install::is_ours`]), compares commands ([`normalise`], the one
 //! rule both import's "already there" and [`twice`] use) and merges into
-//! `.agents/hooks.json` ([`merge`]). Nothing here names an agent.
+//! `.agents/hooks.json` ([`merge`]); `--move` takes them out of the
+//! agent's files ([`moving`]) and `uninstall` puts them back ([`undo`]).
+//! Nothing here names an agent.
 
 pub mod merge;
 pub mod moving;
 pub mod plan;
 pub mod take_out;
 pub mod twice;
+pub mod undo;
 
 use std::path::{Path, PathBuf};
 
@@ -118,8 +121,7 @@ pub fn read(agent: &'static dyn Agent, path: &Path) -> Result<Option<NativeFile>
     };
     let root = match &agent.install_spec().registration {
         Registration::Toml(_) => toml_root(path, &bytes)?,
-        Registration::Json(j) => crate::install::JsonDoc::parse(path, Some(&bytes), j.jsonc)?.root,
-        _ => crate::install::JsonDoc::parse(path, Some(&bytes), false)?.root,
+        _ => crate::install::JsonDoc::parse(path, Some(&bytes), jsonc(agent))?.root,
     };
     Ok(Some(NativeFile {
         agent,
@@ -127,6 +129,15 @@ pub fn read(agent: &'static dyn Agent, path: &Path) -> Result<Option<NativeFile>
         hooks: users_own(agent, &root),
         bytes,
     }))
+}
+
+/// Whether `agent`'s JSON file may hold comments and trailing commas (read
+/// and kept where it does).
+pub(crate) fn jsonc(agent: &dyn Agent) -> bool {
+    match &agent.install_spec().registration {
+        Registration::Json(j) => j.jsonc,
+        _ => false,
+    }
 }
 
 /// A TOML file's document as JSON values (what

@@ -2,6 +2,9 @@
 //! leave the agent's own files, and agenthooks' entry goes in, so each hook
 //! runs once.
 //!
+//! What each file held before is recorded under agenthooks' state
+//! directory ([`super::undo`]), so `uninstall` can put it back.
+//!
 //! Each file is one locked, atomic write that keeps every other byte: the
 //! agent's install target through install's own planning
 //! ([`crate::install::change_with`]: the hooks taken out and our entries
@@ -50,6 +53,26 @@ pub struct Changed {
     pub after: Option<Vec<u8>>,
 }
 
+impl Changed {
+    /// The word a line about it says (`updated`; on a dry run `would update`).
+    pub fn word(&self, dry_run: bool) -> &'static str {
+        match (
+            &self.before,
+            &self.after,
+            self.before == self.after,
+            dry_run,
+        ) {
+            (_, _, true, _) => "unchanged",
+            (None, _, _, false) => "created",
+            (None, _, _, true) => "would create",
+            (_, None, _, false) => "removed",
+            (_, None, _, true) => "would remove",
+            (_, _, _, false) => "updated",
+            (_, _, _, true) => "would update",
+        }
+    }
+}
+
 /// Takes `moved` (per native file of `agent`, the hooks `.agents/hooks.json`
 /// now runs) out of the agent's files and installs agenthooks' entry;
 /// with `dry_run`, only plans it.
@@ -79,11 +102,17 @@ pub fn move_out(
     let target = install::native_file(agent, wiring.scope, wiring.root, wiring.env);
     let mut changed = Vec::new();
     let mut in_target: Vec<NativeHook> = Vec::new();
+    let mut target_file = None;
     for (file, hooks) in moved {
         if Some(&file.path) == target.as_ref() {
             in_target.extend(hooks.iter().cloned());
+            target_file = Some(file);
         } else {
-            changed.push(out_of(agent, &file.path, hooks, dry_run)?);
+            let c = out_of(agent, &file.path, hooks, dry_run)?;
+            if !dry_run {
+                remember(wiring.env, file, hooks, &c)?;
+            }
+            changed.push(c);
         }
     }
     let req = install::Request {
@@ -96,20 +125,79 @@ pub fn move_out(
         status_messages: wiring.status_messages,
         used: wiring.used,
     };
-    let edit = |root: &mut serde_json::Map<String, serde_json::Value>| {
-        take_out(agent, root, &in_target);
+    let edit = |doc: &mut JsonDoc| {
+        take_out(agent, &mut doc.root, &in_target);
+        Ok(())
     };
     let installed = if dry_run {
         install::plan_with(&req, &edit)?
     } else {
         install::change_with(&req, &edit)?
     };
-    changed.extend(installed.into_iter().map(|c| Changed {
-        path: c.path,
-        before: c.before,
-        after: c.after,
-    }));
+    for c in installed {
+        let c = Changed {
+            path: c.path,
+            before: c.before,
+            after: c.after,
+        };
+        if let (Some(file), false) = (target_file, dry_run) {
+            if c.path == file.path {
+                remember(wiring.env, file, &in_target, &c)?;
+            }
+        }
+        changed.push(c);
+    }
     Ok(changed)
+}
+
+/// Records what the move took out of `file` (see [`super::undo`]), when
+/// it changed the file.
+fn remember(
+    env: &Env,
+    file: &NativeFile,
+    hooks: &[NativeHook],
+    c: &Changed,
+) -> Result<(), InstallError> {
+    match (&c.before, &c.after) {
+        (Some(before), Some(after)) if before != after => {
+            super::undo::remember(env, file, hooks, before, after)
+        }
+        _ => Ok(()),
+    }
+}
+
+/// The command hooks of `config` at `scope` that run what `moved` (per
+/// native file, the hooks a move took out of it) ran: the same event and
+/// the same [`super::normalise`]d command. What an interactive `import
+/// --move` offers to trust: the user's agent ran them already.
+pub fn handlers_moved<'a>(
+    moved: &[(NativeFile, Vec<NativeHook>)],
+    config: &'a crate::config::Config,
+    scope: Scope,
+    root: &Path,
+) -> Vec<&'a crate::config::Handler> {
+    let project = config.project_root.as_deref().or(Some(root));
+    let wanted: Vec<(EventName, String)> = moved
+        .iter()
+        .flat_map(|(_, hooks)| {
+            hooks.iter().filter_map(move |h| {
+                let imported = h.import.as_ref().ok()?;
+                let command = imported.handler.get("command")?.as_str()?;
+                Some((imported.event, super::normalise(None, command, project)))
+            })
+        })
+        .collect();
+    config
+        .handlers
+        .iter()
+        .filter(|h| h.scope == scope)
+        .filter(|h| {
+            super::twice::command_of(h).is_some_and(|c| {
+                let c = super::normalise(None, c, project);
+                wanted.iter().any(|(e, w)| *e == h.event && *w == c)
+            })
+        })
+        .collect()
 }
 
 /// Takes `hooks` out of the native file at `path` (not the install target),
@@ -120,7 +208,35 @@ fn out_of(
     hooks: &[NativeHook],
     dry_run: bool,
 ) -> Result<Changed, InstallError> {
+    let edit = |doc: &mut JsonDoc| {
+        take_out(agent, &mut doc.root, hooks);
+        Ok(())
+    };
+    edit_native(agent, path, dry_run, false, edit).map(|(changed, _)| changed)
+}
+
+/// Edits `agent`'s JSON file at `path` (one that holds no entry of ours:
+/// not its install target) with `edit`: under the file's lock unless
+/// `dry_run`, written atomically when it changed, every other byte kept. A
+/// file that does not exist is left so (`edit` is not called) unless
+/// `create`.
+///
+/// # Errors
+/// When the file cannot be locked, read, parsed, edited or written.
+pub(super) fn edit_native<T>(
+    agent: &dyn Agent,
+    path: &Path,
+    dry_run: bool,
+    create: bool,
+    edit: impl FnOnce(&mut JsonDoc) -> Result<T, InstallError>,
+) -> Result<(Changed, Option<T>), InstallError> {
     let target = atomic::resolve(path).map_err(|e| InstallError::io(path, e))?;
+    if let Some(dir) = target
+        .parent()
+        .filter(|d| create && !dry_run && !d.as_os_str().is_empty())
+    {
+        std::fs::create_dir_all(dir).map_err(|e| InstallError::io(dir, e))?;
+    }
     let _lock = if dry_run {
         None
     } else {
@@ -130,33 +246,28 @@ fn out_of(
         )
     };
     let before = match read_bounded(path, caps::HOOKS_JSON) {
-        Ok(b) => b,
-        Err(ReadError::NotFound { .. }) => {
-            return Ok(Changed {
+        Ok(b) => Some(b),
+        Err(ReadError::NotFound { .. }) if !create => {
+            let changed = Changed {
                 path: path.to_path_buf(),
                 before: None,
                 after: None,
-            })
+            };
+            return Ok((changed, None));
         }
+        Err(ReadError::NotFound { .. }) => None,
         Err(e) => return Err(e.into()),
     };
-    let jsonc = match &agent.install_spec().registration {
-        Registration::Json(j) => j.jsonc,
-        _ => false,
-    };
-    let mut doc = JsonDoc::parse(path, Some(&before), jsonc)?;
-    take_out(agent, &mut doc.root, hooks);
-    let after = if doc.changed() {
-        doc.render()?
-    } else {
-        before.clone()
-    };
-    if !dry_run && after != before {
+    let mut doc = JsonDoc::parse(path, before.as_deref(), super::jsonc(agent))?;
+    let out = edit(&mut doc)?;
+    let after = doc.render()?;
+    if !dry_run && before.as_ref() != Some(&after) {
         atomic::write(&target, &after, false).map_err(|e| InstallError::write(path, e))?;
     }
-    Ok(Changed {
+    let changed = Changed {
         path: path.to_path_buf(),
-        before: Some(before),
+        before,
         after: Some(after),
-    })
+    };
+    Ok((changed, Some(out)))
 }

@@ -141,6 +141,14 @@ pub fn plan(req: &Request<'_>) -> Result<Plan, InstallError> {
         }
     }
     if doc.changed() {
+        // A file import creates is marked as agenthooks' own, for Antigravity
+        // ([`crate::config::edit::SCHEMA`]).
+        if before.as_deref().is_none_or(|b| b.trim_ascii().is_empty()) {
+            let mut root = serde_json::Map::new();
+            root.insert("$schema".into(), crate::config::edit::SCHEMA.into());
+            root.append(&mut doc.root);
+            doc.root = root;
+        }
         plan.after = Some(doc.render()?);
     }
     Ok(plan)

@@ -26,6 +26,9 @@ pub struct Env {
     /// [`SYSTEM_ROOT_ENV`]: the directory the agents' system-wide files are
     /// placed under instead of `/` (tests, image builds).
     system_root: Option<PathBuf>,
+    /// agenthooks' state directory (`crate::dirs::state`), where the
+    /// backups of the files install changes are kept; `None`: no backups.
+    pub state: Option<PathBuf>,
 }
 
 /// The variable that moves every agent's system-wide file (`install
@@ -100,13 +103,17 @@ impl Env {
             home,
             vars,
             system_root: var(SYSTEM_ROOT_ENV),
+            state: crate::dirs::state(),
         })
     }
 
-    /// An environment with only a home directory.
+    /// An environment with only a home directory (and the state directory
+    /// at its default place under it, `~/.local/state/agenthooks`).
     pub fn with_home(home: impl Into<PathBuf>) -> Env {
+        let home = home.into();
         Env {
-            home: home.into(),
+            state: Some(home.join(".local/state/agenthooks")),
+            home,
             vars: BTreeMap::new(),
             system_root: None,
         }

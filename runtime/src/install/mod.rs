@@ -26,18 +26,21 @@
 //!   older timeout) is updated in place;
 //! - an entry's native timeout is the agent's own deadline for its event
 //!   ([`native_timeout`]), the one the runtime keeps the handlers under;
-//! - the first change backs the file up to `<file>.agenthooks.bak`, never
-//!   overwritten once it exists;
+//! - the first change keeps the file as it was (its original), never
+//!   overwritten once kept, and each later change the bytes it replaced (the
+//!   newest few), in the file's folder under agenthooks' state directory
+//!   ([`backups`]), never in the work tree;
 //! - uninstall removes exactly our entries (and the containers that became
-//!   empty through that); when the result equals the backup, the backup's
-//!   bytes are put back and the backup removed; a file install created is
-//!   deleted, with its directories if they are empty;
+//!   empty through that); when the result equals the original, the
+//!   original's bytes are put back and the file's backups removed; a file
+//!   install created is deleted, with its directories if they are empty;
 //! - a file that cannot be parsed is reported and left alone;
 //! - every write is atomic and every read-modify-write holds the file's lock
 //!   (see `crate::atomic`): a crash, a full disk or a concurrent install never leaves
 //!   a file half-written or loses another install's entries, and a native file
 //!   that is a symlink is written at its target, the link staying a link.
 
+pub mod backups;
 mod detect;
 mod edit;
 mod error;
@@ -65,6 +68,23 @@ pub use plan::{
 };
 pub use targets::native_timeout;
 pub use wiring::{drift, rows, Drift, Used};
+
+/// `root` (the agent's parsed JSON file) without agenthooks' entries, as
+/// uninstall leaves it: for comparing two versions of a file "but ours".
+///
+/// # Errors
+/// As uninstall's: an entry in a shape that cannot be edited.
+pub fn without_ours(
+    agent: &dyn crate::agents::Agent,
+    path: &std::path::Path,
+    root: &serde_json::Map<String, serde_json::Value>,
+) -> Result<serde_json::Map<String, serde_json::Value>, InstallError> {
+    let mut root = root.clone();
+    if let crate::agents::Registration::Json(spec) = &agent.install_spec().registration {
+        json::sync(path, &mut root, spec.shape, agent.id(), &[])?;
+    }
+    Ok(root)
+}
 
 /// The agent's own file `install` writes at `scope` (`None`: none there).
 pub fn native_file(

@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::{Map, Value};
 
+use super::backups::Slot;
 use super::detect::{file_is_ours, Env};
 use super::json;
 use super::launcher::{command_line, command_line_at, powershell_line};
@@ -125,9 +126,14 @@ pub struct FileChange {
     pub after: Option<Vec<u8>>,
     /// Make it executable (scripts).
     pub executable: bool,
-    /// Copy `before` here first, unless that file exists already.
+    /// Where this file's backups are kept (see [`super::backups`]); `None`:
+    /// it gets none (a file agenthooks writes whole, or no state directory).
+    pub backups: Option<Slot>,
+    /// Keep `before` here first as the file's original (the slot's
+    /// `original`), unless one is kept already.
     pub backup: Option<PathBuf>,
-    /// Delete this backup afterwards (its bytes were put back).
+    /// The file gets its original bytes back from this backup: it and every
+    /// other backup of the file go afterwards.
     pub drop_backup: Option<PathBuf>,
     /// Empty directories left by a deletion are removed up to (not including) this one.
     stop: PathBuf,
@@ -140,6 +146,7 @@ impl FileChange {
             after: before.clone(),
             before,
             executable: false,
+            backups: None,
             backup: None,
             drop_backup: None,
             stop: stop.to_path_buf(),
@@ -199,11 +206,33 @@ pub(super) fn read_opt(path: &Path, cap: u64) -> Result<Option<Vec<u8>>, Install
     }
 }
 
-/// `<file>.agenthooks.bak`.
-pub(crate) fn backup_of(path: &Path) -> PathBuf {
+/// `<file>.agenthooks.bak`: where versions before the state directory kept
+/// a file's original. Still read (and removed with the other backups when
+/// the original is given back), never written.
+pub(crate) fn legacy_backup(path: &Path) -> PathBuf {
     let mut name = path.file_name().unwrap_or_default().to_os_string();
     name.push(".agenthooks.bak");
     path.with_file_name(name)
+}
+
+/// The backups of the native file `path` ([`Env::state`]; none without).
+pub(crate) fn slot_of(env: &Env, path: &Path) -> Option<Slot> {
+    env.state.as_deref().map(|state| Slot::of(state, path))
+}
+
+/// The file's original as kept before (its slot's, else a legacy
+/// `.agenthooks.bak` beside it): where it is and its bytes.
+pub(super) fn original_of(
+    slot: Option<&Slot>,
+    path: &Path,
+) -> Result<Option<(PathBuf, Vec<u8>)>, InstallError> {
+    let legacy = legacy_backup(path);
+    for at in slot.map(Slot::original).into_iter().chain([legacy]) {
+        if let Some(bytes) = read_opt(&at, caps::HOOKS_JSON)? {
+            return Ok(Some((at, bytes)));
+        }
+    }
+    Ok(None)
 }
 
 /// Refuses project scope for an agent with no project file of its own
@@ -236,12 +265,14 @@ fn target_path(req: &Request<'_>) -> Result<PathBuf, InstallError> {
 /// When a file cannot be read or parsed, or is in the way; nothing of this
 /// agent should be written then.
 pub fn plan(req: &Request<'_>) -> Result<Vec<FileChange>, InstallError> {
-    plan_with(req, &|_| {})
+    plan_with(req, &|_| Ok(()))
 }
 
-/// What an install also changes in the agent's JSON file, in the same
-/// write: `import --move` takes the hooks it moved out of it.
-pub type Edit<'a> = &'a dyn Fn(&mut Map<String, Value>);
+/// What an install or uninstall also changes in the agent's JSON file, in
+/// the same write, before our entries are synced: `import --move` takes the
+/// hooks it moved out of it, `uninstall` puts them back (or the whole text
+/// from before the move, [`json::Doc::parse`]d in place of the file's).
+pub type Edit<'a> = &'a dyn Fn(&mut json::Doc) -> Result<(), InstallError>;
 
 /// [`plan`], with `edit` applied to the agent's JSON file (its parsed root)
 /// before our entries are synced, so both changes are one write.
@@ -286,12 +317,12 @@ fn plan_json(
     let id = req.agent.id();
     let before = read_opt(&path, caps::HOOKS_JSON)?;
     let mut doc = json::Doc::parse(&path, before.as_deref(), t.jsonc)?;
-    if req.action == Action::Install {
-        edit(&mut doc.root);
-    }
+    edit(&mut doc)?;
     let extras = targets::root_keys(t);
-    let backup = backup_of(&path);
+    let slot = slot_of(req.env, &path);
+    let original = original_of(slot.as_ref(), &path)?;
     let mut change = FileChange::unchanged(path.clone(), before.clone(), stop);
+    change.backups = slot.clone();
     match req.action {
         Action::Install => {
             let wanted: Vec<(String, Value)> = wiring::rows(req.agent.table(), req.used)
@@ -320,26 +351,31 @@ fn plan_json(
             for (k, v) in extras {
                 doc.root.entry(k.to_string()).or_insert(v);
             }
-            if before.is_some() && !doc.changed() {
+            let after = doc.render()?;
+            if before.as_ref() == Some(&after) {
                 return Ok(change);
             }
-            change.after = Some(doc.render()?);
-            if before.is_some() && !had_ours && !backup.exists() {
-                change.backup = Some(backup);
+            change.after = Some(after);
+            if before.is_some() && !had_ours && original.is_none() {
+                change.backup = slot.as_ref().map(Slot::original);
             }
         }
         Action::Uninstall => {
-            if before.is_none() {
-                return Ok(change);
-            }
             json::sync(&path, &mut doc.root, t.shape, id, &[])?;
-            if !doc.changed() {
+            if before.is_none() && doc.root.is_empty() {
                 return Ok(change);
             }
-            let backup_bytes = read_opt(&backup, caps::HOOKS_JSON)?;
-            let backup_root = backup_bytes
+            // Unchanged unless an entry of ours went, or the edit (a move
+            // undone) changed the file or put another text in its place.
+            let text = doc.render()?;
+            if !doc.changed() && before.as_ref() == Some(&text) {
+                return Ok(change);
+            }
+            let (backup, backup_bytes) = original.unzip();
+            let backup_root = backup
                 .as_deref()
-                .and_then(|b| json::parse(&backup, b, t.jsonc).ok())
+                .zip(backup_bytes.as_deref())
+                .and_then(|(at, b)| json::parse(at, b, t.jsonc).ok())
                 .map(|d| d.root);
             if let Some(b) = &backup_root {
                 keep_empty_containers(&mut doc.root, b);
@@ -367,7 +403,7 @@ fn plan_json(
                     } else {
                         doc.render()?
                     });
-                    change.drop_backup = Some(backup);
+                    change.drop_backup = backup;
                     return Ok(change);
                 }
             }
@@ -389,6 +425,12 @@ fn keep_empty_containers(root: &mut Map<String, Value>, backup: &Map<String, Val
     let Some(Value::Object(had)) = backup.get("hooks") else {
         return;
     };
+    let empty = |items: &Value| items.as_array().is_some_and(Vec::is_empty);
+    // A `hooks` that held hooks then (which went since, as `import --move`
+    // takes them) is not one the user left empty.
+    if !had.is_empty() && !had.values().any(empty) {
+        return;
+    }
     let hooks = root
         .entry("hooks".to_string())
         .or_insert_with(|| Value::Object(Map::new()));
@@ -396,7 +438,7 @@ fn keep_empty_containers(root: &mut Map<String, Value>, backup: &Map<String, Val
         return;
     };
     for (event, items) in had {
-        if items.as_array().is_some_and(Vec::is_empty) && !hooks.contains_key(event) {
+        if empty(items) && !hooks.contains_key(event) {
             hooks.insert(event.clone(), Value::Array(Vec::new()));
         }
     }
@@ -502,7 +544,7 @@ fn plan_plugin(
 /// As [`plan`] and [`apply`]; also when the lock stays held by another
 /// process for `atomic::LOCK_WAIT`.
 pub fn change(req: &Request<'_>) -> Result<Vec<FileChange>, InstallError> {
-    change_with(req, &|_| {})
+    change_with(req, &|_| Ok(()))
 }
 
 /// [`change`], with `edit` applied as [`plan_with`] does, under the same lock
@@ -588,14 +630,15 @@ fn create_dirs(dir: &Path) -> Result<Vec<PathBuf>, InstallError> {
     Ok(missing)
 }
 
-/// Writes planned changes: backup first, then the file, each atomically
+/// Writes planned changes: backups first (into the file's folder under the
+/// state directory, see [`super::backups`]), then the file, each atomically
 /// (see `crate::atomic::write`); a symlinked file is written at its target,
 /// so the link stays a link. Deletions also remove the directories they leave empty.
 ///
 /// # Errors
-/// The first write that fails. That file keeps its old bytes (and a backup
-/// made for it in this call is removed again); changes to other files
-/// before it stay applied.
+/// The first write that fails. That file keeps its old bytes (and an
+/// original backup made for it in this call is removed again); changes to
+/// other files before it stay applied.
 pub fn apply(changes: &[FileChange]) -> Result<(), InstallError> {
     apply_changes(changes, true)
 }
@@ -606,13 +649,7 @@ fn apply_changes(changes: &[FileChange], prune: bool) -> Result<(), InstallError
         if change.status() == Status::Unchanged {
             continue;
         }
-        let mut new_backup = None;
-        if let (Some(backup), Some(before)) = (&change.backup, &change.before) {
-            if !backup.exists() {
-                atomic::write_new(backup, before).map_err(|e| InstallError::write(backup, e))?;
-                new_backup = Some(backup);
-            }
-        }
+        let new_backup = keep_backups(change)?;
         match &change.after {
             Some(bytes) => {
                 let written = atomic::resolve(&change.path)
@@ -625,7 +662,10 @@ fn apply_changes(changes: &[FileChange], prune: bool) -> Result<(), InstallError
                     .map_err(|e| InstallError::write(&change.path, e));
                 if let Err(e) = written {
                     if let Some(backup) = new_backup {
-                        let _ = atomic::remove(backup);
+                        let _ = atomic::remove(&backup);
+                    }
+                    if let Some(slot) = &change.backups {
+                        slot.remove_if_unused();
                     }
                     return Err(e);
                 }
@@ -637,11 +677,40 @@ fn apply_changes(changes: &[FileChange], prune: bool) -> Result<(), InstallError
                 }
             }
         }
-        if let Some(backup) = &change.drop_backup {
-            atomic::remove(backup).map_err(|e| InstallError::io(backup, e))?;
+        // The file is as agenthooks found it (or gone, when install had
+        // created it): its backups have nothing left to give back.
+        if change.drop_backup.is_some() || change.after.is_none() {
+            if let Some(backup) = &change.drop_backup {
+                atomic::remove(backup).map_err(|e| InstallError::io(backup, e))?;
+            }
+            if let Some(slot) = &change.backups {
+                slot.remove().map_err(|e| InstallError::io(slot.dir(), e))?;
+            }
         }
     }
     Ok(())
+}
+
+/// Before a file is written: its original (the first time) or else the
+/// bytes this write replaces, kept in its folder of backups. Returns the
+/// original when this call wrote it.
+fn keep_backups(change: &FileChange) -> Result<Option<PathBuf>, InstallError> {
+    let (Some(slot), Some(before)) = (&change.backups, &change.before) else {
+        return Ok(None);
+    };
+    if change.backup.is_some() {
+        let at = slot.original();
+        return match slot.keep_original(before) {
+            Ok(true) => Ok(Some(at)),
+            Ok(false) => Ok(None),
+            Err(e) => Err(InstallError::write(&at, e)),
+        };
+    }
+    if change.drop_backup.is_none() && change.after.is_some() {
+        slot.keep_previous(before)
+            .map_err(|e| InstallError::write(slot.dir(), e))?;
+    }
+    Ok(None)
 }
 
 /// Removes the empty directories above a deleted file, stopping at `stop`

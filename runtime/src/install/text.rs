@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 
 use super::json;
 use super::launcher::{command_line_at, powershell_line};
-use super::plan::{backup_of, read_opt, Action, Request};
+use super::plan::{original_of, read_opt, slot_of, Action, Request};
 use super::targets::{in_unit, native_timeout};
 use super::wiring;
 use super::{FileChange, InstallError};
@@ -130,8 +130,10 @@ pub(super) fn plan(
         path: path.clone(),
         what,
     };
-    let backup = backup_of(&path);
+    let slot = slot_of(req.env, &path);
+    let original = original_of(slot.as_ref(), &path)?;
     let mut change = FileChange::unchanged(path.clone(), before.clone(), stop);
+    change.backups = slot.clone();
     match req.action {
         Action::Install => {
             if wanted.is_empty() {
@@ -141,8 +143,8 @@ pub(super) fn plan(
             if before.is_some() && after == text {
                 return Ok(change);
             }
-            if before.is_some() && !has_ours(&text, id) && !backup.exists() {
-                change.backup = Some(backup);
+            if before.is_some() && !has_ours(&text, id) && original.is_none() {
+                change.backup = slot.as_ref().map(super::backups::Slot::original);
             }
             change.after = Some(after.into_bytes());
         }
@@ -151,13 +153,12 @@ pub(super) fn plan(
                 return Ok(change);
             }
             let after = edit(&text, &[]).map_err(unchangeable)?;
-            let backup_bytes = read_opt(&backup, caps::HOOKS_JSON)?;
             // A renderer may end the file's last line with a newline it
             // lacked: the backup's bytes are the user's then too.
             let same = |b: &[u8]| b.trim_ascii_end() == after.as_bytes().trim_ascii_end();
-            change.after = match backup_bytes {
-                Some(b) if same(&b) => {
-                    change.drop_backup = Some(backup);
+            change.after = match original {
+                Some((at, b)) if same(&b) => {
+                    change.drop_backup = Some(at);
                     Some(b)
                 }
                 None if after.trim().is_empty() => None,
