@@ -55,7 +55,7 @@ status=0
 # Unit tests that mean something on Windows; the rest assume `sh`.
 cargo test --target "$TARGET" -p agenthooks --lib -- \
     exec::command:: dirs:: atomic:: install::json:: install::targets:: \
-    install::plan:: trust::tests::the_store 2>&1 | tee -a "$log" || status=1
+    install::plan:: install::backups:: trust::tests::the_store 2>&1 | tee -a "$log" || status=1
 cargo test --target "$TARGET" -p agenthooks --test windows 2>&1 | tee -a "$log" || status=1
 
 passed=$(grep -o '[0-9]* passed' "$log" | awk '{s+=$1} END {print s+0}')

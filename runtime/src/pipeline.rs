@@ -70,7 +70,6 @@ pub(crate) fn failed_open(
         .collect()
 }
 
-
 impl Dispatched {
     /// The notes as `run` prints them on stderr, one line each.
     pub fn note_lines(&self) -> impl Iterator<Item = String> + '_ {

@@ -16,10 +16,26 @@ struct Received {
     code: i64,
 }
 
+/// The cache and state directories under `p`'s temporary directory named
+/// `name`: where the once-per-session markers live, so two commands with
+/// different names see two different sessions' worth of them.
+fn private_state(cmd: &mut assert_cmd::Command, p: &TempProject, name: &str) {
+    // The wasm case shares the suite's warm compile cache (its guest's
+    // first compile is not what is compared); it has no SessionStart.
+    let cache = if name.ends_with("-wasm") {
+        crate::wasm::xdg_cache()
+    } else {
+        p.tmp().join(name).join("cache")
+    };
+    cmd.env("XDG_CACHE_HOME", cache)
+        .env("XDG_STATE_HOME", p.tmp().join(name).join("state"));
+}
+
 /// `run --agent AGENT` with `payload` on stdin, its caches in `cache`.
 fn run(p: &TempProject, agent: &str, payload: &Value, cache: &str, extra: &[&str]) -> Received {
     let mut cmd = p.cmd(["run", "--agent", agent]);
-    cmd.args(extra).env("XDG_CACHE_HOME", p.tmp().join(cache));
+    cmd.args(extra);
+    private_state(&mut cmd, p, cache);
     let ran = p.output(cmd, payload.to_string());
     Received {
         stdout: ran.stdout(),
@@ -39,9 +55,8 @@ fn fire(
 ) -> (Received, Value) {
     let event = payload["hook_event_name"].as_str().unwrap_or("PreToolUse");
     let mut cmd = p.cmd(["fire", event, "--agent", agent, "--json", "--input"]);
-    cmd.arg(payload.to_string())
-        .args(extra)
-        .env("XDG_CACHE_HOME", p.tmp().join(cache));
+    cmd.arg(payload.to_string()).args(extra);
+    private_state(&mut cmd, p, cache);
     let ran = p.output(cmd, "");
     assert_eq!(ran.code(), 0, "{}", ran.stderr());
     let shown: Value = serde_json::from_str(&ran.stdout()).expect("fire --json prints JSON");
@@ -220,7 +235,7 @@ fn an_event_the_front_hands_to_the_engine_gets_the_answer_fire_gives() {
         "Bash",
         json!([{"type": "wasm", "component": "$CLAUDE_PROJECT_DIR/.agents/hooks/deny.wasm"}]),
     ));
-    let (got, _) = same(&p, "claude", &p.bash("rm -rf /"), "handoff");
+    let (got, _) = same(&p, "claude", &p.bash("rm -rf /"), "handoff-wasm");
     assert!(got.stdout.contains("deny"), "{got:?}");
 }
 
@@ -266,8 +281,8 @@ fn a_prompt_hook_that_cannot_reach_its_model_is_said_once_and_counted_at_the_nex
     let mut event = p.bash("rm -rf /");
     event["session_id"] = json!(session);
     let mut cmd = p.cmd(["run", "--agent", "claude"]);
-    cmd.env("XDG_CACHE_HOME", p.tmp().join(cache))
-        .env("AGENTHOOKS_TEST_KEY", "k");
+    private_state(&mut cmd, &p, cache);
+    cmd.env("AGENTHOOKS_TEST_KEY", "k");
     let first = p.output(cmd, event.to_string());
     assert_eq!(first.code(), 0, "{}", first.stderr());
     let answer: Value = serde_json::from_str(&first.stdout()).expect("an answer");
@@ -281,8 +296,8 @@ fn a_prompt_hook_that_cannot_reach_its_model_is_said_once_and_counted_at_the_nex
     );
     // The next event of the session does not say it again.
     let mut cmd = p.cmd(["run", "--agent", "claude"]);
-    cmd.env("XDG_CACHE_HOME", p.tmp().join(cache))
-        .env("AGENTHOOKS_TEST_KEY", "k");
+    private_state(&mut cmd, &p, cache);
+    cmd.env("AGENTHOOKS_TEST_KEY", "k");
     let second = p.output(cmd, event.to_string());
     assert!(
         !second.stdout().contains("allowed `Bash`"),

@@ -9,7 +9,7 @@
 //! one; elsewhere the stderr note each failure has already is all there
 //! is, and the next session's start counts what failed open.
 //!
-//! A small record per project, under the cache directory, keeps the counts
+//! A small record per project, under agenthooks' state directory, keeps the counts
 //! of the current and the previous session (bounded: a few hooks, a few
 //! kilobytes), so a new session starts with "3 hooks failed open in the
 //! last session". Which causes were said this session are `once`-style
@@ -43,7 +43,7 @@ pub(crate) struct Place<'a> {
     pub event: &'a Event,
     /// The project root (`None`: outside any project).
     pub root: Option<&'a Path>,
-    /// The record's directory (`None`: `said/` in the cache directory).
+    /// The record's directory (`None`: `said/` in the state directory).
     pub dir: Option<&'a Path>,
 }
 
@@ -199,11 +199,13 @@ fn cap(line: &str) -> String {
     cut
 }
 
-/// The record's directory: `dir`, or `said/` in the cache directory.
+/// The record's directory: `dir`, or `said/` in agenthooks' state
+/// directory (it is about this machine's sessions, and belongs in no cache
+/// a user clears to free space).
 fn record_dir(dir: Option<&Path>) -> Option<PathBuf> {
     match dir {
         Some(dir) => Some(dir.to_path_buf()),
-        None => crate::dirs::cache().map(|c| c.join("said")),
+        None => crate::dirs::state().map(|c| c.join("said")),
     }
 }
 
