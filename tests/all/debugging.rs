@@ -86,7 +86,7 @@ fn check_names_key_paths_types_and_tools_without_an_agent() {
     assert_eq!(ran.code(), 1);
     let out = ran.stdout();
     assert!(
-        out.contains("unknown handler type `wams`; did you mean `wasm`?"),
+        out.contains("unknown handler type `wams`; change `type` to `wasm`"),
         "{out}"
     );
     assert!(

@@ -44,5 +44,6 @@ mod system;
 mod transcript;
 mod trust;
 mod util;
+mod verdict;
 mod wasm;
 mod wiring;

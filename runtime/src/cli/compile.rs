@@ -38,10 +38,17 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let named = !args.paths.is_empty();
     let quiet = args.quiet;
     let mut not_found = false;
+    let mut config_error = None;
     let paths: Vec<PathBuf> = if args.paths.is_empty() {
-        configured_components(config::project_root(None), true)
+        let (paths, trouble) = configured_input(config::project_root(None));
+        config_error = trouble;
+        paths
     } else {
-        args.paths
+        // The same file named twice is compiled and said once.
+        let mut seen = BTreeSet::new();
+        (args.paths.into_iter())
+            .filter(|p| seen.insert(std::fs::canonicalize(p).unwrap_or_else(|_| p.clone())))
+            .collect()
     };
     let host = WasmHost::global();
     let mut stdout = io::stdout().lock();
@@ -53,7 +60,15 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         let progress = Progress::start(quiet, format!("compiling `{}`", path.display()));
         let (result, notes) = host.compile(path);
         drop(progress);
+        // The result is said once, on stdout: a note that only repeats it is left out.
+        let said = result.as_ref().err().map(ToString::to_string);
         for note in notes {
+            if said
+                .as_ref()
+                .is_some_and(|s| s.contains(&note) || note.contains(s.as_str()))
+            {
+                continue;
+            }
             eprintln!("{}", super::report::note_line(&note));
         }
         match result {
@@ -82,6 +97,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     }
     Ok(ExitCode::from(if named && not_found {
         super::EXIT_ERROR
+    } else if let Some(code) = config_error {
+        code
     } else if failed {
         super::EXIT_FINDING
     } else {
@@ -136,6 +153,19 @@ pub(super) fn wait_on_a_terminal(locks: &[PathBuf], quiet: bool) {
         }
         std::thread::sleep(std::time::Duration::from_millis(200));
     }
+}
+
+/// [`configured_components`] with their problems on stderr, and the exit
+/// code those problems call for ([`super::input_exit`]).
+fn configured_input(project_root: Option<PathBuf>) -> (Vec<PathBuf>, Option<u8>) {
+    let loaded = config::load(&LoadOptions {
+        home: None,
+        project_root,
+    });
+    for problem in loaded.problems() {
+        eprintln!("{}", super::report::note_line(&problem));
+    }
+    (components_of(&loaded, true), super::input_exit(&loaded))
 }
 
 /// Every component the user's and `project_root`'s configs name, once each,

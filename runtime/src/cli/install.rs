@@ -139,6 +139,14 @@ pub fn run_uninstall(args: UninstallArgs) -> anyhow::Result<ExitCode> {
             }
         }
     }
+    if agents.is_empty() {
+        writeln!(
+            io::stdout(),
+            "uninstall: nothing to remove: no agent has agenthooks' entries at the {} scope",
+            ctx.scope
+        )?;
+        return Ok(ExitCode::from(EXIT_OK));
+    }
     ctx.each(&agents, Action::Uninstall, args.target.dry_run)
 }
 
@@ -416,6 +424,17 @@ impl Ctx {
             };
             match result {
                 Ok(changes) => {
+                    let none = changes.iter().all(|c| c.status() == Status::Unchanged);
+                    if action == Action::Uninstall && none {
+                        writeln!(
+                            out,
+                            "{}: nothing to remove: {} has no entries of agenthooks at the {} scope",
+                            agent.id(),
+                            agent.display_name(),
+                            self.scope
+                        )?;
+                        continue;
+                    }
                     self.print(&mut out, agent.id(), &changes, dry_run)?;
                     // The hints are about trusting user and project hooks in
                     // the agent; its system-wide hooks are trusted by policy.

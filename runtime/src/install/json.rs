@@ -505,6 +505,46 @@ pub(crate) fn ours_events(root: &Map<String, Value>, shape: Shape, agent: &str) 
     events
 }
 
+/// The command lines of `root`'s entries of ours for `agent`, with the
+/// native event each is under (the event key, else its `--event`), in file
+/// order: what the agent runs for that event (`agenthooks status --probe`).
+/// The `powershell` field is left out where `command` or `bash` is there.
+pub(crate) fn ours_commands(
+    root: &Map<String, Value>,
+    shape: Shape,
+    agent: &str,
+) -> Vec<(String, String)> {
+    let Some(hooks) = root.get("hooks").and_then(Value::as_object) else {
+        return Vec::new();
+    };
+    let mut found = Vec::new();
+    for (key, items) in hooks {
+        let handlers = items
+            .as_array()
+            .into_iter()
+            .flatten()
+            .flat_map(|item| match shape {
+                Shape::Flat => vec![item],
+                Shape::Nested | Shape::NestedMatching(_) => item
+                    .get("hooks")
+                    .and_then(Value::as_array)
+                    .map(|hs| hs.iter().collect())
+                    .unwrap_or_default(),
+            });
+        for handler in handlers {
+            let command = COMMAND_KEYS
+                .iter()
+                .filter_map(|k| handler.get(*k).and_then(Value::as_str))
+                .find(|c| is_ours(c, agent));
+            if let Some(command) = command {
+                let event = event_of(command, agent).unwrap_or_else(|| key.clone());
+                found.push((event, command.to_string()));
+            }
+        }
+    }
+    found
+}
+
 /// Makes `root.hooks` hold exactly `wanted` (native event key → entry) of our
 /// entries for `agent`, in place, touching nothing else. With `wanted` empty
 /// this removes all of ours (uninstall).
