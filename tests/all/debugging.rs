@@ -23,7 +23,7 @@ fn a_script_without_its_executable_bit_gets_chmod_in_check_and_run() {
     assert_eq!(ran.code(), 1, "{}", ran.stdout());
     assert!(
         ran.stdout().contains(
-            "`./.agents/hooks/guard.sh` is not executable; run `chmod +x ./.agents/hooks/guard.sh`, so it fails with `Permission denied`"
+            "its script `./.agents/hooks/guard.sh` is not executable, so it fails with `Permission denied`; run `chmod +x ./.agents/hooks/guard.sh`"
         ),
         "{}",
         ran.stdout()
@@ -86,7 +86,7 @@ fn check_names_key_paths_types_and_tools_without_an_agent() {
     assert_eq!(ran.code(), 1);
     let out = ran.stdout();
     assert!(
-        out.contains("unknown handler type `wams`; change `type` to `wasm`"),
+        out.contains("unknown handler type `wams`; did you mean `wasm`?"),
         "{out}"
     );
     assert!(

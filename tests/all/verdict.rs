@@ -72,9 +72,9 @@ fn a_hooks_json_with_four_problems_is_four_hooks_that_do_not_run() {
         &out,
         &[
             "entry `hooks.PreToolUs`: does not run: unknown event `PreToolUs`",
-            "rename it to `PreToolUse`",
+            "; did you mean `PreToolUse`? rename it",
             "entry `hooks.PreToolUse[0].hooks[0]`: does not run: unknown handler type `comand`",
-            "change `type` to `command`",
+            "; did you mean `command`? change `type` to it",
             "does not run: its script `.agents/hooks/missing.sh` does not exist; create the script, or fix the path in hooks.json",
             "does not run: its script `.agents/hooks/noexec.sh` is not executable",
             "run `chmod +x .agents/hooks/noexec.sh`",

@@ -420,7 +420,7 @@ mod tests {
             Reason::NotLoaded {
                 code: "unknown-event",
                 why: "unknown event `PreToolUs`".into(),
-                fix: "rename it to `PreToolUse`".into(),
+                fix: "did you mean `PreToolUse`? rename it".into(),
                 command: None,
                 by_policy: false,
             },

@@ -147,7 +147,7 @@ fn skipped(warning: &ConfigWarning) -> Option<(String, Reason)> {
         WarningKind::Unknown(Unknown::HandlerType { at, type_ }) => {
             let all = HandlerType::ALL.map(HandlerType::as_str);
             let fix = match type_.as_deref().and_then(|t| suggest::closest(t, all)) {
-                Some(meant) => format!("change `type` to `{meant}`"),
+                Some(meant) => format!("did you mean `{meant}`? change `type` to it"),
                 None => format!("set `type` to one of {}", all.join(", ")),
             };
             let why = match type_ {
@@ -229,7 +229,7 @@ fn unknown_event(name: &str, suggestion: Option<&'static str>) -> Reason {
             ),
             Some(format!("agenthooks import {}", agent.id())),
         ),
-        (None, Some(meant)) => (format!("rename it to `{meant}`"), None),
+        (None, Some(meant)) => (format!("did you mean `{meant}`? rename it"), None),
         (None, None) => (
             "use one of the events `agenthooks schema config` lists".to_string(),
             None,
@@ -258,7 +258,7 @@ mod tests {
     #[test]
     fn a_typo_and_an_agents_own_event_name_each_say_their_fix() {
         let typo = unknown_event("PreToolUs", Some("PreToolUse"));
-        assert_eq!(typo.fix_text(), "rename it to `PreToolUse`");
+        assert_eq!(typo.fix_text(), "did you mean `PreToolUse`? rename it");
         let gemini = unknown_event("BeforeTool", None);
         assert_eq!(gemini.fix().as_deref(), Some("agenthooks import gemini"));
         assert!(
@@ -280,7 +280,7 @@ mod tests {
         assert_eq!(at, "hooks.PreToolUse[0].hooks[1]");
         assert_eq!(event_of(&at).as_deref(), Some("PreToolUse"));
         assert_eq!(reason.code(), "unknown-handler-type");
-        assert_eq!(reason.fix_text(), "change `type` to `command`");
+        assert_eq!(reason.fix_text(), "did you mean `command`? change `type` to it");
         assert!(reason.stops_it());
         let key = warning(WarningKind::Unknown(Unknown::Key {
             at: "hooks.PreToolUse[0]".into(),
