@@ -409,6 +409,7 @@ mod tests {
     use crate::config::{CommandSpec, OnError, Shell};
     use crate::protocol::EventName;
     use crate::select::Matcher;
+    use std::path::PathBuf;
 
     fn hook(reasons: Vec<Reason>) -> HookState {
         HookState {

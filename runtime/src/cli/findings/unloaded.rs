@@ -280,7 +280,10 @@ mod tests {
         assert_eq!(at, "hooks.PreToolUse[0].hooks[1]");
         assert_eq!(event_of(&at).as_deref(), Some("PreToolUse"));
         assert_eq!(reason.code(), "unknown-handler-type");
-        assert_eq!(reason.fix_text(), "did you mean `command`? change `type` to it");
+        assert_eq!(
+            reason.fix_text(),
+            "did you mean `command`? change `type` to it"
+        );
         assert!(reason.stops_it());
         let key = warning(WarningKind::Unknown(Unknown::Key {
             at: "hooks.PreToolUse[0]".into(),
