@@ -327,3 +327,51 @@ fn the_command_line_names_what_was_typed() {
         all.stdout()
     );
 }
+
+/// `compile` says each result once (on stdout; not again as a note on
+/// stderr, nor twice for one file named twice), and `cache` names an
+/// entry's component even when its index record is gone.
+#[test]
+fn compile_says_each_result_once_and_cache_names_the_component() {
+    let p = TempProject::new();
+    let component = p.path(".agents/hooks/deny.wasm");
+    std::fs::create_dir_all(component.parent().unwrap()).unwrap();
+    std::fs::copy(crate::wasm::guest("deny"), &component).unwrap();
+    p.project_hooks(&hooks(
+        "PreToolUse",
+        "Bash",
+        json!([{"type": "wasm", "component": ".agents/hooks/deny.wasm"}]),
+    ));
+    let xdg = p.tmp().join("xdg");
+    let mut cmd = p.cmd([
+        "compile",
+        ".agents/hooks/deny.wasm",
+        "./.agents/hooks/deny.wasm",
+    ]);
+    cmd.env("XDG_CACHE_HOME", &xdg)
+        .timeout(std::time::Duration::from_secs(600));
+    let ran = p.output(cmd, "");
+    assert_eq!(ran.code(), 0, "{}", ran.stderr());
+    assert_eq!(ran.stdout().lines().count(), 1, "{}", ran.stdout());
+    assert!(
+        ran.stdout().contains("deny.wasm: compiled"),
+        "{}",
+        ran.stdout()
+    );
+    for repeated in ["compiled and cached", "loaded from the compile cache"] {
+        assert!(!ran.stderr().contains(repeated), "{}", ran.stderr());
+    }
+
+    // Without its record in the index (gone, or never written), the entry
+    // is named by its digest from the components the configs name.
+    let _ = std::fs::remove_dir_all(xdg.join("agenthooks/index"));
+    let mut cmd = p.cmd(["cache"]);
+    cmd.env("XDG_CACHE_HOME", &xdg);
+    let listed = p.output(cmd, "");
+    assert_eq!(listed.code(), 0, "{}", listed.stderr());
+    assert!(
+        listed.stdout().contains("deny.wasm (by its digest)"),
+        "{}",
+        listed.stdout()
+    );
+}

@@ -47,7 +47,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         // The same file named twice is compiled and said once.
         let mut seen = BTreeSet::new();
         (args.paths.into_iter())
-            .filter(|p| seen.insert(std::fs::canonicalize(p).unwrap_or_else(|_| p.clone())))
+            .filter(|p| {
+                let same = std::fs::canonicalize(p).or_else(|_| std::path::absolute(p));
+                seen.insert(same.unwrap_or_else(|_| p.clone()))
+            })
             .collect()
     };
     let host = WasmHost::global();
@@ -60,8 +63,11 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         let progress = Progress::start(quiet, format!("compiling `{}`", path.display()));
         let (result, notes) = host.compile(path);
         drop(progress);
-        // The result is said once, on stdout: a note that only repeats it is left out.
+        // The result is said once, on stdout: a note that only repeats it
+        // (the host's own line of how it loaded, or its failure) is left
+        // out, and the tier that line names goes on the result's line.
         let said = result.as_ref().err().map(ToString::to_string);
+        let mut tier = String::new();
         for note in notes {
             if said
                 .as_ref()
@@ -69,12 +75,19 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             {
                 continue;
             }
+            if let Some(rest) = repeats_the_result(&note, path) {
+                tier = rest
+                    .find(" (")
+                    .map(|at| rest[at..].to_string())
+                    .unwrap_or_default();
+                continue;
+            }
             eprintln!("{}", super::report::note_line(&note));
         }
         match result {
             Ok(c) => writeln!(
                 stdout,
-                "{}: {}, {:.1} ms, {} KiB",
+                "{}: {}, {:.1} ms, {} KiB{tier}",
                 path.display(),
                 match c.status {
                     CacheStatus::Hit => "cache hit",
@@ -104,6 +117,21 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     } else {
         super::EXIT_OK
     }))
+}
+
+/// The rest of the wasm host's note on how `path` was loaded
+/// (`` `g.wasm`: compiled and cached in 2219.3 ms (baseline tier, …) ``),
+/// which the result's own line says already; `None` for any other note.
+fn repeats_the_result<'a>(note: &'a str, path: &std::path::Path) -> Option<&'a str> {
+    let rest = note.strip_prefix(&format!("`{}`: ", path.display()))?;
+    [
+        "loaded from the compile cache in ",
+        "compiled and cached in ",
+        "compiled in ",
+    ]
+    .iter()
+    .any(|said| rest.starts_with(said))
+    .then_some(rest)
 }
 
 /// Start a detached compile worker for every component the user's and the
