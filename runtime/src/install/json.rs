@@ -480,18 +480,7 @@ pub(crate) fn ours_events(root: &Map<String, Value>, shape: Shape, agent: &str) 
     let Some(hooks) = root.get("hooks").and_then(Value::as_object) else {
         return Vec::new();
     };
-    let handlers = hooks
-        .values()
-        .filter_map(Value::as_array)
-        .flatten()
-        .flat_map(|item| match shape {
-            Shape::Flat => vec![item],
-            Shape::Nested | Shape::NestedMatching(_) => item
-                .get("hooks")
-                .and_then(Value::as_array)
-                .map(|hs| hs.iter().collect())
-                .unwrap_or_default(),
-        });
+    let handlers = hooks.values().flat_map(|items| handlers_of(items, shape));
     let mut events: Vec<String> = Vec::new();
     for handler in handlers {
         let found = COMMAND_KEYS
@@ -503,6 +492,22 @@ pub(crate) fn ours_events(root: &Map<String, Value>, shape: Shape, agent: &str) 
         }
     }
     events
+}
+
+/// The handler objects of one event's array: its items ([`Shape::Flat`])
+/// or their groups' `hooks`.
+fn handlers_of(items: &Value, shape: Shape) -> Vec<&Value> {
+    let items = items.as_array().into_iter().flatten();
+    items
+        .flat_map(|item| match shape {
+            Shape::Flat => vec![item],
+            Shape::Nested | Shape::NestedMatching(_) => item
+                .get("hooks")
+                .and_then(Value::as_array)
+                .map(|hs| hs.iter().collect())
+                .unwrap_or_default(),
+        })
+        .collect()
 }
 
 /// The command lines of `root`'s entries of ours for `agent`, with the
@@ -519,19 +524,7 @@ pub(crate) fn ours_commands(
     };
     let mut found = Vec::new();
     for (key, items) in hooks {
-        let handlers = items
-            .as_array()
-            .into_iter()
-            .flatten()
-            .flat_map(|item| match shape {
-                Shape::Flat => vec![item],
-                Shape::Nested | Shape::NestedMatching(_) => item
-                    .get("hooks")
-                    .and_then(Value::as_array)
-                    .map(|hs| hs.iter().collect())
-                    .unwrap_or_default(),
-            });
-        for handler in handlers {
+        for handler in handlers_of(items, shape) {
             let command = COMMAND_KEYS
                 .iter()
                 .filter_map(|k| handler.get(*k).and_then(Value::as_str))

@@ -403,34 +403,38 @@ pub fn notice(hooks: &[HookState]) -> Option<String> {
 /// The most reasons [`notice`] names.
 pub const NOTICE_CLAUSES: usize = 3;
 
+/// A command handler for tests: `command` on `event` under `matcher`.
+#[cfg(test)]
+pub(super) fn handler(event: crate::protocol::EventName, matcher: &str, command: &str) -> Handler {
+    use crate::config::{CommandSpec, Matcher, Shell};
+    Handler {
+        event,
+        matcher: Matcher::parse(Some(matcher)).expect("a valid matcher"),
+        if_: None,
+        kind: HandlerKind::Command(CommandSpec {
+            command: command.into(),
+            async_: false,
+            shell: Shell::System,
+        }),
+        timeout: std::time::Duration::from_secs(5),
+        on_error: OnError::Allow,
+        scope: Scope::Project,
+        file: std::path::PathBuf::from("hooks.json"),
+        project_root: None,
+        label: format!("command `{command}`"),
+        status_message: None,
+        once: false,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::config::{CommandSpec, OnError, Shell};
     use crate::protocol::EventName;
-    use crate::select::Matcher;
-    use std::path::PathBuf;
 
     fn hook(reasons: Vec<Reason>) -> HookState {
         HookState {
-            hook: Hook::Loaded(Box::new(Handler {
-                event: EventName::PreToolUse,
-                matcher: Matcher::All,
-                if_: None,
-                kind: HandlerKind::Command(CommandSpec {
-                    command: "true".into(),
-                    async_: false,
-                    shell: Shell::System,
-                }),
-                timeout: std::time::Duration::from_secs(5),
-                on_error: OnError::Allow,
-                scope: Scope::Project,
-                file: PathBuf::from("hooks.json"),
-                project_root: None,
-                label: "command `true`".into(),
-                status_message: None,
-                once: false,
-            })),
+            hook: Hook::Loaded(Box::new(handler(EventName::PreToolUse, "", "true"))),
             reasons,
         }
     }

@@ -206,30 +206,9 @@ pub fn tool_names(agent: &dyn Agent) -> Option<Vec<&'static str>> {
 
 #[cfg(test)]
 mod tests {
+    use super::super::handler;
     use super::*;
-    use crate::config::{CommandSpec, OnError, Shell};
     use crate::protocol::EventName;
-
-    fn handler(event: EventName, matcher: &str, command: &str) -> Handler {
-        Handler {
-            event,
-            matcher: Matcher::parse(Some(matcher)).unwrap(),
-            if_: None,
-            kind: HandlerKind::Command(CommandSpec {
-                command: command.into(),
-                async_: false,
-                shell: Shell::System,
-            }),
-            timeout: std::time::Duration::from_secs(5),
-            on_error: OnError::Allow,
-            scope: Scope::Project,
-            file: PathBuf::from("hooks.json"),
-            project_root: None,
-            label: format!("command `{command}`"),
-            status_message: None,
-            once: false,
-        }
-    }
 
     fn wired(agents: Vec<(&'static dyn Agent, Vec<&'static str>, &'static str)>) -> Wired {
         Wired {
