@@ -187,7 +187,6 @@ fn nothing_configured_is_said_and_unreadable_input_exits_2() {
     assert_eq!(code, 0, "{out}");
     assert_has(&out, &["status: no hooks configured"]);
     assert!(!out.contains("every configured hook runs"), "{out}");
-
     std::fs::create_dir_all(p.path(".agents/hooks.json")).unwrap();
     for args in [&["status"][..], &["check"], &["compile"]] {
         let (code, out) = run_with_path(&p, args, None);
@@ -200,6 +199,27 @@ fn nothing_configured_is_said_and_unreadable_input_exits_2() {
         let (code, out) = run_with_path(&p, args, None);
         assert_eq!(code, 1, "{args:?}: {out}");
     }
+    // Outside any project: said, and only the user's hooks are listed
+    // (where the temporary directory itself is inside no project).
+    let elsewhere = p.tmp().join("elsewhere");
+    std::fs::create_dir_all(&elsewhere).unwrap();
+    let in_a_project = elsewhere
+        .ancestors()
+        .any(|d| d.join(".git").exists() || d.join(".agents").exists());
+    if in_a_project {
+        return;
+    }
+    let mut cmd = p.cmd(["status"]);
+    cmd.current_dir(&elsewhere);
+    let ran = p.output(cmd, "");
+    assert_eq!(ran.code(), 0, "{}", ran.stderr());
+    assert_has(
+        &ran.stdout(),
+        &[
+            "project: none (no `.agents/` or `.git` at or above",
+            "status: no hooks configured",
+        ],
+    );
 }
 
 /// `status --probe` runs each wired entry as Claude Code would and gets
