@@ -163,6 +163,8 @@ fn skipped(warning: &ConfigWarning) -> Option<(String, Reason)> {
                 &format!("give it a `{key}`"),
             ),
         ),
+        // A top-level key of the wrong type is no hook: `check` names it.
+        WarningKind::WrongType { skipped: "key", .. } => return None,
         WarningKind::WrongType { entry, .. } => (
             entry.clone(),
             not_loaded(said(), "fix the value's type (`agenthooks schema config` has them)"),
@@ -285,6 +287,18 @@ mod tests {
             "did you mean `command`? change `type` to it"
         );
         assert!(reason.stops_it());
+        let wrong = |skipped| {
+            warning(WarningKind::WrongType {
+                at: "hooks.Stop[0].hooks[0].timeout".into(),
+                entry: "hooks.Stop[0].hooks[0]".into(),
+                why: "invalid type".into(),
+                skipped,
+            })
+        };
+        let (at, reason) = skipped(&wrong("handler")).unwrap();
+        assert_eq!(at, "hooks.Stop[0].hooks[0]");
+        assert_eq!(reason.code(), "wrong-type");
+        assert!(skipped(&wrong("key")).is_none());
         let key = warning(WarningKind::Unknown(Unknown::Key {
             at: "hooks.PreToolUse[0]".into(),
             key: "matchr".into(),
