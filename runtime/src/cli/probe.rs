@@ -1,7 +1,7 @@
 //! `agenthooks status --probe`: each wired entry run as its agent runs it
-//! (the command text from the agent's own file, through `sh -c`, in the
-//! project, with this process's PATH, which is the agent's when the agent
-//! was started from the same shell), with a probe event that agenthooks
+//! (the command text from the agent's own file, through the agent's shell
+//! ([`shell_of`]), in the project, with this process's PATH, which is the
+//! agent's when the agent was started from the same shell), with a probe event that agenthooks
 //! answers itself without loading or running any hook ([`answer_if_probe`]);
 //! per agent and event, whether the answer came back in the agent's dialect,
 //! in how long, and what failed.
@@ -280,8 +280,9 @@ pub fn probe_all(agents: &[AgentState], root: &Path, env: &Env) -> Vec<Probe> {
 fn probe_one(agent: &dyn Agent, event: &str, entry: &Entry, root: &Path, nonce: &str) -> Outcome {
     let mut cmd = match entry {
         Entry::Shell(line) => {
-            let mut cmd = std::process::Command::new("sh");
-            cmd.arg("-c").arg(line);
+            let (shell, flag) = shell_of(agent);
+            let mut cmd = std::process::Command::new(shell);
+            cmd.arg(flag).arg(line);
             cmd
         }
         Entry::Script(file) => std::process::Command::new(file),
@@ -312,6 +313,20 @@ fn probe_one(agent: &dyn Agent, event: &str, entry: &Entry, root: &Path, nonce: 
         Err(e) => return Outcome::NoAnswer(format!("it cannot be started: {e}")),
     };
     judge(agent, nonce, &ran)
+}
+
+/// The shell `agent` runs an entry's command line through, and its flag:
+/// Codex's `$SHELL -lc` (a login shell, so the user's profile sets PATH;
+/// `/bin/sh` without `$SHELL`: codex-rs `hooks/src/engine/command_runner.rs`),
+/// every other agent's `sh -c`.
+// The one agent that differs; a second would make this a column of the
+// agents' tables.
+fn shell_of(agent: &dyn Agent) -> (std::ffi::OsString, &'static str) {
+    if agent.id() == "codex" {
+        let shell = std::env::var_os("SHELL").filter(|s| !s.is_empty());
+        return (shell.unwrap_or_else(|| "/bin/sh".into()), "-lc");
+    }
+    ("sh".into(), "-c")
 }
 
 /// What one probe's process left.
@@ -437,6 +452,14 @@ mod tests {
         assert!(!is_probe(br#"{"hook_event_name": "Stop"}"#, &n));
         assert!(!is_probe(b"not json", &n));
         assert!(!valid_nonce("1") && !valid_nonce(&"g".repeat(32)));
+    }
+
+    #[test]
+    fn codex_runs_its_entries_through_a_login_shell() {
+        let flag = |id| shell_of(agents::find(id).unwrap()).1;
+        assert_eq!(flag("codex"), "-lc");
+        assert_eq!(flag("claude"), "-c");
+        assert_eq!(shell_of(agents::find("gemini").unwrap()).0, "sh");
     }
 
     #[test]
