@@ -35,7 +35,8 @@ fn a_file_antigravity_would_run_natively_is_a_check_warning_until_marked() {
     let config = deny_rm(&p);
     p.project_hooks(&config);
     p.trust();
-    let ran = p.output(p.cmd(["check"]), "");
+    // A warning: it fails `check --strict` (plain `check` fails on errors only).
+    let ran = p.output(p.cmd(["check", "--strict"]), "");
     assert_eq!(ran.code(), 1, "{}", ran.stdout());
     assert!(
         ran.stdout().contains(

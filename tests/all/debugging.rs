@@ -23,7 +23,7 @@ fn a_script_without_its_executable_bit_gets_chmod_in_check_and_run() {
     assert_eq!(ran.code(), 1, "{}", ran.stdout());
     assert!(
         ran.stdout().contains(
-            "`./.agents/hooks/guard.sh` is not executable; run `chmod +x ./.agents/hooks/guard.sh`, so it fails with `Permission denied`"
+            "its script `./.agents/hooks/guard.sh` is not executable, so it fails with `Permission denied`; run `chmod +x ./.agents/hooks/guard.sh`"
         ),
         "{}",
         ran.stdout()

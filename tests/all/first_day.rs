@@ -201,7 +201,8 @@ fn check_flags_a_plain_name_no_claude_tool_has() {
         {"matcher": "Bash|Write", "hooks": [command("true")]}
     ]}}));
     assert_eq!(p.output(p.cmd(["install", "claude"]), "").code(), 0);
-    let ran = p.output(p.cmd(["check"]), "");
+    // What an installed agent will not do is a warning: `--strict` fails on it.
+    let ran = p.output(p.cmd(["check", "--strict"]), "");
     assert_eq!(ran.code(), 1, "{}", ran.stdout());
     let out = ran.stdout();
     assert!(

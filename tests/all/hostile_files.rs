@@ -117,8 +117,9 @@ fn fire_and_check_return_on_a_fifo_project_hooks_json() {
         fired.stdout()
     );
 
+    // A file that cannot be read is bad input: 2, as in `status` and `compile`.
     let checked = run_bounded(&p, &["check"], "");
-    assert_eq!(checked.code(), 1, "{}", checked.stdout());
+    assert_eq!(checked.code(), 2, "{}", checked.stdout());
     assert!(
         checked.stdout().contains("is a FIFO"),
         "{}",

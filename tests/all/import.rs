@@ -163,7 +163,7 @@ fn a_pasted_claude_hook_is_flagged_by_install_and_check_and_run_runs_it_once() {
         installed.stdout()
     );
     assert_eq!(installed.stdout().matches("both run").count(), 1);
-    let checked = p.output(p.cmd(["check"]), "");
+    let checked = p.output(p.cmd(["check", "--strict"]), "");
     assert_eq!(checked.code(), 1, "{}", checked.stdout());
     assert!(
         checked.stdout().contains(&format!("warning: {line}")),

@@ -853,7 +853,7 @@ fn an_unknown_agent_is_bad_usage() {
 #[test]
 fn check_is_clean_for_a_good_config() {
     let p = TempProject::new();
-    p.user_hooks(&hooks("PreToolUse", "Bash", json!([command("./guard.sh")])));
+    p.user_hooks(&hooks("PreToolUse", "Bash", json!([command("true")])));
     let ran = p.output(p.cmd(["check"]), "");
     assert_eq!(ran.code(), 0, "{}", ran.stdout());
     assert!(ran.stdout().contains("no problems found"));
@@ -893,15 +893,18 @@ fn check_reports_config_errors_and_what_installed_agents_cannot_do() {
 }
 
 #[test]
-fn check_flags_untrusted_project_command_hooks() {
+fn check_notes_untrusted_project_command_hooks() {
     let p = TempProject::new();
-    p.project_hooks(&hooks("Stop", "", json!([command("./done.sh")])));
+    p.project_hooks(&hooks("Stop", "", json!([command("true")])));
+    // Trust is this machine's: a note in `check`, which CI can gate on.
     let ran = p.output(p.cmd(["check"]), "");
-    assert_eq!(ran.code(), 1, "{}", ran.stdout());
+    assert_eq!(ran.code(), 0, "{}", ran.stdout());
+    assert!(ran.stdout().contains("note: "), "{}", ran.stdout());
     assert!(ran.stdout().contains("not trusted"), "{}", ran.stdout());
     p.trust();
     let ran = p.output(p.cmd(["check"]), "");
     assert_eq!(ran.code(), 0, "{}", ran.stdout());
+    assert!(!ran.stdout().contains("not trusted"), "{}", ran.stdout());
 }
 #[test]
 fn cline_will_not_replace_a_users_own_event_script() {
@@ -1098,7 +1101,7 @@ fn check_warns_when_the_agent_switched_its_hooks_off() {
     );
     let ran = p.output(p.cmd(["install", "claude", "gemini", "copilot"]), "");
     assert_eq!(ran.code(), 0, "{}", ran.stderr());
-    let ran = p.output(p.cmd(["check"]), "");
+    let ran = p.output(p.cmd(["check", "--strict"]), "");
     assert_eq!(ran.code(), 1, "{}", ran.stdout());
     let out = ran.stdout();
     assert!(

@@ -45,6 +45,7 @@ mod system;
 mod transcript;
 mod trust;
 mod util;
+mod verdict;
 mod vscode;
 mod wasm;
 mod wiring;

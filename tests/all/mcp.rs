@@ -178,11 +178,11 @@ fn check_names_an_mcp_tool_hook_without_server_or_tool() {
     let check = p.output(p.cmd(["check"]), "");
     let all = format!("{}{}", check.stdout(), check.stderr());
     assert!(
-        all.contains("hooks[0]: `server` is missing or empty"),
+        all.contains("hooks[0]`: `server` is missing or empty"),
         "{all}"
     );
     assert!(
-        all.contains("hooks[1]: `tool` is missing or empty"),
+        all.contains("hooks[1]`: `tool` is missing or empty"),
         "{all}"
     );
     assert_ne!(check.code(), 0, "{all}");

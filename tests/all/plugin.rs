@@ -148,7 +148,7 @@ fn a_plugin_in_the_agent_s_store_beside_its_entries_is_a_double_run() {
     std::fs::create_dir_all(meta.parent().unwrap()).unwrap();
     std::fs::write(&meta, json!({"source": linked, "type": "link"}).to_string()).unwrap();
 
-    let ran = p.output(p.cmd(["check"]), "");
+    let ran = p.output(p.cmd(["check", "--strict"]), "");
     assert_eq!(ran.code(), 1, "{}", ran.stdout());
     for (agent, dir) in &stores {
         assert!(

@@ -74,8 +74,16 @@ fn status_names_each_held_back_hook_and_its_fix() {
             {"type": "mcp_tool", "server": "s", "tool": "t"},
         ]}]}}),
     );
+    // Wired, with `agenthooks` on PATH: what is left is each hook's own.
+    let installed = p.output(p.cmd(["install", "claude"]), "");
+    assert_eq!(installed.code(), 0, "{}", installed.stderr());
+    let bin = p.tmp().join("bin");
+    std::fs::create_dir_all(&bin).unwrap();
+    #[cfg(unix)]
+    std::os::unix::fs::symlink(crate::util::bin(), bin.join("agenthooks")).unwrap();
+    let path = format!("{}:/usr/bin:/bin", bin.display());
     let xdg = p.tmp().join("xdg");
-    let (code, found) = status(&p, &xdg, None);
+    let (code, found) = status(&p, &xdg, Some(&path));
     assert_eq!(code, 1, "{found:#}");
     assert_eq!(found["ok"], false);
     assert_eq!(
@@ -113,7 +121,7 @@ fn status_names_each_held_back_hook_and_its_fix() {
 
     // The text form says the same, one line per finding, with the command.
     let mut cmd = p.cmd(["status"]);
-    cmd.env("XDG_CACHE_HOME", &xdg);
+    cmd.env("XDG_CACHE_HOME", &xdg).env("PATH", &path);
     let text = p.output(cmd, "");
     assert_eq!(text.code(), 1);
     let out = text.stdout();
@@ -121,11 +129,11 @@ fn status_names_each_held_back_hook_and_its_fix() {
         "does not run: not trusted yet; run `agenthooks trust`",
         "run `agenthooks pull`",
         "run `agenthooks build`",
-        "runs: not compiled yet",
+        "does not run: not compiled yet",
         "run `agenthooks compile`",
         "MCP server `s` is not defined in",
         "define the server in `.mcp.json` or `~/.claude.json`, or fix the hook's `server`",
-        "status: 4 of 5 configured hooks not running",
+        "status: 5 of 5 configured hooks not running",
     ] {
         assert!(out.contains(want), "missing {want:?} in:\n{out}");
     }
@@ -146,7 +154,9 @@ fn status_names_each_held_back_hook_and_its_fix() {
         .timeout(Duration::from_secs(600));
     let compiled = p.output(cmd, "");
     assert_eq!(compiled.code(), 0, "{}", compiled.stderr());
-    let (code, found) = status(&p, &xdg, None);
+    let installed = p.output(p.cmd(["install", "claude"]), "");
+    assert_eq!(installed.code(), 0, "{}", installed.stderr());
+    let (code, found) = status(&p, &xdg, Some(&path));
     assert_eq!(code, 0, "{found:#}");
     assert_eq!(found["ok"], true);
     assert!(found["hooks"]

@@ -270,7 +270,16 @@ fn under_copilot_with_its_system_entry_the_claude_project_entry_steps_aside() {
 /// administrator's), and `run` skips the copy.
 #[test]
 fn a_copilot_policy_hook_also_in_agents_hooks_json_is_reported_and_skipped() {
-    let p = TempProject::trusted(&hooks("PreToolUse", "Bash", json!([command("./guard.sh")])));
+    let p = TempProject::new();
+    p.write("guard.sh", "#!/bin/sh\nexit 0\n");
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = std::fs::Permissions::from_mode(0o755);
+        std::fs::set_permissions(p.path("guard.sh"), mode).unwrap();
+    }
+    p.project_hooks(&hooks("PreToolUse", "Bash", json!([command("./guard.sh")])));
+    p.trust();
     ok(&p, &["install", "copilot"]);
     let out = ok(&p, &["check"]);
     assert!(!out.contains("runs it twice"), "{out}");
@@ -284,8 +293,8 @@ fn a_copilot_policy_hook_also_in_agents_hooks_json_is_reported_and_skipped() {
     )
     .unwrap();
 
-    // A warning: check fails.
-    let ran = p.output(p.cmd(["check"]), "");
+    // A warning: `check --strict` fails.
+    let ran = p.output(p.cmd(["check", "--strict"]), "");
     assert_eq!(ran.code(), 1, "{}", ran.stdout());
     let out = ran.stdout();
     assert!(

@@ -72,9 +72,10 @@ fn a_new_event_in_hooks_json_is_noticed_then_wired_and_unused_ones_go() {
     let check = p.output(p.cmd(["check"]), "");
     assert_eq!(check.code(), 0, "{}", check.stdout());
 
-    // hooks.json gains Stop: `check` says what to run, on one line.
+    // hooks.json gains Stop: `check` says what to run, on one line (a
+    // warning, which `--strict` fails on).
     user_hooks_on(&p, &["PreToolUse", "Stop"]);
-    let check = p.output(p.cmd(["check"]), "");
+    let check = p.output(p.cmd(["check", "--strict"]), "");
     assert_eq!(check.code(), 1, "{}", check.stdout());
     let line = check
         .stdout()

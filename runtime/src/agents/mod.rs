@@ -617,7 +617,11 @@ pub fn named(id: &str) -> Result<&'static dyn Agent, UnknownAgent> {
 
 /// An agent id that names no agent (`--agent`, `install`, `agents`).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("no agent named `{id}` (known: {})", known_ids())]
+#[error(
+    "no agent named `{id}`{hint} (known: {known})",
+    hint = crate::suggest::did_you_mean(.id, AGENTS.iter().map(|a| a.id())),
+    known = known_ids()
+)]
 pub struct UnknownAgent {
     /// The id as given.
     pub id: String,

@@ -76,9 +76,16 @@ fn list(out: &mut impl Write, dir: &Path) -> io::Result<()> {
         gc::BUDGET_ENV
     )?;
     let now = SystemTime::now();
+    // Entries the index has no record for are named by digest, from the
+    // components the configs name (read only when one needs it).
+    let mut configured: Option<Vec<(String, std::path::PathBuf)>> = None;
     for e in &entries {
         let components = if e.components.is_empty() {
-            "(no component recorded)".to_string()
+            let known = configured.get_or_insert_with(configured_digests);
+            match known.iter().find(|(digest, _)| *digest == e.digest) {
+                Some((_, path)) => format!("{} (by its digest)", path.display()),
+                None => "(a component no config here names)".to_string(),
+            }
         } else {
             e.components
                 .iter()
@@ -96,6 +103,20 @@ fn list(out: &mut impl Write, dir: &Path) -> io::Result<()> {
         )?;
     }
     Ok(())
+}
+
+/// The sha256 of each component the user's and this project's configs name.
+fn configured_digests() -> Vec<(String, std::path::PathBuf)> {
+    use crate::fsread::{caps, read_bounded};
+    let root = crate::config::project_root(None);
+    super::compile::configured(root, false)
+        .0
+        .into_iter()
+        .filter_map(|path| {
+            let bytes = read_bounded(&path, caps::COMPONENT).ok()?;
+            Some((crate::encoding::sha256_hex(&bytes), path))
+        })
+        .collect()
 }
 
 /// `12.3 MiB`, `640 KiB`, `12 B`.

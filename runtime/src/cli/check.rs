@@ -1,17 +1,16 @@
-//! `agenthooks check`: lint `.agents/hooks.json` (user and project) and what
-//! each installed agent cannot do with it.
+//! `agenthooks check`: the linter. It reads `.agents/hooks.json` (managed,
+//! user and project) and what each installed agent cannot do with it.
 //!
-//! Findings (exit 1): a file that cannot be read or parsed, unknown keys,
-//! events or handler types, bad regexes, missing or invalid wasm components,
-//! a script a command hook runs without its executable bit, untrusted
-//! project command hooks, a command using a variable only Claude Code sets
-//! (`$CLAUDE_ENV_FILE`, ...), a matcher no tool matches (Claude Code's tools
-//! when no agent is wired), and per agent that has our entries installed: a
-//! hook on an event that agent never fires, a matcher no tool of that agent
-//! can match, or an event its entries do not call yet (`install` again
-//! brings them up to date). Notes (printed, not findings): events where an
-//! agent ignores every answer, handler types agenthooks skips (`prompt`,
-//! `agent`).
+//! Guarantees: its exit code depends on the files alone, so CI can gate
+//! on it: 1 when a hook in them cannot run in any clone (an entry that
+//! does not load, an unknown event or handler type, a value of the wrong
+//! type, a bad regex, a missing script or one without its executable bit,
+//! a missing or invalid component, an MCP server no file defines), else 0;
+//! `--strict` also fails on warnings (what an installed agent will not do
+//! with a hook: an event it never fires, a matcher none of its tools
+//! match, entries that fell behind, a variable only Claude Code sets).
+//! This machine's trust, pull and compile state are notes: that is
+//! `status`'s business, and the same verdicts ([`super::findings`]) say it.
 
 use std::io::{self, Read as _, Write as _};
 use std::path::Path;
@@ -19,153 +18,143 @@ use std::process::ExitCode;
 
 use anyhow::Context as _;
 
+use super::findings::{self, About, HookState, Machine, Reason};
 use super::{EXIT_FINDING, EXIT_OK};
-use crate::agents::{claude, Agent, Caps, NativeRead};
+use crate::agents::{Agent, Caps, NativeRead};
 use crate::config::{self, Handler, HandlerKind, LoadOptions, Scope};
+use crate::exec::wasm::WasmHost;
 use crate::fsread::{self, ReadError};
 use crate::install::{self, Env};
 use crate::protocol::one_line;
-use crate::select::Matcher;
-use crate::suggest;
+use crate::trust::TrustStore;
+
+/// The canonical tool names a hook can see from an agent (`fire` uses it).
+pub(crate) use super::findings::tool_names;
 
 /// `agenthooks check`.
 #[derive(Debug, clap::Args)]
-pub struct Args {}
+pub struct Args {
+    /// Also fail (exit 1) on warnings, not only on errors.
+    #[arg(long)]
+    pub strict: bool,
+}
 
 /// What `check` found, in the order it prints.
 #[derive(Debug, Default, PartialEq, Eq)]
 pub struct Findings {
-    /// Problems in the hooks files (exit 1).
+    /// A `hooks.json` could not be read at all (exit 2, whatever else).
+    pub unreadable: bool,
+    /// Problems in the hooks files: a hook that cannot run in any clone (exit 1).
     pub errors: Vec<String>,
-    /// What an installed agent will not do with the hooks (exit 1).
+    /// What an installed agent will not do with the hooks (exit 1 with `--strict`).
     pub warnings: Vec<String>,
-    /// Worth knowing, not a problem.
+    /// Worth knowing, not a problem of the files: this machine's trust,
+    /// pull and compile state, handler types agenthooks skips, ...
     pub notes: Vec<String>,
+}
+
+impl Findings {
+    /// The exit code: 1 on an error (or, `strict`, a warning), else 0.
+    pub fn exit_code(&self, strict: bool) -> u8 {
+        if self.unreadable {
+            super::EXIT_ERROR
+        } else if !self.errors.is_empty() || (strict && !self.warnings.is_empty()) {
+            EXIT_FINDING
+        } else {
+            EXIT_OK
+        }
+    }
+
+    /// The last line: the counts, and what they mean for the exit code.
+    pub fn summary(&self, strict: bool) -> String {
+        let count = |n: usize, what: &str| format!("{n} {what}{}", if n == 1 { "" } else { "s" });
+        match (self.errors.len(), self.warnings.len()) {
+            (0, 0) => "check: no problems found".to_string(),
+            (0, w) if !strict => format!(
+                "check: no errors; {} (`check --strict` fails on them)",
+                count(w, "warning")
+            ),
+            (e, w) => format!(
+                "check: {} ({}, {})",
+                count(e + w, "problem"),
+                count(e, "error"),
+                count(w, "warning")
+            ),
+        }
+    }
 }
 
 /// Run `check` in the working directory.
 ///
 /// # Errors
 /// No working directory or home.
-pub fn run(_args: Args) -> anyhow::Result<ExitCode> {
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let cwd = std::env::current_dir().context("cannot read the working directory")?;
     let env = Env::from_process()?;
     let root = install::project_root(&cwd);
-    let (store, store_note) = crate::trust::TrustStore::load();
-    let mut found = check(&root, &env, |h| store.trusts(h));
+    let (store, store_note) = TrustStore::load();
+    let mut found = check(&root, &env, &store);
+    // The trust store is this machine's, not the files': a note.
     if let Some(note) = store_note {
-        found.errors.push(note.to_string());
+        found.notes.push(note.to_string());
     }
     let mut out = io::stdout().lock();
+    let paint = super::paint::Paint::stdout();
     for line in &found.errors {
-        writeln!(out, "error: {}", one_line(line))?;
+        writeln!(out, "{}: {}", paint.error(), one_line(line))?;
     }
     for line in &found.warnings {
-        writeln!(out, "warning: {}", one_line(line))?;
+        writeln!(out, "{}: {}", paint.warning(), one_line(line))?;
     }
     for line in &found.notes {
         writeln!(out, "note: {}", one_line(line))?;
     }
-    let count = found.errors.len() + found.warnings.len();
-    if count == 0 {
-        writeln!(out, "check: no problems found")?;
-        Ok(ExitCode::from(EXIT_OK))
-    } else {
-        writeln!(
-            out,
-            "check: {count} problem{}",
-            if count == 1 { "" } else { "s" }
-        )?;
-        Ok(ExitCode::from(EXIT_FINDING))
-    }
+    writeln!(out, "{}", found.summary(args.strict))?;
+    Ok(ExitCode::from(found.exit_code(args.strict)))
 }
 
-/// Everything `check` reports for the project at `root`; `trusted` says
-/// whether a project handler is trusted.
-pub fn check(root: &Path, env: &Env, trusted: impl Fn(&Handler) -> bool) -> Findings {
+/// Everything `check` reports for the project at `root`, with this
+/// machine's trust store (whose verdicts are notes).
+pub fn check(root: &Path, env: &Env, store: &TrustStore) -> Findings {
     let config = config::load(&LoadOptions {
         home: Some(env.home.clone()),
         project_root: Some(root.to_path_buf()),
     });
-    // Whatever `run` would only warn about is an error here.
+    let machine = Machine {
+        root,
+        env,
+        store,
+        host: WasmHost::global(),
+        recent: &|_| None,
+    };
+    let verdicts = findings::verdicts(&config, &machine);
+    let agents: Vec<&'static dyn Agent> = verdicts.agents.iter().map(|a| a.agent).collect();
+    // Whatever `run` would only warn about is an error here; the entries it
+    // skipped are hooks, said with their verdicts below.
     let mut found = Findings {
-        errors: config.problems().collect(),
+        errors: (config.warnings.iter())
+            .filter(|w| !findings::is_hook_entry(w))
+            .map(ToString::to_string)
+            .collect(),
+        unreadable: super::input_exit(&config) == Some(super::EXIT_ERROR),
         ..Findings::default()
     };
-    for h in &config.handlers {
-        let at = where_(h);
-        match &h.kind {
-            HandlerKind::Wasm(spec) => {
-                // An `oci://` component not locked or not pulled fails at
-                // run time as this; once pulled it is a file like any other.
-                let problem = match spec.oci.as_ref().map(|o| (o, &o.pin)) {
-                    Some((oci, Err(why))) => Some(
-                        crate::protocol::Failure::OciNotPulled {
-                            reference: oci.reference.to_string(),
-                            why: why.to_string(),
-                        }
-                        .to_string(),
-                    ),
-                    _ => {
-                        // Where the hook's own tree starts: the project, or
-                        // the directory holding `.agents/` (the home).
-                        let tree = h
-                            .project_root
-                            .as_deref()
-                            .or_else(|| h.file.parent().and_then(Path::parent));
-                        component_problem(&spec.component, tree)
-                    }
-                };
-                if let Some(problem) = problem {
-                    found.errors.push(format!("{at}: {problem}"));
-                }
-            }
-            // Parsed (a pasted settings block keeps them), not run: not a problem.
-            HandlerKind::Unsupported { kind } => found.notes.push(format!(
-                "{at}: `{kind}` handlers are skipped by agenthooks until it supports them"
-            )),
-            HandlerKind::Command(_)
-            | HandlerKind::Http(_)
-            | HandlerKind::Prompt(_)
-            | HandlerKind::Agent(_)
-            | HandlerKind::McpTool(_) => {
-                if let HandlerKind::McpTool(spec) = &h.kind {
-                    if let Some(problem) = super::findings::mcp_problem(spec) {
-                        found.errors.push(format!("{at}: {problem}"));
-                    }
-                }
-                if let HandlerKind::Command(spec) = &h.kind {
-                    let dir = h.project_root.as_deref().unwrap_or(root);
-                    if let Some(file) = crate::exec::diagnose::not_executable(&spec.command, dir) {
-                        found.errors.push(format!(
-                            "{at}: {}, so it fails with `Permission denied`",
-                            crate::exec::diagnose::chmod_hint(&file)
-                        ));
-                    }
-                    for (var, fix) in config::claude_env::claude_only_used(&spec.command) {
-                        found.warnings.push(format!(
-                            "{at}: uses `${var}`, which only Claude Code sets (agenthooks cannot \
-                             derive it, so it is empty in other agents); {fix}"
-                        ));
-                    }
-                }
-                if h.scope == Scope::Project && !trusted(h) {
-                    found.errors.push(format!(
-                        "{at}: not trusted, so it is skipped; run `agenthooks trust` after reviewing it"
-                    ));
-                }
-            }
-        }
+    for h in &verdicts.hooks {
+        hook_findings(h, !agents.is_empty(), &mut found);
+    }
+    let unwired = (verdicts.hooks.iter()).find_map(|h| {
+        h.reasons
+            .iter()
+            .find(|r| matches!(r, Reason::NotWired { .. }))
+    });
+    if let Some(reason) = unwired {
+        found.notes.push(format!(
+            "on this machine: {}; {}",
+            reason.why(),
+            reason.fix_text()
+        ));
     }
     found.notes.extend(scope_notes(&config.handlers));
-    let mut agents: Vec<&'static dyn Agent> = Vec::new();
-    for scope in [Scope::Project, Scope::User, Scope::Managed] {
-        for agent in install::installed(scope, root, env) {
-            if !agents.iter().any(|a| a.id() == agent.id()) {
-                agents.push(agent);
-            }
-        }
-    }
     for double in crate::import::twice::doubles(&agents, &config, root, env) {
         found.warnings.push(double.line(root, &env.home));
     }
@@ -186,7 +175,7 @@ pub fn check(root: &Path, env: &Env, trusted: impl Fn(&Handler) -> bool) -> Find
                 .push(format!("{}: {}", agent.display_name(), reason.why()));
         }
         for plugin in install::plugin_dir::installed(*agent, env) {
-            let reason = super::findings::Reason::PluginToo {
+            let reason = Reason::PluginToo {
                 agent: agent.id(),
                 plugin,
             };
@@ -200,17 +189,6 @@ pub fn check(root: &Path, env: &Env, trusted: impl Fn(&Handler) -> bool) -> Find
         if let Some(drift) = install::drift(*agent, &used, Some(root), env) {
             found.warnings.push(drift.to_string());
         }
-    }
-    // With no agent wired yet, matchers are still checked against the
-    // canonical tool names (Claude Code's), which every agent's are mapped to.
-    if agents.is_empty() {
-        let tools = claude::TOOLS.to_vec();
-        found.warnings.extend(
-            config
-                .handlers
-                .iter()
-                .filter_map(|h| matcher_warning(h, claude::Claude.display_name(), &tools)),
-        );
     }
     native_reader_findings(&config.files, root, env, &agents, &mut found);
     if config.managed.is_none() {
@@ -232,6 +210,79 @@ pub fn check(root: &Path, env: &Env, trusted: impl Fn(&Handler) -> bool) -> Find
             .push(crate::agents::double_load_note(host, other, also, true));
     }
     found
+}
+
+/// What `check` says of one hook's verdict: a reason about the files is an
+/// error (a matcher a warning: which tools there are depends on the agents
+/// wired), one about this machine a note; the lints of its own (a
+/// component's bytes, a variable only Claude Code sets) besides.
+fn hook_findings(h: &HookState, wired: bool, found: &mut Findings) {
+    let at = where_(h);
+    for reason in &h.reasons {
+        let line = || format!("{at}: {}; {}", reason.why(), reason.fix_text());
+        match reason {
+            // The bytes of a component are judged below, with more to say.
+            Reason::ComponentMissing { .. } | Reason::ComponentBroken { .. } => {}
+            // Said per agent (`agent_findings`, the drift, the doubles).
+            Reason::StaleWiring { .. } | Reason::NoAgentFires { .. } | Reason::RunsTwice { .. } => {
+            }
+            Reason::MatchesNoTool { .. } if wired => {}
+            Reason::MatchesNoTool { .. } => found.warnings.push(line()),
+            // Parsed (a pasted settings block keeps them), not run: not a problem.
+            Reason::Unsupported { kind } => found.notes.push(format!(
+                "{at}: `{kind}` handlers are skipped by agenthooks until it supports them"
+            )),
+            // Said once for all hooks, by `check` itself.
+            Reason::NotWired { .. } => {}
+            _ if reason.about() == About::Files => found.errors.push(line()),
+            _ => found.notes.push(format!(
+                "{at}: on this machine: {}; {}",
+                reason.why(),
+                reason.fix_text()
+            )),
+        }
+    }
+    let Some(h) = h.hook.handler() else {
+        return;
+    };
+    match &h.kind {
+        HandlerKind::Wasm(spec) => {
+            // An `oci://` component not locked fails at run time as this
+            // (the lock file is the project's); one not pulled yet is this
+            // machine's cache, a note above.
+            let problem = match spec.oci.as_ref().map(|o| (o, &o.pin)) {
+                Some((oci, Err(why))) => Some(
+                    crate::protocol::Failure::OciNotPulled {
+                        reference: oci.reference.to_string(),
+                        why: why.to_string(),
+                    }
+                    .to_string(),
+                ),
+                Some(_) => None,
+                None => {
+                    // Where the hook's own tree starts: the project, or the
+                    // directory holding `.agents/` (the home).
+                    let tree = h
+                        .project_root
+                        .as_deref()
+                        .or_else(|| h.file.parent().and_then(Path::parent));
+                    component_problem(&spec.component, tree)
+                }
+            };
+            if let Some(problem) = problem {
+                found.errors.push(format!("{at}: {problem}"));
+            }
+        }
+        HandlerKind::Command(spec) => {
+            for (var, fix) in config::claude_env::claude_only_used(&spec.command) {
+                found.warnings.push(format!(
+                    "{at}: uses `${var}`, which only Claude Code sets (agenthooks cannot \
+                     derive it, so it is empty in other agents); {fix}"
+                ));
+            }
+        }
+        _ => {}
+    }
 }
 
 /// The project's `.agents/hooks.json` as each agent that reads that path
@@ -332,24 +383,6 @@ fn component_problem(path: &Path, tree: Option<&Path>) -> Option<String> {
     None
 }
 
-/// The canonical tool names a hook can see from this agent, or `None` when
-/// the agent does not say which tools it has (nothing to check against).
-pub(crate) fn tool_names(agent: &dyn Agent) -> Option<Vec<&'static str>> {
-    let table = agent.table();
-    // Claude Code's names are the canonical ones: its table renames nothing.
-    if std::ptr::eq(table, &claude::TABLE) {
-        return Some(claude::TOOLS.to_vec());
-    }
-    if table.tools.is_empty() {
-        return None;
-    }
-    let mut names: Vec<&'static str> = table.tools.iter().map(|t| t.canonical).collect();
-    names.extend(table.events.iter().filter_map(|r| r.tool));
-    names.sort_unstable();
-    names.dedup();
-    Some(names)
-}
-
 fn agent_findings(agent: &dyn Agent, handlers: &[Handler], found: &mut Findings) {
     let name = agent.display_name();
     let table = agent.table();
@@ -374,7 +407,7 @@ fn agent_findings(agent: &dyn Agent, handlers: &[Handler], found: &mut Findings)
         }
     }
     for h in handlers {
-        let at = where_(h);
+        let at = where_handler(h);
         if !events.contains(&h.event) {
             found.warnings.push(format!(
                 "{at}: never runs in {name}, which has no `{}` event agenthooks can register",
@@ -402,25 +435,11 @@ fn agent_findings(agent: &dyn Agent, handlers: &[Handler], found: &mut Findings)
 /// The warning for a tool event's matcher that matches none of `tools`
 /// (the agent `name`'s, as hooks see them), with a did-you-mean.
 fn matcher_warning(h: &Handler, name: &str, tools: &[&str]) -> Option<String> {
-    if !h.event.is_tool_event() || matches!(h.matcher, Matcher::All) {
-        return None;
-    }
-    let source = h.matcher.to_string();
-    // MCP tool names are open-ended; a matcher about them cannot be judged.
-    if source.to_ascii_lowercase().contains("mcp") {
-        return None;
-    }
-    if tools.iter().any(|t| h.matcher.matches(Some(t))) {
-        return None;
-    }
-    let hint = source
-        .split('|')
-        .map(|word| suggest::did_you_mean(word, tools.iter().copied()))
-        .find(|hint| !hint.is_empty())
-        .unwrap_or_default();
+    let hint = findings::matcher_problem(h, tools)?;
     Some(format!(
-        "{}: matcher `{source}` matches no tool {name} has{hint} (as hooks see them: {})",
-        where_(h),
+        "{}: matcher `{}` matches no tool {name} has{hint} (as hooks see them: {})",
+        where_handler(h),
+        h.matcher,
         tools.join(", ")
     ))
 }
@@ -460,8 +479,23 @@ fn scope_notes(handlers: &[Handler]) -> Vec<String> {
     notes
 }
 
-/// Where a finding is: the hook's file and scope, its event and label.
-fn where_(h: &Handler) -> String {
+/// Where a finding is: the hook's file and scope, its event and label (or
+/// the entry that was not loaded).
+fn where_(h: &HookState) -> String {
+    let hook = &h.hook;
+    match hook.handler() {
+        Some(handler) => where_handler(handler),
+        None => format!(
+            "`{}` ({}): {}",
+            hook.file().display(),
+            hook.scope(),
+            hook.label()
+        ),
+    }
+}
+
+/// [`where_`] of a loaded handler.
+fn where_handler(h: &Handler) -> String {
     format!(
         "`{}` ({}): {} {}",
         h.file.display(),

@@ -38,10 +38,20 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let named = !args.paths.is_empty();
     let quiet = args.quiet;
     let mut not_found = false;
+    let mut config_error = None;
     let paths: Vec<PathBuf> = if args.paths.is_empty() {
-        configured_components(config::project_root(None), true)
+        let (paths, trouble) = configured_input(config::project_root(None));
+        config_error = trouble;
+        paths
     } else {
-        args.paths
+        // The same file named twice is compiled and said once.
+        let mut seen = BTreeSet::new();
+        (args.paths.into_iter())
+            .filter(|p| {
+                let same = std::fs::canonicalize(p).or_else(|_| std::path::absolute(p));
+                seen.insert(same.unwrap_or_else(|_| p.clone()))
+            })
+            .collect()
     };
     let host = WasmHost::global();
     let mut stdout = io::stdout().lock();
@@ -53,13 +63,31 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         let progress = Progress::start(quiet, format!("compiling `{}`", path.display()));
         let (result, notes) = host.compile(path);
         drop(progress);
+        // The result is said once, on stdout: a note that only repeats it
+        // (the host's own line of how it loaded, or its failure) is left
+        // out, and the tier that line names goes on the result's line.
+        let said = result.as_ref().err().map(ToString::to_string);
+        let mut tier = String::new();
         for note in notes {
+            if said
+                .as_ref()
+                .is_some_and(|s| s.contains(&note) || note.contains(s.as_str()))
+            {
+                continue;
+            }
+            if let Some(rest) = repeats_the_result(&note, path) {
+                tier = rest
+                    .find(" (")
+                    .map(|at| rest[at..].to_string())
+                    .unwrap_or_default();
+                continue;
+            }
             eprintln!("{}", super::report::note_line(&note));
         }
         match result {
             Ok(c) => writeln!(
                 stdout,
-                "{}: {}, {:.1} ms, {} KiB",
+                "{}: {}, {:.1} ms, {} KiB{tier}",
                 path.display(),
                 match c.status {
                     CacheStatus::Hit => "cache hit",
@@ -82,11 +110,28 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     }
     Ok(ExitCode::from(if named && not_found {
         super::EXIT_ERROR
+    } else if let Some(code) = config_error {
+        code
     } else if failed {
         super::EXIT_FINDING
     } else {
         super::EXIT_OK
     }))
+}
+
+/// The rest of the wasm host's note on how `path` was loaded
+/// (`` `g.wasm`: compiled and cached in 2219.3 ms (baseline tier, …) ``),
+/// which the result's own line says already; `None` for any other note.
+fn repeats_the_result<'a>(note: &'a str, path: &std::path::Path) -> Option<&'a str> {
+    let rest = note.strip_prefix(&format!("`{}`: ", path.display()))?;
+    [
+        "loaded from the compile cache in ",
+        "compiled and cached in ",
+        "compiled in ",
+    ]
+    .iter()
+    .any(|said| rest.starts_with(said))
+    .then_some(rest)
 }
 
 /// Start a detached compile worker for every component the user's and the
@@ -136,6 +181,19 @@ pub(super) fn wait_on_a_terminal(locks: &[PathBuf], quiet: bool) {
         }
         std::thread::sleep(std::time::Duration::from_millis(200));
     }
+}
+
+/// [`configured_components`] with their problems on stderr, and the exit
+/// code those problems call for ([`super::input_exit`]).
+fn configured_input(project_root: Option<PathBuf>) -> (Vec<PathBuf>, Option<u8>) {
+    let loaded = config::load(&LoadOptions {
+        home: None,
+        project_root,
+    });
+    for problem in loaded.problems() {
+        eprintln!("{}", super::report::note_line(&problem));
+    }
+    (components_of(&loaded, true), super::input_exit(&loaded))
 }
 
 /// Every component the user's and `project_root`'s configs name, once each,

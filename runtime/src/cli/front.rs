@@ -58,9 +58,12 @@ pub fn main() -> ExitCode {
     let argv: Vec<OsString> = std::env::args_os().collect();
     let rest = argv.get(1..).unwrap_or_default();
     let Some(args) = parse_run(rest) else {
-        return forward(rest);
+        return forward(argv.first(), rest);
     };
     allow_on_panic();
+    if let Some(code) = super::probe::answer_if_probe(&args.agent) {
+        return code;
+    }
     run::answer(&args, CARRIED, |agent, payload, event, notes| {
         hand_off(agent, rest, &payload, event, notes)
     })
@@ -171,10 +174,11 @@ fn hand_off(
     }
 }
 
-/// Any command line but `run`'s: the engine's, unchanged.
-fn forward(args: &[OsString]) -> ExitCode {
+/// Any command line but `run`'s: the engine's, unchanged, under the name
+/// that was typed (`argv0`), so its help and usage errors say `agenthooks`.
+fn forward(argv0: Option<&OsString>, args: &[OsString]) -> ExitCode {
     let engine = engine_path();
-    match handoff::exec(&engine, args, None) {
+    match handoff::exec_as(&engine, argv0.map(OsString::as_os_str), args, None) {
         Ok(code) => std::process::exit(code),
         Err(err) => {
             eprintln!(

@@ -1,7 +1,7 @@
 //! Starting the engine in this process's place ([`exec`]), for the small
 //! `agenthooks` binary ([`super::front`]).
 
-use std::ffi::OsString;
+use std::ffi::{OsStr, OsString};
 use std::io;
 use std::path::Path;
 use std::process::Command;
@@ -19,16 +19,35 @@ use std::process::Command;
 /// When the engine cannot be started (missing, not executable), or the
 /// payload cannot be put on its stdin.
 pub fn exec(engine: &Path, args: &[OsString], stdin: Option<&[u8]>) -> io::Result<i32> {
+    exec_as(engine, None, args, stdin)
+}
+
+/// [`exec`] with the engine's `argv[0]` set to `argv0` (Unix), the name the
+/// user typed: clap names the program by it in help and usage errors.
+///
+/// # Errors
+/// As [`exec`].
+pub fn exec_as(
+    engine: &Path,
+    argv0: Option<&OsStr>,
+    args: &[OsString],
+    stdin: Option<&[u8]>,
+) -> io::Result<i32> {
     #[cfg(unix)]
     {
         use std::os::unix::process::CommandExt;
         if let Some(payload) = stdin {
             stdin_from(payload)?;
         }
-        Err(Command::new(engine).args(args).exec())
+        let mut cmd = Command::new(engine);
+        if let Some(argv0) = argv0 {
+            cmd.arg0(argv0);
+        }
+        Err(cmd.args(args).exec())
     }
     #[cfg(not(unix))]
     {
+        let _ = argv0;
         use std::io::Write;
         use std::process::Stdio;
         let mut cmd = Command::new(engine);
@@ -47,7 +66,7 @@ pub fn exec(engine: &Path, args: &[OsString], stdin: Option<&[u8]>) -> io::Resul
 
 /// Make descriptor 0 a file holding `payload`, read from its start.
 #[cfg(unix)]
-fn stdin_from(payload: &[u8]) -> io::Result<()> {
+pub(crate) fn stdin_from(payload: &[u8]) -> io::Result<()> {
     use std::io::{Seek, Write};
     use std::os::fd::AsRawFd;
     let mut file = payload_file()?;

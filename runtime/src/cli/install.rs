@@ -143,6 +143,14 @@ pub fn run_uninstall(args: UninstallArgs) -> anyhow::Result<ExitCode> {
             }
         }
     }
+    if agents.is_empty() {
+        writeln!(
+            io::stdout(),
+            "uninstall: nothing to remove: no agent has agenthooks' entries at the {} scope",
+            ctx.scope
+        )?;
+        return Ok(ExitCode::from(EXIT_OK));
+    }
     let code = ctx.each(&agents, Action::Uninstall, args.target.dry_run)?;
     if !args.target.dry_run && ctx.scope != Scope::Managed {
         ctx.note_unwired(&mut io::stdout().lock())?;
@@ -448,6 +456,18 @@ impl Ctx {
                             }
                         }
                         changes = undone.changes.clone();
+                    }
+                    let moved_back = undone.as_ref().is_some_and(|u| !u.others.is_empty());
+                    let none = changes.iter().all(|c| c.status() == Status::Unchanged);
+                    if action == Action::Uninstall && none && !moved_back {
+                        writeln!(
+                            out,
+                            "{}: nothing to remove: {} has no entries of agenthooks at the {} scope",
+                            agent.id(),
+                            agent.display_name(),
+                            self.scope
+                        )?;
+                        continue;
                     }
                     self.print(&mut out, agent.id(), &changes, dry_run)?;
                     if let Some(undone) = &undone {

@@ -31,7 +31,9 @@ pub mod import;
 pub mod install;
 pub mod new;
 pub mod oci;
+pub mod paint;
 pub mod plugin;
+pub mod probe;
 pub mod progress;
 pub mod report;
 pub mod run;
@@ -112,6 +114,20 @@ pub enum Cmd {
     AsyncSupervisor(async_supervisor::Args),
 }
 
+/// The exit code the configuration's own trouble calls for in `compile`,
+/// `check` and `status` alike: [`EXIT_ERROR`] when a `hooks.json` cannot be
+/// read at all (unreadable input), [`EXIT_FINDING`] when one was read and
+/// does not parse (a problem found); `None` when every file loaded.
+pub fn input_exit(config: &crate::config::Config) -> Option<u8> {
+    if config.broken.iter().any(|b| b.unreadable) {
+        Some(EXIT_ERROR)
+    } else if config.broken.is_empty() {
+        None
+    } else {
+        Some(EXIT_FINDING)
+    }
+}
+
 /// Parse the command line.
 ///
 /// `--help` and `--version` print and give `Err(0)`; bad usage prints one
@@ -155,7 +171,7 @@ where
 /// and the exit code.
 pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     match cli.cmd {
-        Cmd::Run(args) => Ok(run::run(args)),
+        Cmd::Run(args) => Ok(probe::answer_if_probe(&args.agent).unwrap_or_else(|| run::run(args))),
         Cmd::Fire(args) => fire::run(args),
         Cmd::Schema(args) => schema::run(args),
         Cmd::Trust(args) => trust::run(args),

@@ -1,22 +1,28 @@
-//! `agenthooks status [--json]`: the state of this machine for the project
-//! in the working directory. Which agents have agenthooks' entries, at which
-//! scope and for which events; every configured hook (managed, user,
-//! project), whether it runs now and, if not, why and the one command that
-//! fixes it ([`crate::cli::findings`]).
+//! `agenthooks status [--json] [--probe]`: the state of this machine for
+//! the project in the working directory. Which agents have agenthooks'
+//! entries, at which scope and for which events; every configured hook
+//! (managed, user, project; also the entries a file declares that could not
+//! be loaded), whether it runs now and, if not, why and the one command or
+//! edit that fixes it ([`crate::cli::findings`], the one verdict per hook).
 //!
-//! Exit 1 when a configured hook would not run, a hooks.json cannot be used
-//! or an agent's entries cannot reach agenthooks; 0 otherwise, so CI can
-//! gate on it. `check` stays the linter; this is what runs here, now.
+//! Guarantees: one line per configured hook (up to [`MAX_LISTED`]), its
+//! verdict and its failure policy; a summary whose counts are those lines';
+//! exit 1 unless every hook runs and every wired agent reaches agenthooks,
+//! 0 otherwise; `--probe` also runs each wired entry as its agent would
+//! ([`super::probe`]) and exits 1 when one does not answer. `check` stays
+//! the linter; this is what runs here, now.
 
 use std::io::{self, Write as _};
+use std::path::Path;
 use std::process::ExitCode;
 
 use anyhow::Context as _;
 use serde_json::{json, Value};
 
+use super::findings::{self, AgentState, HookState, Machine, Reason, RecentFailure};
+use super::probe::{self, Probe};
 use super::{EXIT_FINDING, EXIT_OK};
-use crate::cli::findings::{self as status, AgentState, HookState, Reason};
-use crate::config::{self, LoadOptions};
+use crate::config::{self, LoadOptions, OnError};
 use crate::exec::wasm::WasmHost;
 use crate::install::{self, Env};
 use crate::protocol::one_line;
@@ -31,30 +37,45 @@ pub struct Args {
     /// Print one JSON object instead of lines.
     #[arg(long)]
     pub json: bool,
+    /// Also run each wired entry as its agent would (its command, its
+    /// shell, this PATH) with a probe event agenthooks answers itself,
+    /// and say whether the answer came back.
+    #[arg(long)]
+    pub probe: bool,
 }
 
 /// What `status` found.
 pub struct Found {
+    /// The project root; `None` outside a project.
+    pub project: Option<std::path::PathBuf>,
     /// The agents with entries of ours.
     pub agents: Vec<AgentState>,
     /// Every configured hook.
     pub hooks: Vec<HookState>,
-    /// Files that cannot be used (their hooks do not run), store trouble.
+    /// Trouble outside any one hook (the trust store cannot be read).
     pub errors: Vec<String>,
+    /// What `--probe` found, when asked.
+    pub probes: Vec<Probe>,
 }
 
 impl Found {
+    /// How many configured hooks do not run.
+    pub fn not_running(&self) -> usize {
+        self.hooks.iter().filter(|h| !h.runs()).count()
+    }
+
+    /// How many problems are not a hook's: agents' and others.
+    fn other_problems(&self) -> usize {
+        self.errors.len()
+            + (self.agents.iter())
+                .map(|a| a.reasons.iter().filter(|r| r.stops_it()).count())
+                .sum::<usize>()
+            + self.probes.iter().filter(|p| !p.answered()).count()
+    }
+
     /// Whether everything configured runs (exit 0).
     pub fn green(&self) -> bool {
-        self.errors.is_empty()
-            && self
-                .agents
-                .iter()
-                .all(|a| a.reasons.iter().all(|r| !r.stops_it()))
-            && self
-                .hooks
-                .iter()
-                .all(|h| h.reasons.iter().all(|r| !r.stops_it()))
+        self.not_running() == 0 && self.other_problems() == 0
     }
 }
 
@@ -65,39 +86,62 @@ impl Found {
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let cwd = std::env::current_dir().context("cannot read the working directory")?;
     let env = Env::from_process()?;
+    let project = config::project_root(Some(&cwd));
     let root = install::project_root(&cwd);
     let config = config::load(&LoadOptions {
         home: Some(env.home.clone()),
-        project_root: Some(root.clone()),
+        project_root: project.clone(),
     });
     let (store, store_note) = TrustStore::load();
-    let mut hooks = status::hooks(&config, &store, WasmHost::global());
-    status::mark_doubles(&mut hooks, &config, &root, &env);
+    // What the head's once-per-session record counted as failing open.
+    let failed = crate::head::said::recent_failures(project.as_deref(), None);
+    let recent = |h: &crate::config::Handler| {
+        failed.get(&h.label).map(|(count, failure)| RecentFailure {
+            failure: failure.clone(),
+            count: u32::try_from(*count).unwrap_or(u32::MAX),
+        })
+    };
+    let machine = Machine {
+        root: &root,
+        env: &env,
+        store: &store,
+        host: WasmHost::global(),
+        recent: &recent,
+    };
+    let verdicts = findings::verdicts(&config, &machine);
+    let probes = if args.probe {
+        probe::probe_all(&verdicts.agents, &root, &env)
+    } else {
+        Vec::new()
+    };
     let found = Found {
-        agents: status::agents(&root, &env, &config),
-        hooks,
-        errors: config
-            .broken
-            .iter()
-            .map(ToString::to_string)
-            .chain(store_note.map(|n| n.to_string()))
-            .collect(),
+        project,
+        agents: verdicts.agents,
+        hooks: verdicts.hooks,
+        errors: store_note.map(|n| n.to_string()).into_iter().collect(),
+        probes,
     };
     let mut out = io::stdout().lock();
     if args.json {
         writeln!(out, "{}", to_json(&found))?;
     } else {
-        write_text(&mut out, &found)?;
+        write_text(&mut out, &found, &cwd, super::paint::Paint::stdout())?;
     }
-    Ok(ExitCode::from(if found.green() {
-        EXIT_OK
-    } else {
-        EXIT_FINDING
+    Ok(ExitCode::from(match super::input_exit(&config) {
+        Some(super::EXIT_ERROR) => super::EXIT_ERROR,
+        _ if found.green() => EXIT_OK,
+        _ => EXIT_FINDING,
     }))
 }
 
 fn reason_json(reason: &Reason) -> Value {
-    json!({"code": reason.code(), "why": one_line(&reason.why()), "fix": reason.fix()})
+    json!({
+        "code": reason.code(),
+        "why": one_line(&reason.why()),
+        "fix": reason.fix(),
+        "fixText": one_line(&reason.fix_text()),
+        "stops": reason.stops_it(),
+    })
 }
 
 /// The native events as the agent calls them, with the canonical ones.
@@ -116,7 +160,16 @@ fn events_json(agent: &AgentState, natives: &[String]) -> Value {
         .collect()
 }
 
-/// `status --json`: `{agents, hooks, hooks_not_listed, errors, ok}`.
+/// A hook's failure policy as the file spells it.
+fn on_error_name(policy: OnError) -> &'static str {
+    match policy {
+        OnError::Allow => "allow",
+        OnError::Deny => "deny",
+    }
+}
+
+/// `status --json`: `{project, agents, hooks, hooks_not_listed,
+/// not_running, errors, probes, ok}`.
 pub fn to_json(found: &Found) -> Value {
     let agents: Vec<Value> = found
         .agents
@@ -138,24 +191,29 @@ pub fn to_json(found: &Found) -> Value {
         .iter()
         .take(MAX_LISTED)
         .map(|h| {
-            let handler = &h.handler;
+            let handler = h.hook.handler();
             json!({
-                "label": handler.label,
-                "scope": handler.scope.as_str(),
-                "file": handler.file,
-                "event": handler.event.as_str(),
-                "matcher": handler.matcher.to_string(),
-                "type": crate::exec::kind_name(&handler.kind),
-                "runs": h.reasons.iter().all(|r| !r.stops_it()),
+                "label": h.hook.label(),
+                "scope": h.hook.scope().as_str(),
+                "file": h.hook.file(),
+                "event": h.hook.event(),
+                "matcher": handler.map(|h| h.matcher.to_string()),
+                "type": handler.map(|h| crate::exec::kind_name(&h.kind)),
+                "onError": h.hook.on_error().map(on_error_name),
+                "loaded": handler.is_some(),
+                "runs": h.runs(),
                 "findings": h.reasons.iter().map(reason_json).collect::<Vec<_>>(),
             })
         })
         .collect();
     json!({
+        "project": found.project,
         "agents": agents,
         "hooks": hooks,
         "hooks_not_listed": found.hooks.len().saturating_sub(MAX_LISTED),
+        "not_running": found.not_running(),
         "errors": found.errors.iter().map(|e| one_line(e)).collect::<Vec<_>>(),
+        "probes": found.probes.iter().map(Probe::to_json).collect::<Vec<_>>(),
         "ok": found.green(),
     })
 }
@@ -179,13 +237,47 @@ fn events_text(events: &[String]) -> String {
     text
 }
 
-/// The text report: agents, then hooks, then a summary line.
+/// Where a hook is and what it is, for its line.
+fn hook_at(h: &HookState) -> String {
+    let hook = &h.hook;
+    let what = match hook.handler() {
+        Some(handler) => format!(
+            "{} {} {} (onError: {})",
+            handler.event.as_str(),
+            handler.matcher,
+            handler.label,
+            on_error_name(handler.on_error)
+        ),
+        None => hook.label(),
+    };
+    one_line(&format!(
+        "{} `{}`: {what}",
+        hook.scope(),
+        hook.file().display()
+    ))
+}
+
+/// The text report: agents, then hooks (one line each, a further reason
+/// on an indented line), then probes, then a summary line whose counts
+/// are those of the lines above it.
 ///
 /// # Errors
 /// When `out` cannot be written.
-pub fn write_text(out: &mut impl io::Write, found: &Found) -> io::Result<()> {
+pub fn write_text(
+    out: &mut impl io::Write,
+    found: &Found,
+    cwd: &Path,
+    paint: super::paint::Paint,
+) -> io::Result<()> {
     for error in &found.errors {
-        writeln!(out, "error: {}", one_line(error))?;
+        writeln!(out, "{}: {}", paint.error(), one_line(error))?;
+    }
+    if found.project.is_none() {
+        writeln!(
+            out,
+            "project: none (no `.agents/` or `.git` at or above `{}`); only the user's and the managed hooks are listed",
+            cwd.display()
+        )?;
     }
     if found.agents.is_empty() {
         writeln!(
@@ -211,72 +303,83 @@ pub fn write_text(out: &mut impl io::Write, found: &Found) -> io::Result<()> {
                 "agent {}: {}; {}",
                 a.agent.id(),
                 one_line(&reason.why()),
-                reason.fix_text()
+                one_line(&reason.fix_text())
             )?;
         }
-    }
-    if found.hooks.is_empty() {
-        writeln!(out, "hooks: none configured")?;
     }
     for h in found.hooks.iter().take(MAX_LISTED) {
-        let handler = &h.handler;
-        let at = format!(
-            "{} `{}`: {} {} {}",
-            handler.scope,
-            handler.file.display(),
-            handler.event.as_str(),
-            handler.matcher,
-            handler.label
-        );
-        if h.reasons.is_empty() {
-            writeln!(out, "hook {}: runs", one_line(&at))?;
-        }
-        for reason in &h.reasons {
-            let verdict = if reason.stops_it() {
-                "does not run"
-            } else {
-                "runs"
-            };
-            writeln!(
-                out,
-                "hook {}: {verdict}: {}; {}",
-                one_line(&at),
-                one_line(&reason.why()),
-                reason.fix_text()
-            )?;
-        }
+        write_hook(out, h)?;
     }
     if found.hooks.len() > MAX_LISTED {
         writeln!(
             out,
-            "hooks: {} more not listed (`status --json` counts them)",
+            "hooks: {} more not listed (`status --json` lists them)",
             found.hooks.len() - MAX_LISTED
         )?;
     }
-    let stopped = found
-        .hooks
-        .iter()
-        .filter(|h| h.reasons.iter().any(Reason::stops_it))
-        .count();
-    let total = found.hooks.len();
-    if found.green() {
-        writeln!(out, "status: every configured hook runs ({total})")?;
-    } else {
+    for p in &found.probes {
+        writeln!(out, "{}", one_line(&p.line()))?;
+    }
+    writeln!(out, "{}", summary(found))
+}
+
+/// One hook's line: its verdict with the first reason (a stopping one
+/// first), and each further reason on an indented line.
+fn write_hook(out: &mut impl io::Write, h: &HookState) -> io::Result<()> {
+    let at = hook_at(h);
+    let mut reasons: Vec<&Reason> = h.reasons.iter().collect();
+    reasons.sort_by_key(|r| !r.stops_it());
+    let verdict = if h.runs() { "runs" } else { "does not run" };
+    let Some((first, rest)) = reasons.split_first() else {
+        return writeln!(out, "hook {at}: runs");
+    };
+    writeln!(
+        out,
+        "hook {at}: {verdict}: {}; {}",
+        one_line(&first.why()),
+        one_line(&first.fix_text())
+    )?;
+    for reason in rest {
         writeln!(
             out,
-            "status: {stopped} of {total} configured hook{} not running{}",
-            if total == 1 { "" } else { "s" },
-            if found.errors.is_empty()
-                && found
-                    .agents
-                    .iter()
-                    .all(|a| a.reasons.iter().all(|r| !r.stops_it()))
-            {
-                ""
-            } else {
-                ", and problems above"
-            }
+            "  and: {}; {}",
+            one_line(&reason.why()),
+            one_line(&reason.fix_text())
         )?;
     }
     Ok(())
+}
+
+/// The last line: how many hooks run of how many, and the other problems.
+fn summary(found: &Found) -> String {
+    let total = found.hooks.len();
+    if total == 0 {
+        let other = match found.other_problems() {
+            0 => String::new(),
+            n => format!("; {n} other problem{} above", plural(n)),
+        };
+        return format!(
+            "status: no hooks configured (`.agents/hooks.json` in the project or the home directory); `agenthooks add --list` or `agenthooks new` starts one{other}"
+        );
+    }
+    let stopped = found.not_running();
+    let other = match found.other_problems() {
+        0 => String::new(),
+        n => format!(", and {n} other problem{} above", plural(n)),
+    };
+    if stopped == 0 && other.is_empty() {
+        return format!("status: every configured hook runs ({total})");
+    }
+    format!(
+        "status: {stopped} of {total} configured hook{} not running{other}",
+        plural(total)
+    )
+}
+
+fn plural(n: usize) -> &'static str {
+    if n == 1 {
+        ""
+    } else {
+        "s"
+    }
 }

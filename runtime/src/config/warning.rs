@@ -40,6 +40,18 @@ impl fmt::Display for ConfigWarning {
 pub enum WarningKind {
     /// A key, event or handler type the format does not know.
     Unknown(Unknown),
+    /// A value of the wrong type: the handler, group or key holding it is
+    /// skipped and the rest of the file still loads.
+    WrongType {
+        /// The key path of the value (`hooks.Stop[0].hooks[0].timeout`).
+        at: String,
+        /// The key path of what is skipped (`hooks.Stop[0].hooks[0]`).
+        entry: String,
+        /// What was expected, in words.
+        why: String,
+        /// What is skipped (`handler`, `group`, `event`, `key`).
+        skipped: &'static str,
+    },
     /// The key a handler of its type cannot do without is missing or empty.
     MissingKey {
         /// Where.
@@ -207,6 +219,7 @@ impl WarningKind {
                 "unknown-handler-type"
             }
             WarningKind::Unknown(Unknown::HandlerType { type_: None, .. }) => "no-handler-type",
+            WarningKind::WrongType { .. } => "wrong-type",
             WarningKind::MissingKey { .. } => "missing-key",
             WarningKind::McpLookup { .. } => "mcp-lookup",
             WarningKind::SetByManaged { .. } => "set-by-managed",
@@ -236,6 +249,11 @@ impl fmt::Display for WarningKind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             WarningKind::Unknown(unknown) => unknown.fmt(f),
+            WarningKind::WrongType {
+                at, why, skipped, ..
+            } => {
+                write!(f, "`{at}`: {why}; this {skipped} is skipped")
+            }
             WarningKind::MissingKey { at, key } => {
                 write!(
                     f,
@@ -396,6 +414,12 @@ mod tests {
                 at: at(),
                 type_: None,
             }),
+            WarningKind::WrongType {
+                at: at(),
+                entry: at(),
+                why: "invalid type: string \"soon\", expected a number".into(),
+                skipped: "handler",
+            },
             WarningKind::MissingKey {
                 at: at(),
                 key: "command",

@@ -35,6 +35,68 @@ fn executable(_: &std::fs::Metadata) -> bool {
     true
 }
 
+/// Interpreters a command hands a script to (`sh x.sh`, `python3 x.py`):
+/// the script is their first argument, and needs no executable bit.
+const INTERPRETERS: &[&str] = &[
+    "sh", "bash", "zsh", "dash", "python", "python3", "node", "ruby", "perl", "deno", "bun",
+];
+
+/// What keeps a command's script from running, as `status` and `check`
+/// see it before any event: the path the command runs (its first word, or
+/// an interpreter's first argument, when that is a path) and whether it is
+/// missing (`true`) or a regular file without an executable bit (`false`,
+/// only for a script run as the program). `None` when the command names
+/// no path (a program on PATH) or its script is fine.
+pub fn script_problem(command: &str, dir: &Path) -> Option<(PathBuf, bool)> {
+    let words = leading_words(command, 2);
+    let first = words.first()?;
+    let name = first.rsplit('/').next().unwrap_or(first);
+    let (word, interpreted) = match words.get(1) {
+        Some(arg) if INTERPRETERS.contains(&name) && !arg.starts_with('-') => (arg, true),
+        _ => (first, false),
+    };
+    if !word.contains('/') || word.contains('$') {
+        return None;
+    }
+    let path = dir.join(word);
+    match std::fs::metadata(&path) {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Some((PathBuf::from(word), true)),
+        Ok(meta) if !interpreted && meta.is_file() && !executable(&meta) => {
+            Some((PathBuf::from(word), false))
+        }
+        _ => None,
+    }
+}
+
+/// The first `n` words of a shell command, quotes dropped; bounded.
+fn leading_words(command: &str, n: usize) -> Vec<String> {
+    let mut words = Vec::new();
+    let mut rest = command;
+    while words.len() < n {
+        let Some(word) = first_word(rest) else { break };
+        words.push(word);
+        // Past the word just read: up to the next unquoted blank.
+        let trimmed = rest.trim_start();
+        let mut quote: Option<char> = None;
+        let mut end = trimmed.len();
+        for (i, c) in trimmed.char_indices().take(4096) {
+            match (quote, c) {
+                (Some(q), c) if c == q => quote = None,
+                (Some(_), _) => {}
+                (None, '\'' | '"') => quote = Some(c),
+                (None, c) if c.is_whitespace() => {
+                    end = i;
+                    break;
+                }
+                (None, ';' | '|' | '&' | '<' | '>') => return words,
+                _ => {}
+            }
+        }
+        rest = &trimmed[end..];
+    }
+    words
+}
+
 /// The first word of a shell command, its quotes dropped; bounded.
 fn first_word(command: &str) -> Option<String> {
     let mut word = String::new();
@@ -127,6 +189,26 @@ mod tests {
         assert_eq!(not_executable("./missing.sh", dir.path()), None);
         std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
         assert_eq!(not_executable("./x.sh", dir.path()), None);
+        assert_eq!(script_problem("./x.sh", dir.path()), None);
+        std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o644)).unwrap();
+        assert_eq!(
+            script_problem("'./x.sh' --flag", dir.path()),
+            Some((PathBuf::from("./x.sh"), false))
+        );
+        // An interpreter needs no executable bit, only the script.
+        assert_eq!(script_problem("sh ./x.sh", dir.path()), None);
+        assert_eq!(
+            script_problem("/bin/bash ./gone.sh", dir.path()),
+            Some((PathBuf::from("./gone.sh"), true))
+        );
+        assert_eq!(
+            script_problem("./gone.sh; echo", dir.path()),
+            Some((PathBuf::from("./gone.sh"), true))
+        );
+        // A program on PATH, a variable left for the shell, a flag: not judged.
+        assert_eq!(script_problem("true", dir.path()), None);
+        assert_eq!(script_problem("sh -c 'x/y'", dir.path()), None);
+        assert_eq!(script_problem("$HOME/x.sh", dir.path()), None);
         assert_eq!(
             chmod_hint(Path::new("./x.sh")),
             "`./x.sh` is not executable; run `chmod +x ./x.sh`"

@@ -219,6 +219,9 @@ struct Session {
     /// Failures of hooks past [`MAX_HOOKS`].
     #[serde(default)]
     others: u64,
+    /// Each counted hook's last failure, as its note said it (capped).
+    #[serde(default)]
+    last: BTreeMap<String, String>,
     /// Said at a later session's start already.
     #[serde(default)]
     reported: bool,
@@ -306,7 +309,10 @@ fn count(
             current.hooks.insert(f.label.clone(), 1);
         } else {
             current.others += 1;
+            continue;
         }
+        let failure: String = one_line(&f.failure.to_string()).chars().take(200).collect();
+        current.last.insert(f.label.clone(), failure);
     }
     record.current = Some(current);
     write_record(&file, &record)
@@ -346,4 +352,30 @@ fn last_session(dir: &Path, root: Option<&Path>, event: &Event) -> Option<String
     );
     let _ = write_record(&file, &record);
     Some(cap(&line))
+}
+
+/// The hooks of the project at `root` that failed open in its current or
+/// last session (`status`'s "failed recently"): per hook label, how many
+/// times and its last failure. `dir`: the record's directory (`None`: the
+/// state directory's).
+pub(crate) fn recent_failures(
+    root: Option<&Path>,
+    dir: Option<&Path>,
+) -> BTreeMap<String, (u64, String)> {
+    let Some(dir) = record_dir(dir) else {
+        return BTreeMap::new();
+    };
+    let record = read_record(&record_file(&dir, root));
+    let mut out: BTreeMap<String, (u64, String)> = BTreeMap::new();
+    for session in [record.previous, record.current].into_iter().flatten() {
+        for (label, n) in session.hooks {
+            let last = session.last.get(&label).cloned().unwrap_or_default();
+            let entry = out.entry(label).or_insert((0, String::new()));
+            entry.0 += n;
+            if !last.is_empty() {
+                entry.1 = last;
+            }
+        }
+    }
+    out
 }

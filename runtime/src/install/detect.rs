@@ -307,6 +307,64 @@ pub fn installed_events(
     events
 }
 
+/// What `agent`'s entries of ours at this scope run, per native event, as
+/// the agent runs it ([`Entry`]); empty when it is not installed there.
+/// Reads what [`is_installed`] reads, bounded.
+pub fn installed_entries(
+    agent: &dyn Agent,
+    scope: Scope,
+    project_root: &Path,
+    env: &Env,
+) -> Vec<(String, Entry)> {
+    let spec = agent.install_spec();
+    let Some(path) = targets::path(spec, scope, project_root, env) else {
+        return Vec::new();
+    };
+    match &spec.registration {
+        Registration::Json(j) => fsread::read_bounded(&path, caps::HOOKS_JSON)
+            .ok()
+            .and_then(|bytes| json::parse(&path, &bytes, j.jsonc).ok())
+            .map(|doc| json::ours_commands(&doc.root, j.shape, agent.id()))
+            .unwrap_or_default()
+            .into_iter()
+            .map(|(event, command)| (event, Entry::Shell(command)))
+            .collect(),
+        Registration::Scripts(_) => {
+            let mut files: Vec<PathBuf> = fs::read_dir(&path)
+                .map(|entries| entries.flatten().map(|e| e.path()).take(256).collect())
+                .unwrap_or_default();
+            files.sort();
+            files
+                .into_iter()
+                .filter_map(|file| {
+                    let bytes = fsread::read_bounded(&file, caps::SCRIPT).ok()?;
+                    let text = String::from_utf8_lossy(&bytes);
+                    let event = text.lines().find_map(|l| json::event_of(l, agent.id()))?;
+                    Some((event, Entry::Script(file)))
+                })
+                .collect()
+        }
+        Registration::Plugin(_) | Registration::Toml(_) | Registration::Yaml(_) => {
+            installed_events(agent, scope, project_root, env)
+                .into_iter()
+                .map(|event| (event, Entry::Other(path.clone())))
+                .collect()
+        }
+    }
+}
+
+/// How an agent runs one of its entries of ours.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Entry {
+    /// A command line, through the agent's shell.
+    Shell(String),
+    /// A script file, run as a program.
+    Script(PathBuf),
+    /// Inside a plugin or a TOML or YAML file (this one): run by the agent
+    /// in its own way.
+    Other(PathBuf),
+}
+
 /// The setting in the agent's config at this scope that switches all its
 /// hooks off, if one does: the file and the JSON pointer.
 pub fn switched_off(

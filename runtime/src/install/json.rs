@@ -480,18 +480,7 @@ pub(crate) fn ours_events(root: &Map<String, Value>, shape: Shape, agent: &str) 
     let Some(hooks) = root.get("hooks").and_then(Value::as_object) else {
         return Vec::new();
     };
-    let handlers = hooks
-        .values()
-        .filter_map(Value::as_array)
-        .flatten()
-        .flat_map(|item| match shape {
-            Shape::Flat => vec![item],
-            Shape::Nested | Shape::NestedMatching(_) => item
-                .get("hooks")
-                .and_then(Value::as_array)
-                .map(|hs| hs.iter().collect())
-                .unwrap_or_default(),
-        });
+    let handlers = hooks.values().flat_map(|items| handlers_of(items, shape));
     let mut events: Vec<String> = Vec::new();
     for handler in handlers {
         let found = COMMAND_KEYS
@@ -503,6 +492,50 @@ pub(crate) fn ours_events(root: &Map<String, Value>, shape: Shape, agent: &str) 
         }
     }
     events
+}
+
+/// The handler objects of one event's array: its items ([`Shape::Flat`])
+/// or their groups' `hooks`.
+fn handlers_of(items: &Value, shape: Shape) -> Vec<&Value> {
+    let items = items.as_array().into_iter().flatten();
+    items
+        .flat_map(|item| match shape {
+            Shape::Flat => vec![item],
+            Shape::Nested | Shape::NestedMatching(_) => item
+                .get("hooks")
+                .and_then(Value::as_array)
+                .map(|hs| hs.iter().collect())
+                .unwrap_or_default(),
+        })
+        .collect()
+}
+
+/// The command lines of `root`'s entries of ours for `agent`, with the
+/// native event each is under (the event key, else its `--event`), in file
+/// order: what the agent runs for that event (`agenthooks status --probe`).
+/// The `powershell` field is left out where `command` or `bash` is there.
+pub(crate) fn ours_commands(
+    root: &Map<String, Value>,
+    shape: Shape,
+    agent: &str,
+) -> Vec<(String, String)> {
+    let Some(hooks) = root.get("hooks").and_then(Value::as_object) else {
+        return Vec::new();
+    };
+    let mut found = Vec::new();
+    for (key, items) in hooks {
+        for handler in handlers_of(items, shape) {
+            let command = COMMAND_KEYS
+                .iter()
+                .filter_map(|k| handler.get(*k).and_then(Value::as_str))
+                .find(|c| is_ours(c, agent));
+            if let Some(command) = command {
+                let event = event_of(command, agent).unwrap_or_else(|| key.clone());
+                found.push((event, command.to_string()));
+            }
+        }
+    }
+    found
 }
 
 /// Makes `root.hooks` hold exactly `wanted` (native event key → entry) of our

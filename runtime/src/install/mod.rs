@@ -56,8 +56,8 @@ mod yaml;
 
 pub use crate::agents::Shape;
 pub use detect::{
-    detected, installed, installed_events, is_installed, project_root, switched_off, Env, Os,
-    SYSTEM_ROOT_ENV,
+    detected, installed, installed_entries, installed_events, is_installed, project_root,
+    switched_off, Entry, Env, Os, SYSTEM_ROOT_ENV,
 };
 pub use error::InstallError;
 pub use json::{is_ours, Doc as JsonDoc};

@@ -49,17 +49,44 @@ fn syntax_error_names_file_line_column_and_other_scope_still_runs() {
 }
 
 #[test]
-fn wrong_types_are_errors_with_a_position() {
-    let d = Dirs::with_user("{\"hooks\": {\"PreToolUse\": [{\"hooks\": [\n{\"type\": \"command\", \"command\": \"x\", \"timeout\": \"soon\"}\n]}]}}");
+fn a_value_of_the_wrong_type_skips_its_part_and_the_rest_of_the_file_loads() {
+    let d = Dirs::with_user(
+        "{\"hooks\": {\"PreToolUse\": [{\"hooks\": [\n\
+         {\"type\": \"command\", \"command\": \"x\", \"timeout\": \"soon\"},\n\
+         {\"type\": \"command\", \"command\": \"y\"}\n]}],\n\
+         \"Stop\": [{\"matcher\": 3, \"hooks\": [{\"type\": \"command\", \"command\": \"z\"}]}],\n\
+         \"PostToolUse\": [{\"hooks\": [{\"type\": \"command\", \"command\": \"w\"}]}]}}",
+    );
     d.write_project(&one_handler(json!({"type": "command", "command": "p"})));
+    let c = d.load();
+    assert_eq!(commands(&c), ["y", "w", "p"]);
+    assert!(c.error_lines().is_empty(), "{:?}", c.error_lines());
+    let user = d.user_file().display().to_string();
+    assert_eq!(
+        c.warning_lines(),
+        [
+            format!(
+                "`{user}`: `hooks.PreToolUse[0].hooks[0].timeout`: invalid type: string \"soon\", \
+                 expected a number; this handler is skipped"
+            ),
+            format!(
+                "`{user}`: `hooks.Stop[0].matcher`: invalid type: integer `3`, expected a string; \
+                 this group is skipped"
+            ),
+        ]
+    );
+
+    // A part that asks to fail closed is not skipped: the file is broken,
+    // and says where.
+    d.write_user("{\"hooks\": {\"Stop\": [{\"hooks\": [\n{\"type\": \"command\", \"command\": \"x\", \"timeout\": \"soon\", \"onError\": \"deny\"}\n]}]}}");
     let c = d.load();
     assert_eq!(commands(&c), ["p"]);
     assert_eq!(c.error_lines().len(), 1);
     assert_eq!(
         c.error_lines()[0],
         format!(
-            "`{}`: line 2 column 53: `hooks.PreToolUse[0].hooks[0].timeout`: invalid type: string \"soon\", expected a number; \
-             fix the file (other scopes still run)",
+            "`{}`: line 2 column 53: `hooks.Stop[0].hooks[0].timeout`: invalid type: string \"soon\", expected a number; \
+             fix the file (other scopes still run); its `onError: deny` could not apply",
             d.user_file().display()
         )
     );

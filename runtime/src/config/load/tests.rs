@@ -93,8 +93,9 @@ fn warnings_and_errors_quoting_the_file_are_one_bounded_line() {
     let long = format!("a\nb\u{1b}[2J{}", "k".repeat(1 << 20));
     let group = json!([{"hooks": [{"type": "command", "command": "y", &long: 1}]}]);
     d.write_user(&json!({"hooks": {&long: [], "PreToolUse": group}, &long: 1}).to_string());
-    // A value of the wrong kind: serde's message quotes it.
-    d.write_project(&json!({"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "z", "timeout": long}]}]}}).to_string());
+    // A value of the wrong kind: serde's message quotes it (the handler
+    // fails closed, so the file is broken rather than the handler skipped).
+    d.write_project(&json!({"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "z", "timeout": long, "onError": "deny"}]}]}}).to_string());
     let c = d.load();
     assert!(
         c.warning_lines().len() >= 3 && c.error_lines().len() == 1,
