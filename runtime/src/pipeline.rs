@@ -44,8 +44,6 @@ pub struct Dispatched {
 pub(crate) struct FailedOpen {
     /// The hook's label.
     pub label: String,
-    /// Its kind (`prompt`, `command`, ...).
-    pub kind: String,
     /// How it failed.
     pub failure: Failure,
 }
@@ -62,7 +60,6 @@ pub(crate) fn failed_open(
         .filter_map(|(report, allowed)| match (&report.outcome, allowed) {
             (Outcome::Failed(failure), true) => Some(FailedOpen {
                 label: report.label.clone(),
-                kind: report.kind.clone(),
                 failure: failure.clone(),
             }),
             _ => None,

@@ -29,8 +29,14 @@ fn on_failure_block_fails_closed_as_on_error_deny_does() {
         json!([{"type": "command", "command": "exit 1", "onFailure": "continue"}]),
     ));
     let ran = p.run(&p.bash("ls"));
-    assert_eq!(ran.json(), Value::Null);
+    assert_eq!(ran.decided(), Value::Null);
     ran.assert_stderr_contains("exited with code 1");
+    // Allowed, and said in the agent: the hook failed open.
+    let said = ran.system_message();
+    assert!(
+        said.contains("failed (exited with code 1) and allowed `Bash`"),
+        "{said}"
+    );
 }
 
 #[test]

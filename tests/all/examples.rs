@@ -419,7 +419,7 @@ fn the_guard_takes_extra_patterns_from_a_granted_variable() {
     // A bad pattern is the hook's failure: a note naming it, and (by default) allow.
     let ran = run_with("(unclosed", "terraform destroy");
     assert_eq!(ran.code(), 0);
-    assert_eq!(ran.stdout(), "");
+    assert_eq!(ran.decided(), serde_json::Value::Null);
     assert!(
         ran.stderr()
             .contains("AGENTHOOKS_GUARD_EXTRA: invalid pattern `(unclosed`"),
@@ -531,9 +531,10 @@ fn every_answer_reads_the_same_from_the_component_and_the_native_build() {
         };
         let from_wasm = run(&as_wasm, &payload(&as_wasm));
         let from_command = run(&as_command, &payload(&as_command));
+        // The hook's own answer; a failure's message names each hook.
         assert_eq!(
-            from_wasm.stdout(),
-            from_command.stdout(),
+            from_wasm.decided(),
+            from_command.decided(),
             "{event} {tool_input}\nwasm stderr: {}\ncommand stderr: {}",
             from_wasm.stderr(),
             from_command.stderr()

@@ -169,7 +169,13 @@ fn the_same_failures_allow_without_on_error_deny() {
         let mut handler = kind.handler.clone();
         handler.as_object_mut().unwrap().remove("onError");
         let fired = fire(&p, "claude", &handler, kind.no_path);
-        assert_eq!(fired["answer"], json!({}), "{}: {fired}", kind.name);
+        // No decision; the agent is told the hook failed open.
+        let answer = crate::util::without_own_message(fired["answer"].clone());
+        assert!(
+            answer.is_null() || answer == json!({}),
+            "{}: {fired}",
+            kind.name
+        );
         // The kind is data (`fire --json`), in the hook's report and its note.
         assert_eq!(
             fired["handlers"][0]["failure"]["kind"], kind.name,

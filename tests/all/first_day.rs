@@ -98,7 +98,13 @@ fn by_default_a_broken_file_allows_with_one_note() {
     let file = p.write(".agents/hooks.json", TRAILING_COMMA);
     let ran = p.run(&p.bash("ls"));
     assert_eq!(ran.code(), 0);
-    assert_eq!(ran.json(), Value::Null, "{}", ran.stderr());
+    assert_eq!(ran.decided(), Value::Null, "{}", ran.stderr());
+    // Said in the agent's window too: the guard is off.
+    let said = ran.system_message();
+    assert!(
+        said.contains("does not load (line 5 column 83: trailing comma); its hooks did not run"),
+        "{said}"
+    );
     let stderr = ran.stderr();
     let naming: Vec<&str> = stderr
         .lines()

@@ -127,7 +127,10 @@ fn fire_answers_what_run_answers_at_every_step_of_the_head() {
         json!([command("echo no >&2; exit 2")]),
     ));
     let (got, _) = same(&p, "claude", &p.bash("rm -rf /"), "deny");
-    assert_eq!(got.code, 2, "{got:?}");
+    assert!(
+        got.stdout.contains("\"permissionDecision\":\"deny\""),
+        "{got:?}"
+    );
 
     // Arrival: an untrusted project's hook is held back, and SessionStart says so.
     let p = TempProject::new();
@@ -198,7 +201,7 @@ fn fire_steps_aside_where_run_does_and_says_why() {
         return;
     }
     let (got, shown) = same(&p, "claude", &p.bash("rm -rf /"), "aside");
-    assert_eq!(got.code, 0, "{got:?}");
+    assert_eq!(got.stdout, "", "{got:?}");
     assert!(
         shown["stepped_aside"]
             .as_str()
@@ -221,7 +224,10 @@ fn fire_steps_aside_where_run_does_and_says_why() {
         &["--system"],
     );
     assert_eq!(by_fire, by_run);
-    assert_eq!(by_run.code, 2, "{by_run:?}");
+    assert!(
+        by_run.stdout.contains("\"permissionDecision\":\"deny\""),
+        "{by_run:?}"
+    );
 }
 
 #[test]
@@ -288,7 +294,7 @@ fn a_prompt_hook_that_cannot_reach_its_model_is_said_once_and_counted_at_the_nex
     let answer: Value = serde_json::from_str(&first.stdout()).expect("an answer");
     let message = answer["systemMessage"].as_str().unwrap_or_default();
     assert!(
-        message.contains("the prompt hook")
+        message.contains("hook prompt `")
             && message.contains("allowed `Bash`")
             && message.contains("\"onError\": \"deny\""),
         "{}",

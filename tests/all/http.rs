@@ -208,7 +208,7 @@ fn a_non_2xx_status_fails_open_or_closed_as_the_handler_says() {
     let p = user_project(http(&server.url, json!({})));
     let ran = p.run(&p.bash("ls"));
     assert_eq!(ran.code(), 0);
-    assert_eq!(ran.json(), Value::Null);
+    assert_eq!(ran.decided(), Value::Null);
     ran.assert_stderr_contains("answered HTTP 500; only a 2xx answer counts");
 
     let p = user_project(http(&server.url, json!({"onFailure": "block"})));
@@ -229,7 +229,7 @@ fn plain_text_in_a_2xx_is_a_failure_as_in_claude_code() {
     let server = Server::start(Reply::Status(200, "looks fine to me".into()));
     let p = user_project(http(&server.url, json!({})));
     let ran = p.run(&p.bash("ls"));
-    assert_eq!(ran.json(), Value::Null);
+    assert_eq!(ran.decided(), Value::Null);
     ran.assert_stderr_contains("a JSON object or an empty body, not plain text");
 }
 
@@ -255,7 +255,7 @@ fn an_unreachable_server_is_a_request_failure() {
     let p = user_project(http(&url, json!({})));
     let ran = p.run(&p.bash("ls"));
     assert_eq!(ran.code(), 0);
-    assert_eq!(ran.json(), Value::Null);
+    assert_eq!(ran.decided(), Value::Null);
     ran.assert_stderr_contains("request failed:");
 
     let p = user_project(http(&url, json!({"onFailure": "block"})));
@@ -278,7 +278,7 @@ fn redirects_are_not_followed() {
     let server = Server::start(Reply::Redirect(target.url.clone()));
     let p = user_project(http(&server.url, json!({})));
     let ran = p.run(&p.bash("ls"));
-    assert_eq!(ran.json(), Value::Null);
+    assert_eq!(ran.decided(), Value::Null);
     ran.assert_stderr_contains("answered HTTP 302");
     assert!(target.requests().is_empty(), "the redirect was followed");
 }

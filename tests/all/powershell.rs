@@ -56,7 +56,12 @@ fn without_powershell_the_hook_allows_with_a_note_saying_what_to_install() {
     }));
     let ran = run_with_path(&p, empty.path());
     assert_eq!(ran.code(), 0, "{}", ran.stderr());
-    assert_eq!(ran.stdout().trim(), "", "no decision: {}", ran.stdout());
+    assert_eq!(
+        ran.decided(),
+        serde_json::Value::Null,
+        "no decision: {}",
+        ran.stdout()
+    );
     ran.assert_stderr_contains("neither `pwsh` nor `powershell` is on PATH");
 }
 

@@ -122,7 +122,7 @@ fn a_hook_past_its_timeout_allows_and_its_whole_process_group_is_killed() {
     let ran = p.run(&p.bash("ls"));
     ran.assert_took_less_than(Duration::from_secs(2));
     assert_eq!(ran.code(), 0);
-    assert_eq!(ran.stdout(), "", "a timeout allows");
+    assert_eq!(ran.decided(), serde_json::Value::Null, "a timeout allows");
     ran.assert_stderr_contains("timed out after 1s");
     let pid = read_pid(&p.path("grandchild.pid"));
     assert!(
@@ -170,7 +170,7 @@ fn exit_one_allows_with_a_note() {
     let p = bash_project(json!([command("echo 'it broke' >&2; exit 1")]));
     let ran = p.run(&p.bash("ls"));
     assert_eq!(ran.code(), 0);
-    assert_eq!(ran.stdout(), "");
+    assert_eq!(ran.decided(), serde_json::Value::Null);
     let stderr = ran.stderr();
     assert!(
         stderr.contains("exited with code 1: it broke") && stderr.starts_with("agenthooks: "),
@@ -183,7 +183,7 @@ fn a_missing_command_allows_with_a_note() {
     let p = bash_project(json!([command("/nonexistent/agenthooks-hook.sh")]));
     let ran = p.run(&p.bash("ls"));
     assert_eq!(ran.code(), 0);
-    assert_eq!(ran.stdout(), "");
+    assert_eq!(ran.decided(), serde_json::Value::Null);
     ran.assert_stderr_contains("exited with code 127");
 }
 

@@ -62,6 +62,22 @@ impl Ran {
         String::from_utf8_lossy(&self.output.stderr).into_owned()
     }
 
+    /// What the hooks decided: stdout as JSON without agenthooks' own
+    /// once-per-session message (a `systemMessage` of `agenthooks: ` lines,
+    /// said when a hook failed open or a file does not load); `null` when
+    /// nothing else is left.
+    pub fn decided(&self) -> Value {
+        without_own_message(self.json())
+    }
+
+    /// The `systemMessage` on stdout, if any.
+    pub fn system_message(&self) -> String {
+        self.json()["systemMessage"]
+            .as_str()
+            .unwrap_or_default()
+            .to_string()
+    }
+
     /// stdout parsed as JSON (`null` when empty).
     pub fn json(&self) -> Value {
         let text = self.stdout();
@@ -427,4 +443,22 @@ pub fn alive(pid: i32) -> bool {
         .next()
         .and_then(|s| s.split_whitespace().next());
     state != Some("Z")
+}
+
+/// `answer` without agenthooks' own `systemMessage` (one that starts
+/// `agenthooks: `), `null` when nothing else is left: what the hooks said.
+pub fn without_own_message(mut answer: Value) -> Value {
+    if let Some(map) = answer.as_object_mut() {
+        let own = map
+            .get("systemMessage")
+            .and_then(Value::as_str)
+            .is_some_and(|m| m.starts_with("agenthooks: "));
+        if own {
+            map.remove("systemMessage");
+        }
+        if map.is_empty() {
+            return Value::Null;
+        }
+    }
+    answer
 }

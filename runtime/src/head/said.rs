@@ -181,8 +181,7 @@ fn failed_line(event: &Event, f: &FailedOpen) -> String {
         failure => format!("failed ({failure})"),
     };
     format!(
-        "agenthooks: the {} hook {} on {} {what} and {allowed}; set `\"onError\": \"deny\"` on it to fail closed",
-        f.kind,
+        "agenthooks: hook {} on {} {what} and {allowed}; set `\"onError\": \"deny\"` on it to fail closed",
         f.label,
         event.name()
     )
