@@ -24,6 +24,18 @@ pub(crate) fn snapshot(dir: &Path) -> BTreeMap<String, Option<Vec<u8>>> {
                 .unwrap()
                 .to_string_lossy()
                 .into_owned();
+            // agenthooks' own state (the backups of the files it changed)
+            // is not the user's files: left out, with the folders to it.
+            let rel_slash = rel.replace('\\', "/");
+            if rel_slash.starts_with(".local/state/agenthooks")
+                || rel_slash == ".local/state"
+                || rel_slash == ".local"
+            {
+                if path.is_dir() {
+                    stack.push(path);
+                }
+                continue;
+            }
             if path.is_dir() {
                 out.insert(rel, None);
                 stack.push(path);
