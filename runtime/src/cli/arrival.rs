@@ -1,5 +1,5 @@
 //! What the engine does once when a session arrives
-//! ([`crate::head::arrival`] says when): start compiling the components the
+//! (`crate::head::arrival` says when): start compiling the components the
 //! cache lacks, so the first tool call does not pay for it, and tell the
 //! user in the agent's own window about hooks that are held back or cannot
 //! run ([`status::notice`]).

@@ -1,6 +1,6 @@
 //! `agenthooks status --probe`: each wired entry run as its agent runs it
 //! (the command text from the agent's own file, through the agent's shell
-//! ([`shell_of`]), in the project, with this process's PATH, which is the
+//! (`shell_of`), in the project, with this process's PATH, which is the
 //! agent's when the agent was started from the same shell), with a probe event that agenthooks
 //! answers itself without loading or running any hook ([`answer_if_probe`]);
 //! per agent and event, whether the answer came back in the agent's dialect,
