@@ -112,7 +112,7 @@ fn an_event_the_front_cannot_run_without_an_engine_allows_and_says_so_in_the_age
     assert!(stderr.starts_with("agenthooks: the engine `"), "{stderr}");
     assert!(stderr.contains("no-such-engine"), "{stderr}");
     assert!(
-        stderr.contains("reinstall: cargo install --locked --path runtime"),
+        stderr.contains("reinstall: curl -LsSf https://github.com/agenthooks/agenthooks/releases/latest/download/install.sh | sh"),
         "{stderr}"
     );
     assert!(stderr.contains("did not run (allowed)"), "{stderr}");
@@ -231,7 +231,7 @@ fn other_commands_are_the_engines() {
     assert!(ran.stderr().contains("no-such-engine"), "{}", ran.stderr());
     assert!(ran
         .stderr()
-        .contains("cargo install --locked --path runtime"));
+        .contains("/releases/latest/download/install.sh | sh"));
 }
 
 #[test]

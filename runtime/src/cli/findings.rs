@@ -20,9 +20,6 @@ use crate::install::{self, Env};
 use crate::protocol::{Failure, Skip};
 use crate::trust::{self, Standing, TrustStore};
 
-/// The command that installs agenthooks, as README's "Five minutes" gives it.
-pub const INSTALL_COMMAND: &str = "cargo install --locked --path runtime";
-
 /// Why a hook (or an agent's entries) will not do its work now.
 ///
 /// To add a finding: one variant here (its code, text and fix below) and
@@ -171,7 +168,7 @@ impl Reason {
             | Reason::ComponentBroken { buildable, .. } => buildable.then(build),
             Reason::NotCompiled => Some("agenthooks compile".to_string()),
             Reason::McpServer { .. } | Reason::Unsupported { .. } => None,
-            Reason::NotOnPath => Some(INSTALL_COMMAND.to_string()),
+            Reason::NotOnPath => Some(crate::origin::install_line()),
             Reason::StaleWiring { agent, flag, .. } => {
                 Some(format!("agenthooks install {agent}{flag}"))
             }
@@ -185,9 +182,7 @@ impl Reason {
     /// [`Reason::fix`] as a clause, or what to do when no command fixes it.
     pub fn fix_text(&self) -> String {
         match (self, self.fix()) {
-            (Reason::NotOnPath, Some(fix)) => {
-                format!("install it: `{fix}` in a clone of the agenthooks source")
-            }
+            (Reason::NotOnPath, Some(fix)) => format!("install it: `{fix}`"),
             (_, Some(fix)) => format!("run `{fix}`"),
             (Reason::Unsupported { .. }, None) => "remove it or change its `type`".to_string(),
             (Reason::McpServer { .. }, None) => {
@@ -571,7 +566,11 @@ mod tests {
                 assert!(reason.fix_text().contains(&fix), "{reason:?}");
             }
         }
-        assert_eq!(Reason::NotOnPath.fix().as_deref(), Some(INSTALL_COMMAND));
+        // The line of the package manager this copy came from (a test
+        // binary, built by cargo: the platform's release line), never a
+        // build from a clone.
+        assert_eq!(Reason::NotOnPath.fix(), Some(crate::origin::install_line()));
+        assert!(!crate::origin::install_line().contains("cargo"));
         assert!(!Reason::NotCompiled.stops_it() && Reason::Untrusted.stops_it());
     }
 }

@@ -41,6 +41,8 @@ pub struct Found {
     pub hooks: Vec<HookState>,
     /// Files that cannot be used (their hooks do not run), store trouble.
     pub errors: Vec<String>,
+    /// What slows every event without stopping a hook (not a finding).
+    pub notes: Vec<String>,
 }
 
 impl Found {
@@ -79,6 +81,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             .map(ToString::to_string)
             .chain(store_note.map(|n| n.to_string()))
             .collect(),
+        notes: launcher_note().into_iter().collect(),
     };
     let mut out = io::stdout().lock();
     if args.json {
@@ -91,6 +94,36 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     } else {
         EXIT_FINDING
     }))
+}
+
+/// A note when the `agenthooks` on `PATH` is a script instead of the native
+/// binary: npm's launcher, which stays in place when npm ran with install
+/// scripts disabled (its install script swaps in the native binary). It
+/// still works, but every event starts node before agenthooks.
+fn launcher_note() -> Option<String> {
+    let path = super::install::find_on_path(std::path::Path::new(super::install::NAME))?;
+    let mut head = Vec::new();
+    let file = std::fs::File::open(&path).ok()?;
+    std::io::Read::read_to_end(&mut std::io::Read::take(file, 128), &mut head).ok()?;
+    script_note(&path, &head)
+}
+
+/// [`launcher_note`]'s line for the file at `path` that starts with `head`.
+fn script_note(path: &std::path::Path, head: &[u8]) -> Option<String> {
+    let first = head.strip_prefix(b"#!")?.split(|b| *b == b'\n').next()?;
+    let node = String::from_utf8_lossy(first).contains("node");
+    Some(if node {
+        format!(
+            "`agenthooks` on PATH (`{}`) is npm's node launcher, not the native binary (npm installed it with install scripts disabled): every event starts node first; `npm rebuild -g agenthooks` with scripts allowed puts the native binary there",
+            path.display()
+        )
+    } else {
+        format!(
+            "`agenthooks` on PATH (`{}`) is a script, not the native binary: every event starts its interpreter first; reinstall: `{}`",
+            path.display(),
+            crate::origin::install_line()
+        )
+    })
 }
 
 fn reason_json(reason: &Reason) -> Value {
@@ -153,6 +186,7 @@ pub fn to_json(found: &Found) -> Value {
         "hooks": hooks,
         "hooks_not_listed": found.hooks.len().saturating_sub(MAX_LISTED),
         "errors": found.errors.iter().map(|e| one_line(e)).collect::<Vec<_>>(),
+        "notes": found.notes.iter().map(|e| one_line(e)).collect::<Vec<_>>(),
         "ok": found.green(),
     })
 }
@@ -183,6 +217,9 @@ fn events_text(events: &[String]) -> String {
 pub fn write_text(out: &mut impl io::Write, found: &Found) -> io::Result<()> {
     for error in &found.errors {
         writeln!(out, "error: {}", one_line(error))?;
+    }
+    for note in &found.notes {
+        writeln!(out, "note: {}", one_line(note))?;
     }
     if found.agents.is_empty() {
         writeln!(
@@ -271,4 +308,21 @@ pub fn write_text(out: &mut impl io::Write, found: &Found) -> io::Result<()> {
         )?;
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_script_on_path_is_noted_and_the_native_binary_is_not() {
+        let path = std::path::Path::new("/p/bin/agenthooks");
+        let note = script_note(path, b"#!/usr/bin/env node\nrequire('x')").unwrap();
+        assert!(note.contains("npm's node launcher"), "{note}");
+        assert!(note.contains("npm rebuild -g agenthooks"), "{note}");
+        let note = script_note(path, b"#!/bin/sh\nexec x").unwrap();
+        assert!(note.contains("is a script"), "{note}");
+        assert_eq!(script_note(path, b"\x7fELF\x02\x01"), None);
+        assert_eq!(script_note(path, b"MZ\x90\x00"), None);
+    }
 }
