@@ -22,7 +22,6 @@
 # at the end, and every server is stopped. Prints `N passed, N failed` last.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
-repo=$PWD
 
 MATURIN_VERSION=1.16.0
 PYPISERVER_VERSION=2.4.2
@@ -185,6 +184,8 @@ packages:
     access: \$all
     publish: \$authenticated
 log: { type: stdout, format: pretty, level: warn }
+# The platform package holds both binaries (about 14 MB packed).
+max_body_size: 200mb
 EOF
 node "$tools/npm/node_modules/verdaccio/bin/verdaccio" --config "$scratch/verdaccio/config.yaml" \
     --listen "127.0.0.1:$npm_port" > "$scratch/verdaccio.log" 2>&1 &
