@@ -3,9 +3,9 @@
 //! carries it, and every hint to install or reinstall names the one line
 //! of the same package manager, never a build from a clone.
 //!
-//! A package's copy says how it came in [`MARKER`]: `scripts/dist.sh`
+//! A package's copy says how it came in `MARKER`: `scripts/dist.sh`
 //! rewrites the word after its prefix in the binaries it puts in each
-//! package (`scripts/dist/mark.py`), and a binary cargo built keeps
+//! package (`scripts/dist/pack.py mark`), and a binary cargo built keeps
 //! `cargo`. So one release build serves every package, and nothing is
 //! written beside the binary (a wheel puts the binaries in the user's
 //! `bin` directory, where a marker file would be clutter).
@@ -62,7 +62,7 @@ pub const NOT_INSTALLED_WINDOWS: &str = concat!(
 #[used]
 static MARKER: [u8; MARKER_PREFIX.len() + MARKER_WORD] = *b"AGENTHOOKS-INSTALLED-BY:cargo   ";
 
-/// What precedes the word in [`MARKER`]; `scripts/dist/mark.py` looks for it.
+/// What precedes the word in `MARKER`; `scripts/dist/pack.py mark` looks for it.
 pub const MARKER_PREFIX: &str = "AGENTHOOKS-INSTALLED-BY:";
 
 /// The bytes of the word after [`MARKER_PREFIX`].
@@ -85,7 +85,7 @@ pub enum Origin {
 }
 
 impl Origin {
-    /// This binary's origin, from its [`MARKER`].
+    /// This binary's origin, from its `MARKER`.
     pub fn current() -> Origin {
         // SAFETY: MARKER is a plain, initialised static; the read is volatile
         // only so the value comes from the file's bytes at run time.
@@ -107,7 +107,7 @@ impl Origin {
         }
     }
 
-    /// The word a package writes into [`MARKER`].
+    /// The word a package writes into `MARKER`.
     pub fn word(self) -> &'static str {
         match self {
             Origin::Cargo => "cargo",
