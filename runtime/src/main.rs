@@ -6,11 +6,6 @@ use std::process::ExitCode;
 
 use agenthooks::cli::front;
 
-// The static musl build's allocator (see Cargo.toml).
-#[cfg(target_env = "musl")]
-#[global_allocator]
-static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
-
 fn main() -> ExitCode {
     front::survive_file_size_limit();
     let cli = match agenthooks::cli::parse(std::env::args_os()) {
