@@ -7,6 +7,7 @@
 # `agenthooks` against the shared case table, with the sandbox's limits: a
 # Python hook that loops runs out of fuel, one that reads a file it was not
 # granted fails, and componentize-js's default `wasi:http` import is stubbed.
+# The `agenthooks` it runs is the release packages' build (static, musl).
 #
 # Prints `N passed, N failed` last; exits non-zero on any failure.
 set -euo pipefail
@@ -33,8 +34,9 @@ fi
 export PATH="$tools/venv/bin:$tools/npm/node_modules/.bin:$PATH"
 echo "toolchains ready after ${SECONDS} s"
 
-cargo build --release -q -p agenthooks
-bin=$repo/target/release/agenthooks
+# The release packages' build (`scripts/dist.sh`): one release build for
+# the packages, this step and the benches (CI's `.ci/dist.sh` made it).
+bin=$("$repo/scripts/dist.sh" --bin-dir)/agenthooks
 
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT

@@ -2,7 +2,7 @@
 # The benchmark suite: what an agent pays per event for `agenthooks run`, and
 # the library's dispatch. One command:
 #
-#     benches/whole-process.sh [--runs N] [--warmup N] [--miss-runs N] [--no-dispatch] [--no-langs] [--no-peers]
+#     benches/whole-process.sh [--runs N] [--warmup N] [--miss-runs N] [--no-dispatch] [--no-langs] [--no-peers] [--packaged]
 #
 # Builds (into this checkout's target/) the release binary, the example
 # components (the Rust ones always; the Python and JavaScript ones when the
@@ -19,18 +19,24 @@
 # load average before and after; the size of each `agenthooks*` binary built.
 # The driver is runtime/benches/whole_process/. Then, unless --no-dispatch,
 # criterion's `dispatch` bench (library mode), between two load-average lines.
+# With --packaged, the release packages' build (`scripts/dist.sh --bin-dir`,
+# the one build the packages, `.ci/langs.sh` and this share) is timed too,
+# side by side with the cargo-built binaries: its front as
+# `[agenthooks-packaged]`, its engine as `[agenthooks-engine-packaged]`.
 # Run it when the machine is otherwise idle (`uptime`).
 set -eu
 cd "$(dirname "$0")/.."
 dispatch=yes
 langs=yes
 peers=yes
+packaged=no
 bench_args=""
 for arg in "$@"; do
     case $arg in
     --no-dispatch) dispatch=no ;;
     --no-langs) langs=no ;;
     --no-peers) peers=no ;;
+    --packaged) packaged=yes ;;
     *) bench_args="$bench_args $arg" ;;
     esac
 done
@@ -73,12 +79,25 @@ if [ "$peers" = yes ]; then
     if [ -x "$adapter" ]; then export AGENTHOOKS_BENCH_PEER_ADAPTER="$adapter"; fi
     if [ -f "$guard_js" ]; then export AGENTHOOKS_BENCH_PEER_GUARD="$guard_js"; fi
 fi
+if [ "$packaged" = yes ]; then
+    # Named so the rows say which build they are; the front finds the
+    # engine beside it by its own name.
+    dist_bin=$(scripts/dist.sh --bin-dir)
+    staged=$(mktemp -d)
+    trap 'rm -rf "$staged"' EXIT
+    mkdir -p "$staged/front" "$staged/engine"
+    cp "$dist_bin/agenthooks" "$staged/front/agenthooks-packaged"
+    cp "$dist_bin/agenthooks-engine" "$staged/front/agenthooks-engine"
+    cp "$dist_bin/agenthooks-engine" "$staged/engine/agenthooks-engine-packaged"
+    AGENTHOOKS_BENCH_BASELINE="${AGENTHOOKS_BENCH_BASELINE:+$AGENTHOOKS_BENCH_BASELINE:}$staged/front/agenthooks-packaged:$staged/engine/agenthooks-engine-packaged"
+    export AGENTHOOKS_BENCH_BASELINE
+fi
 export AGENTHOOKS_BENCH_COMPONENTS="$components"
 export AGENTHOOKS_BENCH_NATIVE_GUARD="$PWD/target/release/dangerous-command-guard"
 # shellcheck disable=SC2086 # the bench's own arguments, split on purpose
 cargo bench --quiet -p agenthooks --bench whole_process -- $bench_args
 echo
-echo "Binaries built (what \`cargo install --path runtime\` installs):"
+echo "Binaries built (what \`cargo install\` installs):"
 total=0
 for bin in target/release/agenthooks target/release/agenthooks-*; do
     case $bin in *.d | *'*') continue ;; esac
@@ -93,4 +112,11 @@ if [ "$dispatch" = yes ]; then
     echo "Library dispatch (criterion), load average $(cut -d' ' -f1-3 /proc/loadavg) before:"
     cargo bench --quiet -p agenthooks --bench dispatch 2>&1 | grep -E '^[a-z_]+/|time:|thrpt:'
     echo "Load average $(cut -d' ' -f1-3 /proc/loadavg) after."
+fi
+if [ "$packaged" = yes ]; then
+    echo
+    echo "The packaged binaries (\`scripts/dist.sh\`, stripped):"
+    for bin in "$dist_bin/agenthooks" "$dist_bin/agenthooks-engine"; do
+        echo "- \`$(basename "$bin")\`: $(wc -c < "$bin" | awk '{printf "%.1f", $1 / 1e6}') MB"
+    done
 fi

@@ -11,7 +11,8 @@
 //! `src/agents/tables/README.md`.
 //!
 //! It also links the binaries with packed relative relocations where the
-//! toolchain takes them (`build/relr.rs`).
+//! toolchain takes them (`build/relr.rs`), and names the target the crate
+//! is built for (`AGENTHOOKS_TARGET`, which `--version` prints).
 
 #[path = "build/agent_tables.rs"]
 mod agent_tables;
@@ -24,6 +25,8 @@ fn main() {
     println!("cargo:rerun-if-changed={DIR}");
     let out_dir = std::path::PathBuf::from(std::env::var("OUT_DIR").expect("cargo sets OUT_DIR"));
     relr::configure(&out_dir);
+    let target = std::env::var("TARGET").unwrap_or_default();
+    println!("cargo:rustc-env=AGENTHOOKS_TARGET={target}");
     let out = out_dir.join("agent_tables.rs");
     let mut files: Vec<_> = std::fs::read_dir(DIR)
         .unwrap_or_else(|e| fail(&format!("{DIR}: cannot list it: {e}")))

@@ -30,6 +30,7 @@ const LAYERS: &[(&str, &[&str])] = &[
             "component",
             "suggest",
             "guards",
+            "origin",
         ],
     ),
     ("oci references and their cache", &["oci"]),

@@ -19,7 +19,7 @@
 //! The modules are layered, and a module imports only from its own layer
 //! or below (`layers.rs` holds the order and a test that enforces it):
 //! ground (`protocol`, `fsread`, `dirs`, `encoding`, `atomic`, `component`,
-//! `suggest`, `guards`) < `oci` < `config` < `select`, `agents` < `exec` <
+//! `suggest`, `guards`, `origin`) < `oci` < `config` < `select`, `agents` < `exec` <
 //! `trust` (the gate: it clamps handlers before they run and merges their
 //! reports after) < `aggregate` < `audit` < `pipeline`, `install`, `import`
 //! < `runtime` < `cli`.
@@ -88,6 +88,8 @@ mod layers;
 mod head;
 #[cfg_attr(not(feature = "wasm"), allow(dead_code))]
 mod oci;
+#[doc(hidden)]
+pub mod origin;
 #[cfg(feature = "wasm")]
 mod pipeline;
 #[doc(hidden)]

@@ -355,6 +355,7 @@ fn a_missing_agenthooks_is_shown_in_the_agent_at_session_start() {
         let answer: Value = serde_json::from_slice(&out.stdout)
             .unwrap_or_else(|e| panic!("{agent}: {e}: {:?}", out.stdout));
         assert_eq!(answer["systemMessage"], NOT_INSTALLED, "{agent}");
-        assert!(NOT_INSTALLED.contains("cargo install --locked --path runtime"));
+        assert!(NOT_INSTALLED.contains("/releases/latest/download/install.sh | sh"));
+        assert!(!NOT_INSTALLED.contains("cargo install"));
     }
 }

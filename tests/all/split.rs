@@ -112,7 +112,7 @@ fn an_event_the_front_cannot_run_without_an_engine_allows_and_says_so_in_the_age
     assert!(stderr.starts_with("agenthooks: the engine `"), "{stderr}");
     assert!(stderr.contains("no-such-engine"), "{stderr}");
     assert!(
-        stderr.contains("reinstall: cargo install --locked --path runtime"),
+        stderr.contains("reinstall: curl -LsSf https://github.com/agenthooks/agenthooks/releases/latest/download/install.sh | sh"),
         "{stderr}"
     );
     assert!(stderr.contains("did not run (allowed)"), "{stderr}");
@@ -231,7 +231,7 @@ fn other_commands_are_the_engines() {
     assert!(ran.stderr().contains("no-such-engine"), "{}", ran.stderr());
     assert!(ran
         .stderr()
-        .contains("cargo install --locked --path runtime"));
+        .contains("/releases/latest/download/install.sh | sh"));
 }
 
 #[test]
@@ -272,5 +272,69 @@ fn install_names_the_front_for_command_hooks_and_the_engine_when_a_hook_needs_it
             .count(),
         entries,
         "{settings}"
+    );
+}
+
+/// A package's copy says how it was installed: `scripts/dist/pack.py`
+/// rewrites the marker in both binaries, and `--version` (which the front
+/// hands to the engine beside it) names the target and that package manager;
+/// the engine-missing hint then names that package manager's line.
+#[test]
+fn version_names_the_target_and_how_a_package_installed_it() {
+    use agenthooks::origin::{MARKER_PREFIX, TARGET};
+    let dir = tempfile::tempdir().unwrap();
+    let exe = std::env::consts::EXE_SUFFIX;
+    let mut copies = Vec::new();
+    for (name, from) in [
+        ("agenthooks", env!("CARGO_BIN_EXE_agenthooks")),
+        ("agenthooks-engine", engine()),
+    ] {
+        let mut bytes = std::fs::read(from).unwrap();
+        let at = bytes
+            .windows(MARKER_PREFIX.len())
+            .position(|w| w == MARKER_PREFIX.as_bytes())
+            .expect("the binary carries the install marker")
+            + MARKER_PREFIX.len();
+        assert_eq!(&bytes[at..at + 8], b"cargo   ", "{name}");
+        bytes[at..at + 8].copy_from_slice(b"npm     ");
+        let to = dir.path().join(format!("{name}{exe}"));
+        std::fs::write(&to, bytes).unwrap();
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            std::fs::set_permissions(&to, std::fs::Permissions::from_mode(0o755)).unwrap();
+        }
+        copies.push(to);
+    }
+    let version = |bin: &Path| {
+        let out = std::process::Command::new(bin)
+            .arg("--version")
+            .env_remove("AGENTHOOKS_ENGINE")
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{out:?}");
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let built = version(Path::new(env!("CARGO_BIN_EXE_agenthooks")));
+    assert!(
+        built.contains(&format!("({TARGET}, built by cargo)")),
+        "{built}"
+    );
+    let packaged = version(&copies[0]);
+    assert!(
+        packaged.contains(&format!("({TARGET}, installed by npm)")),
+        "{packaged}"
+    );
+    // The packaged front without its engine names npm's line to reinstall.
+    std::fs::remove_file(&copies[1]).unwrap();
+    let out = std::process::Command::new(&copies[0])
+        .arg("status")
+        .env_remove("AGENTHOOKS_ENGINE")
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("reinstall: npm install -g agenthooks"),
+        "{stderr}"
     );
 }

@@ -222,7 +222,10 @@ fn status_shows_the_wired_agents_and_a_missing_binary_on_path() {
     assert_eq!(code, 1, "{found:#}");
     let finding = &found["agents"][0]["findings"][0];
     assert_eq!(finding["code"], "not-on-path", "{found:#}");
-    assert_eq!(finding["fix"], "cargo install --locked --path runtime");
+    // The line of the package manager the binary came from; the test's,
+    // built by cargo, gets the platform's release line (a package's names
+    // its own: `.ci/dist.sh`).
+    assert_eq!(finding["fix"], agenthooks::origin::INSTALL_SH);
 }
 
 /// The SessionStart answer carries `systemMessage` naming the untrusted

@@ -162,7 +162,7 @@ pub use install_spec::{
 };
 pub use native_hooks::{Imported, NativeHook, NativeHooks};
 pub use plan::{Intent, Verdict};
-pub use shim::NOT_INSTALLED;
+pub use shim::{NOT_INSTALLED, NOT_INSTALLED_WINDOWS};
 pub use table::{
     rename, tool, AnswerKind, Capabilities, CapabilityRow, Caps, EventRow, Rename, Table, ToolRow,
     TEXT_MAX,

@@ -19,9 +19,10 @@ use serde_json::{Map, Value};
 
 /// The one line an entry's launcher (an install command line, a shim)
 /// prints on stderr when it cannot find `agenthooks` (it then answers "no
-/// opinion", so the agent goes on). Here, below `install`, which writes the
+/// opinion", so the agent goes on): the platform's install line
+/// ([`crate::origin`]). Re-exported here, below `install`, which writes the
 /// command lines that print it too.
-pub const NOT_INSTALLED: &str = "agenthooks: not found on PATH, so the hooks agenthooks runs did not run here (allowed). Install it from a clone of the agenthooks source: cargo install --locked --path runtime";
+pub use crate::origin::{NOT_INSTALLED, NOT_INSTALLED_WINDOWS};
 
 /// The header comment that marks a shim as ours (`install` recognises its
 /// files by the `agenthooks run --agent <id>` it contains), the `spawn`
@@ -33,6 +34,7 @@ pub const NOT_INSTALLED: &str = "agenthooks: not found on PATH, so the hooks age
 pub(crate) fn prelude(id: &str, binary: &Path, what: &str) -> String {
     let binary = serde_json::to_string(&binary.to_string_lossy()).unwrap_or_default();
     let missing = serde_json::to_string(NOT_INSTALLED).unwrap_or_default();
+    let missing_windows = serde_json::to_string(NOT_INSTALLED_WINDOWS).unwrap_or_default();
     let agent = serde_json::to_string(id).unwrap_or_default();
     format!(
         r#"// Written by `agenthooks install {id}`: each {what} below runs
@@ -41,7 +43,7 @@ import {{ spawn }} from "node:child_process";
 
 const BINARY = {binary};
 const AGENT = {agent};
-const MISSING = {missing};
+const MISSING = process.platform === "win32" ? {missing_windows} : {missing};
 
 function call(event, body) {{
   return new Promise((resolve) => {{

@@ -139,8 +139,9 @@ pub fn engine_path() -> PathBuf {
 /// The one line saying the engine cannot be started, and the fix.
 fn engine_trouble(engine: &std::path::Path, err: &std::io::Error) -> String {
     format!(
-        "the engine `{}` cannot be started ({err}); reinstall: cargo install --locked --path runtime",
-        engine.display()
+        "the engine `{}` cannot be started ({err}); reinstall: {}",
+        engine.display(),
+        crate::origin::install_line()
     )
 }
 

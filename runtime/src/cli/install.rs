@@ -268,7 +268,7 @@ pub(crate) fn after_install(
 }
 
 /// The name project entries call agenthooks by (looked up on `PATH`).
-const NAME: &str = "agenthooks";
+pub(crate) const NAME: &str = "agenthooks";
 
 /// What the entries at `scope` call: [`NAME`] in a project's files (unless
 /// `absolute`), this binary's absolute path elsewhere.
@@ -304,7 +304,7 @@ pub(crate) fn for_hooks(
 }
 
 /// The engine beside `binary`: `agenthooks-engine` for the bare name (on
-/// the `PATH`, where `cargo install` puts both), else the file next to it.
+/// the `PATH`, where every package puts both), else the file next to it.
 fn engine_beside(binary: &Path) -> PathBuf {
     let name = format!(
         "{}{}",
@@ -351,14 +351,16 @@ impl Ctx {
         if self.binary.is_absolute() {
             if let Some(place) = temporary_place(&self.binary) {
                 eprintln!(
-                    "agenthooks: warning: the entries will call `{}`, {place}; install agenthooks (cargo install --locked --path runtime) and run install again from there",
-                    self.binary.display()
+                    "agenthooks: warning: the entries will call `{}`, {place}; install agenthooks ({}) and run install again from there",
+                    self.binary.display(),
+                    crate::origin::install_line()
                 );
             }
         } else if find_on_path(&self.binary).is_none() {
             eprintln!(
-                "agenthooks: note: `{}` is not on PATH here; the entries call it by name and skip (allow) until it is: cargo install --locked --path runtime",
-                self.binary.display()
+                "agenthooks: note: `{}` is not on PATH here; the entries call it by name and skip (allow) until it is: {}",
+                self.binary.display(),
+                crate::origin::install_line()
             );
         }
     }

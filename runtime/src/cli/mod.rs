@@ -50,7 +50,7 @@ pub const EXIT_ERROR: u8 = 2;
 
 /// Write a coding-agent hook once, in Claude Code's protocol, and run it in every agent.
 #[derive(Debug, Parser)]
-#[command(name = "agenthooks", version, about, max_term_width = 100)]
+#[command(name = "agenthooks", version = crate::origin::version(), about, max_term_width = 100)]
 pub struct Cli {
     /// What to do.
     #[command(subcommand)]

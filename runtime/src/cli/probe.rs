@@ -212,11 +212,11 @@ impl Probe {
             Outcome::Answered => format!("{at}: answered in {ms} ms"),
             Outcome::EngineMissing(engine) => format!(
                 "{at}: answered in {ms} ms, and the engine is {engine}: hooks other than command hooks do not run; install it: `{}`",
-                super::findings::INSTALL_COMMAND
+                crate::origin::install_line()
             ),
             Outcome::NotFound => format!(
                 "{at}: no answer: `agenthooks` is not found on the PATH this probe ran with; install it (`{}`) or put it on that PATH",
-                super::findings::INSTALL_COMMAND
+                crate::origin::install_line()
             ),
             Outcome::WrongDialect(got) => format!(
                 "{at}: answered in {ms} ms, not in the agent's dialect ({got}); reinstall agenthooks so the entries and this binary agree"

@@ -54,6 +54,8 @@ pub struct Found {
     pub hooks: Vec<HookState>,
     /// Trouble outside any one hook (the trust store cannot be read).
     pub errors: Vec<String>,
+    /// What slows every event without stopping a hook (not a finding).
+    pub notes: Vec<String>,
     /// What `--probe` found, when asked.
     pub probes: Vec<Probe>,
 }
@@ -119,6 +121,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         agents: verdicts.agents,
         hooks: verdicts.hooks,
         errors: store_note.map(|n| n.to_string()).into_iter().collect(),
+        notes: launcher_note().into_iter().collect(),
         probes,
     };
     let mut out = io::stdout().lock();
@@ -132,6 +135,36 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         _ if found.green() => EXIT_OK,
         _ => EXIT_FINDING,
     }))
+}
+
+/// A note when the `agenthooks` on `PATH` is a script instead of the native
+/// binary: npm's launcher, which stays in place when npm ran with install
+/// scripts disabled (its install script swaps in the native binary). It
+/// still works, but every event starts node before agenthooks.
+fn launcher_note() -> Option<String> {
+    let path = super::install::find_on_path(std::path::Path::new(super::install::NAME))?;
+    let mut head = Vec::new();
+    let file = std::fs::File::open(&path).ok()?;
+    std::io::Read::read_to_end(&mut std::io::Read::take(file, 128), &mut head).ok()?;
+    script_note(&path, &head)
+}
+
+/// [`launcher_note`]'s line for the file at `path` that starts with `head`.
+fn script_note(path: &std::path::Path, head: &[u8]) -> Option<String> {
+    let first = head.strip_prefix(b"#!")?.split(|b| *b == b'\n').next()?;
+    let node = String::from_utf8_lossy(first).contains("node");
+    Some(if node {
+        format!(
+            "`agenthooks` on PATH (`{}`) is npm's node launcher, not the native binary (npm installed it with install scripts disabled): every event starts node first; `npm rebuild -g agenthooks` with scripts allowed puts the native binary there",
+            path.display()
+        )
+    } else {
+        format!(
+            "`agenthooks` on PATH (`{}`) is a script, not the native binary: every event starts its interpreter first; reinstall: `{}`",
+            path.display(),
+            crate::origin::install_line()
+        )
+    })
 }
 
 fn reason_json(reason: &Reason) -> Value {
@@ -213,6 +246,7 @@ pub fn to_json(found: &Found) -> Value {
         "hooks_not_listed": found.hooks.len().saturating_sub(MAX_LISTED),
         "not_running": found.not_running(),
         "errors": found.errors.iter().map(|e| one_line(e)).collect::<Vec<_>>(),
+        "notes": found.notes.iter().map(|e| one_line(e)).collect::<Vec<_>>(),
         "probes": found.probes.iter().map(Probe::to_json).collect::<Vec<_>>(),
         "ok": found.green(),
     })
@@ -271,6 +305,9 @@ pub fn write_text(
 ) -> io::Result<()> {
     for error in &found.errors {
         writeln!(out, "{}: {}", paint.error(), one_line(error))?;
+    }
+    for note in &found.notes {
+        writeln!(out, "note: {}", one_line(note))?;
     }
     if found.project.is_none() {
         writeln!(
@@ -381,5 +418,22 @@ fn plural(n: usize) -> &'static str {
         ""
     } else {
         "s"
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_script_on_path_is_noted_and_the_native_binary_is_not() {
+        let path = std::path::Path::new("/p/bin/agenthooks");
+        let note = script_note(path, b"#!/usr/bin/env node\nrequire('x')").unwrap();
+        assert!(note.contains("npm's node launcher"), "{note}");
+        assert!(note.contains("npm rebuild -g agenthooks"), "{note}");
+        let note = script_note(path, b"#!/bin/sh\nexec x").unwrap();
+        assert!(note.contains("is a script"), "{note}");
+        assert_eq!(script_note(path, b"\x7fELF\x02\x01"), None);
+        assert_eq!(script_note(path, b"MZ\x90\x00"), None);
     }
 }

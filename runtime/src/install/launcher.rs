@@ -8,7 +8,7 @@ use crate::agents::Agent;
 use crate::config::Scope;
 use crate::protocol::{Answer, Event, EventName};
 
-pub use crate::agents::NOT_INSTALLED;
+pub use crate::agents::{NOT_INSTALLED, NOT_INSTALLED_WINDOWS};
 
 /// The command line an entry runs: a tiny launcher, valid in `sh`, `bash`,
 /// `zsh` and `fish` (Codex runs it with the user's `$SHELL -lc`), that
@@ -50,6 +50,8 @@ struct Launcher {
     run: fn(&str, &str, &str, &str, &str) -> String,
     /// What joins the echo of the agent's no-opinion answer to the line.
     echo: &'static str,
+    /// The install hint for this shell's platform.
+    hint: &'static str,
 }
 
 impl Launcher {
@@ -60,9 +62,9 @@ impl Launcher {
             agent.id(),
             &quote(event),
             &system_flag(scope),
-            &quote(NOT_INSTALLED),
+            &quote(self.hint),
         );
-        let neutral = missing_answer(agent, event);
+        let neutral = missing_answer(agent, event, self.hint);
         if !neutral.is_empty() {
             line.push_str(self.echo);
             line.push_str(&quote(&neutral));
@@ -73,9 +75,10 @@ impl Launcher {
 
 /// What a launcher prints on stdout when `agenthooks` is missing: the
 /// agent's "no opinion"; but at the agent's SessionStart, where it shows a
-/// `systemMessage`, [`NOT_INSTALLED`] as that message, so the user sees it
-/// in the agent itself, once per session (every other event stays quiet).
-fn missing_answer(agent: &dyn Agent, event: &str) -> String {
+/// `systemMessage`, the `hint` ([`NOT_INSTALLED`]) as that message, so the
+/// user sees it in the agent itself, once per session (every other event
+/// stays quiet).
+fn missing_answer(agent: &dyn Agent, event: &str, hint: &str) -> String {
     let shows = agent.table().events.iter().any(|r| {
         r.native == event && r.canonical == EventName::SessionStart && r.caps.system_message
     });
@@ -86,7 +89,7 @@ fn missing_answer(agent: &dyn Agent, event: &str) -> String {
     );
     if let (true, Ok(start)) = (shows, start) {
         let answer = Answer {
-            system_message: Some(NOT_INSTALLED.to_string()),
+            system_message: Some(hint.to_string()),
             ..Answer::default()
         };
         let native = agent.encode(&start, &answer);
@@ -110,13 +113,15 @@ pub(super) fn command_line_at(
             format!("command -v {program} >/dev/null 2>&1 && exec {program} run --agent {id} --event {event}{flag} || echo {hint} >&2")
         },
         echo: " && echo ",
+        hint: NOT_INSTALLED,
     }
     .line(binary, agent, event, scope)
 }
 
 /// [`command_line`] for PowerShell (Copilot's `powershell` field): runs
 /// `<binary> run --agent <agent> --event <event>` when PowerShell finds it,
-/// and exits with its code; otherwise the same hint and no opinion.
+/// and exits with its code; otherwise Windows' hint
+/// ([`NOT_INSTALLED_WINDOWS`]) and no opinion.
 pub fn powershell_line(binary: &Path, agent: &dyn Agent, event: &str, scope: Scope) -> String {
     Launcher {
         // A single-quoted PowerShell string is literal; `'` is doubled.
@@ -125,6 +130,7 @@ pub fn powershell_line(binary: &Path, agent: &dyn Agent, event: &str, scope: Sco
             format!("if (Get-Command {program} -ErrorAction SilentlyContinue) {{ & {program} run --agent {id} --event {event}{flag}; exit $LASTEXITCODE }}; [Console]::Error.WriteLine({hint})")
         },
         echo: "; Write-Output ",
+        hint: NOT_INSTALLED_WINDOWS,
     }
     .line(binary, agent, event, scope)
 }
@@ -178,7 +184,7 @@ mod tests {
         assert_eq!(
             line,
             format!(
-                "if (Get-Command 'C:\\Program Files\\agenthooks.exe' -ErrorAction SilentlyContinue) {{ & 'C:\\Program Files\\agenthooks.exe' run --agent copilot --event 'preToolUse'; exit $LASTEXITCODE }}; [Console]::Error.WriteLine('{NOT_INSTALLED}')"
+                "if (Get-Command 'C:\\Program Files\\agenthooks.exe' -ErrorAction SilentlyContinue) {{ & 'C:\\Program Files\\agenthooks.exe' run --agent copilot --event 'preToolUse'; exit $LASTEXITCODE }}; [Console]::Error.WriteLine('{NOT_INSTALLED_WINDOWS}')"
             )
         );
         // Uninstall finds it as ours, as it finds the `bash` line.
@@ -203,8 +209,9 @@ mod tests {
             let line = command_line(Path::new("agenthooks"), agent, other);
             assert!(!line.contains("systemMessage"), "{id}: {line}");
         }
-        assert!(NOT_INSTALLED.contains("cargo install --locked --path runtime"));
-        assert!(!NOT_INSTALLED.contains("in the agenthooks repository"));
+        // The platform's one line, never a build from a clone.
+        assert!(NOT_INSTALLED.contains(crate::origin::INSTALL_SH));
+        assert!(!NOT_INSTALLED.contains("--path"));
     }
 
     #[test]
@@ -214,6 +221,8 @@ mod tests {
             assert_eq!(neutral.exit_code, 0, "{}", agent.id());
             assert!(!neutral.stdout.contains('\n'), "{}", agent.id());
         }
-        assert!(!NOT_INSTALLED.contains(['\n', '\'', '\\', '$', '`']));
+        for hint in [NOT_INSTALLED, NOT_INSTALLED_WINDOWS] {
+            assert!(!hint.contains(['\n', '\'', '\\', '$', '`']), "{hint}");
+        }
     }
 }

@@ -61,7 +61,7 @@ pub use detect::{
 };
 pub use error::InstallError;
 pub use json::{is_ours, Doc as JsonDoc};
-pub use launcher::{command_line, NOT_INSTALLED};
+pub use launcher::{command_line, NOT_INSTALLED, NOT_INSTALLED_WINDOWS};
 pub use plan::{
     apply, change, change_with, plan, plan_with, status_messages, unified_diff, Action, Edit,
     FileChange, Request, Status,

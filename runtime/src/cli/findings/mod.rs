@@ -36,9 +36,6 @@ pub use reason::{About, Reason, RecentFailure};
 pub use unloaded::{is_hook_entry, Unloaded};
 pub use wiring::{matcher_problem, tool_names};
 
-/// The command that installs agenthooks, as README's "Five minutes" gives it.
-pub const INSTALL_COMMAND: &str = "cargo install --locked --path runtime";
-
 /// One configured hook and what keeps it from running as declared.
 #[derive(Debug, Clone)]
 pub struct HookState {

@@ -5,8 +5,6 @@
 
 use std::path::PathBuf;
 
-use super::INSTALL_COMMAND;
-
 /// Why a hook (or an agent's entries) will not do its work now.
 ///
 /// To add a finding: one variant here (its code, text, fix, [`Reason::stops_it`]
@@ -306,7 +304,7 @@ impl Reason {
             Reason::ComponentMissing { buildable, .. }
             | Reason::ComponentBroken { buildable, .. } => buildable.then(build),
             Reason::NotCompiled => Some("agenthooks compile".to_string()),
-            Reason::NotOnPath | Reason::EngineMissing { .. } => Some(INSTALL_COMMAND.to_string()),
+            Reason::NotOnPath | Reason::EngineMissing { .. } => Some(crate::origin::install_line()),
             Reason::StaleWiring { agent, flag, .. } => {
                 Some(format!("agenthooks install {agent}{flag}"))
             }
@@ -329,7 +327,7 @@ impl Reason {
     pub fn fix_text(&self) -> String {
         match (self, self.fix()) {
             (Reason::NotOnPath | Reason::EngineMissing { .. }, Some(fix)) => {
-                format!("install it: `{fix}` in a clone of the agenthooks source")
+                format!("install it: `{fix}`")
             }
             (Reason::NotLoaded { fix, .. }, Some(command)) => format!("{fix}: `{command}`"),
             (_, Some(fix)) => format!("run `{fix}`"),
@@ -487,7 +485,11 @@ mod tests {
                 assert!(reason.fix_text().contains(&fix), "{reason:?}");
             }
         }
-        assert_eq!(Reason::NotOnPath.fix().as_deref(), Some(INSTALL_COMMAND));
+        // The line of the package manager this copy came from (a test
+        // binary, built by cargo: the platform's release line), never a
+        // build from a clone.
+        assert_eq!(Reason::NotOnPath.fix(), Some(crate::origin::install_line()));
+        assert!(!crate::origin::install_line().contains("cargo"));
         assert!(Reason::NotCompiled.stops_it() && Reason::Untrusted.stops_it());
         assert!(!Reason::Narrowed {
             withheld: String::new()
