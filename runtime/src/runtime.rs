@@ -206,15 +206,7 @@ impl Runtime {
     /// [`Runtime::dispatch`] with the deadline of the agent `event` came from.
     async fn dispatch_with(&self, event: Event, deadline: Option<EventDeadline>) -> Dispatched {
         let root = self.root_for(&event);
-        let loaded = match self.fresh(&root) {
-            Some(loaded) => loaded,
-            // Reading and parsing the files is blocking I/O: off the executor.
-            None => {
-                let this = self.clone();
-                let key = root.clone();
-                pipeline::blocking(move || this.reload(&key)).await
-            }
-        };
+        let loaded = self.loaded_off_executor(&root).await;
         let config = &loaded.config;
         let ctx = ExecContext {
             project_root: root.clone(),
@@ -298,14 +290,7 @@ impl Runtime {
             return Ok(head.aside(why).native);
         }
         let root = head.root().map(std::path::Path::to_path_buf);
-        let loaded = match self.fresh(&root) {
-            Some(loaded) => loaded,
-            None => {
-                let this = self.clone();
-                let key = root.clone();
-                pipeline::blocking(move || this.reload(&key)).await
-            }
-        };
+        let loaded = self.loaded_off_executor(&root).await;
         let kept = loaded.clone();
         let mut head = pipeline::blocking(move || {
             let mut head = head;
@@ -332,6 +317,20 @@ impl Runtime {
         })
         .await;
         Ok(answered.native)
+    }
+
+    /// [`Runtime::loaded`] for async callers: the kept configuration on
+    /// the caller's thread (a `stat` per file), a reload (blocking I/O, the
+    /// files read and parsed) off the executor.
+    async fn loaded_off_executor(&self, root: &Option<PathBuf>) -> Arc<Loaded> {
+        match self.fresh(root) {
+            Some(loaded) => loaded,
+            None => {
+                let this = self.clone();
+                let key = root.clone();
+                pipeline::blocking(move || this.reload(&key)).await
+            }
+        }
     }
 
     fn root_for(&self, event: &Event) -> Option<PathBuf> {

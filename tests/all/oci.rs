@@ -202,7 +202,7 @@ fn publish_lock_pull_then_run_by_tag_and_by_digest() {
     // and `check` reports it.
     let ran = p.run(&p.bash("git push"));
     assert_eq!(ran.code(), 0);
-    assert_eq!(ran.stdout(), "");
+    assert_eq!(ran.decided(), Value::Null);
     let line = ran.stderr();
     assert!(
         line.contains("is a tag with no entry in") && line.contains("run `agenthooks pull`"),
@@ -458,7 +458,7 @@ fn a_registry_the_managed_policy_does_not_allow_is_refused_at_pull_and_run() {
     );
     assert!(cached_blobs(&p).is_empty());
     let ran = p.run(&p.bash("git push"));
-    assert_eq!(ran.stdout(), "");
+    assert_eq!(ran.decided(), Value::Null);
     assert!(
         ran.stderr().contains("is not from a source"),
         "{}",

@@ -393,22 +393,16 @@ impl Shown<'_> {
     }
 
     fn json(&self) -> Value {
-        let Answered {
-            event,
-            root,
-            done,
-            native,
-            once,
-            aside,
-        } = self.answered;
+        let a = self.answered;
+        let (event, root, done, native) = (&a.event, &a.root, &a.done, &a.native);
         json!({
             "event": event.to_json(),
             "project_root": root.as_ref().map(|r| r.to_string_lossy().into_owned()),
             "handlers": done.reports.iter().map(report::report_json).collect::<Vec<_>>(),
             "answer": done.answer,
             "notes": done.notes,
-            "once_per_session": once,
-            "stepped_aside": aside,
+            "once_per_session": a.once,
+            "stepped_aside": a.aside,
             "native": {
                 "agent": self.agent.id(),
                 "stdout": native.stdout,
@@ -419,14 +413,9 @@ impl Shown<'_> {
     }
 
     fn text(&self) -> String {
-        let Answered {
-            event,
-            root,
-            done,
-            native,
-            once,
-            aside,
-        } = self.answered;
+        let a = self.answered;
+        let (event, done, native) = (&a.event, &a.done, &a.native);
+        let (root, once, aside) = (&a.root, &a.once, &a.aside);
         let mut out = String::new();
         let root = root
             .as_ref()
