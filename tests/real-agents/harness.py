@@ -605,12 +605,23 @@ class Run:
     def broken_verdict(self):
         """The guard is off (its file does not load), and the user was told
         in the agent: the message names the file and says its hooks did not run."""
+        # agenthooks' own answer at SessionStart (the traced call's stdout).
+        answered = []
+        if os.path.isdir(self.trace):
+            for name in sorted(os.listdir(self.trace)):
+                if name.endswith(".stdout"):
+                    with open(os.path.join(self.trace, name)) as f:
+                        text = f.read()
+                    if "systemMessage" in text and "does not load" in text:
+                        answered.append(text.strip())
         output = self.agent_out + self.agent_err
         told = [l for l in output.splitlines() if "does not load" in l and "hooks.json" in l]
         detail = told[0] if told else "no line says `hooks.json` does not load"
         i = detail.find("does not load")
         return [
             ("the agent exited 0", self.agent_rc == 0, "agent exit %s" % (self.agent_rc,)),
+            ("agenthooks answered with a systemMessage naming the file", bool(answered),
+             (answered[0] if answered else "no traced answer carries one")[:300]),
             ("the user was told the hooks.json does not load", bool(told),
              detail[max(0, i - 160):i + 200]),
             ("the message says its hooks did not run", any("its hooks did not run" in l for l in told),
@@ -1004,7 +1015,10 @@ AGENTS = {
         "env": claude_env,
         "setup": nothing,
         "manual": claude_manual,
-        "argv": lambda r: ["claude", "-p", PROMPT, "--permission-mode", "bypassPermissions", "--output-format", "json"],
+        # The `broken` phase reads what the user is shown: hook output is
+        # in Claude Code's stream-json events (with --verbose), not its json.
+        "argv": lambda r: ["claude", "-p", PROMPT, "--permission-mode", "bypassPermissions"]
+        + (["--output-format", "stream-json", "--verbose"] if r.phase == "broken" else ["--output-format", "json"]),
         "worktree": ["--worktree", WORKTREE],
         "plugin": lambda d: ["--plugin-dir", d],
     },
