@@ -300,6 +300,18 @@ fn a_prompt_hook_that_cannot_reach_its_model_is_said_once_and_counted_at_the_nex
         "{}",
         first.stdout()
     );
+    // `status` knows it too, from the same record: the hook failed recently.
+    let mut cmd = p.cmd(["status"]);
+    private_state(&mut cmd, &p, cache);
+    let status = p.output(cmd, "");
+    assert_eq!(status.code(), 1, "{}", status.stdout());
+    assert!(
+        status
+            .stdout()
+            .contains("failed recently and was allowed (the model request failed"),
+        "{}",
+        status.stdout()
+    );
     // The next event of the session does not say it again.
     let mut cmd = p.cmd(["run", "--agent", "claude"]);
     private_state(&mut cmd, &p, cache);
