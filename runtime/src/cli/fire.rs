@@ -156,6 +156,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let entry = Entry {
         agent,
         system: args.system,
+        user: false,
+        tools: None,
         verbose: false,
     };
     let head = Head::decoded(entry, event, deadline);
