@@ -212,8 +212,12 @@ no_scripts() {
         w_bin=$scratch/npm-noscripts/bin w agenthooks --version | grep -q 'installed by npm'
 }
 status_says_node() {
-    w_bin=$scratch/npm-noscripts/bin w agenthooks status | tee /dev/stderr |
-        grep -q "note: .agenthooks. on PATH .* is npm's node launcher.*npm rebuild -g agenthooks"
+    # Captured whole first: `grep -q` stopping at the first line would end
+    # a pipe's writer with SIGPIPE, a failure under pipefail.
+    local said
+    said=$(w_bin=$scratch/npm-noscripts/bin w agenthooks status 2>&1) || true
+    printf '%s\n' "$said" >&2
+    grep -q "note: .agenthooks. on PATH .* is npm's node launcher.*npm rebuild -g agenthooks" <<< "$said"
 }
 rebuilt() {
     "${npm_env[@]}" npm rebuild -g --prefix "$scratch/npm-noscripts" agenthooks &&

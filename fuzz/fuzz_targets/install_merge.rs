@@ -58,6 +58,7 @@ fn one(agent: &'static dyn Agent, action: Action) -> Result<FileChange, String> 
         project_root: &s.project,
         env: &s.env,
         binary: Path::new("agenthooks"),
+        coverage: None,
         status_messages: &Default::default(),
         used: &Used::Unknown,
     };

@@ -386,6 +386,13 @@ pub struct HandlerRecord {
     pub note: Option<String>,
 }
 
+/// A duration in whole milliseconds, rounded: how the audit log and
+/// `fire --json` give every duration.
+pub fn millis(d: Duration) -> u64 {
+    let rounded = d.saturating_add(Duration::from_micros(500)).as_millis();
+    u64::try_from(rounded).unwrap_or(u64::MAX)
+}
+
 /// The decision an answer expresses, strongest first.
 fn decision_of(answer: &Answer) -> Option<&'static str> {
     if answer.stops() {
@@ -474,7 +481,7 @@ impl HandlerRecord {
             outcome,
             decision,
             failure,
-            duration_ms: u64::try_from(report.duration.as_millis()).unwrap_or(u64::MAX),
+            duration_ms: millis(report.duration),
             fuel_used: report.fuel_used,
             llm: report.llm.clone(),
             note: (!notes.is_empty()).then(|| crate::protocol::one_line(&notes.join("; "))),

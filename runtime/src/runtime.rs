@@ -275,6 +275,8 @@ impl Runtime {
         let entry = Entry {
             agent: known,
             system: false,
+            user: false,
+            tools: None,
             verbose: self.inner.verbose,
         };
         let fixed_root = self.inner.project_root.clone();

@@ -107,7 +107,7 @@ fn shape(fired: &Value, reason: &str) -> (i64, String, Vec<String>) {
         .map(|l| l.as_str().unwrap().replace(reason, "<R>"))
         .filter(|l| l.contains("<R>"))
         .collect();
-    (native["exit_code"].as_i64().unwrap(), stdout, stderr)
+    (native["exitCode"].as_i64().unwrap(), stdout, stderr)
 }
 
 fn reason_of(fired: &Value) -> String {

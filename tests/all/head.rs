@@ -72,7 +72,7 @@ fn fire(
                     .collect()
             })
             .unwrap_or_default(),
-        code: native["exit_code"].as_i64().unwrap_or(-1),
+        code: native["exitCode"].as_i64().unwrap_or(-1),
     };
     (received, shown)
 }
@@ -141,7 +141,7 @@ fn fire_answers_what_run_answers_at_every_step_of_the_head() {
         "{got:?}"
     );
     assert!(
-        shown["once_per_session"]
+        shown["oncePerSession"]
             .to_string()
             .contains("not trusted yet"),
         "{shown}"
@@ -203,7 +203,7 @@ fn fire_steps_aside_where_run_does_and_says_why() {
     let (got, shown) = same(&p, "claude", &p.bash("rm -rf /"), "aside");
     assert_eq!(got.stdout, "", "{got:?}");
     assert!(
-        shown["stepped_aside"]
+        shown["steppedAside"]
             .as_str()
             .is_some_and(|why| why.contains("system-wide file")),
         "{shown}"

@@ -482,9 +482,11 @@ fn absolute_paths_go_only_into_user_files_or_on_request_with_a_warning_for_build
     assert!(ran.stderr().contains(warning), "{}", ran.stderr());
     let text = std::fs::read_to_string(p.home.join(".codex/hooks.json")).unwrap();
     let user: Value = serde_json::from_str(&text).unwrap();
+    // A user file's entries say so (`--user`): a project's entry steps
+    // aside for one that covers the same tool.
     assert_eq!(
         user["hooks"]["Stop"][0]["hooks"][0]["command"],
-        launcher(bin, "codex", "Stop")
+        launcher(bin, "codex", "Stop").replace(" --event Stop", " --event Stop --user")
     );
 }
 

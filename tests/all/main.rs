@@ -28,6 +28,7 @@ mod http;
 mod import;
 mod install;
 mod managed;
+mod matchers;
 mod mcp;
 mod new_build;
 mod oci;

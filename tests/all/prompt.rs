@@ -275,6 +275,44 @@ fn ok_is_no_objection_and_openai_speaks_chat_completions() {
 }
 
 #[test]
+fn a_local_servers_own_model_is_asked_in_place_of_a_claude_model_name() {
+    let server = Server::start(openai(r#"{"ok": true}"#));
+    let p = TempProject::new();
+    let hook = |model: &str| prompt(json!({"prompt": "Safe?", "model": model}));
+    let mut config = util::hooks("PreToolUse", "Bash", json!([hook("claude-haiku-4-5")]));
+    config["llm"] = json!({"provider": "openai", "baseUrl": format!("{}/v1", server.base),
+        "model": "qwen3:4b"});
+    p.user_hooks(&config);
+    let mut cmd = p.cmd([
+        "fire",
+        "PreToolUse",
+        "--tool",
+        "Bash",
+        "--input",
+        r#"{"command":"ls"}"#,
+        "--json",
+    ]);
+    clean_env(&mut cmd, "http://127.0.0.1:9");
+    let fired = p.output(cmd, String::new());
+    assert_eq!(fired.code(), 0, "{}", fired.stderr());
+    assert_eq!(server.requests()[0].body["model"], "qwen3:4b");
+    let notes = fired.json()["handlers"][0]["notes"].to_string();
+    assert!(
+        notes.contains(
+            "asked `qwen3:4b` (`llm.model`) in place of the hook's Claude model `claude-haiku-4-5`"
+        ),
+        "{notes}"
+    );
+    // A model named on purpose is asked as named.
+    config["hooks"]["PreToolUse"][0]["hooks"][0] = hook("llama3.1:8b");
+    p.user_hooks(&config);
+    let mut cmd = p.cmd(["run", "--agent", "claude"]);
+    clean_env(&mut cmd, "http://127.0.0.1:9");
+    assert_eq!(p.output(cmd, p.bash("ls").to_string()).code(), 0);
+    assert_eq!(server.requests()[1].body["model"], "llama3.1:8b");
+}
+
+#[test]
 fn every_failure_allows_with_a_note_and_blocks_under_on_failure_block() {
     let closed = {
         let l = TcpListener::bind("127.0.0.1:0").unwrap();
@@ -314,8 +352,16 @@ fn every_failure_allows_with_a_note_and_blocks_under_on_failure_block() {
             Server::start(Reply::Huge(50 << 20)).base,
             "output limit",
         ),
-        ("timeout", slow.base.clone(), "timed out"),
-        ("slow drip", drip.base.clone(), "timed out"),
+        (
+            "timeout",
+            slow.base.clone(),
+            "the model did not answer within 1.5 s",
+        ),
+        (
+            "slow drip",
+            drip.base.clone(),
+            "the model did not answer within 1.5 s",
+        ),
     ];
     for (name, base, note) in cases {
         for block in [false, true] {

@@ -500,14 +500,14 @@ fn fire_json_is_one_document_with_the_event_hooks_answer_and_native_output() {
     }
     let hook = &doc["handlers"][0];
     assert_eq!(hook["status"], "answered");
-    assert_eq!(hook["exit_code"], 2);
+    assert_eq!(hook["exitCode"], 2);
     assert_eq!(hook["stderr"], "nope\n");
-    assert!(hook["duration_ms"].as_f64().is_some());
+    assert!(hook["durationMs"].as_u64().is_some());
     assert_eq!(
         doc["answer"]["hookSpecificOutput"]["permissionDecision"],
         "deny"
     );
-    assert_eq!(doc["native"]["exit_code"], 0);
+    assert_eq!(doc["native"]["exitCode"], 0);
     let native: Value = serde_json::from_str(doc["native"]["stdout"].as_str().unwrap()).unwrap();
     assert_eq!(native, doc["answer"]);
     // The hook saw the same event that was reported.

@@ -264,15 +264,35 @@ fn install_names_the_front_for_command_hooks_and_the_engine_when_a_hook_needs_it
         !settings.contains(&format!("{}\\\"", quoted(&front))),
         "{settings}"
     );
-    let entries = settings.matches(" run --agent claude").count();
-    assert!(entries >= 2, "{settings}");
+    // Per entry: the session start (which warms the compile cache) and
+    // the http hook's tool call start the engine; the project's Stop hook
+    // is a command hook: the front.
+    let doc: Value = serde_json::from_str(&settings).unwrap();
+    let calls = |event: &str| -> Vec<(String, bool)> {
+        doc["hooks"][event]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|g| {
+                let command = g["hooks"][0]["command"].as_str().unwrap();
+                (
+                    g["matcher"].as_str().unwrap().to_string(),
+                    command.contains("agenthooks-engine run --agent claude"),
+                )
+            })
+            .collect()
+    };
     assert_eq!(
-        settings
-            .matches("agenthooks-engine run --agent claude")
-            .count(),
-        entries,
+        calls("SessionStart"),
+        [("*".to_string(), true)],
         "{settings}"
     );
+    assert_eq!(
+        calls("PreToolUse"),
+        [("Bash".to_string(), true)],
+        "{settings}"
+    );
+    assert_eq!(calls("Stop"), [("*".to_string(), false)], "{settings}");
 }
 
 /// A package's copy says how it was installed: `scripts/dist/pack.py`

@@ -84,17 +84,24 @@ def fill_required(args, schema):
     return args
 
 
+# Read tools by name (the `--read` script), and the path argument each
+# takes; a schema that names `absolute_path` gets that instead.
+READ_TOOLS = ("Read", "read_file")
+
 FINAL_PREFIX = "FINAL-ANSWER. The last tool said: "
 
 
 class Script:
     """What the scripted model answers at each step."""
 
-    def __init__(self, rm_command, patches=None):
+    def __init__(self, rm_command, patches=None, read=None):
         self.rm_command = rm_command
         # The patch script (Codex's `apply_patch`): these patches, one per
         # step, instead of the shell calls.
         self.patches = patches or []
+        # The read script: this file is read first (the agent's read tool),
+        # then the shell calls.
+        self.read = read
 
     def step(self, n_results, last_result, tools):
         """Returns ("tool", name, args), ("patch", text) or ("text", text).
@@ -113,6 +120,15 @@ class Script:
         shell = next((t for t in SHELL_TOOLS if t in tools), None)
         if shell is None:
             return ("text", "OK.")
+        if self.read:
+            reader = next((t for t in READ_TOOLS if t in tools), None)
+            if reader is None:
+                return ("text", "OK.")
+            if n_results == 0:
+                props = (tools[reader] or {}).get("properties") or {}
+                key = "absolute_path" if "absolute_path" in props else "file_path"
+                return ("tool", reader, fill_required({key: self.read}, tools[reader]))
+            n_results -= 1
         if n_results == 0:
             return ("tool", shell, fill_required(SHELL_TOOLS[shell]("echo hello"), tools[shell]))
         if n_results == 1:
@@ -565,12 +581,13 @@ def main():
     ap.add_argument("--rm-command", required=True)
     ap.add_argument("--patch", action="append", default=[],
                     help="the patch script: call apply_patch with each of these, in order (repeatable)")
+    ap.add_argument("--read", help="the read script: read this file first, then the shell calls")
     ap.add_argument("--judge-reason", default="the prompt hook's model objects to this command",
                     help="the reason the judge gives agenthooks' prompt hooks for the rm command")
     args = ap.parse_args()
     server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
     server.daemon_threads = True
-    server.script = Script(args.rm_command, args.patch)
+    server.script = Script(args.rm_command, args.patch, args.read)
     server.judge_reason = args.judge_reason
     server.log_path = args.log
     server.log_lock = threading.Lock()

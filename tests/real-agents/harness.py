@@ -70,12 +70,19 @@ MARKER = "BLOCKED-BY-AGENTHOOKS-E2E"
 REASON = MARKER + " destructive rm refused by the project policy"
 PROMPT = "Run the shell commands the task needs, one at a time, then report the output."
 PHASES = ["deny", "exit2", "wasm", "failclosed", "prompt", "allow", "shared", "context", "stop", "post", "rewrite", "worktree", "plugin",
-          "patch", "broken", "ask", "events"]
+          "patch", "broken", "matchers", "ask", "events"]
 # `broken`: wired and trusted, then `.agents/hooks.json` gets a trailing
 # comma before the agent starts: the guard is off, and the user must be told
 # so in the agent (Claude Code: the SessionStart answer's systemMessage, seen
 # in its stream-json output).
 BROKEN_AGENTS = ("claude",)
+# `matchers`: the model reads a file, then runs shell commands, in a project
+# whose only hook is on Bash. With the native matchers `install` writes, the
+# agent starts agenthooks for the shell calls only (the wrapper's trace
+# shows every start).
+MATCHERS_AGENTS = ("claude", "gemini")
+READ_FILE = "NOTES-e2e.txt"
+READ_MARKER = "READ-E2E notes the model reads first"
 # `ask` is not run by default: Gemini CLI 0.61.0 in `-p` mode hangs (no
 # further model request) when a BeforeTool hook answers `decision: "ask"`,
 # which is what agenthooks gives it for `permissionDecision: ask`.
@@ -239,7 +246,8 @@ class Run:
                 shlex.quote(REASON), REWRITTEN, shlex.quote(guard),
                 # The plugin phase denies as `deny` does, through the plugin.
                 {"plugin": "deny"}.get(self.phase, self.phase)
-                if self.phase in ("deny", "exit2", "rewrite", "ask", "plugin") else "allow",
+                if self.phase in ("deny", "exit2", "rewrite", "ask", "plugin") else
+                "deny" if self.phase == "matchers" else "allow",
                 shlex.quote(self.hook_log)),
             "timeout": 30}]
         if self.phase == "wasm":
@@ -259,6 +267,8 @@ class Run:
         hooks = {"PreToolUse": [{"matcher": "Write|Edit" if self.phase == "patch" else "Bash", "hooks": handlers}]}
         if self.phase == "patch":
             write(os.path.join(self.work, "existing.txt"), PATCH_OLD + "\n")
+        if self.phase == "matchers":
+            write(os.path.join(self.work, READ_FILE), READ_MARKER + "\n")
         if self.phase in ("events", "patch"):
             for event in LIFECYCLE:
                 hooks.setdefault(event, []).append({"hooks": [{"type": "command", "command": "cat >/dev/null"}]})
@@ -395,7 +405,8 @@ class Run:
             [sys.executable, os.path.join(HERE, AGENTS[self.agent].get("server", "fake_model.py")),
              "--port-file", port_file, "--log", self.model_log, "--rm-command", self.rm_command,
              "--judge-reason", REASON] + AGENTS[self.agent].get("server_args", lambda r: [])(self)
-            + [a for p in (PATCHES if self.phase == "patch" else []) for a in ("--patch", p)],
+            + [a for p in (PATCHES if self.phase == "patch" else []) for a in ("--patch", p)]
+            + (["--read", os.path.join(self.work, READ_FILE)] if self.phase == "matchers" else []),
             stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
             stderr=open(os.path.join(self.root, "fake-model.stderr"), "w"))
         try:
@@ -491,6 +502,8 @@ class Run:
             return self.patch_verdict()
         if self.phase == "broken":
             return self.broken_verdict()
+        if self.phase == "matchers":
+            return self.matchers_verdict()
         checks = []
         events = self.hook_events()
         rm_events = [e for e in events if "rm -r" in json.dumps(e.get("tool_input", e))]
@@ -626,6 +639,34 @@ class Run:
              detail[max(0, i - 160):i + 200]),
             ("the message says its hooks did not run", any("its hooks did not run" in l for l in told),
              "%d lines" % len(told)),
+        ]
+
+    def matchers_verdict(self):
+        """The agent read a file and ran shell commands; its hook is on Bash
+        only: agenthooks was started for the shell calls, never for the read."""
+        starts = []
+        for event in ("PreToolUse", "BeforeTool"):
+            for call in self.run_calls(event):
+                with open(os.path.join(self.trace, call + ".stdin")) as f:
+                    try:
+                        starts.append(json.loads(f.read()).get("tool_name"))
+                    except ValueError:
+                        starts.append(None)
+        reads = [t for t in starts if t in ("Read", "read_file")]
+        shells = [t for t in starts if t in ("Bash", "run_shell_command")]
+        reqs = self.model_requests()
+        read_seen = [r for r in reqs if READ_MARKER in (r.get("body") or "")]
+        events = self.hook_events()
+        rm_events = [e for e in events if "rm -r" in json.dumps(e.get("tool_input", e))]
+        survived = os.path.exists(os.path.join(self.victim, "file.txt"))
+        return [
+            ("the model got the file it read", bool(read_seen), "%d requests carry the file's text" % len(read_seen)),
+            ("agenthooks was not started for the read", not reads,
+             "tool calls agenthooks was started for: %s" % (starts or "none")),
+            ("agenthooks was started for the shell calls", len(shells) >= 2,
+             "%d starts for a shell call" % len(shells)),
+            ("the Bash guard denied the rm call once", len(rm_events) == 1 and survived,
+             "%d hook calls for rm; victim %s" % (len(rm_events), "kept" if survived else "gone")),
         ]
 
     def worktree_verdict(self):
@@ -1236,6 +1277,11 @@ def main():
         if phase == "patch" and not AGENTS[agent].get("apply_patch"):
             with printing:
                 print("SKIP %s %s patch (no apply_patch tool)" % (agent, version_of(agent)), flush=True)
+            return (agent, phase, None, 0.0, (0, 0.0, 0.0))
+        if phase == "matchers" and agent not in MATCHERS_AGENTS:
+            with printing:
+                print("SKIP %s %s matchers (install writes no native matcher for it)" % (agent, version_of(agent)),
+                      flush=True)
             return (agent, phase, None, 0.0, (0, 0.0, 0.0))
         if phase == "broken" and agent not in BROKEN_AGENTS:
             with printing:

@@ -9,7 +9,8 @@
 # Env: AGENTS_CACHE (default ~/.cache/agenthooks/real-agents), RUN_TIMEOUT (s per
 # agent run, default 60), AGENTS_JOBS (runs at once, default 2), AGENTS_RUN_DIR (run dirs,
 # default /tmp/agenthooks-real-agents),
-# CARGO_PROFILE (debug|release, default debug),
+# CARGO_PROFILE (debug|release, default debug), AGENTHOOKS_BIN_DIR (the
+# directory of a built agenthooks and agenthooks-engine: run those, build none),
 # <AGENT>_VERSION to try another version. Needs node/npm, python3, git, cargo and
 # the wasm32-wasip2 target.
 set -euo pipefail
@@ -23,14 +24,21 @@ for tool in node npm python3 git cargo; do
 done
 
 t0=$EPOCHREALTIME
-echo "== real agents: building agenthooks ($profile)"
-if [ "$profile" = release ]; then
-  cargo build --release -p agenthooks --bin agenthooks --bin agenthooks-engine
-else
-  cargo build -p agenthooks --bin agenthooks --bin agenthooks-engine
-fi
 target_dir="$(cargo metadata --format-version 1 --no-deps | python3 -c 'import json,sys; print(json.load(sys.stdin)["target_directory"])')"
-bin="$target_dir/$profile/agenthooks"
+if [ -n "${AGENTHOOKS_BIN_DIR:-}" ]; then
+  # The binaries users get (CI passes the release packages' build,
+  # `scripts/dist.sh --bin-dir`): nothing to build here.
+  echo "== real agents: agenthooks from $AGENTHOOKS_BIN_DIR"
+  bin="$AGENTHOOKS_BIN_DIR/agenthooks"
+else
+  echo "== real agents: building agenthooks ($profile)"
+  if [ "$profile" = release ]; then
+    cargo build --release -p agenthooks --bin agenthooks --bin agenthooks-engine
+  else
+    cargo build -p agenthooks --bin agenthooks --bin agenthooks-engine
+  fi
+  bin="$target_dir/$profile/agenthooks"
+fi
 
 # The wasm phase's hook: a real component from guest-examples (needs the
 # wasm32-wasip2 target, which .ci/run adds).

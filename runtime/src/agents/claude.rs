@@ -10,7 +10,7 @@ use serde_json::Value;
 use super::deadline::{secs, Deadline};
 use super::AnswerKind::{Allow, Ask, Block, Context, Deny, Stop, SystemMessage, UpdatedInput};
 use super::DISABLE_ALL_HOOKS;
-use super::{project_and_home, Field, InstallSpec, JsonSpec, Literal, Shape, TimeUnit};
+use super::{project_and_home, Field, InstallSpec, JsonSpec, Literal, Shape, TimeUnit, ToolNames};
 use super::{Agent, Caps, DecodeError, EventRow, Info, Native, Table};
 use crate::protocol::{Answer, Event, EventName};
 
@@ -147,7 +147,8 @@ pub static INSTALL: InstallSpec = project_and_home!(
             ("statusMessage", Field::StatusMessage),
         ],
     )
-    .with_off(DISABLE_ALL_HOOKS),
+    .with_off(DISABLE_ALL_HOOKS)
+    .matching(ToolNames::Canonical),
     ".claude",
     "settings.json"
 )

@@ -17,7 +17,7 @@ use serde_json::{json, Map, Value};
 use super::claude_json::{put_verdict, verdict_str, write_common, VerdictKeys};
 use super::deadline::{secs, Deadline};
 use super::plan::{Intent, DEFAULT_DENY};
-use super::{project_and_home, Field, InstallSpec, JsonSpec, Literal, Shape, TimeUnit};
+use super::{project_and_home, Field, InstallSpec, JsonSpec, Literal, Shape, TimeUnit, ToolNames};
 use super::{Agent, EventRow, Info, Native};
 use crate::protocol::{Event, Note};
 
@@ -41,7 +41,8 @@ pub static INSTALL: InstallSpec = project_and_home!(
         ],
     )
     .jsonc()
-    .with_off(&[("/hooksConfig/enabled", false)]),
+    .with_off(&[("/hooksConfig/enabled", false)])
+    .matching(ToolNames::Native),
     ".gemini",
     "settings.json"
 )

@@ -128,6 +128,19 @@ pub enum Field {
 
 /// Whether the agent shows a hook's `statusMessage` (its entry carries one).
 pub fn shows_status_message(spec: &InstallSpec) -> bool {
+    status_message_field(spec)
+}
+
+/// Whose tool names the native matchers `install` writes take
+/// ([`ToolNames::None`]: it writes a catch-all per tool event).
+pub fn tool_names(spec: &InstallSpec) -> ToolNames {
+    match &spec.registration {
+        Registration::Json(json) if json.shape.is_nested() => json.tools,
+        _ => ToolNames::None,
+    }
+}
+
+fn status_message_field(spec: &InstallSpec) -> bool {
     match &spec.registration {
         Registration::Json(json) => json
             .handler
@@ -158,6 +171,22 @@ pub struct JsonSpec {
     /// Settings that switch every hook of the agent off: a JSON pointer and
     /// the boolean value that does it (for `check`).
     pub off: &'static [(&'static str, bool)],
+    /// Whose tool names a group's `matcher` takes on tool events, so
+    /// `install` can write one narrower than `*` (`install::coverage`).
+    pub tools: ToolNames,
+}
+
+/// Whose tool names a native matcher is tested against, where `install`
+/// may narrow it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ToolNames {
+    /// None: the entries stay catch-alls (no matcher, one of a coarser key,
+    /// or semantics not checked against the agent's source).
+    None,
+    /// Claude Code's names, as a Claude matcher (a name list or a regex).
+    Canonical,
+    /// The agent's own names (its table's), as a name list.
+    Native,
 }
 
 impl JsonSpec {
@@ -170,6 +199,7 @@ impl JsonSpec {
             root: &[],
             jsonc: false,
             off: &[],
+            tools: ToolNames::None,
         }
     }
 
@@ -199,6 +229,11 @@ impl JsonSpec {
     /// The same file, with these settings switching every hook off.
     pub const fn with_off(self, off: &'static [(&'static str, bool)]) -> JsonSpec {
         JsonSpec { off, ..self }
+    }
+
+    /// The same file, whose tool events' matchers take `tools`' names.
+    pub const fn matching(self, tools: ToolNames) -> JsonSpec {
+        JsonSpec { tools, ..self }
     }
 }
 

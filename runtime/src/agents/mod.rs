@@ -158,7 +158,7 @@ use install_spec::project_and_home;
 pub use install_spec::{
     claude_handler, shows_status_message, AlsoRuns, Field, InstallSpec, JsonSpec, Literal,
     PluginLayout, PluginSpec, Registration, ScriptSpec, Shape, SystemFile, TimeUnit, TomlSpec,
-    UserDir, UserPath, YamlSpec, COMMAND_AND_TIMEOUT, DISABLE_ALL_HOOKS, USER_ONLY,
+    ToolNames, UserDir, UserPath, YamlSpec, COMMAND_AND_TIMEOUT, DISABLE_ALL_HOOKS, USER_ONLY,
 };
 pub use native_hooks::{Imported, NativeHook, NativeHooks};
 pub use plan::{Intent, Verdict};
@@ -435,6 +435,17 @@ pub trait Agent: Sync + Send {
     fn capabilities(&self) -> Capabilities {
         Capabilities {
             status_message: install_spec::shows_status_message(self.install_spec()),
+            tool_filter: match install_spec::tool_names(self.install_spec()) {
+                ToolNames::Canonical => {
+                    "install writes native matchers in Claude's tool names: only the tool calls a hook selects start agenthooks"
+                }
+                ToolNames::Native => {
+                    "install writes native matchers in the agent's own tool names (a catch-all for a regex or an MCP tool): only the tool calls a hook selects start agenthooks"
+                }
+                ToolNames::None => {
+                    "install writes a catch-all per tool event (no matcher it may narrow): every tool call of a wired event starts agenthooks, which selects"
+                }
+            },
             ..Capabilities::from_table(self.id(), self.display_name(), self.table())
         }
     }

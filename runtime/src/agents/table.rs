@@ -431,6 +431,9 @@ pub struct Capabilities {
     pub notes: Vec<&'static str>,
     /// Whether the agent shows a hook's `statusMessage` while it runs.
     pub status_message: bool,
+    /// Which tool calls start agenthooks: the native matchers `install`
+    /// writes (`install::coverage`), or a catch-all.
+    pub tool_filter: &'static str,
 }
 
 impl Capabilities {
@@ -463,6 +466,7 @@ impl Capabilities {
             events,
             notes: table.notes.to_vec(),
             status_message: false,
+            tool_filter: "",
         }
     }
 }

@@ -126,6 +126,9 @@ pub fn render(caps: &[Capabilities]) -> String {
         } else {
             "  statusMessage: not shown (`check` notes hooks that set one)\n"
         });
+        if !agent.tool_filter.is_empty() {
+            out.push_str(&format!("  tool calls: {}\n", agent.tool_filter));
+        }
     }
     out
 }
@@ -134,6 +137,27 @@ pub fn render(caps: &[Capabilities]) -> String {
 mod tests {
     use super::*;
     use crate::protocol::EventName;
+
+    #[test]
+    fn each_agent_says_which_tool_calls_start_agenthooks() {
+        let text = render(&select(&["claude".into(), "gemini".into(), "codex".into()]).unwrap());
+        let lines: Vec<&str> = text
+            .lines()
+            .filter(|l| l.starts_with("  tool calls: "))
+            .collect();
+        assert_eq!(lines.len(), 3, "{text}");
+        assert!(lines[0].contains("in Claude's tool names"), "{}", lines[0]);
+        assert!(
+            lines[1].contains("the agent's own tool names"),
+            "{}",
+            lines[1]
+        );
+        assert!(
+            lines[2].contains("a catch-all per tool event"),
+            "{}",
+            lines[2]
+        );
+    }
 
     #[test]
     fn every_agent_is_listed_with_its_native_names_and_marks() {

@@ -184,9 +184,8 @@ pub fn check(root: &Path, env: &Env, store: &TrustStore) -> Findings {
                 .push(format!("{}; {}", reason.why(), reason.fix_text()));
         }
     }
-    let used = install::Used::of(&config);
     for agent in &agents {
-        if let Some(drift) = install::drift(*agent, &used, Some(root), env) {
+        if let Some(drift) = install::drift(*agent, &config, Some(root), env) {
             found.warnings.push(drift.to_string());
         }
     }

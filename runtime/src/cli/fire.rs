@@ -156,6 +156,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let entry = Entry {
         agent,
         system: args.system,
+        user: false,
+        tools: None,
         verbose: false,
     };
     let head = Head::decoded(entry, event, deadline);
@@ -397,17 +399,17 @@ impl Shown<'_> {
         let (event, root, done, native) = (&a.event, &a.root, &a.done, &a.native);
         json!({
             "event": event.to_json(),
-            "project_root": root.as_ref().map(|r| r.to_string_lossy().into_owned()),
+            "projectRoot": root.as_ref().map(|r| r.to_string_lossy().into_owned()),
             "handlers": done.reports.iter().map(report::report_json).collect::<Vec<_>>(),
             "answer": done.answer,
             "notes": done.notes,
-            "once_per_session": a.once,
-            "stepped_aside": a.aside,
+            "oncePerSession": a.once,
+            "steppedAside": a.aside,
             "native": {
                 "agent": self.agent.id(),
                 "stdout": native.stdout,
                 "stderr": self.stderr_lines(),
-                "exit_code": native.exit_code,
+                "exitCode": native.exit_code,
             },
         })
     }

@@ -44,14 +44,6 @@ const CARRIED: Carried = Carried {
     arrival: None,
 };
 
-/// Whether the front answers an event selecting `handlers` without the
-/// engine (every one a kind it carries). `install` asks it of a
-/// configuration's hooks to choose what the entries call (`cli::install`).
-pub(crate) fn carries_all(handlers: &[crate::config::Handler]) -> bool {
-    let refs: Vec<&crate::config::Handler> = handlers.iter().collect();
-    CARRIED.executors.runs_all(&refs)
-}
-
 /// The front's `main`.
 pub fn main() -> ExitCode {
     survive_file_size_limit();
@@ -70,18 +62,18 @@ pub fn main() -> ExitCode {
 }
 
 /// `run`'s arguments, when `args` (after the program name) are exactly
-/// `run --agent A [--event E] [-v|--verbose] [--system]`, in any order,
-/// each at most once, `--name value` or `--name=value`; `None` for
-/// anything else, which the engine's parser answers (`--help`, a typo, a
-/// flag of a newer version...), so its messages stay one.
+/// `run --agent A [--event E] [-v|--verbose] [--system] [--user]
+/// [--tools T]`, in any order, each at most once, `--name value` or
+/// `--name=value`; `None` for anything else, which the engine's parser
+/// answers (`--help`, a typo, a flag of a newer version...), so its
+/// messages stay one.
 pub fn parse_run(args: &[OsString]) -> Option<run::Args> {
     let (first, flags) = args.split_first()?;
     if first != "run" {
         return None;
     }
-    let mut agent = None;
-    let mut event = None;
-    let (mut verbose, mut system) = (false, false);
+    let (mut agent, mut event, mut tools) = (None, None, None);
+    let (mut verbose, mut system, mut user) = (false, false, false);
     let mut flags = flags.iter();
     while let Some(flag) = flags.next() {
         let flag = flag.to_str()?;
@@ -89,24 +81,30 @@ pub fn parse_run(args: &[OsString]) -> Option<run::Args> {
             Some((name, value)) if name.starts_with("--") => (name, Some(value)),
             _ => (flag, None),
         };
-        match name {
-            "--agent" | "--event" => {
-                let value = match inline {
-                    Some(value) => value.to_string(),
-                    None => value_of(flags.next()?)?,
-                };
-                let slot = if name == "--agent" {
-                    &mut agent
-                } else {
-                    &mut event
-                };
-                if slot.replace(value).is_some() {
-                    return None;
-                }
+        let slot = match name {
+            "--agent" => &mut agent,
+            "--event" => &mut event,
+            "--tools" => &mut tools,
+            "-v" | "--verbose" if inline.is_none() && !verbose => {
+                verbose = true;
+                continue;
             }
-            "-v" | "--verbose" if inline.is_none() && !verbose => verbose = true,
-            "--system" if inline.is_none() && !system => system = true,
+            "--system" if inline.is_none() && !system => {
+                system = true;
+                continue;
+            }
+            "--user" if inline.is_none() && !user => {
+                user = true;
+                continue;
+            }
             _ => return None,
+        };
+        let value = match inline {
+            Some(value) => value.to_string(),
+            None => value_of(flags.next()?)?,
+        };
+        if slot.replace(value).is_some() {
+            return None;
         }
     }
     Some(run::Args {
@@ -114,6 +112,8 @@ pub fn parse_run(args: &[OsString]) -> Option<run::Args> {
         event,
         verbose,
         system,
+        user,
+        tools,
     })
 }
 
@@ -258,6 +258,24 @@ mod tests {
             parse("run --verbose --agent codex --event=Stop"),
             some("codex", Some("Stop"), true, false)
         );
+        // What a narrowed user entry says (`install::coverage`).
+        let args: Vec<OsString> = [
+            "run",
+            "--agent",
+            "claude",
+            "--event",
+            "PreToolUse",
+            "--user",
+            "--tools",
+            "Edit|Write",
+        ]
+        .map(OsString::from)
+        .to_vec();
+        let parsed = parse_run(&args).unwrap();
+        assert!(parsed.user && !parsed.system);
+        assert_eq!(parsed.tools.as_deref(), Some("Edit|Write"));
+        let inline = parse("run --agent claude --tools=Bash").unwrap();
+        assert_eq!(inline.0, "claude");
     }
 
     #[test]
@@ -277,6 +295,9 @@ mod tests {
             "run --agent a -vv",
             "run --agent a --verbose=true",
             "run --agent a --system --system",
+            "run --agent a --user --user",
+            "run --agent a --tools",
+            "run --agent a --tools Bash --tools Read",
             "run --agent a extra",
             "run --agent a --",
             "run --agent a --future-flag",

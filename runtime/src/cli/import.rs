@@ -112,7 +112,13 @@ fn move_out(
         home: Some(req.env.home.clone()),
         project_root: Some(req.root.to_path_buf()),
     });
-    let binary = super::install::for_hooks(&binary, req.scope, &config.handlers);
+    // On a dry run the moved hooks are not in `.agents/hooks.json` yet:
+    // their matchers are not known, the entries stay catch-alls.
+    let coverage = if dry_run && !planned.moved.is_empty() {
+        None
+    } else {
+        install::Coverage::of(&config, req.scope)
+    };
     let status_messages = install::status_messages(&config.handlers);
     // The entries are for the events the hooks use: on a dry run the
     // imported hooks are not in `.agents/hooks.json` yet, so theirs count too.
@@ -132,6 +138,7 @@ fn move_out(
         root: req.root,
         env: req.env,
         binary: &binary,
+        coverage: coverage.as_ref(),
         status_messages: &status_messages,
         used: &used,
     };

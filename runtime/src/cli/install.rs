@@ -284,40 +284,6 @@ pub(crate) fn entry_binary(scope: Scope, absolute: bool) -> anyhow::Result<PathB
     })
 }
 
-/// What entries at `scope` call for `handlers`: `front` (what
-/// [`entry_binary`] gave), or the engine beside it when a hook needs more
-/// than the front carries: through the front, each of that hook's events
-/// would pay for a second process start (README, Performance). A
-/// system-wide entry runs hooks this machine cannot list: the engine too.
-/// The front stays a correct fallback: after `hooks.json` changes it hands
-/// such events to the engine itself.
-pub(crate) fn for_hooks(
-    front: &Path,
-    scope: Scope,
-    handlers: &[crate::config::Handler],
-) -> PathBuf {
-    if scope == Scope::Managed || !super::front::carries_all(handlers) {
-        engine_beside(front)
-    } else {
-        front.to_path_buf()
-    }
-}
-
-/// The engine beside `binary`: `agenthooks-engine` for the bare name (on
-/// the `PATH`, where every package puts both), else the file next to it.
-fn engine_beside(binary: &Path) -> PathBuf {
-    let name = format!(
-        "{}{}",
-        crate::dirs::ENGINE_NAME,
-        std::env::consts::EXE_SUFFIX
-    );
-    if binary.is_absolute() {
-        binary.with_file_name(name)
-    } else {
-        PathBuf::from(crate::dirs::ENGINE_NAME)
-    }
-}
-
 /// Where this run works.
 struct Ctx {
     scope: Scope,
@@ -398,11 +364,11 @@ impl Ctx {
         let mut failed = false;
         // An entry runs the hooks of every scope: their events are the ones
         // registered, their status messages go on it.
-        let mut binary = self.binary.clone();
+        let mut coverage = None;
         let (status_messages, used) = match action {
             Action::Install => {
                 let config = self.load();
-                binary = for_hooks(&self.binary, self.scope, &config.handlers);
+                coverage = install::Coverage::of(&config, self.scope);
                 // A system-wide entry runs every user's and project's hooks,
                 // which this machine cannot list: every event safe to register.
                 let used = match self.scope {
@@ -427,7 +393,8 @@ impl Ctx {
                 scope: self.scope,
                 project_root: &self.root,
                 env: &self.env,
-                binary: &binary,
+                binary: &self.binary,
+                coverage: coverage.as_ref(),
                 status_messages: &status_messages,
                 used: &used,
             };

@@ -43,9 +43,9 @@ pub fn report_json(report: &Report) -> Value {
         "scope": report.scope,
         "file": report.file,
         "status": report.status(),
-        "exit_code": exit_code,
+        "exitCode": exit_code,
         "signal": signal,
-        "duration_ms": report.duration.as_secs_f64() * 1000.0,
+        "durationMs": crate::audit::millis(report.duration),
         "answer": answer,
         "failure": failure,
         "skip": skip,
@@ -53,7 +53,7 @@ pub fn report_json(report: &Report) -> Value {
         "stderr": report.stderr,
         "notes": report.notes,
         "details": report.details,
-        "fuel_used": report.fuel_used,
+        "fuelUsed": report.fuel_used,
         "llm": report.llm,
     })
 }

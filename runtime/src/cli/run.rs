@@ -48,6 +48,15 @@ pub struct Args {
     /// project entries step aside while it is installed.
     #[arg(long)]
     pub system: bool,
+    /// Called from the agent's user file (`install --user` writes it): the
+    /// agent's project entry steps aside for a tool this entry covers.
+    #[arg(long, conflicts_with = "system")]
+    pub user: bool,
+    /// The tools this entry answers for, as a Claude matcher over Claude's
+    /// tool names (`install` writes it beside a narrowed native matcher); a
+    /// tool event for another tool gets "no opinion".
+    #[arg(long, value_name = "MATCHER")]
+    pub tools: Option<String>,
 }
 
 /// What the engine carries: every kind, and a session's arrival (which
@@ -157,6 +166,11 @@ pub(crate) fn bridge_in(
     let entry = Entry {
         agent,
         system: args.system,
+        user: args.user,
+        tools: args
+            .tools
+            .as_deref()
+            .map(crate::install::coverage::tools_matcher),
         verbose: args.verbose,
     };
     let head = Head::decode(entry, value, args.event.as_deref())?;

@@ -239,9 +239,14 @@ pub async fn run(spec: &PromptSpec, handler: &Handler, event: &Event, ctx: &Exec
         Ok(endpoint) => endpoint,
         Err(failure) => return report.failed(failure),
     };
+    if let Some(named) = &endpoint.in_place_of {
+        report
+            .notes
+            .push(llm::in_place_of_note(named, &endpoint.model));
+    }
     let deadline = tokio::time::Instant::now() + handler.timeout;
     let timed_out = || {
-        Outcome::Failed(Failure::Timeout {
+        Outcome::Failed(Failure::ModelTimeout {
             after: handler.timeout,
         })
     };

@@ -54,6 +54,9 @@ pub struct Endpoint {
     pub url: String,
     /// The model asked.
     pub model: String,
+    /// The hook's own model, when it named a Claude model and `llm.model`
+    /// was asked in its place (see [`endpoint`]).
+    pub in_place_of: Option<String>,
     auth: Auth,
 }
 
@@ -64,6 +67,7 @@ impl std::fmt::Debug for Endpoint {
             .field("provider", &self.provider)
             .field("url", &self.url)
             .field("model", &self.model)
+            .field("in_place_of", &self.in_place_of)
             .field("auth", &self.auth_kind())
             .finish()
     }
@@ -126,8 +130,19 @@ pub fn endpoint(
             provider: LlmProvider::Anthropic,
             url: format!("{}/v1/messages", base.trim_end_matches('/')),
             model: hook_model.unwrap_or_else(claude_model),
+            in_place_of: None,
             auth: claude_auth(),
         });
+    };
+    // Hooks written for Claude Code name Claude models. A server of the
+    // user's own (`baseUrl`) with its own `llm.model` does not serve them:
+    // the user's choice of model wins there. A hook naming any other model
+    // asked for that model on purpose.
+    let (hook_model, in_place_of) = match (hook_model, &settings.model) {
+        (Some(named), Some(own)) if settings.base_url.is_some() && is_claude_model(&named) => {
+            (Some(own.clone()), Some(named))
+        }
+        (named, _) => (named, None),
     };
     let named_key = match &settings.api_key_env {
         Some(name) => match var(name) {
@@ -152,6 +167,7 @@ pub fn endpoint(
                 model: hook_model
                     .or_else(|| settings.model.clone())
                     .unwrap_or_else(claude_model),
+                in_place_of,
                 auth: named_key.map_or_else(claude_auth, Auth::ApiKey),
             })
         }
@@ -169,10 +185,29 @@ pub fn endpoint(
                 provider: LlmProvider::Openai,
                 url: format!("{}/chat/completions", base.trim_end_matches('/')),
                 model,
+                in_place_of,
                 auth: named_key.map_or(Auth::None, Auth::Bearer),
             })
         }
     }
+}
+
+/// Whether `name` is one of Claude's models, as Claude Code's hooks name
+/// them: a model id (`claude-haiku-4-5`) or an alias (`haiku`).
+fn is_claude_model(name: &str) -> bool {
+    let name = name.trim().to_ascii_lowercase();
+    name.starts_with("claude") || matches!(name.as_str(), "haiku" | "sonnet" | "opus")
+}
+
+/// The note a hook's report carries when `llm.model` was asked in place of
+/// the Claude model it named.
+pub fn in_place_of_note(named: &str, asked: &str) -> String {
+    format!(
+        "asked `{}` (`llm.model`) in place of the hook's Claude model `{}`: \
+         the `llm` server is not Anthropic's",
+        crate::protocol::one_line(asked),
+        crate::protocol::one_line(named)
+    )
 }
 
 /// What the model said: its text and what it cost.
@@ -274,7 +309,7 @@ pub async fn post_within(
         .name("agenthooks-llm".into())
         .spawn(move || {
             let _ = tx.send(post(&endpoint, &body, left).map_err(|f| match f {
-                Failure::Timeout { .. } => Failure::Timeout { after },
+                Failure::ModelTimeout { .. } => Failure::ModelTimeout { after },
                 other => other,
             }));
         });
@@ -288,7 +323,7 @@ pub async fn post_within(
         Ok(Err(_)) => Err(Failure::Internal {
             why: "the request thread ended without an answer".to_string(),
         }),
-        Err(_) => Err(Failure::Timeout { after }),
+        Err(_) => Err(Failure::ModelTimeout { after }),
     }
 }
 
@@ -321,7 +356,7 @@ pub fn post(endpoint: &Endpoint, body: &Value, timeout: Duration) -> Result<Valu
         Auth::Bearer(token) => request.header("authorization", format!("Bearer {token}")),
     };
     let failure = |e: ureq::Error| match e {
-        ureq::Error::Timeout(_) => Failure::Timeout { after: timeout },
+        ureq::Error::Timeout(_) => Failure::ModelTimeout { after: timeout },
         ureq::Error::BodyExceedsLimit(_) => Failure::OutputLimit {
             limit: REPLY_LIMIT as usize,
         },
@@ -374,6 +409,44 @@ mod tests {
         let both = [("ANTHROPIC_API_KEY", "k"), ("ANTHROPIC_AUTH_TOKEN", "t")];
         let e = endpoint(None, Some("hooked"), env(&both)).unwrap();
         assert_eq!((e.model.as_str(), e.auth_kind()), ("hooked", "x-api-key"));
+    }
+
+    #[test]
+    fn a_servers_own_model_wins_over_a_claude_model_name_only() {
+        let local = |provider, model: Option<&str>| LlmSettings {
+            provider,
+            base_url: Some("http://127.0.0.1:11434/v1".into()),
+            model: model.map(str::to_string),
+            api_key_env: None,
+        };
+        let asked = |settings: &LlmSettings, hook: Option<&str>| {
+            let e = endpoint(Some(settings), hook, env(&[])).unwrap();
+            (e.model, e.in_place_of)
+        };
+        for provider in [LlmProvider::Openai, LlmProvider::Anthropic] {
+            let own = local(provider, Some("llama3"));
+            for claude in ["claude-haiku-4-5", "haiku", "Sonnet", "claude-opus-4-1"] {
+                assert_eq!(
+                    asked(&own, Some(claude)),
+                    ("llama3".to_string(), Some(claude.to_string()))
+                );
+            }
+            // Another model was named on purpose; no model named: the server's.
+            assert_eq!(asked(&own, Some("qwen2.5")), ("qwen2.5".to_string(), None));
+            assert_eq!(asked(&own, None), ("llama3".to_string(), None));
+        }
+        // No model of its own: the hook's name goes as written.
+        let bare = local(LlmProvider::Openai, None);
+        assert_eq!(asked(&bare, Some("haiku")), ("haiku".to_string(), None));
+        // Anthropic's own API (no baseUrl) serves Claude models.
+        let anthropic = LlmSettings {
+            base_url: None,
+            ..local(LlmProvider::Anthropic, Some("claude-sonnet-4-5"))
+        };
+        assert_eq!(
+            asked(&anthropic, Some("claude-haiku-4-5")),
+            ("claude-haiku-4-5".to_string(), None)
+        );
     }
 
     #[test]

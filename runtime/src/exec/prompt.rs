@@ -246,6 +246,11 @@ pub async fn run(spec: &PromptSpec, handler: &Handler, event: &Event, ctx: &Exec
         Ok(endpoint) => endpoint,
         Err(failure) => return report.failed(failure),
     };
+    if let Some(named) = &endpoint.in_place_of {
+        report
+            .notes
+            .push(llm::in_place_of_note(named, &endpoint.model));
+    }
     let name = event.name();
     let system = match name {
         EventName::Stop | EventName::SubagentStop => SYSTEM_STOP,
@@ -265,7 +270,7 @@ pub async fn run(spec: &PromptSpec, handler: &Handler, event: &Event, ctx: &Exec
             Ok(Err(_)) => None,
             Err(_) => {
                 report.duration = started.elapsed();
-                report.outcome = Outcome::Failed(Failure::Timeout {
+                report.outcome = Outcome::Failed(Failure::ModelTimeout {
                     after: handler.timeout,
                 });
                 report

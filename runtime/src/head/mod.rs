@@ -40,12 +40,16 @@ use crate::protocol::{Event, Note, NoteKind, Source};
 use crate::select::select;
 
 /// How an event entered: the agent and the entry's flags.
-#[derive(Clone, Copy)]
+#[derive(Clone)]
 pub(crate) struct Entry {
     /// The agent whose entry was called.
     pub agent: &'static dyn Agent,
     /// Called from the agent's system-wide file (`run --system`).
     pub system: bool,
+    /// Called from the agent's user file (`run --user`).
+    pub user: bool,
+    /// The tools the entry answers for (`run --tools`); `None`: every tool.
+    pub tools: Option<crate::config::Matcher>,
     /// Per-hook outcome lines among the notes (`run --verbose`).
     pub verbose: bool,
 }
@@ -178,6 +182,10 @@ impl Head {
                 "{}'s system-wide file has the agenthooks entry, which runs this event; this entry steps aside",
                 agent.display_name()
             )
+        } else if let Some(why) = self.outside_own_tools() {
+            why
+        } else if let Some(why) = self.user_entry_covers() {
+            why
         } else {
             let cwd = self.event.cwd();
             let at = self.root.as_deref().or(cwd.as_deref());
@@ -193,6 +201,59 @@ impl Head {
                 .push(Note::runtime(NoteKind::Verbose, why.clone()));
         }
         Some(why)
+    }
+
+    /// A narrowed entry called for a tool it does not answer for: by a host
+    /// that does not honour native matchers (VS Code's Local harness runs
+    /// every entry of an event), while the entry that covers the tool runs.
+    fn outside_own_tools(&self) -> Option<String> {
+        let tools = self.entry.tools.as_ref()?;
+        if !self.event.name().is_tool_event() {
+            return None;
+        }
+        let tool = self.event.tool_name()?;
+        (!tools.matches(Some(tool))).then(|| {
+            format!(
+                "this {} entry answers for `{tools}` only; the entry that covers `{}` runs it",
+                self.entry.agent.display_name(),
+                crate::protocol::one_line(tool)
+            )
+        })
+    }
+
+    /// A project's entry, where the user's file has an entry of agenthooks
+    /// (written with `--user`) that covers this event's tool: the agent runs
+    /// both, and the user's runs every scope's hooks. The user's file is the
+    /// one the agent always reads (a project's waits for the folder's
+    /// trust in some), so it is the one that answers. Only for the agents
+    /// whose entries `install` narrows by tool (`install::coverage`).
+    fn user_entry_covers(&self) -> Option<String> {
+        if self.entry.system || self.entry.user {
+            return None;
+        }
+        let agent = self.entry.agent;
+        let narrows = matches!(
+            &agent.install_spec().registration,
+            agents::Registration::Json(j) if j.tools != agents::ToolNames::None
+        );
+        let env = self.env.as_ref()?;
+        let row = agent.table().by_canonical(self.event.name())?;
+        if !narrows {
+            return None;
+        }
+        let tool = self
+            .event
+            .tool_name()
+            .filter(|_| self.event.name().is_tool_event());
+        let covered = install::coverage::found(agent, Scope::User, Path::new(""), env)
+            .into_iter()
+            .any(|f| f.user && f.native == row.native && f.covers(tool));
+        covered.then(|| {
+            format!(
+                "the user's {} file has the agenthooks entry that runs this event; the project's entry steps aside",
+                agent.display_name()
+            )
+        })
     }
 
     /// Step 2: whether this event must go to a process that can do a
@@ -223,8 +284,7 @@ impl Head {
             return;
         }
         let env = self.env_or_empty();
-        let Some(drift) = install::drift(agent, &install::Used::of(config), self.root(), &env)
-        else {
+        let Some(drift) = install::drift(agent, config, self.root(), &env) else {
             return;
         };
         let line = drift.to_string();

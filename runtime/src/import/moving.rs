@@ -34,6 +34,8 @@ pub struct Wiring<'a> {
     pub env: &'a Env,
     /// What the entries call (see [`install::command_line`]).
     pub binary: &'a Path,
+    /// What the hooks select ([`crate::install::Request::coverage`]).
+    pub coverage: Option<&'a crate::install::Coverage>,
     /// The status messages of the hooks, per event (see
     /// [`install::status_messages`]).
     pub status_messages: &'a BTreeMap<EventName, String>,
@@ -122,6 +124,7 @@ pub fn move_out(
         project_root: wiring.root,
         env: wiring.env,
         binary: wiring.binary,
+        coverage: wiring.coverage,
         status_messages: wiring.status_messages,
         used: wiring.used,
     };

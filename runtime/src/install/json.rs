@@ -568,9 +568,13 @@ pub(crate) fn sync(
     let was_empty = hooks.is_empty();
     let keys: Vec<String> = hooks.keys().cloned().collect();
     for key in &keys {
-        let want = wanted.iter().find(|(k, _)| k == key).map(|(_, v)| v);
+        let want: Vec<&Value> = wanted
+            .iter()
+            .filter(|(k, _)| k == key)
+            .map(|(_, v)| v)
+            .collect();
         let Some(items) = hooks.get_mut(key).and_then(Value::as_array_mut) else {
-            if want.is_some() {
+            if !want.is_empty() {
                 return Err(InstallError::NotAnObject {
                     path: path.to_path_buf(),
                     key: Some(format!("hooks.{key}")),
@@ -590,36 +594,48 @@ pub(crate) fn sync(
                 }
             }
         }
-        let mut kept_ours = false;
+        // Ours are rewritten in place, in order, so an unchanged wiring
+        // leaves the bytes as they are; extra ones go, missing ones are
+        // added after the last of ours (or at the end).
+        let mut kept = 0;
+        let mut last_ours = None;
         let mut i = 0;
         while i < items.len() {
             if !item_is_ours(&items[i], shape, agent) {
                 i += 1;
                 continue;
             }
-            match want {
-                Some(w) if !kept_ours => {
-                    if &items[i] != w {
-                        items[i] = w.clone();
+            match want.get(kept) {
+                Some(w) => {
+                    if &items[i] != *w {
+                        items[i] = (*w).clone();
                     }
-                    kept_ours = true;
+                    kept += 1;
+                    last_ours = Some(i);
                     i += 1;
                 }
-                _ => {
+                None => {
                     items.remove(i);
                 }
             }
         }
-        if let (Some(w), false) = (want, kept_ours) {
-            items.push(w.clone());
-        }
+        let at = last_ours.map_or(items.len(), |i| i + 1);
+        let missing: Vec<Value> = want.iter().skip(kept).map(|w| (*w).clone()).collect();
+        items.splice(at..at, missing);
         if items.is_empty() && before > 0 {
             hooks.shift_remove(key);
         }
     }
     for (key, entry) in wanted {
-        if !hooks.contains_key(key) {
-            hooks.insert(key.clone(), Value::Array(vec![entry.clone()]));
+        if keys.contains(key) {
+            continue;
+        }
+        match hooks.get_mut(key).and_then(Value::as_array_mut) {
+            // A second entry of a key this call added.
+            Some(items) => items.push(entry.clone()),
+            None => {
+                hooks.insert(key.clone(), Value::Array(vec![entry.clone()]));
+            }
         }
     }
     if hooks.is_empty() && !was_empty {

@@ -4,6 +4,7 @@
 
 use std::path::Path;
 
+use super::coverage::{Binary, Wired};
 use crate::agents::Agent;
 use crate::config::Scope;
 use crate::protocol::{Answer, Event, EventName};
@@ -32,12 +33,60 @@ pub fn command_line(binary: &Path, agent: &dyn Agent, event: &str) -> String {
 /// aside while it is installed (see `cli::run`), so no hook runs twice.
 pub const SYSTEM_FLAG: &str = "--system";
 
-/// [`SYSTEM_FLAG`] after the event for the managed scope's entries.
-fn system_flag(scope: Scope) -> String {
-    match scope {
+/// `run`'s flag in the entries of an agent's user file: where the agent
+/// runs both, a project's entry steps aside for a user entry that covers
+/// the tool (see `head`), so no hook runs twice.
+pub const USER_FLAG: &str = "--user";
+
+/// `run`'s flag naming the tools a narrowed entry answers for (a Claude
+/// matcher over canonical names, see [`super::coverage`]).
+pub const TOOLS_FLAG: &str = "--tools";
+
+/// The flags after the event: [`SYSTEM_FLAG`] or [`USER_FLAG`] for the
+/// scope, and [`TOOLS_FLAG`] with `tools` quoted by `quote`.
+fn flags(scope: Scope, tools: Option<&str>, quote: fn(&str) -> String) -> String {
+    let mut out = match scope {
         Scope::Managed => format!(" {SYSTEM_FLAG}"),
-        Scope::User | Scope::Project => String::new(),
+        Scope::User => format!(" {USER_FLAG}"),
+        Scope::Project => String::new(),
+    };
+    if let Some(tools) = tools {
+        out.push_str(&format!(" {TOOLS_FLAG} {}", quote(tools)));
     }
+    out
+}
+
+/// What an entry starts: `front` (the `agenthooks` entries call, a bare
+/// name or an absolute path) or the engine beside it
+/// (`agenthooks-engine`: on the `PATH` for the bare name, where every
+/// installer puts both, else the file next to it).
+pub fn program(front: &Path, binary: Binary) -> std::path::PathBuf {
+    match binary {
+        Binary::Front => front.to_path_buf(),
+        Binary::Engine if front.is_absolute() => front.with_file_name(format!(
+            "{}{}",
+            crate::dirs::ENGINE_NAME,
+            std::env::consts::EXE_SUFFIX
+        )),
+        Binary::Engine => std::path::PathBuf::from(crate::dirs::ENGINE_NAME),
+    }
+}
+
+/// The sh and PowerShell lines of one entry ([`super::coverage::Wired`]) at
+/// `scope`, `front` being what the entries call (see [`program`]).
+pub(super) fn entry_lines(
+    front: &Path,
+    agent: &dyn Agent,
+    event: &str,
+    scope: Scope,
+    wired: &Wired,
+) -> (String, String) {
+    let program = program(front, wired.binary);
+    let tools = wired.tools.as_deref();
+    (
+        SH.line(&program, agent, event, scope, tools),
+        POWERSHELL.line(&program, agent, event, scope, tools),
+    )
 }
 
 /// How a launcher line is written in one shell: its quoting, the line that
@@ -55,13 +104,20 @@ struct Launcher {
 }
 
 impl Launcher {
-    fn line(&self, binary: &Path, agent: &dyn Agent, event: &str, scope: Scope) -> String {
+    fn line(
+        &self,
+        binary: &Path,
+        agent: &dyn Agent,
+        event: &str,
+        scope: Scope,
+        tools: Option<&str>,
+    ) -> String {
         let quote = self.quote;
         let mut line = (self.run)(
             &quote(&binary.to_string_lossy()),
             agent.id(),
             &quote(event),
-            &system_flag(scope),
+            &flags(scope, tools, quote),
             &quote(self.hint),
         );
         let neutral = missing_answer(agent, event, self.hint);
@@ -107,32 +163,36 @@ pub(super) fn command_line_at(
     event: &str,
     scope: Scope,
 ) -> String {
-    Launcher {
-        quote: shell_quote,
-        run: |program, id, event, flag, hint| {
-            format!("command -v {program} >/dev/null 2>&1 && exec {program} run --agent {id} --event {event}{flag} || echo {hint} >&2")
-        },
-        echo: " && echo ",
-        hint: NOT_INSTALLED,
-    }
-    .line(binary, agent, event, scope)
+    SH.line(binary, agent, event, scope, None)
 }
+
+/// The sh launcher.
+const SH: Launcher = Launcher {
+    quote: shell_quote,
+    run: |program, id, event, flag, hint| {
+        format!("command -v {program} >/dev/null 2>&1 && exec {program} run --agent {id} --event {event}{flag} || echo {hint} >&2")
+    },
+    echo: " && echo ",
+    hint: NOT_INSTALLED,
+};
+
+/// The PowerShell launcher.
+const POWERSHELL: Launcher = Launcher {
+    // A single-quoted PowerShell string is literal; `'` is doubled.
+    quote: |s| format!("'{}'", s.replace('\'', "''")),
+    run: |program, id, event, flag, hint| {
+        format!("if (Get-Command {program} -ErrorAction SilentlyContinue) {{ & {program} run --agent {id} --event {event}{flag}; exit $LASTEXITCODE }}; [Console]::Error.WriteLine({hint})")
+    },
+    echo: "; Write-Output ",
+    hint: NOT_INSTALLED_WINDOWS,
+};
 
 /// [`command_line`] for PowerShell (Copilot's `powershell` field): runs
 /// `<binary> run --agent <agent> --event <event>` when PowerShell finds it,
 /// and exits with its code; otherwise Windows' hint
 /// ([`NOT_INSTALLED_WINDOWS`]) and no opinion.
 pub fn powershell_line(binary: &Path, agent: &dyn Agent, event: &str, scope: Scope) -> String {
-    Launcher {
-        // A single-quoted PowerShell string is literal; `'` is doubled.
-        quote: |s| format!("'{}'", s.replace('\'', "''")),
-        run: |program, id, event, flag, hint| {
-            format!("if (Get-Command {program} -ErrorAction SilentlyContinue) {{ & {program} run --agent {id} --event {event}{flag}; exit $LASTEXITCODE }}; [Console]::Error.WriteLine({hint})")
-        },
-        echo: "; Write-Output ",
-        hint: NOT_INSTALLED_WINDOWS,
-    }
-    .line(binary, agent, event, scope)
+    POWERSHELL.line(binary, agent, event, scope, None)
 }
 
 fn shell_quote(s: &str) -> String {
@@ -184,7 +244,7 @@ mod tests {
         assert_eq!(
             line,
             format!(
-                "if (Get-Command 'C:\\Program Files\\agenthooks.exe' -ErrorAction SilentlyContinue) {{ & 'C:\\Program Files\\agenthooks.exe' run --agent copilot --event 'preToolUse'; exit $LASTEXITCODE }}; [Console]::Error.WriteLine('{NOT_INSTALLED_WINDOWS}')"
+                "if (Get-Command 'C:\\Program Files\\agenthooks.exe' -ErrorAction SilentlyContinue) {{ & 'C:\\Program Files\\agenthooks.exe' run --agent copilot --event 'preToolUse' --user; exit $LASTEXITCODE }}; [Console]::Error.WriteLine('{NOT_INSTALLED_WINDOWS}')"
             )
         );
         // Uninstall finds it as ours, as it finds the `bash` line.

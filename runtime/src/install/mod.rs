@@ -41,6 +41,7 @@
 //!   that is a symlink is written at its target, the link staying a link.
 
 pub mod backups;
+pub mod coverage;
 mod detect;
 mod edit;
 mod error;
@@ -55,13 +56,14 @@ mod wiring;
 mod yaml;
 
 pub use crate::agents::Shape;
+pub use coverage::{Binary, Coverage};
 pub use detect::{
     detected, installed, installed_entries, installed_events, is_installed, project_root,
     switched_off, Entry, Env, Os, SYSTEM_ROOT_ENV,
 };
 pub use error::InstallError;
 pub use json::{is_ours, Doc as JsonDoc};
-pub use launcher::{command_line, NOT_INSTALLED, NOT_INSTALLED_WINDOWS};
+pub use launcher::{command_line, program, NOT_INSTALLED, NOT_INSTALLED_WINDOWS};
 pub use plan::{
     apply, change, change_with, plan, plan_with, status_messages, unified_diff, Action, Edit,
     FileChange, Request, Status,

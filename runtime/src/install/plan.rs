@@ -8,9 +8,10 @@ use std::path::{Path, PathBuf};
 use serde_json::{Map, Value};
 
 use super::backups::Slot;
+use super::coverage::Coverage;
 use super::detect::{file_is_ours, Env};
 use super::json;
-use super::launcher::{command_line, command_line_at, powershell_line};
+use super::launcher::{command_line, entry_lines};
 use super::targets;
 use super::text;
 use super::wiring::{self, Used};
@@ -44,14 +45,30 @@ pub struct Request<'a> {
     pub env: &'a Env,
     /// The `agenthooks` the entries call: the bare name `agenthooks` (found
     /// on `PATH` wherever the agent runs; for files a team commits) or an
-    /// absolute path (see [`command_line`]).
+    /// absolute path (see [`command_line`]); an entry that needs the engine
+    /// calls `agenthooks-engine` beside it ([`super::program`]).
     pub binary: &'a Path,
+    /// What the hooks of every scope select ([`Coverage::of`]): the native
+    /// matchers and binaries of the entries; `None`: not known (a file did
+    /// not load, or a system-wide entry), every entry a catch-all.
+    pub coverage: Option<&'a Coverage>,
     /// Per event, the `statusMessage`s of its `.agents/hooks.json` hooks,
     /// joined ([`status_messages`]), for an agent that shows one.
     pub status_messages: &'a std::collections::BTreeMap<crate::protocol::EventName, String>,
     /// The events the hooks use ([`Used::of`]): install registers those
     /// (and the session start, [`super::rows`]); uninstall ignores it.
     pub used: &'a Used,
+}
+
+impl Request<'_> {
+    /// What every entry of a file calls where entries are not split by
+    /// binary (scripts, plugins, TOML and YAML files).
+    pub(crate) fn program(&self) -> PathBuf {
+        super::launcher::program(
+            self.binary,
+            Coverage::binary_for_all(self.coverage, self.scope),
+        )
+    }
 }
 
 /// Per event, the distinct `statusMessage`s of `handlers`, in declaration
@@ -327,13 +344,19 @@ fn plan_json(
         Action::Install => {
             let wanted: Vec<(String, Value)> = wiring::rows(req.agent.table(), req.used)
                 .into_iter()
-                .map(|row| {
-                    let command = command_line_at(req.binary, req.agent, row.native, req.scope);
-                    let powershell = powershell_line(req.binary, req.agent, row.native, req.scope);
+                .flat_map(|row| {
                     let timeout = targets::native_timeout(req.agent, row.canonical);
                     let status = req.status_messages.get(&row.canonical).map(String::as_str);
-                    let entry = targets::entry(t, &command, &powershell, timeout, status);
-                    (row.native.to_string(), entry)
+                    Coverage::entries(req.coverage, req.agent, row, req.scope)
+                        .into_iter()
+                        .map(move |wired| {
+                            let (command, powershell) =
+                                entry_lines(req.binary, req.agent, row.native, req.scope, &wired);
+                            let matcher = wired.matcher.as_deref();
+                            let entry =
+                                targets::entry(t, &command, &powershell, timeout, status, matcher);
+                            (row.native.to_string(), entry)
+                        })
                 })
                 .collect();
             if wanted.is_empty() {
@@ -455,7 +478,7 @@ fn plan_scripts(
         Action::Install => wiring::rows(req.agent.table(), req.used)
             .into_iter()
             .map(|row| {
-                let command = command_line(req.binary, req.agent, row.native);
+                let command = command_line(&req.program(), req.agent, row.native);
                 (row.native, (spec.text)(&command, id))
             })
             .collect(),
@@ -524,7 +547,7 @@ fn plan_plugin(
     change.after = match req.action {
         Action::Install => {
             let events = wiring::rows(req.agent.table(), req.used);
-            Some((spec.text)(req.binary, &events).into_bytes())
+            Some((spec.text)(&req.program(), &events).into_bytes())
         }
         Action::Uninstall => None,
     };
@@ -762,6 +785,7 @@ mod tests {
             project_root: dir.path(),
             env: &env,
             binary: Path::new("agenthooks"),
+            coverage: None,
             status_messages: &Default::default(),
             used: &Used::Unknown,
         };

@@ -57,7 +57,7 @@ pub fn files(
         let command = command_line_at(binary, agent, row.native, Scope::Project);
         let powershell = powershell_line(binary, agent, row.native, Scope::Project);
         let timeout = native_timeout(agent, row.canonical);
-        let item = entry(spec, &command, &powershell, timeout, None);
+        let item = entry(spec, &command, &powershell, timeout, None, None);
         hooks.insert(row.native.to_string(), Value::Array(vec![item]));
     }
     let mut root: Map<String, Value> = root_keys(spec)

@@ -64,14 +64,16 @@ fn literal(value: &Literal) -> Value {
 
 /// Our entry under one event key, running `command` (or `powershell`, where
 /// the spec has a PowerShell field), with `timeout` (see [`native_timeout`])
-/// where the spec has a timeout field, and `status` where it has a status
-/// message field (left out when `None`).
+/// where the spec has a timeout field, `status` where it has a status
+/// message field (left out when `None`), and `matcher` in place of the
+/// shape's catch-all (`install::coverage`).
 pub(crate) fn entry(
     spec: &JsonSpec,
     command: &str,
     powershell: &str,
     timeout: Duration,
     status: Option<&str>,
+    matcher: Option<&str>,
 ) -> Value {
     let handler: Map<String, Value> = spec
         .handler
@@ -87,10 +89,13 @@ pub(crate) fn entry(
             Some(((*key).to_string(), value))
         })
         .collect();
-    match spec.shape {
-        Shape::Flat => Value::Object(handler),
-        Shape::Nested => json!({"matcher": "*", "hooks": [handler]}),
-        Shape::NestedMatching(matcher) => json!({"matcher": matcher, "hooks": [handler]}),
+    match (spec.shape, matcher) {
+        (Shape::Flat, _) => Value::Object(handler),
+        (Shape::Nested | Shape::NestedMatching(_), Some(m)) => {
+            json!({"matcher": m, "hooks": [handler]})
+        }
+        (Shape::Nested, None) => json!({"matcher": "*", "hooks": [handler]}),
+        (Shape::NestedMatching(all), None) => json!({"matcher": all, "hooks": [handler]}),
     }
 }
 
@@ -284,44 +289,51 @@ mod tests {
         let nested = |handler: Value| json!({"matcher": "*", "hooks": [handler]});
         let secs = nested(json!({"type": "command", "command": c, "timeout": 42}));
         for id in ["claude", "codex", "factory"] {
-            assert_eq!(entry(json_spec(id), c, ps, t, None), secs, "{id}");
+            assert_eq!(entry(json_spec(id), c, ps, t, None, None), secs, "{id}");
         }
         // Claude Code shows the hooks' status message; the others have no key for it.
         assert_eq!(
-            entry(json_spec("claude"), c, ps, t, Some("Checking the push")),
+            entry(
+                json_spec("claude"),
+                c,
+                ps,
+                t,
+                Some("Checking the push"),
+                None
+            ),
             nested(json!({"type": "command", "command": c, "timeout": 42,
                           "statusMessage": "Checking the push"}))
         );
-        assert_eq!(entry(json_spec("codex"), c, ps, t, Some("x")), secs);
+        assert_eq!(entry(json_spec("codex"), c, ps, t, Some("x"), None), secs);
         assert_eq!(
-            entry(json_spec("qwen"), c, ps, t, None),
+            entry(json_spec("qwen"), c, ps, t, None, None),
             nested(json!({"type": "command", "command": c, "timeout": 42_000}))
         );
         assert_eq!(
-            entry(json_spec("gemini"), c, ps, t, None),
+            entry(json_spec("gemini"), c, ps, t, None, None),
             nested(
                 json!({"name": "agenthooks", "type": "command", "command": c, "timeout": 42_000})
             )
         );
         assert_eq!(
-            entry(json_spec("copilot"), c, ps, t, None),
+            entry(json_spec("copilot"), c, ps, t, None, None),
             json!({"type": "command", "bash": c, "powershell": ps, "timeoutSec": 42})
         );
         assert_eq!(
-            entry(json_spec("cursor"), c, ps, t, None),
+            entry(json_spec("cursor"), c, ps, t, None, None),
             json!({"command": c, "timeout": 42})
         );
         assert_eq!(
-            entry(json_spec("windsurf"), c, ps, t, None),
+            entry(json_spec("windsurf"), c, ps, t, None, None),
             json!({"command": c, "show_output": false})
         );
         assert_eq!(
-            entry(json_spec("kiro"), c, ps, t, None),
+            entry(json_spec("kiro"), c, ps, t, None, None),
             json!({"command": c, "timeout_ms": 42_000})
         );
         // Equal maps in another order would pass `==`; the bytes must not move.
         assert_eq!(
-            entry(json_spec("gemini"), c, ps, t, None)["hooks"][0]
+            entry(json_spec("gemini"), c, ps, t, None, None)["hooks"][0]
                 .as_object()
                 .unwrap()
                 .keys()

@@ -64,7 +64,7 @@ pub(super) fn entries(
                         }
                         Field::Command => {
                             let line =
-                                command_line_at(req.binary, req.agent, row.native, req.scope);
+                                command_line_at(&req.program(), req.agent, row.native, req.scope);
                             Scalar::Str(if argv {
                                 format!("sh -c '{}'", line.replace('\'', r"'\''"))
                             } else {
@@ -72,7 +72,10 @@ pub(super) fn entries(
                             })
                         }
                         Field::PowerShellCommand => Scalar::Str(powershell_line(
-                            req.binary, req.agent, row.native, req.scope,
+                            &req.program(),
+                            req.agent,
+                            row.native,
+                            req.scope,
                         )),
                         Field::Timeout(unit) => {
                             let n = in_unit(native_timeout(req.agent, row.canonical), *unit);

@@ -15,6 +15,7 @@ use std::collections::BTreeSet;
 use std::fmt;
 use std::path::Path;
 
+use super::coverage::{self, Coverage, Found};
 use super::detect::file_is_ours;
 use super::{json, targets, Env};
 use crate::agents::{Agent, EventRow, Registration, Table};
@@ -60,14 +61,20 @@ pub fn rows(table: &Table, used: &Used) -> Vec<&'static EventRow> {
         .collect()
 }
 
-/// Events the hooks select that an agent with agenthooks installed is not
-/// wired for: what `check`, and `run` at a session's start, report.
+/// What the hooks select that an agent with agenthooks installed is not
+/// wired for, or wired for through the wrong binary: what `check`,
+/// `status` and `run` at a session's start report.
 #[derive(Clone)]
 pub struct Drift {
     /// The agent.
     pub agent: &'static dyn Agent,
-    /// The events, canonical, in [`EventName`] order.
-    pub missing: Vec<EventName>,
+    /// What the entries do not call: canonical events (`Stop`), or a tool
+    /// of one (`PreToolUse for Read`), in [`EventName`] order.
+    pub missing: Vec<String>,
+    /// Tools called through the other binary than their hooks need
+    /// (`PreToolUse for Bash through agenthooks, not agenthooks-engine`):
+    /// they run, more slowly.
+    pub binary: Vec<String>,
     /// The narrowest scope the agent has agenthooks' entries at (the one
     /// `install` must be run again for).
     pub scope: Scope,
@@ -75,47 +82,60 @@ pub struct Drift {
 
 impl fmt::Display for Drift {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        /// Events named before "and N more": the line stays short.
+        /// Items named before "and N more": the line stays short.
         const SHOWN: usize = 4;
-        let names: Vec<&str> = self
-            .missing
-            .iter()
-            .take(SHOWN)
-            .map(|e| e.as_str())
-            .collect();
-        let more = self.missing.len().saturating_sub(SHOWN);
-        let more = if more > 0 {
-            format!(" and {more} more")
-        } else {
-            String::new()
+        let list = |items: &[String]| {
+            let names: Vec<&str> = items.iter().take(SHOWN).map(String::as_str).collect();
+            let more = items.len().saturating_sub(SHOWN);
+            let more = if more > 0 {
+                format!(" and {more} more")
+            } else {
+                String::new()
+            };
+            format!("{}{more}", names.join(", "))
         };
         let flag = match self.scope {
             Scope::Project => "",
             Scope::User => " --user",
             Scope::Managed => " --system",
         };
+        let name = self.agent.display_name();
+        let mut said = Vec::new();
+        if !self.missing.is_empty() {
+            said.push(format!(
+                "hooks.json has hooks for {} that {name}'s agenthooks entries do not call, so they do not run there",
+                list(&self.missing)
+            ));
+        }
+        if !self.binary.is_empty() {
+            said.push(format!(
+                "{name}'s agenthooks entries call {} (they run, more slowly)",
+                list(&self.binary)
+            ));
+        }
         write!(
             f,
-            "hooks.json has hooks for {}{more} that {}'s agenthooks entries do not call, so they do not run there: run `agenthooks install {}{flag}`",
-            names.join(", "),
-            self.agent.display_name(),
+            "{}: run `agenthooks install {}{flag}`",
+            said.join("; "),
             self.agent.id()
         )
     }
 }
 
-/// The events `used` selects that `agent` is not wired for at any scope
+/// What `config`'s hooks select that `agent` is not wired for at any scope
 /// where agenthooks is installed for it (project at `project_root`, user,
-/// system-wide); `None` when there are none, when agenthooks is installed
-/// for the agent nowhere, or when `used` is [`Used::Unknown`]. Reads at most
+/// system-wide): events, and for the agents whose entries `install`
+/// narrows by tool ([`Coverage`]), tools, and tools wired to the wrong
+/// binary. `None` when there is nothing, when agenthooks is installed for
+/// the agent nowhere, or when a `hooks.json` did not load. Reads at most
 /// the agent's three native files, bounded.
 pub fn drift(
     agent: &'static dyn Agent,
-    used: &Used,
+    config: &Config,
     project_root: Option<&Path>,
     env: &Env,
 ) -> Option<Drift> {
-    let Used::Events(events) = used else {
+    let Used::Events(events) = Used::of(config) else {
         return None;
     };
     let table = agent.table();
@@ -129,7 +149,7 @@ pub fn drift(
     if needed.is_empty() {
         return None;
     }
-    let mut wired: BTreeSet<&str> = BTreeSet::new();
+    let mut found: Vec<Found> = Vec::new();
     let mut narrowest = None;
     for scope in [Scope::Managed, Scope::User, Scope::Project] {
         let root = match (scope, project_root) {
@@ -138,21 +158,41 @@ pub fn drift(
             _ => Path::new(""),
         };
         if let Some(natives) = wired_at(agent, scope, root, env) {
-            wired.extend(natives);
+            let mut here = coverage::found(agent, scope, root, env);
+            // Scripts, plugins and text files: one catch-all per event.
+            for native in natives {
+                if !here.iter().any(|f| f.native == native) {
+                    here.push(Found {
+                        native: native.to_string(),
+                        engine: false,
+                        user: scope == Scope::User,
+                        tools: None,
+                    });
+                }
+            }
+            found.extend(here);
             narrowest = Some(scope);
         }
     }
     let scope = narrowest?;
-    let missing: Vec<EventName> = needed
-        .iter()
-        .filter(|row| !wired.contains(row.native))
-        .map(|row| row.canonical)
-        .collect();
-    (!missing.is_empty()).then_some(Drift {
+    let mut drift = Drift {
         agent,
-        missing,
+        missing: Vec::new(),
+        binary: Vec::new(),
         scope,
-    })
+    };
+    let coverage = Coverage::of(config, Scope::Project);
+    for row in needed {
+        let here: Vec<&Found> = found.iter().filter(|f| f.native == row.native).collect();
+        if here.is_empty() {
+            drift.missing.push(row.canonical.as_str().to_string());
+            continue;
+        }
+        if let Some(c) = &coverage {
+            c.tool_drift(row.canonical, &here, &mut drift);
+        }
+    }
+    (!drift.missing.is_empty() || !drift.binary.is_empty()).then_some(drift)
 }
 
 /// The native events agenthooks' entries for `agent` cover at `scope`;
@@ -266,11 +306,15 @@ mod tests {
         let claude = agents::find("claude").unwrap();
         let drift = Drift {
             agent: claude,
-            missing: EventName::ALL.to_vec(),
+            missing: EventName::ALL
+                .iter()
+                .map(|e| e.as_str().to_string())
+                .collect(),
+            binary: vec!["PreToolUse for Bash through agenthooks, not agenthooks-engine".into()],
             scope: Scope::User,
         };
         let line = drift.to_string();
-        assert!(!line.contains('\n') && line.len() < 300, "{line}");
+        assert!(!line.contains('\n') && line.len() < 400, "{line}");
         assert!(
             line.ends_with("run `agenthooks install claude --user`"),
             "{line}"

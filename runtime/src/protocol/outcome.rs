@@ -92,6 +92,13 @@ pub enum Failure {
         /// The timeout that was exceeded.
         after: Duration,
     },
+    /// A prompt or agent hook's model did not answer within the hook's
+    /// timeout (the request was abandoned; nothing was killed).
+    #[error("the model did not answer within {}", secs_text(*after))]
+    ModelTimeout {
+        /// The timeout that was exceeded.
+        after: Duration,
+    },
     /// The command exited with a code other than 0 or 2.
     #[error("exited with code {code}{}", stderr_suffix(stderr))]
     ExitCode {
@@ -318,6 +325,7 @@ impl Failure {
         match self {
             Failure::Spawn { .. } => "spawn",
             Failure::Timeout { .. } => "timeout",
+            Failure::ModelTimeout { .. } => "model-timeout",
             Failure::ExitCode { .. } => "exit-code",
             Failure::Signal { .. } => "signal",
             Failure::BadOutput { .. } => "bad-output",
@@ -358,6 +366,19 @@ fn model_status_hint(status: u16) -> &'static str {
         404 => " (check `llm.baseUrl` and the model name)",
         429 => " (rate limited)",
         _ => "",
+    }
+}
+
+/// A duration as people write it: `2 s`, `1.5 s`, `250 ms`.
+fn secs_text(d: Duration) -> String {
+    if d < Duration::from_secs(1) {
+        return format!("{} ms", d.as_millis());
+    }
+    let tenths = (d.as_millis() + 50) / 100;
+    if tenths.is_multiple_of(10) {
+        format!("{} s", tenths / 10)
+    } else {
+        format!("{}.{} s", tenths / 10, tenths % 10)
     }
 }
 
@@ -442,6 +463,9 @@ mod tests {
             Failure::Timeout {
                 after: Duration::from_millis(1500),
             },
+            Failure::ModelTimeout {
+                after: Duration::from_secs(2),
+            },
             Failure::ExitCode {
                 code: 1,
                 stderr: "\n  oops\nmore".into(),
@@ -517,6 +541,21 @@ mod tests {
             }
             .to_string(),
             "timed out after 1.5s and was killed"
+        );
+        let model = |ms| Failure::ModelTimeout {
+            after: Duration::from_millis(ms),
+        };
+        assert_eq!(
+            model(2000).to_string(),
+            "the model did not answer within 2 s"
+        );
+        assert_eq!(
+            model(1450).to_string(),
+            "the model did not answer within 1.5 s"
+        );
+        assert_eq!(
+            model(250).to_string(),
+            "the model did not answer within 250 ms"
         );
     }
 

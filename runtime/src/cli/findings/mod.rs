@@ -287,7 +287,6 @@ fn component_reason(spec: &crate::config::WasmSpec, host: &WasmHost) -> Option<R
 /// Every agent with agenthooks' entries at some scope (project, user,
 /// system), with their native events and what keeps them from running.
 pub fn agents(root: &Path, env: &Env, config: &Config) -> Vec<AgentState> {
-    let used = install::Used::of(config);
     AGENTS
         .iter()
         .copied()
@@ -310,10 +309,10 @@ pub fn agents(root: &Path, env: &Env, config: &Config) -> Vec<AgentState> {
                         plugin,
                     }),
             );
-            reasons.extend(install::drift(agent, &used, Some(root), env).map(|d| {
+            reasons.extend(install::drift(agent, config, Some(root), env).map(|d| {
                 Reason::StaleWiring {
                     agent: agent.id(),
-                    missing: d.missing.iter().map(|e| e.as_str().to_string()).collect(),
+                    missing: d.missing.iter().chain(&d.binary).cloned().collect(),
                     flag: match d.scope {
                         Scope::Project => "",
                         Scope::User => " --user",
