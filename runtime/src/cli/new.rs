@@ -293,11 +293,11 @@ pub fn scaffold(dir: &Path, name: &str, sdk: &SdkSource) -> anyhow::Result<Vec<P
 }
 
 /// The Python helpers, as `sdk/python/agenthooks.py` (a test keeps every copy equal).
-pub const PYTHON_SDK: &str = include_str!("../../../sdk/python/agenthooks.py");
+pub const PYTHON_SDK: &str = include_str!("../../embedded/sdk/agenthooks.py");
 /// The JavaScript helpers, as `sdk/js/agenthooks.js` (a test keeps every copy equal).
-pub const JS_SDK: &str = include_str!("../../../sdk/js/agenthooks.js");
+pub const JS_SDK: &str = include_str!("../../embedded/sdk/agenthooks.js");
 /// The `hook` world the Python and JavaScript toolchains build against.
-const HOOK_WIT: &str = include_str!("../../../wit/hook.wit");
+const HOOK_WIT: &str = include_str!("../../embedded/wit/hook.wit");
 
 /// Events recorded from Claude Code, for the scaffold's native tests.
 const EVENTS: [(&str, &str); 2] = [

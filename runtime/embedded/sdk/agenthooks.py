@@ -1,0 +1,1 @@
+../../../sdk/python/agenthooks.py
