@@ -26,6 +26,17 @@
 //! a writer that opened the file just before the rename lands its line whole
 //! in `<path>.1`.
 //!
+//! The records form a hash chain: each carries `prev`, the SHA-256 of the
+//! line before it (`genesis` for the first line a log ever had), continued
+//! across rotation (the first line of a new file chains to the last of
+//! `<path>.1`). Reading the last line and appending happen under the lock,
+//! so concurrent agents chain one after the other. [`verify`] checks the
+//! chain (`agenthooks audit verify`): a record edited, removed or inserted
+//! breaks it at the next record. It proves that the lines were not changed
+//! one by one; someone who can rewrite the whole file can rewrite the whole
+//! chain, so the last hash must be kept elsewhere to anchor it (README,
+//! "Verifying the audit log").
+//!
 //! Why it never fails the answer: an audit log that blocks or errors would let
 //! a full disk or a bad path turn every tool call into a failure. The file is
 //! opened non-blocking (a FIFO at the path cannot hang `run`), only a regular
@@ -33,7 +44,7 @@
 //! error becomes one note on stderr; `run`'s answer and exit code stay the same.
 
 use std::fs::{File, OpenOptions};
-use std::io::{self, Write};
+use std::io::{self, Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 use std::sync::LazyLock;
 use std::time::{Duration, SystemTime};
@@ -41,6 +52,7 @@ use std::time::{Duration, SystemTime};
 use regex_lite::Regex;
 use serde::Serialize;
 use serde_json::Value;
+use sha2::{Digest, Sha256};
 
 use crate::config::{AuditConfig, Config, Scope};
 use crate::encoding::rfc3339;
@@ -61,6 +73,20 @@ pub const INPUT_MAX: usize = 16 * 1024;
 // Off Unix no lock is taken (see `lock`), so nothing reads it there.
 #[cfg_attr(not(unix), allow(dead_code))]
 pub const LOCK_WAIT: Duration = Duration::from_millis(200);
+
+/// The `prev` of the first record a log ever had.
+pub const GENESIS: &str = "genesis";
+
+/// The `prev` of a record written while another writer held the log's lock
+/// past [`LOCK_WAIT`]: it could not be chained, and [`verify`] says so.
+pub const UNCHAINED: &str = "unchained";
+
+/// The most bytes read back from the end of the log to find its last
+/// record (records are far smaller: the input is capped at [`INPUT_MAX`]).
+const TAIL_MAX: u64 = 1 << 20;
+
+/// The largest log file [`verify`] reads.
+const VERIFY_MAX: u64 = 1 << 30;
 
 /// What replaces a redacted value.
 pub const REDACTED: &str = "[redacted]";
@@ -111,8 +137,7 @@ impl AuditLog {
         Some(AuditLog::new(path, max).with_input(input))
     }
 
-    /// The file written.
-    #[cfg(test)]
+    /// The file written (`<path>`; the rotated one is [`AuditLog::rotated_path`]).
     pub fn path(&self) -> &Path {
         &self.path
     }
@@ -149,18 +174,47 @@ impl AuditLog {
         record
     }
 
-    /// Append one record. Never fails and never blocks: an error comes back
-    /// as a one-line note, like the pipeline's own notes (unprefixed).
+    /// Append one record, chained to the last one. Never fails and never
+    /// blocks: an error comes back as a one-line note, like the pipeline's
+    /// own notes (unprefixed).
     pub fn write(&self, record: &Record) -> Option<String> {
-        let mut line = match serde_json::to_vec(record) {
-            Ok(line) => line,
-            Err(e) => return Some(self.note(&e.to_string())),
-        };
-        line.push(b'\n');
-        match self.append(&line) {
+        match self.append_chained(record) {
             Ok(()) => None,
             Err(e) => Some(self.note(&e.to_string())),
         }
+    }
+
+    /// Under `<path>.lock`: `record` with `prev` the hash of the last line,
+    /// the log rotated if that line takes it past the cap, then appended.
+    fn append_chained(&self, record: &Record) -> io::Result<()> {
+        // A lock that cannot be taken (its file unwritable) leaves the record
+        // unchained, not unwritten.
+        let held = lock(&self.sibling(".lock")).unwrap_or(None);
+        let prev = match held {
+            Some(_) => self.last_hash()?.unwrap_or_else(|| GENESIS.to_string()),
+            None => UNCHAINED.to_string(),
+        };
+        let record = Record {
+            prev: Some(prev),
+            ..record.clone()
+        };
+        let mut line = serde_json::to_vec(&record).map_err(io::Error::other)?;
+        line.push(b'\n');
+        if held.is_some() {
+            self.rotate_held(line.len())?;
+        }
+        self.append(&line)
+    }
+
+    /// The hash of the log's last line: of `<path>`, or of `<path>.1` when
+    /// `<path>` is empty or absent (just rotated); `None` for a new log.
+    fn last_hash(&self) -> io::Result<Option<String>> {
+        for file in [self.path.clone(), self.rotated_path()] {
+            if let Some(line) = last_line(&file)? {
+                return Ok(Some(hash_line(&line)));
+            }
+        }
+        Ok(None)
     }
 
     fn note(&self, why: &str) -> String {
@@ -181,11 +235,17 @@ impl AuditLog {
     /// Rename the log to `<path>.1` if it is (still) over the cap, holding
     /// `<path>.lock`, so that of several writers crossing the cap at once
     /// only the first rotates.
+    #[cfg(test)]
     fn rotate(&self, extra: usize) -> io::Result<()> {
         let Some(_lock) = lock(&self.sibling(".lock"))? else {
             // Another writer holds the lock past LOCK_WAIT: it is rotating.
             return Ok(());
         };
+        self.rotate_held(extra)
+    }
+
+    /// [`AuditLog::rotate`], the lock held by the caller.
+    fn rotate_held(&self, extra: usize) -> io::Result<()> {
         if self.over_cap(extra) {
             std::fs::rename(&self.path, self.rotated_path())?;
         }
@@ -193,9 +253,6 @@ impl AuditLog {
     }
 
     fn append(&self, line: &[u8]) -> io::Result<()> {
-        if self.over_cap(line.len()) {
-            self.rotate(line.len())?;
-        }
         let mut file = open_nonblocking(&self.path)?;
         if !file.metadata()?.is_file() {
             return Err(io::Error::other("not a regular file"));
@@ -224,6 +281,111 @@ fn open_nonblocking(path: &Path) -> io::Result<File> {
         options.custom_flags(libc::O_NONBLOCK).mode(0o600);
     }
     options.open(path)
+}
+
+/// The last line of the log file `path` (without its newline); `None` when
+/// it is absent or empty. Read from its end, at most [`TAIL_MAX`] bytes,
+/// without blocking on a FIFO.
+fn last_line(path: &Path) -> io::Result<Option<Vec<u8>>> {
+    let mut options = OpenOptions::new();
+    options.read(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.custom_flags(libc::O_NONBLOCK);
+    }
+    let mut file = match options.open(path) {
+        Ok(file) => file,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(e),
+    };
+    let meta = file.metadata()?;
+    if !meta.is_file() {
+        return Err(io::Error::other("not a regular file"));
+    }
+    let window = meta.len().min(TAIL_MAX);
+    if window == 0 {
+        return Ok(None);
+    }
+    file.seek(SeekFrom::Start(meta.len() - window))?;
+    let mut tail = Vec::new();
+    file.take(window).read_to_end(&mut tail)?;
+    let body = tail.strip_suffix(b"\n").unwrap_or(&tail);
+    match body.iter().rposition(|b| *b == b'\n') {
+        Some(at) => Ok(Some(body[at + 1..].to_vec())),
+        None if window == meta.len() => Ok(Some(body.to_vec())),
+        None => Err(io::Error::other("its last record is longer than 1 MiB")),
+    }
+}
+
+/// The `prev` the record after `line` carries: `sha256:<hex>` of its bytes.
+pub fn hash_line(line: &[u8]) -> String {
+    format!("sha256:{:x}", Sha256::digest(line))
+}
+
+/// What [`verify`] found in an intact chain.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Verified {
+    /// The records checked.
+    pub records: usize,
+    /// The first record's `prev`: [`GENESIS`], or the hash of a record
+    /// before these files (rotated away).
+    pub starts_at: String,
+}
+
+/// Check the hash chain of `files`, read as one log in that order (the
+/// rotated `<path>.1` first). The error is one line naming the first record
+/// (`file:line`) where the chain breaks, and what that means.
+///
+/// # Errors
+/// A file that cannot be read, a line that is not a record, a record with
+/// no `prev` or one that is not the hash of the record before it.
+pub fn verify(files: &[PathBuf]) -> Result<Verified, String> {
+    let mut prev: Option<(String, usize, Vec<u8>)> = None;
+    let mut verified = Verified {
+        records: 0,
+        starts_at: String::new(),
+    };
+    for file in files {
+        let bytes = crate::fsread::read_bounded(file, VERIFY_MAX).map_err(|e| e.to_string())?;
+        let shown = file.display().to_string();
+        for (n, line) in bytes.split(|b| *b == b'\n').enumerate() {
+            // The split after the last newline (and no blank line is a record).
+            if line.is_empty() {
+                continue;
+            }
+            let at = format!("{shown}:{}", n + 1);
+            let record: Value = serde_json::from_slice(line)
+                .map_err(|_| format!("{at}: not a JSON record: the line was edited or cut"))?;
+            let Some(own) = record.get("prev").and_then(Value::as_str) else {
+                return Err(format!(
+                    "{at}: the record carries no `prev`: it was inserted, or written before the log was chained"
+                ));
+            };
+            if own == UNCHAINED {
+                return Err(format!(
+                    "{at}: the record was written unchained (another writer held the log's lock over {} ms); the chain cannot be checked past it",
+                    LOCK_WAIT.as_millis()
+                ));
+            }
+            match &prev {
+                None => verified.starts_at = own.to_string(),
+                Some((pfile, pline, pbytes)) => {
+                    if own != hash_line(pbytes) {
+                        return Err(format!(
+                            "{at}: the chain breaks here: its `prev` is not the hash of the record before it ({pfile}:{pline}); that record was edited, or records between the two were removed or inserted"
+                        ));
+                    }
+                }
+            }
+            verified.records += 1;
+            prev = Some((shown.clone(), n + 1, line.to_vec()));
+        }
+    }
+    if verified.records == 0 {
+        return Err("no records to check".to_string());
+    }
+    Ok(verified)
 }
 
 /// An exclusive `flock` on `path`, waited for at most [`LOCK_WAIT`]; `None`
@@ -316,6 +478,10 @@ pub struct Record {
     /// Whether `input` was cut at [`INPUT_MAX`].
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub input_truncated: bool,
+    /// The hash of the line before this one ([`hash_line`]), [`GENESIS`]
+    /// for a log's first: the chain [`verify`] checks. Set when written.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub prev: Option<String>,
 }
 
 /// A config file that could not be used, in an audit line.
@@ -443,6 +609,7 @@ impl Record {
             reason,
             input: None,
             input_truncated: false,
+            prev: None,
         }
     }
 }
@@ -832,7 +999,7 @@ mod tests {
     fn a_second_writer_past_the_cap_does_not_rotate_again() {
         let dir = tempfile::tempdir().unwrap();
         let record = Record::new(&event(), None, &[], &Answer::none());
-        let one = serde_json::to_vec(&record).unwrap().len() + 1;
+        let one = chained_len(&record) as usize;
         let log = AuditLog::new(dir.path().join("a.log"), Some(one as u64 * 2));
         for _ in 0..3 {
             assert_eq!(log.write(&record), None);
@@ -843,6 +1010,147 @@ mod tests {
         let count = |p: &Path| std::fs::read_to_string(p).unwrap().lines().count();
         assert_eq!(count(&log.rotated_path()), 2);
         assert_eq!(count(log.path()), 1);
+    }
+
+    /// The length of `record`'s line once chained (past a log's first).
+    fn chained_len(record: &Record) -> u64 {
+        let chained = Record {
+            prev: Some(hash_line(b"")),
+            ..record.clone()
+        };
+        serde_json::to_vec(&chained).unwrap().len() as u64 + 1
+    }
+
+    fn deny_record() -> Record {
+        Record::new(&event(), None, &[], &deny("no"))
+    }
+
+    /// A log of `n` records (deny, then no opinion), rotated past `cap`.
+    fn written(dir: &Path, n: usize, cap: Option<u64>) -> AuditLog {
+        let log = AuditLog::new(dir.join("audit.jsonl"), cap);
+        for i in 0..n {
+            let record = if i % 2 == 0 {
+                deny_record()
+            } else {
+                Record::new(&event(), None, &[], &Answer::none())
+            };
+            assert_eq!(log.write(&record), None);
+        }
+        log
+    }
+
+    #[test]
+    fn each_record_chains_to_the_one_before_and_verify_says_so() {
+        let dir = tempfile::tempdir().unwrap();
+        let log = written(dir.path(), 4, None);
+        let text = std::fs::read_to_string(log.path()).unwrap();
+        let lines: Vec<&str> = text.lines().collect();
+        let prev = |i: usize| -> String {
+            let v: Value = serde_json::from_str(lines[i]).unwrap();
+            v["prev"].as_str().unwrap().to_string()
+        };
+        assert_eq!(prev(0), GENESIS);
+        for i in 1..4 {
+            assert_eq!(prev(i), hash_line(lines[i - 1].as_bytes()));
+        }
+        let ok = verify(&[log.path().to_path_buf()]).unwrap();
+        assert_eq!((ok.records, ok.starts_at.as_str()), (4, GENESIS));
+    }
+
+    #[test]
+    fn the_chain_continues_across_rotation() {
+        let dir = tempfile::tempdir().unwrap();
+        let one = chained_len(&deny_record());
+        let log = written(dir.path(), 5, Some(one * 3));
+        assert!(log.rotated_path().is_file());
+        let first_now: Value = serde_json::from_str(
+            std::fs::read_to_string(log.path())
+                .unwrap()
+                .lines()
+                .next()
+                .unwrap(),
+        )
+        .unwrap();
+        let rotated = std::fs::read_to_string(log.rotated_path()).unwrap();
+        let last_rotated = rotated.lines().last().unwrap();
+        assert_eq!(first_now["prev"], hash_line(last_rotated.as_bytes()));
+        let ok = verify(&[log.rotated_path(), log.path().to_path_buf()]).unwrap();
+        assert_eq!(ok.records, 5);
+        // The current file alone continues a record it does not hold.
+        let alone = verify(&[log.path().to_path_buf()]).unwrap();
+        assert_eq!(alone.starts_at, hash_line(last_rotated.as_bytes()));
+    }
+
+    #[test]
+    fn an_edited_removed_or_inserted_record_breaks_the_chain_where_it_is() {
+        let dir = tempfile::tempdir().unwrap();
+        let log = written(dir.path(), 4, None);
+        let path = log.path().to_path_buf();
+        let text = std::fs::read_to_string(&path).unwrap();
+        let lines: Vec<String> = text.lines().map(str::to_string).collect();
+        let shown = path.display().to_string();
+        let check = |lines: &[String]| {
+            std::fs::write(&path, lines.join("\n") + "\n").unwrap();
+            verify(std::slice::from_ref(&path)).unwrap_err()
+        };
+        // A deny turned into an allow: the next record no longer chains.
+        let mut edited = lines.clone();
+        edited[2] = edited[2].replace("\"decision\":\"deny\"", "\"decision\":\"allow\"");
+        assert_ne!(edited[2], lines[2]);
+        let why = check(&edited);
+        assert!(
+            why.starts_with(&format!("{shown}:4: the chain breaks here")),
+            "{why}"
+        );
+        assert!(why.contains(&format!("({shown}:3)")), "{why}");
+        // A record removed.
+        let mut removed = lines.clone();
+        removed.remove(1);
+        let why = check(&removed);
+        assert!(
+            why.starts_with(&format!("{shown}:2: the chain breaks here")),
+            "{why}"
+        );
+        // A record inserted (a copy of the first, its own `prev` and all).
+        let mut inserted = lines.clone();
+        inserted.insert(1, lines[0].clone());
+        let why = check(&inserted);
+        assert!(
+            why.starts_with(&format!("{shown}:2: the chain breaks here")),
+            "{why}"
+        );
+        // One without `prev`, and a line that is no record.
+        let mut bare = lines.clone();
+        bare.insert(2, "{\"decision\":\"allow\"}".to_string());
+        assert!(check(&bare).starts_with(&format!("{shown}:3: the record carries no `prev`")));
+        let mut cut = lines.clone();
+        cut[1].truncate(20);
+        assert!(check(&cut).starts_with(&format!("{shown}:2: not a JSON record")));
+        // The untouched log verifies again.
+        std::fs::write(&path, &text).unwrap();
+        assert_eq!(verify(std::slice::from_ref(&path)).unwrap().records, 4);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn concurrent_writers_chain_one_after_the_other() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("audit.jsonl");
+        let writers: Vec<_> = (0..4)
+            .map(|_| {
+                let path = path.clone();
+                std::thread::spawn(move || {
+                    let log = AuditLog::new(path, None);
+                    for _ in 0..25 {
+                        assert_eq!(log.write(&deny_record()), None);
+                    }
+                })
+            })
+            .collect();
+        for w in writers {
+            w.join().unwrap();
+        }
+        assert_eq!(verify(&[path]).unwrap().records, 100);
     }
 
     #[test]
@@ -865,7 +1173,7 @@ mod tests {
     fn the_log_rotates_past_its_cap() {
         let dir = tempfile::tempdir().unwrap();
         let record = Record::new(&event(), None, &[], &Answer::none());
-        let one = serde_json::to_vec(&record).unwrap().len() as u64 + 1;
+        let one = chained_len(&record);
         let log = AuditLog::new(dir.path().join("a.log"), Some(one * 2));
         for _ in 0..3 {
             assert_eq!(log.write(&record), None);

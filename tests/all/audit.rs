@@ -401,3 +401,66 @@ fn a_failure_is_logged_by_kind() {
     assert_eq!(line["handlers"][1]["scope"], "project");
     assert_eq!(line.get("input"), None, "the input is opt-in");
 }
+
+#[test]
+fn audit_verify_checks_the_chain_and_names_the_record_that_was_changed() {
+    let tmp = tempfile::tempdir().unwrap();
+    let log = tmp.path().join("audit.jsonl");
+    let p = audited(
+        json!([command("echo 'no pushing' >&2; exit 2")]),
+        &log,
+        None,
+    );
+    for command in ["git push", "ls", "git push --force"] {
+        let ran = p.run(&p.bash(command));
+        assert_eq!(ran.code(), 0, "{}", ran.stderr());
+    }
+    let verify = |p: &TempProject| p.output(p.cmd(["audit", "verify"]), "");
+    let ran = verify(&p);
+    assert_eq!(ran.code(), 0, "{}", ran.stderr());
+    assert!(
+        ran.stdout()
+            .contains("3 records chained, intact, from the log's first record"),
+        "{}",
+        ran.stdout()
+    );
+    // The first deny turned into an allow: the chain breaks at the record
+    // after it, which names it.
+    let text = std::fs::read_to_string(&log).unwrap();
+    let mut lines: Vec<String> = text.lines().map(str::to_string).collect();
+    lines[0] = lines[0].replace("\"decision\":\"deny\"", "\"decision\":\"allow\"");
+    std::fs::write(&log, lines.join("\n") + "\n").unwrap();
+    let ran = verify(&p);
+    assert_eq!(ran.code(), 1, "{}", ran.stdout());
+    let shown = log.display().to_string();
+    assert!(
+        ran.stderr().contains(&format!(
+            "{shown}:2: the chain breaks here: its `prev` is not the hash of the record before it ({shown}:1)"
+        )),
+        "{}",
+        ran.stderr()
+    );
+    assert_eq!(ran.stderr().lines().count(), 1, "{}", ran.stderr());
+    // Files named: the rotated pair read as one log.
+    std::fs::write(&log, &text).unwrap();
+    let (older, newer) = text.split_at(text.find('\n').unwrap() + 1);
+    let rotated = tmp.path().join("audit.jsonl.1");
+    std::fs::write(&rotated, older).unwrap();
+    std::fs::write(&log, newer).unwrap();
+    let names = [rotated.to_str().unwrap(), log.to_str().unwrap()];
+    let ran = p.output(p.cmd([&["audit", "verify"][..], &names].concat()), "");
+    assert_eq!(ran.code(), 0, "{}", ran.stderr());
+    assert!(
+        ran.stdout().contains("3 records chained"),
+        "{}",
+        ran.stdout()
+    );
+    // The default finds the rotated file too.
+    let ran = verify(&p);
+    assert_eq!(ran.code(), 0, "{}", ran.stderr());
+    assert!(
+        ran.stdout().contains("3 records chained"),
+        "{}",
+        ran.stdout()
+    );
+}

@@ -18,6 +18,7 @@ pub mod add;
 pub mod agents;
 pub mod arrival;
 pub mod async_supervisor;
+pub mod audit;
 pub mod build;
 pub mod cache;
 pub mod check;
@@ -92,6 +93,8 @@ pub enum Cmd {
     Compile(compile::Args),
     /// Show the compile cache's entries against its budget; `cache clean` empties it.
     Cache(cache::Args),
+    /// Check the audit log's hash chain (`audit verify`): exit 1 naming the first record changed.
+    Audit(audit::Args),
     /// What each agent can do with a hook's answer, event by event.
     Agents(agents::Args),
     /// Add a vetted guard by name, or an `oci://` component, to `.agents/hooks.json` (`--list`).
@@ -183,6 +186,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Cmd::Check(args) => check::run(args),
         Cmd::Compile(args) => compile::run(args),
         Cmd::Cache(args) => cache::run(args),
+        Cmd::Audit(args) => audit::run(args),
         Cmd::Agents(args) => agents::run(args),
         Cmd::Add(args) => add::run(args),
         Cmd::New(args) => new::run(args),

@@ -232,10 +232,7 @@ impl Head {
             return None;
         }
         let agent = self.entry.agent;
-        let narrows = matches!(
-            &agent.install_spec().registration,
-            agents::Registration::Json(j) if j.tools != agents::ToolNames::None
-        );
+        let narrows = agents::tool_names(agent.install_spec()) != agents::ToolNames::None;
         let env = self.env.as_ref()?;
         let row = agent.table().by_canonical(self.event.name())?;
         if !narrows {

@@ -84,20 +84,18 @@ fn needs_engine(handler: &Handler) -> bool {
 }
 
 impl Coverage {
-    /// What the entries of a file at `scope` cover of `config`'s hooks:
-    /// every scope's for a project's file; the managed and user hooks for
-    /// the user's (it serves every project; a project's own hooks are its
-    /// own entries' to cover, and `drift` says when they are not). `None`
-    /// when a file did not load (its hooks cannot be listed) and for a
-    /// system-wide file (it runs hooks this machine cannot list): every
-    /// entry stays a catch-all.
+    /// What the entries of a file at `scope` cover: `config`'s hooks, every
+    /// scope `install` loaded (as `run` loads them; for the user's file run
+    /// in a project, that project's too, so a tool both files cover is
+    /// answered by the user's, see `head`). `None` when a file did not load
+    /// (its hooks cannot be listed) and for a system-wide file (it runs
+    /// hooks this machine cannot list): every entry stays a catch-all.
     pub fn of(config: &Config, scope: Scope) -> Option<Coverage> {
         if !config.broken.is_empty() || scope == Scope::Managed {
             return None;
         }
         let mut coverage = Coverage::default();
-        let served = |h: &&Handler| scope == Scope::Project || h.scope != Scope::Project;
-        for h in config.handlers.iter().filter(served) {
+        for h in &config.handlers {
             let engine = needs_engine(h);
             coverage.any_engine |= engine;
             coverage.by_event.entry(h.event).or_default().push(Claim {
@@ -155,7 +153,7 @@ impl Coverage {
                 Binary::Front
             })];
         }
-        let names = native_tool_names(agent);
+        let names = crate::agents::tool_names(agent.install_spec());
         let by_binary = if names == ToolNames::None || claims.is_empty() {
             None
         } else {
@@ -365,15 +363,6 @@ fn sh_words(text: &str) -> Vec<String> {
     }
     words.extend(word);
     words
-}
-
-/// How `agent`'s JSON file writes a tool matcher ([`ToolNames::None`]:
-/// it has none install may narrow).
-fn native_tool_names(agent: &dyn Agent) -> ToolNames {
-    match &agent.install_spec().registration {
-        crate::agents::Registration::Json(j) if j.shape.is_nested() => j.tools,
-        _ => ToolNames::None,
-    }
 }
 
 /// The entries for `claims` split by binary, in `names`; `None` when they
