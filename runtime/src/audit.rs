@@ -187,6 +187,11 @@ impl AuditLog {
     /// Under `<path>.lock`: `record` with `prev` the hash of the last line,
     /// the log rotated if that line takes it past the cap, then appended.
     fn append_chained(&self, record: &Record) -> io::Result<()> {
+        // A directory or a FIFO at the path is refused before anything (the
+        // lock file) is made beside it.
+        if std::fs::metadata(&self.path).is_ok_and(|meta| !meta.is_file()) {
+            return Err(io::Error::other("not a regular file"));
+        }
         // A lock that cannot be taken (its file unwritable) leaves the record
         // unchained, not unwritten.
         let held = lock(&self.sibling(".lock")).unwrap_or(None);
@@ -1192,9 +1197,13 @@ mod tests {
         let note = log.write(&record).expect("a note");
         assert!(note.contains("cannot write the audit log"), "{note}");
         assert!(!note.contains('\n'));
-        // A directory at the path is not written either.
-        let log = AuditLog::new(dir.path(), None);
+        // A directory at the path is not written either, and nothing is
+        // made beside it.
+        let at = dir.path().join("a-dir");
+        std::fs::create_dir(&at).unwrap();
+        let log = AuditLog::new(&at, None);
         assert!(log.write(&record).is_some());
+        assert!(!dir.path().join("a-dir.lock").exists());
     }
 
     #[cfg(unix)]
