@@ -28,8 +28,9 @@ cargo build --release --target wasm32-wasip2 --manifest-path tests/guests/Cargo.
     --target-dir target/guests
 export AGENTHOOKS_TEST_GUEST="$PWD/target/guests/wasm32-wasip2/release/deny.wasm"
 
-# A private, cached Wine prefix (its first start takes a while).
-export WINEPREFIX="${XDG_CACHE_HOME:-$HOME/.cache}/agenthooks/wine-prefix" WINEDEBUG=-all
+# A private, cached Wine prefix (its first start takes a while): the one
+# .ci/run names under the real cache, else under this home's.
+export WINEPREFIX="${WINEPREFIX:-${XDG_CACHE_HOME:-$HOME/.cache}/agenthooks/wine-prefix}" WINEDEBUG=-all
 mkdir -p "$(dirname "$WINEPREFIX")"
 wine cmd /c exit 0 >/dev/null 2>&1 || true
 # Rust's std (1.78+) imports ProcessPrng from bcryptprimitives.dll, which

@@ -162,6 +162,22 @@ pub fn read_bounded(path: &Path, cap: u64) -> Result<Vec<u8>, ReadError> {
     read_open(path, file, meta.len(), cap)
 }
 
+/// `path` with `.` and `..` resolved by name, without following links
+/// (for a path that may not exist).
+pub fn lexical(path: &Path) -> PathBuf {
+    let mut out = PathBuf::new();
+    for part in path.components() {
+        match part {
+            std::path::Component::ParentDir => {
+                out.pop();
+            }
+            std::path::Component::CurDir => {}
+            other => out.push(other),
+        }
+    }
+    out
+}
+
 /// [`read_bounded`], as UTF-8 text (invalid UTF-8 is an `InvalidData` error).
 pub fn read_bounded_string(path: &Path, cap: u64) -> Result<String, ReadError> {
     let bytes = read_bounded(path, cap)?;

@@ -125,23 +125,6 @@ pub fn find(name: &str) -> Option<&'static Guard> {
 mod tests {
     use super::*;
 
-    /// `path` with `.` and `..` taken out, without following links (a link
-    /// under `runtime/embedded/` stays inside the crate; `cargo package`
-    /// stores its target's bytes).
-    fn lexical(path: &std::path::Path) -> std::path::PathBuf {
-        let mut out = std::path::PathBuf::new();
-        for part in path.components() {
-            match part {
-                std::path::Component::ParentDir => {
-                    out.pop();
-                }
-                std::path::Component::CurDir => {}
-                other => out.push(other),
-            }
-        }
-        out
-    }
-
     /// The crate builds from its own directory, as crates.io gets it (`cargo
     /// install agenthooks`): every file a source embeds with `include_bytes!`
     /// or `include_str!` is under `runtime/`, in a folder `Cargo.toml`'s
@@ -174,7 +157,10 @@ mod tests {
                     let literal = &text[at..];
                     let start = literal.find('"').unwrap() + 1;
                     let end = start + literal[start..].find('"').unwrap();
-                    let embedded = lexical(&path.parent().unwrap().join(&literal[start..end]));
+                    // Not following links: one under `runtime/embedded/` stays inside
+                    // the crate (`cargo package` stores its target's bytes).
+                    let embedded =
+                        crate::fsread::lexical(&path.parent().unwrap().join(&literal[start..end]));
                     let rel = embedded.strip_prefix(root).unwrap_or_else(|_| {
                         panic!(
                             "{} embeds {}, outside the crate",

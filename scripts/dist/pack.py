@@ -43,14 +43,24 @@ def marked(data, word, name):
     """`data` with its one marker naming `word`."""
     if word not in WORDS:
         fail(f"{name}: unknown origin {word!r} (one of {', '.join(WORDS)})")
-    at = data.find(PREFIX)
-    if at < 0 or data.find(PREFIX, at + 1) >= 0:
-        fail(f"{name}: expected exactly one install marker, found {data.count(PREFIX)}")
-    start = at + len(PREFIX)
-    current = data[start:start + WORD].decode("ascii", "replace").strip()
-    if current not in WORDS:
-        fail(f"{name}: the marker holds {current!r}, not an origin: a binary of another version?")
+    # The prefix alone may be in the binary twice: the marker, and the
+    # literal the binary reads it with (a PE linker does not merge the two,
+    # as ELF's string merging does). The marker is the one a word follows.
+    found = [at for at in occurrences(data, PREFIX)
+             if data[at + len(PREFIX):at + len(PREFIX) + WORD].decode("ascii", "replace").strip() in WORDS]
+    if len(found) != 1:
+        fail(f"{name}: expected exactly one install marker, found {len(found)} "
+             f"(the prefix {data.count(PREFIX)} times)")
+    start = found[0] + len(PREFIX)
     return data[:start] + word.encode().ljust(WORD) + data[start + WORD:]
+
+
+def occurrences(data, needle):
+    """Where `needle` starts in `data`, each place."""
+    at = data.find(needle)
+    while at >= 0:
+        yield at
+        at = data.find(needle, at + 1)
 
 
 MACH_O = (b"\xcf\xfa\xed\xfe", b"\xfe\xed\xfa\xcf")

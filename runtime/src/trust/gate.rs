@@ -13,6 +13,7 @@ use super::TrustStore;
 use crate::config::{Grants, Handler, HandlerKind, Limits, Scope, DEFAULT_TIMEOUT};
 use crate::exec::Report;
 pub use crate::exec::Standing;
+use crate::fsread::lexical;
 use crate::protocol::{
     Answer, Behavior, Decision, Failure, HookSpecificOutput, Outcome, PermissionDecision, Skip,
 };
@@ -454,21 +455,6 @@ fn component_outside(
     let real = |p: &Path| std::fs::canonicalize(p).unwrap_or_else(|_| lexical(p));
     let inside = real(&spec.component).starts_with(real(root));
     (!inside).then(|| (spec.component.clone(), root.to_path_buf()))
-}
-
-/// `path` with `.` and `..` resolved by name (for a path that does not exist).
-fn lexical(path: &Path) -> PathBuf {
-    let mut out = PathBuf::new();
-    for part in path.components() {
-        match part {
-            std::path::Component::ParentDir => {
-                out.pop();
-            }
-            std::path::Component::CurDir => {}
-            other => out.push(other),
-        }
-    }
-    out
 }
 
 /// Skip the untrusted project hooks past the first [`UNTRUSTED_PER_EVENT`]
