@@ -276,6 +276,7 @@ impl Runtime {
             agent: known,
             system: false,
             user: false,
+            embedded: true,
             tools: None,
             verbose: self.inner.verbose,
         };

@@ -240,6 +240,39 @@ fn a_hook_reached_through_user_and_project_wiring_runs_once() {
     // Once per tool call, each time: the project's hook and the user's.
     assert_eq!(runs(&count), 2);
     assert_eq!(runs(&mine), 2);
+    // `fire` answers as the project's entry (it steps aside, saying why),
+    // and with `--user` as the user's (which runs them).
+    let fire = |extra: &[&str]| {
+        let args = [
+            &[
+                "fire",
+                "PreToolUse",
+                "--tool",
+                "Bash",
+                "--input",
+                r#"{"command":"ls"}"#,
+                "--json",
+            ][..],
+            extra,
+        ]
+        .concat();
+        let ran = p.output(p.cmd(args), "");
+        serde_json::from_str::<Value>(&ran.stdout())
+            .unwrap_or_else(|e| panic!("{e}: {}", ran.stderr()))
+    };
+    let project = fire(&[]);
+    let aside = project["steppedAside"]
+        .as_str()
+        .unwrap_or_default()
+        .to_string();
+    assert!(aside.contains("`fire --user` shows it"), "{project}");
+    let user = fire(&["--user"]);
+    assert_eq!(user["steppedAside"], Value::Null, "{user}");
+    assert_eq!(
+        user["answer"]["hookSpecificOutput"]["permissionDecision"], "deny",
+        "{user}"
+    );
+    assert_eq!(runs(&count), 3);
 }
 
 #[test]

@@ -59,6 +59,10 @@ pub struct Args {
     /// as its user or project entry.
     #[arg(long)]
     pub system: bool,
+    /// Answer as the agent's user-file entry does (`run --user`), not as
+    /// the project's (which steps aside for a user entry covering the tool).
+    #[arg(long, conflicts_with = "system")]
+    pub user: bool,
 }
 
 /// What an aggregated answer comes to, for `--expect`.
@@ -156,7 +160,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let entry = Entry {
         agent,
         system: args.system,
-        user: false,
+        user: args.user,
+        embedded: false,
         tools: None,
         verbose: false,
     };

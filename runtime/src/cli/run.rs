@@ -167,6 +167,7 @@ pub(crate) fn bridge_in(
         agent,
         system: args.system,
         user: args.user,
+        embedded: false,
         tools: args
             .tools
             .as_deref()

@@ -48,6 +48,9 @@ pub(crate) struct Entry {
     pub system: bool,
     /// Called from the agent's user file (`run --user`).
     pub user: bool,
+    /// Dispatched by a program embedding the library, from no agent's
+    /// file: no user entry answers in its place.
+    pub embedded: bool,
     /// The tools the entry answers for (`run --tools`); `None`: every tool.
     pub tools: Option<crate::config::Matcher>,
     /// Per-hook outcome lines among the notes (`run --verbose`).
@@ -228,7 +231,7 @@ impl Head {
     /// trust in some), so it is the one that answers. Only for the agents
     /// whose entries `install` narrows by tool (`install::coverage`).
     fn user_entry_covers(&self) -> Option<String> {
-        if self.entry.system || self.entry.user {
+        if self.entry.system || self.entry.user || self.entry.embedded {
             return None;
         }
         let agent = self.entry.agent;
@@ -247,7 +250,7 @@ impl Head {
             .any(|f| f.user && f.native == row.native && f.covers(tool));
         covered.then(|| {
             format!(
-                "the user's {} file has the agenthooks entry that runs this event; the project's entry steps aside",
+                "the user's {} file has the agenthooks entry that runs this event (`fire --user` shows it); the project's entry steps aside",
                 agent.display_name()
             )
         })
@@ -507,4 +510,54 @@ pub(crate) fn cwd_problem(event: &Event) -> Option<String> {
         "the event's `cwd` `{}` {what}",
         crate::protocol::one_line(&cwd.to_string_lossy())
     ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A head for a Claude Bash call entered as `entry` says, with the user's
+    /// file at `home` holding a `--user` entry that covers Bash.
+    fn aside(user: bool, embedded: bool, tools: Option<&str>) -> Option<String> {
+        let dir = tempfile::tempdir().unwrap();
+        let home = dir.path().join("home");
+        std::fs::create_dir_all(home.join(".claude")).unwrap();
+        std::fs::write(
+            home.join(".claude/settings.json"),
+            r#"{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command",
+                "command": "agenthooks run --agent claude --event PreToolUse --user --tools Bash"}]}]}}"#,
+        )
+        .unwrap();
+        let claude = agents::find("claude").unwrap();
+        let entry = Entry {
+            agent: claude,
+            system: false,
+            user,
+            embedded,
+            tools: tools.map(crate::install::coverage::tools_matcher),
+            verbose: false,
+        };
+        let payload = serde_json::json!({"hook_event_name": "PreToolUse", "session_id": "s",
+            "cwd": dir.path(), "tool_name": "Bash", "tool_input": {"command": "ls"}});
+        let mut head = Head::decode(entry, payload, None).unwrap();
+        head.env = Some(install::Env::with_home(&home).with_system_root(dir.path().join("system")));
+        head.step_aside()
+    }
+
+    #[test]
+    fn a_project_entry_steps_aside_for_a_user_entry_that_covers_the_tool() {
+        let why = aside(false, false, None).expect("steps aside");
+        assert!(why.contains("the user's Claude Code file"), "{why}");
+        // The user's own entry runs it; so does a program embedding the
+        // library, which no agent's file called.
+        assert_eq!(aside(true, false, None), None);
+        assert_eq!(aside(false, true, None), None);
+    }
+
+    #[test]
+    fn an_entry_steps_aside_for_a_tool_outside_its_tools() {
+        let why = aside(true, false, Some("Edit|Write")).expect("steps aside");
+        assert!(why.contains("answers for `Edit|Write` only"), "{why}");
+        assert_eq!(aside(true, false, Some("Bash")), None);
+    }
 }
