@@ -213,7 +213,7 @@ impl AuditLog {
 
     /// The hash of the log's last line: of `<path>`, or of `<path>.1` when
     /// `<path>` is empty or absent (just rotated); `None` for a new log.
-    fn last_hash(&self) -> io::Result<Option<String>> {
+    pub(crate) fn last_hash(&self) -> io::Result<Option<String>> {
         for file in [self.path.clone(), self.rotated_path()] {
             if let Some(line) = last_line(&file)? {
                 return Ok(Some(hash_line(&line)));
@@ -565,7 +565,7 @@ pub fn millis(d: Duration) -> u64 {
 }
 
 /// The decision an answer expresses, strongest first.
-fn decision_of(answer: &Answer) -> Option<&'static str> {
+pub(crate) fn decision_of(answer: &Answer) -> Option<&'static str> {
     if answer.stops() {
         return Some("stop");
     }

@@ -114,6 +114,22 @@ pub fn front_exe() -> std::io::Result<PathBuf> {
     Ok(exe)
 }
 
+/// The variable naming the engine binary to hand off to (tests).
+pub const ENGINE_VAR: &str = "AGENTHOOKS_ENGINE";
+
+/// Where the engine is: [`ENGINE_VAR`] when set, else beside this binary
+/// (this binary itself, when it is the engine).
+pub fn engine() -> PathBuf {
+    if let Some(path) = std::env::var_os(ENGINE_VAR).filter(|p| !p.is_empty()) {
+        return PathBuf::from(path);
+    }
+    let name = format!("{ENGINE_NAME}{}", std::env::consts::EXE_SUFFIX);
+    match std::env::current_exe() {
+        Ok(exe) => exe.with_file_name(name),
+        Err(_) => PathBuf::from(name),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -31,6 +31,7 @@ const LAYERS: &[(&str, &[&str])] = &[
             "suggest",
             "guards",
             "origin",
+            "trace",
         ],
     ),
     ("oci references and their cache", &["oci"]),
@@ -40,6 +41,7 @@ const LAYERS: &[(&str, &[&str])] = &[
     ("trust (the gate around exec)", &["trust"]),
     ("aggregate", &["aggregate"]),
     ("audit", &["audit"]),
+    ("telemetry: spans, their spool and export", &["telemetry"]),
     (
         "pipeline, install and import",
         &["pipeline", "install", "import"],

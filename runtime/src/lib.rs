@@ -100,6 +100,8 @@ mod runtime;
 pub mod select;
 #[cfg_attr(not(feature = "wasm"), allow(dead_code))]
 mod suggest;
+mod telemetry;
+mod trace;
 #[doc(hidden)]
 pub mod trust;
 

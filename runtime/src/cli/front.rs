@@ -31,7 +31,7 @@ use crate::head::Carried;
 use crate::protocol::{Answer, Event, Note, NoteKind};
 
 /// The variable naming the engine binary to hand off to (tests).
-pub const ENGINE_VAR: &str = "AGENTHOOKS_ENGINE";
+pub const ENGINE_VAR: &str = crate::dirs::ENGINE_VAR;
 
 /// The engine's file name.
 pub const ENGINE_NAME: &str = crate::dirs::ENGINE_NAME;
@@ -126,14 +126,7 @@ fn value_of(next: &OsStr) -> Option<String> {
 
 /// Where the engine is: [`ENGINE_VAR`] when set, else beside this binary.
 pub fn engine_path() -> PathBuf {
-    if let Some(path) = std::env::var_os(ENGINE_VAR).filter(|p| !p.is_empty()) {
-        return PathBuf::from(path);
-    }
-    let name = format!("{ENGINE_NAME}{}", std::env::consts::EXE_SUFFIX);
-    match std::env::current_exe() {
-        Ok(exe) => exe.with_file_name(name),
-        Err(_) => PathBuf::from(name),
-    }
+    crate::dirs::engine()
 }
 
 /// The one line saying the engine cannot be started, and the fix.

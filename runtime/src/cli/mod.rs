@@ -115,6 +115,9 @@ pub enum Cmd {
     /// Run one `async` command hook past `run`'s exit, until its timeout.
     #[command(name = "__async-supervisor", hide = true)]
     AsyncSupervisor(async_supervisor::Args),
+    /// Export the spans `run` spooled, after its answer (OTLP/HTTP).
+    #[command(name = "__otel-flush", hide = true)]
+    OtelFlush,
 }
 
 /// The exit code the configuration's own trouble calls for in `compile`,
@@ -196,6 +199,10 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Cmd::Lock(args) => oci::lock(args),
         Cmd::CompileWorker(args) => Ok(compile_worker::run(args)),
         Cmd::AsyncSupervisor(args) => Ok(async_supervisor::run(args)),
+        Cmd::OtelFlush => {
+            crate::telemetry::flush();
+            Ok(ExitCode::SUCCESS)
+        }
     }
 }
 

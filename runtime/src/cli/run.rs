@@ -26,6 +26,7 @@ use crate::agents::{self, Agent, Native};
 use crate::exec::Executors;
 use crate::head::{self, Carried, Entry, Head, Passage};
 use crate::protocol::{Event, Note, NoteKind};
+use crate::telemetry::{self, spool::SpanRecord};
 
 /// The largest input accepted on stdin. Real payloads are kilobytes; a
 /// transcript pasted into a prompt can reach megabytes.
@@ -70,8 +71,8 @@ pub(crate) fn engine() -> Carried {
 
 /// What [`bridge_in`] came to.
 pub(crate) enum Bridged {
-    /// The agent's answer.
-    Answered(Native),
+    /// The agent's answer, and the event's spans (telemetry on).
+    Answered(Native, Vec<SpanRecord>),
     /// The event needs what this process does not carry: nothing ran and
     /// nothing was recorded; the payload as read, for the process that does,
     /// and the event decoded from it (to answer with if that process
@@ -108,9 +109,13 @@ pub(crate) fn answer(
     let mut notes = Vec::new();
     let allow =
         agents::find(&args.agent).map_or_else(Native::default, |a| a.no_opinion(Vec::new()));
+    let mut spans = Vec::new();
     let native = allow_on_trouble(&mut notes, allow, |notes| {
         match bridge_in(args, io::stdin().lock(), carried)? {
-            Bridged::Answered(native) => Ok(native),
+            Bridged::Answered(native, traced) => {
+                spans = traced;
+                Ok(native)
+            }
             Bridged::HandOff(payload, event) => Ok(hand_off(
                 agents::named(&args.agent)?,
                 payload,
@@ -120,6 +125,11 @@ pub(crate) fn answer(
         }
     });
     emit(&native, &notes);
+    // Only now, the answer out: the spans go to the spool, and the engine
+    // exports them in a process of its own (`telemetry::flush`).
+    if !spans.is_empty() {
+        telemetry::after_answer(&spans, &crate::dirs::engine());
+    }
     // Agents speak in small codes (0, 1, 2); anything else cannot be
     // represented and is an encoder bug, which must not read as a block.
     ExitCode::from(u8::try_from(native.exit_code).unwrap_or(0))
@@ -180,7 +190,7 @@ pub(crate) fn bridge_in(
         audit: true,
     };
     Ok(match head::enter(head, carried, &options)? {
-        Passage::Answered(answered) => Bridged::Answered(answered.native),
+        Passage::Answered(answered) => Bridged::Answered(answered.native, answered.spans),
         Passage::HandOff(event) => Bridged::HandOff(bytes, event),
     })
 }

@@ -89,6 +89,30 @@ pub struct HooksFile {
     #[serde(default)]
     #[schemars(range(min = 1))]
     pub max_llm_calls: Option<usize>,
+    /// Where each event's trace goes, as OpenTelemetry spans over OTLP/HTTP
+    /// (honoured in the managed and user files only; the managed file's
+    /// wins). The `OTEL_EXPORTER_OTLP_*` variables, when set, win over it.
+    // No `default` here: it would put `"default": null` in the schema.
+    pub telemetry: Option<TelemetryEntry>,
+}
+
+/// `telemetry`: an OTLP/HTTP endpoint for each event's spans.
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct TelemetryEntry {
+    /// The collector's base URL (`http://127.0.0.1:4318`): spans go to
+    /// `{endpoint}/v1/traces`, `audit export` to `{endpoint}/v1/logs`.
+    pub endpoint: String,
+    /// `http/protobuf` (default) or `http/json`.
+    #[serde(default)]
+    pub protocol: Option<String>,
+    /// Headers sent with each export (an API key: never printed).
+    #[serde(default)]
+    pub headers: Option<std::collections::BTreeMap<String, String>>,
+    /// How long one export may take, in milliseconds (default 2000, at
+    /// most 5000).
+    #[serde(default)]
+    pub timeout_ms: Option<u64>,
 }
 
 /// `llm`: the model prompt hooks ask.

@@ -64,6 +64,24 @@ pub struct Config {
     /// managed policy's `allowedComponents` refused: their hooks were
     /// skipped with a warning, and `pull` and `lock` do not fetch them.
     pub refused_components: Vec<String>,
+    /// Where each event's spans are exported (`telemetry` in the managed or
+    /// user file); the `OTEL_*` variables may say otherwise.
+    #[doc(hidden)]
+    pub telemetry: Option<TelemetryConfig>,
+}
+
+/// An OTLP/HTTP endpoint from the managed or user file's `telemetry`
+/// (never a project's: a cloned repository must not choose where spans go).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TelemetryConfig {
+    /// The collector's base URL.
+    pub endpoint: String,
+    /// `http/protobuf` or `http/json` (as written; the exporter checks it).
+    pub protocol: Option<String>,
+    /// Headers sent with each export.
+    pub headers: Vec<(String, String)>,
+    /// How long one export may take.
+    pub timeout: Option<std::time::Duration>,
 }
 
 impl Config {
@@ -212,6 +230,8 @@ pub struct ManagedPolicy {
     pub sets_audit: bool,
     /// The managed file sets `llm`: the user file's is ignored.
     pub sets_llm: bool,
+    /// The managed file sets `telemetry`: the user file's is ignored.
+    pub sets_telemetry: bool,
     /// `allowLlmHooks: false`: no prompt hook of any scope runs.
     pub forbids_llm_hooks: bool,
     /// The managed file's top-level `onError`: the failure policy of every

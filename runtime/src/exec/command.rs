@@ -117,6 +117,15 @@ fn spawn(
         cmd.env("CLAUDE_PROJECT_DIR", project_dir);
     }
     plugin_env(&mut cmd, spec, handler, project_dir.as_deref());
+    // A traced event: the hook's own span is its parent (else the agent's
+    // `TRACEPARENT`, if any, is inherited unchanged).
+    if let Some(span) = &ctx.trace {
+        cmd.env(crate::trace::TRACEPARENT_VAR, span.traceparent());
+        match &span.state {
+            Some(state) => cmd.env(crate::trace::TRACESTATE_VAR, state),
+            None => cmd.env_remove(crate::trace::TRACESTATE_VAR),
+        };
+    }
     cmd.stdin(Stdio::piped());
     if spec.async_ {
         // Never read: a pipe nobody drains would block the hook, and an

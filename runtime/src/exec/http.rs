@@ -69,11 +69,11 @@ enum Reply {
 /// Never fails: every way the request can go wrong is a [`Failure`] in the
 /// report's outcome, and the report comes back within the handler's timeout
 /// (plus a fraction of a second).
-pub async fn run(spec: &HttpSpec, handler: &Handler, event: &Event, _ctx: &ExecContext) -> Report {
+pub async fn run(spec: &HttpSpec, handler: &Handler, event: &Event, ctx: &ExecContext) -> Report {
     let started = Instant::now();
     let mut report = Report::new(handler, "http");
     let body = event.to_json().to_string();
-    let headers: Vec<(String, String)> = spec
+    let mut headers: Vec<(String, String)> = spec
         .headers
         .iter()
         .map(|(name, value)| {
@@ -81,6 +81,11 @@ pub async fn run(spec: &HttpSpec, handler: &Handler, event: &Event, _ctx: &ExecC
             (name.clone(), value)
         })
         .collect();
+    // A traced event: the hook's own span is the request's parent.
+    if let Some(span) = &ctx.trace {
+        headers.push(("traceparent".into(), span.traceparent()));
+        headers.extend(span.state.clone().map(|s| ("tracestate".into(), s)));
+    }
     let url = spec.url.clone();
     let timeout = handler.timeout;
     let (tx, rx) = tokio::sync::oneshot::channel();

@@ -113,6 +113,22 @@ pub struct Report {
     #[doc(hidden)]
     /// What a prompt hook's model call came to (never its key).
     pub llm: Option<prompt::LlmCall>,
+    #[doc(hidden)]
+    /// The hook's own span, when the event is traced (telemetry on): its
+    /// id, which the hook was given as its parent, and when it started.
+    pub span: Option<HookSpan>,
+}
+
+/// A traced hook's span: the id it was handed as its parent (a command's
+/// `TRACEPARENT`, an http `traceparent` header, a wasm input's
+/// `traceparent`), and its start.
+#[doc(hidden)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct HookSpan {
+    /// The span id.
+    pub id: [u8; 8],
+    /// When the hook started.
+    pub started: std::time::SystemTime,
 }
 
 impl Report {
@@ -142,6 +158,7 @@ impl Report {
             file,
             standing: None,
             llm: None,
+            span: None,
         }
     }
 
@@ -257,6 +274,10 @@ pub struct ExecContext {
     /// The handler kinds this process runs: every kind by default.
     #[doc(hidden)]
     pub executors: Executors,
+    /// The trace the event is part of, when telemetry is on: the event's
+    /// span, which [`execute`] makes each hook's span the child of.
+    #[doc(hidden)]
+    pub trace: Option<crate::trace::TraceContext>,
 }
 
 /// Every kind runs, as an embedder expects.
@@ -293,6 +314,7 @@ impl ExecContext {
             agent_deadline: None,
             transcript_dir: None,
             executors,
+            trace: None,
         }
     }
 
@@ -435,8 +457,44 @@ pub async fn execute(handler: &Handler, event: &Event, ctx: &ExecContext) -> Rep
             once::Claim::Unknown(note) => once_note = Some(note),
         }
     }
-    let mut report = run_kind(handler, event, ctx).await;
+    let mut report = match &ctx.trace {
+        None => run_kind(handler, event, ctx).await,
+        Some(parent) => traced(handler, event, ctx, parent.child()).await,
+    };
     report.notes.extend(once_note);
+    report
+}
+
+/// Run one handler in a span of its own, the child of the event's: the
+/// hook is handed that span as its parent so that it continues the trace
+/// (a wasm hook finds it in its input, as `traceparent` and `tracestate`).
+async fn traced(
+    handler: &Handler,
+    event: &Event,
+    ctx: &ExecContext,
+    span: crate::trace::TraceContext,
+) -> Report {
+    let started = std::time::SystemTime::now();
+    let id = span.span_id;
+    let with_trace;
+    let event = if matches!(handler.kind, HandlerKind::Wasm(_)) {
+        let mut own = event.clone();
+        let input = own.input_mut();
+        input.insert("traceparent".into(), span.traceparent().into());
+        if let Some(state) = &span.state {
+            input.insert("tracestate".into(), state.clone().into());
+        }
+        with_trace = own;
+        &with_trace
+    } else {
+        event
+    };
+    let ctx = ExecContext {
+        trace: Some(span),
+        ..ctx.clone()
+    };
+    let mut report = run_kind(handler, event, &ctx).await;
+    report.span = Some(HookSpan { id, started });
     report
 }
 

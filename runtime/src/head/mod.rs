@@ -38,6 +38,7 @@ use crate::install;
 use crate::pipeline::{self, Dispatched, Tail};
 use crate::protocol::{Event, Note, NoteKind, Source};
 use crate::select::select;
+use crate::telemetry::{self, spool::SpanRecord, EventTrace};
 
 /// How an event entered: the agent and the entry's flags.
 #[derive(Clone)]
@@ -94,6 +95,9 @@ pub(crate) struct Answered {
     pub once: Vec<String>,
     /// Why this entry stepped aside, when it did (another entry answers).
     pub aside: Option<String>,
+    /// The event's spans, when telemetry is on: `run` spools them after
+    /// the answer is written.
+    pub spans: Vec<SpanRecord>,
 }
 
 /// An event on its way through the head.
@@ -106,6 +110,10 @@ pub(crate) struct Head {
     env: Option<install::Env>,
     notes: Vec<Note>,
     stale_wiring: Option<String>,
+    /// When the event came in (its span's start).
+    started: std::time::SystemTime,
+    /// Its trace, when telemetry is on ([`Head::trace`]).
+    trace: Option<EventTrace>,
 }
 
 impl Head {
@@ -145,6 +153,8 @@ impl Head {
             env: install::Env::from_process().ok(),
             notes,
             stale_wiring: None,
+            started: std::time::SystemTime::now(),
+            trace: None,
         }
     }
 
@@ -270,6 +280,12 @@ impl Head {
         })
     }
 
+    /// After loading: the event's trace, when telemetry is on for
+    /// `config` (a few variable reads when it is off).
+    pub fn trace(&mut self, config: &Config) {
+        self.trace = telemetry::start(config, self.started);
+    }
+
     /// Step 3: at a session's start (the one event `install` always
     /// registers), one note when `hooks.json` uses an event the agent's
     /// entries do not call ([`install::drift`]); said in the agent's window
@@ -317,6 +333,7 @@ impl Head {
             agent_deadline: Some(self.deadline),
             budgets: config.budgets,
             llm: config.llm.clone(),
+            trace: self.trace.as_ref().map(|t| t.span.clone()),
             ..ExecContext::carrying(executors)
         }
     }
@@ -340,6 +357,25 @@ impl Head {
         let mut done = pipeline::finish(&self.event, &tail, done);
         let mut notes = std::mem::take(&mut self.notes);
         notes.append(&mut done.notes);
+        let spans = match &self.trace {
+            Some(trace) => {
+                let spool = telemetry::spool::Spool::open();
+                notes.extend(
+                    spool
+                        .as_ref()
+                        .and_then(|s| telemetry::trouble(&self.event, s, None)),
+                );
+                let log = tail.audit_log();
+                telemetry::spans(
+                    trace,
+                    &self.event,
+                    &done.reports,
+                    &done.answer,
+                    log.as_ref(),
+                )
+            }
+            None => Vec::new(),
+        };
         let mut once = Vec::new();
         if let Some(arrival) = arrival {
             let arrived = Arrived {
@@ -376,6 +412,7 @@ impl Head {
             native,
             once,
             aside: None,
+            spans,
         }
     }
 
@@ -396,6 +433,7 @@ impl Head {
             root: self.root,
             once: Vec::new(),
             aside: Some(why),
+            spans: Vec::new(),
         }
     }
 }
@@ -426,6 +464,7 @@ pub(crate) fn enter(
         return Ok(Passage::HandOff(Box::new(head.event)));
     }
     let config = head.load();
+    head.trace(&config);
     head.drift(&config);
     let selected = head.select(&config);
     if !carried.executors.runs_all(&selected) {

@@ -90,6 +90,8 @@ pub enum NoteKind {
     NoEvent,
     /// A reason or context longer than the agent takes was cut (`cut`).
     Cut,
+    /// Spans could not be exported, or were dropped (`telemetry`).
+    Telemetry,
 }
 
 impl NoteKind {
@@ -117,6 +119,7 @@ impl NoteKind {
             NoteKind::OtherField => "other-field",
             NoteKind::NoEvent => "no-event",
             NoteKind::Cut => "cut",
+            NoteKind::Telemetry => "telemetry",
         }
     }
 }

@@ -80,6 +80,14 @@ pub fn unknown_keys(file: &Value) -> Vec<Unknown> {
     if let Some(Value::Object(llm)) = top.get("llm") {
         extra_keys(llm, fields_of::<LlmEntry>(), "llm", &mut found);
     }
+    if let Some(Value::Object(telemetry)) = top.get("telemetry") {
+        extra_keys(
+            telemetry,
+            fields_of::<TelemetryEntry>(),
+            "telemetry",
+            &mut found,
+        );
+    }
     let Some(Value::Object(events)) = top.get("hooks") else {
         return found;
     };

@@ -10,7 +10,9 @@ use super::expand::resolve_path;
 use super::Ctx;
 use crate::config::hooks_json::HooksFile;
 use crate::config::warning::WarningKind;
-use crate::config::{AuditConfig, Config, Grants, ManagedPolicy, OnError, Scope, WasmSpec};
+use crate::config::{
+    AuditConfig, Config, Grants, ManagedPolicy, OnError, Scope, TelemetryConfig, WasmSpec,
+};
 
 impl Ctx<'_> {
     /// A managed file that cannot be used still exists: it fails closed,
@@ -49,9 +51,9 @@ impl Ctx<'_> {
     }
 }
 
-/// `audit`, `onConfigError` and `eventMemoryMiB`: the managed or user
-/// file's (a cloned repository must not turn off the audit log, keep a
-/// broken file open or raise a budget).
+/// `audit`, `telemetry`, `onConfigError` and `eventMemoryMiB`: the managed
+/// or user file's (a cloned repository must not turn off the audit log,
+/// send spans where it likes, keep a broken file open or raise a budget).
 pub(super) fn user_keys(ctx: &Ctx<'_>, config: &mut Config, parsed: &HooksFile) {
     if let Some(audit) = &parsed.audit {
         if ctx.only_managed_or_user(config, "audit", managed_sets(config, |m| m.sets_audit)) {
@@ -69,6 +71,24 @@ pub(super) fn user_keys(ctx: &Ctx<'_>, config: &mut Config, parsed: &HooksFile) 
         if ctx.only_managed_or_user(config, "onConfigError", managed_set) {
             config.on_config_error = policy;
             set_by_managed(ctx, config, |m| m.sets_on_config_error = true);
+        }
+    }
+
+    if let Some(entry) = &parsed.telemetry {
+        let managed_set = managed_sets(config, |m| m.sets_telemetry);
+        if ctx.only_managed_or_user(config, "telemetry", managed_set) {
+            config.telemetry = Some(TelemetryConfig {
+                endpoint: entry.endpoint.clone(),
+                protocol: entry.protocol.clone(),
+                headers: entry
+                    .headers
+                    .clone()
+                    .unwrap_or_default()
+                    .into_iter()
+                    .collect(),
+                timeout: entry.timeout_ms.map(std::time::Duration::from_millis),
+            });
+            set_by_managed(ctx, config, |m| m.sets_telemetry = true);
         }
     }
 
