@@ -43,6 +43,8 @@ mod spine;
 mod split;
 mod status;
 mod system;
+#[cfg(unix)]
+mod telemetry;
 mod transcript;
 mod trust;
 mod util;

@@ -299,6 +299,15 @@ impl TempProject {
             .env_remove("GEMINI_CLI_SYSTEM_SETTINGS_PATH")
             .env_remove("QWEN_CODE_SYSTEM_SETTINGS_PATH")
             .env_remove("SEMA_ROOT")
+            // No trace or OpenTelemetry export of the machine's.
+            .env_remove("TRACEPARENT")
+            .env_remove("TRACESTATE")
+            .env_remove("OTEL_EXPORTER_OTLP_ENDPOINT")
+            .env_remove("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT")
+            .env_remove("OTEL_EXPORTER_OTLP_LOGS_ENDPOINT")
+            .env_remove("OTEL_EXPORTER_OTLP_PROTOCOL")
+            .env_remove("OTEL_EXPORTER_OTLP_HEADERS")
+            .env_remove("OTEL_SDK_DISABLED")
             .env("NO_COLOR", "1");
         cmd
     }
