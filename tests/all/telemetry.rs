@@ -389,7 +389,7 @@ fn a_hung_endpoint_does_not_hold_the_answer() {
     // The process ended with its whole answer written...
     assert_eq!(ran.code(), 0, "{}", ran.stderr());
     assert_eq!(
-        ran.decided()["permissionDecision"],
+        ran.json()["hookSpecificOutput"]["permissionDecision"],
         "deny",
         "{}",
         ran.stdout()
