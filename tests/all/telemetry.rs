@@ -385,7 +385,10 @@ fn a_hung_endpoint_does_not_hold_the_answer() {
     let p = TempProject::new();
     p.counting_deny("Bash", "no shell");
     let receiver = Receiver::start(true);
-    let ran = run(&p, &p.bash("rm -rf /"), &receiver.base, &[]);
+    // The exporter's longest wait (its cap), so that the export is surely
+    // still waiting when the test looks.
+    let slow = [("OTEL_EXPORTER_OTLP_TIMEOUT", "60000")];
+    let ran = run(&p, &p.bash("rm -rf /"), &receiver.base, &slow);
     // The process ended with its whole answer written...
     assert_eq!(ran.code(), 0, "{}", ran.stderr());
     assert_eq!(
@@ -394,8 +397,8 @@ fn a_hung_endpoint_does_not_hold_the_answer() {
         "{}",
         ran.stdout()
     );
-    // ...while the export it left behind is still waiting on the endpoint,
-    // which never answers: the answer did not wait for it.
+    // ...while the export it left behind waits on the endpoint, which
+    // never answers: the flusher holds its lock, the spans sent.
     assert!(
         util::eventually(Duration::from_secs(20), || !receiver.spans().is_empty()),
         "the flusher never sent the spans"
@@ -404,6 +407,17 @@ fn a_hung_endpoint_does_not_hold_the_answer() {
         .spans()
         .iter()
         .any(|s| s.name == "agenthooks PreToolUse"));
+    assert!(spool(&p).join("flush.lock").is_file(), "the export ended");
+    // When it gives up, the spans go back to the spool for the next event.
+    assert!(
+        util::eventually(Duration::from_secs(20), || {
+            std::fs::read_to_string(spool(&p).join("spans.jsonl"))
+                .is_ok_and(|t| t.contains("agenthooks PreToolUse"))
+        }),
+        "the spans were not kept"
+    );
+    let error = std::fs::read_to_string(spool(&p).join("last-error")).unwrap();
+    assert!(error.contains("did not answer within 5000 ms"), "{error}");
 }
 
 #[test]

@@ -294,11 +294,12 @@ pub fn flush() {
         for (i, batch) in spans.chunks(BATCH).enumerate() {
             let request = otlp::traces_request(batch, &resource);
             if let Err(why) = otlp::post(&settings, &request, settings::MAX_TIMEOUT) {
-                spool.put_back(&spans[i * BATCH..]);
+                // The failure first: whoever finds the spans back finds why.
                 spool.set_last_error(Some(&LastError {
                     endpoint: settings::shown(&settings.url),
                     why,
                 }));
+                spool.put_back(&spans[i * BATCH..]);
                 return;
             }
         }
