@@ -1,0 +1,131 @@
+#!/usr/bin/env python3
+"""What tracing costs an event: `agenthooks run` (the front, and the engine)
+with no OTLP endpoint against the same with an endpoint that accepts
+connections and never answers (the worst an export can do). Paired: the
+two run in alternation, round after round, so drift in the machine's load
+hits both alike. Prints each row's median and p10-p90 and the ratio of the
+medians, hung / off (the goal: at most 1.05).
+
+    benches/telemetry.py [--bin-dir DIR] [--runs N] [--warmup N]
+
+DIR holds `agenthooks` and `agenthooks-engine` (default: target/release,
+built first with `cargo build --release -p agenthooks --bins`). The event
+is a Claude PreToolUse that selects one user command hook (`true`), so the
+pipeline runs and a hook span is recorded. The hung endpoint is a socket on
+127.0.0.1 that accepts and never answers. Run it on an idle machine.
+"""
+
+import argparse
+import json
+import os
+import shutil
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+
+
+def hung_endpoint():
+    """A socket that accepts every connection and never answers."""
+    server = socket.socket()
+    server.bind(("127.0.0.1", 0))
+    server.listen(128)
+    held = []
+
+    def accept():
+        while True:
+            try:
+                conn, _ = server.accept()
+            except OSError:
+                return
+            held.append(conn)
+
+    threading.Thread(target=accept, daemon=True).start()
+    return "http://127.0.0.1:%d" % server.getsockname()[1], server
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--bin-dir")
+    ap.add_argument("--runs", type=int, default=200)
+    ap.add_argument("--warmup", type=int, default=20)
+    args = ap.parse_args()
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    bin_dir = args.bin_dir
+    if not bin_dir:
+        subprocess.run(
+            ["cargo", "build", "--quiet", "--release", "-p", "agenthooks", "--bins"],
+            cwd=root, check=True)
+        target = os.environ.get("CARGO_TARGET_DIR", os.path.join(root, "target"))
+        bin_dir = os.path.join(target, "release")
+    front = os.path.join(bin_dir, "agenthooks")
+    engine = os.path.join(bin_dir, "agenthooks-engine")
+
+    tmp = tempfile.mkdtemp(prefix="agenthooks-telemetry-bench-")
+    home, project = os.path.join(tmp, "home"), os.path.join(tmp, "project")
+    for d in (os.path.join(home, ".agents"), os.path.join(project, ".git")):
+        os.makedirs(d)
+    with open(os.path.join(home, ".agents", "hooks.json"), "w") as f:
+        json.dump({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
+            {"type": "command", "command": "true"}]}]}}, f)
+    payload = json.dumps({
+        "session_id": "bench", "cwd": project, "hook_event_name": "PreToolUse",
+        "tool_name": "Bash", "tool_input": {"command": "ls"}, "tool_use_id": "t"}).encode()
+    base = {k: v for k, v in os.environ.items()
+            if not k.startswith("OTEL_") and k not in ("TRACEPARENT", "TRACESTATE")}
+    base.update(HOME=home, XDG_STATE_HOME=os.path.join(home, ".state"),
+                XDG_CACHE_HOME=os.path.join(home, ".cache"),
+                XDG_CONFIG_HOME=os.path.join(home, ".config"),
+                XDG_DATA_HOME=os.path.join(home, ".data"),
+                AGENTHOOKS_MANAGED_CONFIG=os.path.join(tmp, "none.json"),
+                AGENTHOOKS_SYSTEM_ROOT=os.path.join(tmp, "system"),
+                AGENTHOOKS_ENGINE=engine)
+    url, server = hung_endpoint()
+    hung = dict(base, OTEL_EXPORTER_OTLP_ENDPOINT=url,
+                TRACEPARENT="00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01")
+
+    def once(exe, env):
+        start = time.perf_counter()
+        done = subprocess.run([exe, "run", "--agent", "claude"], input=payload, env=env,
+                              cwd=project, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        took = time.perf_counter() - start
+        if done.returncode != 0:
+            sys.exit("run failed: %s" % done.stderr.decode(errors="replace"))
+        return took
+
+    rows = []
+    for name, exe in (("front", front), ("engine", engine)):
+        times = {"off": [], "hung": []}
+        for i in range(args.warmup + args.runs):
+            pair = [("off", base), ("hung", hung)]
+            if i % 2:
+                pair.reverse()
+            for label, env in pair:
+                took = once(exe, env)
+                if i >= args.warmup:
+                    times[label].append(took)
+        rows.append((name, times))
+
+    spool = os.path.join(home, ".state", "agenthooks", "telemetry")
+    print("| binary | endpoint | median ms | p10-p90 ms | hung / off |")
+    print("|---|---|---|---|---|")
+    for name, times in rows:
+        med = {k: statistics.median(v) for k, v in times.items()}
+        for label in ("off", "hung"):
+            qs = statistics.quantiles(times[label], n=10)
+            ratio = "%.3f" % (med["hung"] / med["off"]) if label == "hung" else ""
+            print("| %s | %s | %.2f | %.2f-%.2f | %s |" % (
+                name, "none" if label == "off" else "hung", med[label] * 1e3,
+                qs[0] * 1e3, qs[-1] * 1e3, ratio))
+    print("load average after: %s" % " ".join("%.2f" % x for x in os.getloadavg()))
+    print("spool after: %d bytes" % (os.path.getsize(os.path.join(spool, "spans.jsonl"))
+                                     if os.path.exists(os.path.join(spool, "spans.jsonl")) else 0))
+    server.close()
+    shutil.rmtree(tmp, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
