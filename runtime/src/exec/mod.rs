@@ -478,13 +478,7 @@ async fn traced(
     let id = span.span_id;
     let with_trace;
     let event = if matches!(handler.kind, HandlerKind::Wasm(_)) {
-        let mut own = event.clone();
-        let input = own.input_mut();
-        input.insert("traceparent".into(), span.traceparent().into());
-        if let Some(state) = &span.state {
-            input.insert("tracestate".into(), state.clone().into());
-        }
-        with_trace = own;
+        with_trace = with_trace_input(event, &span);
         &with_trace
     } else {
         event
@@ -496,6 +490,19 @@ async fn traced(
     let mut report = run_kind(handler, event, &ctx).await;
     report.span = Some(HookSpan { id, started });
     report
+}
+
+/// `event` with `span`'s W3C context in its input (`traceparent`, and
+/// `tracestate` when there is one): how a wasm hook, whose WIT record has
+/// no field for it, is handed the trace.
+fn with_trace_input(event: &Event, span: &crate::trace::TraceContext) -> Event {
+    let mut own = event.clone();
+    let input = own.input_mut();
+    input.insert("traceparent".into(), span.traceparent().into());
+    if let Some(state) = &span.state {
+        input.insert("tracestate".into(), state.clone().into());
+    }
+    own
 }
 
 /// The name of a handler's type, as reports and notes give it.
@@ -666,6 +673,23 @@ mod tests {
         assert!(Executors::all().runs_all(&refs));
         // Embedders get every kind by default.
         assert!(ExecContext::default().executors.runs_all(&refs));
+    }
+
+    #[test]
+    fn a_wasm_hook_finds_its_span_in_its_input() {
+        let (_tmp, _, event) = handlers();
+        let span = crate::trace::TraceContext::parse(
+            "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01",
+            Some("k=v"),
+        )
+        .unwrap();
+        let traced = with_trace_input(&event, &span);
+        assert_eq!(
+            traced.input()["traceparent"],
+            "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01"
+        );
+        assert_eq!(traced.input()["tracestate"], "k=v");
+        assert_eq!(traced.tool_name(), event.tool_name());
     }
 
     #[test]

@@ -265,8 +265,13 @@ pub fn after_answer(spans: &[SpanRecord], flusher: &Path) {
 /// The most spans one request carries.
 const BATCH: usize = 512;
 
-/// The flusher (`__otel-flush`): export what the spool holds, a few rounds
-/// while events keep adding to it, under the spool's lock. A failure puts
+/// How long a flusher goes on sending: with one last request's
+/// [`settings::MAX_TIMEOUT`], it ends before its lock goes stale.
+const FLUSH_FOR: std::time::Duration = std::time::Duration::from_secs(15);
+
+/// The flusher (`__otel-flush`): export what the spool holds, again while
+/// events keep adding to it (for [`FLUSH_FOR`] at most), under the spool's
+/// lock. A failure puts
 /// the spans back and is recorded for the next event's note.
 pub fn flush() {
     let Some(spool) = Spool::open() else {
@@ -286,12 +291,19 @@ pub fn flush() {
         return;
     };
     let resource = settings::resource();
-    for _ in 0..4 {
+    // Well within the lock's staleness, so no second flusher takes over.
+    let deadline = std::time::Instant::now() + FLUSH_FOR;
+    while std::time::Instant::now() < deadline {
         let spans = spool.take();
         if spans.is_empty() {
             return;
         }
         for (i, batch) in spans.chunks(BATCH).enumerate() {
+            if std::time::Instant::now() >= deadline {
+                // Time is up: the rest waits for the next flusher.
+                spool.put_back(&spans[i * BATCH..]);
+                return;
+            }
             let request = otlp::traces_request(batch, &resource);
             if let Err(why) = otlp::post(&settings, &request, settings::MAX_TIMEOUT) {
                 // The failure first: whoever finds the spans back finds why.

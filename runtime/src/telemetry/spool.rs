@@ -20,7 +20,9 @@ use serde::{Deserialize, Serialize};
 /// The most bytes the spool holds: a few hundred events' spans.
 pub const CAP: u64 = 256 << 10;
 
-/// A flusher's lock older than this is a flusher that died: it is taken over.
+/// A flusher's lock older than this is a flusher that died: it is taken
+/// over. Longer than a flusher lives (its rounds, plus one request at the
+/// longest timeout).
 const STALE_LOCK: Duration = Duration::from_secs(30);
 
 /// The largest `last-error` read.
