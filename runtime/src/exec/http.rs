@@ -81,8 +81,12 @@ pub async fn run(spec: &HttpSpec, handler: &Handler, event: &Event, ctx: &ExecCo
             (name.clone(), value)
         })
         .collect();
-    // A traced event: the hook's own span is the request's parent.
+    // A traced event: the hook's own span is the request's parent (in
+    // place of any the handler's own headers name).
     if let Some(span) = &ctx.trace {
+        headers.retain(|(name, _)| {
+            !name.eq_ignore_ascii_case("traceparent") && !name.eq_ignore_ascii_case("tracestate")
+        });
         headers.push(("traceparent".into(), span.traceparent()));
         headers.extend(span.state.clone().map(|s| ("tracestate".into(), s)));
     }

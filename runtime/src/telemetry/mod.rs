@@ -265,6 +265,9 @@ pub fn after_answer(spans: &[SpanRecord], flusher: &Path) {
 /// The most spans one request carries.
 const BATCH: usize = 512;
 
+/// How long a flusher with nothing to send waits for more before it exits.
+const LINGER: std::time::Duration = std::time::Duration::from_millis(500);
+
 /// How long a flusher goes on sending: with one last request's
 /// [`settings::MAX_TIMEOUT`], it ends before its lock goes stale.
 const FLUSH_FOR: std::time::Duration = std::time::Duration::from_secs(15);
@@ -293,11 +296,19 @@ pub fn flush() {
     let resource = settings::resource();
     // Well within the lock's staleness, so no second flusher takes over.
     let deadline = std::time::Instant::now() + FLUSH_FOR;
+    let mut idle_since = std::time::Instant::now();
     while std::time::Instant::now() < deadline {
         let spans = spool.take();
         if spans.is_empty() {
-            return;
+            // A burst of events (a turn's tool calls) shares one flusher:
+            // it waits a little for more before it exits.
+            if idle_since.elapsed() >= LINGER {
+                return;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(50));
+            continue;
         }
+        idle_since = std::time::Instant::now();
         for (i, batch) in spans.chunks(BATCH).enumerate() {
             if std::time::Instant::now() >= deadline {
                 // Time is up: the rest waits for the next flusher.
