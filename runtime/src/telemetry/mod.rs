@@ -115,6 +115,12 @@ pub fn spans(
     answer: &Answer,
     audit_log: Option<&AuditLog>,
 ) -> Vec<SpanRecord> {
+    // The agent's trace is not sampled: the context was handed on as it
+    // came (flags 00), and nothing is recorded (OpenTelemetry's parent-based
+    // sampling).
+    if trace.span.flags & 1 == 0 {
+        return Vec::new();
+    }
     let trace_hex = crate::encoding::hex(&trace.span.trace_id);
     let event_hex = crate::encoding::hex(&trace.span.span_id);
     let mut attrs = vec![

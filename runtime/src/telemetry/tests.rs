@@ -73,3 +73,19 @@ fn the_export_trouble_is_said_once_per_session() {
     assert!(note.text.contains("refused"), "{}", note.text);
     assert!(trouble(&event(), &spool, None).is_none());
 }
+
+#[test]
+fn an_unsampled_agent_trace_is_handed_on_and_not_recorded() {
+    let parent = TraceContext::parse(
+        "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-00",
+        None,
+    )
+    .unwrap();
+    let trace = EventTrace {
+        span: parent.child(),
+        parent: Some(parent),
+        started: SystemTime::now(),
+    };
+    assert!(trace.span.traceparent().ends_with("-00"));
+    assert!(spans(&trace, &event(), &[], &Answer::none(), None).is_empty());
+}
