@@ -1,10 +1,11 @@
 #!/usr/bin/env python3
 """What tracing costs an event: `agenthooks run` (the front, and the engine)
 with no OTLP endpoint against the same with an endpoint that accepts
-connections and never answers (the worst an export can do). Paired: the
-two run in alternation, round after round, so drift in the machine's load
-hits both alike. Prints each row's median and p10-p90 and the ratio of the
-medians, hung / off (the goal: at most 1.05).
+connections and never answers (the worst an export can do), and with one
+that answers at once. Paired: the three run in alternation, round after
+round, so drift in the machine's load hits all alike. Prints each row's
+median and p10-p90 and the ratio of the medians to no endpoint (the goal
+for the hung one: at most 1.05).
 
     benches/telemetry.py [--bin-dir DIR] [--runs N] [--warmup N]
 
@@ -26,6 +27,7 @@ import sys
 import tempfile
 import threading
 import time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 
 def hung_endpoint():
@@ -45,6 +47,26 @@ def hung_endpoint():
 
     threading.Thread(target=accept, daemon=True).start()
     return "http://127.0.0.1:%d" % server.getsockname()[1], server
+
+
+class Ok(BaseHTTPRequestHandler):
+    """Reads the request and answers 200 with an empty body."""
+
+    def do_POST(self):
+        self.rfile.read(int(self.headers.get("content-length", 0)))
+        self.send_response(200)
+        self.send_header("content-length", "0")
+        self.end_headers()
+
+    def log_message(self, *args):
+        pass
+
+
+def ok_endpoint():
+    """An OTLP endpoint that accepts everything at once."""
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Ok)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return "http://127.0.0.1:%d" % server.server_address[1], server
 
 
 def main():
@@ -84,8 +106,10 @@ def main():
                 AGENTHOOKS_SYSTEM_ROOT=os.path.join(tmp, "system"),
                 AGENTHOOKS_ENGINE=engine)
     url, server = hung_endpoint()
-    hung = dict(base, OTEL_EXPORTER_OTLP_ENDPOINT=url,
-                TRACEPARENT="00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01")
+    traced = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01"
+    hung = dict(base, OTEL_EXPORTER_OTLP_ENDPOINT=url, TRACEPARENT=traced)
+    ok_url, ok_server = ok_endpoint()
+    ok = dict(base, OTEL_EXPORTER_OTLP_ENDPOINT=ok_url, TRACEPARENT=traced)
 
     def once(exe, env):
         start = time.perf_counter()
@@ -98,9 +122,9 @@ def main():
 
     rows = []
     for name, exe in (("front", front), ("engine", engine)):
-        times = {"off": [], "hung": []}
+        times = {"off": [], "hung": [], "ok": []}
         for i in range(args.warmup + args.runs):
-            pair = [("off", base), ("hung", hung)]
+            pair = [("off", base), ("hung", hung), ("ok", ok)]
             if i % 2:
                 pair.reverse()
             for label, env in pair:
@@ -110,20 +134,21 @@ def main():
         rows.append((name, times))
 
     spool = os.path.join(home, ".state", "agenthooks", "telemetry")
-    print("| binary | endpoint | median ms | p10-p90 ms | hung / off |")
+    print("| binary | endpoint | median ms | p10-p90 ms | / no endpoint |")
     print("|---|---|---|---|---|")
+    shown = {"off": "none", "hung": "hung", "ok": "answers at once"}
     for name, times in rows:
         med = {k: statistics.median(v) for k, v in times.items()}
-        for label in ("off", "hung"):
+        for label in ("off", "hung", "ok"):
             qs = statistics.quantiles(times[label], n=10)
-            ratio = "%.3f" % (med["hung"] / med["off"]) if label == "hung" else ""
+            ratio = "%.3f" % (med[label] / med["off"]) if label != "off" else ""
             print("| %s | %s | %.2f | %.2f-%.2f | %s |" % (
-                name, "none" if label == "off" else "hung", med[label] * 1e3,
-                qs[0] * 1e3, qs[-1] * 1e3, ratio))
+                name, shown[label], med[label] * 1e3, qs[0] * 1e3, qs[-1] * 1e3, ratio))
     print("load average after: %s" % " ".join("%.2f" % x for x in os.getloadavg()))
     print("spool after: %d bytes" % (os.path.getsize(os.path.join(spool, "spans.jsonl"))
                                      if os.path.exists(os.path.join(spool, "spans.jsonl")) else 0))
     server.close()
+    ok_server.shutdown()
     shutil.rmtree(tmp, ignore_errors=True)
 
 

@@ -124,13 +124,19 @@ impl Spool {
         }
         let mut line = serde_json::to_vec(spans).map_err(io::Error::other)?;
         line.push(b'\n');
-        fs::create_dir_all(&self.dir)?;
         let path = self.spans_path();
-        let size = fs::metadata(&path).map_or(0, |m| m.len());
+        // The directory is made only the first time: each event pays an
+        // open, a stat of the open file and a write.
+        let (mut file, size) = match append_only(&path) {
+            Err(e) if e.kind() == io::ErrorKind::NotFound => {
+                fs::create_dir_all(&self.dir)?;
+                append_only(&path)?
+            }
+            other => other?,
+        };
         if size + line.len() as u64 > CAP {
             return self.count_dropped(spans.len() as u64);
         }
-        let mut file = append_only(&path)?;
         // One write: with O_APPEND concurrent events never interleave.
         file.write_all(&line)
     }
@@ -249,8 +255,9 @@ impl Drop for FlushLock {
     }
 }
 
-/// Open `path` to append, creating it owner-only.
-fn append_only(path: &Path) -> io::Result<fs::File> {
+/// Open `path` to append, creating it owner-only (without blocking on a
+/// FIFO there); the file and its size.
+fn append_only(path: &Path) -> io::Result<(fs::File, u64)> {
     let mut options = OpenOptions::new();
     options.append(true).create(true);
     #[cfg(unix)]
@@ -259,10 +266,11 @@ fn append_only(path: &Path) -> io::Result<fs::File> {
         options.mode(0o600).custom_flags(libc::O_NONBLOCK);
     }
     let file = options.open(path)?;
-    if !file.metadata()?.is_file() {
+    let meta = file.metadata()?;
+    if !meta.is_file() {
         return Err(io::Error::other("not a regular file"));
     }
-    Ok(file)
+    Ok((file, meta.len()))
 }
 
 /// At most `max` bytes of the regular file `path`, as text.
