@@ -69,12 +69,32 @@ def ok_endpoint():
     return "http://127.0.0.1:%d" % server.server_address[1], server
 
 
+def serve(kind):
+    """`--serve hung|ok`: run one endpoint, print its URL, serve until killed."""
+    url, _server = hung_endpoint() if kind == "hung" else ok_endpoint()
+    print(url, flush=True)
+    while True:
+        time.sleep(3600)
+
+
+def endpoint(kind):
+    """An endpoint in a process of its own (its threads must not take the
+    timing loop's interpreter lock), and that process."""
+    proc = subprocess.Popen([sys.executable, os.path.abspath(__file__), "--serve", kind],
+                            stdout=subprocess.PIPE, text=True)
+    return proc.stdout.readline().strip(), proc
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--bin-dir")
     ap.add_argument("--runs", type=int, default=200)
     ap.add_argument("--warmup", type=int, default=20)
+    ap.add_argument("--serve", help=argparse.SUPPRESS)
     args = ap.parse_args()
+    if args.serve:
+        serve(args.serve)
+        return
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     bin_dir = args.bin_dir
     if not bin_dir:
@@ -105,10 +125,10 @@ def main():
                 AGENTHOOKS_MANAGED_CONFIG=os.path.join(tmp, "none.json"),
                 AGENTHOOKS_SYSTEM_ROOT=os.path.join(tmp, "system"),
                 AGENTHOOKS_ENGINE=engine)
-    url, server = hung_endpoint()
+    url, server = endpoint("hung")
     traced = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01"
     hung = dict(base, OTEL_EXPORTER_OTLP_ENDPOINT=url, TRACEPARENT=traced)
-    ok_url, ok_server = ok_endpoint()
+    ok_url, ok_server = endpoint("ok")
     ok = dict(base, OTEL_EXPORTER_OTLP_ENDPOINT=ok_url, TRACEPARENT=traced)
 
     def once(exe, env):
@@ -147,8 +167,8 @@ def main():
     print("load average after: %s" % " ".join("%.2f" % x for x in os.getloadavg()))
     print("spool after: %d bytes" % (os.path.getsize(os.path.join(spool, "spans.jsonl"))
                                      if os.path.exists(os.path.join(spool, "spans.jsonl")) else 0))
-    server.close()
-    ok_server.shutdown()
+    server.kill()
+    ok_server.kill()
     shutil.rmtree(tmp, ignore_errors=True)
 
 
