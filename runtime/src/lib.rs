@@ -100,6 +100,8 @@ mod runtime;
 pub mod select;
 #[cfg_attr(not(feature = "wasm"), allow(dead_code))]
 mod suggest;
+// Tracing is `run`'s (the CLI's): left out with it.
+#[cfg(feature = "wasm")]
 mod telemetry;
 mod trace;
 #[doc(hidden)]
