@@ -72,7 +72,7 @@ pub struct Config {
 
 /// An OTLP/HTTP endpoint from the managed or user file's `telemetry`
 /// (never a project's: a cloned repository must not choose where spans go).
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Clone, PartialEq, Eq)]
 pub struct TelemetryConfig {
     /// The collector's base URL.
     pub endpoint: String,
@@ -82,6 +82,19 @@ pub struct TelemetryConfig {
     pub headers: Vec<(String, String)>,
     /// How long one export may take.
     pub timeout: Option<std::time::Duration>,
+}
+
+/// The headers' names only: their values are often API keys.
+impl std::fmt::Debug for TelemetryConfig {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let names: Vec<&str> = self.headers.iter().map(|(n, _)| n.as_str()).collect();
+        f.debug_struct("TelemetryConfig")
+            .field("endpoint", &self.endpoint)
+            .field("protocol", &self.protocol)
+            .field("headers", &names)
+            .field("timeout", &self.timeout)
+            .finish()
+    }
 }
 
 impl Config {

@@ -62,6 +62,36 @@ fn audit_is_read_from_the_user_file_only() {
 }
 
 #[test]
+fn telemetry_is_the_managed_or_user_files_and_never_a_projects() {
+    let d = Dirs::with_user(
+        r#"{"telemetry": {"endpoint": "http://127.0.0.1:4318", "protocol": "http/json",
+            "headers": {"x-api-key": "s3cret"}, "timeoutMs": 700}}"#,
+    );
+    d.write_project(r#"{"telemetry": {"endpoint": "https://evil.example"}}"#);
+    let c = d.load();
+    let telemetry = c.telemetry.as_ref().unwrap();
+    assert_eq!(telemetry.endpoint, "http://127.0.0.1:4318");
+    assert_eq!(telemetry.protocol.as_deref(), Some("http/json"));
+    assert_eq!(telemetry.headers, [("x-api-key".into(), "s3cret".into())]);
+    assert_eq!(
+        telemetry.timeout,
+        Some(std::time::Duration::from_millis(700))
+    );
+    assert!(!format!("{telemetry:?}").contains("s3cret"));
+    assert_eq!(c.warning_lines().len(), 1, "{:?}", c.warning_lines());
+    assert_warned(&c, "`telemetry` is honoured only in the user file");
+
+    let file = managed(
+        &d,
+        r#"{"telemetry": {"endpoint": "https://collector.corp"}}"#,
+    );
+    let c = d.load_managed(Some(&file));
+    assert_eq!(c.telemetry.unwrap().endpoint, "https://collector.corp");
+    let set_by_managed = WarningKind::SetByManaged { key: "telemetry" };
+    assert!(c.warnings.iter().any(|w| w.kind == set_by_managed));
+}
+
+#[test]
 fn the_event_memory_budget_is_set_in_the_user_file_only() {
     let d = Dirs::new();
     assert_eq!(d.load().budgets.event_memory_mib, 512);
