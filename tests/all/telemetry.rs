@@ -349,6 +349,41 @@ fn an_http_hook_receives_a_traceparent_header() {
 }
 
 #[test]
+fn a_wasm_hook_finds_its_span_in_its_input() {
+    let p = TempProject::new();
+    let receiver = Receiver::start(false);
+    let guest = crate::wasm::guest("trace_probe");
+    p.user_hooks(&util::hooks(
+        "PreToolUse",
+        "Bash",
+        json!([{"type": "wasm", "component": guest, "timeout": 20}]),
+    ));
+    let mut cmd = p.cmd(["run", "--agent", "claude"]);
+    cmd.env("OTEL_EXPORTER_OTLP_ENDPOINT", &receiver.base)
+        .env("TRACEPARENT", TRACEPARENT)
+        .env("XDG_CACHE_HOME", crate::wasm::xdg_cache());
+    let ran = p.output(cmd, p.bash("ls").to_string());
+    assert_eq!(ran.code(), 0, "{}", ran.stderr());
+    let context = ran.json()["hookSpecificOutput"]["additionalContext"]
+        .as_str()
+        .unwrap_or_default()
+        .to_string();
+    let spans = receiver.wait_spans(2);
+    let hook = spans
+        .iter()
+        .find(|s| s.name == "hook wasm")
+        .expect("the hook span");
+    assert_eq!(
+        context,
+        format!("traceparent=00-{TRACE_ID}-{}-01", hex(&hook.span_id)),
+        "{}",
+        ran.stdout()
+    );
+    let fuel = attr(&hook.attributes, "agenthooks.hook.fuel").expect("the fuel it used");
+    assert!(fuel.parse::<u64>().unwrap() > 0, "{fuel}");
+}
+
+#[test]
 fn an_unreachable_endpoint_is_noted_once_per_session() {
     let p = TempProject::new();
     let closed = {
