@@ -220,6 +220,10 @@ fn trace_reaches_spans_and_the_command_hook(protocol: &str) {
             ("TRACEPARENT", TRACEPARENT),
             ("OTEL_EXPORTER_OTLP_PROTOCOL", protocol),
             ("AGENTHOOKS_AUDIT", audit.to_str().unwrap()),
+            (
+                "OTEL_RESOURCE_ATTRIBUTES",
+                "deployment.environment=test%20env",
+            ),
         ],
     );
     assert_eq!(ran.code(), 0, "{}", ran.stderr());
@@ -271,8 +275,23 @@ fn trace_reaches_spans_and_the_command_hook(protocol: &str) {
     assert_eq!(a(hook, "agenthooks.hook.decision").as_deref(), Some("none"));
     assert!(a(hook, "agenthooks.hook.duration_ms").is_some());
     assert!(hook.end_time_unix_nano >= hook.start_time_unix_nano);
-    let resource = receiver.requests("/v1/traces")[0].clone();
-    let _ = resource;
+    // The resource: the service, and what OTEL_RESOURCE_ATTRIBUTES adds.
+    let request = &receiver.requests("/v1/traces")[0];
+    let resource: ExportTraceServiceRequest = if request.is_json() {
+        serde_json::from_slice(&request.body).unwrap()
+    } else {
+        ExportTraceServiceRequest::decode(&request.body[..]).unwrap()
+    };
+    let attrs = &resource.resource_spans[0]
+        .resource
+        .as_ref()
+        .unwrap()
+        .attributes;
+    assert_eq!(attr(attrs, "service.name").as_deref(), Some("agenthooks"));
+    assert_eq!(
+        attr(attrs, "deployment.environment").as_deref(),
+        Some("test env")
+    );
 }
 
 /// `sha256:<hex>` of a line, as the audit chain hashes it.

@@ -308,6 +308,8 @@ impl TempProject {
             .env_remove("OTEL_EXPORTER_OTLP_PROTOCOL")
             .env_remove("OTEL_EXPORTER_OTLP_HEADERS")
             .env_remove("OTEL_SDK_DISABLED")
+            .env_remove("OTEL_RESOURCE_ATTRIBUTES")
+            .env_remove("OTEL_SERVICE_NAME")
             .env("NO_COLOR", "1");
         cmd
     }
