@@ -223,3 +223,13 @@ fn is_broken_pipe(err: &anyhow::Error) -> bool {
             .is_some_and(|e| e.kind() == io::ErrorKind::BrokenPipe)
     })
 }
+
+#[cfg(test)]
+mod tests {
+    /// What `run` spawns after its answer is the engine's hidden command.
+    #[test]
+    fn the_flusher_run_spawns_parses_as_its_hidden_command() {
+        let cli = super::parse(["agenthooks", crate::telemetry::FLUSH_COMMAND]).unwrap();
+        assert!(matches!(cli.cmd, super::Cmd::OtelFlush), "{:?}", cli.cmd);
+    }
+}
