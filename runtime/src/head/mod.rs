@@ -363,7 +363,7 @@ impl Head {
                 notes.extend(
                     spool
                         .as_ref()
-                        .and_then(|s| telemetry::trouble(&self.event, s, None)),
+                        .and_then(|s| telemetry::trouble(&self.event, s)),
                 );
                 let log = tail.audit_log();
                 telemetry::spans(

@@ -217,17 +217,16 @@ fn hook_span(
     }
 }
 
-/// One note, once per session, when the last export failed or spans were
-/// dropped: said at the next event, since the one that failed had answered
-/// already. `markers`: where the once-per-session claims are kept (`None`:
-/// beside the spool).
-pub fn trouble(event: &Event, spool: &Spool, markers: Option<&Path>) -> Option<Note> {
+/// One note, once per session, when the last export failed (with the
+/// count of spans dropped since, if any): said at a later event, since the
+/// one whose export failed had answered already. The once-per-session
+/// claims are kept beside the spool.
+pub fn trouble(event: &Event, spool: &Spool) -> Option<Note> {
     let LastError { endpoint, why } = spool.last_error()?;
     let dropped = spool.dropped();
-    let default_markers = spool.dir().join("said");
-    let markers = markers.unwrap_or(&default_markers);
+    let markers = spool.dir().join("said");
     let cause = format!("telemetry {endpoint}");
-    match crate::exec::once::claim_said(event, Some(markers), &cause) {
+    match crate::exec::once::claim_said(event, Some(&markers), &cause) {
         crate::exec::once::Claim::Already => return None,
         crate::exec::once::Claim::First | crate::exec::once::Claim::Unknown(_) => {}
     }

@@ -63,15 +63,32 @@ fn the_event_span_is_the_agents_child_and_the_hooks_are_its() {
 fn the_export_trouble_is_said_once_per_session() {
     let dir = tempfile::tempdir().unwrap();
     let spool = Spool::at(dir.path());
-    assert!(trouble(&event(), &spool, None).is_none());
+    assert!(trouble(&event(), &spool).is_none());
     spool.set_last_error(Some(&LastError {
         endpoint: "http://127.0.0.1:9/v1/traces".into(),
         why: "refused".into(),
     }));
-    let note = trouble(&event(), &spool, None).expect("said");
+    let note = trouble(&event(), &spool).expect("said");
     assert_eq!(note.kind, NoteKind::Telemetry);
     assert!(note.text.contains("refused"), "{}", note.text);
-    assert!(trouble(&event(), &spool, None).is_none());
+    assert!(trouble(&event(), &spool).is_none());
+    // Spans dropped past the cap are counted in the next session's note.
+    let big = SpanRecord {
+        trace: String::new(),
+        span: String::new(),
+        parent: None,
+        state: None,
+        name: "x".repeat(spool::CAP as usize),
+        start: 0,
+        end: 0,
+        error: None,
+        attrs: Vec::new(),
+    };
+    spool.append(&[big]).unwrap();
+    let mut next = event();
+    next.input_mut().insert("session_id".into(), "s2".into());
+    let note = trouble(&next, &spool).expect("said in the next session");
+    assert!(note.text.contains("1 spans dropped"), "{}", note.text);
 }
 
 #[test]
