@@ -4,9 +4,9 @@
 //! Claude Code's `hooks` block is accepted unchanged; on top of it come the
 //! `wasm` handler type, `if` on a group or a handler, `onError` on a handler
 //! and as a file-wide default (Claude Code's `onFailure` is its other
-//! spelling), and (user file only) `audit`. The same types
-//! generate the JSON Schema `agenthooks schema config` prints and the lists
-//! of known keys: serde's own list of a struct's fields (`fields_of`), and
+//! spelling), and (managed and user files only) `audit` and `telemetry`.
+//! The same types generate the JSON Schema `agenthooks schema config` prints
+//! and the lists of known keys: serde's own list of a struct's fields (`fields_of`), and
 //! for a handler [`HandlerType::has_key`] over [`HandlerWire`]'s fields.
 //!
 //! Unknown keys are not rejected here: serde ignores them and
