@@ -435,6 +435,21 @@ fn an_unreachable_endpoint_is_noted_once_per_session() {
 }
 
 #[test]
+fn an_exporter_that_cannot_start_is_noted_once_per_session() {
+    let p = TempProject::new();
+    let receiver = Receiver::start(false);
+    let missing = p.tmp().join("no-engine");
+    let engine = [("AGENTHOOKS_ENGINE", missing.to_str().unwrap())];
+    let first = run(&p, &p.bash("ls"), &receiver.base, &engine);
+    let second = run(&p, &p.bash("ls"), &receiver.base, &engine);
+    let third = run(&p, &p.bash("ls"), &receiver.base, &engine);
+    assert_eq!(first.code(), 0);
+    assert!(!first.stderr().contains("telemetry:"), "{}", first.stderr());
+    second.assert_stderr_contains("cannot be started");
+    assert!(!third.stderr().contains("telemetry:"), "{}", third.stderr());
+}
+
+#[test]
 fn a_hung_endpoint_does_not_hold_the_answer() {
     let p = TempProject::new();
     p.counting_deny("Bash", "no shell");

@@ -263,8 +263,18 @@ pub fn after_answer(spans: &[SpanRecord], flusher: &Path) {
     // export, and nothing of it holds the agent's pipes.
     #[cfg(unix)]
     std::os::unix::process::CommandExt::process_group(&mut cmd, 0);
-    // Not waited for: `run` exits now and the flusher is re-parented.
-    let _ = cmd.spawn();
+    // Not waited for: `run` exits now and the flusher is re-parented. One
+    // that cannot start (no engine beside the front) is said like a failed
+    // export, at a later event.
+    if let Err(e) = cmd.spawn() {
+        spool.set_last_error(Some(&LastError {
+            endpoint: flusher.display().to_string(),
+            why: format!(
+                "the exporter `{}` cannot be started: {e}",
+                flusher.display()
+            ),
+        }));
+    }
 }
 
 /// The most spans one request carries.
