@@ -177,6 +177,33 @@ fn serve(stream: TcpStream, hang: bool, seen: &Mutex<Vec<Request>>) {
     let _ = stream.write_all(b"HTTP/1.1 200 OK\r\ncontent-length: 0\r\nconnection: close\r\n\r\n");
 }
 
+/// Waits, when dropped (before the project it borrows), for the exporters
+/// the test's events started to end: they run in the project, and one
+/// still writing to its spool would keep its temporary home from being
+/// removed. Linux: a process whose working directory is the project.
+struct Settle<'a>(&'a TempProject);
+
+impl Drop for Settle<'_> {
+    fn drop(&mut self) {
+        let root = self.0.root.clone();
+        let busy = || {
+            std::fs::read_dir("/proc")
+                .into_iter()
+                .flatten()
+                .flatten()
+                .any(|entry| {
+                    let is_pid = entry
+                        .file_name()
+                        .to_str()
+                        .is_some_and(|n| n.parse::<u32>().is_ok());
+                    is_pid
+                        && std::fs::read_link(entry.path().join("cwd")).is_ok_and(|cwd| cwd == root)
+                })
+        };
+        util::eventually(Duration::from_secs(20), || !busy());
+    }
+}
+
 /// `run --agent claude` with `payload`, the OTLP endpoint `endpoint`, and
 /// `TRACEPARENT` (when given) as the agent's.
 fn run(p: &TempProject, payload: &Value, endpoint: &str, extra: &[(&str, &str)]) -> util::Ran {
@@ -208,6 +235,7 @@ fn env_writing_hook(p: &TempProject, out: &Path) {
 
 fn trace_reaches_spans_and_the_command_hook(protocol: &str) {
     let p = TempProject::new();
+    let _settle = Settle(&p);
     let out = p.tmp().join("traceparent");
     env_writing_hook(&p, &out);
     let audit = p.tmp().join("audit.jsonl");
@@ -313,6 +341,7 @@ fn the_agents_trace_reaches_the_spans_and_the_command_hook_json() {
 #[test]
 fn a_malformed_traceparent_starts_a_fresh_trace() {
     let p = TempProject::new();
+    let _settle = Settle(&p);
     let out = p.tmp().join("traceparent");
     env_writing_hook(&p, &out);
     let receiver = Receiver::start(false);
@@ -340,6 +369,7 @@ fn a_malformed_traceparent_starts_a_fresh_trace() {
 #[test]
 fn an_http_hook_receives_a_traceparent_header() {
     let p = TempProject::new();
+    let _settle = Settle(&p);
     let receiver = Receiver::start(false);
     p.user_hooks(&util::hooks(
         "PreToolUse",
@@ -370,6 +400,7 @@ fn an_http_hook_receives_a_traceparent_header() {
 #[test]
 fn a_wasm_hook_finds_its_span_in_its_input() {
     let p = TempProject::new();
+    let _settle = Settle(&p);
     let receiver = Receiver::start(false);
     let guest = crate::wasm::guest("trace_probe");
     p.user_hooks(&util::hooks(
@@ -405,6 +436,7 @@ fn a_wasm_hook_finds_its_span_in_its_input() {
 #[test]
 fn an_unreachable_endpoint_is_noted_once_per_session() {
     let p = TempProject::new();
+    let _settle = Settle(&p);
     let closed = {
         let listener = TcpListener::bind("127.0.0.1:0").unwrap();
         format!("http://{}", listener.local_addr().unwrap())
@@ -437,6 +469,7 @@ fn an_unreachable_endpoint_is_noted_once_per_session() {
 #[test]
 fn an_exporter_that_cannot_start_is_noted_once_per_session() {
     let p = TempProject::new();
+    let _settle = Settle(&p);
     let receiver = Receiver::start(false);
     let missing = p.tmp().join("no-engine");
     let engine = [("AGENTHOOKS_ENGINE", missing.to_str().unwrap())];
@@ -452,6 +485,7 @@ fn an_exporter_that_cannot_start_is_noted_once_per_session() {
 #[test]
 fn a_hung_endpoint_does_not_hold_the_answer() {
     let p = TempProject::new();
+    let _settle = Settle(&p);
     p.counting_deny("Bash", "no shell");
     let receiver = Receiver::start(true);
     // The exporter's longest wait (its cap), so that the export is surely
@@ -492,6 +526,7 @@ fn a_hung_endpoint_does_not_hold_the_answer() {
 #[test]
 fn telemetry_is_off_without_an_endpoint_and_with_otel_sdk_disabled() {
     let p = TempProject::new();
+    let _settle = Settle(&p);
     let out = p.tmp().join("traceparent");
     env_writing_hook(&p, &out);
     let receiver = Receiver::start(false);
@@ -510,6 +545,7 @@ fn telemetry_is_off_without_an_endpoint_and_with_otel_sdk_disabled() {
 #[test]
 fn a_project_file_cannot_turn_telemetry_on() {
     let p = TempProject::new();
+    let _settle = Settle(&p);
     let receiver = Receiver::start(false);
     p.project_hooks(&json!({"telemetry": {"endpoint": receiver.base}, "hooks": {}}));
     let ran = p.run(&p.bash("ls"));
@@ -521,6 +557,7 @@ fn a_project_file_cannot_turn_telemetry_on() {
 #[test]
 fn the_user_files_telemetry_object_turns_it_on() {
     let p = TempProject::new();
+    let _settle = Settle(&p);
     let receiver = Receiver::start(false);
     p.user_hooks(
         &json!({"telemetry": {"endpoint": receiver.base, "protocol": "http/json"},
@@ -536,6 +573,7 @@ fn the_user_files_telemetry_object_turns_it_on() {
 #[test]
 fn audit_export_sends_the_records_as_log_records() {
     let p = TempProject::new();
+    let _settle = Settle(&p);
     let audit = p.tmp().join("audit.jsonl");
     p.counting_deny("Bash", "no shell");
     for command in ["ls", "rm -rf /"] {
@@ -596,6 +634,7 @@ fn audit_export_sends_the_records_as_log_records() {
 #[test]
 fn audit_export_to_a_closed_port_fails_in_one_line_naming_the_endpoint() {
     let p = TempProject::new();
+    let _settle = Settle(&p);
     let audit = p.write("audit.jsonl", "{\"event\":\"Stop\",\"agent\":\"claude\"}\n");
     let closed = {
         let listener = TcpListener::bind("127.0.0.1:0").unwrap();

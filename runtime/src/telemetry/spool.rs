@@ -119,6 +119,13 @@ impl Spool {
     /// # Errors
     /// When the directory or the file cannot be written.
     pub fn append(&self, spans: &[SpanRecord]) -> io::Result<()> {
+        self.append_to(spans, true)
+    }
+
+    /// [`Spool::append`]; the directory is made only when `make_dir` (the
+    /// flusher never makes it: a spool removed while it ran, with the home
+    /// it was in, stays removed).
+    fn append_to(&self, spans: &[SpanRecord], make_dir: bool) -> io::Result<()> {
         if spans.is_empty() {
             return Ok(());
         }
@@ -128,7 +135,7 @@ impl Spool {
         // The directory is made only the first time: each event pays an
         // open, a stat of the open file and a write.
         let (mut file, size) = match append_only(&path) {
-            Err(e) if e.kind() == io::ErrorKind::NotFound => {
+            Err(e) if make_dir && e.kind() == io::ErrorKind::NotFound => {
                 fs::create_dir_all(&self.dir)?;
                 append_only(&path)?
             }
@@ -173,7 +180,7 @@ impl Spool {
 
     /// Take the flusher's lock; `None` when another flusher holds it.
     pub fn lock(&self) -> Option<FlushLock> {
-        fs::create_dir_all(&self.dir).ok()?;
+        // No directory, nothing to flush (`run` makes it with the spool).
         let path = self.file("flush.lock");
         for _ in 0..2 {
             match OpenOptions::new().write(true).create_new(true).open(&path) {
@@ -214,7 +221,7 @@ impl Spool {
     /// Put `spans` back after a failed export (as far as the cap allows).
     pub fn put_back(&self, spans: &[SpanRecord]) {
         for chunk in spans.chunks(64) {
-            let _ = self.append(chunk);
+            let _ = self.append_to(chunk, false);
         }
     }
 
@@ -224,8 +231,8 @@ impl Spool {
         let path = self.file("last-error");
         match error {
             Some(error) => {
+                // Into the spool's directory, which `run` made.
                 if let Ok(text) = serde_json::to_vec(error) {
-                    let _ = fs::create_dir_all(&self.dir);
                     let _ = crate::atomic::write(&path, &text, false);
                 }
             }
@@ -320,6 +327,19 @@ mod tests {
         spool.append(&[big]).unwrap();
         assert_eq!(spool.dropped(), 1);
         assert!(spool.take().is_empty());
+    }
+
+    #[test]
+    fn the_flusher_never_makes_the_spools_directory() {
+        let dir = tempfile::tempdir().unwrap();
+        let gone = Spool::at(dir.path().join("gone"));
+        gone.put_back(&[span("a")]);
+        gone.set_last_error(Some(&LastError {
+            endpoint: "e".into(),
+            why: "w".into(),
+        }));
+        assert!(gone.lock().is_none());
+        assert!(!gone.dir().exists());
     }
 
     #[test]
