@@ -23,7 +23,9 @@
 # the one build the packages, `.ci/langs.sh` and this share) is timed too,
 # side by side with the cargo-built binaries: its front as
 # `[agenthooks-packaged]`, its engine as `[agenthooks-engine-packaged]`.
-# Run it when the machine is otherwise idle (`uptime`).
+# Run it when the machine is otherwise idle (`uptime`). What tracing adds
+# (no OTLP endpoint vs a hung one vs one that answers) is its own paired
+# bench: benches/telemetry.py.
 set -eu
 cd "$(dirname "$0")/.."
 dispatch=yes
