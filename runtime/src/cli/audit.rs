@@ -1,12 +1,13 @@
-//! `agenthooks audit verify [PATH...]`: check the audit log's hash chain
-//! (`crate::audit::verify`), so a record edited, removed or inserted since
-//! it was written is found and named.
+//! `agenthooks audit`: check the audit log's hash chain and signatures
+//! (`crate::audit::verify`), so a record edited, removed, inserted or signed
+//! again since it was written is found and named; print the signing key's
+//! public half.
 
 use std::io::{self, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use crate::audit::{self, AuditLog};
+use crate::audit::{self, sign, AuditLog, PublicKey};
 use crate::config::{self, LoadOptions};
 
 /// `agenthooks audit`.
@@ -20,9 +21,12 @@ pub struct Args {
 /// What to do with the audit log.
 #[derive(Debug, clap::Subcommand)]
 pub enum Action {
-    /// Check the log's hash chain; exit 1 naming the first record edited,
-    /// removed or inserted.
+    /// Check the log's hash chain and signatures; exit 1 naming the first
+    /// record edited, removed, inserted or signed by another key.
     Verify(VerifyArgs),
+    /// Print the public key that checks the records' signatures (made on
+    /// first use), to keep where the log's writer cannot change it.
+    PublicKey,
 }
 
 /// `agenthooks audit verify`.
@@ -32,6 +36,11 @@ pub struct VerifyArgs {
     /// default: the log `AGENTHOOKS_AUDIT` or the user's or managed
     /// `hooks.json` names, with its rotated file.
     pub paths: Vec<PathBuf>,
+    /// The key the records must be signed with: `ed25519:<hex>` as `audit
+    /// public-key` prints it, or a file holding that; default: the
+    /// configured signing key's, when `sign` is on.
+    #[arg(long, value_name = "KEY")]
+    pub public_key: Option<String>,
 }
 
 /// Run `agenthooks audit`.
@@ -39,17 +48,58 @@ pub struct VerifyArgs {
 /// # Errors
 /// When stdout cannot be written.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let Action::Verify(args) = args.action;
+    match args.action {
+        Action::Verify(args) => verify(args),
+        Action::PublicKey => public_key(),
+    }
+}
+
+fn configured() -> Option<AuditLog> {
+    let loaded = config::load(&LoadOptions {
+        home: None,
+        project_root: None,
+    });
+    AuditLog::resolve(loaded.audit.as_ref())
+}
+
+fn fail(line: &str) -> ExitCode {
+    eprintln!(
+        "{}: {}",
+        super::paint::Paint::stderr().error(),
+        crate::protocol::one_line(line)
+    );
+    ExitCode::from(super::EXIT_ERROR)
+}
+
+/// The key to check signatures with: the one given (text, or a file of
+/// it), else the configured signing key's public half when it exists.
+fn trusted_key(given: Option<&str>, log: Option<&AuditLog>) -> Result<Option<PublicKey>, String> {
+    if let Some(given) = given {
+        let path = std::path::Path::new(given);
+        let text = if !given.starts_with("ed25519:") && path.is_file() {
+            crate::fsread::read_bounded_string(path, 4096).map_err(|e| e.to_string())?
+        } else {
+            given.to_string()
+        };
+        return PublicKey::parse(&text).map(Some);
+    }
+    let Some(Some(key)) = log.and_then(AuditLog::signing_key) else {
+        return Ok(None);
+    };
+    match sign::Signer::load(&key) {
+        Ok(signer) => Ok(Some(signer.public().clone())),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(None),
+        Err(e) => Err(format!("the signing key `{}`: {e}", key.display())),
+    }
+}
+
+fn verify(args: VerifyArgs) -> anyhow::Result<ExitCode> {
+    let log = configured();
     let files = if args.paths.is_empty() {
-        let loaded = config::load(&LoadOptions {
-            home: None,
-            project_root: None,
-        });
-        let Some(log) = AuditLog::resolve(loaded.audit.as_ref()) else {
-            eprintln!(
-                "agenthooks: no audit log is configured: set `audit` in ~/.agents/hooks.json or AGENTHOOKS_AUDIT, or name the files"
-            );
-            return Ok(ExitCode::from(super::EXIT_ERROR));
+        let Some(log) = &log else {
+            return Ok(fail(
+                "no audit log is configured: set `audit` in ~/.agents/hooks.json or AGENTHOOKS_AUDIT, or name the files",
+            ));
         };
         let rotated = log.rotated_path();
         let mut files: Vec<PathBuf> = Vec::new();
@@ -61,21 +111,32 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     } else {
         args.paths
     };
+    let key = match trusted_key(args.public_key.as_deref(), log.as_ref()) {
+        Ok(key) => key,
+        Err(why) => return Ok(fail(&why)),
+    };
     let shown = files
         .iter()
         .map(|f| format!("`{}`", f.display()))
         .collect::<Vec<_>>()
         .join(", ");
-    match audit::verify(&files) {
+    match audit::verify(&files, key.as_ref()) {
         Ok(ok) => {
             let start = if ok.starts_at == audit::GENESIS {
                 "from the log's first record".to_string()
             } else {
                 format!("continuing a record before these files ({})", ok.starts_at)
             };
+            let signed = match (&key, ok.signed) {
+                (_, 0) => String::new(),
+                (Some(key), n) => format!("; {n} signed by the key {}, each signature checked", key.id()),
+                (None, n) => format!(
+                    "; {n} signed, the signatures not checked (no key: pass --public-key, as `audit public-key` prints it)"
+                ),
+            };
             writeln!(
                 io::stdout().lock(),
-                "audit log {shown}: {} record{} chained, intact, {start}",
+                "audit log {shown}: {} record{} chained, intact, {start}{signed}",
                 ok.records,
                 if ok.records == 1 { "" } else { "s" }
             )?;
@@ -90,4 +151,37 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             Ok(ExitCode::from(super::EXIT_FINDING))
         }
     }
+}
+
+fn public_key() -> anyhow::Result<ExitCode> {
+    let log = configured();
+    let key = match log.as_ref().and_then(AuditLog::signing_key) {
+        Some(Some(key)) => key,
+        Some(None) => {
+            return Ok(fail(
+                "no home directory for the audit signing key: set `signingKey` in `audit`",
+            ))
+        }
+        // Not signing (yet): the key `sign: true` would use.
+        None => match sign::default_key_path() {
+            Some(key) => key,
+            None => return Ok(fail("no home directory for the audit signing key")),
+        },
+    };
+    let signer = match sign::Signer::load_or_create(&key) {
+        Ok(signer) => signer,
+        Err(e) => return Ok(fail(&format!("the signing key `{}`: {e}", key.display()))),
+    };
+    writeln!(io::stdout().lock(), "{}", signer.public())?;
+    eprintln!(
+        "key {} in `{}`{}",
+        signer.public().id(),
+        key.display(),
+        if log.as_ref().and_then(AuditLog::signing_key).is_some() {
+            ""
+        } else {
+            " (records are not signed: set \"sign\": true in `audit`)"
+        }
+    );
+    Ok(ExitCode::from(super::EXIT_OK))
 }
