@@ -98,9 +98,12 @@ in_archive() { # the archive's binaries: the front static, the engine for glibc 
     mkdir -p "$d" && tar -xzf "$dist/$archive" -C "$d" &&
         python3 scripts/dist/pack.py check-static "$d/agenthooks-$version-$TARGET/agenthooks" &&
         python3 scripts/dist/pack.py check-glibc "$d/agenthooks-$version-$TARGET/agenthooks-engine" 2.28 &&
-        ! python3 scripts/dist/pack.py check-glibc "$d/agenthooks-$version-$TARGET/agenthooks-engine" 2.27
+        ! python3 scripts/dist/pack.py check-glibc "$d/agenthooks-$version-$TARGET/agenthooks-engine" 2.27 &&
+        (cd "$d" && "$python" -m zipfile -e "$dist"/python/*.whl wheel) &&
+        python3 scripts/dist/pack.py check-static "$d/wheel/agenthooks-$version.data/scripts/agenthooks" &&
+        python3 scripts/dist/pack.py check-glibc "$d/wheel/agenthooks-$version.data/scripts/agenthooks-engine" 2.28
 }
-check "the archive's front is static, its engine needs glibc 2.28 and no newer" in_archive
+check "the archive's and the wheel's front is static, their engine needs glibc 2.28 and no newer" in_archive
 check "SHA256SUMS verifies" sh -c "cd '$dist' && sha256sum -c --quiet SHA256SUMS"
 
 free_port() { "$python" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
