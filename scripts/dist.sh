@@ -124,7 +124,7 @@ build() { # TARGET: its binaries in $(bin_dir TARGET); the gnu wheel too
         mkdir -p "$stage"
         cp "$target_dir/$musl/$profile/agenthooks" "$stage/agenthooks"
         cp "$target_dir/$target/$profile/agenthooks-engine" "$stage/agenthooks-engine"
-        pack check-glibc "$stage/agenthooks-engine" 2.28
+        pack check-glibc "$stage/agenthooks-engine" 2.28 >&2
         ;;
     *)
         say "building $target (profile $profile)"
