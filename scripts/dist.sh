@@ -7,8 +7,8 @@
 #   python/    one wheel per platform (maturin's `bin` bindings: both binaries on PATH)
 #
 # Usage: scripts/dist.sh [--no-assemble | --assemble | --bin-dir] [TARGET...]
-#   TARGET...      the targets to build (default: this machine's static Linux
-#                  build, and x86_64-pc-windows-gnu where MinGW is installed)
+#   TARGET...      the targets to build (default: this machine's Linux gnu
+#                  package, and x86_64-pc-windows-gnu where MinGW is installed)
 #   --no-assemble  build and package the targets, without the files that
 #                  cover every target (the release workflow's build jobs)
 #   --assemble     only those: the npm main package, SHA256SUMS and the
@@ -19,9 +19,21 @@
 # One build per target, profile `dist` (Cargo.toml), shared by every package
 # and by `.ci/langs.sh`: each package's copy differs only in the word that
 # says how it was installed (`runtime/src/origin.rs`, `dist/pack.py mark`).
-# Linux builds are static (musl: Debian's musl-tools), so they run on any
-# distribution. Needs python3; the wheels need maturin (from PyPI: found on
-# PATH or in $AGENTHOOKS_DIST_CACHE/venv), npm packs the npm packages.
+#
+# Linux has two packages per architecture:
+#   <arch>-unknown-linux-gnu   what install.sh, npm and pip give a glibc
+#                              system (2.28 or later: every distribution of
+#                              the last six years). Its front is the static
+#                              musl build, which starts fastest; its engine
+#                              links glibc 2.28 through zig (maturin --zig),
+#                              because musl's allocator made ten wasm hooks
+#                              in one event 1.8x slower (README, Performance).
+#   <arch>-unknown-linux-musl  both binaries static: Alpine, older glibc.
+# The default on Linux is the gnu package. Needs musl-gcc (Debian's
+# musl-tools), python3; the gnu engine and the wheels need maturin and
+# ziglang (from PyPI, installed on first use into the venv under
+# $AGENTHOOKS_DIST_CACHE, default ~/.cache/agenthooks-dist); npm packs the
+# npm packages.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 repo=$PWD
@@ -34,6 +46,7 @@ version=$(sed -n '/^\[workspace.package\]/,/^\[/s/^version = "\(.*\)"/\1/p' Carg
 out=${AGENTHOOKS_DIST_DIR:-$repo/dist}
 target_dir=${CARGO_TARGET_DIR:-$repo/target}
 profile=dist
+wheels=$target_dir/dist-wheels
 
 mode=all
 targets=()
@@ -48,7 +61,7 @@ for arg in "$@"; do
     esac
 done
 if [[ $mode != assemble && ${#targets[@]} -eq 0 ]]; then
-    targets=("$(uname -m | sed 's/arm64/aarch64/')-unknown-linux-musl")
+    targets=("$(uname -m | sed 's/arm64/aarch64/')-unknown-linux-gnu")
     if [[ $mode == all ]]; then
         if command -v x86_64-w64-mingw32-gcc > /dev/null; then
             targets+=(x86_64-pc-windows-gnu)
@@ -58,11 +71,14 @@ if [[ $mode != assemble && ${#targets[@]} -eq 0 ]]; then
     fi
 fi
 
-# The npm platform of a target: `<process.platform>-<process.arch>`.
+# The npm platform of a target: `<process.platform>-<process.arch>`, and
+# `-musl` for the static Linux build (`scripts/dist/npm/lib/platform.js`).
 npm_platform() {
     case $1 in
-    x86_64-unknown-linux-*) echo linux-x64 ;;
-    aarch64-unknown-linux-*) echo linux-arm64 ;;
+    x86_64-unknown-linux-gnu) echo linux-x64 ;;
+    aarch64-unknown-linux-gnu) echo linux-arm64 ;;
+    x86_64-unknown-linux-musl) echo linux-x64-musl ;;
+    aarch64-unknown-linux-musl) echo linux-arm64-musl ;;
     x86_64-apple-darwin) echo darwin-x64 ;;
     aarch64-apple-darwin) echo darwin-arm64 ;;
     x86_64-pc-windows-*) echo win32-x64 ;;
@@ -71,28 +87,61 @@ npm_platform() {
     esac
 }
 
-build() { # TARGET
-    local target=$1
-    rustup target add "$target" > /dev/null 2>&1 || true
-    case $target in
-    *-linux-musl)
-        # C code (wasmtime's helpers, ring, mimalloc) compiled for musl.
-        local cc_var="CC_${target//-/_}"
-        if [[ -z ${!cc_var:-} ]]; then
-            if command -v musl-gcc > /dev/null; then
-                export "$cc_var=musl-gcc"
-            elif ! command -v "${target%%-*}-linux-musl-gcc" > /dev/null; then
-                say "no C compiler for $target: install Debian's musl-tools (apt-get install musl-tools)"
-                exit 2
-            fi
+musl_cc() { # TARGET: C code (wasmtime's helpers, ring) compiled for musl
+    local cc_var="CC_${1//-/_}"
+    if [[ -z ${!cc_var:-} ]]; then
+        if command -v musl-gcc > /dev/null; then
+            export "$cc_var=musl-gcc"
+        elif ! command -v "${1%%-*}-linux-musl-gcc" > /dev/null; then
+            say "no C compiler for $1: install Debian's musl-tools (apt-get install musl-tools)"
+            exit 2
         fi
-        ;;
-    esac
-    say "building $target (profile $profile)"
-    cargo build --locked -q -p agenthooks --bins --profile "$profile" --target "$target"
+    fi
 }
 
-bin_dir() { echo "$target_dir/$1/$profile"; }
+build() { # TARGET: its binaries in $(bin_dir TARGET); the gnu wheel too
+    local target=$1
+    rustup target add "$target" > /dev/null 2>&1 || true
+    # `--version` names the package's target, which for the gnu package's
+    # front is not the target it was built for (`runtime/build.rs`).
+    export AGENTHOOKS_PACKAGE_TARGET=$target
+    case $target in
+    *-linux-musl)
+        musl_cc "$target"
+        say "building $target (profile $profile)"
+        cargo build --locked -q -p agenthooks --bins --profile "$profile" --target "$target"
+        ;;
+    *-linux-gnu)
+        local musl=${target%-gnu}-musl stage
+        rustup target add "$musl" > /dev/null 2>&1 || true
+        musl_cc "$musl"
+        say "building $target: the front static ($musl), the engine and the wheel for glibc 2.28 (zig)"
+        cargo build --locked -q -p agenthooks --bin agenthooks --profile "$profile" --target "$musl"
+        rm -rf "$wheels/$target"
+        with_maturin build --quiet --locked --bindings bin --profile "$profile" --target "$target" \
+            --zig --compatibility manylinux_2_28 -m runtime/Cargo.toml --out "$wheels/$target" > /dev/null
+        stage=$(bin_dir "$target")
+        mkdir -p "$stage"
+        cp "$target_dir/$musl/$profile/agenthooks" "$stage/agenthooks"
+        cp "$target_dir/$target/$profile/agenthooks-engine" "$stage/agenthooks-engine"
+        pack check-glibc "$stage/agenthooks-engine" 2.28 >&2
+        ;;
+    *)
+        say "building $target (profile $profile)"
+        cargo build --locked -q -p agenthooks --bins --profile "$profile" --target "$target"
+        ;;
+    esac
+    unset AGENTHOOKS_PACKAGE_TARGET
+}
+
+# The gnu package's binaries come from two builds, so they are put together
+# in a directory of their own; every other target's are cargo's.
+bin_dir() {
+    case $1 in
+    *-linux-gnu) echo "$target_dir/$1/$profile-package" ;;
+    *) echo "$target_dir/$1/$profile" ;;
+    esac
+}
 exe() { case $1 in *-windows-*) echo .exe ;; esac; }
 
 package() { # TARGET: the archive, the npm platform package, the wheel
@@ -107,6 +156,7 @@ package() { # TARGET: the archive, the npm platform package, the wheel
         pack mark "$stage/$name/$b$ext" archive
     done
     if [[ $target == *-linux-* ]]; then pack check-static "$stage/$name/agenthooks"; fi
+    if [[ $target == *-linux-musl ]]; then pack check-static "$stage/$name/agenthooks-engine"; fi
     cp README.md LICENSE "$stage/$name/"
     case $target in
     *-windows-*) pack archive "$stage/$name" "$out/$name.zip" ;;
@@ -114,7 +164,13 @@ package() { # TARGET: the archive, the npm platform package, the wheel
     esac
 
     platform=$(npm_platform "$target") || { say "no npm platform for $target"; exit 2; }
-    local npm=$stage/npm-$platform os=${platform%-*} cpu=${platform#*-}
+    local npm=$stage/npm-$platform os cpu libc=
+    os=$(echo "$platform" | cut -d- -f1)
+    cpu=$(echo "$platform" | cut -d- -f2)
+    case $target in
+    *-linux-gnu) libc='"libc": ["glibc"],' ;;
+    *-linux-musl) libc='"libc": ["musl"],' ;;
+    esac
     mkdir -p "$npm/bin"
     for b in agenthooks agenthooks-engine; do
         cp "$dir/$b$ext" "$npm/bin/"
@@ -125,11 +181,11 @@ package() { # TARGET: the archive, the npm platform package, the wheel
 {
   "name": "@agenthooks/$platform",
   "version": "$version",
-  "description": "The agenthooks binaries for $os $cpu (installed by the agenthooks package)",
+  "description": "The agenthooks binaries for $target (installed by the agenthooks package)",
   "license": "Apache-2.0",
   "repository": { "type": "git", "url": "git+$REPOSITORY.git" },
   "os": ["$os"],
-  "cpu": ["$cpu"],
+  "cpu": ["$cpu"],$libc
   "files": ["bin/"],
   "preferUnplugged": true
 }
@@ -140,24 +196,52 @@ EOF
     rm -rf "$stage"
 }
 
+# maturin and zig, pinned, in a venv of their own under the dist cache
+# (made on first use; the release workflow pip-installs the same pins).
+MATURIN_VERSION=1.16.0
+ZIGLANG_VERSION=0.17.1
+dist_cache=${AGENTHOOKS_DIST_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/agenthooks-dist}
 maturin_bin() {
-    if command -v maturin > /dev/null; then
+    local venv=$dist_cache/venv
+    if command -v maturin > /dev/null && [[ -z ${AGENTHOOKS_DIST_CACHE:-} ]]; then
         command -v maturin
-    elif [[ -x ${AGENTHOOKS_DIST_CACHE:-}/venv/bin/maturin ]]; then
-        echo "$AGENTHOOKS_DIST_CACHE/venv/bin/maturin"
-    else
-        say "no maturin: pip install maturin (or set AGENTHOOKS_DIST_CACHE to a cache with venv/bin/maturin)"
-        exit 2
+        return
     fi
+    if ! "$venv/bin/maturin" --version 2> /dev/null | grep -qx "maturin $MATURIN_VERSION" ||
+        ! "$venv/bin/python" -m ziglang version 2> /dev/null | grep -qx "$ZIGLANG_VERSION"; then
+        say "installing maturin $MATURIN_VERSION and ziglang $ZIGLANG_VERSION into $venv"
+        { [[ -x $venv/bin/pip ]] || python3 -m venv "$venv"; } &&
+            "$venv/bin/pip" install -q "maturin==$MATURIN_VERSION" "ziglang==$ZIGLANG_VERSION" ||
+            { say "cannot install maturin and ziglang from PyPI into $venv"; exit 2; }
+    fi
+    echo "$venv/bin/maturin"
 }
 
-wheel() { # TARGET: maturin's wheel of the binaries just built (cargo finds them fresh)
-    local target=$1 built
+# maturin, with its own directory first on PATH: `--zig` runs the `python3
+# -m ziglang` installed beside it.
+with_maturin() {
+    local bin
+    bin=$(maturin_bin)
+    PATH="$(dirname "$bin"):$PATH" "$bin" "$@"
+}
+
+wheel() { # TARGET: maturin's wheel of the binaries built (cargo finds them fresh)
+    local target=$1 built args=()
     built=$(mktemp -d)
-    "$(maturin_bin)" build --quiet --locked --bindings bin --profile "$profile" --target "$target" \
-        -m runtime/Cargo.toml --out "$built" --compatibility linux > /dev/null
+    case $target in
+    *-linux-gnu)
+        # Built with the engine; its front becomes the static one.
+        cp "$wheels/$target"/*.whl "$built/"
+        args=(--front "$(bin_dir "$target")/agenthooks")
+        ;;
+    *)
+        AGENTHOOKS_PACKAGE_TARGET=$target with_maturin build --quiet --locked --bindings bin \
+            --profile "$profile" --target "$target" -m runtime/Cargo.toml --out "$built" \
+            --compatibility linux > /dev/null
+        ;;
+    esac
     for w in "$built"/*.whl; do
-        pack wheel "$w" > /dev/null
+        pack wheel "$w" ${args[@]+"${args[@]}"} > /dev/null
     done
     mv "$built"/*.whl "$out/python/"
     rm -rf "$built"

@@ -59,6 +59,10 @@ use crate::encoding::rfc3339;
 use crate::exec::Report;
 use crate::protocol::{Answer, Event, Outcome};
 
+pub mod sign;
+
+pub use sign::PublicKey;
+
 /// The environment variable that turns the audit log on (its value is the path).
 pub const ENV: &str = "AGENTHOOKS_AUDIT";
 
@@ -97,6 +101,8 @@ pub struct AuditLog {
     path: PathBuf,
     max_bytes: u64,
     include_input: bool,
+    /// Sign each record: with this key file, or (`None`) the default one.
+    signing: Option<Option<PathBuf>>,
 }
 
 impl AuditLog {
@@ -106,7 +112,24 @@ impl AuditLog {
             path: path.into(),
             max_bytes: max_bytes.unwrap_or(DEFAULT_MAX_BYTES),
             include_input: false,
+            signing: None,
         }
+    }
+
+    /// This log, its records signed with the key in `key` (made there on
+    /// first use), or with the default key ([`sign::default_key_path`]) when
+    /// `key` is `None`.
+    pub fn signed_with(mut self, key: Option<PathBuf>) -> AuditLog {
+        self.signing = Some(key);
+        self
+    }
+
+    /// The signing key's file, when records are signed (`None` without a
+    /// home directory for the default one).
+    pub fn signing_key(&self) -> Option<Option<PathBuf>> {
+        self.signing
+            .as_ref()
+            .map(|key| key.clone().or_else(sign::default_key_path))
     }
 
     /// This log, recording tool inputs too (redacted, capped) when `on`.
@@ -134,7 +157,11 @@ impl AuditLog {
             Some(path) => PathBuf::from(path),
             None => config?.path.clone(),
         };
-        Some(AuditLog::new(path, max).with_input(input))
+        let log = AuditLog::new(path, max).with_input(input);
+        Some(match config.and_then(|c| c.sign.clone()) {
+            Some(key) => log.signed_with(key),
+            None => log,
+        })
     }
 
     /// The file written (`<path>`; the rotated one is [`AuditLog::rotated_path`]).
@@ -179,14 +206,31 @@ impl AuditLog {
     /// own notes (unprefixed).
     pub fn write(&self, record: &Record) -> Option<String> {
         match self.append_chained(record) {
-            Ok(()) => None,
+            Ok(None) => None,
+            Ok(Some(unsigned)) => Some(crate::protocol::one_line(&format!(
+                "the audit record was written unsigned: {unsigned}; `audit verify` will name it"
+            ))),
             Err(e) => Some(self.note(&e.to_string())),
         }
     }
 
+    /// `line` signed, when this log signs; else why it could not be.
+    fn signed(&self, line: Vec<u8>) -> Result<Vec<u8>, String> {
+        let Some(key) = self.signing_key() else {
+            return Ok(line);
+        };
+        let Some(key) = key else {
+            return Err("no home directory for the signing key (set `signingKey`)".to_string());
+        };
+        sign::Signer::load_or_create(&key)
+            .map(|signer| signer.sign_line(&line))
+            .map_err(|e| format!("the signing key `{}`: {e}", key.display()))
+    }
+
     /// Under `<path>.lock`: `record` with `prev` the hash of the last line,
-    /// the log rotated if that line takes it past the cap, then appended.
-    fn append_chained(&self, record: &Record) -> io::Result<()> {
+    /// signed when this log signs, the log rotated if that line takes it
+    /// past the cap, then appended. `Some(why)` when it was written unsigned.
+    fn append_chained(&self, record: &Record) -> io::Result<Option<String>> {
         // A directory or a FIFO at the path is refused before anything (the
         // lock file) is made beside it.
         if std::fs::metadata(&self.path).is_ok_and(|meta| !meta.is_file()) {
@@ -203,12 +247,19 @@ impl AuditLog {
             prev: Some(prev),
             ..record.clone()
         };
-        let mut line = serde_json::to_vec(&record).map_err(io::Error::other)?;
+        let line = serde_json::to_vec(&record).map_err(io::Error::other)?;
+        // A record that cannot be signed is still written: losing it would
+        // hide more than a missing signature, which `verify` names.
+        let (mut line, unsigned) = match self.signed(line.clone()) {
+            Ok(signed) => (signed, None),
+            Err(why) => (line, Some(why)),
+        };
         line.push(b'\n');
         if held.is_some() {
             self.rotate_held(line.len())?;
         }
-        self.append(&line)
+        self.append(&line)?;
+        Ok(unsigned)
     }
 
     /// The hash of the log's last line: of `<path>`, or of `<path>.1` when
@@ -336,20 +387,32 @@ pub struct Verified {
     /// The first record's `prev`: [`GENESIS`], or the hash of a record
     /// before these files (rotated away).
     pub starts_at: String,
+    /// The records that carry a signature.
+    pub signed: usize,
+    /// Whether those signatures were checked against a trusted key.
+    pub signatures_checked: bool,
 }
 
 /// Check the hash chain of `files`, read as one log in that order (the
-/// rotated `<path>.1` first). The error is one line naming the first record
-/// (`file:line`) where the chain breaks, and what that means.
+/// rotated `<path>.1` first), and, with `key`, each record's signature. The
+/// error is one line naming the first record (`file:line`) where the chain
+/// breaks, or whose signature is missing, not `key`'s, or not over its
+/// contents, and what that means.
+///
+/// Once a record is signed, every record after it must be: a signature
+/// removed is an edit. With `key`, at least one record must be signed.
 ///
 /// # Errors
 /// A file that cannot be read, a line that is not a record, a record with
-/// no `prev` or one that is not the hash of the record before it.
-pub fn verify(files: &[PathBuf]) -> Result<Verified, String> {
+/// no `prev` or one that is not the hash of the record before it, a
+/// signature that does not hold.
+pub fn verify(files: &[PathBuf], key: Option<&PublicKey>) -> Result<Verified, String> {
     let mut prev: Option<(String, usize, Vec<u8>)> = None;
     let mut verified = Verified {
         records: 0,
         starts_at: String::new(),
+        signed: 0,
+        signatures_checked: key.is_some(),
     };
     for file in files {
         let bytes = crate::fsread::read_bounded(file, VERIFY_MAX).map_err(|e| e.to_string())?;
@@ -383,6 +446,7 @@ pub fn verify(files: &[PathBuf]) -> Result<Verified, String> {
                     }
                 }
             }
+            check_signature(line, &at, key, &mut verified)?;
             verified.records += 1;
             prev = Some((shown.clone(), n + 1, line.to_vec()));
         }
@@ -390,7 +454,49 @@ pub fn verify(files: &[PathBuf]) -> Result<Verified, String> {
     if verified.records == 0 {
         return Err("no records to check".to_string());
     }
+    if let (Some(key), 0) = (key, verified.signed) {
+        return Err(format!(
+            "no record is signed, so none can be checked against the key {} (is `sign` on in `audit`?)",
+            key.id()
+        ));
+    }
     Ok(verified)
+}
+
+/// One record's signature, for [`verify`].
+fn check_signature(
+    line: &[u8],
+    at: &str,
+    key: Option<&PublicKey>,
+    verified: &mut Verified,
+) -> Result<(), String> {
+    let parts = match sign::split(line) {
+        None if verified.signed > 0 => {
+            return Err(format!(
+                "{at}: the record is not signed, though the records before it are: its signature was removed, or it was written without the key (`run` said so then)"
+            ));
+        }
+        None => return Ok(()),
+        Some(Err(why)) => return Err(format!("{at}: {why}: the record was edited")),
+        Some(Ok(parts)) => parts,
+    };
+    verified.signed += 1;
+    let Some(key) = key else {
+        return Ok(());
+    };
+    if parts.key != key.id() {
+        return Err(format!(
+            "{at}: the record is signed with the key {}, not the trusted key {}: it was signed again by someone else",
+            crate::protocol::one_line(&parts.key).chars().take(32).collect::<String>(),
+            key.id()
+        ));
+    }
+    if !key.verifies(&parts.unsigned, &parts.sig) {
+        return Err(format!(
+            "{at}: the record's signature does not match its contents: it was edited after it was signed"
+        ));
+    }
+    Ok(())
 }
 
 /// An exclusive `flock` on `path`, waited for at most [`LOCK_WAIT`]; `None`
@@ -1044,6 +1150,91 @@ mod tests {
         log
     }
 
+    /// A signed log of `n` records, and the key's public half.
+    fn signed_log(dir: &Path, n: usize) -> (AuditLog, PublicKey) {
+        let key = dir.join("keys/audit.pk8");
+        let log = AuditLog::new(dir.join("audit.jsonl"), None).signed_with(Some(key.clone()));
+        for i in 0..n {
+            let record = if i % 2 == 0 {
+                deny_record()
+            } else {
+                Record::new(&event(), None, &[], &Answer::none())
+            };
+            assert_eq!(log.write(&record), None);
+        }
+        let public = sign::Signer::load(&key).unwrap().public().clone();
+        (log, public)
+    }
+
+    #[test]
+    fn signed_records_verify_with_their_key_and_not_another() {
+        let dir = tempfile::tempdir().unwrap();
+        let (log, public) = signed_log(dir.path(), 3);
+        let path = log.path().to_path_buf();
+        let ok = verify(std::slice::from_ref(&path), Some(&public)).unwrap();
+        assert_eq!((ok.records, ok.signed, ok.signatures_checked), (3, 3, true));
+        // Without a key the chain is checked, the signatures only counted.
+        let unchecked = verify(std::slice::from_ref(&path), None).unwrap();
+        assert_eq!((unchecked.signed, unchecked.signatures_checked), (3, false));
+
+        // The last record edited and signed again with another key: its
+        // chain still holds (nothing follows it), its signer does not.
+        let text = std::fs::read_to_string(&path).unwrap();
+        let mut lines: Vec<String> = text.lines().map(str::to_string).collect();
+        let other = sign::Signer::load_or_create(&dir.path().join("other.pk8")).unwrap();
+        let parts = sign::split(lines[2].as_bytes()).unwrap().unwrap();
+        let edited = String::from_utf8(parts.unsigned)
+            .unwrap()
+            .replace("\"decision\":\"deny\"", "\"decision\":\"allow\"");
+        lines[2] = String::from_utf8(other.sign_line(edited.as_bytes())).unwrap();
+        std::fs::write(&path, lines.join("\n") + "\n").unwrap();
+        let shown = path.display();
+        let why = verify(std::slice::from_ref(&path), Some(&public)).unwrap_err();
+        assert!(
+            why.starts_with(&format!(
+                "{shown}:3: the record is signed with the key {}",
+                other.public().id()
+            )),
+            "{why}"
+        );
+        assert!(why.contains("signed again by someone else"), "{why}");
+        // Edited with the signature kept: the signature no longer holds.
+        let original: Vec<String> = text.lines().map(str::to_string).collect();
+        lines[2] = original[2].replace("\"decision\":\"deny\"", "\"decision\":\"allow\"");
+        std::fs::write(&path, lines.join("\n") + "\n").unwrap();
+        let why = verify(std::slice::from_ref(&path), Some(&public)).unwrap_err();
+        assert!(
+            why.starts_with(&format!("{shown}:3: the record's signature does not match")),
+            "{why}"
+        );
+        // The signature stripped from a record after signed ones.
+        let parts = sign::split(original[2].as_bytes()).unwrap().unwrap();
+        lines[2] = String::from_utf8(parts.unsigned).unwrap();
+        std::fs::write(&path, lines.join("\n") + "\n").unwrap();
+        let why = verify(std::slice::from_ref(&path), None).unwrap_err();
+        assert!(
+            why.starts_with(&format!("{shown}:3: the record is not signed")),
+            "{why}"
+        );
+    }
+
+    #[test]
+    fn a_key_that_cannot_be_used_leaves_the_record_written_unsigned_and_says_so() {
+        let dir = tempfile::tempdir().unwrap();
+        let key = dir.path().join("key.pk8");
+        std::fs::write(&key, b"garbage").unwrap();
+        let log = AuditLog::new(dir.path().join("audit.jsonl"), None).signed_with(Some(key));
+        let note = log.write(&deny_record()).unwrap();
+        assert!(note.contains("written unsigned"), "{note}");
+        assert!(note.contains("not a PKCS#8 Ed25519 key"), "{note}");
+        let ok = verify(&[log.path().to_path_buf()], None).unwrap();
+        assert_eq!((ok.records, ok.signed), (1, 0));
+        // A trusted key given, and nothing signed: refused.
+        let other = sign::Signer::load_or_create(&dir.path().join("k2.pk8")).unwrap();
+        let why = verify(&[log.path().to_path_buf()], Some(other.public())).unwrap_err();
+        assert!(why.starts_with("no record is signed"), "{why}");
+    }
+
     #[test]
     fn each_record_chains_to_the_one_before_and_verify_says_so() {
         let dir = tempfile::tempdir().unwrap();
@@ -1058,7 +1249,7 @@ mod tests {
         for i in 1..4 {
             assert_eq!(prev(i), hash_line(lines[i - 1].as_bytes()));
         }
-        let ok = verify(&[log.path().to_path_buf()]).unwrap();
+        let ok = verify(&[log.path().to_path_buf()], None).unwrap();
         assert_eq!((ok.records, ok.starts_at.as_str()), (4, GENESIS));
     }
 
@@ -1079,10 +1270,10 @@ mod tests {
         let rotated = std::fs::read_to_string(log.rotated_path()).unwrap();
         let last_rotated = rotated.lines().last().unwrap();
         assert_eq!(first_now["prev"], hash_line(last_rotated.as_bytes()));
-        let ok = verify(&[log.rotated_path(), log.path().to_path_buf()]).unwrap();
+        let ok = verify(&[log.rotated_path(), log.path().to_path_buf()], None).unwrap();
         assert_eq!(ok.records, 5);
         // The current file alone continues a record it does not hold.
-        let alone = verify(&[log.path().to_path_buf()]).unwrap();
+        let alone = verify(&[log.path().to_path_buf()], None).unwrap();
         assert_eq!(alone.starts_at, hash_line(last_rotated.as_bytes()));
     }
 
@@ -1096,7 +1287,7 @@ mod tests {
         let shown = path.display().to_string();
         let check = |lines: &[String]| {
             std::fs::write(&path, lines.join("\n") + "\n").unwrap();
-            verify(std::slice::from_ref(&path)).unwrap_err()
+            verify(std::slice::from_ref(&path), None).unwrap_err()
         };
         // A deny turned into an allow: the next record no longer chains.
         let mut edited = lines.clone();
@@ -1133,7 +1324,10 @@ mod tests {
         assert!(check(&cut).starts_with(&format!("{shown}:2: not a JSON record")));
         // The untouched log verifies again.
         std::fs::write(&path, &text).unwrap();
-        assert_eq!(verify(std::slice::from_ref(&path)).unwrap().records, 4);
+        assert_eq!(
+            verify(std::slice::from_ref(&path), None).unwrap().records,
+            4
+        );
     }
 
     #[cfg(unix)]
@@ -1155,7 +1349,7 @@ mod tests {
         for w in writers {
             w.join().unwrap();
         }
-        assert_eq!(verify(&[path]).unwrap().records, 100);
+        assert_eq!(verify(&[path], None).unwrap().records, 100);
     }
 
     #[test]
@@ -1221,6 +1415,7 @@ mod tests {
             path: PathBuf::from(path),
             max_bytes: max,
             include_input: true,
+            sign: None,
         };
         let env = Some("/tmp/from-env.jsonl".into());
         let log = AuditLog::resolve_with(env, Some(&cfg("/cfg.jsonl", Some(5)))).unwrap();

@@ -171,7 +171,7 @@ pub fn install_line() -> String {
 }
 
 /// `--version`'s text after the name: the version, the target and how this
-/// copy was installed, e.g. `0.1.0 (x86_64-unknown-linux-musl, installed by npm)`.
+/// copy was installed, e.g. `0.1.0 (x86_64-unknown-linux-gnu, installed by npm)`.
 pub fn version() -> &'static str {
     static LINE: std::sync::OnceLock<String> = std::sync::OnceLock::new();
     LINE.get_or_init(|| {

@@ -58,14 +58,27 @@ if [ -n "$uninstall" ]; then
     exit 0
 fi
 
-# The target: the static (musl) build runs on any Linux of its architecture.
+# Whether this Linux has glibc 2.28 or later, which the gnu package's
+# engine needs; the static (musl) package runs on any Linux.
+glibc_2_28() {
+    v=$(getconf GNU_LIBC_VERSION 2>/dev/null) || return 1
+    v=${v#glibc }
+    major=${v%%.*}
+    minor=${v#*.}
+    minor=${minor%%.*}
+    case $major$minor in '' | *[!0-9]*) return 1 ;; esac
+    [ "$major" -gt 2 ] || { [ "$major" -eq 2 ] && [ "$minor" -ge 28 ]; }
+}
+
+# The target.
 os=$(uname -s)
 arch=$(uname -m)
 case $os in
 Linux)
+    if glibc_2_28; then libc=gnu; else libc=musl; fi
     case $arch in
-    x86_64 | amd64) target=x86_64-unknown-linux-musl ;;
-    aarch64 | arm64) target=aarch64-unknown-linux-musl ;;
+    x86_64 | amd64) target=x86_64-unknown-linux-$libc ;;
+    aarch64 | arm64) target=aarch64-unknown-linux-$libc ;;
     *) target= ;;
     esac
     ;;

@@ -6,13 +6,18 @@ zip needed):
   pack.py mark BINARY WORD      write how a package's copy was installed into
                                 the binary's marker (runtime/src/origin.rs)
   pack.py archive DIR OUT       DIR (one directory) as OUT: .tar.gz or .zip
-  pack.py wheel WHEEL           a maturin wheel's binaries marked `pip`, and
-                                the wheel tagged for every Linux (static musl
-                                binaries: manylinux and musllinux alike)
+  pack.py wheel WHEEL [--front BINARY]
+                                a maturin wheel's binaries marked `pip`; with
+                                --front, its `agenthooks` replaced by BINARY
+                                (the gnu package's static front); a Linux
+                                wheel whose binaries are all static tagged
+                                for every Linux (manylinux and musllinux)
   pack.py sums DIR FILE...      DIR/SHA256SUMS for the FILEs (names in DIR)
   pack.py check-static BINARY   exit 1 unless an ELF binary has no
                                 interpreter (no dynamic loader: runs on any
                                 Linux of its architecture)
+  pack.py check-glibc BINARY V  exit 1 unless every glibc symbol version an
+                                ELF binary needs is V (e.g. 2.28) or older
 
 Each failure is one line naming the file and what is wrong.
 """
@@ -140,22 +145,31 @@ def record_hash(data):
     return "sha256=" + digest.decode()
 
 
-def wheel(path):
-    """Marks the wheel's binaries `pip`; retags a Linux wheel for every libc."""
+def wheel(path, front=None):
+    """Marks the wheel's binaries `pip`; swaps in the static front; retags a
+    Linux wheel of static binaries for every libc."""
     name = os.path.basename(path)
     parts = name[:-len(".whl")].split("-")
     if len(parts) != 5:
         fail(f"{name}: not a wheel name (name-version-py-abi-platform.whl)")
     platform = parts[4]
+    front_data = None
+    if front is not None:
+        with open(front, "rb") as f:
+            front_data = f.read()
+    with zipfile.ZipFile(path) as z:
+        files = [(i, z.read(i.filename)) for i in z.infolist()]
+    scripts = [(i, d) for i, d in files if "/scripts/" in i.filename]
+    if front_data is not None:
+        files = [(i, front_data if i.filename.endswith("/scripts/agenthooks") else d) for i, d in files]
+        scripts = [(i, d) for i, d in files if "/scripts/" in i.filename]
     arch = None
     for prefix in ("manylinux", "musllinux", "linux"):
         if platform.startswith(prefix):
             arch = platform.split(".")[0].split("_", 3 if prefix != "linux" else 1)[-1]
-    if arch is not None:
+    if arch is not None and scripts and all(elf_static(d, i.filename) for i, d in scripts):
         platform = f"manylinux_2_17_{arch}.manylinux2014_{arch}.musllinux_1_1_{arch}"
     tags = [f"{parts[2]}-{parts[3]}-{p}" for p in platform.split(".")]
-    with zipfile.ZipFile(path) as z:
-        files = [(i, z.read(i.filename)) for i in z.infolist()]
     marked_count = 0
     out_files = []
     record_name = None
@@ -201,34 +215,96 @@ def sums(directory, names):
         f.writelines(lines)
 
 
+def elf_headers(data, name):
+    """An ELF file's program and section headers: ([(type, offset, size)],
+    [(type, offset, size, link)])."""
+    if data[:4] != b"\x7fELF" or data[4] != 2 or data[5] != 1:
+        fail(f"{name}: not a 64-bit little-endian ELF file")
+    u16 = lambda at: int.from_bytes(data[at:at + 2], "little")
+    u32 = lambda at: int.from_bytes(data[at:at + 4], "little")
+    u64 = lambda at: int.from_bytes(data[at:at + 8], "little")
+    phoff, shoff = u64(32), u64(40)
+    phentsize, phnum, shentsize, shnum = u16(54), u16(56), u16(58), u16(60)
+    programs = [(u32(phoff + i * phentsize), u64(phoff + i * phentsize + 8),
+                 u64(phoff + i * phentsize + 32)) for i in range(phnum)]
+    sections = [(u32(shoff + i * shentsize + 4), u64(shoff + i * shentsize + 24),
+                 u64(shoff + i * shentsize + 32), u32(shoff + i * shentsize + 40)) for i in range(shnum)]
+    return programs, sections
+
+
+def elf_static(data, name):
+    """Whether an ELF binary runs with no dynamic loader (no PT_INTERP)."""
+    programs, _ = elf_headers(data, name)
+    return all(kind != 3 for kind, _, _ in programs)
+
+
 def check_static(path):
     with open(path, "rb") as f:
-        head = f.read(64)
-        if head[:4] != b"\x7fELF" or head[4] != 2 or head[5] != 1:
-            fail(f"{path}: not a 64-bit little-endian ELF file")
-        phoff = int.from_bytes(head[32:40], "little")
-        phentsize = int.from_bytes(head[54:56], "little")
-        phnum = int.from_bytes(head[56:58], "little")
-        f.seek(phoff)
-        table = f.read(phentsize * phnum)
-    for i in range(phnum):
-        kind = int.from_bytes(table[i * phentsize:i * phentsize + 4], "little")
-        if kind == 3:  # PT_INTERP: it needs a dynamic loader
-            fail(f"{path}: dynamically linked (it names an interpreter); build the musl target")
+        data = f.read()
+    if not elf_static(data, path):
+        fail(f"{path}: dynamically linked (it names an interpreter); build the musl target")
     print(f"{path}: static")
+
+
+def glibc_versions(data, name):
+    """The glibc symbol versions an ELF binary needs (SHT_GNU_verneed)."""
+    _, sections = elf_headers(data, name)
+    needed = set()
+    for kind, offset, size, link in sections:
+        if kind != 0x6ffffffe:  # SHT_GNU_verneed
+            continue
+        strtab = sections[link][1]
+        text = lambda at: data[strtab + at:data.index(b"\0", strtab + at)].decode("ascii", "replace")
+        at = offset
+        while True:
+            count, aux, nxt = (int.from_bytes(data[at + 2:at + 4], "little"),
+                               int.from_bytes(data[at + 8:at + 12], "little"),
+                               int.from_bytes(data[at + 12:at + 16], "little"))
+            a = at + aux
+            for _ in range(count):
+                needed.add(text(int.from_bytes(data[a + 8:a + 12], "little")))
+                step = int.from_bytes(data[a + 12:a + 16], "little")
+                if step == 0:
+                    break
+                a += step
+            if nxt == 0:
+                break
+            at += nxt
+    return sorted(v for v in needed if v.startswith("GLIBC_"))
+
+
+def check_glibc(path, most):
+    with open(path, "rb") as f:
+        data = f.read()
+    limit = tuple(int(p) for p in most.split("."))
+    newer = []
+    for v in glibc_versions(data, path):
+        nums = v[len("GLIBC_"):]
+        if not nums[:1].isdigit():
+            newer.append(v)  # GLIBC_ABI_DT_RELR and the like: glibc 2.36's
+        elif tuple(int(p) for p in nums.split(".")) > limit:
+            newer.append(v)
+    if newer:
+        fail(f"{path}: needs {', '.join(newer)}, newer than glibc {most}; build it with zig (maturin --zig)")
+    print(f"{path}: glibc {most} or later")
 
 
 def main(argv):
     commands = {
         "mark": (2, lambda a: mark(a[0], a[1])),
         "archive": (2, lambda a: archive(a[0], a[1])),
-        "wheel": (1, lambda a: wheel(a[0])),
         "check-static": (1, lambda a: check_static(a[0])),
+        "check-glibc": (2, lambda a: check_glibc(a[0], a[1])),
     }
+    if len(argv) == 2 and argv[0] == "wheel":
+        return wheel(argv[1])
+    if len(argv) == 4 and argv[0] == "wheel" and argv[2] == "--front":
+        return wheel(argv[1], argv[3])
     if len(argv) >= 2 and argv[0] == "sums":
         return sums(argv[1], argv[2:])
     if not argv or argv[0] not in commands or len(argv) - 1 != commands[argv[0]][0]:
-        fail("usage: pack.py mark BINARY WORD | archive DIR OUT | wheel WHEEL | sums DIR FILE... | check-static BINARY")
+        fail("usage: pack.py mark BINARY WORD | archive DIR OUT | wheel WHEEL [--front BINARY] | sums DIR FILE... "
+             "| check-static BINARY | check-glibc BINARY VERSION")
     commands[argv[0]][1](argv[1:])
 
 

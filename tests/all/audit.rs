@@ -464,3 +464,85 @@ fn audit_verify_checks_the_chain_and_names_the_record_that_was_changed() {
         ran.stdout()
     );
 }
+
+/// A project whose user file turns the audit on at `log`, each record
+/// signed with the key in `key`.
+fn signed(log: &Path, key: &Path) -> TempProject {
+    let p = TempProject::new();
+    let mut config = hooks(
+        "PreToolUse",
+        "Bash",
+        json!([command("echo 'no pushing' >&2; exit 2")]),
+    );
+    config["audit"] = json!({"path": log, "sign": true, "signingKey": key});
+    p.user_hooks(&config);
+    p
+}
+
+#[test]
+fn signed_records_verify_against_the_printed_key_and_a_record_signed_again_is_refused() {
+    let tmp = tempfile::tempdir().unwrap();
+    let log = tmp.path().join("audit.jsonl");
+    let key = tmp.path().join("keys/audit.pk8");
+    let p = signed(&log, &key);
+    for command in ["git push", "ls"] {
+        let ran = p.run(&p.bash(command));
+        assert_eq!(ran.code(), 0, "{}", ran.stderr());
+        assert!(!ran.stderr().contains("unsigned"), "{}", ran.stderr());
+    }
+    let printed = p.output(p.cmd(["audit", "public-key"]), "");
+    assert_eq!(printed.code(), 0, "{}", printed.stderr());
+    let public = printed.stdout().trim().to_string();
+    assert!(
+        public.starts_with("ed25519:") && public.len() == 72,
+        "{public}"
+    );
+    let id = lines(&log)[0]["key"].as_str().unwrap().to_string();
+    assert!(
+        printed.stderr().contains(&format!("key {id} in")),
+        "{}",
+        printed.stderr()
+    );
+
+    let ran = p.output(p.cmd(["audit", "verify", "--public-key", &public]), "");
+    assert_eq!(ran.code(), 0, "{}", ran.stderr());
+    assert!(
+        ran.stdout()
+            .contains(&format!("2 signed by the key {id}, each signature checked")),
+        "{}",
+        ran.stdout()
+    );
+
+    // Someone with another key rewrites the last record (a deny made an
+    // allow, its chain to the record before kept) and signs it: the chain
+    // holds, the signer does not.
+    let text = std::fs::read_to_string(&log).unwrap();
+    let first = text.lines().next().unwrap();
+    let forged = tmp.path().join("forged.jsonl");
+    std::fs::write(&forged, format!("{first}\n")).unwrap();
+    let other = signed(&forged, &tmp.path().join("other.pk8"));
+    let ran = other.run(&other.bash("ls"));
+    assert_eq!(ran.code(), 0, "{}", ran.stderr());
+    let ran = p.output(
+        p.cmd([
+            "audit",
+            "verify",
+            "--public-key",
+            &public,
+            forged.to_str().unwrap(),
+        ]),
+        "",
+    );
+    assert_eq!(ran.code(), 1, "{}", ran.stdout());
+    assert!(
+        ran.stderr().contains(&format!(
+            "{}:2: the record is signed with the key",
+            forged.display()
+        )) && ran.stderr().contains("signed again by someone else"),
+        "{}",
+        ran.stderr()
+    );
+    // The configured key is the default trusted one.
+    let ran = p.output(p.cmd(["audit", "verify", forged.to_str().unwrap()]), "");
+    assert_eq!(ran.code(), 1, "{}", ran.stdout());
+}

@@ -1,13 +1,14 @@
-//! `agenthooks audit verify [PATH...]`: check the audit log's hash chain
-//! (`crate::audit::verify`), so a record edited, removed or inserted since
-//! it was written is found and named. `agenthooks audit export [PATH...]`:
-//! send its records as OpenTelemetry logs (`crate::telemetry::logs`).
+//! `agenthooks audit`: check the audit log's hash chain and signatures
+//! (`crate::audit::verify`), so a record edited, removed, inserted or signed
+//! again since it was written is found and named; print the signing key's
+//! public half; send the records as OpenTelemetry logs
+//! (`crate::telemetry::logs`).
 
 use std::io::{self, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use crate::audit::{self, AuditLog};
+use crate::audit::{self, sign, AuditLog, PublicKey};
 use crate::config::{self, Config, LoadOptions};
 use crate::telemetry::{logs, settings};
 
@@ -22,13 +23,24 @@ pub struct Args {
 /// What to do with the audit log.
 #[derive(Debug, clap::Subcommand)]
 pub enum Action {
-    /// Check the log's hash chain; exit 1 naming the first record edited,
-    /// removed or inserted.
+    /// Check the log's hash chain and signatures; exit 1 naming the first
+    /// record edited, removed, inserted or signed by another key.
     Verify(VerifyArgs),
+    /// Print the public key that checks the records' signatures (made on
+    /// first use), to keep where the log's writer cannot change it.
+    PublicKey,
     /// Send the log's records as OpenTelemetry logs (OTLP/HTTP `/v1/logs`)
     /// to the endpoint spans go to (`OTEL_EXPORTER_OTLP_*`, or `telemetry`
     /// in the managed or user hooks.json).
-    Export(VerifyArgs),
+    Export(ExportArgs),
+}
+
+/// `agenthooks audit export`.
+#[derive(Debug, clap::Args)]
+pub struct ExportArgs {
+    /// The files, sent in this order (the rotated `.1` first); default: the
+    /// configured log, with its rotated file.
+    pub paths: Vec<PathBuf>,
 }
 
 /// `agenthooks audit verify`.
@@ -38,6 +50,11 @@ pub struct VerifyArgs {
     /// default: the log `AGENTHOOKS_AUDIT` or the user's or managed
     /// `hooks.json` names, with its rotated file.
     pub paths: Vec<PathBuf>,
+    /// The key the records must be signed with: `ed25519:<hex>` as `audit
+    /// public-key` prints it, or a file holding that; default: the
+    /// configured signing key's, when `sign` is on.
+    #[arg(long, value_name = "KEY")]
+    pub public_key: Option<String>,
 }
 
 /// Run `agenthooks audit`.
@@ -49,39 +66,92 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         home: None,
         project_root: None,
     });
-    let (args, export) = match args.action {
-        Action::Verify(args) => (args, false),
-        Action::Export(args) => (args, true),
-    };
-    let files = if args.paths.is_empty() {
-        let Some(log) = AuditLog::resolve(loaded.audit.as_ref()) else {
-            eprintln!(
-                "agenthooks: no audit log is configured: set `audit` in ~/.agents/hooks.json or AGENTHOOKS_AUDIT, or name the files"
-            );
-            return Ok(ExitCode::from(super::EXIT_ERROR));
-        };
-        logs::files_of(log.path(), log.rotated_path())
-    } else {
-        args.paths
-    };
-    if export {
-        return export_logs(&files, &loaded);
+    let log = AuditLog::resolve(loaded.audit.as_ref());
+    match args.action {
+        Action::Verify(args) => verify(args, log),
+        Action::PublicKey => public_key(log),
+        Action::Export(args) => match files_or_log(args.paths, log.as_ref()) {
+            Ok(files) => export_logs(&files, &loaded),
+            Err(code) => Ok(code),
+        },
     }
+}
+
+/// The files named, or the configured log's (its rotated file first).
+fn files_or_log(paths: Vec<PathBuf>, log: Option<&AuditLog>) -> Result<Vec<PathBuf>, ExitCode> {
+    if !paths.is_empty() {
+        return Ok(paths);
+    }
+    let Some(log) = log else {
+        return Err(fail(
+            "no audit log is configured: set `audit` in ~/.agents/hooks.json or AGENTHOOKS_AUDIT, or name the files",
+        ));
+    };
+    Ok(logs::files_of(log.path(), log.rotated_path()))
+}
+
+fn fail(line: &str) -> ExitCode {
+    eprintln!(
+        "{}: {}",
+        super::paint::Paint::stderr().error(),
+        crate::protocol::one_line(line)
+    );
+    ExitCode::from(super::EXIT_ERROR)
+}
+
+/// The key to check signatures with: the one given (text, or a file of
+/// it), else the configured signing key's public half when it exists.
+fn trusted_key(given: Option<&str>, log: Option<&AuditLog>) -> Result<Option<PublicKey>, String> {
+    if let Some(given) = given {
+        let path = std::path::Path::new(given);
+        let text = if !given.starts_with("ed25519:") && path.is_file() {
+            crate::fsread::read_bounded_string(path, 4096).map_err(|e| e.to_string())?
+        } else {
+            given.to_string()
+        };
+        return PublicKey::parse(&text).map(Some);
+    }
+    let Some(Some(key)) = log.and_then(AuditLog::signing_key) else {
+        return Ok(None);
+    };
+    match sign::Signer::load(&key) {
+        Ok(signer) => Ok(Some(signer.public().clone())),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(None),
+        Err(e) => Err(format!("the signing key `{}`: {e}", key.display())),
+    }
+}
+
+fn verify(args: VerifyArgs, log: Option<AuditLog>) -> anyhow::Result<ExitCode> {
+    let files = match files_or_log(args.paths, log.as_ref()) {
+        Ok(files) => files,
+        Err(code) => return Ok(code),
+    };
+    let key = match trusted_key(args.public_key.as_deref(), log.as_ref()) {
+        Ok(key) => key,
+        Err(why) => return Ok(fail(&why)),
+    };
     let shown = files
         .iter()
         .map(|f| format!("`{}`", f.display()))
         .collect::<Vec<_>>()
         .join(", ");
-    match audit::verify(&files) {
+    match audit::verify(&files, key.as_ref()) {
         Ok(ok) => {
             let start = if ok.starts_at == audit::GENESIS {
                 "from the log's first record".to_string()
             } else {
                 format!("continuing a record before these files ({})", ok.starts_at)
             };
+            let signed = match (&key, ok.signed) {
+                (_, 0) => String::new(),
+                (Some(key), n) => format!("; {n} signed by the key {}, each signature checked", key.id()),
+                (None, n) => format!(
+                    "; {n} signed, the signatures not checked (no key: pass --public-key, as `audit public-key` prints it)"
+                ),
+            };
             writeln!(
                 io::stdout().lock(),
-                "audit log {shown}: {} record{} chained, intact, {start}",
+                "audit log {shown}: {} record{} chained, intact, {start}{signed}",
                 ok.records,
                 if ok.records == 1 { "" } else { "s" }
             )?;
@@ -98,6 +168,37 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     }
 }
 
+fn public_key(log: Option<AuditLog>) -> anyhow::Result<ExitCode> {
+    let key = match log.as_ref().and_then(AuditLog::signing_key) {
+        Some(Some(key)) => key,
+        Some(None) => {
+            return Ok(fail(
+                "no home directory for the audit signing key: set `signingKey` in `audit`",
+            ))
+        }
+        // Not signing (yet): the key `sign: true` would use.
+        None => match sign::default_key_path() {
+            Some(key) => key,
+            None => return Ok(fail("no home directory for the audit signing key")),
+        },
+    };
+    let signer = match sign::Signer::load_or_create(&key) {
+        Ok(signer) => signer,
+        Err(e) => return Ok(fail(&format!("the signing key `{}`: {e}", key.display()))),
+    };
+    writeln!(io::stdout().lock(), "{}", signer.public())?;
+    eprintln!(
+        "key {} in `{}`{}",
+        signer.public().id(),
+        key.display(),
+        if log.as_ref().and_then(AuditLog::signing_key).is_some() {
+            ""
+        } else {
+            " (records are not signed: set \"sign\": true in `audit`)"
+        }
+    );
+    Ok(ExitCode::from(super::EXIT_OK))
+}
 /// `audit export`: every record of `files` to the logs endpoint; one line
 /// on stdout when sent, one on stderr naming the endpoint when not.
 fn export_logs(files: &[PathBuf], loaded: &Config) -> anyhow::Result<ExitCode> {

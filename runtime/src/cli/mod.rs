@@ -93,7 +93,7 @@ pub enum Cmd {
     Compile(compile::Args),
     /// Show the compile cache's entries against its budget; `cache clean` empties it.
     Cache(cache::Args),
-    /// Check the audit log's hash chain (`audit verify`): exit 1 naming the first record changed.
+    /// Check the audit log's hash chain and signatures (`audit verify`), print its public key (`audit public-key`).
     Audit(audit::Args),
     /// What each agent can do with a hook's answer, event by event.
     Agents(agents::Args),

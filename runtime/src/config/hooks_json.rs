@@ -148,6 +148,14 @@ pub struct AuditEntry {
     /// that look like secrets redacted).
     #[serde(default)]
     pub include_input: Option<bool>,
+    /// Sign each record with an Ed25519 key (`agenthooks audit public-key`
+    /// prints its public half).
+    #[serde(default)]
+    pub sign: Option<bool>,
+    /// The signing key's file (PKCS#8); default: `audit-ed25519.pk8` under
+    /// the user's state directory, made on first use.
+    #[serde(default)]
+    pub signing_key: Option<String>,
 }
 
 /// The `hooks` object: event name → matcher groups, in the order of the file.

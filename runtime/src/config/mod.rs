@@ -177,6 +177,9 @@ pub struct AuditConfig {
     pub max_bytes: Option<u64>,
     /// Record each event's tool input, capped and redacted (`includeInput`).
     pub include_input: bool,
+    /// Sign each record (`sign`): with the key file `signingKey` names, or
+    /// (`None` inside) the default one under the user's state directory.
+    pub sign: Option<Option<PathBuf>>,
 }
 
 /// Where a handler was declared. Managed scope comes first in declaration

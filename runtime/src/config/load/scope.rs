@@ -61,6 +61,12 @@ pub(super) fn user_keys(ctx: &Ctx<'_>, config: &mut Config, parsed: &HooksFile) 
                 path: resolve_path(&audit.path, ctx),
                 max_bytes: audit.max_bytes,
                 include_input: audit.include_input.unwrap_or(false),
+                sign: audit.sign.unwrap_or(false).then(|| {
+                    audit
+                        .signing_key
+                        .as_deref()
+                        .map(|key| resolve_path(key, ctx))
+                }),
             });
             set_by_managed(ctx, config, |m| m.sets_audit = true);
         }

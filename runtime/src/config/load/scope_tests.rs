@@ -44,6 +44,17 @@ fn llm_is_the_managed_or_user_files_and_never_a_projects() {
 }
 
 #[test]
+fn audit_signing_takes_the_key_file_from_the_home_directory() {
+    let d = Dirs::with_user(
+        r#"{"audit": {"path": "a.jsonl", "sign": true, "signingKey": ".keys/audit.pk8"}}"#,
+    );
+    let sign = d.load().audit.unwrap().sign;
+    assert_eq!(sign, Some(Some(d.home().join(".keys/audit.pk8"))));
+    let d = Dirs::with_user(r#"{"audit": {"path": "a.jsonl", "sign": true}}"#);
+    assert_eq!(d.load().audit.unwrap().sign, Some(None));
+}
+
+#[test]
 fn audit_is_read_from_the_user_file_only() {
     let d = Dirs::with_user(r#"{"audit": {"path": ".agents/audit.jsonl", "maxBytes": 1048576}}"#);
     d.write_project(r#"{"audit": {"path": "/tmp/evil.jsonl"}}"#);
@@ -54,6 +65,7 @@ fn audit_is_read_from_the_user_file_only() {
             path: d.home().join(".agents/audit.jsonl"),
             max_bytes: Some(1_048_576),
             include_input: false,
+            sign: None,
         })
     );
     assert_eq!(c.warning_lines().len(), 1);
