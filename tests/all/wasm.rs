@@ -1213,6 +1213,7 @@ fn every_guest_is_used_by_a_test() {
         include_str!("fail_closed.rs"),
         include_str!("first_day.rs"),
         include_str!("budgets.rs"),
+        include_str!("telemetry.rs"),
     ]
     .concat();
     let bins = workspace().join("tests/guests/src/bin");
