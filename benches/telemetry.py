@@ -3,7 +3,8 @@
 with no OTLP endpoint against the same with an endpoint that accepts
 connections and never answers (the worst an export can do), and with one
 that answers at once. Paired: the three run in alternation, round after
-round, so drift in the machine's load hits all alike. Prints each row's
+round, in each of their six orders in turn, so drift in the machine's load
+and what one row leaves behind (a flusher at work) hit all alike. Prints each row's
 median and p10-p90 and the ratio of the medians to no endpoint (the goal
 for the hung one: at most 1.05).
 
@@ -17,6 +18,7 @@ pipeline runs and a hook span is recorded. The hung endpoint is a socket on
 """
 
 import argparse
+import itertools
 import json
 import os
 import shutil
@@ -28,6 +30,9 @@ import tempfile
 import threading
 import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+
+ORDERS = list(itertools.permutations(("off", "hung", "ok")))
 
 
 def hung_endpoint():
@@ -131,6 +136,8 @@ def main():
     ok_url, ok_server = endpoint("ok")
     ok = dict(base, OTEL_EXPORTER_OTLP_ENDPOINT=ok_url, TRACEPARENT=traced)
 
+    envs = {"off": base, "hung": hung, "ok": ok}
+
     def once(exe, env):
         start = time.perf_counter()
         done = subprocess.run([exe, "run", "--agent", "claude"], input=payload, env=env,
@@ -144,10 +151,11 @@ def main():
     for name, exe in (("front", front), ("engine", engine)):
         times = {"off": [], "hung": [], "ok": []}
         for i in range(args.warmup + args.runs):
-            pair = [("off", base), ("hung", hung), ("ok", ok)]
-            if i % 2:
-                pair.reverse()
-            for label, env in pair:
+            # Every order in turn: each row follows each other row as
+            # often, so the flusher the `ok` row leaves lingering (and the
+            # spool it fills) weighs on all rows alike.
+            order = ORDERS[i % len(ORDERS)]
+            for label, env in ((k, envs[k]) for k in order):
                 took = once(exe, env)
                 if i >= args.warmup:
                     times[label].append(took)

@@ -223,14 +223,16 @@ fn hook_span(
 /// claims are kept beside the spool.
 pub fn trouble(event: &Event, spool: &Spool) -> Option<Note> {
     let LastError { endpoint, why } = spool.last_error()?;
-    let dropped = spool.dropped();
     let markers = spool.dir().join("said");
     let cause = format!("telemetry {endpoint}");
     match crate::exec::once::claim_said(event, Some(&markers), &cause) {
         crate::exec::once::Claim::Already => return None,
         crate::exec::once::Claim::First | crate::exec::once::Claim::Unknown(_) => {}
     }
-    let lost = if dropped > 0 {
+    let dropped = spool.dropped();
+    let lost = if dropped >= spool::DROPPED_CAP {
+        format!("; at least {dropped} spans dropped past the spool's cap")
+    } else if dropped > 0 {
         format!("; {dropped} spans dropped past the spool's cap")
     } else {
         String::new()

@@ -20,6 +20,10 @@ use serde::{Deserialize, Serialize};
 /// The most bytes the spool holds: a few hundred events' spans.
 pub const CAP: u64 = 256 << 10;
 
+/// The largest count of dropped spans kept (one byte each): past it the
+/// note says "at least".
+pub const DROPPED_CAP: u64 = 64 << 10;
+
 /// A flusher's lock older than this is a flusher that died: it is taken
 /// over. Longer than a flusher lives (its rounds, plus one request at the
 /// longest timeout).
@@ -129,8 +133,6 @@ impl Spool {
         if spans.is_empty() {
             return Ok(());
         }
-        let mut line = serde_json::to_vec(spans).map_err(io::Error::other)?;
-        line.push(b'\n');
         let path = self.spans_path();
         // The directory is made only the first time: each event pays an
         // open, a stat of the open file and a write.
@@ -141,33 +143,40 @@ impl Spool {
             }
             other => other?,
         };
+        // A full spool (an endpoint down for a while) is the steady state
+        // of every later event: it is told before anything is encoded.
+        if size >= CAP {
+            return self.count_dropped(spans.len());
+        }
+        let mut line = serde_json::to_vec(spans).map_err(io::Error::other)?;
+        line.push(b'\n');
         if size + line.len() as u64 > CAP {
-            return self.count_dropped(spans.len() as u64);
+            return self.count_dropped(spans.len());
         }
         // One write: with O_APPEND concurrent events never interleave.
         file.write_all(&line)
     }
 
-    /// Add `n` to the count of dropped spans.
-    fn count_dropped(&self, n: u64) -> io::Result<()> {
-        let path = self.file("dropped");
-        let before = read_small(&path, 64)
-            .ok()
-            .and_then(|t| t.trim().parse::<u64>().ok())
-            .unwrap_or(0);
-        crate::atomic::write(
-            &path,
-            before.saturating_add(n).to_string().as_bytes(),
-            false,
-        )
+    /// Add `n` to the count of dropped spans: one byte per span appended
+    /// to `dropped`, whose size is the count. Every event pays this while
+    /// the endpoint is down, so it is one append, never a read, a rewrite
+    /// or a sync; concurrent events never lose each other's counts.
+    fn count_dropped(&self, n: usize) -> io::Result<()> {
+        let (mut file, size) = append_only(&self.file("dropped"))?;
+        let room = usize::try_from(DROPPED_CAP.saturating_sub(size)).unwrap_or(usize::MAX);
+        if room == 0 {
+            return Ok(());
+        }
+        file.write_all(&vec![b'.'; n.min(room)])
     }
 
-    /// How many spans were dropped since the count was last cleared.
+    /// How many spans were dropped since the count was last cleared (at
+    /// most [`DROPPED_CAP`]: the count stops there).
     pub fn dropped(&self) -> u64 {
-        read_small(&self.file("dropped"), 64)
+        fs::symlink_metadata(self.file("dropped"))
             .ok()
-            .and_then(|t| t.trim().parse().ok())
-            .unwrap_or(0)
+            .filter(fs::Metadata::is_file)
+            .map_or(0, |m| m.len().min(DROPPED_CAP))
     }
 
     /// Whether a flusher is at work (its lock is there and fresh): one
@@ -327,6 +336,15 @@ mod tests {
         spool.append(&[big]).unwrap();
         assert_eq!(spool.dropped(), 1);
         assert!(spool.take().is_empty());
+        // A full spool counts every later event's spans, and the count
+        // stops at its cap.
+        fs::write(spool.spans_path(), vec![b' '; CAP as usize]).unwrap();
+        spool.append(&[span("d"), span("e")]).unwrap();
+        assert_eq!(spool.dropped(), 3);
+        fs::write(spool.dir().join("dropped"), vec![b'.'; DROPPED_CAP as usize - 1]).unwrap();
+        spool.append(&[span("f"), span("g")]).unwrap();
+        assert_eq!(spool.dropped(), DROPPED_CAP);
+        assert_eq!(fs::metadata(spool.spans_path()).unwrap().len(), CAP);
     }
 
     #[test]
