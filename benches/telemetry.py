@@ -132,9 +132,15 @@ def main():
                 AGENTHOOKS_ENGINE=engine)
     url, server = endpoint("hung")
     traced = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01"
-    hung = dict(base, OTEL_EXPORTER_OTLP_ENDPOINT=url, TRACEPARENT=traced)
+    # Each endpoint its own state directory (spool, exporter): the `ok`
+    # row's exporter must not drain the `hung` row's spool, which fills
+    # to its cap within a few hundred events, as it would with an endpoint
+    # down, so most of its rounds measure a full spool.
+    hung = dict(base, OTEL_EXPORTER_OTLP_ENDPOINT=url, TRACEPARENT=traced,
+                XDG_STATE_HOME=os.path.join(home, ".state-hung"))
     ok_url, ok_server = endpoint("ok")
-    ok = dict(base, OTEL_EXPORTER_OTLP_ENDPOINT=ok_url, TRACEPARENT=traced)
+    ok = dict(base, OTEL_EXPORTER_OTLP_ENDPOINT=ok_url, TRACEPARENT=traced,
+              XDG_STATE_HOME=os.path.join(home, ".state-ok"))
 
     envs = {"off": base, "hung": hung, "ok": ok}
 
@@ -161,7 +167,7 @@ def main():
                     times[label].append(took)
         rows.append((name, times))
 
-    spool = os.path.join(home, ".state", "agenthooks", "telemetry")
+    spool = os.path.join(home, ".state-hung", "agenthooks", "telemetry")
     print("| binary | endpoint | median ms | p10-p90 ms | / no endpoint |")
     print("|---|---|---|---|---|")
     shown = {"off": "none", "hung": "hung", "ok": "answers at once"}
@@ -173,8 +179,11 @@ def main():
             print("| %s | %s | %.2f | %.2f-%.2f | %s |" % (
                 name, shown[label], med[label] * 1e3, qs[0] * 1e3, qs[-1] * 1e3, ratio))
     print("load average after: %s" % " ".join("%.2f" % x for x in os.getloadavg()))
-    print("spool after: %d bytes" % (os.path.getsize(os.path.join(spool, "spans.jsonl"))
-                                     if os.path.exists(os.path.join(spool, "spans.jsonl")) else 0))
+    dropped = os.path.join(spool, "dropped")
+    print("hung spool after: %d bytes, %d spans dropped" % (
+        os.path.getsize(os.path.join(spool, "spans.jsonl"))
+        if os.path.exists(os.path.join(spool, "spans.jsonl")) else 0,
+        os.path.getsize(dropped) if os.path.exists(dropped) else 0))
     server.kill()
     ok_server.kill()
     shutil.rmtree(tmp, ignore_errors=True)
