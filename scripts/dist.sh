@@ -100,48 +100,53 @@ musl_cc() { # TARGET: C code (wasmtime's helpers, ring) compiled for musl
 }
 
 build() { # TARGET: its binaries in $(bin_dir TARGET); the gnu wheel too
-    local target=$1
+    local target=$1 front=$1 stage
+    # The gnu package's front is the static musl build: it starts fastest.
+    case $target in *-linux-gnu) front=${target%-gnu}-musl ;; esac
     rustup target add "$target" > /dev/null 2>&1 || true
+    rustup target add "$front" > /dev/null 2>&1 || true
+    case $front in *-linux-musl) musl_cc "$front" ;; esac
     # `--version` names the package's target, which for the gnu package's
     # front is not the target it was built for (`runtime/build.rs`).
     export AGENTHOOKS_PACKAGE_TARGET=$target
+    stage=$(bin_dir "$target")
+    rm -rf "$stage"
+    mkdir -p "$stage"
+    # The front without the `engine` feature: it links none of wasmtime,
+    # rmcp or the OCI client, and builds without compiling them. On Linux
+    # its symbols are kept for `pack.py check-front`, then stripped.
+    say "building $target: the front ($front, without the engine)"
+    if [[ $front == *-linux-* ]]; then
+        CARGO_PROFILE_${profile^^}_STRIP=none cargo build --locked -q -p agenthooks --bin agenthooks \
+            --no-default-features --profile "$profile" --target "$front"
+        pack check-front "$target_dir/$front/$profile/agenthooks" >&2
+        strip -o "$stage/agenthooks" "$target_dir/$front/$profile/agenthooks"
+    else
+        cargo build --locked -q -p agenthooks --bin agenthooks --no-default-features \
+            --profile "$profile" --target "$front"
+        cp "$target_dir/$front/$profile/agenthooks$(exe "$target")" "$stage/"
+    fi
     case $target in
-    *-linux-musl)
-        musl_cc "$target"
-        say "building $target (profile $profile)"
-        cargo build --locked -q -p agenthooks --bins --profile "$profile" --target "$target"
-        ;;
     *-linux-gnu)
-        local musl=${target%-gnu}-musl stage
-        rustup target add "$musl" > /dev/null 2>&1 || true
-        musl_cc "$musl"
-        say "building $target: the front static ($musl), the engine and the wheel for glibc 2.28 (zig)"
-        cargo build --locked -q -p agenthooks --bin agenthooks --profile "$profile" --target "$musl"
+        # The engine (and the wheel) for glibc 2.28 through zig.
+        say "building $target: the engine and the wheel for glibc 2.28 (zig)"
         rm -rf "$wheels/$target"
         with_maturin build --quiet --locked --bindings bin --profile "$profile" --target "$target" \
             --zig --compatibility manylinux_2_28 -m runtime/Cargo.toml --out "$wheels/$target" > /dev/null
-        stage=$(bin_dir "$target")
-        mkdir -p "$stage"
-        cp "$target_dir/$musl/$profile/agenthooks" "$stage/agenthooks"
-        cp "$target_dir/$target/$profile/agenthooks-engine" "$stage/agenthooks-engine"
-        pack check-glibc "$stage/agenthooks-engine" 2.28 >&2
+        pack check-glibc "$target_dir/$target/$profile/agenthooks-engine" 2.28 >&2
         ;;
     *)
-        say "building $target (profile $profile)"
-        cargo build --locked -q -p agenthooks --bins --profile "$profile" --target "$target"
+        say "building $target: the engine (profile $profile)"
+        cargo build --locked -q -p agenthooks --bin agenthooks-engine --profile "$profile" --target "$target"
         ;;
     esac
+    cp "$target_dir/$target/$profile/agenthooks-engine$(exe "$target")" "$stage/"
     unset AGENTHOOKS_PACKAGE_TARGET
 }
 
-# The gnu package's binaries come from two builds, so they are put together
-# in a directory of their own; every other target's are cargo's.
-bin_dir() {
-    case $1 in
-    *-linux-gnu) echo "$target_dir/$1/$profile-package" ;;
-    *) echo "$target_dir/$1/$profile" ;;
-    esac
-}
+# Each package's binaries come from two builds (the front without the
+# engine, the engine), so they are put together in a directory of their own.
+bin_dir() { echo "$target_dir/$1/$profile-package"; }
 exe() { case $1 in *-windows-*) echo .exe ;; esac; }
 
 package() { # TARGET: the archive, the npm platform package, the wheel

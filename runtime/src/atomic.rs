@@ -207,7 +207,7 @@ impl Options {
     };
     /// A cache file: private, and not flushed (see [`Options::durable`]).
     /// Only the wasm cache writes one (no cache without the wasm feature).
-    #[cfg(any(feature = "wasm", test))]
+    #[cfg(any(feature = "engine", test))]
     pub(crate) const CACHE: Options = Options {
         replace: true,
         durable: false,

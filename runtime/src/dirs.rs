@@ -115,12 +115,12 @@ pub fn front_exe() -> std::io::Result<PathBuf> {
 }
 
 /// The variable naming the engine binary to hand off to (tests).
-#[cfg_attr(not(feature = "wasm"), allow(dead_code))]
+#[cfg_attr(not(feature = "engine"), allow(dead_code))]
 pub const ENGINE_VAR: &str = "AGENTHOOKS_ENGINE";
 
 /// Where the engine is: [`ENGINE_VAR`] when set, else beside this binary
 /// (this binary itself, when it is the engine).
-#[cfg_attr(not(feature = "wasm"), allow(dead_code))]
+#[cfg_attr(not(feature = "engine"), allow(dead_code))]
 pub fn engine() -> PathBuf {
     if let Some(path) = std::env::var_os(ENGINE_VAR).filter(|p| !p.is_empty()) {
         return PathBuf::from(path);

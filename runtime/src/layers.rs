@@ -49,7 +49,7 @@ const LAYERS: &[(&str, &[&str])] = &[
     ("the event head: every way an event enters", &["head"]),
     ("runtime", &["runtime"]),
     ("cli", &["cli"]),
-    ("entry", &["lib", "main", "front", "layers"]),
+    ("entry", &["lib", "bin", "layers"]),
 ];
 
 /// Imports that run against the layers, each with why it is still there.

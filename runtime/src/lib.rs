@@ -48,23 +48,22 @@
 //!   `tests/guests/` and its test in `tests/all/wasm.rs`; the schemas in
 //!   `runtime/schema/` (regenerated).
 #![warn(missing_docs)]
+// Without the `engine` feature (the small front's build, and the fuzz
+// targets') the engine's commands and executors are left out, and what only
+// they call is dead there; the whole build, which clippy checks, uses it.
+#![cfg_attr(not(feature = "engine"), allow(dead_code, unused_imports))]
 
 // The stages as modules. Only the re-exports below are the library's API.
 // The modules the binary (`cli`), the benchmarks, `tests/` and `fuzz/` reach
 // into are `pub` but hidden from the docs: not an API, no stability promised.
 #[doc(hidden)]
 pub mod agents;
-#[cfg(feature = "wasm")]
 mod aggregate;
 mod atomic;
-// Without the wasm feature (the fuzz build) the pipeline and the CLI are
-// left out, and with them most callers of these two.
-#[cfg_attr(not(feature = "wasm"), allow(dead_code))]
 mod audit;
-#[cfg(feature = "wasm")]
 #[doc(hidden)]
 pub mod cli;
-#[cfg(feature = "wasm")]
+#[cfg(feature = "engine")]
 mod component;
 #[doc(hidden)]
 pub mod config;
@@ -74,7 +73,6 @@ mod encoding;
 pub mod exec;
 #[doc(hidden)]
 pub mod fsread;
-#[cfg(feature = "wasm")]
 #[doc(hidden)]
 pub mod guards;
 #[doc(hidden)]
@@ -83,25 +81,18 @@ pub mod import;
 pub mod install;
 #[cfg(test)]
 mod layers;
-// Inside the wasm feature only the CLI's `pull`/`publish` use all of it.
-#[cfg(feature = "wasm")]
 mod head;
-#[cfg_attr(not(feature = "wasm"), allow(dead_code))]
 mod oci;
 #[doc(hidden)]
 pub mod origin;
-#[cfg(feature = "wasm")]
 mod pipeline;
 #[doc(hidden)]
 pub mod protocol;
-#[cfg(feature = "wasm")]
+#[cfg(feature = "engine")]
 mod runtime;
 #[doc(hidden)]
 pub mod select;
-#[cfg_attr(not(feature = "wasm"), allow(dead_code))]
 mod suggest;
-// Tracing is `run`'s (the CLI's): left out with it.
-#[cfg(feature = "wasm")]
 mod telemetry;
 mod trace;
 #[doc(hidden)]
@@ -110,18 +101,17 @@ pub mod trust;
 // The names an embedder needs, at the crate root.
 pub use agents::{find, Agent, DecodeError, Native, AGENTS};
 pub use config::{load, Config, ConfigWarning, LoadOptions, Scope, Unknown, WarningKind};
-#[cfg(feature = "wasm")]
+#[cfg(feature = "engine")]
 pub use exec::wasm::{CacheDir, Sandbox, WasmHost};
 pub use exec::{Report, Standing};
 pub use oci::{OciRef, RefError as OciRefError, Target as OciTarget};
-#[cfg(feature = "wasm")]
 pub use pipeline::Dispatched;
 pub use protocol::{
     Answer, AnswerKind, Behavior, Decision, Event, EventError, EventName, Exit, Failure,
     HookSpecificOutput, Note, NoteKind, Outcome, PermissionDecision, PermissionRequestDecision,
     Skip, Source as NoteSource, ToolKind, UnknownEvent,
 };
-#[cfg(feature = "wasm")]
+#[cfg(feature = "engine")]
 pub use runtime::{Runtime, RuntimeOptions};
 
 /// What the fuzz targets in `fuzz/` reach, named in one place so that

@@ -213,7 +213,7 @@ impl Runtime {
             verbose: self.inner.verbose,
             wasm: Some(crate::exec::WasmSlot::new(self.inner.wasm.clone())),
             agent_deadline: deadline,
-            ..ExecContext::default()
+            ..ExecContext::carrying(Executors::all())
         };
         let done = pipeline::dispatch(&event, config, &ctx).await;
         let verbose = self.inner.verbose;

@@ -18,6 +18,11 @@ zip needed):
                                 Linux of its architecture)
   pack.py check-glibc BINARY V  exit 1 unless every glibc symbol version an
                                 ELF binary needs is V (e.g. 2.28) or older
+  pack.py check-front BINARY    exit 1 unless the front (an ELF binary with
+                                its symbol table: built with strip off)
+                                links no symbol of the engine's crates and
+                                keeps within FRONT_BUDGET (loaded bytes,
+                                relocations); prints the figures
 
 Each failure is one line naming the file and what is wrong.
 """
@@ -289,12 +294,78 @@ def check_glibc(path, most):
     print(f"{path}: glibc {most} or later")
 
 
+# The crates only the engine may link: the front (`agenthooks`) answers
+# `run` for command hooks and hands everything else to the engine, so any
+# of these in it is dead weight every event pays to load and relocate.
+ENGINE_CRATES = ("wasmtime", "cranelift", "wasmparser", "winch", "pulley", "regalloc2",
+                 "rmcp", "oci_client", "opentelemetry_proto", "prost")
+
+# What the front may cost, checked on each build (x86_64 static musl,
+# profile dist): measured 2026-12-07 without the engine at 2,779,440 loaded
+# bytes and 19,646 relocations (with wasmtime linked in, as `cargo install`
+# builds it: 4.0 MB and 31,570); the budgets leave about 10% for growth.
+FRONT_BUDGET = {"loaded bytes": 3_100_000, "relocations": 21_600}
+
+
+def elf_symbols(data, name):
+    """The names in an ELF file's symbol table (SHT_SYMTAB), or None when
+    it has none (stripped)."""
+    _, sections = elf_headers(data, name)
+    names = None
+    for kind, offset, size, link in sections:
+        if kind != 2:  # SHT_SYMTAB
+            continue
+        names = names or []
+        strtab = sections[link][1]
+        for at in range(offset, offset + size, 24):
+            start = strtab + int.from_bytes(data[at:at + 4], "little")
+            names.append(data[start:data.index(b"\0", start)].decode("ascii", "replace"))
+    return names
+
+
+def elf_costs(data, name):
+    """What loading an ELF binary costs: its loaded bytes (PT_LOAD file
+    sizes) and its dynamic relocations (RELA entries, and the addresses a
+    RELR table relocates)."""
+    programs, sections = elf_headers(data, name)
+    loaded = sum(size for kind, _, size in programs if kind == 1)
+    relocs = 0
+    for kind, offset, size, _ in sections:
+        if kind == 4:  # SHT_RELA
+            relocs += size // 24
+        elif kind == 19:  # SHT_RELR: an address, or a bitmap of the next 63
+            for at in range(offset, offset + size, 8):
+                word = int.from_bytes(data[at:at + 8], "little")
+                relocs += 1 if word & 1 == 0 else bin(word >> 1).count("1")
+    return {"loaded bytes": loaded, "relocations": relocs}
+
+
+def check_front(path):
+    with open(path, "rb") as f:
+        data = f.read()
+    symbols = elf_symbols(data, path)
+    if symbols is None:
+        fail(f"{path}: no symbol table to check; build the front with strip off (CARGO_PROFILE_DIST_STRIP=none)")
+    engine = sorted({c for s in symbols for c in ENGINE_CRATES if c in s})
+    if engine:
+        count = sum(1 for s in symbols if any(c in s for c in ENGINE_CRATES))
+        fail(f"{path}: the front links {count} symbols of the engine's crates ({', '.join(engine)}); "
+             "build it with --no-default-features, and keep what `run` reaches off them")
+    costs = elf_costs(data, path)
+    over = [f"{k} {v:,} > {FRONT_BUDGET[k]:,}" for k, v in costs.items() if v > FRONT_BUDGET[k]]
+    if over:
+        fail(f"{path}: the front is over its budget ({'; '.join(over)}): find what grew, or raise FRONT_BUDGET in pack.py with the figures")
+    print(f"{path}: no engine symbols among {len(symbols):,}; "
+          + ", ".join(f"{k} {v:,} (budget {FRONT_BUDGET[k]:,})" for k, v in costs.items()))
+
+
 def main(argv):
     commands = {
         "mark": (2, lambda a: mark(a[0], a[1])),
         "archive": (2, lambda a: archive(a[0], a[1])),
         "check-static": (1, lambda a: check_static(a[0])),
         "check-glibc": (2, lambda a: check_glibc(a[0], a[1])),
+        "check-front": (1, lambda a: check_front(a[0])),
     }
     if len(argv) == 2 and argv[0] == "wheel":
         return wheel(argv[1])
@@ -304,7 +375,7 @@ def main(argv):
         return sums(argv[1], argv[2:])
     if not argv or argv[0] not in commands or len(argv) - 1 != commands[argv[0]][0]:
         fail("usage: pack.py mark BINARY WORD | archive DIR OUT | wheel WHEEL [--front BINARY] | sums DIR FILE... "
-             "| check-static BINARY | check-glibc BINARY VERSION")
+             "| check-static BINARY | check-glibc BINARY VERSION | check-front BINARY")
     commands[argv[0]][1](argv[1:])
 
 

@@ -14,32 +14,55 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+#[cfg(feature = "engine")]
 pub mod add;
+#[cfg(feature = "engine")]
 pub mod agents;
+#[cfg(feature = "engine")]
 pub mod arrival;
+#[cfg(feature = "engine")]
 pub mod async_supervisor;
+#[cfg(feature = "engine")]
 pub mod audit;
+#[cfg(feature = "engine")]
 pub mod build;
+#[cfg(feature = "engine")]
 pub mod cache;
+#[cfg(feature = "engine")]
 pub mod check;
+#[cfg(feature = "engine")]
 pub mod compile;
+#[cfg(feature = "engine")]
 pub mod compile_worker;
+#[cfg(feature = "engine")]
 pub mod findings;
+#[cfg(feature = "engine")]
 pub mod fire;
 pub mod front;
 pub mod handoff;
+#[cfg(feature = "engine")]
 pub mod import;
+#[cfg(feature = "engine")]
 pub mod install;
+#[cfg(feature = "engine")]
 pub mod new;
+#[cfg(feature = "engine")]
 pub mod oci;
 pub mod paint;
+#[cfg(feature = "engine")]
 pub mod plugin;
 pub mod probe;
+#[cfg(feature = "engine")]
 pub mod progress;
 pub mod report;
 pub mod run;
+#[cfg(feature = "engine")]
 pub mod schema;
+#[cfg(feature = "engine")]
 pub mod status;
+#[cfg(feature = "engine")]
+pub mod status_probe;
+#[cfg(feature = "engine")]
 pub mod trust;
 
 /// Exit code: success.
@@ -49,6 +72,7 @@ pub const EXIT_FINDING: u8 = 1;
 /// Exit code: bad usage or an error.
 pub const EXIT_ERROR: u8 = 2;
 
+#[cfg(feature = "engine")]
 /// Write a coding-agent hook once, in Claude Code's protocol, and run it in every agent.
 #[derive(Debug, Parser)]
 #[command(name = "agenthooks", version = crate::origin::version(), about, max_term_width = 100)]
@@ -58,6 +82,7 @@ pub struct Cli {
     pub cmd: Cmd,
 }
 
+#[cfg(feature = "engine")]
 impl Cli {
     /// Whether this is `agenthooks run`, the bridge an agent calls, which
     /// must never fail (a panic allows, printed on one line).
@@ -66,6 +91,7 @@ impl Cli {
     }
 }
 
+#[cfg(feature = "engine")]
 /// The subcommands.
 #[derive(Debug, Subcommand)]
 pub enum Cmd {
@@ -134,6 +160,7 @@ pub fn input_exit(config: &crate::config::Config) -> Option<u8> {
     }
 }
 
+#[cfg(feature = "engine")]
 /// Parse the command line.
 ///
 /// `--help` and `--version` print and give `Err(0)`; bad usage prints one
@@ -170,6 +197,7 @@ where
     }
 }
 
+#[cfg(feature = "engine")]
 /// Run a parsed command line.
 ///
 /// # Errors
@@ -200,7 +228,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Cmd::CompileWorker(args) => Ok(compile_worker::run(args)),
         Cmd::AsyncSupervisor(args) => Ok(async_supervisor::run(args)),
         Cmd::OtelFlush => {
-            crate::telemetry::flush();
+            crate::telemetry::flush::flush();
             Ok(ExitCode::SUCCESS)
         }
     }

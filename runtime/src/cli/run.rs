@@ -60,6 +60,7 @@ pub struct Args {
     pub tools: Option<String>,
 }
 
+#[cfg(feature = "engine")]
 /// What the engine carries: every kind, and a session's arrival (which
 /// warms the compile cache with wasmtime).
 pub(crate) fn engine() -> Carried {
@@ -81,6 +82,7 @@ pub(crate) enum Bridged {
 }
 
 /// Run the bridge on this process's stdin, stdout and stderr. Never fails.
+#[cfg(feature = "engine")]
 pub fn run(args: Args) -> ExitCode {
     answer(&args, engine(), |agent, _, _, notes| {
         // The engine carries every kind: never here.

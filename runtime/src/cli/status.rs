@@ -9,7 +9,7 @@
 //! verdict and its failure policy; a summary whose counts are those lines';
 //! exit 1 unless every hook runs and every wired agent reaches agenthooks,
 //! 0 otherwise; `--probe` also runs each wired entry as its agent would
-//! ([`super::probe`]) and exits 1 when one does not answer. `check` stays
+//! ([`super::status_probe`]) and exits 1 when one does not answer. `check` stays
 //! the linter; this is what runs here, now.
 
 use std::io::{self, Write as _};
@@ -20,7 +20,7 @@ use anyhow::Context as _;
 use serde_json::{json, Value};
 
 use super::findings::{self, AgentState, HookState, Machine, Reason, RecentFailure};
-use super::probe::{self, Probe};
+use super::status_probe::{self, Probe};
 use super::{EXIT_FINDING, EXIT_OK};
 use crate::config::{self, LoadOptions, OnError};
 use crate::exec::wasm::WasmHost;
@@ -112,7 +112,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     };
     let verdicts = findings::verdicts(&config, &machine);
     let probes = if args.probe {
-        probe::probe_all(&verdicts.agents, &root, &env)
+        status_probe::probe_all(&verdicts.agents, &root, &env)
     } else {
         Vec::new()
     };

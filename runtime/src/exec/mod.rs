@@ -23,13 +23,13 @@ pub mod diagnose;
 pub mod http;
 pub mod llm;
 // rmcp comes with the full build (it is a `wasm`-feature dependency).
-#[cfg(feature = "wasm")]
+#[cfg(feature = "engine")]
 pub mod mcp;
 pub mod once;
 pub mod prompt;
 pub mod supervise;
 pub mod transcript;
-#[cfg(feature = "wasm")]
+#[cfg(feature = "engine")]
 pub mod wasm;
 
 /// How a selected handler stands with respect to trust: set by the trust
@@ -245,7 +245,7 @@ pub struct ExecContext {
     pub verbose: bool,
     /// The wasm host to run wasm handlers in (a long-lived process keeps one
     /// warm across events); `None` uses the process-wide [`wasm::WasmHost::global`].
-    #[cfg(feature = "wasm")]
+    #[cfg(feature = "engine")]
     pub wasm: Option<WasmSlot>,
     /// The per-event budgets (the user's `hooks.json` may set them).
     pub budgets: Budgets,
@@ -280,10 +280,13 @@ pub struct ExecContext {
     pub trace: Option<crate::trace::TraceContext>,
 }
 
-/// Every kind runs, as an embedder expects.
+/// Command hooks only ([`Executors::command_only`]): the default must be
+/// safe for the small front, where naming [`Executors::all`] would link
+/// every executor back in. The engine and [`crate::Runtime`] ask for every
+/// kind by name (`ExecContext::carrying(Executors::all())`).
 impl Default for ExecContext {
     fn default() -> ExecContext {
-        ExecContext::carrying(Executors::all())
+        ExecContext::carrying(Executors::command_only())
     }
 }
 
@@ -297,14 +300,14 @@ impl ExecContext {
     }
 
     /// The default context, running only the kinds `executors` carries.
-    /// Not through [`Default`]: naming [`Executors::all`] would link every
+    /// [`Default`] carries command hooks only: naming [`Executors::all`] would link every
     /// executor into the small `agenthooks` binary.
     #[doc(hidden)]
     pub fn carrying(executors: Executors) -> ExecContext {
         ExecContext {
             project_root: None,
             verbose: false,
-            #[cfg(feature = "wasm")]
+            #[cfg(feature = "engine")]
             wasm: None,
             budgets: Budgets::default(),
             event_memory: None,
@@ -329,11 +332,11 @@ impl ExecContext {
 /// A [`wasm::WasmHost`] held behind `dyn Any`: a context that names the
 /// host's type drops it through that type's code, which would link
 /// wasmtime into the small `agenthooks` binary (it never runs a component).
-#[cfg(feature = "wasm")]
+#[cfg(feature = "engine")]
 #[derive(Clone)]
 pub struct WasmSlot(Arc<dyn std::any::Any + Send + Sync>);
 
-#[cfg(feature = "wasm")]
+#[cfg(feature = "engine")]
 impl WasmSlot {
     /// The slot holding `host`.
     pub fn new(host: wasm::WasmHost) -> WasmSlot {
@@ -346,7 +349,7 @@ impl WasmSlot {
     }
 }
 
-#[cfg(feature = "wasm")]
+#[cfg(feature = "engine")]
 impl std::fmt::Debug for WasmSlot {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_tuple("WasmSlot").field(&self.host()).finish()
@@ -361,7 +364,7 @@ impl std::fmt::Debug for WasmSlot {
 #[derive(Debug, Clone)]
 pub struct EventMemory {
     // Read only by the wasm host's charges (below).
-    #[cfg_attr(not(feature = "wasm"), allow(dead_code))]
+    #[cfg_attr(not(feature = "engine"), allow(dead_code))]
     limit: usize,
     limit_mib: u64,
     used: Arc<AtomicUsize>,
@@ -401,7 +404,7 @@ impl EventMemory {
     }
 
     /// Take `bytes` from the budget; `false` (and nothing taken) when they do not fit.
-    #[cfg_attr(not(feature = "wasm"), allow(dead_code))]
+    #[cfg_attr(not(feature = "engine"), allow(dead_code))]
     pub(crate) fn charge(&self, bytes: usize) -> bool {
         self.used
             .fetch_update(Ordering::AcqRel, Ordering::Acquire, |used| {
@@ -411,7 +414,7 @@ impl EventMemory {
     }
 
     /// Give back `bytes` taken by [`EventMemory::charge`].
-    #[cfg_attr(not(feature = "wasm"), allow(dead_code))]
+    #[cfg_attr(not(feature = "engine"), allow(dead_code))]
     pub(crate) fn credit(&self, bytes: usize) {
         let _ = self
             .used
@@ -602,7 +605,7 @@ fn unsupported(handler: &Handler, kind: &str) -> Report {
 fn run_heavy<'a>(handler: &'a Handler, event: &'a Event, ctx: &'a ExecContext) -> Run<'a> {
     Box::pin(async move {
         match &handler.kind {
-            #[cfg(feature = "wasm")]
+            #[cfg(feature = "engine")]
             HandlerKind::Wasm(spec) => {
                 let host = ctx
                     .wasm
@@ -614,7 +617,7 @@ fn run_heavy<'a>(handler: &'a Handler, event: &'a Event, ctx: &'a ExecContext) -
             HandlerKind::Http(spec) => http::run(spec, handler, event, ctx).await,
             HandlerKind::Prompt(spec) => prompt::run(spec, handler, event, ctx).await,
             HandlerKind::Agent(spec) => agent::run(spec, handler, event, ctx).await,
-            #[cfg(feature = "wasm")]
+            #[cfg(feature = "engine")]
             HandlerKind::McpTool(spec) => mcp::run(spec, handler, event, ctx).await,
             // Without wasmtime (the fuzz targets' build) components and
             // MCP tools cannot run; command, http and unknown kinds do not
@@ -671,8 +674,9 @@ mod tests {
         assert!(small.runs_all(&refs[..1]));
         assert!(!small.runs_all(&refs[..2]));
         assert!(Executors::all().runs_all(&refs));
-        // Embedders get every kind by default.
-        assert!(ExecContext::default().executors.runs_all(&refs));
+        // The default is the front's: command hooks only.
+        assert!(!ExecContext::default().executors.runs_all(&refs));
+        assert!(ExecContext::default().executors.runs_all(&refs[..1]));
     }
 
     #[test]

@@ -23,12 +23,12 @@ use std::path::{Path, PathBuf};
 
 pub mod auth;
 pub mod lock;
-#[cfg(feature = "wasm")]
+#[cfg(feature = "engine")]
 pub mod registry;
 
 // The entry type is for the CLI's `pull`/`publish` (and the tests); the
 // fuzz build (no wasm feature) reads lock files only.
-#[cfg(any(feature = "wasm", test))]
+#[cfg(any(feature = "engine", test))]
 pub use lock::LockEntry;
 pub use lock::{LockFile, LOCK_FILE};
 

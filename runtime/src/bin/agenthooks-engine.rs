@@ -1,5 +1,5 @@
 //! The `agenthooks-engine` binary: the whole command line. Agents and users
-//! call `agenthooks` (`front.rs`), which answers most events itself and
+//! call `agenthooks` (`agenthooks.rs`), which answers most events itself and
 //! hands the rest, and every other command, to this one.
 
 use std::process::ExitCode;
