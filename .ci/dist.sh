@@ -88,6 +88,11 @@ check "dist/ holds the archive, SHA256SUMS, the install scripts, the npm package
     test -f "$dist/agenthooks-$version-$TARGET.tar.gz" -a -f "$dist/SHA256SUMS" -a -f "$dist/install.sh" \
     -a -f "$dist/install.ps1" -a -f "$dist/npm/agenthooks-$version.tgz" \
     -a -f "$dist/npm/agenthooks-linux-x64-$version.tgz"
+# The split between the binaries, as a checked fact: scripts/dist.sh runs
+# `pack.py check-front` on the front before stripping it (its figures are in
+# the log above), and fails the build when it is not so.
+check "the front links no symbol of the engine's crates and keeps within its size and relocation budget" \
+    grep -q "no engine symbols among" "$scratch/dist.log"
 check "the wheel is tagged for glibc 2.28 (manylinux_2_28)" \
     sh -c "ls '$dist/python' | grep -q 'py3-none-manylinux_2_28_x86_64.whl$'"
 in_archive() { # the archive's binaries: the front static, the engine for glibc 2.28

@@ -117,7 +117,7 @@ build() { # TARGET: its binaries in $(bin_dir TARGET); the gnu wheel too
     # its symbols are kept for `pack.py check-front`, then stripped.
     say "building $target: the front ($front, without the engine)"
     if [[ $front == *-linux-* ]]; then
-        CARGO_PROFILE_${profile^^}_STRIP=none cargo build --locked -q -p agenthooks --bin agenthooks \
+        env "CARGO_PROFILE_${profile^^}_STRIP=none" cargo build --locked -q -p agenthooks --bin agenthooks \
             --no-default-features --profile "$profile" --target "$front"
         pack check-front "$target_dir/$front/$profile/agenthooks" >&2
         strip -o "$stage/agenthooks" "$target_dir/$front/$profile/agenthooks"
