@@ -206,7 +206,7 @@ impl Options {
         mode: Mode::Private,
     };
     /// A cache file: private, and not flushed (see [`Options::durable`]).
-    /// Only the wasm cache writes one (no cache without the wasm feature).
+    /// Only the wasm cache writes one (no cache without the `engine` feature).
     #[cfg(any(feature = "engine", test))]
     pub(crate) const CACHE: Options = Options {
         replace: true,

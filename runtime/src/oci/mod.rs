@@ -1,6 +1,6 @@
 //! Components distributed through an OCI registry: `oci://` references,
 //! the lock file that pins them, the content-addressed store they are
-//! pulled into, and (with the `wasm` feature) the registry client.
+//! pulled into, and (with the `engine` feature) the registry client.
 //!
 //! A wasm handler may name `"component": "oci://host[:port]/repo:tag"` or
 //! `"oci://host[:port]/repo@sha256:…"`. `run` never touches the network: at
@@ -27,7 +27,7 @@ pub mod lock;
 pub mod registry;
 
 // The entry type is for the CLI's `pull`/`publish` (and the tests); the
-// fuzz build (no wasm feature) reads lock files only.
+// fuzz build (no `engine` feature) reads lock files only.
 #[cfg(any(feature = "engine", test))]
 pub use lock::LockEntry;
 pub use lock::{LockFile, LOCK_FILE};
