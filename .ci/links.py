@@ -22,18 +22,23 @@ HEADING = re.compile(r"^(#{1,6})\s+(.*?)\s*#*\s*$")
 FENCE = re.compile(r"^\s*(```|~~~)")
 
 
-def prose_lines(path):
-    """(line number, text) of the lines outside fenced code, with inline
-    code spans blanked."""
+def prose(path):
+    """The file's text with fenced code and inline code spans blanked (their
+    length and line breaks kept, so offsets still give line numbers)."""
     with open(path, encoding="utf-8") as f:
         lines = f.read().split("\n")
     fenced = False
-    for number, line in enumerate(lines, 1):
+    out = []
+    for line in lines:
         if FENCE.match(line):
             fenced = not fenced
-            continue
-        if not fenced:
-            yield number, re.sub(r"`[^`]*`", lambda m: " " * len(m.group(0)), line)
+            out.append(" " * len(line))
+        elif fenced:
+            out.append(" " * len(line))
+        else:
+            out.append(line)
+    text = "\n".join(out)
+    return re.sub(r"`[^`\n]*`", lambda m: " " * len(m.group(0)), text)
 
 
 def slug(text):
@@ -68,18 +73,19 @@ def check(path):
     """The broken links of one file, as lines; and how many were checked."""
     broken, checked = [], 0
     here = os.path.dirname(path)
-    for number, line in prose_lines(path):
-        for m in list(LINK.finditer(line)) + list(IMAGE.finditer(line)):
-            target = m.group(1)
-            if re.match(r"^[a-z][a-z0-9+.-]*:", target, re.I):  # http:, mailto:, ...
-                continue
-            checked += 1
-            file, _, fragment = target.partition("#")
-            dest = os.path.normpath(os.path.join(here, file)) if file else path
-            if not os.path.exists(dest):
-                broken.append(f"{path}:{number}: {target}: no file `{os.path.relpath(dest)}`")
-            elif fragment and dest.endswith(".md") and fragment not in anchors(dest):
-                broken.append(f"{path}:{number}: {target}: no heading `#{fragment}` in `{os.path.relpath(dest)}`")
+    text = prose(path)
+    for m in list(LINK.finditer(text)) + list(IMAGE.finditer(text)):
+        number = text.count("\n", 0, m.start()) + 1
+        target = m.group(1)
+        if re.match(r"^[a-z][a-z0-9+.-]*:", target, re.I):  # http:, mailto:, ...
+            continue
+        checked += 1
+        file, _, fragment = target.partition("#")
+        dest = os.path.normpath(os.path.join(here, file)) if file else path
+        if not os.path.exists(dest):
+            broken.append(f"{path}:{number}: {target}: no file `{os.path.relpath(dest)}`")
+        elif fragment and dest.endswith(".md") and fragment not in anchors(dest):
+            broken.append(f"{path}:{number}: {target}: no heading `#{fragment}` in `{os.path.relpath(dest)}`")
     return broken, checked
 
 
