@@ -75,13 +75,13 @@ pub mod exec;
 pub mod fsread;
 #[doc(hidden)]
 pub mod guards;
+mod head;
 #[doc(hidden)]
 pub mod import;
 #[doc(hidden)]
 pub mod install;
 #[cfg(test)]
 mod layers;
-mod head;
 mod oci;
 #[doc(hidden)]
 pub mod origin;

@@ -20,7 +20,6 @@ use serde_json::Value;
 
 use crate::agents;
 
-
 /// The variable holding the probe's nonce (set by `status --probe` for the
 /// probe's process only).
 pub const PROBE_VAR: &str = "AGENTHOOKS_PROBE";
@@ -33,7 +32,6 @@ pub(super) const ANSWER_PREFIX: &str = "agenthooks probe ";
 
 /// How long one probe may take before it is killed.
 pub const PROBE_TIMEOUT: Duration = Duration::from_secs(10);
-
 
 /// The largest payload read while looking for the marker (`run`'s own cap).
 #[cfg(unix)]
@@ -141,4 +139,3 @@ pub(super) fn is_probe(payload: &[u8], nonce: &str) -> bool {
 fn is_probe_value(value: &Value, nonce: &str) -> bool {
     value.get(PROBE_FIELD).and_then(Value::as_str) == Some(nonce)
 }
-

@@ -18,9 +18,9 @@ use serde_json::{json, Value};
 
 use super::findings::AgentState;
 use super::probe::{ANSWER_PREFIX, PROBE_FIELD, PROBE_TIMEOUT, PROBE_VAR};
-use crate::agents::Agent;
 #[cfg(test)]
 use crate::agents;
+use crate::agents::Agent;
 use crate::config::Scope;
 use crate::install::{self, Entry, Env};
 

@@ -71,4 +71,3 @@ pub fn flush() {
         spool.set_last_error(None);
     }
 }
-
