@@ -133,6 +133,7 @@ pub mod pi;
 pub mod plan;
 pub mod qoder;
 pub mod qwen;
+mod qwen_transcript;
 pub mod response;
 pub mod sema;
 pub mod semaclaw;
