@@ -129,6 +129,7 @@ pub mod junie;
 pub mod kilo;
 pub mod kimi;
 pub mod kiro;
+pub mod letta;
 pub mod native_hooks;
 pub mod opencode;
 pub mod pi;
@@ -573,6 +574,7 @@ pub static AGENTS: &[&dyn Agent] = &[
     &auggie::AGENT,
     &junie::AGENT,
     &kimi::AGENT,
+    &letta::AGENT,
     &hermes::Hermes,
     &qoder::AGENT,
     &devin::AGENT,
