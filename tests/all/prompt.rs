@@ -433,17 +433,7 @@ fn an_objection_means_what_it_means_at_each_event() {
     let mut stop = stop.clone();
     stop["transcript_path"] = json!(transcript);
     run_with(&p, &server.base, &stop);
-    let requests = server.requests();
-    let user = requests.last().unwrap().body["messages"][0]["content"]
-        .as_str()
-        .unwrap()
-        .to_string();
-    assert!(
-        user.contains(
-            "user: fix the bug and run the tests\nassistant: Fixed; I skipped the tests."
-        ),
-        "{user}"
-    );
+    let user = judged_with_the_conversation(&server);
     assert!(
         user.ends_with('}') && user.contains("Did the tests pass?"),
         "{user}"
@@ -782,8 +772,16 @@ fn a_qwen_code_stop_prompt_hook_judges_the_conversation_of_its_chat_recording() 
     clean_env(&mut cmd, &server.base);
     let ran = p.output(cmd, stop.to_string());
     assert_eq!(ran.code(), 0, "{}", ran.stderr());
+    judged_with_the_conversation(&server);
+}
+
+/// The user message of the model's last request, which must quote the
+/// conversation the Stop tests write (a prompt and a reply that skipped
+/// the tests).
+#[track_caller]
+fn judged_with_the_conversation(server: &Server) -> String {
     let requests = server.requests();
-    let user = requests[0].body["messages"][0]["content"]
+    let user = requests.last().expect("a model request").body["messages"][0]["content"]
         .as_str()
         .unwrap()
         .to_string();
@@ -793,4 +791,5 @@ fn a_qwen_code_stop_prompt_hook_judges_the_conversation_of_its_chat_recording() 
         ),
         "{user}"
     );
+    user
 }

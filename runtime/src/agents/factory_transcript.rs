@@ -54,6 +54,7 @@ mod tests {
     fn droid_messages_become_claudes_records_without_its_injected_context() {
         let lines = [
             r#"{"type":"session_start","id":"s1","title":"run ls","cwd":"/w"}"#,
+            r#"{"type":"message","id":"m0","message":{"role":"system","content":"You are Droid."}}"#,
             r#"{"type":"message","id":"m1","timestamp":"2026-12-03T14:39:22.068Z","message":{"role":"user","content":[{"type":"text","text":"<system-reminder>\nThe tools listed below are available"},{"type":"text","text":"run ls"}]}}"#,
             r#"{"type":"message","id":"m2","parentId":"m1","timestamp":"2026-12-03T14:39:23.000Z","message":{"role":"assistant","content":[{"type":"tool_use","id":"call_1","name":"Execute","input":{"command":"ls","summary":"list"}}]}}"#,
             r#"{"type":"message","id":"m3","parentId":"m2","message":{"role":"user","content":[]}}"#,

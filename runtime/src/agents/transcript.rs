@@ -142,7 +142,8 @@ pub fn output_text(value: &Value) -> String {
 /// agent's tools with the agent's inputs: an assistant's text and calls as
 /// one record; a user's text as a prompt and each `tool_result` as the
 /// record Claude Code writes for it. A `tool_use` without an `id` gets
-/// `{id_prefix}-{n}`; `thinking` and other blocks are left out.
+/// `{id_prefix}-{n}`; `thinking` and other blocks, and other roles' messages,
+/// are left out.
 pub fn from_blocks(
     role: &str,
     content: &Value,
@@ -150,6 +151,9 @@ pub fn from_blocks(
     id_prefix: &str,
     timestamp: Option<&Value>,
 ) -> Vec<Value> {
+    if role != "user" && role != "assistant" {
+        return Vec::new();
+    }
     let blocks: &[Value] = match content {
         Value::Array(blocks) => blocks,
         Value::String(text) if role == "user" && !text.trim().is_empty() => {
