@@ -24,7 +24,7 @@ fn native_deny(agent: &str) -> (i32, Value) {
         "gemini" | "antigravity" => json!({"decision":"deny","reason":"BLOCKED rm"}),
         "goose" => json!({"decision":"block","reason":"BLOCKED rm"}),
         "copilot" => json!({"permissionDecision":"deny","permissionDecisionReason":"BLOCKED rm"}),
-        "junie" => return (2, Value::Null),
+        "junie" | "letta" => return (2, Value::Null),
         "semaclaw" => json!({"decision":"reject","reason":"BLOCKED rm"}),
         other => panic!("no recorded agent {other}"),
     };

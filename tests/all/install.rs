@@ -252,6 +252,13 @@ pub(crate) fn existing(agent: &str) -> (Vec<(&'static str, String)>, &'static st
             )],
             "./fmt.sh",
         ),
+        "letta" => (
+            vec![(
+                ".letta/settings.json",
+                "{\n  \"permissions\": {\n    \"allow\": [\"Bash(npm run test)\"]\n  },\n  \"hooks\": {\n    \"PreToolUse\": [\n      {\n        \"matcher\": \"Bash\",\n        \"hooks\": [\n          {\n            \"type\": \"command\",\n            \"command\": \"./hooks/validate-bash.sh\",\n            \"timeout\": 5000\n          }\n        ]\n      }\n    ]\n  }\n}\n".to_string(),
+            )],
+            "./hooks/validate-bash.sh",
+        ),
         other => panic!("no existing config for `{other}`"),
     }
 }

@@ -433,17 +433,7 @@ fn an_objection_means_what_it_means_at_each_event() {
     let mut stop = stop.clone();
     stop["transcript_path"] = json!(transcript);
     run_with(&p, &server.base, &stop);
-    let requests = server.requests();
-    let user = requests.last().unwrap().body["messages"][0]["content"]
-        .as_str()
-        .unwrap()
-        .to_string();
-    assert!(
-        user.contains(
-            "user: fix the bug and run the tests\nassistant: Fixed; I skipped the tests."
-        ),
-        "{user}"
-    );
+    let user = judged_with_the_conversation(&server);
     assert!(
         user.ends_with('}') && user.contains("Did the tests pass?"),
         "{user}"
@@ -759,4 +749,47 @@ fn an_agent_hook_that_never_answers_stops_after_50_turns() {
         out["hookSpecificOutput"]["permissionDecision"], "deny",
         "{out}"
     );
+}
+
+#[test]
+fn a_qwen_code_stop_prompt_hook_judges_the_conversation_of_its_chat_recording() {
+    let server = Server::start(anthropic(r#"{"ok": true}"#));
+    let p = on("Stop", prompt(json!({"prompt": "Did the tests pass?"})));
+    // Qwen Code's own records (Gemini parts chained by parentUuid), which
+    // the prompt hook's reader, Claude-shaped only, cannot read as they are.
+    let recording = p.write(
+        "chat.jsonl",
+        concat!(
+            r#"{"uuid":"u1","parentUuid":null,"sessionId":"s","type":"user","message":{"role":"user","parts":[{"text":"fix the bug and run the tests"}]}}"#, "\n",
+            r#"{"uuid":"a1","parentUuid":"u1","sessionId":"s","type":"assistant","message":{"role":"model","parts":[{"text":"Fixed; I skipped the tests."}]}}"#, "\n",
+        ),
+    );
+    let stop = p.payload(
+        "Stop",
+        json!({"transcript_path": recording, "stop_hook_active": false}),
+    );
+    let mut cmd = p.cmd(["run", "--agent", "qwen", "--event", "Stop"]);
+    clean_env(&mut cmd, &server.base);
+    let ran = p.output(cmd, stop.to_string());
+    assert_eq!(ran.code(), 0, "{}", ran.stderr());
+    judged_with_the_conversation(&server);
+}
+
+/// The user message of the model's last request, which must quote the
+/// conversation the Stop tests write (a prompt and a reply that skipped
+/// the tests).
+#[track_caller]
+fn judged_with_the_conversation(server: &Server) -> String {
+    let requests = server.requests();
+    let user = requests.last().expect("a model request").body["messages"][0]["content"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert!(
+        user.contains(
+            "user: fix the bug and run the tests\nassistant: Fixed; I skipped the tests."
+        ),
+        "{user}"
+    );
+    user
 }

@@ -83,10 +83,69 @@ fn a_codex_stop_hook_reads_the_rollout_as_claudes_transcript() {
 fn without_a_reader_for_the_agents_transcript_hooks_get_only_the_native_path() {
     let p = TempProject::new();
     let chat = p.write("chat.jsonl", "{\"not\":\"claude\"}\n");
-    let mut payload = recorded(&p, "codex-0.171.0/deny/08-Stop.json", &chat);
-    payload["hook_event_name"] = json!("stop");
-    payload["conversation_id"] = payload["session_id"].clone();
-    let input = hook_input(&p, "cursor", "stop", "Stop", &payload);
+    let payload = recorded(&p, "codex-0.171.0/deny/08-Stop.json", &chat);
+    let input = hook_input(&p, "qoder", "Stop", "Stop", &payload);
     assert_eq!(input["transcript_path_native"], json!(chat));
     assert!(input.get("transcript_path").is_none(), "{input}");
+}
+
+/// The transcript `agent_version` wrote in the real-agents `events` phase,
+/// copied into `p`.
+fn recorded_transcript(p: &TempProject, agent_version: &str) -> std::path::PathBuf {
+    let dir = fixtures("../transcripts")
+        .join(agent_version)
+        .join("events");
+    let file = std::fs::read_dir(&dir)
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .next()
+        .expect("one recorded transcript");
+    p.write("recording.jsonl", std::fs::read(file).unwrap())
+}
+
+/// The view's records, as JSON values.
+fn view_records(input: &Value) -> Vec<Value> {
+    let view = input["transcript_path"].as_str().expect("a view");
+    std::fs::read_to_string(view)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}
+
+#[test]
+fn a_qwen_code_stop_gets_a_claude_shaped_view_of_its_chat_recording() {
+    let p = TempProject::new();
+    let recording = recorded_transcript(&p, "qwen-0.24.4");
+    let payload = recorded(&p, "qwen-0.24.4/events/08-Stop.json", &recording);
+    let input = hook_input(&p, "qwen", "Stop", "Stop", &payload);
+    assert_eq!(input["transcript_path_native"], json!(recording));
+    let records = view_records(&input);
+    assert_eq!(
+        records[0]["message"]["content"],
+        "Run the shell commands the task needs, one at a time, then report the output."
+    );
+    let calls: Vec<&Value> = records
+        .iter()
+        .filter_map(|r| r["message"]["content"].as_array())
+        .flatten()
+        .filter(|b| b["type"] == "tool_use")
+        .collect();
+    assert_eq!(calls.len(), 2, "{records:#?}");
+    assert_eq!(
+        (
+            calls[0]["name"].as_str(),
+            calls[0]["input"]["command"].as_str()
+        ),
+        (Some("Bash"), Some("echo hello"))
+    );
+    let last = records.last().unwrap();
+    assert_eq!(last["type"], "assistant");
+    assert!(
+        last["message"]["content"][0]["text"]
+            .as_str()
+            .is_some_and(|t| t.starts_with("FINAL-ANSWER")),
+        "{last}"
+    );
 }

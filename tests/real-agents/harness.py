@@ -124,6 +124,9 @@ PATCHES = [
 # The `events` phase: lifecycle events hooked (a hook that reads and says
 # nothing), so `--record` keeps each agent's payloads of them.
 LIFECYCLE = ["SessionStart", "UserPromptSubmit", "PostToolUse", "Stop", "SessionEnd"]
+# The agents whose transcript reaches hooks as Claude's JSON lines (their
+# own, or agenthooks' view of it); the others' must not reach them at all.
+TRANSCRIPT_VIEWS = {"claude", "codex", "gemini", "copilot", "qwen", "factory"}
 # A recorded transcript keeps each string up to this many characters (the
 # agents' instructions run to tens of KB).
 TRANSCRIPT_STRING_MAX = 200
@@ -271,7 +274,9 @@ class Run:
             write(os.path.join(self.work, READ_FILE), READ_MARKER + "\n")
         if self.phase in ("events", "patch"):
             for event in LIFECYCLE:
-                hooks.setdefault(event, []).append({"hooks": [{"type": "command", "command": "cat >/dev/null"}]})
+                # The Stop hook keeps its input: the transcript it was given is checked.
+                keep = "cat >%s" % shlex.quote(self.stop_input()) if event == "Stop" else "cat >/dev/null"
+                hooks.setdefault(event, []).append({"hooks": [{"type": "command", "command": keep}]})
         if self.phase == "context":
             answer = {"hookSpecificOutput": {"hookEventName": "SessionStart", "additionalContext": SESSION_CONTEXT}}
             hooks["SessionStart"] = [{"hooks": [
@@ -542,6 +547,8 @@ class Run:
                 seen = [r for r in first if text in (r.get("body") or "")]
                 checks.append(("the model saw the %s" % what, bool(seen),
                                "%d of %d first-turn requests carry it" % (len(seen), len(first))))
+        if self.phase == "events":
+            checks.append(self.transcript_check())
         if self.phase == "post":
             marker = POST_REASON.split()[0]
             seen = [r for r in reqs if r.get("tool_results") == 1 and marker in (r.get("body") or "")]
@@ -576,6 +583,55 @@ class Run:
                 detail += "; the model saw: ..." + body[max(0, i - 80):i + 80] + "..."
             checks.append(("the model saw the deny reason", bool(marked_after), detail))
         return checks
+
+    def stop_input(self):
+        """Where the `events` phase's Stop hook saves the input it got."""
+        return os.path.join(self.root, "stop-input.json")
+
+    def transcript_check(self):
+        """The `events` phase: the Stop hook's `transcript_path` is Claude
+        Code's JSON lines holding the run's prompt (the agent's own file, or
+        agenthooks' view of it); where agenthooks reads no transcript of the
+        agent's, that only `transcript_path_native` came."""
+        name = "the Stop hook's transcript_path is Claude's JSON lines with the prompt"
+        try:
+            with open(self.stop_input()) as f:
+                stop = json.load(f)
+        except (OSError, ValueError) as e:
+            return (name, False, "no Stop input: %s" % e)
+        path = stop.get("transcript_path")
+        if self.agent not in TRANSCRIPT_VIEWS:
+            # Better absent than a file in another shape.
+            return ("no transcript_path where agenthooks reads none of the agent's", not path,
+                    "transcript_path=%r" % (path,))
+        late = AGENTS[self.agent].get("late_transcript")
+        if not path:
+            detail = "no transcript_path (native: %r)" % (stop.get("transcript_path_native"),)
+            if late:
+                return ("the Stop hook's transcript lacks the turn (%s)" % late, True, detail)
+            return (name, False, detail)
+        prompts = 0
+        try:
+            with open(path) as f:
+                for line in f:
+                    try:
+                        record = json.loads(line)
+                    except ValueError:
+                        continue
+                    if record.get("type") != "user":
+                        continue
+                    content = (record.get("message") or {}).get("content")
+                    texts = [content] if isinstance(content, str) else [
+                        b.get("text") for b in content or [] if isinstance(b, dict)]
+                    prompts += sum(1 for t in texts if isinstance(t, str) and PROMPT in t)
+        except OSError as e:
+            return (name, False, "%s: %s" % (path, e))
+        detail = "%s: %d user records with the prompt" % (path, prompts)
+        if late:
+            # A known agent limit, checked as one: if the agent starts
+            # writing its transcript before Stop, this fails and the note goes.
+            return ("the Stop hook's transcript lacks the turn (%s)" % late, prompts == 0, detail)
+        return (name, prompts > 0, detail)
 
     def patch_verdict(self):
         """Both patches applied, and the hook saw each as Claude's Write/Edit
@@ -1096,6 +1152,10 @@ AGENTS = {
             # Copilot unpacks ~235 MB on first launch; keep that across runs.
             "XDG_CACHE_HOME": os.path.join(r.cache, "copilot-xdg-cache"),
         },
+        # At its agentStop hooks, `copilot -p` has written no events.jsonl
+        # yet, or only the session's first events (the view made then was
+        # stamped with 1007 bytes); the turn reaches the file after them.
+        "late_transcript": "copilot -p writes events.jsonl after agentStop, 1.0.102",
         "setup": nothing,
         "manual": copilot_manual,
         "argv": lambda r: ["copilot", "-p", PROMPT, "--allow-all-tools", "--allow-all-paths", "--no-auto-update",

@@ -46,6 +46,9 @@ pub static INSTALL: InstallSpec = project_and_home!(
 /// environment table; unverified against a binary). Its own entry knows
 /// Cursor's dialect, so the Claude entry is the one to step aside.
 static INFO: Info = Info::new("cursor", "Cursor", &TABLE, &INSTALL)
+    .with_transcript(super::transcript::TranscriptShape::Reader(
+        super::cursor_transcript::read,
+    ))
     .with_also_runs(AlsoRuns {
         agent: "claude",
         env: "CURSOR_VERSION",

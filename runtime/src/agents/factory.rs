@@ -32,10 +32,14 @@ pub static INSTALL: InstallSpec = project_and_home!(JsonSpec::CLAUDE, ".factory"
 
 /// The Factory Droid adapter.
 pub static AGENT: ClaudeLike = ClaudeLike::new(
-    Info::new("factory", "Factory Droid", &TABLE, &INSTALL).with_native_hooks(
-        super::NativeHooks::INSTALLED
-            .with_vars(&[("FACTORY_PROJECT_DIR", Some("CLAUDE_PROJECT_DIR"))]),
-    ),
+    Info::new("factory", "Factory Droid", &TABLE, &INSTALL)
+        .with_transcript(super::transcript::TranscriptShape::Reader(
+            super::factory_transcript::read,
+        ))
+        .with_native_hooks(
+            super::NativeHooks::INSTALLED
+                .with_vars(&[("FACTORY_PROJECT_DIR", Some("CLAUDE_PROJECT_DIR"))]),
+        ),
     Dialect::Claude,
 );
 

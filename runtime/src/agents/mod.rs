@@ -114,10 +114,12 @@ pub mod copilot;
 mod copilot_transcript;
 pub mod crush;
 pub mod cursor;
+mod cursor_transcript;
 pub mod deadline;
 pub mod derived;
 pub mod devin;
 pub mod factory;
+mod factory_transcript;
 pub mod gemini;
 mod gemini_transcript;
 pub mod goose;
@@ -127,12 +129,14 @@ pub mod junie;
 pub mod kilo;
 pub mod kimi;
 pub mod kiro;
+pub mod letta;
 pub mod native_hooks;
 pub mod opencode;
 pub mod pi;
 pub mod plan;
 pub mod qoder;
 pub mod qwen;
+mod qwen_transcript;
 pub mod response;
 pub mod sema;
 pub mod semaclaw;
@@ -570,6 +574,7 @@ pub static AGENTS: &[&dyn Agent] = &[
     &auggie::AGENT,
     &junie::AGENT,
     &kimi::AGENT,
+    &letta::AGENT,
     &hermes::Hermes,
     &qoder::AGENT,
     &devin::AGENT,

@@ -42,6 +42,9 @@ pub static INSTALL: InstallSpec = project_and_home!(
 /// The Qwen Code adapter (60 000 ms for commands).
 pub static AGENT: ClaudeLike = ClaudeLike::new(
     Info::new("qwen", "Qwen Code", &TABLE, &INSTALL)
+        .with_transcript(super::transcript::TranscriptShape::Reader(
+            super::qwen_transcript::read,
+        ))
         .with_deadline(Deadline::new(secs(60), &[]))
         .with_native_hooks(
             super::NativeHooks::INSTALLED

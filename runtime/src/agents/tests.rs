@@ -746,6 +746,16 @@ fn each_canonical_answer_is_each_agent_s_documented_answer() {
         ("kimi", "Stop", "stop", "", 0, &[], 1),
         ("kimi", "PreToolUse", "none", "", 0, &[], 0),
 
+        ("letta", "PreToolUse", "deny", "", 2, &["no"], 0),
+        ("letta", "PreToolUse", "ask", "", 2, &["a hook asked for confirmation, which letta cannot ask for: sure?"], 1),
+        ("letta", "PreToolUse", "allow", "", 0, &[], 1),
+        ("letta", "PreToolUse", "rewrite", "", 2, &["a hook rewrote the tool input, which letta cannot apply; denied rather than running the original input"], 2),
+        ("letta", "SessionStart", "context", "", 0, &[], 1),
+        ("letta", "UserPromptSubmit", "block", "", 2, &["no"], 0),
+        ("letta", "Stop", "keep going", "", 2, &["again"], 0),
+        ("letta", "Stop", "stop", "", 0, &[], 1),
+        ("letta", "PreToolUse", "none", "", 0, &[], 0),
+
         ("hermes", "pre_tool_call", "deny", BLOCK_NO, 0, &[], 0),
         ("hermes", "pre_tool_call", "ask", r#"{"decision":"block","reason":"a hook asked for confirmation, which hermes cannot ask for: sure?"}"#, 0, &[], 1),
         ("hermes", "pre_tool_call", "allow", "", 0, &[], 1),

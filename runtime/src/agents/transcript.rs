@@ -136,3 +136,72 @@ pub fn output_text(value: &Value) -> String {
         other => other.to_string(),
     }
 }
+
+/// Claude's records for one message whose `content` is already in Claude's
+/// blocks (`text`, `tool_use`, `tool_result`; or a string) but names the
+/// agent's tools with the agent's inputs: an assistant's text and calls as
+/// one record; a user's text as a prompt and each `tool_result` as the
+/// record Claude Code writes for it. A `tool_use` without an `id` gets
+/// `{id_prefix}-{n}`; `thinking` and other blocks, and other roles' messages,
+/// are left out.
+pub fn from_blocks(
+    role: &str,
+    content: &Value,
+    table: &Table,
+    id_prefix: &str,
+    timestamp: Option<&Value>,
+) -> Vec<Value> {
+    if role != "user" && role != "assistant" {
+        return Vec::new();
+    }
+    let blocks: &[Value] = match content {
+        Value::Array(blocks) => blocks,
+        Value::String(text) if role == "user" && !text.trim().is_empty() => {
+            return vec![user_text(text, timestamp)];
+        }
+        Value::String(text) => return assistant(text, Vec::new(), timestamp).into_iter().collect(),
+        _ => return Vec::new(),
+    };
+    let is = |b: &&Value, kind: &str| b.get("type").and_then(Value::as_str) == Some(kind);
+    let text = blocks
+        .iter()
+        .filter(|b| is(b, "text"))
+        .filter_map(|b| b.get("text").and_then(Value::as_str))
+        .collect::<Vec<_>>()
+        .join("\n");
+    if role == "assistant" {
+        let uses = blocks
+            .iter()
+            .filter(|b| is(b, "tool_use"))
+            .enumerate()
+            .map(|(n, b)| {
+                let id = match b.get("id").and_then(Value::as_str) {
+                    Some(id) if !id.is_empty() => id.to_string(),
+                    _ => format!("{id_prefix}-{n}"),
+                };
+                let name = b.get("name").and_then(Value::as_str).unwrap_or_default();
+                tool_use(
+                    table,
+                    &id,
+                    name,
+                    b.get("input").cloned().unwrap_or(Value::Null),
+                )
+            })
+            .collect();
+        return assistant(&text, uses, timestamp).into_iter().collect();
+    }
+    let mut out = Vec::new();
+    if !text.trim().is_empty() {
+        out.push(user_text(&text, timestamp));
+    }
+    for b in blocks.iter().filter(|b| is(b, "tool_result")) {
+        let id = b
+            .get("tool_use_id")
+            .and_then(Value::as_str)
+            .unwrap_or_default();
+        let output = b.get("content").map(output_text).unwrap_or_default();
+        let failed = b.get("is_error").and_then(Value::as_bool) == Some(true);
+        out.push(tool_result(id, &output, failed, timestamp));
+    }
+    out
+}

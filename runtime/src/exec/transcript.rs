@@ -338,7 +338,7 @@ mod view_tests {
         // A format agenthooks cannot read: native path only.
         let file = d.path().join("chat.jsonl");
         std::fs::write(&file, ROLLOUT).unwrap();
-        let seen = for_hooks(&event("cursor", &file), Some(&cache)).unwrap();
+        let seen = for_hooks(&event("qoder", &file), Some(&cache)).unwrap();
         assert_eq!(seen.str_field("transcript_path"), None);
         assert_eq!(seen.str_field(NATIVE_KEY), file.to_str());
         // Claude's own transcript is passed as it is.
