@@ -30,7 +30,7 @@ pub struct Gemini;
 
 /// Gemini CLI 0.61.0 runs no hook with `hooksConfig.enabled: false`, and
 /// none named in `hooksConfig.disabled` (ours are named `agenthooks`);
-/// before `hooksConfig` (0.2x) the same keys sat in `hooks` (its bundled
+/// before `hooksConfig` the same keys sat in `hooks` (0.61.0's bundled
 /// source and settings schema; the older keys from its docs of then).
 const OFF: OffSwitches = OffSwitches::new(&[
     ("/hooksConfig/enabled", Off::Is(false)),
