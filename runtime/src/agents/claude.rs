@@ -11,7 +11,7 @@ use super::deadline::{secs, Deadline};
 use super::AnswerKind::{Allow, Ask, Block, Context, Deny, Stop, SystemMessage, UpdatedInput};
 use super::{project_and_home, Field, InstallSpec, JsonSpec, Literal, Shape, TimeUnit, ToolNames};
 use super::{Agent, Caps, DecodeError, EventRow, Info, Native, Table};
-use super::{Off, OffSwitches};
+use super::{Off, OffSwitches, WindowsShell};
 use crate::protocol::{Answer, Event, EventName};
 
 /// The Claude Code adapter.
@@ -162,6 +162,7 @@ pub static INSTALL: InstallSpec = project_and_home!(
         ],
     )
     .with_off(OFF)
+    .on_windows(WindowsShell::Sh)
     .matching(ToolNames::Canonical),
     ".claude",
     "settings.json"

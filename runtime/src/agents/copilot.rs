@@ -20,7 +20,7 @@ use super::deadline::{secs, Deadline};
 use super::plan::{non_empty, Intent, DEFAULT_DENY};
 use super::{parse_if_string, Agent, EventRow, Info, Native};
 use super::{AlsoRuns, Field, InstallSpec, JsonSpec, Literal, Shape, TimeUnit, UserDir, UserPath};
-use super::{OffSwitches, DISABLE_ALL_HOOKS};
+use super::{OffSwitches, WindowsShell, DISABLE_ALL_HOOKS};
 use crate::protocol::{Event, EventName};
 
 // The table is data: `tables/copilot.toml`, made Rust by `build.rs`.
@@ -47,6 +47,7 @@ pub static INSTALL: InstallSpec = InstallSpec::json(
         ],
     )
     .with_root(&[("version", Literal::Int(1))])
+    .on_windows(WindowsShell::Sh)
     // Copilot CLI 1.0.102 reads `disableAllHooks` ("disable all hooks
     // (repo-level and user-level)") from its settings files (its bundled
     // cli-main.js: user, repo, local).

@@ -19,7 +19,7 @@ use super::deadline::{secs, Deadline};
 use super::plan::{Intent, DEFAULT_DENY};
 use super::{project_and_home, Field, InstallSpec, JsonSpec, Literal, Shape, TimeUnit, ToolNames};
 use super::{Agent, EventRow, Info, Native};
-use super::{Off, OffSwitches};
+use super::{Off, OffSwitches, WindowsShell};
 use crate::protocol::{Event, Note};
 
 // The table is data: `tables/gemini.toml`, made Rust by `build.rs`.
@@ -54,6 +54,7 @@ pub static INSTALL: InstallSpec = project_and_home!(
     )
     .jsonc()
     .with_off(OFF)
+    .on_windows(WindowsShell::PowerShell)
     .matching(ToolNames::Native),
     ".gemini",
     "settings.json"

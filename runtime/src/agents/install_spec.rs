@@ -174,6 +174,22 @@ pub struct JsonSpec {
     /// Whose tool names a group's `matcher` takes on tool events, so
     /// `install` can write one narrower than `*` (`install::coverage`).
     pub tools: ToolNames,
+    /// The shell that runs [`Field::Command`] on Windows, whose form of the
+    /// launcher `install` writes there.
+    pub windows: WindowsShell,
+}
+
+/// The shell an agent runs a hook's command line with on Windows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum WindowsShell {
+    /// A POSIX shell: Claude Code runs hooks through Git Bash; Copilot CLI's
+    /// `bash` field is never run on Windows (its `powershell` field is).
+    Sh,
+    /// `cmd.exe` (`%ComSpec%`): what Node's `shell: true` and most agents
+    /// that do not say otherwise run.
+    Cmd,
+    /// PowerShell (Gemini CLI 0.61.0's `getShellConfiguration`).
+    PowerShell,
 }
 
 /// Whose tool names a native matcher is tested against, where `install`
@@ -200,6 +216,7 @@ impl JsonSpec {
             jsonc: false,
             off: OffSwitches::NONE,
             tools: ToolNames::None,
+            windows: WindowsShell::Cmd,
         }
     }
 
@@ -229,6 +246,14 @@ impl JsonSpec {
     /// The same file, with these settings switching the agent's hooks off.
     pub const fn with_off(self, off: OffSwitches) -> JsonSpec {
         JsonSpec { off, ..self }
+    }
+
+    /// The same file, whose `command` runs in `shell` on Windows.
+    pub const fn on_windows(self, shell: WindowsShell) -> JsonSpec {
+        JsonSpec {
+            windows: shell,
+            ..self
+        }
     }
 
     /// The same file, whose tool events' matchers take `tools`' names.
