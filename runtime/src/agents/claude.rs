@@ -148,7 +148,7 @@ const OFF: OffSwitches = OffSwitches::new(&[
 .managed_only("/allowManagedHooksOnly");
 
 /// Claude Code reads `hooks` in `settings.json` (strict JSON), timeout in
-/// seconds; [`OFF`] switches them off.
+/// seconds; the settings in `OFF` switch them off.
 pub static INSTALL: InstallSpec = project_and_home!(
     // Claude Code shows `statusMessage` while the entry runs: the messages
     // of the event's hooks go there (install reads hooks.json).

@@ -41,7 +41,7 @@ const OFF: OffSwitches = OffSwitches::new(&[
 
 /// Gemini CLI reads `hooks` in `settings.json` (JSONC allowed) under its own
 /// event names; the timeout is in milliseconds and `name` is shown in its UI;
-/// [`OFF`] switches them off.
+/// the settings in `OFF` switch them off.
 pub static INSTALL: InstallSpec = project_and_home!(
     JsonSpec::new(
         Shape::Nested,
