@@ -46,6 +46,16 @@ fn findings(status: &Value, label: &str) -> Vec<(String, Option<String>)> {
         .collect()
 }
 
+/// A `PATH` of the system's tools and a directory of `p`'s holding
+/// `agenthooks` (a link to the binary under test).
+#[cfg(unix)]
+fn path_with_agenthooks(p: &TempProject) -> String {
+    let bin = p.tmp().join("bin");
+    std::fs::create_dir_all(&bin).unwrap();
+    std::os::unix::fs::symlink(crate::util::bin(), bin.join("agenthooks")).unwrap();
+    format!("{}:/usr/bin:/bin", bin.display())
+}
+
 fn finding(code: &str, fix: Option<&str>) -> Vec<(String, Option<String>)> {
     vec![(code.to_string(), fix.map(str::to_string))]
 }
@@ -374,10 +384,7 @@ fn status_names_stale_wiring_and_a_hook_that_runs_twice() {
     let installed = p.output(p.cmd(["install", "claude"]), "");
     assert_eq!(installed.code(), 0, "{}", installed.stderr());
     let xdg = p.tmp().join("xdg");
-    let bin = p.tmp().join("bin");
-    std::fs::create_dir_all(&bin).unwrap();
-    std::os::unix::fs::symlink(crate::util::bin(), bin.join("agenthooks")).unwrap();
-    let path = format!("{}:/usr/bin:/bin", bin.display());
+    let path = path_with_agenthooks(&p);
     let (code, found) = status(&p, &xdg, Some(&path));
     assert_eq!(code, 0, "{found:#}");
 
@@ -451,10 +458,7 @@ fn gemini_s_hooks_config_enabled_false_makes_status_exit_1_and_say_so() {
     let installed = p.output(p.cmd(["install", "claude", "gemini"]), "");
     assert_eq!(installed.code(), 0, "{}", installed.stderr());
     let xdg = p.tmp().join("xdg");
-    let bin = p.tmp().join("bin");
-    std::fs::create_dir_all(&bin).unwrap();
-    std::os::unix::fs::symlink(crate::util::bin(), bin.join("agenthooks")).unwrap();
-    let path = format!("{}:/usr/bin:/bin", bin.display());
+    let path = path_with_agenthooks(&p);
     let (code, found) = status(&p, &xdg, Some(&path));
     assert_eq!(code, 0, "{found:#}");
 
