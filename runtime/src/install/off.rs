@@ -170,5 +170,20 @@ mod tests {
         assert_eq!(switched_off(claude, &[Scope::Managed], &root, &env), vec![]);
         let off = &OffSwitches::NONE;
         assert!(stops(off, "/x", Scope::User, Scope::Managed));
+        // The managed file's `allowManagedHooksOnly` stops the others only.
+        let system = dir.path().join("system");
+        let env = Env::with_home(&home).with_system_root(&system);
+        let managed =
+            crate::install::targets::path(claude.install_spec(), Scope::Managed, &root, &env)
+                .expect("Claude Code has a managed file");
+        std::fs::create_dir_all(managed.parent().expect("a parent")).expect("mkdir");
+        std::fs::write(&managed, r#"{"allowManagedHooksOnly": true}"#).expect("write");
+        std::fs::remove_file(root.join(".claude/settings.local.json")).expect("rm");
+        let found = switched_off(claude, &[Scope::User, Scope::Managed], &root, &env);
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert_eq!(
+            (found[0].setting, &found[0].stops, &found[0].file),
+            ("/allowManagedHooksOnly", &vec![Scope::User], &managed)
+        );
     }
 }
