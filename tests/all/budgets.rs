@@ -287,3 +287,28 @@ fn a_grandchild_that_closed_its_output_does_not_outlive_run() {
     }
     assert!(gone, "the hook's grandchild {pid} outlived `run`");
 }
+
+/// Issue 39: 10 KiB of NUL bytes, cut to Gemini's 10 KiB, reached it as
+/// 61,588 bytes of `\u0000`. The cap holds on the bytes Gemini receives.
+#[cfg(unix)]
+#[test]
+fn a_10_mb_reason_of_nul_bytes_reaches_gemini_as_at_most_16_kib() {
+    let p = TempProject::trusted(&hooks(
+        "PreToolUse",
+        "Bash",
+        json!([command("head -c 10485760 /dev/zero >&2; exit 2")]),
+    ));
+    let payload = json!({
+        "session_id": "s", "transcript_path": p.path("no-transcript.jsonl"), "cwd": p.root,
+        "hook_event_name": "BeforeTool", "tool_name": "run_shell_command",
+        "tool_input": {"command": "ls"}
+    });
+    let ran = p.output(p.cmd(["run", "--agent", "gemini"]), payload.to_string());
+    let sent = ran.output.stdout.len();
+    assert!(sent <= 16 << 10, "{sent} bytes: {}", ran.stderr());
+    let answer = ran.json();
+    assert_eq!(answer["decision"], "deny", "{answer}");
+    let reason = answer["reason"].as_str().expect("a reason");
+    assert!(reason.starts_with('\0') && reason.ends_with("[cut by agenthooks]"));
+    ran.assert_stderr_contains("bytes of the hook's reason as sent; cut from");
+}

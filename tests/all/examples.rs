@@ -568,3 +568,36 @@ fn the_committed_demo_components_are_their_sources_built() {
         );
     }
 }
+
+/// Issue 39: a guest's serde_json read long floats inexactly, so a hook
+/// that rewrites a tool input changed the numbers it passed through. Both
+/// builds of the SDK now give them back to the bit.
+#[test]
+fn a_rewrite_through_the_sdk_keeps_long_floats_exact() {
+    let floats = [
+        0.1 + 0.2,
+        1.0715660391465826e-75,
+        -1.81996730402717e-179,
+        1.5860846119992697e-265,
+        -1.603964615428183e143,
+    ];
+    let input = json!({"answer": {"permission": "allow", "updated_input": {"numbers": floats}}});
+    let native_echo = native("sdk-echo").display().to_string();
+    for handler in [
+        wasm(&component("sdk-echo"), json!({})),
+        json!({"type": "command", "command": native_echo}),
+    ] {
+        let p = TempProject::new();
+        p.user_hooks(&hooks("PreToolUse", "*", json!([handler])));
+        let payload = p.payload(
+            "PreToolUse",
+            json!({"tool_name": "Echo", "tool_input": input, "tool_use_id": "t1"}),
+        );
+        let out = run(&p, &payload).json();
+        let got = &out["hookSpecificOutput"]["updatedInput"]["numbers"];
+        let got: Vec<f64> = (got.as_array().unwrap_or_else(|| panic!("{out}")).iter())
+            .map(|n| n.as_f64().expect("a number"))
+            .collect();
+        assert_eq!(got, floats, "{handler}");
+    }
+}

@@ -46,6 +46,16 @@ fn findings(status: &Value, label: &str) -> Vec<(String, Option<String>)> {
         .collect()
 }
 
+/// A `PATH` of the system's tools and a directory of `p`'s holding
+/// `agenthooks` (a link to the binary under test).
+#[cfg(unix)]
+fn path_with_agenthooks(p: &TempProject) -> String {
+    let bin = p.tmp().join("bin");
+    std::fs::create_dir_all(&bin).unwrap();
+    std::os::unix::fs::symlink(crate::util::bin(), bin.join("agenthooks")).unwrap();
+    format!("{}:/usr/bin:/bin", bin.display())
+}
+
 fn finding(code: &str, fix: Option<&str>) -> Vec<(String, Option<String>)> {
     vec![(code.to_string(), fix.map(str::to_string))]
 }
@@ -374,10 +384,7 @@ fn status_names_stale_wiring_and_a_hook_that_runs_twice() {
     let installed = p.output(p.cmd(["install", "claude"]), "");
     assert_eq!(installed.code(), 0, "{}", installed.stderr());
     let xdg = p.tmp().join("xdg");
-    let bin = p.tmp().join("bin");
-    std::fs::create_dir_all(&bin).unwrap();
-    std::os::unix::fs::symlink(crate::util::bin(), bin.join("agenthooks")).unwrap();
-    let path = format!("{}:/usr/bin:/bin", bin.display());
+    let path = path_with_agenthooks(&p);
     let (code, found) = status(&p, &xdg, Some(&path));
     assert_eq!(code, 0, "{found:#}");
 
@@ -436,4 +443,55 @@ fn status_names_stale_wiring_and_a_hook_that_runs_twice() {
         twice[0]["findings"][0]["fix"],
         "agenthooks import claude --move"
     );
+}
+
+/// Issue 39: Gemini CLI's own off switch (`hooksConfig.enabled: false`)
+/// leaves its agenthooks entries installed and silent. `status` says so and
+/// exits 1; a Claude Code session in the same project is told at its
+/// start, since Gemini CLI starts none.
+#[cfg(unix)]
+#[test]
+fn gemini_s_hooks_config_enabled_false_makes_status_exit_1_and_say_so() {
+    let p = TempProject::new();
+    p.project_hooks(&hooks("PreToolUse", "Bash", json!([command("true")])));
+    p.trust();
+    let installed = p.output(p.cmd(["install", "claude", "gemini"]), "");
+    assert_eq!(installed.code(), 0, "{}", installed.stderr());
+    let xdg = p.tmp().join("xdg");
+    let path = path_with_agenthooks(&p);
+    let (code, found) = status(&p, &xdg, Some(&path));
+    assert_eq!(code, 0, "{found:#}");
+
+    // Gemini CLI's settings as the user edits them: with a comment.
+    let settings = p.path(".gemini/settings.json");
+    let text = std::fs::read_to_string(&settings).unwrap();
+    let off = text.replacen(
+        '{',
+        "{\n  // off while debugging\n  \"hooksConfig\": {\"enabled\": false},",
+        1,
+    );
+    std::fs::write(&settings, off).unwrap();
+    let (code, found) = status(&p, &xdg, Some(&path));
+    assert_eq!(code, 1, "{found:#}");
+    let gemini = (found["agents"].as_array().unwrap().iter())
+        .find(|a| a["agent"] == "gemini")
+        .unwrap_or_else(|| panic!("{found:#}"));
+    let finding = &gemini["findings"][0];
+    assert_eq!(finding["code"], "switched-off", "{found:#}");
+
+    let mut cmd = p.cmd(["status"]);
+    cmd.env("XDG_CACHE_HOME", &xdg).env("PATH", &path);
+    let ran = p.output(cmd, "");
+    assert_eq!(ran.code(), 1);
+    let want = "`/hooksConfig/enabled` switches every hook of Gemini CLI off, agenthooks' entries included";
+    assert!(ran.stdout().contains(want), "{}", ran.stdout());
+
+    let start = json!({"session_id": "s-off", "transcript_path": "/t", "cwd": p.path(""),
+                       "hook_event_name": "SessionStart", "source": "startup"});
+    let ran = p.output(p.cmd(["run", "--agent", "claude"]), start.to_string());
+    let said = ran.json()["systemMessage"]
+        .as_str()
+        .unwrap_or_default()
+        .to_string();
+    assert!(said.contains(want), "{said:?}; {}", ran.stderr());
 }

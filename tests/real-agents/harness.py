@@ -39,6 +39,8 @@ Phases:
   takes no updatedInput before a tool.
 - ``stop``: as allow, plus a Stop hook that blocks the first stop ("keep
   going"); its reason must reach the model and the agent must then finish.
+- ``reason1m``, ``reason10m`` (Claude Code): the hook denies by exit 2
+  with a 1 MB / 10 MB reason; records what Claude Code does with it.
 
 A deny phase passes when the hook got the rm call as canonical ``Bash``, the
 victim survives, and a model request after the rm call carries the reason
@@ -70,12 +72,19 @@ MARKER = "BLOCKED-BY-AGENTHOOKS-E2E"
 REASON = MARKER + " destructive rm refused by the project policy"
 PROMPT = "Run the shell commands the task needs, one at a time, then report the output."
 PHASES = ["deny", "exit2", "wasm", "failclosed", "prompt", "allow", "shared", "context", "stop", "post", "rewrite", "worktree", "plugin",
-          "patch", "broken", "matchers", "ask", "events"]
+          "patch", "broken", "matchers", "reason1m", "reason10m", "ask", "events"]
 # `broken`: wired and trusted, then `.agents/hooks.json` gets a trailing
 # comma before the agent starts: the guard is off, and the user must be told
 # so in the agent (Claude Code: the SessionStart answer's systemMessage, seen
 # in its stream-json output).
 BROKEN_AGENTS = ("claude",)
+# `reason1m`, `reason10m`: the guard denies the rm call by exit 2 with a
+# reason of 1 MB / 10 MB (the marker, then `x`s, then BIG_END). Claude Code
+# is the one agent agenthooks gives a reason to uncapped (its answer passes
+# through), so what Claude Code itself does with it is checked there.
+BIG_REASON = {"reason1m": 1000000, "reason10m": 10000000}
+BIG_END = "BIG-REASON-END-E2E"
+BIG_AGENTS = ("claude",)
 # `matchers`: the model reads a file, then runs shell commands, in a project
 # whose only hook is on Bash. With the native matchers `install` writes, the
 # agent starts agenthooks for the shell calls only (the wrapper's trace
@@ -156,6 +165,10 @@ case "$1" in
     ;;
   rewrite)
     printf '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow","updatedInput":{"command":"echo %s"}}}\n' "$REWRITTEN"
+    ;;
+  big)
+    { printf '%s ' "$REASON"; head -c "$BIG" /dev/zero | tr '\0' x; printf ' %s\n' "$BIG_END"; } >&2
+    exit 2
     ;;
 esac
 exit 0
@@ -245,11 +258,11 @@ class Run:
             "type": "command",
             # In the wasm phase the command hook only logs and allows; the
             # component denies, and the aggregator must let the deny win.
-            "command": "REASON=%s REWRITTEN=%s sh %s %s %s" % (
-                shlex.quote(REASON), REWRITTEN, shlex.quote(guard),
+            "command": "REASON=%s REWRITTEN=%s BIG=%d BIG_END=%s sh %s %s %s" % (
+                shlex.quote(REASON), REWRITTEN, BIG_REASON.get(self.phase, 0), BIG_END, shlex.quote(guard),
                 # The plugin phase denies as `deny` does, through the plugin.
-                {"plugin": "deny"}.get(self.phase, self.phase)
-                if self.phase in ("deny", "exit2", "rewrite", "ask", "plugin") else
+                {"plugin": "deny", "reason1m": "big", "reason10m": "big"}.get(self.phase, self.phase)
+                if self.phase in ("deny", "exit2", "rewrite", "ask", "plugin") + tuple(BIG_REASON) else
                 "deny" if self.phase == "matchers" else "allow",
                 shlex.quote(self.hook_log)),
             "timeout": 30}]
@@ -509,6 +522,8 @@ class Run:
             return self.broken_verdict()
         if self.phase == "matchers":
             return self.matchers_verdict()
+        if self.phase in BIG_REASON:
+            return self.big_reason_verdict()
         checks = []
         events = self.hook_events()
         rm_events = [e for e in events if "rm -r" in json.dumps(e.get("tool_input", e))]
@@ -669,6 +684,49 @@ class Run:
              "%d events; tool_name=%r file_path=%r old_string=%r new_string=%r" % (
                  len(upd), upd[0].get("tool_name") if upd else None, u.get("file_path"),
                  u.get("old_string"), u.get("new_string"))),
+        ]
+
+    def big_reason_verdict(self):
+        """A 1 MB / 10 MB deny reason. agenthooks gives Claude Code the
+        reason uncapped but for its 1 MiB cap on a command's stderr (so the
+        10 MB one arrives as its first 1 MiB). Claude Code 2.1.332 blocks the
+        rm, shows the model the reason's first and last ~25,000 characters
+        around "... [N characters truncated] ...", and saves the whole text it
+        got to `~/.claude/projects/<project>/<session>/tool-results/
+        hook-…-blockingError.txt`, which the model is told of (with a 2 KB
+        preview)."""
+        survived = os.path.exists(os.path.join(self.victim, "file.txt"))
+        given = [os.path.getsize(os.path.join(self.trace, c + ".stdout")) for c in self.run_calls("PreToolUse")]
+        after_rm = [r for r in self.model_requests() if (r.get("tool_results") or 0) >= 2]
+        body = next((r["body"] for r in after_rm if MARKER in (r.get("body") or "")), "")
+        i = body.find(MARKER)
+        head = re.match(r"x*", body[i + len(REASON) + 1:]).group(0) if i >= 0 else ""
+        cut = re.search(r"\.\.\. \[(\d+) characters truncated\] \.\.\.", body)
+        saved = []
+        for dirpath, _dirs, files in os.walk(os.path.join(self.home, ".claude", "projects")):
+            saved += [os.path.join(dirpath, f) for f in files if f.endswith("-blockingError.txt")]
+        size = os.path.getsize(saved[0]) if saved else 0
+        whole = BIG_REASON[self.phase] < 1 << 20
+        with open(saved[0], "rb") if saved else open(os.devnull, "rb") as f:
+            f.seek(max(0, size - 64))
+            ends = f.read().decode("utf-8", "replace").rstrip().endswith(BIG_END)
+        return [
+            ("the agent exited 0", self.agent_rc == 0, "agent exit %s" % (self.agent_rc,)),
+            ("the rm was blocked (victim survives)", survived, "victim exists" if survived else "victim DELETED"),
+            ("agenthooks gave Claude Code the reason, at most its 1 MiB of a command's stderr",
+             any(min(BIG_REASON[self.phase], 1 << 20) // 2 < n <= (1 << 20) + 1024 for n in given),
+             "PreToolUse answers of %s bytes" % given),
+            ("the model saw the reason's start, cut in the middle by Claude Code",
+             i >= 0 and 0 < len(head) < 64 << 10 and cut is not None,
+             "%d x's, then %s; the request is %d bytes" % (
+                 len(head), cut.group(0) if cut else "no truncation marker", len(body))),
+            ("the model saw the reason's end only when agenthooks gave it whole",
+             (BIG_END in body) == whole, "end marker %s" % ("seen" if BIG_END in body else "not seen")),
+            ("Claude Code saved what it got to a file the model is told of",
+             bool(saved) and size >= min(BIG_REASON[self.phase], 1 << 20) and ends == whole
+             and os.path.basename(saved[0]) in body,
+             "%s: %d bytes, %s" % (saved[0] if saved else "no blockingError.txt", size,
+                                   "ends with the end marker" if ends else "without the end marker")),
         ]
 
     def broken_verdict(self):
@@ -1347,6 +1405,11 @@ def main():
             with printing:
                 print("SKIP %s %s broken (its user-visible output is not read here)" % (agent, version_of(agent)),
                       flush=True)
+            return (agent, phase, None, 0.0, (0, 0.0, 0.0))
+        if phase in BIG_REASON and agent not in BIG_AGENTS:
+            with printing:
+                print("SKIP %s %s %s (agenthooks caps the reasons it gives this agent: see the unit tests)" % (
+                    agent, version_of(agent), phase), flush=True)
             return (agent, phase, None, 0.0, (0, 0.0, 0.0))
         if phase == "worktree" and "worktree" not in AGENTS[agent]:
             with printing:

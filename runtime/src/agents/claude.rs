@@ -9,9 +9,9 @@ use serde_json::Value;
 
 use super::deadline::{secs, Deadline};
 use super::AnswerKind::{Allow, Ask, Block, Context, Deny, Stop, SystemMessage, UpdatedInput};
-use super::DISABLE_ALL_HOOKS;
 use super::{project_and_home, Field, InstallSpec, JsonSpec, Literal, Shape, TimeUnit, ToolNames};
 use super::{Agent, Caps, DecodeError, EventRow, Info, Native, Table};
+use super::{Off, OffSwitches, WindowsShell};
 use crate::protocol::{Answer, Event, EventName};
 
 /// The Claude Code adapter.
@@ -133,8 +133,22 @@ const ROWS: &[EventRow] = same_names! {
         SessionEnd => OTHER,
 };
 
+/// `disableAllHooks` in any of Claude Code's settings files switches its
+/// hooks off, but for the managed file's, which a managed
+/// `disableAllHooks` alone switches off; a managed `allowManagedHooksOnly`
+/// switches off all others (Claude Code 2.1.332's own strings: "Hooks
+/// configured in managed settings (they run even under a non-managed
+/// disableAllHooks)").
+const OFF: OffSwitches = OffSwitches::new(&[
+    ("/disableAllHooks", Off::Is(true)),
+    ("/allowManagedHooksOnly", Off::Is(true)),
+])
+.also(&[".claude/settings.local.json"], &[])
+.system_exempt()
+.managed_only("/allowManagedHooksOnly");
+
 /// Claude Code reads `hooks` in `settings.json` (strict JSON), timeout in
-/// seconds; `disableAllHooks` switches every hook off.
+/// seconds; the settings in `OFF` switch them off.
 pub static INSTALL: InstallSpec = project_and_home!(
     // Claude Code shows `statusMessage` while the entry runs: the messages
     // of the event's hooks go there (install reads hooks.json).
@@ -147,7 +161,8 @@ pub static INSTALL: InstallSpec = project_and_home!(
             ("statusMessage", Field::StatusMessage),
         ],
     )
-    .with_off(DISABLE_ALL_HOOKS)
+    .with_off(OFF)
+    .on_windows(WindowsShell::Sh)
     .matching(ToolNames::Canonical),
     ".claude",
     "settings.json"

@@ -18,9 +18,9 @@ use serde_json::{json, Map, Value};
 use super::claude_json::{put_verdict, BEHAVIOR, PERMISSION_DECISION};
 use super::deadline::{secs, Deadline};
 use super::plan::{non_empty, Intent, DEFAULT_DENY};
-use super::DISABLE_ALL_HOOKS;
 use super::{parse_if_string, Agent, EventRow, Info, Native};
 use super::{AlsoRuns, Field, InstallSpec, JsonSpec, Literal, Shape, TimeUnit, UserDir, UserPath};
+use super::{OffSwitches, WindowsShell, DISABLE_ALL_HOOKS};
 use crate::protocol::{Event, EventName};
 
 // The table is data: `tables/copilot.toml`, made Rust by `build.rs`.
@@ -47,7 +47,17 @@ pub static INSTALL: InstallSpec = InstallSpec::json(
         ],
     )
     .with_root(&[("version", Literal::Int(1))])
-    .with_off(DISABLE_ALL_HOOKS),
+    .on_windows(WindowsShell::Sh)
+    // Copilot CLI 1.0.102 reads `disableAllHooks` ("disable all hooks
+    // (repo-level and user-level)") from its settings files (its bundled
+    // cli-main.js: user, repo, local).
+    .with_off(OffSwitches::new(DISABLE_ALL_HOOKS).also(
+        &[
+            ".github/copilot/settings.json",
+            ".github/copilot/settings.local.json",
+        ],
+        &[UserPath::new(COPILOT_HOME, "settings.json")],
+    )),
     ".github/hooks/agenthooks.json",
     UserPath::new(COPILOT_HOME, "hooks/agenthooks.json"),
 )

@@ -19,6 +19,7 @@ use super::deadline::{secs, Deadline};
 use super::plan::{Intent, DEFAULT_DENY};
 use super::{project_and_home, Field, InstallSpec, JsonSpec, Literal, Shape, TimeUnit, ToolNames};
 use super::{Agent, EventRow, Info, Native};
+use super::{Off, OffSwitches, WindowsShell};
 use crate::protocol::{Event, Note};
 
 // The table is data: `tables/gemini.toml`, made Rust by `build.rs`.
@@ -27,9 +28,20 @@ pub use super::tables::gemini::TABLE;
 /// The Gemini CLI adapter.
 pub struct Gemini;
 
+/// Gemini CLI 0.61.0 runs no hook with `hooksConfig.enabled: false`, and
+/// none named in `hooksConfig.disabled` (ours are named `agenthooks`);
+/// before `hooksConfig` the same keys sat in `hooks` (0.61.0's bundled
+/// source and settings schema; the older keys from its docs of then).
+const OFF: OffSwitches = OffSwitches::new(&[
+    ("/hooksConfig/enabled", Off::Is(false)),
+    ("/hooksConfig/disabled", Off::Lists("agenthooks")),
+    ("/hooks/enabled", Off::Is(false)),
+    ("/hooks/disabled", Off::Lists("agenthooks")),
+]);
+
 /// Gemini CLI reads `hooks` in `settings.json` (JSONC allowed) under its own
 /// event names; the timeout is in milliseconds and `name` is shown in its UI;
-/// `hooksConfig.enabled: false` switches every hook off.
+/// the settings in `OFF` switch them off.
 pub static INSTALL: InstallSpec = project_and_home!(
     JsonSpec::new(
         Shape::Nested,
@@ -41,7 +53,8 @@ pub static INSTALL: InstallSpec = project_and_home!(
         ],
     )
     .jsonc()
-    .with_off(&[("/hooksConfig/enabled", false)])
+    .with_off(OFF)
+    .on_windows(WindowsShell::PowerShell)
     .matching(ToolNames::Native),
     ".gemini",
     "settings.json"

@@ -168,12 +168,28 @@ pub struct JsonSpec {
     /// Whether the agent accepts comments in this file (only changes what a
     /// refusal says: agenthooks never rewrites a file with comments).
     pub jsonc: bool,
-    /// Settings that switch every hook of the agent off: a JSON pointer and
-    /// the boolean value that does it (for `check`).
-    pub off: &'static [(&'static str, bool)],
+    /// The agent's own settings that switch its hooks off, agenthooks'
+    /// entries included (`check`, `status` and SessionStart say so).
+    pub off: OffSwitches,
     /// Whose tool names a group's `matcher` takes on tool events, so
     /// `install` can write one narrower than `*` (`install::coverage`).
     pub tools: ToolNames,
+    /// The shell that runs [`Field::Command`] on Windows, whose form of the
+    /// launcher `install` writes there.
+    pub windows: WindowsShell,
+}
+
+/// The shell an agent runs a hook's command line with on Windows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum WindowsShell {
+    /// A POSIX shell: Claude Code runs hooks through Git Bash; Copilot CLI's
+    /// `bash` field is never run on Windows (its `powershell` field is).
+    Sh,
+    /// `cmd.exe` (`%ComSpec%`): what Node's `shell: true` and most agents
+    /// that do not say otherwise run.
+    Cmd,
+    /// PowerShell (Gemini CLI 0.61.0's `getShellConfiguration`).
+    PowerShell,
 }
 
 /// Whose tool names a native matcher is tested against, where `install`
@@ -198,8 +214,9 @@ impl JsonSpec {
             handler,
             root: &[],
             jsonc: false,
-            off: &[],
+            off: OffSwitches::NONE,
             tools: ToolNames::None,
+            windows: WindowsShell::Cmd,
         }
     }
 
@@ -226,9 +243,17 @@ impl JsonSpec {
         }
     }
 
-    /// The same file, with these settings switching every hook off.
-    pub const fn with_off(self, off: &'static [(&'static str, bool)]) -> JsonSpec {
+    /// The same file, with these settings switching the agent's hooks off.
+    pub const fn with_off(self, off: OffSwitches) -> JsonSpec {
         JsonSpec { off, ..self }
+    }
+
+    /// The same file, whose `command` runs in `shell` on Windows.
+    pub const fn on_windows(self, shell: WindowsShell) -> JsonSpec {
+        JsonSpec {
+            windows: shell,
+            ..self
+        }
     }
 
     /// The same file, whose tool events' matchers take `tools`' names.
@@ -237,9 +262,89 @@ impl JsonSpec {
     }
 }
 
+/// What one of an agent's own settings holds when it switches agenthooks'
+/// entries off.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Off {
+    /// This boolean (`"disableAllHooks": true`).
+    Is(bool),
+    /// A list of hook names holding this one, the `name` our entries carry
+    /// (Gemini CLI's `hooksConfig.disabled`).
+    Lists(&'static str),
+}
+
+/// The settings with which an agent silently switches off its hooks, ours
+/// among them, and the files it reads them from: the hooks files `install`
+/// writes (each scope's), and settings files of its own beside them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct OffSwitches {
+    /// Each setting as a JSON pointer, and what it holds to switch hooks off.
+    pub settings: &'static [(&'static str, Off)],
+    /// Whether the files `install` writes hold them.
+    pub in_hooks_files: bool,
+    /// Settings files of the project's that hold them too (relative to its root).
+    pub project: &'static [&'static str],
+    /// Settings files of the user's that hold them too.
+    pub user: &'static [UserPath],
+    /// Whether entries in the system-wide file still run when a setting in
+    /// another file switches hooks off (Claude Code's managed hooks do).
+    pub system_exempt: bool,
+    /// The one of `settings` that, in the system-wide file, switches off the
+    /// hooks of every other file (Claude Code's `allowManagedHooksOnly`).
+    pub managed_only: Option<&'static str>,
+}
+
+impl OffSwitches {
+    /// No switch agenthooks knows of.
+    pub const NONE: OffSwitches = OffSwitches::new(&[]);
+
+    /// `settings`, read from the files `install` writes.
+    pub const fn new(settings: &'static [(&'static str, Off)]) -> OffSwitches {
+        OffSwitches {
+            settings,
+            in_hooks_files: true,
+            project: &[],
+            user: &[],
+            system_exempt: false,
+            managed_only: None,
+        }
+    }
+
+    /// The same, read from these settings files too.
+    pub const fn also(
+        self,
+        project: &'static [&'static str],
+        user: &'static [UserPath],
+    ) -> OffSwitches {
+        OffSwitches {
+            project,
+            user,
+            ..self
+        }
+    }
+
+    /// The same, where the system-wide file's entries run whatever another
+    /// file says.
+    pub const fn system_exempt(self) -> OffSwitches {
+        OffSwitches {
+            system_exempt: true,
+            ..self
+        }
+    }
+
+    /// The same, where `setting` in the system-wide file switches off every
+    /// other file's hooks.
+    pub const fn managed_only(self, setting: &'static str) -> OffSwitches {
+        OffSwitches {
+            managed_only: Some(setting),
+            ..self
+        }
+    }
+}
+
 /// Claude's switch for every hook, `"disableAllHooks": true`, which Qwen
 /// and Copilot read too.
-pub const DISABLE_ALL_HOOKS: &[(&str, bool)] = &[("/disableAllHooks", true)];
+pub const DISABLE_ALL_HOOKS: &[(&str, Off)] = &[("/disableAllHooks", Off::Is(true))];
 
 /// A flat handler of the command and its timeout in seconds (Cursor, Crush).
 pub const COMMAND_AND_TIMEOUT: &[(&str, Field)] = &[

@@ -161,9 +161,9 @@ pub(crate) use info::Info;
 use install_spec::project_and_home;
 pub use install_spec::{
     claude_handler, shows_status_message, tool_names, AlsoRuns, Field, InstallSpec, JsonSpec,
-    Literal, PluginLayout, PluginSpec, Registration, ScriptSpec, Shape, SystemFile, TimeUnit,
-    TomlSpec, ToolNames, UserDir, UserPath, YamlSpec, COMMAND_AND_TIMEOUT, DISABLE_ALL_HOOKS,
-    USER_ONLY,
+    Literal, Off, OffSwitches, PluginLayout, PluginSpec, Registration, ScriptSpec, Shape,
+    SystemFile, TimeUnit, TomlSpec, ToolNames, UserDir, UserPath, WindowsShell, YamlSpec,
+    COMMAND_AND_TIMEOUT, DISABLE_ALL_HOOKS, USER_ONLY,
 };
 pub use native_hooks::{Imported, NativeHook, NativeHooks};
 pub use plan::{Intent, Verdict};

@@ -388,9 +388,10 @@ impl Planner<'_> {
         }
     }
 
-    /// Cuts each text the agent is given to `max` bytes (at a character
-    /// boundary, saying so at the end), with one note per text cut: a 10 MB
-    /// exit-2 stderr must not reach the agent whole.
+    /// Cuts each text the agent is given to `max` bytes as the agent receives
+    /// them (at a character boundary, saying so at the end), with one note per
+    /// text cut: a 10 MB exit-2 stderr must not reach the agent whole, nor
+    /// 10 KiB of control characters as 60 KiB of `\u0000` ([`sent_len`]).
     fn cap_texts(&mut self, max: usize) {
         let agent = self.agent;
         let out = &mut self.out;
@@ -405,7 +406,7 @@ impl Planner<'_> {
             if let Some(t) = text.as_mut() {
                 if let Some(len) = cap(t, max) {
                     cut.push(format!(
-                        "{agent} is given at most {max} bytes of the hook's {field}; cut from {len}"
+                        "{agent} is given at most {max} bytes of the hook's {field} as sent; cut from {len}"
                     ));
                 }
             }
@@ -448,21 +449,39 @@ impl Planner<'_> {
     }
 }
 
-/// Cuts `text` to at most `max` bytes, ending with a marker that says
-/// so; its length before, when it was cut.
+/// Cuts `text` to at most `max` bytes as sent ([`sent_len`]), ending with a
+/// marker that says so; its length as sent before, when it was cut.
 fn cap(text: &mut String, max: usize) -> Option<usize> {
     const MARK: &str = " [cut by agenthooks]";
-    let len = text.len();
+    let len: usize = text.chars().map(sent_len).sum();
     if len <= max {
         return None;
     }
-    let mut end = max.saturating_sub(MARK.len());
-    while !text.is_char_boundary(end) {
-        end -= 1;
-    }
+    let room = max.saturating_sub(MARK.len());
+    let mut used = 0;
+    let end = text
+        .char_indices()
+        .find_map(|(at, c)| {
+            used += sent_len(c);
+            (used > room).then_some(at)
+        })
+        .unwrap_or(text.len());
     text.truncate(end);
     text.push_str(MARK);
     Some(len)
+}
+
+/// The bytes `c` takes in what the agent receives: inside a JSON string as
+/// serde_json writes it (`"`, `\` and the control characters escaped, six
+/// bytes for `\u0000`), the most any agent's answer spends on it (plain
+/// text and exit-2 stderr spend its UTF-8 length or less). So a text of at
+/// most `max` of these bytes reaches every agent in at most `max` bytes.
+fn sent_len(c: char) -> usize {
+    match c {
+        '"' | '\\' | '\n' | '\r' | '\t' | '\u{8}' | '\u{c}' => 2,
+        '\0'..='\u{1f}' => 6,
+        c => c.len_utf8(),
+    }
 }
 
 /// The most answer fields named one note each; the rest share one note.
@@ -577,6 +596,64 @@ mod tests {
         let mut short = "ok".to_string();
         assert_eq!(super::cap(&mut short, 10), None);
         assert_eq!(short, "ok");
+    }
+
+    /// The length a text is capped by is the length serde_json writes, for
+    /// every character: escapes included.
+    #[test]
+    fn sent_len_is_what_serde_json_writes() {
+        for c in (0..=0x10_FFFF)
+            .step_by(7)
+            .chain(0..0x800)
+            .filter_map(char::from_u32)
+        {
+            let written = serde_json::to_string(&c.to_string()).expect("a string serializes");
+            assert_eq!(super::sent_len(c), written.len() - 2, "{c:?}");
+        }
+    }
+
+    /// Issue 39: 10 KiB of NUL bytes reached Gemini as 61 KiB of `\u0000`.
+    /// Control characters, quotes and backslashes are counted as sent, so
+    /// every agent's whole answer stays within a few of its `text_max`.
+    #[test]
+    fn escaped_texts_are_capped_as_sent() {
+        let mut huge = "\0\"\\\u{1b}é".repeat(1 << 16);
+        let answer: Answer = serde_json::from_value(json!({
+            "hookSpecificOutput": {"permissionDecision": "deny", "permissionDecisionReason": huge}
+        }))
+        .expect("answer");
+        for (agent, row, event) in every_row().filter(|(_, r, _)| r.canonical.is_tool_event()) {
+            let intent = super::plan(agent.id(), agent.table(), row, &event, &answer);
+            let max = agent.table().text_max;
+            if let Some(reason) = &intent.reason {
+                let sent = serde_json::to_string(reason).expect("a string serializes");
+                assert!(
+                    sent.len() - 2 <= max,
+                    "{} at {}: {}",
+                    agent.id(),
+                    row.native,
+                    sent.len()
+                );
+            }
+            let native = agent.encode(&event, &answer);
+            let bytes = native.stdout.len() + native.stderr.iter().map(String::len).sum::<usize>();
+            assert!(
+                bytes <= 2 * max + 1024,
+                "{} at {}: {bytes}",
+                agent.id(),
+                row.native
+            );
+        }
+        let len = huge.len();
+        assert_eq!(
+            super::cap(&mut huge, 100),
+            Some(3 * len),
+            "6 bytes sent as 18"
+        );
+        assert_eq!(
+            serde_json::to_string(&huge).expect("serializes").len() - 2,
+            100
+        );
     }
 
     /// Found by the `encode` fuzz target: a hook's answer field names were

@@ -14,8 +14,8 @@
 use super::claude_json::{ClaudeLike, Dialect};
 use super::deadline::{secs, Deadline};
 use super::Info;
-use super::DISABLE_ALL_HOOKS;
 use super::{project_and_home, InstallSpec, JsonSpec, Shape, TimeUnit, ToolNames};
+use super::{OffSwitches, DISABLE_ALL_HOOKS};
 
 // The table is data: `tables/qwen.toml`, made Rust by `build.rs`.
 pub use super::tables::qwen::TABLE;
@@ -25,7 +25,7 @@ pub use super::tables::qwen::TABLE;
 pub static INSTALL: InstallSpec = project_and_home!(
     JsonSpec::claude(Shape::Nested, TimeUnit::Milliseconds)
         .jsonc()
-        .with_off(DISABLE_ALL_HOOKS)
+        .with_off(OffSwitches::new(DISABLE_ALL_HOOKS))
         .matching(ToolNames::Native),
     ".qwen",
     "settings.json"

@@ -11,6 +11,7 @@ use crate::exec::once;
 use crate::exec::wasm::{worker, WasmHost};
 use crate::head::arrival::{arrives, Arrival, Arrived};
 use crate::head::said::Channel;
+use crate::install;
 use crate::protocol::{Answer, Note, NoteKind, Source};
 use crate::trust::TrustStore;
 
@@ -55,11 +56,17 @@ impl Arrival for Warm {
             .stale_wiring
             .as_ref()
             .map(|line| format!("agenthooks: {line}"));
-        let message = match (status::notice(&hooks), stale_wiring) {
-            (Some(held), Some(stale)) => format!("{held}\n{stale}"),
-            (Some(one), None) | (None, Some(one)) => one,
-            (None, None) => return None,
-        };
+        let root = config.project_root.clone().or_else(|| event.cwd());
+        let switched_off = (root.zip(install::Env::from_process().ok()))
+            .and_then(|(root, env)| status::switched_off_notice(&root, &env));
+        let lines: Vec<String> = [status::notice(&hooks), stale_wiring, switched_off]
+            .into_iter()
+            .flatten()
+            .collect();
+        if lines.is_empty() {
+            return None;
+        }
+        let message = lines.join("\n");
         match Channel::at(agent, event) {
             Some(channel) => channel.say(answer, event, &message),
             None => notes.push(Note::runtime(NoteKind::HeldBack, message.clone())),

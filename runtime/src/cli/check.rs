@@ -158,16 +158,14 @@ pub fn check(root: &Path, env: &Env, store: &TrustStore) -> Findings {
     for double in crate::import::twice::doubles(&agents, &config, root, env) {
         found.warnings.push(double.line(root, &env.home));
     }
+    let switched_off = (verdicts.agents.iter().flat_map(|a| &a.reasons))
+        .filter(|r| matches!(r, Reason::SwitchedOff { .. }));
+    for reason in switched_off {
+        found
+            .warnings
+            .push(format!("{}; {}", reason.why(), reason.fix_text()));
+    }
     for agent in &agents {
-        for scope in [Scope::Project, Scope::User, Scope::Managed] {
-            if let Some((file, pointer)) = install::switched_off(*agent, scope, root, env) {
-                found.warnings.push(format!(
-                    "`{}`: `{pointer}` switches every hook of {} off, agenthooks included",
-                    file.display(),
-                    agent.display_name()
-                ));
-            }
-        }
         agent_findings(*agent, &config.handlers, &mut found);
         for reason in super::findings::also_run_by(*agent) {
             found

@@ -365,30 +365,6 @@ pub enum Entry {
     Other(PathBuf),
 }
 
-/// The setting in the agent's config at this scope that switches all its
-/// hooks off, if one does: the file and the JSON pointer.
-pub fn switched_off(
-    agent: &dyn Agent,
-    scope: Scope,
-    project_root: &Path,
-    env: &Env,
-) -> Option<(PathBuf, &'static str)> {
-    let spec = agent.install_spec();
-    let Registration::Json(j) = &spec.registration else {
-        return None;
-    };
-    let path = targets::path(spec, scope, project_root, env)?;
-    let bytes = fsread::read_bounded(&path, caps::HOOKS_JSON).ok()?;
-    let doc = json::parse(&path, &bytes, j.jsonc).ok()?;
-    let root = serde_json::Value::Object(doc.root);
-    j.off
-        .iter()
-        .find(|(pointer, off)| {
-            root.pointer(pointer).and_then(serde_json::Value::as_bool) == Some(*off)
-        })
-        .map(|(pointer, _)| (path, *pointer))
-}
-
 /// Whether a script or plugin file is one agenthooks wrote for `agent`.
 pub(crate) fn file_is_ours(path: &Path, agent: &str) -> bool {
     fsread::read_bounded(path, caps::SCRIPT).is_ok_and(|bytes| {

@@ -1,11 +1,13 @@
 //! The command line an agent's native entry runs: a launcher that starts
 //! `agenthooks run` when it can be found and answers "no opinion" with a
-//! hint when it cannot (sh and PowerShell forms).
+//! hint when it cannot, in the form of the shell the agent runs it with
+//! (sh; on Windows `cmd.exe` or PowerShell, [`WindowsShell`]).
 
 use std::path::Path;
 
 use super::coverage::{Binary, Wired};
-use crate::agents::Agent;
+use super::Os;
+use crate::agents::{Agent, Registration, WindowsShell};
 use crate::config::Scope;
 use crate::protocol::{Answer, Event, EventName};
 
@@ -72,8 +74,10 @@ pub fn program(front: &Path, binary: Binary) -> std::path::PathBuf {
     }
 }
 
-/// The sh and PowerShell lines of one entry ([`super::coverage::Wired`]) at
-/// `scope`, `front` being what the entries call (see [`program`]).
+/// The command and PowerShell lines of one entry
+/// ([`super::coverage::Wired`]) at `scope`, `front` being what the entries
+/// call (see [`program`]): the command line in the form of the shell the
+/// agent runs it with on this platform ([`launcher_for`]).
 pub(super) fn entry_lines(
     front: &Path,
     agent: &dyn Agent,
@@ -84,23 +88,44 @@ pub(super) fn entry_lines(
     let program = program(front, wired.binary);
     let tools = wired.tools.as_deref();
     (
-        SH.line(&program, agent, event, scope, tools),
+        launcher_for(agent, Os::CURRENT).line(&program, agent, event, scope, tools),
         POWERSHELL.line(&program, agent, event, scope, tools),
     )
 }
 
-/// How a launcher line is written in one shell: its quoting, the line that
-/// runs agenthooks or prints the hint, and how the no-opinion answer is
-/// echoed after it. The sh and PowerShell launchers differ only in these.
+/// The launcher of an entry's command line on `os`: sh everywhere but on
+/// Windows, where the agent's shell decides (Claude Code's Git Bash keeps
+/// sh; an agent that runs `cmd.exe` or PowerShell gets that form).
+fn launcher_for(agent: &dyn Agent, os: Os) -> &'static Launcher {
+    let windows = match &agent.install_spec().registration {
+        Registration::Json(json) => json.windows,
+        _ => WindowsShell::Sh,
+    };
+    match (os, windows) {
+        (Os::Unix | Os::MacOs, _) | (Os::Windows, WindowsShell::Sh) => &SH,
+        (Os::Windows, WindowsShell::Cmd) => &CMD,
+        (Os::Windows, WindowsShell::PowerShell) => &POWERSHELL,
+    }
+}
+
+/// How a launcher line is written in one shell: its quoting and the line
+/// that runs agenthooks or prints the hint and the no-opinion answer. The
+/// launchers differ only in these.
 struct Launcher {
+    /// A word: the program, the event, a flag's value.
     quote: fn(&str) -> String,
-    /// The line for (program, agent id, event, system flag, hint), all quoted
-    /// but the id and the flag.
-    run: fn(&str, &str, &str, &str, &str) -> String,
-    /// What joins the echo of the agent's no-opinion answer to the line.
-    echo: &'static str,
+    /// Text to echo: the hint, the no-opinion answer.
+    text: fn(&str) -> String,
+    /// The line for (program, agent id, event, flags, hint, the agent's
+    /// no-opinion answer or `None` when it is empty), all quoted but the id
+    /// and the flags.
+    run: fn(&str, &str, &str, &str, &str, Option<&str>) -> String,
     /// The install hint for this shell's platform.
     hint: &'static str,
+    /// Whether the no-opinion answer may be a JSON message (not in `cmd`:
+    /// an agent that passes the line to `cmd.exe` through Node's argument
+    /// quoting turns its `"` into `\"`, so only the plain answer is echoed).
+    message: bool,
 }
 
 impl Launcher {
@@ -112,20 +137,20 @@ impl Launcher {
         scope: Scope,
         tools: Option<&str>,
     ) -> String {
-        let quote = self.quote;
-        let mut line = (self.run)(
+        let (quote, text) = (self.quote, self.text);
+        let neutral = if self.message {
+            missing_answer(agent, event, self.hint)
+        } else {
+            agent.no_opinion(Vec::new()).stdout
+        };
+        (self.run)(
             &quote(&binary.to_string_lossy()),
             agent.id(),
             &quote(event),
             &flags(scope, tools, quote),
-            &quote(self.hint),
-        );
-        let neutral = missing_answer(agent, event, self.hint);
-        if !neutral.is_empty() {
-            line.push_str(self.echo);
-            line.push_str(&quote(&neutral));
-        }
-        line
+            &text(self.hint),
+            (!neutral.is_empty()).then(|| text(&neutral)).as_deref(),
+        )
     }
 }
 
@@ -169,22 +194,48 @@ pub(super) fn command_line_at(
 /// The sh launcher.
 const SH: Launcher = Launcher {
     quote: shell_quote,
-    run: |program, id, event, flag, hint| {
-        format!("command -v {program} >/dev/null 2>&1 && exec {program} run --agent {id} --event {event}{flag} || echo {hint} >&2")
+    text: shell_quote,
+    run: |program, id, event, flag, hint, neutral| {
+        let echo = neutral.map_or(String::new(), |n| format!(" && echo {n}"));
+        format!("command -v {program} >/dev/null 2>&1 && exec {program} run --agent {id} --event {event}{flag} || echo {hint} >&2{echo}")
     },
-    echo: " && echo ",
     hint: NOT_INSTALLED,
+    message: true,
 };
 
 /// The PowerShell launcher.
 const POWERSHELL: Launcher = Launcher {
     // A single-quoted PowerShell string is literal; `'` is doubled.
-    quote: |s| format!("'{}'", s.replace('\'', "''")),
-    run: |program, id, event, flag, hint| {
-        format!("if (Get-Command {program} -ErrorAction SilentlyContinue) {{ & {program} run --agent {id} --event {event}{flag}; exit $LASTEXITCODE }}; [Console]::Error.WriteLine({hint})")
+    quote: powershell_quote,
+    text: powershell_quote,
+    run: |program, id, event, flag, hint, neutral| {
+        let echo = neutral.map_or(String::new(), |n| format!("; Write-Output {n}"));
+        format!("if (Get-Command {program} -ErrorAction SilentlyContinue) {{ & {program} run --agent {id} --event {event}{flag}; exit $LASTEXITCODE }}; [Console]::Error.WriteLine({hint}){echo}")
     },
-    echo: "; Write-Output ",
     hint: NOT_INSTALLED_WINDOWS,
+    message: true,
+};
+
+/// The `cmd.exe` launcher: when `where` (a bare name, through `PATH` and
+/// `PATHEXT`) or `if exist` (a path) does not find agenthooks, the hint on
+/// stderr, the no-opinion answer and `exit /b 0` (which ends `cmd /c`);
+/// otherwise agenthooks runs last, so its exit code is the line's.
+const CMD: Launcher = Launcher {
+    quote: cmd_word,
+    text: cmd_text,
+    run: |program, id, event, flag, hint, neutral| {
+        let echo = neutral.map_or(String::new(), |n| format!(" & echo {n}"));
+        let missing = format!("(echo {hint} 1>&2{echo} & exit /b 0)");
+        // A path (a Windows one, whatever platform wrote it) or a name.
+        let found = if program.contains(['\\', '/', ':']) {
+            format!("(if not exist {program} {missing})")
+        } else {
+            format!("(where /q {program} || {missing})")
+        };
+        format!("{found} && {program} run --agent {id} --event {event}{flag}")
+    },
+    hint: NOT_INSTALLED_WINDOWS,
+    message: false,
 };
 
 /// [`command_line`] for PowerShell (Copilot's `powershell` field): runs
@@ -193,6 +244,38 @@ const POWERSHELL: Launcher = Launcher {
 /// ([`NOT_INSTALLED_WINDOWS`]) and no opinion.
 pub fn powershell_line(binary: &Path, agent: &dyn Agent, event: &str, scope: Scope) -> String {
     POWERSHELL.line(binary, agent, event, scope, None)
+}
+
+/// `s` as one word of a `cmd.exe` line (a program, an event, a tools
+/// matcher): in double quotes when it holds a space or a character `cmd`
+/// reads; a Windows path cannot hold `"`.
+fn cmd_word(s: &str) -> String {
+    if s.is_empty() || s.contains([' ', '&', '|', '<', '>', '^', '(', ')', ',', ';', '=']) {
+        format!("\"{}\"", s.replace('"', ""))
+    } else {
+        s.to_string()
+    }
+}
+
+/// `s` as the text of a `cmd.exe` `echo`: spaces kept, `^` before each
+/// character `cmd` reads outside the text's own `"`s (inside them it reads
+/// none).
+fn cmd_text(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + 8);
+    let mut quoted = false;
+    for c in s.chars() {
+        if c == '"' {
+            quoted = !quoted;
+        } else if !quoted && "&|<>^()".contains(c) {
+            out.push('^');
+        }
+        out.push(c);
+    }
+    out
+}
+
+fn powershell_quote(s: &str) -> String {
+    format!("'{}'", s.replace('\'', "''"))
 }
 
 fn shell_quote(s: &str) -> String {
@@ -253,6 +336,58 @@ mod tests {
         let line = powershell_line(Path::new("it's"), gemini, "BeforeTool", Scope::User);
         assert!(line.starts_with("if (Get-Command 'it''s' "), "{line}");
         assert!(line.ends_with("; Write-Output '{}'"), "{line}");
+    }
+
+    /// Issue 39: on Windows only Claude Code runs hooks through Git Bash;
+    /// an agent that runs `cmd.exe` or PowerShell gets that form.
+    #[test]
+    fn on_windows_each_agent_gets_the_launcher_of_its_shell() {
+        let line = |id: &str, os: Os, binary: &str, event: &str| {
+            let agent = agents::find(id).unwrap();
+            launcher_for(agent, os).line(Path::new(binary), agent, event, Scope::Project, None)
+        };
+        let claude = line("claude", Os::Windows, "agenthooks", "PreToolUse");
+        assert_eq!(claude, line("claude", Os::Unix, "agenthooks", "PreToolUse"));
+        assert!(claude.starts_with("command -v agenthooks "), "{claude}");
+        // Gemini CLI runs PowerShell there, `{}` its no opinion.
+        let gemini = line("gemini", Os::Windows, "agenthooks", "BeforeTool");
+        assert!(
+            gemini.starts_with("if (Get-Command 'agenthooks' "),
+            "{gemini}"
+        );
+        assert!(gemini.ends_with("; Write-Output '{}'"), "{gemini}");
+        assert!(line("gemini", Os::MacOs, "agenthooks", "BeforeTool").starts_with("command -v "));
+        // Qwen Code runs `%ComSpec%`.
+        let hint = cmd_text(NOT_INSTALLED_WINDOWS);
+        assert_eq!(
+            line("qwen", Os::Windows, "agenthooks", "PreToolUse"),
+            format!("(where /q agenthooks || (echo {hint} 1>&2 & exit /b 0)) && agenthooks run --agent qwen --event PreToolUse")
+        );
+        let user = line(
+            "qwen",
+            Os::Windows,
+            r"C:\Program Files\agenthooks.exe",
+            "Stop",
+        );
+        assert!(
+            user.starts_with(r#"(if not exist "C:\Program Files\agenthooks.exe" (echo "#),
+            "{user}"
+        );
+        assert!(
+            user.ends_with(r#"&& "C:\Program Files\agenthooks.exe" run --agent qwen --event Stop"#),
+            "{user}"
+        );
+        // cmd reads `|` and `(`: the hint escapes them; the message form
+        // (quotes) is not used at SessionStart.
+        assert!(
+            hint.contains("^(allowed^)") && hint.contains("^| iex"),
+            "{hint}"
+        );
+        let start = line("qwen", Os::Windows, "agenthooks", "SessionStart");
+        assert!(!start.contains('"'), "{start}");
+        assert!(json::is_ours(&start, "qwen"));
+        assert_eq!(cmd_text(r#"{"a": "x|y"} | z"#), r#"{"a": "x|y"} ^| z"#);
+        assert_eq!(cmd_word("Bash|Edit"), r#""Bash|Edit""#);
     }
 
     #[test]

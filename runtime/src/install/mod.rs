@@ -47,6 +47,7 @@ mod edit;
 mod error;
 pub(crate) mod json;
 mod launcher;
+mod off;
 mod plan;
 pub mod plugin_dir;
 mod targets;
@@ -58,12 +59,13 @@ mod yaml;
 pub use crate::agents::Shape;
 pub use coverage::{Binary, Coverage};
 pub use detect::{
-    detected, installed, installed_entries, installed_events, is_installed, project_root,
-    switched_off, Entry, Env, Os, SYSTEM_ROOT_ENV,
+    detected, installed, installed_entries, installed_events, is_installed, project_root, Entry,
+    Env, Os, SYSTEM_ROOT_ENV,
 };
 pub use error::InstallError;
 pub use json::{is_ours, Doc as JsonDoc};
 pub use launcher::{command_line, program, NOT_INSTALLED, NOT_INSTALLED_WINDOWS};
+pub use off::{switched_off, SwitchedOff};
 pub use plan::{
     apply, change, change_with, plan, plan_with, status_messages, unified_diff, Action, Edit,
     FileChange, Request, Status,

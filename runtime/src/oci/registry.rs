@@ -48,6 +48,10 @@ pub struct Resolved {
 /// A client for the registry of one reference, with its credentials.
 pub struct Registry {
     client: Client,
+    /// The manifest's own GET, read up to [`MANIFEST_CAP`] ([`Registry::manifest`]).
+    http: reqwest::Client,
+    /// `http` or `https`, as `client` speaks to this registry.
+    scheme: &'static str,
     auth: RegistryAuth,
     reference: OciRef,
     /// Notes about credentials (a helper not run, a broken file).
@@ -62,16 +66,27 @@ impl Registry {
         // ureq already uses, so there is one TLS stack. Installing twice is
         // harmless (the first one stays).
         let _ = rustls::crypto::ring::default_provider().install_default();
-        let protocol = if reference.is_loopback() {
-            ClientProtocol::HttpsExcept(vec![reference.registry.clone()])
+        let (protocol, scheme) = if reference.is_loopback() {
+            let only = ClientProtocol::HttpsExcept(vec![reference.registry.clone()]);
+            (only, "http")
         } else {
-            ClientProtocol::Https
+            (ClientProtocol::Https, "https")
         };
+        let user_agent = concat!("agenthooks/", env!("CARGO_PKG_VERSION"));
+        // The same limits as the client's; no proxy from the environment,
+        // which the client does not read either.
+        let http = reqwest::Client::builder()
+            .connect_timeout(CONNECT_TIMEOUT)
+            .read_timeout(READ_TIMEOUT)
+            .user_agent(user_agent)
+            .no_proxy()
+            .build()
+            .unwrap_or_default();
         let config = ClientConfig {
             protocol,
             connect_timeout: Some(CONNECT_TIMEOUT),
             read_timeout: Some(READ_TIMEOUT),
-            user_agent: concat!("agenthooks/", env!("CARGO_PKG_VERSION")),
+            user_agent,
             // A component is one platform-independent artifact: an index is refused.
             platform_resolver: None,
             ..ClientConfig::default()
@@ -83,6 +98,8 @@ impl Registry {
         };
         Registry {
             client: Client::new(config),
+            http,
+            scheme,
             auth,
             reference: reference.clone(),
             notes,
@@ -178,16 +195,9 @@ impl Registry {
             Target::Digest(d) => self.reference.with_digest(d),
             Target::Tag(_) => self.reference.clone(),
         };
-        let fetch = self
-            .client
-            .pull_manifest_raw(&image, &self.auth, &[OCI_IMAGE_MEDIA_TYPE]);
-        let (body, _) = bounded(&shown, "fetching the manifest of", fetch).await?;
-        if body.len() as u64 > MANIFEST_CAP {
-            return Err(format!(
-                "`{shown}`: its manifest is {} bytes, over the {MANIFEST_CAP}-byte limit; refused",
-                body.len()
-            ));
-        }
+        let body = bounded(&shown, "fetching the manifest of", self.manifest(&image))
+            .await?
+            .map_err(|why| format!("`{shown}`: {why}; refused"))?;
         let manifest = sha256_digest(&body);
         if let Target::Digest(want) = target {
             if *want != manifest {
@@ -211,6 +221,57 @@ impl Registry {
             component,
             size,
         })
+    }
+
+    /// The manifest `image` names, read up to [`MANIFEST_CAP`] bytes and no
+    /// further (the inner error: its status, or over the cap). oci-client
+    /// reads a manifest whole before anything can look at its size, so the
+    /// GET is ours, with the client's token (or the user's basic
+    /// credentials where the registry gives no token).
+    async fn manifest(
+        &self,
+        image: &Reference,
+    ) -> Result<Result<Vec<u8>, String>, oci_client::errors::OciDistributionError> {
+        let token = (self.client)
+            .auth(image, &self.auth, RegistryOperation::Pull)
+            .await?;
+        let url = format!(
+            "{}://{}/v2/{}/manifests/{}",
+            self.scheme,
+            image.resolve_registry(),
+            image.repository(),
+            image.digest().or(image.tag()).unwrap_or("latest")
+        );
+        let request = self
+            .http
+            .get(url)
+            .header(http::header::ACCEPT, OCI_IMAGE_MEDIA_TYPE);
+        let request = match (token, &self.auth) {
+            (Some(token), _) => request.bearer_auth(token),
+            (None, RegistryAuth::Basic(user, password)) => request.basic_auth(user, Some(password)),
+            (None, _) => request,
+        };
+        let mut response = request.send().await?;
+        let status = response.status();
+        if !status.is_success() {
+            return Ok(Err(format!(
+                "the registry answered {status} for its manifest"
+            )));
+        }
+        let over = |len: u64| {
+            format!("its manifest is over the {MANIFEST_CAP}-byte limit ({len} bytes or more)")
+        };
+        if let Some(len) = response.content_length().filter(|&len| len > MANIFEST_CAP) {
+            return Ok(Err(over(len)));
+        }
+        let mut body = Vec::new();
+        while let Some(chunk) = response.chunk().await? {
+            if (body.len() + chunk.len()) as u64 > MANIFEST_CAP {
+                return Ok(Err(over((body.len() + chunk.len()) as u64)));
+            }
+            body.extend_from_slice(&chunk);
+        }
+        Ok(Ok(body))
     }
 
     /// Download the component `pinned` names into `store` unless it is
@@ -338,4 +399,68 @@ fn store_bytes(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     atomic::write_with(path, atomic::Options::PRIVATE, |file| {
         std::io::Write::write_all(file, bytes)
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+
+    /// A registry on 127.0.0.1 that answers `/v2/` and then sends a
+    /// manifest that never ends (chunked, no length), a megabyte at a time.
+    async fn endless_manifest() -> String {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+            .await
+            .expect("bind");
+        let addr = listener.local_addr().expect("an address").to_string();
+        tokio::spawn(async move {
+            while let Ok((mut conn, _)) = listener.accept().await {
+                tokio::spawn(async move {
+                    let mut request = vec![0u8; 4096];
+                    let n = conn.read(&mut request).await.unwrap_or(0);
+                    let head = String::from_utf8_lossy(&request[..n]).to_string();
+                    if !head.contains("/manifests/") {
+                        let ok =
+                            "HTTP/1.1 200 OK\r\ncontent-length: 0\r\nconnection: close\r\n\r\n";
+                        let _ = conn.write_all(ok.as_bytes()).await;
+                        return;
+                    }
+                    let start = "HTTP/1.1 200 OK\r\ncontent-type: application/vnd.oci.image.manifest.v1+json\r\ntransfer-encoding: chunked\r\n\r\n";
+                    if conn.write_all(start.as_bytes()).await.is_err() {
+                        return;
+                    }
+                    let chunk = format!("{:x}\r\n{}\r\n", 1 << 20, " ".repeat(1 << 20));
+                    while conn.write_all(chunk.as_bytes()).await.is_ok() {}
+                });
+            }
+        });
+        addr
+    }
+
+    /// Issue 39: oci-client read a manifest whole before its size was
+    /// checked; an endless one is refused at the cap, at once.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_manifest_is_read_up_to_its_cap_and_no_further() {
+        let addr = endless_manifest().await;
+        let reference =
+            OciRef::parse(&format!("oci://{addr}/hooks/guard:v1")).expect("a reference");
+        let registry = Registry::new(&reference);
+        let store = tempfile::tempdir().expect("tempdir");
+        let started = std::time::Instant::now();
+        let resolved = registry
+            .resolve(&Target::Tag("v1".into()), &Store::at(store.path()))
+            .await;
+        let why = resolved.expect_err("an endless manifest is refused");
+        assert!(
+            why.contains(&format!(
+                "its manifest is over the {MANIFEST_CAP}-byte limit"
+            )),
+            "{why}"
+        );
+        assert!(
+            started.elapsed() < Duration::from_secs(20),
+            "{:?}",
+            started.elapsed()
+        );
+    }
 }

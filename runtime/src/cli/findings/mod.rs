@@ -301,6 +301,7 @@ pub fn agents(root: &Path, env: &Env, config: &Config) -> Vec<AgentState> {
                 return None;
             }
             let mut reasons = agent_reasons(&installed);
+            reasons.extend(switched_off(agent, &installed, root, env));
             reasons.extend(
                 install::plugin_dir::installed(agent, env)
                     .into_iter()
@@ -328,6 +329,47 @@ pub fn agents(root: &Path, env: &Env, config: &Config) -> Vec<AgentState> {
             })
         })
         .collect()
+}
+
+/// The agent's own settings that switch off its entries at the
+/// `installed` scopes ([`Reason::SwitchedOff`]).
+pub fn switched_off(
+    agent: &dyn Agent,
+    installed: &[(Scope, Vec<String>)],
+    root: &Path,
+    env: &Env,
+) -> Vec<Reason> {
+    let scopes: Vec<Scope> = installed.iter().map(|(scope, _)| *scope).collect();
+    install::switched_off(agent, &scopes, root, env)
+        .into_iter()
+        .map(|off| Reason::SwitchedOff {
+            agent: agent.display_name(),
+            some: off.stops.len() < scopes.len(),
+            file: off.file,
+            setting: off.setting,
+        })
+        .collect()
+}
+
+/// One line per setting that switches off the agenthooks entries of an
+/// agent wired here (this one or another), for the message at a session's
+/// start: an agent whose hooks are all off never starts one, so the others
+/// say it. `None` when no switch is on.
+pub fn switched_off_notice(root: &Path, env: &Env) -> Option<String> {
+    let lines: Vec<String> = AGENTS
+        .iter()
+        .flat_map(|agent| {
+            let installed: Vec<(Scope, Vec<String>)> =
+                [Scope::Project, Scope::User, Scope::Managed]
+                    .into_iter()
+                    .filter(|&scope| install::is_installed(*agent, scope, root, env))
+                    .map(|scope| (scope, Vec::new()))
+                    .collect();
+            switched_off(*agent, &installed, root, env)
+        })
+        .map(|reason| format!("agenthooks: {}; {}", reason.why(), reason.fix_text()))
+        .collect();
+    (!lines.is_empty()).then(|| lines.join("\n"))
 }
 
 /// Every other agent that runs `agent`'s entries too ([`Reason::AlsoRunBy`]).

@@ -101,6 +101,20 @@ pub enum Reason {
         /// When it does.
         when: &'static str,
     },
+    /// A setting of the agent's own switches its hooks off, agenthooks'
+    /// entries among them ([`crate::install::switched_off`]): nothing of
+    /// agenthooks runs in it from those entries.
+    SwitchedOff {
+        /// The agent's display name.
+        agent: &'static str,
+        /// The file that holds the setting.
+        file: PathBuf,
+        /// The setting, a JSON pointer.
+        setting: &'static str,
+        /// Whether it stops only some of the agent's entries (those of
+        /// other files than the system-wide one, whose own still run).
+        some: bool,
+    },
     /// An entry of a `hooks.json` that was not loaded as a hook (an unknown
     /// event or handler type, a value of the wrong type, a bad regex, a key
     /// it cannot do without, a policy that refused it, a file that does not
@@ -207,6 +221,7 @@ impl Reason {
             Reason::RunsTwice { .. } => "runs-twice",
             Reason::PluginToo { .. } => "plugin-too",
             Reason::AlsoRunBy { .. } => "also-run-by",
+            Reason::SwitchedOff { .. } => "switched-off",
             Reason::NotLoaded { code, .. } => code,
             Reason::ScriptMissing { .. } => "script-missing",
             Reason::ScriptNotExecutable { .. } => "script-not-executable",
@@ -251,6 +266,16 @@ impl Reason {
             ),
             Reason::AlsoRunBy { guest, when } => format!(
                 "{guest} also runs these entries ({when}), with its own payloads: agenthooks reads them as {guest}'s, answers in its dialect and runs each hook once among the entries {guest} runs"
+            ),
+            Reason::SwitchedOff {
+                agent,
+                file,
+                setting,
+                some,
+            } => format!(
+                "`{}`: `{setting}` switches {} of {agent} off, agenthooks' entries included",
+                file.display(),
+                if *some { "the hooks of its other files" } else { "every hook" }
             ),
             other => other.why_more(),
         }
@@ -341,6 +366,9 @@ impl Reason {
                 "keep one: uninstall the plugin in {agent}, or the entries with `agenthooks uninstall {agent}` (with the scope's flag)"
             ),
             (Reason::AlsoRunBy { .. }, None) => "nothing to do".to_string(),
+            (Reason::SwitchedOff { .. }, None) => {
+                "remove the setting from that file to let agenthooks run there".to_string()
+            }
             (Reason::RunsTwice { .. }, None) => {
                 "remove it from hooks.json: the machine's file runs it for every project"
                     .to_string()
@@ -436,6 +464,12 @@ mod tests {
             Reason::AlsoRunBy {
                 guest: "VS Code",
                 when: "its Local harness",
+            },
+            Reason::SwitchedOff {
+                agent: "Gemini CLI",
+                file: ".gemini/settings.json".into(),
+                setting: "/hooksConfig/enabled",
+                some: false,
             },
             Reason::NotLoaded {
                 code: "unknown-event",
