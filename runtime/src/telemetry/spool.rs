@@ -341,7 +341,11 @@ mod tests {
         fs::write(spool.spans_path(), vec![b' '; CAP as usize]).unwrap();
         spool.append(&[span("d"), span("e")]).unwrap();
         assert_eq!(spool.dropped(), 3);
-        fs::write(spool.dir().join("dropped"), vec![b'.'; DROPPED_CAP as usize - 1]).unwrap();
+        fs::write(
+            spool.dir().join("dropped"),
+            vec![b'.'; DROPPED_CAP as usize - 1],
+        )
+        .unwrap();
         spool.append(&[span("f"), span("g")]).unwrap();
         assert_eq!(spool.dropped(), DROPPED_CAP);
         assert_eq!(fs::metadata(spool.spans_path()).unwrap().len(), CAP);
