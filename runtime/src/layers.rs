@@ -353,14 +353,3 @@ fn a_long_function_is_named_with_file_line_and_length() {
     };
     assert!(lengths::too_long(&file).is_empty());
 }
-
-#[test]
-#[ignore]
-fn dump_room_edges() {
-    let (files, krate) = scan::library(sources());
-    for ((room, from, to), (file, line)) in rooms::edges(&files, &krate) {
-        if !room.is_empty() {
-            println!("EDGE {}/: {from} -> {to} ({file}:{line})", room.join("/"));
-        }
-    }
-}
