@@ -4,12 +4,44 @@
 
 use std::path::Path;
 
-use super::coverage::{Binary, Wired};
 use crate::agents::Agent;
 use crate::config::Scope;
 use crate::protocol::{Answer, Event, EventName};
 
 pub use crate::agents::{NOT_INSTALLED, NOT_INSTALLED_WINDOWS};
+
+/// The binary an entry starts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Binary {
+    /// The small `agenthooks`: command hooks (it hands the rest to the engine).
+    Front,
+    /// `agenthooks-engine`: every kind.
+    Engine,
+}
+
+/// One entry `install` writes under a native event.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Wired {
+    /// The native matcher, in the agent's tool names; `None`: the spec's
+    /// catch-all.
+    pub matcher: Option<String>,
+    /// The tools the entry answers for, as a Claude matcher over canonical
+    /// names (`run --tools`); `None`: every tool.
+    pub tools: Option<String>,
+    /// What it starts.
+    pub binary: Binary,
+}
+
+impl Wired {
+    /// A catch-all entry that starts `binary`.
+    pub(super) fn all(binary: Binary) -> Wired {
+        Wired {
+            matcher: None,
+            tools: None,
+            binary,
+        }
+    }
+}
 
 /// The command line an entry runs: a tiny launcher, valid in `sh`, `bash`,
 /// `zsh` and `fish` (Codex runs it with the user's `$SHELL -lc`), that
@@ -72,7 +104,7 @@ pub fn program(front: &Path, binary: Binary) -> std::path::PathBuf {
     }
 }
 
-/// The sh and PowerShell lines of one entry ([`super::coverage::Wired`]) at
+/// The sh and PowerShell lines of one entry ([`Wired`]) at
 /// `scope`, `front` being what the entries call (see [`program`]).
 pub(super) fn entry_lines(
     front: &Path,
