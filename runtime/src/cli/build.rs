@@ -18,7 +18,6 @@
 //! without a Rust toolchain, and reviews a change to one like a lockfile's.
 
 use std::env;
-use std::ffi::OsString;
 use std::fs;
 use std::io::{self, BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
@@ -27,7 +26,7 @@ use std::process::{Command, ExitCode, Stdio};
 use anyhow::Context as _;
 use serde_json::Value;
 
-use super::new::Lang;
+use super::lang::{crate_of, Lang};
 use super::{report, EXIT_ERROR, EXIT_FINDING, EXIT_OK};
 use crate::atomic;
 use crate::config;
@@ -49,24 +48,10 @@ pub struct Args {
     pub quiet: bool,
 }
 
-/// The crate a component is built from: `DIR/NAME/` for `DIR/NAME.wasm`.
-pub fn crate_of(component: &Path) -> Option<PathBuf> {
-    (component.extension()? == "wasm").then(|| component.with_extension(""))
-}
-
 /// Whether `agenthooks build` builds `component`: a crate of a language it
 /// knows sits at [`crate_of`] it.
 pub fn buildable(component: &Path) -> bool {
     crate_of(component).is_some_and(|dir| Lang::of(&dir).is_some())
-}
-
-/// The component a crate directory builds: `DIR/NAME.wasm` for `DIR/NAME/`.
-pub fn component_of(crate_dir: &Path) -> PathBuf {
-    let mut name = crate_dir
-        .file_name()
-        .map_or_else(OsString::new, OsString::from);
-    name.push(".wasm");
-    crate_dir.with_file_name(name)
 }
 
 /// Build, copy and precompile each configured component that has a crate;
@@ -402,18 +387,6 @@ fn artifact(line: &str, manifest: &Path) -> Option<(String, PathBuf)> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn a_component_and_its_crate_name_each_other() {
-        let component = Path::new("/p/.agents/hooks/guard.wasm");
-        assert_eq!(
-            crate_of(component),
-            Some(PathBuf::from("/p/.agents/hooks/guard"))
-        );
-        assert_eq!(component_of(Path::new("/p/.agents/hooks/guard")), component);
-        assert_eq!(crate_of(Path::new("/p/guard.component")), None);
-        assert_eq!(crate_of(Path::new("/p/guard")), None);
-    }
 
     #[test]
     fn the_artifact_is_the_bin_of_this_package_from_cargos_messages() {

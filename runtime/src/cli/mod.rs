@@ -30,6 +30,7 @@ pub mod front;
 pub mod handoff;
 pub mod import;
 pub mod install;
+pub mod lang;
 pub mod new;
 pub mod oci;
 pub mod paint;

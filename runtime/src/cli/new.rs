@@ -21,7 +21,7 @@ use std::process::ExitCode;
 use anyhow::{bail, Context};
 use serde_json::json;
 
-use super::build;
+use super::lang::{component_of, Lang};
 use crate::config;
 use crate::fsread;
 
@@ -44,32 +44,6 @@ pub struct Args {
     /// helpers file beside it.
     #[arg(long, value_enum, default_value_t = Lang::Rust)]
     pub lang: Lang,
-}
-
-/// The languages `agenthooks new` scaffolds a hook in.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum Lang {
-    /// A crate on agenthooks-sdk (`cargo build --target wasm32-wasip2`).
-    Rust,
-    /// `hook.py` and `agenthooks.py`, built with componentize-py.
-    Python,
-    /// `hook.js` and `agenthooks.js`, built with componentize-js.
-    Js,
-}
-
-impl Lang {
-    /// The language of the hook source in `dir`, by the file `new` put
-    /// there: `Cargo.toml`, `hook.py` or `hook.js`; `None` when none is.
-    pub fn of(dir: &Path) -> Option<Lang> {
-        [
-            ("Cargo.toml", Lang::Rust),
-            ("hook.py", Lang::Python),
-            ("hook.js", Lang::Js),
-        ]
-        .into_iter()
-        .find(|(file, _)| dir.join(file).is_file())
-        .map(|(_, lang)| lang)
-    }
 }
 
 /// Create the crate, add it to the project's `.agents/hooks.json` (created or
@@ -113,7 +87,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         lang => scaffold_lang(&dir, &args.name, lang)?,
     };
 
-    let component = build::component_of(&dir);
+    let component = component_of(&dir);
     let in_project = component.strip_prefix(&root).ok();
     // hooks.json names it relative to the project root when it can, so the
     // entry works in every clone.

@@ -114,7 +114,7 @@ fn engine_beside(me: &Path) -> std::path::PathBuf {
     if me.file_name().is_some_and(|n| n == name.as_str()) {
         return me.to_path_buf();
     }
-    super::front::engine_path()
+    crate::dirs::engine()
 }
 
 /// A nonce `status` could have made: 32 hex digits.
