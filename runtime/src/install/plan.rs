@@ -134,23 +134,7 @@ fn plan_json(
     change.backups = slot.clone();
     match req.action {
         Action::Install => {
-            let wanted: Vec<(String, Value)> = wiring::rows(req.agent.table(), req.used)
-                .into_iter()
-                .flat_map(|row| {
-                    let timeout = targets::native_timeout(req.agent, row.canonical);
-                    let status = req.status_messages.get(&row.canonical).map(String::as_str);
-                    Coverage::entries(req.coverage, req.agent, row, req.scope)
-                        .into_iter()
-                        .map(move |wired| {
-                            let (command, powershell) =
-                                entry_lines(req.binary, req.agent, row.native, req.scope, &wired);
-                            let matcher = wired.matcher.as_deref();
-                            let entry =
-                                targets::entry(t, &command, &powershell, timeout, status, matcher);
-                            (row.native.to_string(), entry)
-                        })
-                })
-                .collect();
+            let wanted = wanted_entries(req, t);
             if wanted.is_empty() {
                 return Ok(change);
             }
@@ -195,20 +179,7 @@ fn plan_json(
             if let Some(b) = &backup_root {
                 keep_empty_containers(&mut doc.root, b);
             }
-            // Root keys install adds (Copilot's and Cursor's `version`) go
-            // again when they were ours: the backup (the file as install found
-            // it) lacks them, or there is no backup and nothing else is left
-            // (install created the file). Without a backup a key next to the
-            // user's own hooks may be the user's, so it stays.
-            for (k, v) in &extras {
-                let ours = match &backup_root {
-                    Some(b) => !b.contains_key(*k),
-                    None => !doc.root.contains_key("hooks"),
-                };
-                if ours && doc.root.get(*k) == Some(v) {
-                    doc.root.shift_remove(*k);
-                }
-            }
+            drop_added_root_keys(&mut doc.root, &extras, backup_root.as_ref());
             if let (Some(bytes), Some(b)) = (backup_bytes, &backup_root) {
                 // The file as install found it, unless the user wrote a
                 // comment since: then the edited text, which keeps it.
@@ -230,6 +201,49 @@ fn plan_json(
         }
     }
     Ok(change)
+}
+
+/// The entries install wants in `t`'s file: per event the hooks use, one
+/// per binary and native matcher ([`Coverage::entries`]), under the
+/// agent's own event name.
+fn wanted_entries(req: &Request<'_>, t: &JsonSpec) -> Vec<(String, Value)> {
+    wiring::rows(req.agent.table(), req.used)
+        .into_iter()
+        .flat_map(|row| {
+            let timeout = targets::native_timeout(req.agent, row.canonical);
+            let status = req.status_messages.get(&row.canonical).map(String::as_str);
+            Coverage::entries(req.coverage, req.agent, row, req.scope)
+                .into_iter()
+                .map(move |wired| {
+                    let (command, powershell) =
+                        entry_lines(req.binary, req.agent, row.native, req.scope, &wired);
+                    let matcher = wired.matcher.as_deref();
+                    let entry = targets::entry(t, &command, &powershell, timeout, status, matcher);
+                    (row.native.to_string(), entry)
+                })
+        })
+        .collect()
+}
+
+/// Root keys install adds (Copilot's and Cursor's `version`) go again when
+/// they were ours: the backup (the file as install found it) lacks them, or
+/// there is no backup and nothing else is left (install created the file).
+/// Without a backup a key next to the user's own hooks may be the user's,
+/// so it stays.
+fn drop_added_root_keys(
+    root: &mut Map<String, Value>,
+    extras: &[(&str, Value)],
+    backup_root: Option<&Map<String, Value>>,
+) {
+    for (k, v) in extras {
+        let ours = match backup_root {
+            Some(b) => !b.contains_key(*k),
+            None => !root.contains_key("hooks"),
+        };
+        if ours && root.get(*k) == Some(v) {
+            root.shift_remove(*k);
+        }
+    }
 }
 
 /// Puts back the empty `hooks` object and empty event arrays the file had
