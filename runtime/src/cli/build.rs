@@ -132,31 +132,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         match result {
             Ok(size) => {
                 built += 1;
-                let progress = super::progress::Progress::start(
-                    args.quiet,
-                    format!("precompiling `{}`", shown(component)),
-                );
-                let (result, notes) = WasmHost::global().compile(component);
-                drop(progress);
-                for note in notes {
-                    eprintln!("{}", report::note_line(&note));
-                }
-                let precompiled = match result {
-                    Ok(c) => match c.status {
-                        CacheStatus::Hit => "already in the compile cache".to_string(),
-                        CacheStatus::Compiled => format!(
-                            "compiled into the cache in {:.0} ms",
-                            c.duration.as_secs_f64() * 1e3
-                        ),
-                        CacheStatus::CompiledUncached => {
-                            "compiled, but the cache could not keep it".to_string()
-                        }
-                    },
-                    Err(failure) => {
-                        failed = true;
-                        format!("but it does not load: {failure}")
-                    }
-                };
+                let (precompiled, loads) = precompile(component, args.quiet, &shown);
+                failed |= !loads;
                 writeln!(
                     out,
                     "{}: built from `{}/`, {} KiB; {precompiled}",
@@ -180,6 +157,35 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         writeln!(out, "no hook crate to build")?;
     }
     Ok(ExitCode::from(if failed { EXIT_FINDING } else { EXIT_OK }))
+}
+
+/// Precompile the built `component` into the cache (with a progress line
+/// unless `quiet`), its loading notes on stderr: what to say of it, and
+/// whether it loads.
+fn precompile(component: &Path, quiet: bool, shown: &impl Fn(&Path) -> String) -> (String, bool) {
+    let progress =
+        super::progress::Progress::start(quiet, format!("precompiling `{}`", shown(component)));
+    let (result, notes) = WasmHost::global().compile(component);
+    drop(progress);
+    for note in notes {
+        eprintln!("{}", report::note_line(&note));
+    }
+    match result {
+        Ok(c) => (
+            match c.status {
+                CacheStatus::Hit => "already in the compile cache".to_string(),
+                CacheStatus::Compiled => format!(
+                    "compiled into the cache in {:.0} ms",
+                    c.duration.as_secs_f64() * 1e3
+                ),
+                CacheStatus::CompiledUncached => {
+                    "compiled, but the cache could not keep it".to_string()
+                }
+            },
+            true,
+        ),
+        Err(failure) => (format!("but it does not load: {failure}"), false),
+    }
 }
 
 /// Build the Python or JavaScript hook in `dir` with its toolchain, and put
