@@ -353,15 +353,17 @@ impl Ctx {
         path.display().to_string()
     }
 
-    /// Plans and applies (or prints) every agent's change; exit 1 if any was refused.
-    fn each(
+    /// What the entries of an install carry: the hooks' coverage (native
+    /// matchers and binaries), their status messages per event, and the
+    /// events to register. Nothing for an uninstall.
+    fn what_to_register(
         &self,
-        agents: &[&'static dyn Agent],
         action: Action,
-        dry_run: bool,
-    ) -> anyhow::Result<ExitCode> {
-        let mut out = io::stdout().lock();
-        let mut failed = false;
+    ) -> (
+        Option<install::Coverage>,
+        std::collections::BTreeMap<crate::protocol::EventName, String>,
+        install::Used,
+    ) {
         // An entry runs the hooks of every scope: their events are the ones
         // registered, their status messages go on it.
         let mut coverage = None;
@@ -386,6 +388,19 @@ impl Ctx {
             }
             Action::Uninstall => (Default::default(), install::Used::Unknown),
         };
+        (coverage, status_messages, used)
+    }
+
+    /// Plans and applies (or prints) every agent's change; exit 1 if any was refused.
+    fn each(
+        &self,
+        agents: &[&'static dyn Agent],
+        action: Action,
+        dry_run: bool,
+    ) -> anyhow::Result<ExitCode> {
+        let mut out = io::stdout().lock();
+        let mut failed = false;
+        let (coverage, status_messages, used) = self.what_to_register(action);
         for agent in agents {
             let req = Request {
                 agent: *agent,
