@@ -33,6 +33,7 @@ const LAYERS: &[(&str, &[&str])] = &[
             "atomic",
             "component",
             "suggest",
+            "quote",
             "guards",
             "origin",
             "trace",

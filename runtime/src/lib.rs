@@ -94,6 +94,7 @@ pub mod origin;
 mod pipeline;
 #[doc(hidden)]
 pub mod protocol;
+mod quote;
 #[cfg(feature = "wasm")]
 mod runtime;
 #[doc(hidden)]

@@ -200,7 +200,7 @@ pub(super) fn command_line_at(
 
 /// The sh launcher.
 const SH: Launcher = Launcher {
-    quote: shell_quote,
+    quote: crate::quote::sh,
     run: |program, id, event, flag, hint| {
         format!("command -v {program} >/dev/null 2>&1 && exec {program} run --agent {id} --event {event}{flag} || echo {hint} >&2")
     },
@@ -225,17 +225,6 @@ const POWERSHELL: Launcher = Launcher {
 /// ([`NOT_INSTALLED_WINDOWS`]) and no opinion.
 pub fn powershell_line(binary: &Path, agent: &dyn Agent, event: &str, scope: Scope) -> String {
     POWERSHELL.line(binary, agent, event, scope, None)
-}
-
-fn shell_quote(s: &str) -> String {
-    let plain = !s.is_empty()
-        && s.chars()
-            .all(|c| c.is_ascii_alphanumeric() || "/._-+:@%,=".contains(c));
-    if plain {
-        s.to_string()
-    } else {
-        format!("'{}'", s.replace('\'', r"'\''"))
-    }
 }
 
 #[cfg(test)]
