@@ -44,7 +44,7 @@ const OUTPUT_CAP: u64 = 64 << 10;
 
 /// The largest payload read while looking for the marker (`run`'s own cap).
 #[cfg(unix)]
-const MAX_PAYLOAD: u64 = super::run::MAX_INPUT as u64;
+const MAX_PAYLOAD: u64 = crate::fsread::caps::PAYLOAD;
 
 /// When this process runs `run` for a probe (the nonce in [`PROBE_VAR`] and
 /// in the payload agree): answer it as `agent` answers "no opinion", with

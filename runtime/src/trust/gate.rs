@@ -87,7 +87,7 @@ impl Gate {
         for gated in &self.handlers {
             let mut report = match &gated.skip {
                 Some(skip) => {
-                    Report::skipped(&gated.handler, kind_name(&gated.handler), skip.clone())
+                    Report::skipped(&gated.handler, gated.handler.kind.name(), skip.clone())
                 }
                 None => match reports.next() {
                     Some(report) => report,
@@ -195,10 +195,6 @@ impl Gate {
             }
         }
     }
-}
-
-pub(super) fn kind_name(handler: &Handler) -> &str {
-    crate::exec::kind_name(&handler.kind)
 }
 
 /// Take out of `answer` what a hook may say only once trusted, because it
