@@ -41,7 +41,8 @@ macro_rules! alternatives {
 /// launcher is written once and runs on every teammate's machine, so it
 /// names the platform's one line and the package managers' alternatives.
 pub const NOT_INSTALLED: &str = concat!(
-    "agenthooks: not found on PATH, so the hooks agenthooks runs did not run here (allowed). Install it: curl -LsSf ",
+    crate::protocol::note_prefix!(),
+    "not found on PATH, so the hooks agenthooks runs did not run here (allowed). Install it: curl -LsSf ",
     latest_download!(),
     "/install.sh | sh",
     alternatives!()
@@ -49,7 +50,8 @@ pub const NOT_INSTALLED: &str = concat!(
 
 /// [`NOT_INSTALLED`] for PowerShell's launcher (Windows).
 pub const NOT_INSTALLED_WINDOWS: &str = concat!(
-    "agenthooks: not found on PATH, so the hooks agenthooks runs did not run here (allowed). Install it: irm ",
+    crate::protocol::note_prefix!(),
+    "not found on PATH, so the hooks agenthooks runs did not run here (allowed). Install it: irm ",
     latest_download!(),
     "/install.ps1 | iex",
     alternatives!()

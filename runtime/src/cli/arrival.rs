@@ -54,7 +54,7 @@ impl Arrival for Warm {
         let stale_wiring = arrived
             .stale_wiring
             .as_ref()
-            .map(|line| format!("agenthooks: {line}"));
+            .map(|line| crate::protocol::prefixed!("{line}"));
         let message = match (status::notice(&hooks), stale_wiring) {
             (Some(held), Some(stale)) => format!("{held}\n{stale}"),
             (Some(one), None) | (None, Some(one)) => one,

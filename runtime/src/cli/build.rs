@@ -78,8 +78,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         .collect();
     if !unknown.is_empty() {
         for name in unknown {
-            eprintln!(
-                "agenthooks: build: no wasm handler in hooks.json names a component `{name}.wasm`; \
+            crate::cli::report::say!(
+                "build: no wasm handler in hooks.json names a component `{name}.wasm`; \
                  add one (`agenthooks new {name}` prints it)"
             );
         }
@@ -248,7 +248,7 @@ fn build_lang(dir: &Path, lang: Lang, component: &Path) -> anyhow::Result<usize>
     // The scratch output is ours to remove; one left behind is named, not hidden.
     if out.exists() {
         if let Err(e) = fs::remove_file(&out) {
-            eprintln!("agenthooks: build: cannot remove `{}`: {e}", out.display());
+            crate::cli::report::say!("build: cannot remove `{}`: {e}", out.display());
         }
     }
     result

@@ -316,15 +316,15 @@ impl Ctx {
     fn warn_about_binary(&self) {
         if self.binary.is_absolute() {
             if let Some(place) = temporary_place(&self.binary) {
-                eprintln!(
-                    "agenthooks: warning: the entries will call `{}`, {place}; install agenthooks ({}) and run install again from there",
+                crate::cli::report::say!(
+                    "warning: the entries will call `{}`, {place}; install agenthooks ({}) and run install again from there",
                     self.binary.display(),
                     crate::origin::install_line()
                 );
             }
         } else if find_on_path(&self.binary).is_none() {
-            eprintln!(
-                "agenthooks: note: `{}` is not on PATH here; the entries call it by name and skip (allow) until it is: {}",
+            crate::cli::report::say!(
+                "note: `{}` is not on PATH here; the entries call it by name and skip (allow) until it is: {}",
                 self.binary.display(),
                 crate::origin::install_line()
             );
@@ -470,7 +470,7 @@ impl Ctx {
                     } else {
                         ""
                     };
-                    eprintln!("agenthooks: {}: {err}{hint}", agent.id());
+                    crate::cli::report::say!("{}: {err}{hint}", agent.id());
                 }
             }
         }

@@ -213,7 +213,7 @@ pub fn exit_on_error(err: &anyhow::Error) -> ExitCode {
     if is_broken_pipe(err) {
         return ExitCode::SUCCESS;
     }
-    eprintln!("agenthooks: {err:#}");
+    crate::cli::report::say!("{err:#}");
     ExitCode::from(EXIT_ERROR)
 }
 

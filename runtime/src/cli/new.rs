@@ -119,8 +119,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     )?;
     drop(out);
     if let (Lang::Rust, SdkSource::Version(v)) = (args.lang, &sdk) {
-        eprintln!(
-            "agenthooks: agenthooks-sdk {v} is not on crates.io yet and the checkout this agenthooks \
+        crate::cli::report::say!(
+            "agenthooks-sdk {v} is not on crates.io yet and the checkout this agenthooks \
              was built from is gone, so the crate does not build as it is: in `{}` set \
              `agenthooks-sdk = {{ path = \"<a clone of agenthooks>/sdk\" }}`",
             shown(&dir.join("Cargo.toml"))
@@ -176,7 +176,7 @@ fn list_in_hooks_json(
             shown(hooks_json)
         )?,
         Some(Err(why)) => {
-            eprintln!("agenthooks: {why}");
+            crate::cli::report::say!("{why}");
             writeln!(
                 out,
                 "add it to `{}` yourself:\n{}",

@@ -79,7 +79,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     }
     let config = load(&root);
     for line in config.problems() {
-        eprintln!("agenthooks: {line}");
+        crate::cli::report::say!("{line}");
     }
     let code = match review_and_trust(&root, &store, &config, args.yes, &mut stdout)? {
         Reviewed::NothingToTrust | Reviewed::Trusted(_) => EXIT_OK,
