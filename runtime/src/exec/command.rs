@@ -145,7 +145,7 @@ fn spawn(
 }
 
 /// The supervisor's work (`agenthooks __async-supervisor`, see
-/// [`supervise`]): run `command` through `shell`, with this
+/// `exec/supervise.rs`): run `command` through `shell`, with this
 /// process's stdin and no output, until it exits or `timeout` passes; then
 /// kill its group and every process it left behind.
 pub fn supervise(command: &str, shell: Shell, timeout: Duration) -> ExitCode {

@@ -39,7 +39,7 @@ pub struct Request<'a> {
     pub env: &'a Env,
     /// The `agenthooks` the entries call: the bare name `agenthooks` (found
     /// on `PATH` wherever the agent runs; for files a team commits) or an
-    /// absolute path (see [`command_line`]); an entry that needs the engine
+    /// absolute path (see [`command_line`](super::command_line)); an entry that needs the engine
     /// calls `agenthooks-engine` beside it ([`super::program`]).
     pub binary: &'a Path,
     /// What the hooks of every scope select ([`Coverage::of`]): the native
@@ -47,7 +47,7 @@ pub struct Request<'a> {
     /// not load, or a system-wide entry), every entry a catch-all.
     pub coverage: Option<&'a Coverage>,
     /// Per event, the `statusMessage`s of its `.agents/hooks.json` hooks,
-    /// joined ([`status_messages`]), for an agent that shows one.
+    /// joined ([`status_messages`](super::status_messages)), for an agent that shows one.
     pub status_messages: &'a std::collections::BTreeMap<crate::protocol::EventName, String>,
     /// The events the hooks use ([`Used::of`]): install registers those
     /// (and the session start, [`super::rows`]); uninstall ignores it.

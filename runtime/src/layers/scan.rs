@@ -357,7 +357,7 @@ impl Crate {
         for _ in 0..8 {
             let known = (0..=path.len())
                 .rev()
-                .find(|&n| self.modules.contains(&path[..n].to_vec()))
+                .find(|&n| self.modules.contains(&path[..n]))
                 .unwrap_or(0);
             let module = path[..known].to_vec();
             let Some(name) = path.get(known) else {
@@ -411,7 +411,7 @@ pub(super) fn library(sources: Vec<(String, String)>) -> (Vec<File>, Crate) {
         .collect();
     let live = |m: &ModPath| {
         (1..=m.len()).all(|n| {
-            all.get(&m[..n - 1].to_vec())
+            all.get(&m[..n - 1])
                 .is_some_and(|(_, code)| declared(code).contains(&m[n - 1]))
         })
     };

@@ -25,7 +25,7 @@ macro_rules! note_prefix {
 pub(crate) use note_prefix;
 
 /// What every line agenthooks says of its own starts with, on stderr or
-/// in the agent: added by [`Note::line`] and [`prefixed!`].
+/// in the agent: added by [`Note::line`] and by `prefixed!`.
 pub const NOTE_PREFIX: &str = note_prefix!();
 
 /// `format!` with [`NOTE_PREFIX`] in front: a line of agenthooks' own that
