@@ -10,15 +10,6 @@ use crate::protocol::{Answer, Event, EventName};
 
 pub use crate::agents::{NOT_INSTALLED, NOT_INSTALLED_WINDOWS};
 
-/// The binary an entry starts.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-pub enum Binary {
-    /// The small `agenthooks`: command hooks (it hands the rest to the engine).
-    Front,
-    /// `agenthooks-engine`: every kind.
-    Engine,
-}
-
 /// One entry `install` writes under a native event.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Wired {
@@ -41,6 +32,15 @@ impl Wired {
             binary,
         }
     }
+}
+
+/// The binary an entry starts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Binary {
+    /// The small `agenthooks`: command hooks (it hands the rest to the engine).
+    Front,
+    /// `agenthooks-engine`: every kind.
+    Engine,
 }
 
 /// The command line an entry runs: a tiny launcher, valid in `sh`, `bash`,
