@@ -15,7 +15,9 @@ pub use answer::{
 };
 pub use answer_kind::AnswerKind;
 pub use event::{Event, EventError, EventName, ToolKind, UnknownEvent};
-pub(crate) use note::{note_prefix, prefixed};
+pub(crate) use note::note_prefix;
+#[cfg(feature = "wasm")]
+pub(crate) use note::prefixed;
 pub use note::{Note, NoteKind, Source, NOTE_PREFIX};
 pub use outcome::{one_line, Failure, Outcome, Skip, NOTE_MAX_CHARS};
 pub use parse::{parse_output, parse_stdout, Exit};

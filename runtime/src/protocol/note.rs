@@ -30,11 +30,15 @@ pub const NOTE_PREFIX: &str = note_prefix!();
 
 /// `format!` with [`NOTE_PREFIX`] in front: a line of agenthooks' own that
 /// is not a [`Note`] (an error of a CLI command, a message in the agent).
+// Only the CLI and the event head say such lines: both are left out with
+// the `wasm` feature.
+#[cfg_attr(not(feature = "wasm"), allow(unused_macros))]
 macro_rules! prefixed {
     ($($arg:tt)*) => {
         format!("{}{}", $crate::protocol::NOTE_PREFIX, format_args!($($arg)*))
     };
 }
+#[cfg(feature = "wasm")]
 pub(crate) use prefixed;
 
 /// Who a note is about.
