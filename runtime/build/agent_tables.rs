@@ -62,7 +62,7 @@ fn table(file: &str, text: &str) -> Result<String, Bad> {
         "/// This agent's table, generated from `{file}` by `build.rs`.\n\
          pub static TABLE: crate::agents::Table = crate::agents::Table::new({}[\n",
         if from_claude {
-            "crate::agents::table::claude_rows!"
+            "crate::agents::claude::claude_rows!"
         } else {
             "&"
         }

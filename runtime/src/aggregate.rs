@@ -55,37 +55,7 @@ struct Said<'a> {
 /// `onError: "deny"`; skipped handlers only leave a note. Other fields: the
 /// first hook that sets one wins.
 pub fn aggregate(event: EventName, verdicts: &[Verdict<'_>]) -> Aggregated {
-    let mut notes = Vec::new();
-    let mut said: Vec<Said<'_>> = Vec::new();
-    for v in verdicts {
-        match v.outcome {
-            Outcome::Answered(answer) => said.push(Said {
-                label: v.label,
-                answer: std::borrow::Cow::Borrowed(answer),
-            }),
-            // The trust gate says once per run which hooks were not trusted
-            // (or over its cap) and how to trust them; a note per hook would repeat it.
-            Outcome::Skipped(skip) if skip.noted_once() => {}
-            Outcome::Skipped(skip) => notes.push(Note::skipped(v.label, skip)),
-            Outcome::Failed(failure) => {
-                notes.push(Note::failed(v.label, failure));
-                match v.on_error {
-                    // Where nothing can be refused, failing closed is the note alone.
-                    OnError::Deny if event.can_refuse() => {
-                        let reason = format!(
-                            "hook {} failed and is set to fail closed: {failure}",
-                            v.label
-                        );
-                        said.push(Said {
-                            label: v.label,
-                            answer: std::borrow::Cow::Owned(refusal(event, reason)),
-                        });
-                    }
-                    OnError::Deny | OnError::Allow => {}
-                }
-            }
-        }
-    }
+    let (said, mut notes) = answers_of(event, verdicts);
 
     let mut out = Answer::none();
     let mut specific = HookSpecificOutput::default();
@@ -168,6 +138,43 @@ pub fn aggregate(event: EventName, verdicts: &[Verdict<'_>]) -> Aggregated {
         out.hook_specific_output = Some(specific);
     }
     Aggregated { answer: out, notes }
+}
+
+/// What each hook said, in declaration order (a failure under `onError:
+/// "deny"` says a refusal), and the notes of the hooks that said nothing.
+fn answers_of<'a>(event: EventName, verdicts: &'a [Verdict<'a>]) -> (Vec<Said<'a>>, Vec<Note>) {
+    let mut notes = Vec::new();
+    let mut said: Vec<Said<'_>> = Vec::new();
+    for v in verdicts {
+        match v.outcome {
+            Outcome::Answered(answer) => said.push(Said {
+                label: v.label,
+                answer: std::borrow::Cow::Borrowed(answer),
+            }),
+            // The trust gate says once per run which hooks were not trusted
+            // (or over its cap) and how to trust them; a note per hook would repeat it.
+            Outcome::Skipped(skip) if skip.noted_once() => {}
+            Outcome::Skipped(skip) => notes.push(Note::skipped(v.label, skip)),
+            Outcome::Failed(failure) => {
+                notes.push(Note::failed(v.label, failure));
+                match v.on_error {
+                    // Where nothing can be refused, failing closed is the note alone.
+                    OnError::Deny if event.can_refuse() => {
+                        let reason = format!(
+                            "hook {} failed and is set to fail closed: {failure}",
+                            v.label
+                        );
+                        said.push(Said {
+                            label: v.label,
+                            answer: std::borrow::Cow::Owned(refusal(event, reason)),
+                        });
+                    }
+                    OnError::Deny | OnError::Allow => {}
+                }
+            }
+        }
+    }
+    (said, notes)
 }
 
 /// The answer that refuses at `event` with `reason`, in the field Claude Code

@@ -1,6 +1,6 @@
 //! The spellings every layer shares: lower-case hex for digests, RFC 3339
 //! for instants, a JSON value as jsonc-parser's edit input. At the bottom of the stage order (see
-//! `layering` in `agents/tests.rs`), so that the compile cache, `once`, OCI,
+//! `layers.rs`), so that the compile cache, `once`, OCI,
 //! trust and the audit log format a digest or a time without importing one
 //! another.
 

@@ -12,6 +12,10 @@
 
 use std::path::{Path, PathBuf};
 
+mod lengths;
+mod rooms;
+mod scan;
+
 /// The layers, bottom first. Modules in one layer may import one another.
 /// Placed from the imports, not from when a stage runs: `oci` is below
 /// `config` because a hooks.json component names an `oci://` reference
@@ -29,6 +33,7 @@ const LAYERS: &[(&str, &[&str])] = &[
             "atomic",
             "component",
             "suggest",
+            "quote",
             "guards",
             "origin",
             "trace",
@@ -74,64 +79,19 @@ fn module_of(rel: &str) -> String {
     stem.strip_suffix("_tests").unwrap_or(stem).to_string()
 }
 
-/// The top-level modules `text` imports through `crate::`, with their line
-/// (1-based): `use crate::a::b`, `crate::a::f()` in code, and each name of
-/// `use crate::{a, b::c}`. Comment lines and everything from the first
-/// `#[cfg(test)]` on are skipped.
-fn imports(text: &str) -> Vec<(usize, String)> {
-    let code = text.split("#[cfg(test)]").next().unwrap_or_default();
-    let mut out = Vec::new();
-    let mut lines = code.lines().enumerate();
-    while let Some((at, line)) = lines.next() {
-        if line.trim_start().starts_with("//") {
-            continue;
-        }
-        let mut rest = line;
-        while let Some(i) = rest.find("crate::") {
-            let before = &rest[..i];
-            rest = &rest[i + "crate::".len()..];
-            if before.ends_with('$') || before.ends_with(|c: char| c.is_alphanumeric() || c == '_')
-            {
-                continue; // `$crate::` in a macro, or part of a longer name
-            }
-            if let Some(group) = rest.strip_prefix('{') {
-                // `use crate::{a, b::{c, d}}`, possibly over several lines.
-                let mut body = group.to_string();
-                while body.matches('{').count() >= body.matches('}').count() {
-                    match lines.next() {
-                        Some((_, next)) => body.push_str(next),
-                        None => break,
-                    }
-                }
-                let mut depth = 0;
-                let mut top = String::new();
-                for c in body.chars() {
-                    match c {
-                        '{' => depth += 1,
-                        '}' if depth == 0 => break,
-                        '}' => depth -= 1,
-                        _ if depth == 0 => top.push(c),
-                        _ => {}
-                    }
-                }
-                for item in top.split(',') {
-                    let name = item.trim().split("::").next().unwrap_or("").trim();
-                    if !name.is_empty() && name != "self" {
-                        out.push((at + 1, name.to_string()));
-                    }
-                }
-                rest = "";
-            } else {
-                let name: String = rest
-                    .chars()
-                    .take_while(|c| c.is_alphanumeric() || *c == '_')
-                    .collect();
-                if !name.is_empty() {
-                    out.push((at + 1, name));
-                }
-            }
-        }
-    }
+/// The top-level modules `text` (the file `rel` under `src`) imports, with
+/// their line (1-based): each path of a `use` tree through `crate::`,
+/// `super::` or `self::`, and each such path inline in code. Comments,
+/// literals and test-only items are skipped (`scan::code`).
+fn imports(rel: &str, text: &str) -> Vec<(usize, String)> {
+    let module = scan::module_path(rel);
+    let mut out: Vec<(usize, String)> =
+        scan::named(&scan::code(text), &module, &Default::default())
+            .into_iter()
+            .filter_map(|n| Some((n.line, n.path.first()?.clone())))
+            .filter(|(_, to)| module.first() != Some(to))
+            .collect();
+    out.dedup();
     out
 }
 
@@ -148,7 +108,7 @@ fn violations(rel: &str, text: &str) -> Vec<(String, String)> {
         )];
     };
     let mut out = Vec::new();
-    for (line, to) in imports(text) {
+    for (line, to) in imports(rel, text) {
         match layer(&to) {
             Some((to_at, to_name)) if to_at > from_at => out.push((
                 to.clone(),
@@ -296,4 +256,101 @@ fn every_module_on_disk_is_in_a_layer_once() {
     for (rel, _) in sources() {
         assert!(layer(&module_of(&rel)).is_some(), "{rel} is in no layer");
     }
+}
+
+#[test]
+fn no_folder_has_an_import_circle() {
+    let (files, krate) = scan::library(sources());
+    let found = rooms::circles(&rooms::edges(&files, &krate));
+    assert!(
+        found.is_empty(),
+        "import circles inside folders:\n{}",
+        found.join("\n")
+    );
+}
+
+#[test]
+fn no_function_is_over_the_line_budget() {
+    let (files, _) = scan::library(sources());
+    let found: Vec<String> = files.iter().flat_map(lengths::too_long).collect();
+    assert!(
+        found.is_empty(),
+        "functions over {} lines:\n{}",
+        lengths::MAX_LINES,
+        found.join("\n")
+    );
+}
+
+#[test]
+fn a_circle_through_a_re_export_is_named_with_each_import() {
+    let files = [
+        ("lib.rs", "mod room;\n"),
+        (
+            "room/mod.rs",
+            "mod a;\nmod b;\nmod c;\npub use b::Shared;\n",
+        ),
+        ("room/a.rs", "use super::Shared;\n"),
+        (
+            "room/b.rs",
+            "// crate::room::a in a comment is no import\n\
+             pub struct Shared;\nfn f() { let _ = \"super::a\"; super::c::g(); }\n",
+        ),
+        (
+            "room/c.rs",
+            "pub fn g() {}\nfn h() { crate::room::a::x(); }\n",
+        ),
+    ];
+    let sources = files
+        .iter()
+        .map(|(r, t)| (r.to_string(), t.to_string()))
+        .collect();
+    let (files, krate) = scan::library(sources);
+    let found = rooms::circles(&rooms::edges(&files, &krate));
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert!(
+        found[0].starts_with("room/: an import circle among a, b, c: room/a.rs:1 → b, room/b.rs:3 → c, room/c.rs:2 → a;"),
+        "{}",
+        found[0]
+    );
+
+    // Test-only code and a test-only module are no imports.
+    let sources = vec![
+        ("lib.rs".into(), "mod room;\n".into()),
+        (
+            "room/mod.rs".into(),
+            "mod a;\nmod b;\n#[cfg(test)]\nmod helper;\n".into(),
+        ),
+        ("room/a.rs".into(), "use super::b::X;\n".into()),
+        (
+            "room/b.rs".into(),
+            "pub struct X;\n#[cfg(test)]\nmod tests { use super::super::a; }\n".into(),
+        ),
+        (
+            "room/helper.rs".into(),
+            "use super::a;\nuse super::b;\n".into(),
+        ),
+    ];
+    let (files, krate) = scan::library(sources);
+    assert!(rooms::circles(&rooms::edges(&files, &krate)).is_empty());
+}
+
+#[test]
+fn a_long_function_is_named_with_file_line_and_length() {
+    let body = "    let x = '}';\n    // }\n    let s = \"{\";\n".repeat(33);
+    let text = format!("fn short() {{}}\n\npub(crate) fn long_one(a: [u8; 2]) -> u8 {{\n{body}}}\n#[cfg(test)]\nmod tests {{\n    fn long_test() {{\n{body}{body}    }}\n}}\n");
+    let file = scan::File {
+        rel: "x.rs".into(),
+        module: vec!["x".into()],
+        code: scan::code(&text),
+    };
+    assert_eq!(
+        lengths::too_long(&file),
+        ["x.rs:3: fn `long_one` is 101 lines (at most 100); split it into named steps"]
+    );
+    let shorter = text.replacen("    let x = '}';\n", "", 1);
+    let file = scan::File {
+        code: scan::code(&shorter),
+        ..file
+    };
+    assert!(lengths::too_long(&file).is_empty());
 }

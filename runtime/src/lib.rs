@@ -6,6 +6,7 @@
 //! 1. **decode** (`agents`): the agent's native JSON → a canonical [`Event`];
 //! 2. **load** (`config`, [`load`]): `~/.agents/hooks.json` + `<project>/.agents/hooks.json`;
 //! 3. **select** (`select`): event name + matcher + `if` → handlers, deduplicated;
+//!    then the **gate** (`trust`): what an untrusted project may run, grants narrowed;
 //! 4. **execute** (`exec`): all handlers at once, command or wasm → an [`Outcome`] each;
 //! 5. **aggregate** (`aggregate`): outcomes → one [`Answer`], deterministically;
 //! 6. **encode** (`agents`): the answer → the agent's native stdout, stderr and exit code.
@@ -14,15 +15,18 @@
 //! (`pipeline`): the configuration's notes, `--verbose` lines, the
 //! dispatch's notes and the audit record, in that order. Every note is a
 //! [`Note`] (who, a stable kebab-case kind, the text) until it is
-//! printed, prefixed `agenthooks: ` in one place ([`Note::line`]).
+//! printed, prefixed `agenthooks: ` by [`Note::line`] (the prefix is
+//! spelled once, in `protocol/note.rs`).
 //!
 //! The modules are layered, and a module imports only from its own layer
 //! or below (`layers.rs` holds the order and a test that enforces it):
 //! ground (`protocol`, `fsread`, `dirs`, `encoding`, `atomic`, `component`,
-//! `suggest`, `guards`, `origin`) < `oci` < `config` < `select`, `agents` < `exec` <
-//! `trust` (the gate: it clamps handlers before they run and merges their
-//! reports after) < `aggregate` < `audit` < `pipeline`, `install`, `import`
-//! < `runtime` < `cli`.
+//! `suggest`, `quote`, `guards`, `origin`, `trace`) < `oci` < `config` <
+//! `select`, `agents` < `exec` < `trust` (the gate: it clamps handlers
+//! before they run and merges their reports after) < `aggregate` < `audit`
+//! < `telemetry` < `pipeline`, `install`, `import` < `head` (the event
+//! head: every way an event enters) < `runtime` < `cli`. Inside a folder
+//! the files import one another one way too: no circle (same test).
 //!
 //! # What a change touches
 //!
@@ -42,7 +46,7 @@
 //!   `capped_at` and `Display` (the loader, the trust gate and review, and
 //!   `Sandbox`'s fields and constructors read the struct and need no
 //!   change); where it is enforced, reading `Sandbox::limits` (the call in
-//!   `exec/wasm/mod.rs`, the engine, or the limiter `exec/wasm/sandbox.rs`
+//!   `exec/wasm/call.rs`, the engine, or the limiter `exec/wasm/sandbox.rs`
 //!   builds), its mapping in `exec/wasm/classify.rs`, a [`Failure`] variant
 //!   (its kind in `Failure::kind`: exhaustive); a hostile guest in
 //!   `tests/guests/` and its test in `tests/all/wasm.rs`; the schemas in
@@ -88,6 +92,7 @@ pub mod origin;
 mod pipeline;
 #[doc(hidden)]
 pub mod protocol;
+mod quote;
 #[cfg(feature = "engine")]
 mod runtime;
 #[doc(hidden)]

@@ -36,12 +36,23 @@ macro_rules! alternatives {
     };
 }
 
+/// The start of both launchers' lines, up to the install command.
+macro_rules! not_found {
+    () => {
+        concat!(
+            crate::protocol::note_prefix!(),
+            "not found on PATH, so the hooks agenthooks runs did not run here (allowed). Install it: "
+        )
+    };
+}
+
 /// The line a launcher prints on stderr when it cannot find `agenthooks`
 /// on a machine with `sh` (the agent then goes on: "no opinion"). A
 /// launcher is written once and runs on every teammate's machine, so it
 /// names the platform's one line and the package managers' alternatives.
 pub const NOT_INSTALLED: &str = concat!(
-    "agenthooks: not found on PATH, so the hooks agenthooks runs did not run here (allowed). Install it: curl -LsSf ",
+    not_found!(),
+    "curl -LsSf ",
     latest_download!(),
     "/install.sh | sh",
     alternatives!()
@@ -49,7 +60,8 @@ pub const NOT_INSTALLED: &str = concat!(
 
 /// [`NOT_INSTALLED`] for PowerShell's launcher (Windows).
 pub const NOT_INSTALLED_WINDOWS: &str = concat!(
-    "agenthooks: not found on PATH, so the hooks agenthooks runs did not run here (allowed). Install it: irm ",
+    not_found!(),
+    "irm ",
     latest_download!(),
     "/install.ps1 | iex",
     alternatives!()

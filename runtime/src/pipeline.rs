@@ -1,4 +1,4 @@
-//! The pipeline: decode → load → select → execute → aggregate → encode.
+//! The pipeline: decode → load → select → gate → execute → aggregate → encode.
 //!
 //! [`dispatch`] is the middle of it, the part every caller shares: given a
 //! decoded [`Event`] and a loaded [`Config`], select the handlers, hold back

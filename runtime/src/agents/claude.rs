@@ -231,3 +231,40 @@ impl Agent for Claude {
         Native::ok(stdout, Vec::new())
     }
 }
+
+/// The rows of an agent that names its events as Claude Code does, built
+/// from Claude's own rows ([`row`]): each listed
+/// event under Claude's name with Claude's caps, unless the entry says
+/// otherwise: `Event => caps` acts on other caps, `Event as "Native"` has
+/// another name. After `observed:`, an event without `=> caps` acts on
+/// nothing ([`Caps::NONE`]) instead of on Claude's caps.
+///
+/// ```ignore
+/// Table::new(claude_rows![SessionStart, Stop, PostToolUse => CONTEXT])
+/// Table::new(claude_rows![observed: SessionStart, UserPromptSubmit as "PromptSubmit", PreToolUse => DENY])
+/// ```
+macro_rules! claude_rows {
+    (@caps $default:expr) => { $default };
+    (@caps $default:expr, $caps:expr) => { $caps };
+    (@row $event:ident, $default:expr $(, $native:literal)? $(=> $caps:expr)?) => {{
+        let row = $crate::agents::claude::row($crate::protocol::EventName::$event);
+        row $(.named($native))?.with_caps($crate::agents::claude::claude_rows!(@caps $default $(, $caps)?))
+    }};
+    // A const item, so the rows are `'static` also as an argument of
+    // `Table::new`, where a temporary would not be.
+    (@static $($row:expr),*) => {{
+        const ROWS: &[$crate::agents::EventRow] = &[$($row),*];
+        ROWS
+    }};
+    (observed: $($event:ident $(as $native:literal)? $(=> $caps:expr)?),* $(,)?) => {
+        $crate::agents::claude::claude_rows!(@static $($crate::agents::claude::claude_rows!(@row $event, $crate::agents::Caps::NONE $(, $native)? $(=> $caps)?)),*)
+    };
+    ($($event:ident $(as $native:literal)? $(=> $caps:expr)?),* $(,)?) => {
+        $crate::agents::claude::claude_rows!(@static $($crate::agents::claude::claude_rows!(
+            @row $event,
+            $crate::agents::claude::row($crate::protocol::EventName::$event).caps
+            $(, $native)? $(=> $caps)?
+        )),*)
+    };
+}
+pub(crate) use claude_rows;

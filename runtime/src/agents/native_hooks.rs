@@ -383,20 +383,7 @@ impl At<'_> {
             return Err(format!("no `{required}` to run"));
         }
         if nested {
-            if let Value::Object(group) = item {
-                for (key, value) in group {
-                    match key.as_str() {
-                        "matcher" | "hooks" => {}
-                        "if" if !handler.contains_key("if") => {
-                            handler.insert("if".into(), value.clone());
-                        }
-                        _ => dropped.push(format!(
-                            "group `{key}`: {} only, no such key in .agents/hooks.json",
-                            agent.display_name()
-                        )),
-                    }
-                }
-            }
+            self.group_keys(item, &mut handler, &mut dropped);
         }
         let raw = item.get("matcher").and_then(Value::as_str);
         let matcher = match agent.native_hooks().matchers {
@@ -409,6 +396,32 @@ impl At<'_> {
             handler,
             dropped,
         })
+    }
+
+    /// The keys of a nested entry's group (`item`) besides `matcher` and
+    /// `hooks`: its `if` onto `handler` (unless the hook has one), the rest
+    /// dropped with a line each.
+    fn group_keys(
+        &self,
+        item: &Value,
+        handler: &mut Map<String, Value>,
+        dropped: &mut Vec<String>,
+    ) {
+        let agent = self.agent;
+        if let Value::Object(group) = item {
+            for (key, value) in group {
+                match key.as_str() {
+                    "matcher" | "hooks" => {}
+                    "if" if !handler.contains_key("if") => {
+                        handler.insert("if".into(), value.clone());
+                    }
+                    _ => dropped.push(format!(
+                        "group `{key}`: {} only, no such key in .agents/hooks.json",
+                        agent.display_name()
+                    )),
+                }
+            }
+        }
     }
 
     /// The field of our own handler a native key holds, by the spec.

@@ -68,7 +68,7 @@ events = [
     )
     .unwrap();
     assert!(
-        code.contains("crate::agents::Table::new(crate::agents::table::claude_rows![\n    SessionStart,\n    UserPromptSubmit as \"PromptSubmit\" => crate::agents::Caps::NONE,\n    PreToolUse => crate::agents::claude::row(crate::protocol::EventName::PreToolUse).caps.without(&[crate::agents::AnswerKind::Ask]),\n])"),
+        code.contains("crate::agents::Table::new(crate::agents::claude::claude_rows![\n    SessionStart,\n    UserPromptSubmit as \"PromptSubmit\" => crate::agents::Caps::NONE,\n    PreToolUse => crate::agents::claude::row(crate::protocol::EventName::PreToolUse).caps.without(&[crate::agents::AnswerKind::Ask]),\n])"),
         "{code}"
     );
 }

@@ -63,15 +63,15 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let Some(guard) = guards::find(what) else {
         let names = LIBRARY.iter().map(|g| g.name);
         let hint = crate::suggest::did_you_mean(what, names);
-        eprintln!(
-            "agenthooks: `{}` is not a guard of the library{hint} (see `agenthooks add --list`, \
+        crate::cli::report::say!(
+            "`{}` is not a guard of the library{hint} (see `agenthooks add --list`, \
              or give an `oci://` reference)",
             what.chars().take(80).collect::<String>()
         );
         return Ok(ExitCode::from(super::EXIT_ERROR));
     };
     if let Err(why) = place_component(&root, guard) {
-        eprintln!("agenthooks: {why}");
+        crate::cli::report::say!("{why}");
         return Ok(ExitCode::from(super::EXIT_ERROR));
     }
     let matcher = args.matcher.as_deref().unwrap_or(guard.matcher);
@@ -134,7 +134,7 @@ fn add_oci(
     args: &Args,
 ) -> anyhow::Result<ExitCode> {
     if let Err(e) = crate::oci::OciRef::parse(reference) {
-        eprintln!("agenthooks: {e}");
+        crate::cli::report::say!("{e}");
         return Ok(ExitCode::from(super::EXIT_ERROR));
     }
     let handler = serde_json::json!({"type": "wasm", "component": reference, "timeout": 5});
@@ -193,7 +193,7 @@ fn merge(
             }
         }
         Err(why) => {
-            eprintln!("agenthooks: {why}");
+            crate::cli::report::say!("{why}");
             return Ok(false);
         }
     }

@@ -55,7 +55,7 @@ impl Arrival for Warm {
         let stale_wiring = arrived
             .stale_wiring
             .as_ref()
-            .map(|line| format!("agenthooks: {line}"));
+            .map(|line| crate::protocol::prefixed!("{line}"));
         let root = config.project_root.clone().or_else(|| event.cwd());
         let switched_off = (root.zip(install::Env::from_process().ok()))
             .and_then(|(root, env)| status::switched_off_notice(&root, &env));

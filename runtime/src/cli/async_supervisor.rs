@@ -1,13 +1,14 @@
 //! `agenthooks __async-supervisor`: hidden. Runs one `async` command hook
 //! for `run`, which has already answered the agent, and ends it (and what
-//! it left behind) at its timeout. See `exec/supervise.rs`; not a command
+//! it left behind) at its timeout. See `exec/supervise.rs` and
+//! `exec/command.rs`; not a command
 //! for people.
 
 use std::process::ExitCode;
 use std::time::Duration;
 
 use crate::config::Shell;
-use crate::exec::supervise;
+use crate::exec::command;
 
 /// `agenthooks __async-supervisor`.
 #[derive(Debug, clap::Args)]
@@ -30,18 +31,17 @@ pub fn run(args: Args) -> ExitCode {
     } else {
         Shell::System
     };
-    supervise::supervise(&args.command, shell, Duration::from_millis(args.timeout_ms))
+    command::supervise(&args.command, shell, Duration::from_millis(args.timeout_ms))
 }
 
 #[cfg(test)]
 mod tests {
-    use super::*;
 
     #[test]
     fn the_spawned_command_line_parses_as_this_subcommand() {
         let cli = crate::cli::parse([
             "agenthooks",
-            supervise::SUBCOMMAND,
+            crate::exec::supervise::SUBCOMMAND,
             "--timeout-ms",
             "2000",
             "--shell",

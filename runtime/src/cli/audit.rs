@@ -204,8 +204,8 @@ fn public_key(log: Option<AuditLog>) -> anyhow::Result<ExitCode> {
 fn export_logs(files: &[PathBuf], loaded: &Config) -> anyhow::Result<ExitCode> {
     let Some(settings) = settings::resolve(settings::Signal::Logs, loaded.telemetry.as_ref())
     else {
-        eprintln!(
-            "agenthooks: audit export: no endpoint: set OTEL_EXPORTER_OTLP_ENDPOINT (or OTEL_EXPORTER_OTLP_LOGS_ENDPOINT), or `telemetry` in ~/.agents/hooks.json; OTEL_SDK_DISABLED=true turns it off"
+        crate::cli::report::say!(
+            "audit export: no endpoint: set OTEL_EXPORTER_OTLP_ENDPOINT (or OTEL_EXPORTER_OTLP_LOGS_ENDPOINT), or `telemetry` in ~/.agents/hooks.json; OTEL_SDK_DISABLED=true turns it off"
         );
         return Ok(ExitCode::from(super::EXIT_ERROR));
     };

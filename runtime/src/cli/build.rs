@@ -18,7 +18,6 @@
 //! without a Rust toolchain, and reviews a change to one like a lockfile's.
 
 use std::env;
-use std::ffi::OsString;
 use std::fs;
 use std::io::{self, BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
@@ -27,7 +26,7 @@ use std::process::{Command, ExitCode, Stdio};
 use anyhow::Context as _;
 use serde_json::Value;
 
-use super::new::Lang;
+use super::lang::{crate_of, Lang};
 use super::{report, EXIT_ERROR, EXIT_FINDING, EXIT_OK};
 use crate::atomic;
 use crate::config;
@@ -49,24 +48,10 @@ pub struct Args {
     pub quiet: bool,
 }
 
-/// The crate a component is built from: `DIR/NAME/` for `DIR/NAME.wasm`.
-pub fn crate_of(component: &Path) -> Option<PathBuf> {
-    (component.extension()? == "wasm").then(|| component.with_extension(""))
-}
-
 /// Whether `agenthooks build` builds `component`: a crate of a language it
 /// knows sits at [`crate_of`] it.
 pub fn buildable(component: &Path) -> bool {
     crate_of(component).is_some_and(|dir| Lang::of(&dir).is_some())
-}
-
-/// The component a crate directory builds: `DIR/NAME.wasm` for `DIR/NAME/`.
-pub fn component_of(crate_dir: &Path) -> PathBuf {
-    let mut name = crate_dir
-        .file_name()
-        .map_or_else(OsString::new, OsString::from);
-    name.push(".wasm");
-    crate_dir.with_file_name(name)
 }
 
 /// Build, copy and precompile each configured component that has a crate;
@@ -93,8 +78,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         .collect();
     if !unknown.is_empty() {
         for name in unknown {
-            eprintln!(
-                "agenthooks: build: no wasm handler in hooks.json names a component `{name}.wasm`; \
+            crate::cli::report::say!(
+                "build: no wasm handler in hooks.json names a component `{name}.wasm`; \
                  add one (`agenthooks new {name}` prints it)"
             );
         }
@@ -147,31 +132,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         match result {
             Ok(size) => {
                 built += 1;
-                let progress = super::progress::Progress::start(
-                    args.quiet,
-                    format!("precompiling `{}`", shown(component)),
-                );
-                let (result, notes) = WasmHost::global().compile(component);
-                drop(progress);
-                for note in notes {
-                    eprintln!("{}", report::note_line(&note));
-                }
-                let precompiled = match result {
-                    Ok(c) => match c.status {
-                        CacheStatus::Hit => "already in the compile cache".to_string(),
-                        CacheStatus::Compiled => format!(
-                            "compiled into the cache in {:.0} ms",
-                            c.duration.as_secs_f64() * 1e3
-                        ),
-                        CacheStatus::CompiledUncached => {
-                            "compiled, but the cache could not keep it".to_string()
-                        }
-                    },
-                    Err(failure) => {
-                        failed = true;
-                        format!("but it does not load: {failure}")
-                    }
-                };
+                let (precompiled, loads) = precompile(component, args.quiet, &shown);
+                failed |= !loads;
                 writeln!(
                     out,
                     "{}: built from `{}/`, {} KiB; {precompiled}",
@@ -195,6 +157,35 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         writeln!(out, "no hook crate to build")?;
     }
     Ok(ExitCode::from(if failed { EXIT_FINDING } else { EXIT_OK }))
+}
+
+/// Precompile the built `component` into the cache (with a progress line
+/// unless `quiet`), its loading notes on stderr: what to say of it, and
+/// whether it loads.
+fn precompile(component: &Path, quiet: bool, shown: &impl Fn(&Path) -> String) -> (String, bool) {
+    let progress =
+        super::progress::Progress::start(quiet, format!("precompiling `{}`", shown(component)));
+    let (result, notes) = WasmHost::global().compile(component);
+    drop(progress);
+    for note in notes {
+        eprintln!("{}", report::note_line(&note));
+    }
+    match result {
+        Ok(c) => (
+            match c.status {
+                CacheStatus::Hit => "already in the compile cache".to_string(),
+                CacheStatus::Compiled => format!(
+                    "compiled into the cache in {:.0} ms",
+                    c.duration.as_secs_f64() * 1e3
+                ),
+                CacheStatus::CompiledUncached => {
+                    "compiled, but the cache could not keep it".to_string()
+                }
+            },
+            true,
+        ),
+        Err(failure) => (format!("but it does not load: {failure}"), false),
+    }
 }
 
 /// Build the Python or JavaScript hook in `dir` with its toolchain, and put
@@ -257,7 +248,7 @@ fn build_lang(dir: &Path, lang: Lang, component: &Path) -> anyhow::Result<usize>
     // The scratch output is ours to remove; one left behind is named, not hidden.
     if out.exists() {
         if let Err(e) = fs::remove_file(&out) {
-            eprintln!("agenthooks: build: cannot remove `{}`: {e}", out.display());
+            crate::cli::report::say!("build: cannot remove `{}`: {e}", out.display());
         }
     }
     result
@@ -402,18 +393,6 @@ fn artifact(line: &str, manifest: &Path) -> Option<(String, PathBuf)> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn a_component_and_its_crate_name_each_other() {
-        let component = Path::new("/p/.agents/hooks/guard.wasm");
-        assert_eq!(
-            crate_of(component),
-            Some(PathBuf::from("/p/.agents/hooks/guard"))
-        );
-        assert_eq!(component_of(Path::new("/p/.agents/hooks/guard")), component);
-        assert_eq!(crate_of(Path::new("/p/guard.component")), None);
-        assert_eq!(crate_of(Path::new("/p/guard")), None);
-    }
 
     #[test]
     fn the_artifact_is_the_bin_of_this_package_from_cargos_messages() {

@@ -35,7 +35,7 @@ pub enum Action {
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let cache = CacheDir::from_env();
     let Some(dir) = cache.path() else {
-        eprintln!("agenthooks: no compile cache: there is no home directory (set HOME)");
+        crate::cli::report::say!("no compile cache: there is no home directory (set HOME)");
         return Ok(ExitCode::from(super::EXIT_ERROR));
     };
     let mut out = io::stdout().lock();

@@ -159,7 +159,7 @@ fn hand_off(
                 engine_trouble(&engine, &err)
             );
             let answer = Answer {
-                system_message: Some(format!("agenthooks: {line}")),
+                system_message: Some(crate::protocol::prefixed!("{line}")),
                 ..Answer::default()
             };
             notes.push(Note::runtime(NoteKind::Internal, line));

@@ -72,7 +72,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let planned = match result {
         Ok(p) => p,
         Err(e) => {
-            eprintln!("agenthooks: import: {e}");
+            crate::cli::report::say!("import: {e}");
             return Ok(ExitCode::from(EXIT_ERROR));
         }
     };
@@ -80,7 +80,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         writeln!(out, "{line}")?;
     }
     for line in &planned.errors {
-        eprintln!("agenthooks: import: {}", one_line(line));
+        crate::cli::report::say!("import: {}", one_line(line));
     }
     report(&mut out, &req, &planned, args.dry_run)?;
     let mut failed = !planned.errors.is_empty();
@@ -169,7 +169,7 @@ fn move_out(
             }
             Err(e) => {
                 ok = false;
-                eprintln!("agenthooks: import: {}: {e}", agent.id());
+                crate::cli::report::say!("import: {}: {e}", agent.id());
             }
         }
     }

@@ -316,15 +316,15 @@ impl Ctx {
     fn warn_about_binary(&self) {
         if self.binary.is_absolute() {
             if let Some(place) = temporary_place(&self.binary) {
-                eprintln!(
-                    "agenthooks: warning: the entries will call `{}`, {place}; install agenthooks ({}) and run install again from there",
+                crate::cli::report::say!(
+                    "warning: the entries will call `{}`, {place}; install agenthooks ({}) and run install again from there",
                     self.binary.display(),
                     crate::origin::install_line()
                 );
             }
         } else if find_on_path(&self.binary).is_none() {
-            eprintln!(
-                "agenthooks: note: `{}` is not on PATH here; the entries call it by name and skip (allow) until it is: {}",
+            crate::cli::report::say!(
+                "note: `{}` is not on PATH here; the entries call it by name and skip (allow) until it is: {}",
                 self.binary.display(),
                 crate::origin::install_line()
             );
@@ -353,15 +353,17 @@ impl Ctx {
         path.display().to_string()
     }
 
-    /// Plans and applies (or prints) every agent's change; exit 1 if any was refused.
-    fn each(
+    /// What the entries of an install carry: the hooks' coverage (native
+    /// matchers and binaries), their status messages per event, and the
+    /// events to register. Nothing for an uninstall.
+    fn what_to_register(
         &self,
-        agents: &[&'static dyn Agent],
         action: Action,
-        dry_run: bool,
-    ) -> anyhow::Result<ExitCode> {
-        let mut out = io::stdout().lock();
-        let mut failed = false;
+    ) -> (
+        Option<install::Coverage>,
+        std::collections::BTreeMap<crate::protocol::EventName, String>,
+        install::Used,
+    ) {
         // An entry runs the hooks of every scope: their events are the ones
         // registered, their status messages go on it.
         let mut coverage = None;
@@ -386,6 +388,19 @@ impl Ctx {
             }
             Action::Uninstall => (Default::default(), install::Used::Unknown),
         };
+        (coverage, status_messages, used)
+    }
+
+    /// Plans and applies (or prints) every agent's change; exit 1 if any was refused.
+    fn each(
+        &self,
+        agents: &[&'static dyn Agent],
+        action: Action,
+        dry_run: bool,
+    ) -> anyhow::Result<ExitCode> {
+        let mut out = io::stdout().lock();
+        let mut failed = false;
+        let (coverage, status_messages, used) = self.what_to_register(action);
         for agent in agents {
             let req = Request {
                 agent: *agent,
@@ -455,7 +470,7 @@ impl Ctx {
                     } else {
                         ""
                     };
-                    eprintln!("agenthooks: {}: {err}{hint}", agent.id());
+                    crate::cli::report::say!("{}: {err}{hint}", agent.id());
                 }
             }
         }

@@ -45,6 +45,8 @@ pub mod import;
 #[cfg(feature = "engine")]
 pub mod install;
 #[cfg(feature = "engine")]
+pub mod lang;
+#[cfg(feature = "engine")]
 pub mod new;
 #[cfg(feature = "engine")]
 pub mod oci;
@@ -240,7 +242,7 @@ pub fn exit_on_error(err: &anyhow::Error) -> ExitCode {
     if is_broken_pipe(err) {
         return ExitCode::SUCCESS;
     }
-    eprintln!("agenthooks: {err:#}");
+    crate::cli::report::say!("{err:#}");
     ExitCode::from(EXIT_ERROR)
 }
 

@@ -21,7 +21,7 @@ use std::process::ExitCode;
 use anyhow::{bail, Context};
 use serde_json::json;
 
-use super::build;
+use super::lang::{component_of, Lang};
 use crate::config;
 use crate::fsread;
 
@@ -46,32 +46,6 @@ pub struct Args {
     pub lang: Lang,
 }
 
-/// The languages `agenthooks new` scaffolds a hook in.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum Lang {
-    /// A crate on agenthooks-sdk (`cargo build --target wasm32-wasip2`).
-    Rust,
-    /// `hook.py` and `agenthooks.py`, built with componentize-py.
-    Python,
-    /// `hook.js` and `agenthooks.js`, built with componentize-js.
-    Js,
-}
-
-impl Lang {
-    /// The language of the hook source in `dir`, by the file `new` put
-    /// there: `Cargo.toml`, `hook.py` or `hook.js`; `None` when none is.
-    pub fn of(dir: &Path) -> Option<Lang> {
-        [
-            ("Cargo.toml", Lang::Rust),
-            ("hook.py", Lang::Python),
-            ("hook.js", Lang::Js),
-        ]
-        .into_iter()
-        .find(|(file, _)| dir.join(file).is_file())
-        .map(|(_, lang)| lang)
-    }
-}
-
 /// Create the crate, add it to the project's `.agents/hooks.json` (created or
 /// merged into, the rest of the file kept), and print how to build and use it.
 ///
@@ -93,35 +67,18 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         .canonicalize()
         .with_context(|| format!("cannot resolve `{}`", dir.display()))?;
     let root = root.canonicalize().unwrap_or(root);
-    let sdk_dir = match &args.sdk_path {
-        Some(path) => Some(
-            path.canonicalize()
-                .with_context(|| format!("`--sdk-path {}`", path.display()))?,
-        ),
-        None => checkout_sdk(),
-    };
-    let sdk = match &sdk_dir {
-        // Inside the project, a relative path travels with the repository.
-        Some(sdk) if sdk.starts_with(&root) && dir.starts_with(&root) => {
-            SdkSource::Path(relative(&dir, sdk))
-        }
-        Some(sdk) => SdkSource::Path(sdk.clone()),
-        None => SdkSource::Version(env!("CARGO_PKG_VERSION").to_string()),
-    };
+    let sdk = sdk_source(args.sdk_path.as_deref(), &dir, &root)?;
     let files = match args.lang {
         Lang::Rust => scaffold(&dir, &args.name, &sdk)?,
         lang => scaffold_lang(&dir, &args.name, lang)?,
     };
 
-    let component = build::component_of(&dir);
+    let component = component_of(&dir);
     let in_project = component.strip_prefix(&root).ok();
     // hooks.json names it relative to the project root when it can, so the
     // entry works in every clone.
     let listed = in_project.map_or_else(|| slash_path(&component), slash_path);
     let hooks_json = crate::dirs::hooks_file(&root);
-    let entry = json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
-        {"type": "wasm", "component": listed, "timeout": 5}
-    ]}]}});
     let shown = |p: &Path| match p.strip_prefix(&cwd) {
         Ok(rel) if !rel.as_os_str().is_empty() => rel.display().to_string(),
         _ => p.display().to_string(),
@@ -141,59 +98,15 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     for file in &files {
         writeln!(out, "  {}", file.display())?;
     }
-    // Merged into the project's hooks.json (created if need be), every other
-    // byte of it kept; a component outside the project is the user's to list.
     let handler = json!({"type": "wasm", "component": listed, "timeout": 5});
-    let merged = in_project.map(|_| {
-        crate::config::edit::add_handler(&hooks_json, "PreToolUse", Some("Bash"), &handler)
-    });
-    match merged {
-        Some(Ok(added)) => writeln!(
-            out,
-            "{} `{}`: a PreToolUse entry for it (matcher `Bash`)",
-            match added {
-                crate::config::edit::Added::Created => "created",
-                crate::config::edit::Added::Merged => "added to",
-                crate::config::edit::Added::AlreadyThere => "already in",
-            },
-            shown(&hooks_json)
-        )?,
-        Some(Err(why)) => {
-            eprintln!("agenthooks: {why}");
-            writeln!(
-                out,
-                "add it to `{}` yourself:\n{}",
-                shown(&hooks_json),
-                serde_json::to_string_pretty(&entry)?
-            )?;
-        }
-        None => writeln!(
-            out,
-            "add it to `{}`:\n{}",
-            shown(&hooks_json),
-            serde_json::to_string_pretty(&entry)?
-        )?,
-    }
-    let (edit, test, once) = match args.lang {
-        Lang::Rust => (
-            shown(&dir.join("src").join("main.rs")),
-            format!(
-                "cargo test --manifest-path {}",
-                shown(&dir.join("Cargo.toml"))
-            ),
-            "rustup target add wasm32-wasip2".to_string(),
-        ),
-        Lang::Python => (
-            shown(&dir.join("hook.py")),
-            format!("cd {} && python3 -m pytest", shown(&dir)),
-            format!("pip install -r {}", shown(&dir.join("requirements.txt"))),
-        ),
-        Lang::Js => (
-            shown(&dir.join("hook.js")),
-            format!("cd {} && npm test", shown(&dir)),
-            format!("cd {} && npm install", shown(&dir)),
-        ),
-    };
+    list_in_hooks_json(
+        &mut out,
+        in_project.is_some(),
+        &hooks_json,
+        &handler,
+        &shown,
+    )?;
+    let (edit, test, once) = next_steps(args.lang, &dir, &shown);
     writeln!(
         out,
         "its component: `{}` (commit it; `agenthooks build` rebuilds it)\n\n\
@@ -206,14 +119,108 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     )?;
     drop(out);
     if let (Lang::Rust, SdkSource::Version(v)) = (args.lang, &sdk) {
-        eprintln!(
-            "agenthooks: agenthooks-sdk {v} is not on crates.io yet and the checkout this agenthooks \
+        crate::cli::report::say!(
+            "agenthooks-sdk {v} is not on crates.io yet and the checkout this agenthooks \
              was built from is gone, so the crate does not build as it is: in `{}` set \
              `agenthooks-sdk = {{ path = \"<a clone of agenthooks>/sdk\" }}`",
             shown(&dir.join("Cargo.toml"))
         );
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// Where the scaffold's Rust crate finds agenthooks-sdk: `sdk_path`, else
+/// the checkout this binary was built from (relative inside the project, so
+/// it travels with the repository), else the crates.io version.
+fn sdk_source(sdk_path: Option<&Path>, dir: &Path, root: &Path) -> anyhow::Result<SdkSource> {
+    let sdk_dir = match sdk_path {
+        Some(path) => Some(
+            path.canonicalize()
+                .with_context(|| format!("`--sdk-path {}`", path.display()))?,
+        ),
+        None => checkout_sdk(),
+    };
+    Ok(match &sdk_dir {
+        // Inside the project, a relative path travels with the repository.
+        Some(sdk) if sdk.starts_with(root) && dir.starts_with(root) => {
+            SdkSource::Path(relative(dir, sdk))
+        }
+        Some(sdk) => SdkSource::Path(sdk.clone()),
+        None => SdkSource::Version(env!("CARGO_PKG_VERSION").to_string()),
+    })
+}
+
+/// Merges the hook's entry (`handler` under PreToolUse, matcher `Bash`) into
+/// the project's `hooks_json` (created if need be, every other byte kept)
+/// and says so; a component outside the project (`!in_project`) is the
+/// user's to list, and a failed merge prints the entry to add by hand.
+fn list_in_hooks_json(
+    out: &mut impl Write,
+    in_project: bool,
+    hooks_json: &Path,
+    handler: &serde_json::Value,
+    shown: &impl Fn(&Path) -> String,
+) -> anyhow::Result<()> {
+    let entry = json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [handler]}]}});
+    let merged = in_project
+        .then(|| crate::config::edit::add_handler(hooks_json, "PreToolUse", Some("Bash"), handler));
+    match merged {
+        Some(Ok(added)) => writeln!(
+            out,
+            "{} `{}`: a PreToolUse entry for it (matcher `Bash`)",
+            match added {
+                crate::config::edit::Added::Created => "created",
+                crate::config::edit::Added::Merged => "added to",
+                crate::config::edit::Added::AlreadyThere => "already in",
+            },
+            shown(hooks_json)
+        )?,
+        Some(Err(why)) => {
+            crate::cli::report::say!("{why}");
+            writeln!(
+                out,
+                "add it to `{}` yourself:\n{}",
+                shown(hooks_json),
+                serde_json::to_string_pretty(&entry)?
+            )?;
+        }
+        None => writeln!(
+            out,
+            "add it to `{}`:\n{}",
+            shown(hooks_json),
+            serde_json::to_string_pretty(&entry)?
+        )?,
+    }
+    Ok(())
+}
+
+/// The file to edit, the command that tests it and the one-time setup, for
+/// the last lines of `new`'s output.
+fn next_steps(
+    lang: Lang,
+    dir: &Path,
+    shown: &impl Fn(&Path) -> String,
+) -> (String, String, String) {
+    match lang {
+        Lang::Rust => (
+            shown(&dir.join("src").join("main.rs")),
+            format!(
+                "cargo test --manifest-path {}",
+                shown(&dir.join("Cargo.toml"))
+            ),
+            "rustup target add wasm32-wasip2".to_string(),
+        ),
+        Lang::Python => (
+            shown(&dir.join("hook.py")),
+            format!("cd {} && python3 -m pytest", shown(dir)),
+            format!("pip install -r {}", shown(&dir.join("requirements.txt"))),
+        ),
+        Lang::Js => (
+            shown(&dir.join("hook.js")),
+            format!("cd {} && npm test", shown(dir)),
+            format!("cd {} && npm install", shown(dir)),
+        ),
+    }
 }
 
 /// The SDK of the checkout this binary was built from, when it is still there.

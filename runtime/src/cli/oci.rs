@@ -56,7 +56,7 @@ pub fn publish(args: PublishArgs) -> anyhow::Result<ExitCode> {
     let reference = match OciRef::parse(&args.reference) {
         Ok(r) => r,
         Err(e) => {
-            eprintln!("agenthooks: {e}");
+            crate::cli::report::say!("{e}");
             return Ok(ExitCode::from(super::EXIT_ERROR));
         }
     };
@@ -79,7 +79,7 @@ pub fn publish(args: PublishArgs) -> anyhow::Result<ExitCode> {
             Ok(ExitCode::from(super::EXIT_OK))
         }
         Err(e) => {
-            eprintln!("agenthooks: {e}");
+            crate::cli::report::say!("{e}");
             Ok(ExitCode::from(super::EXIT_FINDING))
         }
     }
@@ -309,7 +309,7 @@ fn configured() -> anyhow::Result<Option<Configured>> {
         eprintln!("{}", super::report::note_line(&problem));
     }
     let Some(store) = Store::from_env() else {
-        eprintln!("agenthooks: no cache directory (no home directory); set HOME");
+        crate::cli::report::say!("no cache directory (no home directory); set HOME");
         return Ok(None);
     };
     let mut refs: Vec<(PathBuf, OciRef)> = Vec::new();

@@ -35,7 +35,7 @@ pub const PROBE_TIMEOUT: Duration = Duration::from_secs(10);
 
 /// The largest payload read while looking for the marker (`run`'s own cap).
 #[cfg(unix)]
-const MAX_PAYLOAD: u64 = super::run::MAX_INPUT as u64;
+const MAX_PAYLOAD: u64 = crate::fsread::caps::PAYLOAD;
 
 /// When this process runs `run` for a probe (the nonce in [`PROBE_VAR`] and
 /// in the payload agree): answer it as `agent` answers "no opinion", with
@@ -105,7 +105,7 @@ fn engine_beside(me: &Path) -> std::path::PathBuf {
     if me.file_name().is_some_and(|n| n == name.as_str()) {
         return me.to_path_buf();
     }
-    super::front::engine_path()
+    crate::dirs::engine()
 }
 
 /// A nonce `status` could have made: 32 hex digits.

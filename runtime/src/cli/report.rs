@@ -11,6 +11,16 @@ use crate::protocol::{one_line, Exit, Note, NoteKind, Outcome};
 /// How much of a hook's stdout or stderr the text report shows.
 const EXCERPT_CHARS: usize = 400;
 
+/// `eprintln!` with agenthooks' prefix ([`prefixed!`](crate::protocol::prefixed)):
+/// how a command says a line of its own on stderr (an error, a warning)
+/// that is not a [`Note`].
+macro_rules! say {
+    ($($arg:tt)*) => {
+        eprintln!("{}", $crate::protocol::prefixed!($($arg)*))
+    };
+}
+pub(crate) use say;
+
 /// A line of the CLI's own for stderr, as every note is printed
 /// ([`Note::line`]: prefixed once, one bounded line).
 pub fn note_line(text: &str) -> String {

@@ -28,9 +28,9 @@ use crate::head::{self, Carried, Entry, Head, Passage};
 use crate::protocol::{Event, Note, NoteKind};
 use crate::telemetry::{self, spool::SpanRecord};
 
-/// The largest input accepted on stdin. Real payloads are kilobytes; a
-/// transcript pasted into a prompt can reach megabytes.
-pub const MAX_INPUT: usize = crate::fsread::caps::PAYLOAD as usize;
+/// The largest input accepted on stdin ([`PAYLOAD`](crate::fsread::caps::PAYLOAD), the one cap on
+/// an event's payload wherever it is read).
+const MAX_INPUT: usize = crate::fsread::caps::PAYLOAD as usize;
 
 /// `agenthooks run`.
 #[derive(Debug, clap::Args)]

@@ -231,7 +231,7 @@ pub fn to_json(found: &Found) -> Value {
                 "file": h.hook.file(),
                 "event": h.hook.event(),
                 "matcher": handler.map(|h| h.matcher.to_string()),
-                "type": handler.map(|h| crate::exec::kind_name(&h.kind)),
+                "type": handler.map(|h| h.kind.name()),
                 "onError": h.hook.on_error().map(on_error_name),
                 "loaded": handler.is_some(),
                 "runs": h.runs(),

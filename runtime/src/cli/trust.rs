@@ -79,7 +79,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     }
     let config = load(&root);
     for line in config.problems() {
-        eprintln!("agenthooks: {line}");
+        crate::cli::report::say!("{line}");
     }
     let code = match review_and_trust(&root, &store, &config, args.yes, &mut stdout)? {
         Reviewed::NothingToTrust | Reviewed::Trusted(_) => EXIT_OK,
@@ -246,34 +246,7 @@ fn list(
     store: &TrustStore,
     project: Option<(&Path, &Config)>,
 ) -> io::Result<()> {
-    match store.path() {
-        Some(path) => writeln!(out, "Trust store: {}", path.display())?,
-        None => writeln!(
-            out,
-            "Trust store: none (no home directory: set HOME, or USERPROFILE on Windows)"
-        )?,
-    }
-    if store.projects().is_empty() {
-        writeln!(out, "No trusted projects.")?;
-    }
-    // The store is keyed by the canonical root, as `run` canonicalized it.
-    let here = project.map(|(root, _)| root.to_string_lossy().into_owned());
-    for (name, trusted) in store.projects() {
-        let n = trusted.hooks.len();
-        writeln!(
-            out,
-            "{name}: {n} trusted {} (since {})",
-            hooks(n),
-            trusted.trusted_at
-        )?;
-        // This project's hooks are listed below, each in its current state.
-        if here.as_deref() == Some(name.as_str()) {
-            continue;
-        }
-        for hook in trusted.hooks.values() {
-            writeln!(out, "  {} on {}", hook.label, hook.event)?;
-        }
-    }
+    list_store(out, store, project.map(|(root, _)| root))?;
     let Some((root, config)) = project else {
         writeln!(
             out,
@@ -293,6 +266,51 @@ fn list(
             writeln!(out, "  {}", listed(h))?;
         }
     }
+    list_project(out, store, root, config)
+}
+
+/// The store's file and each trusted project with its hooks, but the
+/// hooks of `project` (listed after, each in its current state).
+fn list_store(out: &mut impl Write, store: &TrustStore, project: Option<&Path>) -> io::Result<()> {
+    match store.path() {
+        Some(path) => writeln!(out, "Trust store: {}", path.display())?,
+        None => writeln!(
+            out,
+            "Trust store: none (no home directory: set HOME, or USERPROFILE on Windows)"
+        )?,
+    }
+    if store.projects().is_empty() {
+        writeln!(out, "No trusted projects.")?;
+    }
+    // The store is keyed by the canonical root, as `run` canonicalized it.
+    let here = project.map(|root| root.to_string_lossy().into_owned());
+    for (name, trusted) in store.projects() {
+        let n = trusted.hooks.len();
+        writeln!(
+            out,
+            "{name}: {n} trusted {} (since {})",
+            hooks(n),
+            trusted.trusted_at
+        )?;
+        // This project's hooks are listed below, each in its current state.
+        if here.as_deref() == Some(name.as_str()) {
+            continue;
+        }
+        for hook in trusted.hooks.values() {
+            writeln!(out, "  {} on {}", hook.label, hook.event)?;
+        }
+    }
+    Ok(())
+}
+
+/// The hooks of the project at `root` as trust sees them: trusted, changed
+/// since trusted, or new.
+fn list_project(
+    out: &mut impl Write,
+    store: &TrustStore,
+    root: &Path,
+    config: &Config,
+) -> io::Result<()> {
     let pending = trust::pending(store, &config.handlers);
     let previous = trust::previous(store, root, &config.handlers, &pending);
     let trusted: Vec<&config::Handler> = config

@@ -567,6 +567,21 @@ pub enum HandlerKind {
     },
 }
 
+impl HandlerKind {
+    /// Its `type`, as hooks.json spells it and reports and notes give it.
+    pub fn name(&self) -> &str {
+        match self {
+            HandlerKind::Command(_) => "command",
+            HandlerKind::Wasm(_) => "wasm",
+            HandlerKind::Http(_) => "http",
+            HandlerKind::Prompt(_) => "prompt",
+            HandlerKind::Agent(_) => "agent",
+            HandlerKind::McpTool(_) => "mcp_tool",
+            HandlerKind::Unsupported { kind } => kind,
+        }
+    }
+}
+
 /// One resolved handler: what to run, for which event and tools, and how.
 #[derive(Debug, Clone)]
 pub struct Handler {

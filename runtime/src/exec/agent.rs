@@ -251,17 +251,10 @@ pub async fn run(spec: &PromptSpec, handler: &Handler, event: &Event, ctx: &Exec
         })
     };
     // One slot for the whole loop: its calls are one after another.
-    let _slot = match &ctx.llm_slots {
-        Some(slots) => match tokio::time::timeout_at(deadline, slots.clone().acquire_owned()).await
-        {
-            Ok(permit) => permit.ok(),
-            Err(_) => {
-                report.outcome = timed_out();
-                report.duration = started.elapsed();
-                return report;
-            }
-        },
-        None => None,
+    let Ok(_slot) = slot(ctx, deadline).await else {
+        report.outcome = timed_out();
+        report.duration = started.elapsed();
+        return report;
     };
     let user = prompt::expand(&spec.prompt, &event.to_json().to_string());
     let mut messages = vec![json!({"role": "user", "content": user})];
@@ -299,38 +292,19 @@ pub async fn run(spec: &PromptSpec, handler: &Handler, event: &Event, ctx: &Exec
             Ok(turn) => turn,
             Err(failure) => break Outcome::Failed(failure),
         };
-        let add = |a: Option<u64>, b: Option<u64>| match (a, b) {
-            (None, None) => None,
-            (a, b) => Some(a.unwrap_or(0).saturating_add(b.unwrap_or(0))),
-        };
-        call.input_tokens = add(call.input_tokens, turn.input_tokens);
-        call.output_tokens = add(call.output_tokens, turn.output_tokens);
+        call.input_tokens = sum(call.input_tokens, turn.input_tokens);
+        call.output_tokens = sum(call.output_tokens, turn.output_tokens);
         if turn.calls.is_empty() {
             report.stdout = turn.text.clone();
-            break match prompt::verdict(&turn.text) {
-                Err(why) => Outcome::Failed(Failure::BadOutput { why }),
-                Ok(verdict) => {
-                    call.answer = Some(verdict.raw.clone());
-                    let spec = PromptSpec {
-                        continue_on_block: true,
-                        ..spec.clone()
-                    };
-                    prompt::decide(event.name(), &spec, &verdict, &mut report.notes)
-                }
-            };
+            break decide(spec, event, &turn.text, &mut report.notes, &mut call);
         }
         messages.push(turn.assistant);
         let root = root.clone();
         let budget = TOTAL_TOOL_OUTPUT.saturating_sub(given);
-        let ran = tokio::task::spawn_blocking(move || run_tools(&root, turn.calls, budget));
-        let ran = match tokio::time::timeout_at(deadline, ran).await {
-            Ok(Ok(ran)) => ran,
-            Ok(Err(e)) => {
-                break Outcome::Failed(Failure::Internal {
-                    why: format!("a tool failed: {e}"),
-                })
-            }
-            Err(_) => break timed_out(),
+        let ran = match tools_within(root, turn.calls, budget, deadline).await {
+            Ok(ran) => ran,
+            Err(None) => break timed_out(),
+            Err(Some(failure)) => break Outcome::Failed(failure),
         };
         given += ran
             .iter()
@@ -345,6 +319,70 @@ pub async fn run(spec: &PromptSpec, handler: &Handler, event: &Event, ctx: &Exec
     report.llm = Some(call);
     report.duration = started.elapsed();
     report
+}
+
+/// The caller's share of the model's concurrency (`llm_slots`), waited for
+/// until `deadline`: `Err` past it; `Ok(None)` with no limit.
+async fn slot(
+    ctx: &ExecContext,
+    deadline: tokio::time::Instant,
+) -> Result<Option<tokio::sync::OwnedSemaphorePermit>, ()> {
+    match &ctx.llm_slots {
+        Some(slots) => match tokio::time::timeout_at(deadline, slots.clone().acquire_owned()).await
+        {
+            Ok(permit) => Ok(permit.ok()),
+            Err(_) => Err(()),
+        },
+        None => Ok(None),
+    }
+}
+
+/// Token counts added up; `None` while neither side reported any.
+fn sum(a: Option<u64>, b: Option<u64>) -> Option<u64> {
+    match (a, b) {
+        (None, None) => None,
+        (a, b) => Some(a.unwrap_or(0).saturating_add(b.unwrap_or(0))),
+    }
+}
+
+/// The outcome of the model's last turn (`text`, no tool calls left): its
+/// verdict decided as a prompt hook's would be, kept on `call`.
+fn decide(
+    spec: &PromptSpec,
+    event: &Event,
+    text: &str,
+    notes: &mut Vec<String>,
+    call: &mut LlmCall,
+) -> Outcome {
+    match prompt::verdict(text) {
+        Err(why) => Outcome::Failed(Failure::BadOutput { why }),
+        Ok(verdict) => {
+            call.answer = Some(verdict.raw.clone());
+            let spec = PromptSpec {
+                continue_on_block: true,
+                ..spec.clone()
+            };
+            prompt::decide(event.name(), &spec, &verdict, notes)
+        }
+    }
+}
+
+/// [`run_tools`] off the executor until `deadline`: `Err(None)` past it,
+/// `Err(Some(_))` when the task failed.
+async fn tools_within(
+    root: PathBuf,
+    calls: Vec<ToolCall>,
+    budget: usize,
+    deadline: tokio::time::Instant,
+) -> Result<Vec<(String, Result<String, String>)>, Option<Failure>> {
+    let ran = tokio::task::spawn_blocking(move || run_tools(&root, calls, budget));
+    match tokio::time::timeout_at(deadline, ran).await {
+        Ok(Ok(ran)) => Ok(ran),
+        Ok(Err(e)) => Err(Some(Failure::Internal {
+            why: format!("a tool failed: {e}"),
+        })),
+        Err(_) => Err(None),
+    }
 }
 
 #[cfg(test)]

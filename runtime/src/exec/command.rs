@@ -25,7 +25,7 @@
 //!   dropped, with a note.
 
 use std::path::{Path, PathBuf};
-use std::process::Stdio;
+use std::process::{ExitCode, Stdio};
 use std::time::{Duration, Instant};
 
 use tokio::io::{AsyncRead, AsyncReadExt, AsyncWriteExt};
@@ -144,9 +144,35 @@ fn spawn(
     })
 }
 
+/// The supervisor's work (`agenthooks __async-supervisor`, see
+/// `exec/supervise.rs`): run `command` through `shell`, with this
+/// process's stdin and no output, until it exits or `timeout` passes; then
+/// kill its group and every process it left behind.
+pub fn supervise(command: &str, shell: Shell, timeout: Duration) -> ExitCode {
+    supervise::become_subreaper();
+    let started = Instant::now();
+    let Ok(runtime) = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+    else {
+        return ExitCode::from(2);
+    };
+    runtime.block_on(async {
+        let deadline = started
+            .checked_add(timeout)
+            .unwrap_or_else(|| started + Duration::from_secs(365 * 24 * 3600));
+        if let Ok(child) = background(command, shell) {
+            Ran::wait(child, Vec::new(), deadline, None).await;
+        }
+        supervise::sweep(None).await;
+    });
+    runtime.shutdown_background();
+    ExitCode::SUCCESS
+}
+
 /// For the supervisor: `command` through `shell` with this process's
 /// stdin and no output, in a group of its own.
-pub(super) fn background(command: &str, shell_: Shell) -> Result<Child, Failure> {
+fn background(command: &str, shell_: Shell) -> Result<Child, Failure> {
     let mut cmd = shell(command, shell_)?;
     cmd.stdin(Stdio::inherit())
         .stdout(Stdio::null())
@@ -206,7 +232,7 @@ async fn detach(spawned: Spawned, input: Vec<u8>, deadline: Instant) -> Outcome 
 }
 
 /// What a command did by its deadline.
-pub(super) struct Ran {
+struct Ran {
     /// How it exited; `None` when it was still running at the deadline.
     status: Option<std::io::Result<std::process::ExitStatus>>,
     /// Whether its output had closed too by then.
@@ -219,7 +245,7 @@ impl Ran {
     /// Give `child` its `input`, wait for its exit and the end of both of
     /// its outputs until `deadline`, then kill what is left of its group
     /// and (with its `token`) what left the group ([`supervise::sweep`]).
-    pub(super) async fn wait(
+    async fn wait(
         mut child: Child,
         input: Vec<u8>,
         deadline: Instant,

@@ -137,18 +137,28 @@ fn read_body(event: &Event, body: &str) -> Outcome {
     })
 }
 
-/// The blocking request: POST `body` to `url` within `timeout`.
-fn post(url: &str, headers: &[(String, String)], body: String, timeout: Duration) -> Reply {
+/// The HTTP client of every request agenthooks makes (http hooks, model
+/// calls, span export): one request within `timeout`, no redirect (a
+/// redirect would send the data somewhere not configured), a status read as
+/// an answer rather than an error, agenthooks' user agent, and `proxy`
+/// (`None`: no proxy, whatever the environment says).
+pub fn agent(timeout: Duration, proxy: Option<ureq::Proxy>) -> ureq::Agent {
     let config = ureq::Agent::config_builder()
         .timeout_global(Some(timeout))
-        // Never a proxy from the environment: the URL says where the data goes.
-        .proxy(None)
+        .proxy(proxy)
         .max_redirects(0)
         .http_status_as_error(false)
         .user_agent(concat!("agenthooks/", env!("CARGO_PKG_VERSION")))
         .build();
-    let agent = ureq::Agent::new_with_config(config);
-    let mut request = agent.post(url).header("content-type", "application/json");
+    ureq::Agent::new_with_config(config)
+}
+
+/// The blocking request: POST `body` to `url` within `timeout`.
+fn post(url: &str, headers: &[(String, String)], body: String, timeout: Duration) -> Reply {
+    // Never a proxy from the environment: the URL says where the data goes.
+    let mut request = agent(timeout, None)
+        .post(url)
+        .header("content-type", "application/json");
     for (name, value) in headers {
         request = request.header(name.as_str(), value.as_str());
     }

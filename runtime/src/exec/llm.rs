@@ -335,16 +335,8 @@ pub async fn post_within(
 /// over [`REPLY_LIMIT`], a failed request (refused, TLS, ...), a body that
 /// is not JSON. None of them holds the key.
 pub fn post(endpoint: &Endpoint, body: &Value, timeout: Duration) -> Result<Value, Failure> {
-    let config = ureq::Agent::config_builder()
-        .timeout_global(Some(timeout))
-        // Organisations route model traffic through their proxy.
-        .proxy(ureq::Proxy::try_from_env())
-        .max_redirects(0)
-        .http_status_as_error(false)
-        .user_agent(concat!("agenthooks/", env!("CARGO_PKG_VERSION")))
-        .build();
-    let agent = ureq::Agent::new_with_config(config);
-    let mut request = agent
+    // Organisations route model traffic through their proxy.
+    let mut request = super::http::agent(timeout, ureq::Proxy::try_from_env())
         .post(&endpoint.url)
         .header("content-type", "application/json");
     if endpoint.provider == LlmProvider::Anthropic {

@@ -455,7 +455,7 @@ pub async fn execute(handler: &Handler, event: &Event, ctx: &ExecContext) -> Rep
         match once::claim(handler, event, dir.as_deref()) {
             once::Claim::First => {}
             once::Claim::Already => {
-                return Report::skipped(handler, kind_name(&handler.kind), Skip::Once);
+                return Report::skipped(handler, handler.kind.name(), Skip::Once);
             }
             once::Claim::Unknown(note) => once_note = Some(note),
         }
@@ -506,19 +506,6 @@ fn with_trace_input(event: &Event, span: &crate::trace::TraceContext) -> Event {
         input.insert("tracestate".into(), state.clone().into());
     }
     own
-}
-
-/// The name of a handler's type, as reports and notes give it.
-pub fn kind_name(kind: &HandlerKind) -> &str {
-    match kind {
-        HandlerKind::Command(_) => "command",
-        HandlerKind::Wasm(_) => "wasm",
-        HandlerKind::Http(_) => "http",
-        HandlerKind::Prompt(_) => "prompt",
-        HandlerKind::Agent(_) => "agent",
-        HandlerKind::McpTool(_) => "mcp_tool",
-        HandlerKind::Unsupported { kind } => kind,
-    }
 }
 
 /// The future of one handler's run, boxed so that [`Executors`] can hold
@@ -589,7 +576,7 @@ async fn run_kind(handler: &Handler, event: &Event, ctx: &ExecContext) -> Report
             Some(heavy) => heavy(handler, event, ctx).await,
             // Callers ask `runs_all` first; a kind not carried is skipped
             // like one no build runs, never run half-way.
-            None => unsupported(handler, kind_name(&handler.kind)),
+            None => unsupported(handler, handler.kind.name()),
         },
     }
 }
@@ -622,7 +609,7 @@ fn run_heavy<'a>(handler: &'a Handler, event: &'a Event, ctx: &'a ExecContext) -
             // Without wasmtime (the fuzz targets' build) components and
             // MCP tools cannot run; command, http and unknown kinds do not
             // come here.
-            other => unsupported(handler, kind_name(other)),
+            other => unsupported(handler, other.name()),
         }
     })
 }
@@ -660,7 +647,7 @@ mod tests {
     #[test]
     fn the_small_table_runs_command_hooks_only() {
         let (_tmp, handlers, _) = handlers();
-        let kinds: Vec<&str> = handlers.iter().map(|h| kind_name(&h.kind)).collect();
+        let kinds: Vec<&str> = handlers.iter().map(|h| h.kind.name()).collect();
         assert_eq!(kinds, ["command", "http", "wasm", "prompt"]);
         let small = Executors::command_only();
         let runs: Vec<bool> = handlers.iter().map(|h| small.runs(&h.kind)).collect();

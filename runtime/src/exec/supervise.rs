@@ -26,10 +26,9 @@
 //!   Object, which its descendants cannot leave, so there is nothing to sweep.
 
 use std::path::PathBuf;
-use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::OnceLock;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use tokio::process::Command;
 
@@ -106,31 +105,6 @@ pub(super) fn supervised(spec: &CommandSpec, timeout: Duration) -> Option<Comman
     #[cfg(unix)]
     cmd.process_group(0);
     Some(cmd)
-}
-
-/// The supervisor's work: run `command` through `shell`, with this
-/// process's stdin and no output, until it exits or `timeout` passes; then
-/// kill its group and every process it left behind.
-pub fn supervise(command: &str, shell: Shell, timeout: Duration) -> ExitCode {
-    become_subreaper();
-    let started = Instant::now();
-    let Ok(runtime) = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-    else {
-        return ExitCode::from(2);
-    };
-    runtime.block_on(async {
-        let deadline = started
-            .checked_add(timeout)
-            .unwrap_or_else(|| started + Duration::from_secs(365 * 24 * 3600));
-        if let Ok(child) = super::command::background(command, shell) {
-            super::command::Ran::wait(child, Vec::new(), deadline, None).await;
-        }
-        sweep(None).await;
-    });
-    runtime.shutdown_background();
-    ExitCode::SUCCESS
 }
 
 /// How many times the sweep looks again for processes that were still

@@ -86,8 +86,8 @@ pub(crate) fn once_per_session(
         .map(|b| {
             (
                 format!("broken {}", b.file.display()),
-                format!(
-                    "agenthooks: `{}` does not load ({}); its hooks did not run. Fix the file (`agenthooks check` shows what is wrong)",
+                crate::protocol::prefixed!(
+                    "`{}` does not load ({}); its hooks did not run. Fix the file (`agenthooks check` shows what is wrong)",
                     b.file.display(),
                     b.why
                 ),
@@ -180,8 +180,8 @@ fn failed_line(event: &Event, f: &FailedOpen) -> String {
         }
         failure => format!("failed ({failure})"),
     };
-    format!(
-        "agenthooks: hook {} on {} {what} and {allowed}; set `\"onError\": \"deny\"` on it to fail closed",
+    crate::protocol::prefixed!(
+        "hook {} on {} {what} and {allowed}; set `\"onError\": \"deny\"` on it to fail closed",
         f.label,
         event.name()
     )
@@ -344,8 +344,8 @@ fn last_session(dir: &Path, root: Option<&Path>, event: &Event) -> Option<String
     } else {
         ""
     };
-    let line = format!(
-        "agenthooks: {total} hook {} failed open in the last session ({}{more}); `agenthooks status` shows each hook's failure policy",
+    let line = crate::protocol::prefixed!(
+        "{total} hook {} failed open in the last session ({}{more}); `agenthooks status` shows each hook's failure policy",
         if total == 1 { "run" } else { "runs" },
         named.join(", ")
     );

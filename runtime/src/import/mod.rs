@@ -11,6 +11,7 @@
 //! agent's files ([`moving`]) and `uninstall` puts them back ([`undo`]).
 //! Nothing here names an agent.
 
+mod edit;
 pub mod merge;
 pub mod moving;
 pub mod plan;

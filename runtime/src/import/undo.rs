@@ -16,6 +16,7 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
+use super::edit::{edit_native, Changed};
 use super::NativeFile;
 use crate::agents::{Agent, NativeHook};
 use crate::atomic::{self, Lock};
@@ -294,7 +295,7 @@ pub struct Undone {
     /// The install target's changes ([`install::change_with`]).
     pub changes: Vec<install::FileChange>,
     /// The agent's other files the hooks went back into.
-    pub others: Vec<super::moving::Changed>,
+    pub others: Vec<Changed>,
     /// Per file, how its hooks came back.
     pub put_back: Vec<PutBack>,
     /// Per file whose hooks stay in `.agents/hooks.json` (`--keep-moved`),
@@ -394,9 +395,9 @@ fn restore_other(
     path: &Path,
     record: &Record,
     dry_run: bool,
-) -> Result<(super::moving::Changed, Back), InstallError> {
+) -> Result<(Changed, Back), InstallError> {
     let edit = |doc: &mut JsonDoc| restore(agent, path, doc, record);
-    let (changed, how) = super::moving::edit_native(agent, path, dry_run, true, edit)?;
+    let (changed, how) = edit_native(agent, path, dry_run, true, edit)?;
     Ok((changed, how.unwrap_or(Back::Merged)))
 }
 

@@ -24,19 +24,11 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
+use super::launcher::{Binary, Wired};
 use crate::agents::{Agent, EventRow, ToolNames};
 use crate::config::{Config, Handler, Matcher, Scope};
 use crate::exec::Executors;
 use crate::protocol::EventName;
-
-/// The binary an entry starts.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-pub enum Binary {
-    /// The small `agenthooks`: command hooks (it hands the rest to the engine).
-    Front,
-    /// `agenthooks-engine`: every kind.
-    Engine,
-}
 
 /// One hook's claim on a tool event: its matcher, and whether it needs
 /// the engine.
@@ -54,29 +46,6 @@ pub struct Coverage {
     /// Some hook of some event needs the engine (a session's start warms
     /// its compile cache then).
     any_engine: bool,
-}
-
-/// One entry `install` writes under a native event.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Wired {
-    /// The native matcher, in the agent's tool names; `None`: the spec's
-    /// catch-all.
-    pub matcher: Option<String>,
-    /// The tools the entry answers for, as a Claude matcher over canonical
-    /// names (`run --tools`); `None`: every tool.
-    pub tools: Option<String>,
-    /// What it starts.
-    pub binary: Binary,
-}
-
-impl Wired {
-    fn all(binary: Binary) -> Wired {
-        Wired {
-            matcher: None,
-            tools: None,
-            binary,
-        }
-    }
 }
 
 fn needs_engine(handler: &Handler) -> bool {
@@ -174,8 +143,15 @@ impl Coverage {
 impl Coverage {
     /// What of `event`'s tools the entries found under its key (`here`,
     /// none a catch-all for the check to matter) do not cover, or cover
-    /// through the other binary than install writes now, into `drift`.
-    pub(super) fn tool_drift(&self, event: EventName, here: &[&Found], drift: &mut super::Drift) {
+    /// through the other binary than install writes now, into `missing` and
+    /// `binary` (a [`Drift`](super::Drift)'s lists).
+    pub(super) fn tool_drift(
+        &self,
+        event: EventName,
+        here: &[&Found],
+        missing: &mut Vec<String>,
+        binary: &mut Vec<String>,
+    ) {
         let Some(claims) = self.by_event.get(&event) else {
             return;
         };
@@ -201,10 +177,10 @@ impl Coverage {
             .all(|c| !matches!(c.matcher, Matcher::Regex(_)));
         for claim in claims {
             match &claim.matcher {
-                Matcher::All => push(&mut drift.missing, format!("{event} for every tool")),
+                Matcher::All => push(missing, format!("{event} for every tool")),
                 Matcher::Regex(re) => {
                     if !fragments(re.as_str()).is_subset(&wired) {
-                        push(&mut drift.missing, format!("{event} for `{}`", re.as_str()));
+                        push(missing, format!("{event} for `{}`", re.as_str()));
                     }
                 }
                 Matcher::Exact(names) => {
@@ -212,7 +188,7 @@ impl Coverage {
                         let covering: Vec<&&Found> =
                             here.iter().filter(|f| f.covers(Some(name))).collect();
                         if covering.is_empty() {
-                            push(&mut drift.missing, format!("{event} for {name}"));
+                            push(missing, format!("{event} for {name}"));
                             continue;
                         }
                         if !split {
@@ -227,14 +203,14 @@ impl Coverage {
                         );
                         if engine && !engines {
                             push(
-                                &mut drift.binary,
+                                binary,
                                 format!(
                                     "{event} for {name} through agenthooks, not agenthooks-engine"
                                 ),
                             );
                         } else if !engine && !front {
                             push(
-                                &mut drift.binary,
+                                binary,
                                 format!(
                                     "{event} for {name} through agenthooks-engine, not agenthooks"
                                 ),

@@ -5,13 +5,45 @@
 
 use std::path::Path;
 
-use super::coverage::{Binary, Wired};
 use super::Os;
 use crate::agents::{Agent, Registration, WindowsShell};
 use crate::config::Scope;
 use crate::protocol::{Answer, Event, EventName};
 
 pub use crate::agents::{NOT_INSTALLED, NOT_INSTALLED_WINDOWS};
+
+/// One entry `install` writes under a native event.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Wired {
+    /// The native matcher, in the agent's tool names; `None`: the spec's
+    /// catch-all.
+    pub matcher: Option<String>,
+    /// The tools the entry answers for, as a Claude matcher over canonical
+    /// names (`run --tools`); `None`: every tool.
+    pub tools: Option<String>,
+    /// What it starts.
+    pub binary: Binary,
+}
+
+impl Wired {
+    /// A catch-all entry that starts `binary`.
+    pub(super) fn all(binary: Binary) -> Wired {
+        Wired {
+            matcher: None,
+            tools: None,
+            binary,
+        }
+    }
+}
+
+/// The binary an entry starts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Binary {
+    /// The small `agenthooks`: command hooks (it hands the rest to the engine).
+    Front,
+    /// `agenthooks-engine`: every kind.
+    Engine,
+}
 
 /// The command line an entry runs: a tiny launcher, valid in `sh`, `bash`,
 /// `zsh` and `fish` (Codex runs it with the user's `$SHELL -lc`), that
@@ -75,7 +107,7 @@ pub fn program(front: &Path, binary: Binary) -> std::path::PathBuf {
 }
 
 /// The command and PowerShell lines of one entry
-/// ([`super::coverage::Wired`]) at `scope`, `front` being what the entries
+/// ([`Wired`]) at `scope`, `front` being what the entries
 /// call (see [`program`]): the command line in the form of the shell the
 /// agent runs it with on this platform ([`launcher_for`]).
 pub(super) fn entry_lines(
@@ -193,8 +225,8 @@ pub(super) fn command_line_at(
 
 /// The sh launcher.
 const SH: Launcher = Launcher {
-    quote: shell_quote,
-    text: shell_quote,
+    quote: crate::quote::sh,
+    text: crate::quote::sh,
     run: |program, id, event, flag, hint, neutral| {
         let echo = neutral.map_or(String::new(), |n| format!(" && echo {n}"));
         format!("command -v {program} >/dev/null 2>&1 && exec {program} run --agent {id} --event {event}{flag} || echo {hint} >&2{echo}")
@@ -276,17 +308,6 @@ fn cmd_text(s: &str) -> String {
 
 fn powershell_quote(s: &str) -> String {
     format!("'{}'", s.replace('\'', "''"))
-}
-
-fn shell_quote(s: &str) -> String {
-    let plain = !s.is_empty()
-        && s.chars()
-            .all(|c| c.is_ascii_alphanumeric() || "/._-+:@%,=".contains(c));
-    if plain {
-        s.to_string()
-    } else {
-        format!("'{}'", s.replace('\'', r"'\''"))
-    }
 }
 
 #[cfg(test)]

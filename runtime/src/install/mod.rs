@@ -41,9 +41,11 @@
 //!   that is a symlink is written at its target, the link staying a link.
 
 pub mod backups;
+mod change;
 pub mod coverage;
 mod detect;
 mod edit;
+mod env;
 mod error;
 pub(crate) mod json;
 mod launcher;
@@ -57,19 +59,17 @@ mod wiring;
 mod yaml;
 
 pub use crate::agents::Shape;
-pub use coverage::{Binary, Coverage};
+pub use change::{unified_diff, Action, FileChange, Request, Status};
+pub use coverage::Coverage;
 pub use detect::{
     detected, installed, installed_entries, installed_events, is_installed, project_root, Entry,
-    Env, Os, SYSTEM_ROOT_ENV,
 };
+pub use env::{Env, Os, SYSTEM_ROOT_ENV};
 pub use error::InstallError;
 pub use json::{is_ours, Doc as JsonDoc};
-pub use launcher::{command_line, program, NOT_INSTALLED, NOT_INSTALLED_WINDOWS};
+pub use launcher::{command_line, program, Binary, NOT_INSTALLED, NOT_INSTALLED_WINDOWS};
 pub use off::{switched_off, SwitchedOff};
-pub use plan::{
-    apply, change, change_with, plan, plan_with, status_messages, unified_diff, Action, Edit,
-    FileChange, Request, Status,
-};
+pub use plan::{apply, change, change_with, plan, plan_with, status_messages, Edit};
 pub use targets::native_timeout;
 pub use wiring::{drift, rows, Drift, Used};
 

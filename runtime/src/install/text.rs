@@ -5,9 +5,9 @@
 
 use std::path::{Path, PathBuf};
 
+use super::change::{original_of, read_opt, slot_of, Action, Request};
 use super::json;
 use super::launcher::{command_line_at, powershell_line};
-use super::plan::{original_of, read_opt, slot_of, Action, Request};
 use super::targets::{in_unit, native_timeout};
 use super::wiring;
 use super::{FileChange, InstallError};

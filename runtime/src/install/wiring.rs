@@ -189,7 +189,7 @@ pub fn drift(
             continue;
         }
         if let Some(c) = &coverage {
-            c.tool_drift(row.canonical, &here, &mut drift);
+            c.tool_drift(row.canonical, &here, &mut drift.missing, &mut drift.binary);
         }
     }
     (!drift.missing.is_empty() || !drift.binary.is_empty()).then_some(drift)

@@ -15,6 +15,8 @@ pub use answer::{
 };
 pub use answer_kind::AnswerKind;
 pub use event::{Event, EventError, EventName, ToolKind, UnknownEvent};
+pub(crate) use note::note_prefix;
+pub(crate) use note::prefixed;
 pub use note::{Note, NoteKind, Source, NOTE_PREFIX};
 pub use outcome::{one_line, Failure, Outcome, Skip, NOTE_MAX_CHARS};
 pub use parse::{parse_output, parse_stdout, Exit};

@@ -5,8 +5,9 @@
 //! Who said it ([`Source`]) and what kind of thing it is ([`NoteKind`],
 //! serialized as a stable kebab-case name) travel with the text, so `fire
 //! --json`, the library and tests tell a timeout from running out of fuel
-//! without reading words, and the `agenthooks: ` prefix is added in one
-//! place, [`Note::line`].
+//! without reading words, and the `agenthooks: ` prefix is spelled in one
+//! place, [`note_prefix!`]: [`Note::line`] adds it to a note, [`prefixed!`]
+//! to a line the CLI or the event head says of its own.
 
 use std::fmt;
 
@@ -14,8 +15,27 @@ use serde::{Serialize, Serializer};
 
 use super::{one_line, AnswerKind, Failure, Skip};
 
-/// What every note printed on stderr starts with (added by [`Note::line`] only).
-pub const NOTE_PREFIX: &str = "agenthooks: ";
+/// The prefix as a literal, for `concat!` (the launchers' constant lines
+/// in `origin.rs`); everything else reads [`NOTE_PREFIX`].
+macro_rules! note_prefix {
+    () => {
+        "agenthooks: "
+    };
+}
+pub(crate) use note_prefix;
+
+/// What every line agenthooks says of its own starts with, on stderr or
+/// in the agent: added by [`Note::line`] and by `prefixed!`.
+pub const NOTE_PREFIX: &str = note_prefix!();
+
+/// `format!` with [`NOTE_PREFIX`] in front: a line of agenthooks' own that
+/// is not a [`Note`] (an error of a CLI command, a message in the agent).
+macro_rules! prefixed {
+    ($($arg:tt)*) => {
+        format!("{}{}", $crate::protocol::NOTE_PREFIX, format_args!($($arg)*))
+    };
+}
+pub(crate) use prefixed;
 
 /// Who a note is about.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]

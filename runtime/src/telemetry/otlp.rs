@@ -151,17 +151,9 @@ pub fn post<M: prost::Message + serde::Serialize>(
 ) -> Result<(), String> {
     let (body, content_type) = encode(message, settings.protocol);
     let timeout = settings.timeout.min(cap);
-    let config = ureq::Agent::config_builder()
-        .timeout_global(Some(timeout))
-        // The endpoint is the one configured: no proxy from the environment
-        // and no redirect takes the spans elsewhere.
-        .proxy(None)
-        .max_redirects(0)
-        .http_status_as_error(false)
-        .user_agent(concat!("agenthooks/", env!("CARGO_PKG_VERSION")))
-        .build();
-    let agent = ureq::Agent::new_with_config(config);
-    let mut request = agent
+    // The endpoint is the one configured: no proxy from the environment
+    // and no redirect takes the spans elsewhere.
+    let mut request = crate::exec::http::agent(timeout, None)
         .post(&settings.url)
         .header("content-type", content_type);
     for (name, value) in &settings.headers {

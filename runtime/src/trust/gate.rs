@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use serde_json::Value;
 
-use super::note::{Held, TrustNote};
+use super::note::{Held, TrustNote, UNTRUSTED_PER_EVENT};
 use super::TrustStore;
 use crate::config::{Grants, Handler, HandlerKind, Limits, Scope, DEFAULT_TIMEOUT};
 use crate::exec::Report;
@@ -34,11 +34,6 @@ pub struct Gated {
     /// added to its report only if it timed out (when the clamp mattered).
     pub clamped: Option<String>,
 }
-
-/// The most hooks an untrusted project runs at one event: the rest are
-/// skipped ([`Skip::OverUntrustedCap`]) until the user trusts the project,
-/// so a cloned repository cannot start hundreds of sandboxes per tool call.
-pub const UNTRUSTED_PER_EVENT: usize = 16;
 
 /// The trust gate's result for one event.
 #[derive(Debug, Clone, Default)]
@@ -92,7 +87,7 @@ impl Gate {
         for gated in &self.handlers {
             let mut report = match &gated.skip {
                 Some(skip) => {
-                    Report::skipped(&gated.handler, kind_name(&gated.handler), skip.clone())
+                    Report::skipped(&gated.handler, gated.handler.kind.name(), skip.clone())
                 }
                 None => match reports.next() {
                     Some(report) => report,
@@ -200,10 +195,6 @@ impl Gate {
             }
         }
     }
-}
-
-pub(super) fn kind_name(handler: &Handler) -> &str {
-    crate::exec::kind_name(&handler.kind)
 }
 
 /// Take out of `answer` what a hook may say only once trusted, because it

@@ -626,9 +626,8 @@ mod review;
 use gate::gate_loading;
 pub use gate::{
     gate, gate_reads_files, gate_with, narrow, raised_limits, restrict, Gate, Gated, Standing,
-    UNTRUSTED_PER_EVENT,
 };
-pub use note::{Held, TrustNote};
+pub use note::{Held, TrustNote, UNTRUSTED_PER_EVENT};
 pub use review::{needs_trust, pending, previous, review, reviewed_text, trust_project, TEXT_CAP};
 
 #[cfg(test)]

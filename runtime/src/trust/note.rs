@@ -6,8 +6,6 @@ use std::collections::BTreeMap;
 use std::fmt;
 use std::path::{Path, PathBuf};
 
-use super::gate::UNTRUSTED_PER_EVENT;
-
 /// One note of the trust stage. `Display` is the sentence shown.
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
@@ -48,6 +46,11 @@ pub enum TrustNote {
         withheld: Vec<String>,
     },
 }
+
+/// The most hooks an untrusted project runs at one event: the rest are
+/// skipped ([`Skip::OverUntrustedCap`](crate::protocol::Skip::OverUntrustedCap)) until the user trusts the project,
+/// so a cloned repository cannot start hundreds of sandboxes per tool call.
+pub const UNTRUSTED_PER_EVENT: usize = 16;
 
 /// How many untrusted project hooks of one file were held back, and how.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]

@@ -3,7 +3,6 @@
 
 use std::path::{Path, PathBuf};
 
-use super::gate::kind_name;
 use super::{
     command_files, file_sha256, fingerprint, Fingerprint, TrustError, TrustStore, TrustedHook,
 };
@@ -233,7 +232,7 @@ const DIFF_LINES: usize = 60;
 
 /// A hook in one line: `command hook on PreToolUse, matcher `Bash`, if `^git``.
 fn headline(h: &Handler) -> String {
-    let mut head = format!("{} hook on {}", kind_name(h), h.event.as_str());
+    let mut head = format!("{} hook on {}", h.kind.name(), h.event.as_str());
     match &h.matcher {
         Matcher::All => {}
         m => head.push_str(&format!(", matcher `{m}`")),

@@ -447,7 +447,7 @@ pub fn notice(hooks: &[HookState]) -> Option<String> {
     } else {
         ""
     };
-    Some(format!("agenthooks: {}{more}", clauses.join("; ")))
+    Some(crate::protocol::prefixed!("{}{more}", clauses.join("; ")))
 }
 
 /// The most reasons [`notice`] names.

@@ -100,19 +100,10 @@ pub(super) fn quote_for(shell: Shell, word: &str) -> String {
     match shell {
         // A single-quoted PowerShell string is literal; `'` is doubled.
         Shell::PowerShell => format!("'{}'", word.replace('\'', "''")),
-        Shell::System => shell_quote(word),
-    }
-}
-
-/// Quote one word for the system shell (`sh`, `cmd` on Windows).
-pub(super) fn shell_quote(word: &str) -> String {
-    if !word.is_empty() && word.chars().all(|c| is_shell_safe(c) && c != '\\') {
-        return word.to_string();
-    }
-    if cfg!(windows) {
-        format!("\"{}\"", word.replace('"', "\\\""))
-    } else {
-        format!("'{}'", word.replace('\'', r"'\''"))
+        Shell::System if cfg!(windows) && !crate::quote::is_plain(word) => {
+            format!("\"{}\"", word.replace('"', "\\\""))
+        }
+        Shell::System => crate::quote::sh(word),
     }
 }
 

@@ -8,9 +8,8 @@ use std::sync::{Arc, Mutex, OnceLock};
 use std::time::{Duration, Instant, SystemTime};
 
 use super::cache::{self, ComponentDigest};
-use super::host::Inner;
-use super::probe::{Cold, Prepared};
-use super::tiers::TierEngine;
+use super::probe::Cold;
+use super::state::{Inflight, Inner, Prepared, TierEngine};
 use super::{classify, gc, index, Notes, Tier};
 use crate::protocol::Failure;
 
@@ -19,12 +18,6 @@ pub(super) const WORKER_POLL: Duration = Duration::from_millis(10);
 
 /// How long after a worker stored an entry `run` waits for its index record.
 const INDEX_GRACE: Duration = Duration::from_millis(200);
-
-/// One in-process compile, shared by every event waiting for it.
-pub(super) struct Inflight {
-    pub(super) started: Instant,
-    pub(super) done: OnceLock<Result<Arc<Prepared>, Failure>>,
-}
 
 impl Inner {
     /// The in-process compile of `digest`, and whether it is new (the

@@ -269,7 +269,7 @@ pub fn sweep(dir: &Path, budget: u64, now: SystemTime) -> Swept {
         age(now, meta.modified().unwrap_or(now)) > FAILED_KEPT
     });
     swept.leftovers += collect(&dir.join("locks"), |path, meta| {
-        age(now, meta.modified().unwrap_or(now)) > STALE_AFTER && super::worker::lock_free(path)
+        age(now, meta.modified().unwrap_or(now)) > STALE_AFTER && super::locks::lock_free(path)
     });
     swept.leftovers += collect(dir, |path, meta| {
         is_temporary(path) && age(now, meta.modified().unwrap_or(now)) > STALE_AFTER
@@ -284,7 +284,7 @@ fn compiling(dir: &Path, entry: &Path) -> bool {
         return false;
     };
     let lock = dir.join("locks").join(format!("{stem}.lock"));
-    lock.exists() && !super::worker::lock_free(&lock)
+    lock.exists() && !super::locks::lock_free(&lock)
 }
 
 /// A temporary entry of `cache::write_entry` (the atomic writer's
@@ -320,7 +320,7 @@ pub fn clean(dir: &Path) -> Swept {
     }
     swept.leftovers += collect(&dir.join("index"), |_, _| true);
     swept.leftovers += collect(&dir.join("failed"), |_, _| true);
-    swept.leftovers += collect(&dir.join("locks"), |path, _| super::worker::lock_free(path));
+    swept.leftovers += collect(&dir.join("locks"), |path, _| super::locks::lock_free(path));
     swept.leftovers += collect(dir, |path, _| is_temporary(path));
     swept
 }

@@ -7,11 +7,10 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
-use super::compile::Inflight;
-use super::probe::{Probe, Probing, Warm};
-use super::tiers::TierEngine;
+use super::probe::{Probe, Probing};
+use super::state::{CompileIn, Inner};
 use super::{cache, engine};
-use super::{CacheDir, Compiled, ComponentDigest, EngineOptions, Notes, Sandbox};
+use super::{CacheDir, Compiled, EngineOptions, Notes, Sandbox};
 use crate::config::{Handler, WasmSpec};
 use crate::exec::{ExecContext, Report};
 use crate::protocol::{Event, Failure, Outcome};
@@ -36,35 +35,6 @@ impl std::fmt::Debug for WasmHost {
             .field("baseline_built", &self.inner.baseline.get().is_some())
             .finish_non_exhaustive()
     }
-}
-
-pub(super) struct Inner {
-    pub(super) cache: CacheDir,
-    pub(super) options: EngineOptions,
-    /// The engine of the tier the cache keeps ([`Tiers::best`]).
-    pub(super) runtime: OnceLock<Result<TierEngine, String>>,
-    /// The baseline engine, when it comes first ([`Tiers::first`]); built
-    /// only for a component that is cold or on its way to the best tier.
-    pub(super) baseline: OnceLock<Result<TierEngine, String>>,
-    pub(super) prepared: Mutex<HashMap<PathBuf, Warm>>,
-    /// With pooling: one permit per instance slot, so more events at once
-    /// than the pool holds wait for a slot instead of failing.
-    pub(super) slots: Option<tokio::sync::Semaphore>,
-    /// Where a cold component is compiled.
-    pub(super) compile_in: CompileIn,
-    /// In-process compiles under way, by component digest: one compile per
-    /// component however many events wait for it.
-    pub(super) inflight: Mutex<HashMap<ComponentDigest, Arc<Inflight>>>,
-}
-
-/// Where a component the cache does not hold is compiled.
-#[derive(Debug, Clone)]
-pub(super) enum CompileIn {
-    /// A detached `agenthooks` worker process (the CLI: the process ends
-    /// with the event, the worker goes on to fill the cache).
-    Worker(PathBuf),
-    /// A blocking thread of this process (library mode: the process lives on).
-    Process,
 }
 
 impl WasmHost {

@@ -49,10 +49,12 @@ pub mod gc;
 mod host;
 mod index;
 mod limiter;
+mod locks;
 mod notes;
 mod prepare;
 mod probe;
 mod sandbox;
+mod state;
 mod stubs;
 mod tiers;
 pub mod worker;
@@ -60,8 +62,8 @@ pub mod worker;
 pub use cache::{CacheDir, CacheStatus, ComponentDigest};
 pub use engine::{EngineOptions, Tier, Tiers};
 pub use host::WasmHost;
-pub use probe::Compiled;
 pub use sandbox::{Sandbox, LOG_LIMIT, OUTPUT_LIMIT};
+pub use state::Compiled;
 
 pub(crate) use notes::Notes;
 

@@ -9,8 +9,8 @@ use std::time::{Duration, Instant, SystemTime};
 
 use super::cache::{self, ComponentDigest};
 use super::compile::WORKER_POLL;
-use super::host::CompileIn;
-use super::probe::{Cold, Prepared, Probe, Probing};
+use super::probe::{Cold, Probe, Probing};
+use super::state::{CompileIn, Prepared};
 use super::{worker, Notes, WasmHost};
 use crate::protocol::Failure;
 

@@ -7,14 +7,12 @@
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-use std::time::{Duration, Instant, SystemTime};
+use std::time::{Instant, SystemTime};
 
 use super::bindings::HookPre;
-use super::cache::{self, CacheStatus, ComponentDigest};
-use super::host::Inner;
-use super::sandbox::HostState;
-use super::tiers::TierEngine;
-use super::{classify, index, read_open_component, stubs, Notes, Tier};
+use super::cache::{self, ComponentDigest};
+use super::state::{Compiled, Inner, Prepared, TierEngine, Warm};
+use super::{classify, index, read_open_component, stubs, Notes};
 use crate::component::read_failure;
 use crate::fsread::{self, FileStamp};
 use crate::protocol::Failure;
@@ -49,70 +47,6 @@ pub(super) struct Cold {
     pub(super) bytes: Vec<u8>,
     pub(super) digest: ComponentDigest,
     pub(super) meta: std::fs::Metadata,
-}
-
-/// A prepared component kept for its path, and the file as it was read.
-pub(super) struct Warm {
-    /// Reused without reading the file only while equal and settled
-    /// ([`FileStamp`]); else the file is hashed again, and reused if the
-    /// bytes are the same.
-    stamp: FileStamp,
-    settled: bool,
-    prepared: Arc<Prepared>,
-}
-
-/// A component ready to instantiate, and what loading it took.
-pub(super) struct Prepared {
-    pub(super) pre: HookPre<HostState>,
-    pub(super) compiled: Compiled,
-    /// The sha256 of the bytes compiled: what runs, and what trust is decided on.
-    pub(super) digest: ComponentDigest,
-    /// Where the best tier's entry of a lower tier's component will be: once
-    /// it is there, the next event loads it instead.
-    pub(super) upgrade: Option<PathBuf>,
-}
-
-impl Prepared {
-    /// How it was loaded, for `--verbose`.
-    pub(super) fn describe(&self, shown: &str) -> String {
-        describe(&self.compiled, self.upgrade.is_some(), shown)
-    }
-
-    /// Whether a better compiled form is waiting in the cache.
-    pub(super) fn superseded(&self) -> bool {
-        self.upgrade.as_deref().is_some_and(Path::exists)
-    }
-}
-
-/// How a component was loaded (`upgrading`: a better tier replaces it), for `--verbose`.
-fn describe(c: &Compiled, upgrading: bool, shown: &str) -> String {
-    format!(
-        "`{shown}`: {} in {:.1} ms{}",
-        match c.status {
-            CacheStatus::Hit => "loaded from the compile cache",
-            CacheStatus::Compiled => "compiled and cached",
-            CacheStatus::CompiledUncached => "compiled",
-        },
-        c.duration.as_secs_f64() * 1e3,
-        match (c.tier, upgrading) {
-            (Tier::Baseline, true) => " (baseline tier, Winch; Cranelift replaces it)",
-            (Tier::Baseline, false) => " (baseline tier, Winch)",
-            (Tier::Optimized, _) => "",
-        }
-    )
-}
-
-/// What loading one component took (for `agenthooks compile` and `--verbose`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Compiled {
-    /// Cache hit, compiled and stored, or compiled in memory.
-    pub status: CacheStatus,
-    /// Time to read, hash, compile or deserialize, and link it.
-    pub duration: Duration,
-    /// Size of the compiled artifact in bytes.
-    pub artifact_len: usize,
-    /// The compiler of the code that runs.
-    pub tier: Tier,
 }
 
 impl Inner {
@@ -482,29 +416,6 @@ pub(super) mod tests {
         assert_eq!(
             host.inner().baseline.get().is_some(),
             engine::baseline_supported()
-        );
-    }
-
-    #[test]
-    fn the_load_line_names_the_tier_and_what_replaces_it() {
-        let compiled = |status, tier| Compiled {
-            status,
-            duration: Duration::from_micros(1500),
-            artifact_len: 1,
-            tier,
-        };
-        let hit = compiled(CacheStatus::Hit, Tier::Optimized);
-        assert_eq!(
-            describe(&hit, false, "a.wasm"),
-            "`a.wasm`: loaded from the compile cache in 1.5 ms"
-        );
-        let first = compiled(CacheStatus::Compiled, Tier::Baseline);
-        assert!(describe(&first, true, "a.wasm").ends_with(
-            "compiled and cached in 1.5 ms (baseline tier, Winch; Cranelift replaces it)"
-        ));
-        let only = compiled(CacheStatus::CompiledUncached, Tier::Baseline);
-        assert!(
-            describe(&only, false, "a.wasm").ends_with("compiled in 1.5 ms (baseline tier, Winch)")
         );
     }
 }

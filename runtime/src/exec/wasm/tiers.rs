@@ -5,22 +5,14 @@
 use std::path::PathBuf;
 
 use wasmtime::component::{HasSelf, Linker};
-use wasmtime::Engine;
 
 use super::bindings::Hook;
 use super::cache;
 use super::engine;
-use super::host::Inner;
 use super::sandbox::HostState;
+use super::state::{Inner, TierEngine};
 use super::{ComponentDigest, Tier};
 use crate::protocol::Failure;
-
-/// The engine of one tier and a linker holding WASI and the `host` interface.
-pub(super) struct TierEngine {
-    pub(super) engine: Engine,
-    pub(super) linker: Linker<HostState>,
-    pub(super) tier: Tier,
-}
 
 impl Inner {
     /// The engine of the tier the cache keeps.

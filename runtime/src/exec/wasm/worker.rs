@@ -25,6 +25,9 @@ use std::process::{Child, Command, ExitCode, Stdio};
 use std::time::{Duration, SystemTime};
 
 use super::cache::{self, ComponentDigest, Remembered};
+pub(crate) use super::locks::lock_free;
+#[cfg(unix)]
+use super::locks::{open_lock, try_lock};
 use super::{CacheDir, Notes, Tier};
 
 /// CPU time (all threads) a compile may take before it is stopped and
@@ -140,39 +143,6 @@ pub(crate) fn start(
 #[cfg(not(unix))]
 pub(crate) fn start(_: &Path, _: &Path, _: &Path, _: &ComponentDigest, _: bool) -> Started {
     Started::Unavailable
-}
-
-/// Whether the lock at `path` is free now (its compile is over).
-#[cfg(unix)]
-pub(crate) fn lock_free(path: &Path) -> bool {
-    open_lock(path).is_some_and(|f| try_lock(&f))
-}
-
-/// Off Unix there are no locks: never wait on one.
-#[cfg(not(unix))]
-pub(crate) fn lock_free(_: &Path) -> bool {
-    true
-}
-
-#[cfg(unix)]
-fn open_lock(path: &Path) -> Option<File> {
-    use std::os::unix::fs::OpenOptionsExt;
-    std::fs::OpenOptions::new()
-        .read(true)
-        .write(true)
-        .create(true)
-        .truncate(false)
-        .mode(0o600)
-        .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK)
-        .open(path)
-        .ok()
-}
-
-#[cfg(unix)]
-fn try_lock(file: &File) -> bool {
-    use std::os::fd::AsRawFd;
-    // SAFETY: flock on a descriptor we own; no memory is involved.
-    unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) == 0 }
 }
 
 /// The worker: compile `component` into `cache` in a capped child (first
