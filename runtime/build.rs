@@ -1,4 +1,4 @@
-//! Turns each agent's table, `src/agents/tables/<agent>.toml`, into the
+//! Turns each agent's table, `src/agents/<agent>/table.toml`, into the
 //! same `static TABLE: Table` an agent module would write by hand, as
 //! `agents::tables::<agent>::TABLE` (`$OUT_DIR/agent_tables.rs`, included
 //! once by `agents/mod.rs`; each agent module re-exports its own).
@@ -8,7 +8,7 @@
 //!
 //! A file this cannot read stops the build with one line naming the file
 //! and the key (`build/agent_tables.rs`). The format is described in
-//! `src/agents/tables/README.md`.
+//! `src/agents/TABLES.md`.
 //!
 //! It also links the binaries with packed relative relocations where the
 //! toolchain takes them (`build/relr.rs`), and names the target the crate
@@ -21,7 +21,7 @@ mod agent_tables;
 #[path = "build/relr.rs"]
 mod relr;
 
-const DIR: &str = "src/agents/tables";
+const DIR: &str = "src/agents";
 
 fn main() {
     println!("cargo:rerun-if-changed={DIR}");
@@ -37,8 +37,8 @@ fn main() {
     let out = out_dir.join("agent_tables.rs");
     let mut files: Vec<_> = std::fs::read_dir(DIR)
         .unwrap_or_else(|e| fail(&format!("{DIR}: cannot list it: {e}")))
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|x| x == "toml"))
+        .filter_map(|e| e.ok().map(|e| e.path().join("table.toml")))
+        .filter(|p| p.is_file())
         .collect();
     files.sort();
     let mut all = String::new();
@@ -49,7 +49,8 @@ fn main() {
             .unwrap_or_else(|e| fail(&format!("{name}: cannot read it: {e}")));
         let code = agent_tables::generate(&name, &text).unwrap_or_else(|line| fail(&line));
         let stem = path
-            .file_stem()
+            .parent()
+            .and_then(|dir| dir.file_name())
             .and_then(|s| s.to_str())
             .filter(|s| {
                 s.chars()
@@ -57,7 +58,7 @@ fn main() {
             })
             .unwrap_or_else(|| {
                 fail(&format!(
-                    "{name}: name it `<agent>.toml`, the agent's module name"
+                    "{name}: put it in `src/agents/<agent>/`, the agent's module"
                 ))
             });
         all.push_str(&format!(

@@ -1,5 +1,5 @@
 //! The agent tables' reader and code generator, shared by `build.rs` and
-//! its tests (`agents/tables_tests.rs`): `src/agents/tables/<agent>.toml`
+//! its tests (`agents/tables_tests.rs`): `src/agents/<agent>/table.toml`
 //! in, the Rust source of `pub static TABLE: Table` out.
 
 use std::fmt::Write as _;

@@ -6,7 +6,7 @@ mod agent_tables;
 
 use agent_tables::generate;
 
-const FILE: &str = "src/agents/tables/x.toml";
+const FILE: &str = "src/agents/x/table.toml";
 
 /// The one line `generate` fails with.
 fn refused(text: &str) -> String {
@@ -141,18 +141,18 @@ fn the_generator_knows_every_answer_kind() {
 fn each_table_file_belongs_to_its_agent_module() {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src/agents");
     let mut tables = Vec::new();
-    for entry in std::fs::read_dir(dir.join("tables")).unwrap() {
+    for entry in std::fs::read_dir(&dir).unwrap() {
         let path = entry.unwrap().path();
-        if path.extension().is_some_and(|x| x == "toml") {
-            tables.push(path.file_stem().unwrap().to_str().unwrap().to_string());
+        if path.join("table.toml").is_file() {
+            tables.push(path.file_name().unwrap().to_str().unwrap().to_string());
         }
     }
     tables.sort();
     let mut includes = Vec::new();
     for entry in std::fs::read_dir(&dir).unwrap() {
         let path = entry.unwrap().path();
-        let text = std::fs::read_to_string(&path).unwrap_or_default();
-        let stem = path.file_stem().unwrap().to_str().unwrap().to_string();
+        let text = std::fs::read_to_string(path.join("mod.rs")).unwrap_or_default();
+        let stem = path.file_name().unwrap().to_str().unwrap().to_string();
         if text.contains(&format!("pub use super::tables::{stem}::TABLE;")) {
             includes.push(stem);
         }
