@@ -34,7 +34,7 @@
 //! chain (`agenthooks audit verify`): a record edited, removed or inserted
 //! breaks it at the next record. It proves that the lines were not changed
 //! one by one; someone who can rewrite the whole file can rewrite the whole
-//! chain, so the last hash must be kept elsewhere to anchor it (README,
+//! chain, so the last hash must be kept elsewhere to anchor it (docs/audit-and-tracing.md,
 //! "Verifying the audit log").
 //!
 //! Why it never fails the answer: an audit log that blocks or errors would let

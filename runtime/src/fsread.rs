@@ -13,7 +13,7 @@ use std::fs::File;
 use std::io::{self, Read};
 use std::path::{Path, PathBuf};
 
-/// The caps on files the project controls (README: "Limits").
+/// The caps on files the project controls (docs/hooks-json.md: "Limits").
 pub mod caps {
     /// A `hooks.json` (either scope).
     pub const HOOKS_JSON: u64 = 4 << 20;

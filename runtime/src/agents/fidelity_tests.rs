@@ -321,7 +321,7 @@ fn every_agent_s_file_tools_give_an_absolute_file_path() {
     assert!(checked.len() >= 8, "{checked:?}");
 }
 
-/// README's table of the Claude fields a hook can rely on, per agent:
+/// The book's table (docs/agents.md) of the Claude fields a hook can rely on, per agent:
 /// every agent has a row, ids are sent or derived, and where the agent's
 /// payloads are recorded, "sent" is what they hold.
 #[test]
@@ -333,8 +333,8 @@ fn readme_says_which_claude_fields_each_agent_sends() {
         "permission_mode",
         "tool_use_id",
     ];
-    let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../README.md"))
-        .expect("README");
+    let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../docs/agents.md"))
+        .expect("docs/agents.md");
     let header =
         "| agent | `session_id` | `transcript_path` | `cwd` | `permission_mode` | `tool_use_id` |";
     let rows: Vec<Vec<&str>> = readme
@@ -349,7 +349,7 @@ fn readme_says_which_claude_fields_each_agent_sends() {
         let row = rows
             .iter()
             .find(|r| r[0] == agent.id())
-            .unwrap_or_else(|| panic!("README: no row for {}", agent.id()));
+            .unwrap_or_else(|| panic!("docs/agents.md: no row for {}", agent.id()));
         let says = |field: &str| row[1 + FIELDS.iter().position(|f| *f == field).unwrap()];
         for id in ["session_id", "tool_use_id"] {
             assert!(
@@ -369,7 +369,7 @@ fn readme_says_which_claude_fields_each_agent_sends() {
         );
         assert!(
             readable || !says("transcript_path").starts_with("sent"),
-            "README on {}'s `transcript_path`: hooks get only transcript_path_native",
+            "docs/agents.md on {}'s `transcript_path`: hooks get only transcript_path_native",
             agent.id()
         );
         let recorded: Vec<Event> = fixtures(agent.id())
@@ -387,7 +387,7 @@ fn readme_says_which_claude_fields_each_agent_sends() {
             assert_eq!(
                 says(field).starts_with("sent"),
                 sent,
-                "README on {}'s `{field}`, against its recorded payloads",
+                "docs/agents.md on {}'s `{field}`, against its recorded payloads",
                 agent.id()
             );
         }
@@ -415,4 +415,19 @@ fn an_edit_sent_as_a_list_of_edits_has_claude_s_old_and_new_strings() {
         (&input["old_string"], &input["new_string"]),
         (&json!("x"), &json!("y"))
     );
+}
+
+/// README's table of agents (its front page) has a row for every agent,
+/// named as `agents` names it, with the id `install` takes.
+#[test]
+fn readme_lists_every_agent_with_its_install_id() {
+    let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../README.md"))
+        .expect("README");
+    for agent in AGENTS {
+        let row = format!("| {} | `{}` |", agent.display_name(), agent.id());
+        assert!(
+            readme.lines().any(|line| line.starts_with(&row)),
+            "README's table of agents has no row `{row}`"
+        );
+    }
 }

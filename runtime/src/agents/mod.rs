@@ -21,7 +21,7 @@
 //!   `tests/fixtures/agents/<id>-<version>/` (replayed by
 //!   `every_recorded_payload_decodes_as_its_agent` with no further edit) and
 //!   its native deny in `tests/all/agents.rs` `native_deny`;
-//! - README's list of agents.
+//! - README's table of agents (made from `agents --json`) and docs/agents.md.
 //!
 //! A new event touches five files: `protocol/event.rs` (the variant and its
 //! row of facts in `EventName::facts`), `agents/claude/mod.rs` (Claude's row:

@@ -315,7 +315,7 @@ fn native_reader_findings(
             match agent.reads_hooks_file(value) {
                 Some(NativeRead::Runs(n)) if n > 0 => {
                     let line = format!(
-                        "`{file}`: {name} reads this file itself and would run its {n} command hook{} natively, outside agenthooks' trust gate and sandbox; add `\"$schema\": \"agenthooks\"` at its top so {name} ignores it (README: {name})",
+                        "`{file}`: {name} reads this file itself and would run its {n} command hook{} natively, outside agenthooks' trust gate and sandbox; add `\"$schema\": \"agenthooks\"` at its top so {name} ignores it (docs/agents.md: {name})",
                         if n == 1 { "" } else { "s" }
                     );
                     if in_use {

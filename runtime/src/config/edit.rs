@@ -76,7 +76,7 @@ pub fn add_handler(
 /// `import`): agenthooks reads the key and ignores it, while Antigravity,
 /// which reads `.agents/hooks.json` too, rejects a file that has it, and so
 /// never runs its hooks natively, outside agenthooks' trust gate and sandbox
-/// (README: "Agents that read these files themselves").
+/// (docs/agents.md: "Agents that read these files themselves").
 pub const SCHEMA: &str = "agenthooks";
 
 /// A new hooks.json holding just the hook.

@@ -426,7 +426,7 @@ pub struct WasmSpec {
 /// handler's field and its known keys), where it is enforced
 /// (`exec/wasm/sandbox.rs`), how its trap is told (`exec/wasm/classify.rs`),
 /// its [`crate::protocol::Failure`] and kind (`protocol/outcome.rs`), the
-/// generated `runtime/schema/config.json` and README's list of limits.
+/// generated `runtime/schema/config.json` and the list of limits in docs/hooks-json.md.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Limits {
     /// Fuel units (CPU budget).

@@ -49,7 +49,7 @@ use spool::{nanos, Attr, LastError, SpanRecord, Spool};
 pub const FLUSH_COMMAND: &str = "__otel-flush";
 
 /// The attribute names: the OpenTelemetry GenAI conventions where they
-/// apply, `agenthooks.*` for the rest (README, Tracing).
+/// apply, `agenthooks.*` for the rest (docs/audit-and-tracing.md, Tracing).
 pub mod attr {
     /// The tool the event is about (tool events).
     pub const TOOL_NAME: &str = "gen_ai.tool.name";

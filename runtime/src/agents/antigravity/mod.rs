@@ -21,7 +21,7 @@
 //!
 //! That project file is agenthooks' own `.agents/hooks.json`, so agenthooks'
 //! entry lives only in the user file ([`USER_ONLY`]), and the project file is
-//! kept inert for Antigravity (see [`reads_natively`] and README "Antigravity").
+//! kept inert for Antigravity (see [`reads_natively`] and docs/agents.md, "Antigravity").
 
 use serde_json::Value;
 
