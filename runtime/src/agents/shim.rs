@@ -17,6 +17,9 @@ use std::path::Path;
 
 use serde_json::{Map, Value};
 
+use super::EventRow;
+use crate::protocol::EventName;
+
 /// The one line an entry's launcher (an install command line, a shim)
 /// prints on stderr when it cannot find `agenthooks` (it then answers "no
 /// opinion", so the agent goes on): the platform's install line
@@ -83,64 +86,129 @@ function call(event, body) {{
     )
 }
 
-/// The `payload` object a shim sends (the agent's own event, as its plugin
-/// API gave it), for an adapter's `reshape` to copy into Claude's fields.
-pub(crate) struct Payload(Map<String, Value>);
+/// A JavaScript array's items: each string quoted as JSON, joined by `, `
+/// (the events a shim subscribes to, the fields it sends).
+pub(crate) fn js_strings<'a>(items: impl IntoIterator<Item = &'a str>) -> String {
+    let quoted: Vec<String> = items
+        .into_iter()
+        .map(|item| serde_json::to_string(item).unwrap_or_default())
+        .collect();
+    quoted.join(", ")
+}
 
-impl Payload {
-    /// The payload of the decoded shim body `out` (empty when it has none).
-    pub(crate) fn of(out: &Map<String, Value>) -> Payload {
-        let payload = out.get("payload").and_then(Value::as_object);
-        Payload(payload.cloned().unwrap_or_default())
-    }
+/// Where a shim's `payload` (the agent's own event, as its plugin API gave
+/// it) keeps what Claude's fields hold: one agent's reshaping, as data.
+pub(crate) struct PayloadShape {
+    /// The payload's keys for the tool's name, input and call id, read as
+    /// `tool_name`, `tool_input` and `tool_use_id`.
+    pub tool: [&'static str; 3],
+    /// After the tool, the keys gathered (each as sent, `null` when absent)
+    /// as `tool_response`: the agent's tool result, kept whole.
+    pub result: &'static [&'static str],
+    /// For one event, a payload key copied as a Claude field, unless the
+    /// decoded body has that field already.
+    pub copies: &'static [(EventName, &'static str, &'static str)],
+    /// Keys sent for no Claude field (kept in the payload a hook sees).
+    pub also_sent: &'static [&'static str],
+}
 
-    /// Each `(from, to)`: the payload's `from` as `to`, unless `out` has a
-    /// `to` already.
-    pub(crate) fn copy(&self, out: &mut Map<String, Value>, pairs: &[(&str, &str)]) {
-        for (from, to) in pairs {
-            if let Some(v) = self.0.get(*from) {
-                out.entry(to.to_string()).or_insert(v.clone());
+impl PayloadShape {
+    /// Every payload key the shim sends, each once: the rest of the
+    /// agent's event (a system prompt, every message of the turn) is large
+    /// and read by no hook.
+    pub(crate) fn sent(&self) -> Vec<&'static str> {
+        let copied = self.copies.iter().map(|(_, from, _)| *from);
+        let all = self.tool.iter().copied().chain(self.result.iter().copied());
+        let mut sent = Vec::new();
+        for key in all.chain(copied).chain(self.also_sent.iter().copied()) {
+            if !sent.contains(&key) {
+                sent.push(key);
             }
         }
+        sent
     }
 
-    /// A tool event's Claude fields: the payload's keys for the tool's
-    /// name, input and call id (`names`, in that order) as `tool_name`,
-    /// `tool_input` and `tool_use_id`; after the tool (`post`), `result`'s
-    /// keys gathered as `tool_response`.
-    pub(crate) fn tool_event(
-        &self,
-        out: &mut Map<String, Value>,
-        names: [&str; 3],
-        post: bool,
-        result: &[&str],
-    ) {
-        let [name, input, id] = names;
-        let pairs = [
-            (name, "tool_name"),
-            (input, "tool_input"),
-            (id, "tool_use_id"),
-        ];
-        self.copy(out, &pairs);
-        if post {
-            out.insert("tool_response".into(), self.gather(result));
+    /// Adds to the decoded shim body `out` the Claude fields that `row`'s
+    /// event reads from its `payload`.
+    pub(crate) fn reshape(&self, row: &EventRow, out: &mut Map<String, Value>) {
+        let payload = out
+            .get("payload")
+            .and_then(Value::as_object)
+            .cloned()
+            .unwrap_or_default();
+        let mut copy = |from: &str, to: &str| {
+            if let Some(v) = payload.get(from) {
+                out.entry(to.to_string()).or_insert(v.clone());
+            }
+        };
+        if matches!(
+            row.canonical,
+            EventName::PreToolUse | EventName::PostToolUse
+        ) {
+            let [name, input, id] = self.tool;
+            copy(name, "tool_name");
+            copy(input, "tool_input");
+            copy(id, "tool_use_id");
         }
-    }
-
-    /// An object of `keys` as sent, `null` for each one absent: the
-    /// agent's tool result, kept whole under `tool_response`.
-    pub(crate) fn gather(&self, keys: &[&str]) -> Value {
-        let fields = keys.iter().map(|k| {
-            let v = self.0.get(*k).cloned().unwrap_or(Value::Null);
-            (k.to_string(), v)
-        });
-        Value::Object(fields.collect())
+        for (event, from, to) in self.copies {
+            if *event == row.canonical {
+                copy(from, to);
+            }
+        }
+        if row.canonical == EventName::PostToolUse {
+            let fields = self.result.iter().map(|k| {
+                let v = payload.get(*k).cloned().unwrap_or(Value::Null);
+                (k.to_string(), v)
+            });
+            out.insert("tool_response".into(), Value::Object(fields.collect()));
+        }
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_payload_shape_sends_each_key_once_and_reshapes_by_event() {
+        const SHAPE: PayloadShape = PayloadShape {
+            tool: ["tool", "input", "id"],
+            result: &["output", "error"],
+            copies: &[(EventName::UserPromptSubmit, "text", "prompt")],
+            also_sent: &["input", "kind"],
+        };
+        assert_eq!(
+            SHAPE.sent(),
+            ["tool", "input", "id", "output", "error", "text", "kind"]
+        );
+        let row = |event| crate::agents::claude::TABLE.by_canonical(event).unwrap();
+        let body = |payload: serde_json::Value| {
+            let mut out = Map::new();
+            out.insert("payload".into(), payload);
+            out
+        };
+        let mut post =
+            body(serde_json::json!({"tool": "Bash", "input": {"command": "ls"}, "output": "a"}));
+        post.insert("tool_name".into(), "Kept".into());
+        SHAPE.reshape(row(EventName::PostToolUse), &mut post);
+        assert_eq!(
+            post["tool_name"], "Kept",
+            "a field the body has already stays"
+        );
+        assert_eq!(post["tool_input"]["command"], "ls");
+        assert_eq!(
+            post["tool_response"],
+            serde_json::json!({"output": "a", "error": null})
+        );
+        assert!(!post.contains_key("prompt"));
+        let mut prompt = body(serde_json::json!({"text": "hi", "tool": "Bash"}));
+        SHAPE.reshape(row(EventName::UserPromptSubmit), &mut prompt);
+        assert_eq!(prompt["prompt"], "hi");
+        assert!(
+            !prompt.contains_key("tool_name"),
+            "tool fields only at tool events"
+        );
+    }
 
     #[test]
     fn the_prelude_quotes_its_values_and_is_recognised_as_ours() {

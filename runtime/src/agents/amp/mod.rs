@@ -72,19 +72,6 @@ pub static INSTALL: InstallSpec = InstallSpec::new(
 )
 .detected_by(&[".amp"], &[UserPath::home(".config/amp")]);
 
-/// The fields of an Amp event the plugin sends (`agent.end`'s `messages`,
-/// every message of the turn, is large and read by no hook).
-const SENT_FIELDS: &[&str] = &[
-    "toolUseID",
-    "tool",
-    "input",
-    "status",
-    "error",
-    "output",
-    "message",
-    "id",
-];
-
 /// What a request event answers when agenthooks has no opinion: `tool.call`
 /// must return a result, the others may return nothing.
 const NO_OPINION: &str = r#"{ "tool.call": { action: "allow" } }"#;
@@ -92,14 +79,6 @@ const NO_OPINION: &str = r#"{ "tool.call": { action: "allow" } }"#;
 /// The plugin's source for this binary and `events`: [`shim::prelude`] and
 /// one `amp.on` per event.
 fn plugin(binary: &Path, events: &[&'static EventRow]) -> String {
-    let events: Vec<String> = events
-        .iter()
-        .map(|row| serde_json::to_string(row.native).unwrap_or_default())
-        .collect();
-    let fields: Vec<String> = SENT_FIELDS
-        .iter()
-        .map(|f| serde_json::to_string(f).unwrap_or_default())
-        .collect();
     format!(
         r#"{prelude}
 const EVENTS = [{events}];
@@ -128,10 +107,18 @@ export default function (amp) {{
 }}
 "#,
         prelude = shim::prelude("amp", binary, "event"),
-        events = events.join(", "),
-        fields = fields.join(", "),
+        events = shim::js_strings(events.iter().map(|row| row.native)),
+        fields = shim::js_strings(SHAPE.sent()),
     )
 }
+
+/// Where Amp's events keep what Claude's fields hold.
+const SHAPE: shim::PayloadShape = shim::PayloadShape {
+    tool: ["tool", "input", "toolUseID"],
+    result: &["status", "output", "error"],
+    copies: &[(EventName::UserPromptSubmit, "message", "prompt")],
+    also_sent: &["id"],
+};
 
 static INFO: Info = Info::new("amp", "Amp", &TABLE, &INSTALL).with_names(&["event"]);
 
@@ -141,20 +128,7 @@ impl Agent for Amp {
     }
 
     fn reshape(&self, row: &EventRow, out: &mut Map<String, Value>) {
-        let payload = shim::Payload::of(out);
-        match row.canonical {
-            EventName::PreToolUse | EventName::PostToolUse => {
-                let post = row.canonical == EventName::PostToolUse;
-                payload.tool_event(
-                    out,
-                    ["tool", "input", "toolUseID"],
-                    post,
-                    &["status", "output", "error"],
-                );
-            }
-            EventName::UserPromptSubmit => payload.copy(out, &[("message", "prompt")]),
-            _ => {}
-        }
+        SHAPE.reshape(row, out);
     }
 
     fn write(&self, event: &Event, _row: &EventRow, intent: Intent) -> Native {

@@ -53,30 +53,9 @@ pub static INSTALL: InstallSpec = InstallSpec::new(
 )
 .detected_by(&[".pi"], &[UserPath::home(".pi")]);
 
-/// The fields of a Pi event the shim sends (the rest, such as the system
-/// prompt or every message of the turn, is large and read by no hook).
-const SENT_FIELDS: &[&str] = &[
-    "type",
-    "reason",
-    "prompt",
-    "toolName",
-    "toolCallId",
-    "input",
-    "content",
-    "isError",
-];
-
 /// The extension's source for this binary and `events`: [`shim::prelude`]
 /// and one `pi.on` per event.
 fn extension(binary: &Path, events: &[&'static EventRow]) -> String {
-    let events: Vec<String> = events
-        .iter()
-        .map(|row| serde_json::to_string(row.native).unwrap_or_default())
-        .collect();
-    let fields: Vec<String> = SENT_FIELDS
-        .iter()
-        .map(|f| serde_json::to_string(f).unwrap_or_default())
-        .collect();
     format!(
         r#"{prelude}
 const EVENTS = [{events}];
@@ -102,10 +81,22 @@ export default function (pi) {{
 }}
 "#,
         prelude = shim::prelude("pi", binary, "event"),
-        events = events.join(", "),
-        fields = fields.join(", "),
+        events = shim::js_strings(events.iter().map(|row| row.native)),
+        fields = shim::js_strings(SHAPE.sent()),
     )
 }
+
+/// Where Pi's events keep what Claude's fields hold.
+const SHAPE: shim::PayloadShape = shim::PayloadShape {
+    tool: ["toolName", "input", "toolCallId"],
+    result: &["content", "isError"],
+    copies: &[
+        (EventName::UserPromptSubmit, "prompt", "prompt"),
+        (EventName::SessionStart, "reason", "source"),
+        (EventName::SessionEnd, "reason", "reason"),
+    ],
+    also_sent: &["type"],
+};
 
 static INFO: Info = Info::new("pi", "Pi", &TABLE, &INSTALL).with_names(&["event"]);
 
@@ -115,22 +106,7 @@ impl Agent for Pi {
     }
 
     fn reshape(&self, row: &EventRow, out: &mut Map<String, Value>) {
-        let payload = shim::Payload::of(out);
-        match row.canonical {
-            EventName::PreToolUse | EventName::PostToolUse => {
-                let post = row.canonical == EventName::PostToolUse;
-                payload.tool_event(
-                    out,
-                    ["toolName", "input", "toolCallId"],
-                    post,
-                    &["content", "isError"],
-                );
-            }
-            EventName::UserPromptSubmit => payload.copy(out, &[("prompt", "prompt")]),
-            EventName::SessionStart => payload.copy(out, &[("reason", "source")]),
-            EventName::SessionEnd => payload.copy(out, &[("reason", "reason")]),
-            _ => {}
-        }
+        SHAPE.reshape(row, out);
     }
 
     fn write(&self, event: &Event, _row: &EventRow, intent: Intent) -> Native {
