@@ -222,7 +222,6 @@ fn run_tools(
 /// Never fails: every way the loop can go wrong is a [`Failure`] in the
 /// report's outcome, within the handler's timeout.
 pub async fn run(spec: &PromptSpec, handler: &Handler, event: &Event, ctx: &ExecContext) -> Report {
-    let started = Instant::now();
     let mut report = Report::new(handler, "agent");
     let root: Option<PathBuf> = handler
         .project_root
@@ -234,17 +233,12 @@ pub async fn run(spec: &PromptSpec, handler: &Handler, event: &Event, ctx: &Exec
         });
         return report;
     };
-    let endpoint = llm::endpoint_from_env(ctx.llm.as_ref(), spec.model.as_deref());
+    let endpoint = llm::endpoint_for(ctx.llm.as_ref(), spec.model.as_deref(), &mut report);
     let endpoint = match endpoint {
         Ok(endpoint) => endpoint,
         Err(failure) => return report.failed(failure),
     };
-    if let Some(named) = &endpoint.in_place_of {
-        report
-            .notes
-            .push(llm::in_place_of_note(named, &endpoint.model));
-    }
-    let deadline = tokio::time::Instant::now() + handler.timeout;
+    let deadline = tokio::time::Instant::from_std(super::deadline_after(handler.timeout));
     let timed_out = || {
         Outcome::Failed(Failure::ModelTimeout {
             after: handler.timeout,
@@ -253,7 +247,6 @@ pub async fn run(spec: &PromptSpec, handler: &Handler, event: &Event, ctx: &Exec
     // One slot for the whole loop: its calls are one after another.
     let Ok(_slot) = slot(ctx, deadline).await else {
         report.outcome = timed_out();
-        report.duration = started.elapsed();
         return report;
     };
     let user = prompt::expand(&spec.prompt, &event.to_json().to_string());
@@ -317,7 +310,6 @@ pub async fn run(spec: &PromptSpec, handler: &Handler, event: &Event, ctx: &Exec
         .details
         .push(format!("{} turns; {}", turns, call.summary()));
     report.llm = Some(call);
-    report.duration = started.elapsed();
     report
 }
 

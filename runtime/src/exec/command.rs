@@ -52,13 +52,9 @@ pub async fn run(
     event: &Event,
     ctx: &ExecContext,
 ) -> Report {
-    let started = Instant::now();
     let mut report = Report::new(handler, "command");
     let input = event.to_json().to_string().into_bytes();
-    // A timeout too large to add to a clock reading is as good as none.
-    let deadline = started
-        .checked_add(handler.timeout)
-        .unwrap_or_else(|| started + Duration::from_secs(365 * 24 * 3600));
+    let deadline = super::deadline_after(handler.timeout);
     report.outcome = match spawn(spec, handler, event, ctx) {
         Err(failure) => Outcome::Failed(failure),
         Ok(spawned) if spec.async_ => detach(spawned, input, deadline).await,
@@ -67,7 +63,6 @@ pub async fn run(
             ran.settle(&mut report, handler.timeout, event)
         }
     };
-    report.duration = started.elapsed();
     let dir = working_dir(event, ctx);
     let notes = super::diagnose::after_run(&spec.command, dir.as_deref(), event.name(), &report);
     report.notes.extend(notes);
@@ -150,7 +145,7 @@ fn spawn(
 /// kill its group and every process it left behind.
 pub fn supervise(command: &str, shell: Shell, timeout: Duration) -> ExitCode {
     supervise::become_subreaper();
-    let started = Instant::now();
+    let deadline = super::deadline_after(timeout);
     let Ok(runtime) = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
@@ -158,9 +153,6 @@ pub fn supervise(command: &str, shell: Shell, timeout: Duration) -> ExitCode {
         return ExitCode::from(2);
     };
     runtime.block_on(async {
-        let deadline = started
-            .checked_add(timeout)
-            .unwrap_or_else(|| started + Duration::from_secs(365 * 24 * 3600));
         if let Ok(child) = background(command, shell) {
             Ran::wait(child, Vec::new(), deadline, None).await;
         }
@@ -598,8 +590,8 @@ mod fixture {
     }
 
     pub(super) async fn run_cmd(cmd: &str, timeout: Duration) -> Report {
-        let (handler, spec) = handler(cmd, timeout);
-        run(&spec, &handler, &event(), &ExecContext::default()).await
+        let (handler, _) = handler(cmd, timeout);
+        crate::exec::execute(&handler, &event(), &ExecContext::default()).await
     }
 }
 

@@ -21,7 +21,7 @@
 //!   own, not tokio's blocking pool, so a request that outlived its
 //!   deadline never holds up the process's exit.
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use super::{ExecContext, Report};
 use crate::config::http::VAR;
@@ -70,7 +70,6 @@ enum Reply {
 /// report's outcome, and the report comes back within the handler's timeout
 /// (plus a fraction of a second).
 pub async fn run(spec: &HttpSpec, handler: &Handler, event: &Event, ctx: &ExecContext) -> Report {
-    let started = Instant::now();
     let mut report = Report::new(handler, "http");
     let body = event.to_json().to_string();
     let mut headers: Vec<(String, String)> = spec
@@ -110,7 +109,6 @@ pub async fn run(spec: &HttpSpec, handler: &Handler, event: &Event, ctx: &ExecCo
             Err(_) => Reply::Failed(Failure::Timeout { after: timeout }),
         },
     };
-    report.duration = started.elapsed();
     report.outcome = match reply {
         Reply::Failed(failure) => Outcome::Failed(failure),
         Reply::Status(status) => Outcome::Failed(Failure::HttpStatus { status }),

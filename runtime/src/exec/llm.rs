@@ -95,13 +95,19 @@ impl Endpoint {
 
 /// The endpoint a prompt or agent hook naming `hook_model` calls, with the
 /// API key from the process environment; what is missing is the hook's
-/// [`Failure::ModelRequest`](crate::protocol::Failure::ModelRequest).
-pub fn endpoint_from_env(
+/// [`Failure::ModelRequest`](crate::protocol::Failure::ModelRequest). A
+/// model asked in place of the hook's goes into `report`'s notes.
+pub(crate) fn endpoint_for(
     settings: Option<&LlmSettings>,
     hook_model: Option<&str>,
+    report: &mut super::Report,
 ) -> Result<Endpoint, crate::protocol::Failure> {
-    endpoint(settings, hook_model, |name| std::env::var(name).ok())
-        .map_err(|why| crate::protocol::Failure::ModelRequest { why })
+    let endpoint = endpoint(settings, hook_model, |name| std::env::var(name).ok())
+        .map_err(|why| crate::protocol::Failure::ModelRequest { why })?;
+    if let Some(named) = &endpoint.in_place_of {
+        report.notes.push(in_place_of_note(named, &endpoint.model));
+    }
+    Ok(endpoint)
 }
 
 /// Where a prompt hook asking for `hook_model` sends its request, given the
@@ -201,7 +207,7 @@ fn is_claude_model(name: &str) -> bool {
 
 /// The note a hook's report carries when `llm.model` was asked in place of
 /// the Claude model it named.
-pub fn in_place_of_note(named: &str, asked: &str) -> String {
+fn in_place_of_note(named: &str, asked: &str) -> String {
     format!(
         "asked `{}` (`llm.model`) in place of the hook's Claude model `{}`: \
          the `llm` server is not Anthropic's",
@@ -373,14 +379,7 @@ pub fn post(endpoint: &Endpoint, body: &Value, timeout: Duration) -> Result<Valu
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn env<'a>(vars: &'a [(&'a str, &'a str)]) -> impl Fn(&str) -> Option<String> + 'a {
-        move |name| {
-            vars.iter()
-                .find(|(n, _)| *n == name)
-                .map(|(_, v)| v.to_string())
-        }
-    }
+    use crate::test_support::env_of as env;
 
     #[test]
     fn claude_environment_is_the_default() {

@@ -21,7 +21,7 @@
 //!   [`Failure`]: allowed with a note, denied under `onError: "deny"`.
 
 use std::process::Stdio;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use rmcp::model::{CallToolRequestParams, CallToolResult, PaginatedRequestParams};
 use rmcp::service::RunningService;
@@ -70,13 +70,11 @@ pub async fn run(
     event: &Event,
     ctx: &ExecContext,
 ) -> Report {
-    let started = Instant::now();
     let mut report = Report::new(handler, "mcp_tool");
     report.outcome = match outcome(spec, handler, event, ctx, &mut report).await {
         Ok(outcome) => outcome,
         Err(failure) => Outcome::Failed(failure),
     };
-    report.duration = started.elapsed();
     report
 }
 

@@ -568,7 +568,26 @@ impl Executors {
     }
 }
 
+/// A clock reading `timeout` from now: a hook's deadline. A timeout too
+/// large to add to a clock reading is as good as none (a year).
+pub(crate) fn deadline_after(timeout: Duration) -> std::time::Instant {
+    let now = std::time::Instant::now();
+    now.checked_add(timeout)
+        .unwrap_or_else(|| now + Duration::from_secs(365 * 24 * 3600))
+}
+
+/// Run `handler` by its kind; how long it took is measured here, for every
+/// kind, whichever way its run ended.
 async fn run_kind(handler: &Handler, event: &Event, ctx: &ExecContext) -> Report {
+    let started = std::time::Instant::now();
+    let mut report = run_by_kind(handler, event, ctx).await;
+    if !matches!(report.outcome, Outcome::Skipped(_)) {
+        report.duration = started.elapsed();
+    }
+    report
+}
+
+async fn run_by_kind(handler: &Handler, event: &Event, ctx: &ExecContext) -> Report {
     match &handler.kind {
         HandlerKind::Command(spec) => command::run(spec, handler, event, ctx).await,
         HandlerKind::Unsupported { kind } => unsupported(handler, kind),

@@ -239,18 +239,12 @@ pub fn objection(
 /// and the report comes back within the handler's timeout (plus a fraction
 /// of a second).
 pub async fn run(spec: &PromptSpec, handler: &Handler, event: &Event, ctx: &ExecContext) -> Report {
-    let started = Instant::now();
     let mut report = Report::new(handler, "prompt");
-    let endpoint = llm::endpoint_from_env(ctx.llm.as_ref(), spec.model.as_deref());
+    let endpoint = llm::endpoint_for(ctx.llm.as_ref(), spec.model.as_deref(), &mut report);
     let endpoint = match endpoint {
         Ok(endpoint) => endpoint,
         Err(failure) => return report.failed(failure),
     };
-    if let Some(named) = &endpoint.in_place_of {
-        report
-            .notes
-            .push(llm::in_place_of_note(named, &endpoint.model));
-    }
     let name = event.name();
     let system = match name {
         EventName::Stop | EventName::SubagentStop => SYSTEM_STOP,
@@ -261,7 +255,7 @@ pub async fn run(spec: &PromptSpec, handler: &Handler, event: &Event, ctx: &Exec
         user = with_transcript(event, user, &mut report);
     }
     let body = llm::request_body(&endpoint, system, &user);
-    let deadline = tokio::time::Instant::now() + handler.timeout;
+    let deadline = tokio::time::Instant::from_std(super::deadline_after(handler.timeout));
     // Held until the call ends, so at most `max_llm_calls` run at once.
     let _slot = match &ctx.llm_slots {
         Some(slots) => match tokio::time::timeout_at(deadline, slots.clone().acquire_owned()).await
@@ -269,7 +263,6 @@ pub async fn run(spec: &PromptSpec, handler: &Handler, event: &Event, ctx: &Exec
             Ok(Ok(permit)) => Some(permit),
             Ok(Err(_)) => None,
             Err(_) => {
-                report.duration = started.elapsed();
                 report.outcome = Outcome::Failed(Failure::ModelTimeout {
                     after: handler.timeout,
                 });
@@ -314,7 +307,6 @@ pub async fn run(spec: &PromptSpec, handler: &Handler, event: &Event, ctx: &Exec
     };
     report.details.push(call.summary());
     report.llm = Some(call);
-    report.duration = started.elapsed();
     report
 }
 

@@ -5,7 +5,7 @@
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, OnceLock};
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use super::probe::{Probe, Probing};
 use super::state::{CompileIn, Inner};
@@ -106,11 +106,7 @@ impl WasmHost {
         // the project root or the home directory it was given).
         let component = spec.component.clone();
         let sandbox = Sandbox::from_spec(spec, handler.timeout).sharing(ctx.event_memory());
-        // A timeout too large for the clock is no deadline at all (a year).
-        let deadline = start
-            .checked_add(handler.timeout)
-            .unwrap_or_else(|| start + Duration::from_secs(365 * 86_400));
-        let deadline = tokio::time::Instant::from_std(deadline);
+        let deadline = tokio::time::Instant::from_std(crate::exec::deadline_after(handler.timeout));
         let mut notes = Notes::new(ctx.verbose);
         // An `oci://` component runs only as the digest it is pinned to.
         let pinned = match spec.oci.as_ref().map(|oci| (oci, &oci.pin)) {

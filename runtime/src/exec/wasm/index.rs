@@ -200,6 +200,17 @@ mod tests {
         SystemTime::now() + Duration::from_secs(60)
     }
 
+    /// A component of `bytes` (`hook.wasm`) and a compiled entry
+    /// (`e.cwasm`) in `dir`, and the component's metadata.
+    fn component_and_entry(dir: &Path, bytes: &[u8]) -> (PathBuf, PathBuf, fs::Metadata) {
+        let component = dir.join("hook.wasm");
+        fs::write(&component, bytes).unwrap();
+        let entry = dir.join("e.cwasm");
+        fs::write(&entry, b"artifact").unwrap();
+        let meta = fs::metadata(&component).unwrap();
+        (component, entry, meta)
+    }
+
     #[test]
     fn a_record_matches_until_either_file_changes() {
         let engine = engine();
@@ -249,11 +260,7 @@ mod tests {
     fn a_component_changed_just_now_is_not_recorded() {
         let engine = engine();
         let tmp = tempfile::tempdir().unwrap();
-        let component = tmp.path().join("hook.wasm");
-        fs::write(&component, b"fresh").unwrap();
-        let entry = tmp.path().join("e.cwasm");
-        fs::write(&entry, b"artifact").unwrap();
-        let meta = fs::metadata(&component).unwrap();
+        let (component, entry, meta) = component_and_entry(tmp.path(), b"fresh");
         let now = SystemTime::now();
         // `run` reads the same rule to skip waiting for a record that the
         // compile worker cannot have written.
@@ -277,11 +284,7 @@ mod tests {
     fn damaged_records_are_misses() {
         let engine = engine();
         let tmp = tempfile::tempdir().unwrap();
-        let component = tmp.path().join("hook.wasm");
-        fs::write(&component, b"c").unwrap();
-        let entry = tmp.path().join("e.cwasm");
-        fs::write(&entry, b"a").unwrap();
-        let meta = fs::metadata(&component).unwrap();
+        let (component, entry, meta) = component_and_entry(tmp.path(), b"c");
         try_record(&engine, tmp.path(), &component, &meta, &entry, long_ago()).unwrap();
         let record = record_path(tmp.path(), &component, &compat(&engine));
         let good = fs::read_to_string(&record).unwrap();
