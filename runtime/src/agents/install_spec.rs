@@ -619,20 +619,28 @@ pub struct AlsoRuns {
     pub when: Option<&'static str>,
 }
 
+/// Claude's handler fields ([`claude_handler`]) with the timeout in `unit`,
+/// then `extra` fields: the handler of an agent that reads Claude's and
+/// more (Claude's own `statusMessage`, SemaClaw's `blocking`), as a
+/// `'static` slice.
+macro_rules! claude_handler_and {
+    ($unit:expr $(, $extra:expr)* $(,)?) => {
+        &[
+            ("type", $crate::agents::Field::Literal($crate::agents::Literal::Str("command"))),
+            ("command", $crate::agents::Field::Command),
+            ("timeout", $crate::agents::Field::Timeout($unit)),
+            $($extra),*
+        ]
+    };
+}
+pub(crate) use claude_handler_and;
+
 /// The handler of Claude's own shape (`type`, `command`, `timeout`), with the
 /// timeout in `unit`; Claude, Codex, Factory (seconds) and Qwen
 /// (milliseconds) share it.
 pub const fn claude_handler(unit: TimeUnit) -> &'static [(&'static str, Field)] {
     match unit {
-        TimeUnit::Seconds => &[
-            ("type", Field::Literal(Literal::Str("command"))),
-            ("command", Field::Command),
-            ("timeout", Field::Timeout(TimeUnit::Seconds)),
-        ],
-        TimeUnit::Milliseconds => &[
-            ("type", Field::Literal(Literal::Str("command"))),
-            ("command", Field::Command),
-            ("timeout", Field::Timeout(TimeUnit::Milliseconds)),
-        ],
+        TimeUnit::Seconds => claude_handler_and!(TimeUnit::Seconds),
+        TimeUnit::Milliseconds => claude_handler_and!(TimeUnit::Milliseconds),
     }
 }

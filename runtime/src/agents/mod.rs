@@ -151,13 +151,13 @@ pub use claude_json::{ClaudeLike, Dialect};
 // sealed and may grow.
 mod info;
 pub(crate) use info::Info;
-use install_spec::project_and_home;
 pub use install_spec::{
     claude_handler, shows_status_message, tool_names, AlsoRuns, Field, InstallSpec, JsonSpec,
     Literal, Off, OffSwitches, PluginLayout, PluginSpec, Registration, ScriptSpec, Shape,
     SystemFile, TimeUnit, TomlSpec, ToolNames, UserDir, UserPath, WindowsShell, YamlSpec,
     COMMAND_AND_TIMEOUT, DISABLE_ALL_HOOKS, USER_ONLY,
 };
+use install_spec::{claude_handler_and, project_and_home};
 pub use native_hooks::{Imported, NativeHook, NativeHooks};
 pub use plan::{Intent, Verdict};
 pub use shim::{NOT_INSTALLED, NOT_INSTALLED_WINDOWS};

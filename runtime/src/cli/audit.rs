@@ -91,12 +91,23 @@ fn files_or_log(paths: Vec<PathBuf>, log: Option<&AuditLog>) -> Result<Vec<PathB
 }
 
 fn fail(line: &str) -> ExitCode {
+    fail_with(line, super::EXIT_ERROR)
+}
+
+/// [`fail`] with the exit code `code`.
+fn fail_with(line: &str, code: u8) -> ExitCode {
     eprintln!(
         "{}: {}",
         super::paint::Paint::stderr().error(),
         crate::protocol::one_line(line)
     );
-    ExitCode::from(super::EXIT_ERROR)
+    ExitCode::from(code)
+}
+
+/// `n` records, said as a count of them.
+fn records(n: usize) -> String {
+    let s = if n == 1 { "" } else { "s" };
+    format!("{n} record{s}")
 }
 
 /// The key to check signatures with: the one given (text, or a file of
@@ -149,22 +160,15 @@ fn verify(args: VerifyArgs, log: Option<AuditLog>) -> anyhow::Result<ExitCode> {
                     "; {n} signed, the signatures not checked (no key: pass --public-key, as `audit public-key` prints it)"
                 ),
             };
-            writeln!(
-                io::stdout().lock(),
-                "audit log {shown}: {} record{} chained, intact, {start}{signed}",
-                ok.records,
-                if ok.records == 1 { "" } else { "s" }
-            )?;
+            let records = records(ok.records);
+            let line = format!("audit log {shown}: {records} chained, intact, {start}{signed}");
+            writeln!(io::stdout().lock(), "{line}")?;
             Ok(ExitCode::from(super::EXIT_OK))
         }
-        Err(why) => {
-            eprintln!(
-                "{}: audit log {shown}: {}",
-                super::paint::Paint::stderr().error(),
-                crate::protocol::one_line(&why)
-            );
-            Ok(ExitCode::from(super::EXIT_FINDING))
-        }
+        Err(why) => Ok(fail_with(
+            &format!("audit log {shown}: {why}"),
+            super::EXIT_FINDING,
+        )),
     }
 }
 
@@ -216,21 +220,11 @@ fn export_logs(files: &[PathBuf], loaded: &Config) -> anyhow::Result<ExitCode> {
                 0 => String::new(),
                 n => format!(" ({n} lines that are not records skipped)"),
             };
-            writeln!(
-                io::stdout().lock(),
-                "audit log: {} record{} sent to `{endpoint}`{skipped}",
-                done.records,
-                if done.records == 1 { "" } else { "s" }
-            )?;
+            let records = records(done.records);
+            let line = format!("audit log: {records} sent to `{endpoint}`{skipped}");
+            writeln!(io::stdout().lock(), "{line}")?;
             Ok(ExitCode::from(super::EXIT_OK))
         }
-        Err(why) => {
-            eprintln!(
-                "{}: audit export: {}",
-                super::paint::Paint::stderr().error(),
-                crate::protocol::one_line(&why)
-            );
-            Ok(ExitCode::from(super::EXIT_ERROR))
-        }
+        Err(why) => Ok(fail(&format!("audit export: {why}"))),
     }
 }

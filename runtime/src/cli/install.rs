@@ -87,21 +87,17 @@ pub struct UninstallArgs {
 /// Bad usage (an unknown agent) or no working directory / home.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let ctx = Ctx::new(args.target.scope(), args.absolute, false)?;
-    let mut agents = named(&args.agents)?;
-    if args.all_detected {
-        for agent in install::detected(ctx.scope, &ctx.root, &ctx.env) {
-            if !agents.iter().any(|a| a.id() == agent.id()) {
-                agents.push(agent);
-            }
-        }
-        if agents.is_empty() {
-            writeln!(
-                io::stdout(),
-                "no agent config folder found in `{}`",
-                ctx.show(ctx.base())
-            )?;
-            return Ok(ExitCode::from(EXIT_OK));
-        }
+    let detected = args
+        .all_detected
+        .then(|| install::detected(ctx.scope, &ctx.root, &ctx.env));
+    let agents = chosen(&args.agents, detected.into_iter().flatten())?;
+    if args.all_detected && agents.is_empty() {
+        writeln!(
+            io::stdout(),
+            "no agent config folder found in `{}`",
+            ctx.show(ctx.base())
+        )?;
+        return Ok(ExitCode::from(EXIT_OK));
     }
     ctx.warn_about_binary();
     let code = ctx.each(&agents, Action::Install, args.target.dry_run)?;
@@ -135,14 +131,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
 /// Bad usage (an unknown agent) or no working directory / home.
 pub fn run_uninstall(args: UninstallArgs) -> anyhow::Result<ExitCode> {
     let ctx = Ctx::new(args.target.scope(), false, args.keep_moved)?;
-    let mut agents = named(&args.agents)?;
-    if args.all_installed {
-        for agent in install::installed(ctx.scope, &ctx.root, &ctx.env) {
-            if !agents.iter().any(|a| a.id() == agent.id()) {
-                agents.push(agent);
-            }
-        }
-    }
+    let installed = args
+        .all_installed
+        .then(|| install::installed(ctx.scope, &ctx.root, &ctx.env));
+    let agents = chosen(&args.agents, installed.into_iter().flatten())?;
     if agents.is_empty() {
         writeln!(
             io::stdout(),
@@ -240,11 +232,19 @@ fn is_executable(p: &Path) -> bool {
     p.with_extension("exe").is_file() || p.is_file()
 }
 
-/// The agents named on the command line.
-fn named(ids: &[String]) -> anyhow::Result<Vec<&'static dyn Agent>> {
+/// The agents named on the command line, then `found` (detected or
+/// installed, with `--all-…`), each once.
+fn chosen(
+    ids: &[String],
+    found: impl IntoIterator<Item = &'static dyn Agent>,
+) -> anyhow::Result<Vec<&'static dyn Agent>> {
+    let named = ids.iter().map(|id| agents::named(id));
     let mut out: Vec<&'static dyn Agent> = Vec::new();
-    for id in ids {
-        let agent = agents::named(id)?;
+    for agent in named
+        .collect::<Result<Vec<_>, _>>()?
+        .into_iter()
+        .chain(found)
+    {
         if !out.iter().any(|a| a.id() == agent.id()) {
             out.push(agent);
         }

@@ -367,22 +367,17 @@ fn write_hook(out: &mut impl io::Write, h: &HookState) -> io::Result<()> {
     let mut reasons: Vec<&Reason> = h.reasons.iter().collect();
     reasons.sort_by_key(|r| !r.stops_it());
     let verdict = if h.runs() { "runs" } else { "does not run" };
-    let Some((first, rest)) = reasons.split_first() else {
+    if reasons.is_empty() {
         return writeln!(out, "hook {at}: runs");
-    };
-    writeln!(
-        out,
-        "hook {at}: {verdict}: {}; {}",
-        one_line(&first.why()),
-        one_line(&first.fix_text())
-    )?;
-    for reason in rest {
-        writeln!(
-            out,
-            "  and: {}; {}",
-            one_line(&reason.why()),
-            one_line(&reason.fix_text())
-        )?;
+    }
+    for (i, reason) in reasons.iter().enumerate() {
+        let lead = if i == 0 {
+            format!("hook {at}: {verdict}")
+        } else {
+            "  and".to_string()
+        };
+        let (why, fix) = (one_line(&reason.why()), one_line(&reason.fix_text()));
+        writeln!(out, "{lead}: {why}; {fix}")?;
     }
     Ok(())
 }

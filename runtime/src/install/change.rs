@@ -129,6 +129,22 @@ pub struct FileChange {
 }
 
 impl FileChange {
+    /// No change yet to the file at `path` (now `before`), with its backup
+    /// slot, and the original kept before of it ([`original_of`]): where
+    /// a planner of an edit starts.
+    pub(super) fn starting(
+        env: &Env,
+        path: &Path,
+        before: &Option<Vec<u8>>,
+        stop: &Path,
+    ) -> Result<(FileChange, Option<Kept>), InstallError> {
+        let slot = slot_of(env, path);
+        let original = original_of(slot.as_ref(), path)?;
+        let mut change = FileChange::unchanged(path.to_path_buf(), before.clone(), stop);
+        change.backups = slot;
+        Ok((change, original))
+    }
+
     pub(super) fn unchanged(path: PathBuf, before: Option<Vec<u8>>, stop: &Path) -> FileChange {
         FileChange {
             path,
@@ -209,12 +225,12 @@ pub(crate) fn slot_of(env: &Env, path: &Path) -> Option<Slot> {
     env.state.as_deref().map(|state| Slot::of(state, path))
 }
 
+/// A file's original as kept before: where it is and its bytes.
+pub(super) type Kept = (PathBuf, Vec<u8>);
+
 /// The file's original as kept before (its slot's, else a legacy
-/// `.agenthooks.bak` beside it): where it is and its bytes.
-pub(super) fn original_of(
-    slot: Option<&Slot>,
-    path: &Path,
-) -> Result<Option<(PathBuf, Vec<u8>)>, InstallError> {
+/// `.agenthooks.bak` beside it).
+fn original_of(slot: Option<&Slot>, path: &Path) -> Result<Option<Kept>, InstallError> {
     let legacy = legacy_backup(path);
     for at in slot.map(Slot::original).into_iter().chain([legacy]) {
         if let Some(bytes) = read_opt(&at, caps::HOOKS_JSON)? {

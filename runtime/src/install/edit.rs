@@ -193,14 +193,8 @@ fn edit_element(array: &CstArray, at: usize, had: &Value, wanted: &Value) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::test_support::obj;
     use serde_json::json;
-
-    fn obj(v: Value) -> Map<String, Value> {
-        match v {
-            Value::Object(m) => m,
-            _ => panic!("not an object"),
-        }
-    }
 
     #[test]
     fn only_the_changed_values_are_touched() {
@@ -218,10 +212,7 @@ mod tests {
             edited.contains("{\"command\": \"mine\"}, // mine\r\n"),
             "{edited}"
         );
-        assert!(
-            !edited.replace("\r\n", "").contains('\n'),
-            "CRLF kept: {edited:?}"
-        );
+        crate::test_support::assert_crlf_only(&edited);
         let back = CstRootNode::parse(&edited, &options(true))
             .unwrap()
             .to_serde_value()

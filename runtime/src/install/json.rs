@@ -411,27 +411,35 @@ fn handler_is_ours(handler: &Value, agent: &str) -> bool {
     })
 }
 
-/// Whether an item of an event's array is ours. For [`Shape::Nested`] that is a
-/// group whose handlers are all ours.
-fn item_is_ours(item: &Value, shape: Shape, agent: &str) -> bool {
+/// The handlers of an item of an event's array: the item itself for
+/// [`Shape::Flat`], its group's `hooks` otherwise.
+fn handlers_in(item: &Value, shape: Shape) -> &[Value] {
     match shape {
-        Shape::Flat => handler_is_ours(item, agent),
+        Shape::Flat => std::slice::from_ref(item),
         Shape::Nested | Shape::NestedMatching(_) => item
             .get("hooks")
             .and_then(Value::as_array)
-            .is_some_and(|hs| !hs.is_empty() && hs.iter().all(|h| handler_is_ours(h, agent))),
+            .map_or(&[], Vec::as_slice),
     }
+}
+
+/// Whether an item of an event's array is ours. For [`Shape::Nested`] that is a
+/// group whose handlers are all ours.
+fn item_is_ours(item: &Value, shape: Shape, agent: &str) -> bool {
+    let handlers = handlers_in(item, shape);
+    !handlers.is_empty() && handlers.iter().all(|h| handler_is_ours(h, agent))
+}
+
+/// Whether an item of an event's array is or holds a handler of ours.
+fn item_has_ours(item: &Value, shape: Shape, agent: &str) -> bool {
+    handlers_in(item, shape)
+        .iter()
+        .any(|h| handler_is_ours(h, agent))
 }
 
 /// Whether `root` holds any entry of ours for `agent` under `hooks`.
 pub(crate) fn has_ours(root: &Map<String, Value>, shape: Shape, agent: &str) -> bool {
-    let Some(hooks) = root.get("hooks").and_then(Value::as_object) else {
-        return false;
-    };
-    hooks
-        .values()
-        .filter_map(Value::as_array)
-        .any(|items| items.iter().any(|item| item_has_ours(item, shape, agent)))
+    !ours_keys(root, shape, agent).is_empty()
 }
 
 /// The event keys under `hooks` in `root` that hold an entry of ours for
@@ -449,17 +457,6 @@ pub(crate) fn ours_keys(root: &Map<String, Value>, shape: Shape, agent: &str) ->
         })
         .map(|(key, _)| key.clone())
         .collect()
-}
-
-/// Whether an item of an event's array is or holds a handler of ours.
-fn item_has_ours(item: &Value, shape: Shape, agent: &str) -> bool {
-    match shape {
-        Shape::Flat => handler_is_ours(item, agent),
-        Shape::Nested | Shape::NestedMatching(_) => item
-            .get("hooks")
-            .and_then(Value::as_array)
-            .is_some_and(|hs| hs.iter().any(|h| handler_is_ours(h, agent))),
-    }
 }
 
 /// The native event of one of our command lines: its `--event` value,
@@ -498,16 +495,7 @@ pub(crate) fn ours_events(root: &Map<String, Value>, shape: Shape, agent: &str) 
 /// or their groups' `hooks`.
 fn handlers_of(items: &Value, shape: Shape) -> Vec<&Value> {
     let items = items.as_array().into_iter().flatten();
-    items
-        .flat_map(|item| match shape {
-            Shape::Flat => vec![item],
-            Shape::Nested | Shape::NestedMatching(_) => item
-                .get("hooks")
-                .and_then(Value::as_array)
-                .map(|hs| hs.iter().collect())
-                .unwrap_or_default(),
-        })
-        .collect()
+    items.flat_map(|item| handlers_in(item, shape)).collect()
 }
 
 /// The command lines of `root`'s entries of ours for `agent`, with the
@@ -647,19 +635,18 @@ pub(crate) fn sync(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::test_support::obj;
     use serde_json::json;
-
-    fn obj(v: Value) -> Map<String, Value> {
-        match v {
-            Value::Object(m) => m,
-            _ => panic!("not an object"),
-        }
-    }
 
     const CMD: &str = "'/opt/bin/agenthooks' run --agent claude --event PreToolUse";
 
     fn group(cmd: &str) -> Value {
         json!({"matcher": "*", "hooks": [{"type": "command", "command": cmd, "timeout": 600}]})
+    }
+
+    /// Claude's nested shape: our entries made `wanted` in `root`.
+    fn sync_claude(root: &mut Map<String, Value>, wanted: &[(String, Value)]) {
+        sync(Path::new("s.json"), root, Shape::Nested, "claude", wanted).unwrap();
     }
 
     #[test]
@@ -732,33 +719,15 @@ mod tests {
             text.as_bytes(),
             "unchanged: the same bytes"
         );
-        let wanted = vec![("Stop".to_string(), group(CMD))];
-        sync(
-            Path::new("s.json"),
-            &mut doc.root,
-            Shape::Nested,
-            "claude",
-            &wanted,
-        )
-        .unwrap();
+        sync_claude(&mut doc.root, &[("Stop".to_string(), group(CMD))]);
         let installed = String::from_utf8(doc.render().unwrap()).unwrap();
         assert!(
             installed.starts_with("\u{feff}{\r\n  // mine\r\n  \"a\": \"http://x\", /* b */\r\n"),
             "{installed:?}"
         );
-        assert!(
-            !installed.replace("\r\n", "").contains('\n'),
-            "{installed:?}"
-        );
+        crate::test_support::assert_crlf_only(&installed);
         let mut doc = parse(Path::new("s.json"), installed.as_bytes(), true).unwrap();
-        sync(
-            Path::new("s.json"),
-            &mut doc.root,
-            Shape::Nested,
-            "claude",
-            &[],
-        )
-        .unwrap();
+        sync_claude(&mut doc.root, &[]);
         assert_eq!(String::from_utf8(doc.render().unwrap()).unwrap(), text);
         // Broken JSONC is located; elsewhere a trailing comma is broken JSON.
         match parse(Path::new("s.json"), b"{\n  // x\n  \"a\": ,\n}", true).unwrap_err() {
@@ -806,15 +775,7 @@ mod tests {
         // Two `hooks` keys: the value holds the second, an edit would reach the first.
         let text = "{\n  // c\n  \"hooks\": {\"Stop\": []},\n  \"hooks\": {}\n}\n";
         let mut doc = parse(Path::new("s.json"), text.as_bytes(), true).unwrap();
-        let wanted = vec![("Stop".to_string(), group(CMD))];
-        sync(
-            Path::new("s.json"),
-            &mut doc.root,
-            Shape::Nested,
-            "claude",
-            &wanted,
-        )
-        .unwrap();
+        sync_claude(&mut doc.root, &[("Stop".to_string(), group(CMD))]);
         assert!(matches!(doc.render(), Err(InstallError::Unkeepable { .. })));
     }
 
@@ -843,15 +804,15 @@ mod tests {
             ("PreToolUse".to_string(), group(CMD)),
             ("Stop".to_string(), group(CMD)),
         ];
-        sync(Path::new("f"), &mut root, Shape::Nested, "claude", &wanted).unwrap();
+        sync_claude(&mut root, &wanted);
         assert_eq!(
             Value::Object(root.clone()),
             json!({"model": "x", "hooks": {"PreToolUse": [user.clone(), group(CMD)], "Stop": [group(CMD)]}})
         );
         let once = root.clone();
-        sync(Path::new("f"), &mut root, Shape::Nested, "claude", &wanted).unwrap();
+        sync_claude(&mut root, &wanted);
         assert_eq!(root, once, "idempotent");
-        sync(Path::new("f"), &mut root, Shape::Nested, "claude", &[]).unwrap();
+        sync_claude(&mut root, &[]);
         assert_eq!(
             Value::Object(root),
             json!({"model": "x", "hooks": {"PreToolUse": [user]}})
@@ -864,7 +825,7 @@ mod tests {
         let user = group("./mine.sh");
         let mut root = obj(json!({"hooks": {"PreToolUse": [old.clone(), user.clone(), old]}}));
         let wanted = vec![("PreToolUse".to_string(), group(CMD))];
-        sync(Path::new("f"), &mut root, Shape::Nested, "claude", &wanted).unwrap();
+        sync_claude(&mut root, &wanted);
         assert_eq!(
             Value::Object(root),
             json!({"hooks": {"PreToolUse": [group(CMD), user]}})
@@ -875,7 +836,7 @@ mod tests {
     fn sync_takes_our_handler_out_of_a_mixed_group() {
         let mixed = json!({"hooks": [{"command": "./mine.sh"}, {"command": CMD}]});
         let mut root = obj(json!({"hooks": {"PreToolUse": [mixed]}}));
-        sync(Path::new("f"), &mut root, Shape::Nested, "claude", &[]).unwrap();
+        sync_claude(&mut root, &[]);
         assert_eq!(
             Value::Object(root),
             json!({"hooks": {"PreToolUse": [{"hooks": [{"command": "./mine.sh"}]}]}})

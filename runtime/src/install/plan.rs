@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use serde_json::{Map, Value};
 
 use super::backups::Slot;
-use super::change::{original_of, read_opt, slot_of, Action, FileChange, Request, Status};
+use super::change::{read_opt, Action, FileChange, Request, Status};
 use super::coverage::Coverage;
 use super::detect::file_is_ours;
 use super::json;
@@ -128,10 +128,7 @@ fn plan_json(
     let mut doc = json::Doc::parse(&path, before.as_deref(), t.jsonc)?;
     edit(&mut doc)?;
     let extras = targets::root_keys(t);
-    let slot = slot_of(req.env, &path);
-    let original = original_of(slot.as_ref(), &path)?;
-    let mut change = FileChange::unchanged(path.clone(), before.clone(), stop);
-    change.backups = slot.clone();
+    let (mut change, original) = FileChange::starting(req.env, &path, &before, stop)?;
     match req.action {
         Action::Install => {
             let wanted = wanted_entries(req, t);
@@ -156,7 +153,7 @@ fn plan_json(
             }
             change.after = Some(after);
             if before.is_some() && !had_ours && original.is_none() {
-                change.backup = slot.as_ref().map(Slot::original);
+                change.backup = change.backups.as_ref().map(Slot::original);
             }
         }
         Action::Uninstall => {

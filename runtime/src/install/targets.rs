@@ -242,27 +242,20 @@ mod tests {
         }
     }
 
-    #[cfg(all(unix, not(target_os = "macos")))]
+    /// Under `/etc` on Linux, `/Library` on macOS.
+    #[cfg(unix)]
     #[test]
-    fn on_linux_system_files_are_under_etc() {
+    fn on_unix_system_files_are_under_etc_or_library() {
         let claude = agents::claude::Claude.install_spec();
         let env = Env::with_home("/h");
+        let managed = if cfg!(target_os = "macos") {
+            "/Library/Application Support/ClaudeCode/managed-settings.json"
+        } else {
+            "/etc/claude-code/managed-settings.json"
+        };
         assert_eq!(
             path(claude, Scope::Managed, Path::new("/p"), &env),
-            Some(PathBuf::from("/etc/claude-code/managed-settings.json"))
-        );
-    }
-
-    #[cfg(target_os = "macos")]
-    #[test]
-    fn on_macos_system_files_are_under_library() {
-        let claude = agents::claude::Claude.install_spec();
-        let env = Env::with_home("/h");
-        assert_eq!(
-            path(claude, Scope::Managed, Path::new("/p"), &env),
-            Some(PathBuf::from(
-                "/Library/Application Support/ClaudeCode/managed-settings.json"
-            ))
+            Some(PathBuf::from(managed))
         );
     }
 

@@ -5,7 +5,7 @@
 
 use std::path::{Path, PathBuf};
 
-use super::change::{original_of, read_opt, slot_of, Action, Request};
+use super::change::{read_opt, Action, Request};
 use super::json;
 use super::launcher::{command_line_at, powershell_line};
 use super::targets::{in_unit, native_timeout};
@@ -133,10 +133,7 @@ pub(super) fn plan(
         path: path.clone(),
         what,
     };
-    let slot = slot_of(req.env, &path);
-    let original = original_of(slot.as_ref(), &path)?;
-    let mut change = FileChange::unchanged(path.clone(), before.clone(), stop);
-    change.backups = slot.clone();
+    let (mut change, original) = FileChange::starting(req.env, &path, &before, stop)?;
     match req.action {
         Action::Install => {
             if wanted.is_empty() {
@@ -147,7 +144,7 @@ pub(super) fn plan(
                 return Ok(change);
             }
             if before.is_some() && !has_ours(&text, id) && original.is_none() {
-                change.backup = slot.as_ref().map(super::backups::Slot::original);
+                change.backup = change.backups.as_ref().map(super::backups::Slot::original);
             }
             change.after = Some(after.into_bytes());
         }

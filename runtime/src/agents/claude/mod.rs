@@ -9,7 +9,9 @@ use serde_json::Value;
 
 use super::deadline::{secs, Deadline};
 use super::AnswerKind::{Allow, Ask, Block, Context, Deny, Stop, SystemMessage, UpdatedInput};
-use super::{project_and_home, Field, InstallSpec, JsonSpec, Literal, Shape, TimeUnit, ToolNames};
+use super::{
+    claude_handler_and, project_and_home, Field, InstallSpec, JsonSpec, Shape, TimeUnit, ToolNames,
+};
 use super::{Agent, Caps, DecodeError, EventRow, Info, Native, Table};
 use super::{Off, OffSwitches, WindowsShell};
 use crate::protocol::{Answer, Event, EventName};
@@ -154,12 +156,7 @@ pub static INSTALL: InstallSpec = project_and_home!(
     // of the event's hooks go there (install reads hooks.json).
     JsonSpec::new(
         Shape::Nested,
-        &[
-            ("type", Field::Literal(Literal::Str("command"))),
-            ("command", Field::Command),
-            ("timeout", Field::Timeout(TimeUnit::Seconds)),
-            ("statusMessage", Field::StatusMessage),
-        ],
+        claude_handler_and!(TimeUnit::Seconds, ("statusMessage", Field::StatusMessage)),
     )
     .with_off(OFF)
     .on_windows(WindowsShell::Sh)

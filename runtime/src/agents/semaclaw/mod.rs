@@ -32,7 +32,9 @@ use serde_json::{json, Map, Value};
 use super::deadline::{secs, Deadline};
 use super::plan::{Intent, Verdict, DEFAULT_DENY};
 use super::response::NATIVE_SUFFIX;
-use super::{project_and_home, Field, InstallSpec, JsonSpec, Literal, Shape, TimeUnit};
+use super::{
+    claude_handler_and, project_and_home, Field, InstallSpec, JsonSpec, Literal, Shape, TimeUnit,
+};
 use super::{Agent, EventRow, Info, Native};
 use crate::protocol::{Event, EventName};
 
@@ -48,13 +50,11 @@ pub struct SemaClaw;
 pub static INSTALL: InstallSpec = project_and_home!(
     JsonSpec::new(
         Shape::Nested,
-        &[
-            ("type", Field::Literal(Literal::Str("command"))),
-            ("command", Field::Command),
-            ("timeout", Field::Timeout(TimeUnit::Seconds)),
-            // A blocking hook's answer is the only one SemaClaw acts on.
-            ("blocking", Field::Literal(Literal::Bool(true))),
-        ],
+        // A blocking hook's answer is the only one SemaClaw acts on.
+        claude_handler_and!(
+            TimeUnit::Seconds,
+            ("blocking", Field::Literal(Literal::Bool(true)))
+        ),
     ),
     ".semaclaw",
     "hooks.json"

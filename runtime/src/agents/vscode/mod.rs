@@ -36,7 +36,7 @@ use super::claude_json::claude_json;
 use super::deadline::{secs, Deadline};
 use super::plan::Intent;
 use super::{Agent, EventRow, Info, Native, Visits};
-use super::{Field, InstallSpec, JsonSpec, Literal, Shape, TimeUnit, UserPath};
+use super::{InstallSpec, JsonSpec, Shape, TimeUnit, UserPath};
 use crate::protocol::{Event, EventName};
 
 // The table is data: `vscode/table.toml`, made Rust by `build.rs`.
@@ -49,14 +49,7 @@ pub struct VsCode;
 /// table, `~/.copilot/hooks`): a file of our own there, Claude's event names
 /// and VS Code's handler keys (`command`, `timeout` in seconds).
 pub static INSTALL: InstallSpec = InstallSpec::json(
-    JsonSpec::new(
-        Shape::Flat,
-        &[
-            ("type", Field::Literal(Literal::Str("command"))),
-            ("command", Field::Command),
-            ("timeout", Field::Timeout(TimeUnit::Seconds)),
-        ],
-    ),
+    JsonSpec::claude(Shape::Flat, TimeUnit::Seconds),
     ".github/hooks/agenthooks-vscode.json",
     UserPath::home(".copilot/hooks/agenthooks-vscode.json"),
 )
