@@ -1136,9 +1136,8 @@ mod tests {
         Record::new(&event(), None, &[], &deny("no"))
     }
 
-    /// A log of `n` records (deny, then no opinion), rotated past `cap`.
-    fn written(dir: &Path, n: usize, cap: Option<u64>) -> AuditLog {
-        let log = AuditLog::new(dir.join("audit.jsonl"), cap);
+    /// `n` records (deny, then no opinion, in turn) written to `log`.
+    fn fill(log: AuditLog, n: usize) -> AuditLog {
         for i in 0..n {
             let record = if i % 2 == 0 {
                 deny_record()
@@ -1150,18 +1149,16 @@ mod tests {
         log
     }
 
+    /// A log of `n` records (deny, then no opinion), rotated past `cap`.
+    fn written(dir: &Path, n: usize, cap: Option<u64>) -> AuditLog {
+        fill(AuditLog::new(dir.join("audit.jsonl"), cap), n)
+    }
+
     /// A signed log of `n` records, and the key's public half.
     fn signed_log(dir: &Path, n: usize) -> (AuditLog, PublicKey) {
         let key = dir.join("keys/audit.pk8");
         let log = AuditLog::new(dir.join("audit.jsonl"), None).signed_with(Some(key.clone()));
-        for i in 0..n {
-            let record = if i % 2 == 0 {
-                deny_record()
-            } else {
-                Record::new(&event(), None, &[], &Answer::none())
-            };
-            assert_eq!(log.write(&record), None);
-        }
+        let log = fill(log, n);
         let public = sign::Signer::load(&key).unwrap().public().clone();
         (log, public)
     }

@@ -37,6 +37,7 @@ const LAYERS: &[(&str, &[&str])] = &[
             "guards",
             "origin",
             "trace",
+            "test_support",
         ],
     ),
     ("oci references and their cache", &["oci"]),

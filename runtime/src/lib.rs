@@ -99,6 +99,8 @@ mod runtime;
 pub mod select;
 mod suggest;
 mod telemetry;
+#[cfg(test)]
+mod test_support;
 mod trace;
 #[doc(hidden)]
 pub mod trust;

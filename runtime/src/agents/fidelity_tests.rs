@@ -9,6 +9,7 @@ use super::cursor::Cursor;
 use super::kiro::Kiro;
 use super::tests::*;
 use super::*;
+use crate::protocol::Answer;
 use crate::protocol::EventName;
 
 /// What hookify prints to deny: the text only in `systemMessage`.
@@ -70,19 +71,27 @@ fn a_deny_with_only_a_system_message_says_it_in_every_agent() {
     }
 }
 
-#[test]
-fn hookify_denies_carry_the_hook_s_text_in_cursor_copilot_and_kiro() {
-    let native = Cursor.encode(&cursor_pre_tool(), &hookify());
+/// `answer` to a PreToolUse in Cursor (`permission`, the hook's `text` in
+/// both its channels) and in Copilot (the decision, `text` its reason);
+/// Copilot's answer is returned for what else it says.
+fn in_cursor_and_copilot(answer: &Answer, permission: &str, text: &str) -> Native {
+    let native = Cursor.encode(&cursor_pre_tool(), answer);
     assert_eq!(
         stdout_json(&native),
-        json!({"permission":"deny","agent_message":"rule R1 fired","user_message":"rule R1 fired"})
+        json!({"permission": permission, "agent_message": text, "user_message": text})
     );
     let event = copilot("02-preToolUse.json", "preToolUse");
-    let native = Copilot.encode(&event, &hookify());
+    let native = Copilot.encode(&event, answer);
     assert_eq!(
         stdout_json(&native),
-        json!({"permissionDecision":"deny","permissionDecisionReason":"rule R1 fired"})
+        json!({"permissionDecision": permission, "permissionDecisionReason": text})
     );
+    native
+}
+
+#[test]
+fn hookify_denies_carry_the_hook_s_text_in_cursor_copilot_and_kiro() {
+    let native = in_cursor_and_copilot(&hookify(), "deny", "rule R1 fired");
     assert!(
         native
             .notes
@@ -139,17 +148,7 @@ fn a_block_or_stop_with_only_a_system_message_takes_it_as_its_reason() {
 
 #[test]
 fn auto_approve_answers_in_cursor_copilot_and_kiro() {
-    let native = Cursor.encode(&cursor_pre_tool(), &auto_approve());
-    assert_eq!(
-        stdout_json(&native),
-        json!({"permission":"allow","agent_message":"auto-approved: read-only","user_message":"auto-approved: read-only"})
-    );
-    let event = copilot("02-preToolUse.json", "preToolUse");
-    let native = Copilot.encode(&event, &auto_approve());
-    assert_eq!(
-        stdout_json(&native),
-        json!({"permissionDecision":"allow","permissionDecisionReason":"auto-approved: read-only"})
-    );
+    in_cursor_and_copilot(&auto_approve(), "allow", "auto-approved: read-only");
     // Kiro has no allow (an agent limit `agents` names): its own rules apply.
     let native = Kiro.encode(&kiro_pre_tool(), &auto_approve());
     assert_eq!((native.exit_code, native.stdout.as_str()), (0, ""));

@@ -40,9 +40,7 @@ fn gemini_events_tools_milliseconds_and_variables_are_claude_s() {
         }}),
     );
     assert_eq!(hooks.len(), 3);
-    let guard = ok(&hooks[0]);
-    assert_eq!(guard.event, EventName::PreToolUse);
-    assert_eq!(guard.matcher.as_deref(), Some("Bash|Write|Edit"));
+    let guard = imported_at(&hooks[0], EventName::PreToolUse, Some("Bash|Write|Edit"));
     assert_eq!(
         guard.handler,
         handler(
@@ -99,9 +97,7 @@ fn copilot_bash_powershell_and_timeout_sec_become_command_powershell_and_timeout
             {"type": "command", "bash": "./scripts/audit.sh", "powershell": "./scripts/audit.ps1", "timeoutSec": 15, "matcher": "bash|edit", "cwd": "scripts"}
         ]}}),
     );
-    let audit = ok(&hooks[0]);
-    assert_eq!(audit.event, EventName::PreToolUse);
-    assert_eq!(audit.matcher.as_deref(), Some("Bash|Edit"));
+    let audit = imported_at(&hooks[0], EventName::PreToolUse, Some("Bash|Edit"));
     assert_eq!(
         audit.handler,
         handler(
@@ -282,9 +278,7 @@ fn semaclaw_globs_blocking_async_and_variables_are_claude_s() {
         }}),
     );
     assert_eq!(hooks.len(), 4);
-    let guard = ok(&hooks[0]);
-    assert_eq!(guard.event, EventName::PreToolUse);
-    assert_eq!(guard.matcher.as_deref(), Some("Bash|Write"));
+    let guard = imported_at(&hooks[0], EventName::PreToolUse, Some("Bash|Write"));
     assert_eq!(
         guard.handler,
         handler(json!({"type": "command", "onError": "deny",

@@ -192,6 +192,11 @@ pub fn stdout_json(native: &Native) -> Value {
         .unwrap_or_else(|e| panic!("stdout {:?}: {e}", native.stdout))
 }
 
+/// `answer` as `agent` answers `event`, its stdout read as JSON.
+pub fn answered(agent: &dyn Agent, event: &Event, answer: &Answer) -> Value {
+    stdout_json(&agent.encode(event, answer))
+}
+
 /// The one answer of each kind, built for `event`.
 fn answer_of(kind: AnswerKind, event: EventName) -> Answer {
     let mut a = match kind {
@@ -529,8 +534,28 @@ fn each_canonical_answer_is_each_agent_s_documented_answer() {
     const BLOCK_NO: &str = r#"{"decision":"block","reason":"no"}"#;
     const AGAIN: &str = r#"{"decision":"block","reason":"again"}"#;
     const HALT: &str = r#"{"continue":false,"stopReason":"halt"}"#;
+    // Factory and Qoder answer as Claude does, but for SessionStart's
+    // `hookEventName`.
     #[rustfmt::skip]
-    let cases: &[Case] = &[
+    let claude_s: &[(&str, &str, &str)] = &[
+        ("PreToolUse", "deny", HSO_DENY),
+        ("PreToolUse", "ask", HSO_ASK),
+        ("PreToolUse", "allow", HSO_ALLOW),
+        ("PreToolUse", "rewrite", HSO_REWRITE),
+        ("SessionStart", "context", SS_CTX),
+        ("UserPromptSubmit", "block", BLOCK_NO),
+        ("Stop", "keep going", AGAIN),
+        ("Stop", "stop", HALT),
+        ("PreToolUse", "none", ""),
+    ];
+    let as_claude = ["factory", "qoder"].into_iter().flat_map(|id| {
+        let no_lines: &[&str] = &[];
+        claude_s
+            .iter()
+            .map(move |&(native, what, stdout)| (id, native, what, stdout, 0, no_lines, 0))
+    });
+    #[rustfmt::skip]
+    let mut cases: Vec<Case> = vec![
         ("claude", "PreToolUse", "deny", HSO_DENY, 0, &[], 0),
         ("claude", "PreToolUse", "ask", HSO_ASK, 0, &[], 0),
         ("claude", "PreToolUse", "allow", HSO_ALLOW, 0, &[], 0),
@@ -620,16 +645,6 @@ fn each_canonical_answer_is_each_agent_s_documented_answer() {
         ("cline", "TaskComplete", "keep going", "{}", 0, &[], 1),
         ("cline", "TaskComplete", "stop", "{}", 0, &[], 1),
         ("cline", "PreToolUse", "none", "{}", 0, &[], 0),
-
-        ("factory", "PreToolUse", "deny", HSO_DENY, 0, &[], 0),
-        ("factory", "PreToolUse", "ask", HSO_ASK, 0, &[], 0),
-        ("factory", "PreToolUse", "allow", HSO_ALLOW, 0, &[], 0),
-        ("factory", "PreToolUse", "rewrite", HSO_REWRITE, 0, &[], 0),
-        ("factory", "SessionStart", "context", SS_CTX, 0, &[], 0),
-        ("factory", "UserPromptSubmit", "block", BLOCK_NO, 0, &[], 0),
-        ("factory", "Stop", "keep going", AGAIN, 0, &[], 0),
-        ("factory", "Stop", "stop", HALT, 0, &[], 0),
-        ("factory", "PreToolUse", "none", "", 0, &[], 0),
 
         ("kiro", "preToolUse", "deny", "", 2, &["no"], 0),
         ("kiro", "preToolUse", "ask", "", 2, &["a hook asked for confirmation, which kiro cannot ask for: sure?"], 1),
@@ -766,16 +781,6 @@ fn each_canonical_answer_is_each_agent_s_documented_answer() {
         ("hermes", "post_tool_call", "stop", "", 0, &[], 1),
         ("hermes", "pre_tool_call", "none", "", 0, &[], 0),
 
-        ("qoder", "PreToolUse", "deny", HSO_DENY, 0, &[], 0),
-        ("qoder", "PreToolUse", "ask", HSO_ASK, 0, &[], 0),
-        ("qoder", "PreToolUse", "allow", HSO_ALLOW, 0, &[], 0),
-        ("qoder", "PreToolUse", "rewrite", HSO_REWRITE, 0, &[], 0),
-        ("qoder", "SessionStart", "context", SS_CTX, 0, &[], 0),
-        ("qoder", "UserPromptSubmit", "block", BLOCK_NO, 0, &[], 0),
-        ("qoder", "Stop", "keep going", AGAIN, 0, &[], 0),
-        ("qoder", "Stop", "stop", HALT, 0, &[], 0),
-        ("qoder", "PreToolUse", "none", "", 0, &[], 0),
-
         ("devin", "PreToolUse", "deny", HSO_DENY, 0, &[], 0),
         ("devin", "PreToolUse", "ask", r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"a hook asked for confirmation, which devin cannot ask for: sure?"}}"#, 0, &[], 1),
         ("devin", "PreToolUse", "allow", HSO_ALLOW, 0, &[], 0),
@@ -806,12 +811,13 @@ fn each_canonical_answer_is_each_agent_s_documented_answer() {
         ("sema", "Stop", "stop", "", 0, &[], 1),
         ("sema", "PreToolUse", "none", "", 0, &[], 0),
     ];
+    cases.extend(as_claude);
     for agent in AGENTS {
         let n = cases.iter().filter(|c| c.0 == agent.id()).count();
         // Nine answers each, and the odd extra case for an agent limit.
         assert!(n >= 9, "{}: every canonical answer has a case", agent.id());
     }
-    for (id, native, what, stdout, exit, reasons, notes) in cases {
+    for (id, native, what, stdout, exit, reasons, notes) in &cases {
         let agent = find(id).expect("agent");
         let row = agent.table().by_native(native).expect("native event");
         let event = Event::new(
@@ -1443,11 +1449,30 @@ fn no_code_outside_agents_names_an_agent() {
     assert!(found.is_empty(), "agent ids outside agents/: {found:?}");
 }
 
+/// Every transcript an agent wrote in the real-agents `events` phase
+/// (`tests/fixtures/transcripts/<id>-<version>/`, long strings trimmed),
+/// rendered by that agent's reader into Claude's records, has the run's
+/// prompt and its first shell call (`echo hello`).
+#[test]
+fn every_recorded_transcript_renders_with_the_prompt_and_the_shell_call() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures/transcripts");
+    let mut seen = Vec::new();
+    for dir in std::fs::read_dir(&root).expect("transcripts").flatten() {
+        let name = dir.file_name().to_string_lossy().into_owned();
+        let (id, _version) = name.rsplit_once('-').expect("<id>-<version>");
+        let agent = find(id).unwrap_or_else(|| panic!("{name}: no agent `{id}`"));
+        let transcript::TranscriptShape::Reader(read) = agent.transcript() else {
+            panic!("{name}: `{id}` has no transcript reader");
+        };
+        assert_prompt_and_echo(&recorded_transcript(&name, read, agent.table()));
+        seen.push(name);
+    }
+    assert!(seen.len() >= 5, "{seen:?}");
+}
+
 /// The transcript `agent_version` (e.g. `codex-0.171.0`) wrote in the
-/// real-agents `events` phase (`tests/fixtures/transcripts/`, long strings
-/// trimmed), rendered by `read` into Claude's records. The run's prompt and
-/// its first shell call (`echo hello`) are in every one of them.
-pub fn recorded_transcript(
+/// real-agents `events` phase, rendered by `read` into Claude's records.
+fn recorded_transcript(
     agent_version: &str,
     read: super::transcript::ReadTranscript,
     table: &Table,
@@ -1476,7 +1501,7 @@ pub const RECORDED_PROMPT: &str =
 
 /// `records` have the run's prompt as a user record and its `echo hello`
 /// as a `Bash` tool_use whose result follows it, all in Claude's shape.
-pub fn assert_prompt_and_echo(records: &[Value]) {
+fn assert_prompt_and_echo(records: &[Value]) {
     let users: Vec<&Value> = records
         .iter()
         .filter(|r| r["type"] == "user" && r["message"]["content"].is_string())

@@ -72,11 +72,8 @@ pub fn take_out(agent: &dyn Agent, root: &mut Map<String, Value>, moved: &[Nativ
 mod tests {
     use super::*;
     use crate::agents::{find, native_hooks};
+    use crate::test_support::obj;
     use serde_json::json;
-
-    fn obj(v: Value) -> Map<String, Value> {
-        v.as_object().unwrap().clone()
-    }
 
     #[test]
     fn only_the_moved_hooks_go_and_containers_they_emptied() {

@@ -405,11 +405,8 @@ fn restore_other(
 mod tests {
     use super::*;
     use crate::agents::{find, native_hooks};
+    use crate::test_support::obj;
     use serde_json::json;
-
-    fn obj(v: Value) -> Map<String, Value> {
-        v.as_object().unwrap().clone()
-    }
 
     #[test]
     fn moved_entries_go_back_into_their_groups_at_their_places_once() {

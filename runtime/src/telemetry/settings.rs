@@ -246,14 +246,7 @@ pub fn shown(url: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn with<'a>(vars: &'a [(&'a str, &'a str)]) -> impl Fn(&str) -> Option<String> + 'a {
-        move |name| {
-            vars.iter()
-                .find(|(n, _)| *n == name)
-                .map(|(_, v)| v.to_string())
-        }
-    }
+    use crate::test_support::env_of as with;
 
     #[test]
     fn the_base_endpoint_gets_the_signal_path_and_the_own_one_is_kept() {

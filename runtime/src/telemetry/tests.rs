@@ -14,18 +14,21 @@ fn event() -> Event {
     .unwrap()
 }
 
-#[test]
-fn the_event_span_is_the_agents_child_and_the_hooks_are_its() {
-    let parent = TraceContext::parse(
-        "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01",
-        None,
-    )
-    .unwrap();
-    let trace = EventTrace {
+/// An event's trace under the agent's span, with the `traceparent` flags
+/// `flags` (`01` sampled, `00` not).
+fn under_agent(flags: &str) -> EventTrace {
+    let traceparent = format!("00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-{flags}");
+    let parent = TraceContext::parse(&traceparent, None).unwrap();
+    EventTrace {
         span: parent.child(),
         parent: Some(parent),
         started: SystemTime::now(),
-    };
+    }
+}
+
+#[test]
+fn the_event_span_is_the_agents_child_and_the_hooks_are_its() {
+    let trace = under_agent("01");
     let mut report = Report::of("command `x`", "command", Scope::User, "f".into());
     report.span = Some(HookSpan {
         id: [1, 2, 3, 4, 5, 6, 7, 8],
@@ -93,16 +96,7 @@ fn the_export_trouble_is_said_once_per_session() {
 
 #[test]
 fn an_unsampled_agent_trace_is_handed_on_and_not_recorded() {
-    let parent = TraceContext::parse(
-        "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-00",
-        None,
-    )
-    .unwrap();
-    let trace = EventTrace {
-        span: parent.child(),
-        parent: Some(parent),
-        started: SystemTime::now(),
-    };
+    let trace = under_agent("00");
     assert!(trace.span.traceparent().ends_with("-00"));
     assert!(spans(&trace, &event(), &[], &Answer::none(), None).is_empty());
 }

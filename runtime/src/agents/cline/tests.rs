@@ -96,9 +96,8 @@ fn answers() {
         json!({"cancel":true,"errorMessage":"secret"})
     );
     assert_eq!(n.exit_code, 0);
-    let n = Cline.encode(&ev, &ask("sure?"));
     assert_eq!(
-        stdout_json(&n),
+        answered(&Cline, &ev, &ask("sure?")),
         json!({"review":true,"errorMessage":"sure?"})
     );
     let n = Cline.encode(&ev, &rewrite(json!({"file_path":"/w/ok"})));
@@ -107,9 +106,8 @@ fn answers() {
     let n = Cline.encode(&ev, &allow());
     assert_eq!(stdout_json(&n), json!({}));
     assert_eq!(n.notes().count(), 1);
-    let n = Cline.encode(&ev, &context("c"));
     assert_eq!(
-        stdout_json(&n),
+        answered(&Cline, &ev, &context("c")),
         json!({"context":"c","contextModification":"c"})
     );
     let n = Cline.encode(&ev, &Answer::none());

@@ -325,30 +325,30 @@ fn assert_add_and_update(add: &Event, update: &Event) {
     assert_eq!(u["new_string"], json!("PATCH-UPDATED-E2E new line\n"));
 }
 
+/// The recorded PreToolUse events `numbers` of the run `phase` (an add,
+/// then an update) reach hooks as Write and Edit, and their `command`
+/// stays what Codex sent (starting with `sent`): the one field Codex lets a
+/// hook rewrite.
+fn recorded_add_and_update(phase: &str, numbers: [&str; 2], sent: &str) {
+    let [add, update] = numbers.map(|n| recorded(phase, &format!("{n}-PreToolUse.json")));
+    assert_add_and_update(&add, &update);
+    for ev in [&add, &update] {
+        let command = ev.tool_input().unwrap()["command"].as_str().unwrap();
+        assert!(command.starts_with(sent), "{command}");
+    }
+}
+
 #[test]
 fn recorded_apply_patch_calls_reach_hooks_as_write_and_edit() {
     // Codex's freeform apply_patch tool: the patch is `command`, as sent.
-    let add = recorded("patch", "02-PreToolUse.json");
-    let update = recorded("patch", "04-PreToolUse.json");
-    assert_add_and_update(&add, &update);
-    assert!(add.tool_input().unwrap()["command"]
-        .as_str()
-        .unwrap()
-        .starts_with("*** Begin Patch"));
+    recorded_add_and_update("patch", ["02", "04"], "*** Begin Patch");
 }
 
 #[test]
 fn recorded_apply_patch_run_as_a_shell_command_reaches_hooks_as_write_and_edit() {
     // Without the tool the model ran `apply_patch <<'PATCH'`; Codex sent
     // that as `Bash` (and applied the patch itself).
-    let add = recorded("patch-shell", "02-PreToolUse.json");
-    let update = recorded("patch-shell", "03-PreToolUse.json");
-    assert_add_and_update(&add, &update);
-    // The command stays what Codex runs, the one field it lets a hook rewrite.
-    assert!(update.tool_input().unwrap()["command"]
-        .as_str()
-        .unwrap()
-        .starts_with("apply_patch <<'PATCH'"));
+    recorded_add_and_update("patch-shell", ["02", "03"], "apply_patch <<'PATCH'");
     // A shell command that only mentions apply_patch stays Bash.
     let ev = pre_tool("echo apply_patch <<'X'\n*** Begin Patch\nX");
     assert_eq!(ev.tool_name(), Some("Bash"));

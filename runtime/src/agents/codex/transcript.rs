@@ -147,12 +147,4 @@ mod tests {
         assert_eq!(got[5]["type"], "assistant");
         assert_eq!(got[5]["message"]["content"][0]["text"], "There is a.txt.");
     }
-
-    #[test]
-    fn the_recorded_transcript_renders_with_the_prompt_and_the_shell_call() {
-        // Written by codex 0.171.0 in tests/real-agents (the events phase).
-        let got =
-            crate::agents::tests::recorded_transcript("codex-0.171.0", read, codex::Codex.table());
-        crate::agents::tests::assert_prompt_and_echo(&got);
-    }
 }

@@ -38,18 +38,20 @@ fn pre_tool_answers_are_top_level_and_exit_zero() {
         json!({"permissionDecision":"deny","permissionDecisionReason":"no rm"})
     );
     assert_eq!(n.exit_code, 0, "a non-zero exit would lose the reason");
-    let n = Copilot.encode(&ev, &ask("sure?"));
-    assert_eq!(
-        stdout_json(&n),
-        json!({"permissionDecision":"ask","permissionDecisionReason":"sure?"})
-    );
-    let n = Copilot.encode(&ev, &allow());
-    assert_eq!(stdout_json(&n), json!({"permissionDecision":"allow"}));
-    let n = Copilot.encode(&ev, &rewrite(json!({"command":"ls","description":"d"})));
-    assert_eq!(
-        stdout_json(&n),
-        json!({"permissionDecision":"allow","modifiedArgs":{"command":"ls","description":"d"}})
-    );
+    let rewritten = rewrite(json!({"command":"ls","description":"d"}));
+    for (answer, want) in [
+        (
+            ask("sure?"),
+            json!({"permissionDecision":"ask","permissionDecisionReason":"sure?"}),
+        ),
+        (allow(), json!({"permissionDecision":"allow"})),
+        (
+            rewritten,
+            json!({"permissionDecision":"allow","modifiedArgs":{"command":"ls","description":"d"}}),
+        ),
+    ] {
+        assert_eq!(answered(&Copilot, &ev, &answer), want);
+    }
     let n = Copilot.encode(&ev, &context("ctx"));
     assert_eq!(n.stdout, "");
     assert_eq!(n.notes().count(), 1);
@@ -94,21 +96,21 @@ fn permission_request_and_stop_answers() {
         stdout_json(&Copilot.encode(&ev, &a)),
         json!({"behavior":"deny","message":"no"})
     );
-    let n = Copilot.encode(&ev, &stop("halt"));
     assert_eq!(
-        stdout_json(&n),
+        answered(&Copilot, &ev, &stop("halt")),
         json!({"behavior":"deny","message":"halt","interrupt":true})
     );
 
     let stop_ev = decoded_at(&Copilot, json!({"sessionId":"s"}), Some("agentStop"));
-    let n = Copilot.encode(&stop_ev, &block("keep going"));
     assert_eq!(
-        stdout_json(&n),
+        answered(&Copilot, &stop_ev, &block("keep going")),
         json!({"decision":"block","reason":"keep going"})
     );
     let start = decoded_at(&Copilot, json!({"sessionId":"s"}), Some("sessionStart"));
-    let n = Copilot.encode(&start, &context("ctx"));
-    assert_eq!(stdout_json(&n), json!({"additionalContext":"ctx"}));
+    assert_eq!(
+        answered(&Copilot, &start, &context("ctx")),
+        json!({"additionalContext":"ctx"})
+    );
     let prompt = decoded_at(&Copilot, json!({"prompt":"p"}), Some("userPromptSubmitted"));
     let n = Copilot.encode(&prompt, &block("no"));
     assert_eq!(n.stdout, "");

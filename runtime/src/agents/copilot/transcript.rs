@@ -108,15 +108,4 @@ mod tests {
         );
         assert_eq!(got[3]["timestamp"], "2026-11-29T11:10:03.000Z");
     }
-
-    #[test]
-    fn the_recorded_transcript_renders_with_the_prompt_and_the_shell_call() {
-        // Written by copilot 1.0.102 in tests/real-agents (the events phase).
-        let got = crate::agents::tests::recorded_transcript(
-            "copilot-1.0.102",
-            read,
-            copilot::Copilot.table(),
-        );
-        crate::agents::tests::assert_prompt_and_echo(&got);
-    }
 }

@@ -93,18 +93,16 @@ fn permission_answers() {
         json!({"permission":"deny","user_message":"no","agent_message":"no"})
     );
     assert_eq!(n.exit_code, 0);
-    let n = Cursor.encode(&ev, &ask("sure?"));
     assert_eq!(
-        stdout_json(&n),
+        answered(&Cursor, &ev, &ask("sure?")),
         json!({"permission":"ask","user_message":"sure?","agent_message":"sure?"})
     );
     assert_eq!(
         stdout_json(&Cursor.encode(&ev, &allow())),
         json!({"permission":"allow"})
     );
-    let n = Cursor.encode(&ev, &rewrite(json!({"command":"ls"})));
     assert_eq!(
-        stdout_json(&n),
+        answered(&Cursor, &ev, &rewrite(json!({"command":"ls"}))),
         json!({"permission":"allow","updated_input":{"command":"ls"}})
     );
     assert_eq!(Cursor.encode(&ev, &Answer::none()), Native::default());
@@ -127,15 +125,18 @@ fn permission_answers() {
 #[test]
 fn prompt_stop_and_context_answers() {
     let at = |name: &str| cursor_event(json!({"hook_event_name":name}));
-    let n = Cursor.encode(&at("beforeSubmitPrompt"), &block("no"));
     assert_eq!(
-        stdout_json(&n),
+        answered(&Cursor, &at("beforeSubmitPrompt"), &block("no")),
         json!({"continue":false,"user_message":"no"})
     );
-    let n = Cursor.encode(&at("stop"), &block("keep going"));
-    assert_eq!(stdout_json(&n), json!({"followup_message":"keep going"}));
-    let n = Cursor.encode(&at("sessionStart"), &context("c"));
-    assert_eq!(stdout_json(&n), json!({"additional_context":"c"}));
+    assert_eq!(
+        answered(&Cursor, &at("stop"), &block("keep going")),
+        json!({"followup_message":"keep going"})
+    );
+    assert_eq!(
+        answered(&Cursor, &at("sessionStart"), &context("c")),
+        json!({"additional_context":"c"})
+    );
     let n = Cursor.encode(&at("sessionEnd"), &context("c"));
     assert_eq!(n.stdout, "");
     assert_eq!(n.notes().count(), 1);
@@ -148,6 +149,8 @@ fn a_rewrite_without_a_decision_does_not_allow() {
     );
     let mut a = Answer::none();
     a.specific_mut().updated_input = json!({"command":"y"}).as_object().cloned();
-    let n = Cursor.encode(&ev, &a);
-    assert_eq!(stdout_json(&n), json!({"updated_input":{"command":"y"}}));
+    assert_eq!(
+        answered(&Cursor, &ev, &a),
+        json!({"updated_input":{"command":"y"}})
+    );
 }

@@ -75,15 +75,4 @@ mod tests {
         assert_eq!(result["tool_use_id"], "call_1");
         assert_eq!(result["is_error"], true);
     }
-
-    #[test]
-    fn the_recorded_session_renders_with_the_prompt_and_the_shell_call() {
-        // Written by droid 0.225.2 in tests/real-agents (the events phase).
-        let got = crate::agents::tests::recorded_transcript(
-            "factory-0.225.2",
-            read,
-            factory::AGENT.table(),
-        );
-        crate::agents::tests::assert_prompt_and_echo(&got);
-    }
 }

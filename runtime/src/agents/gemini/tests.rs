@@ -64,21 +64,22 @@ fn pre_tool_answers() {
     let n = Gemini.encode(&ev, &deny("no"));
     assert_eq!(stdout_json(&n), json!({"decision":"deny","reason":"no"}));
     assert_eq!(n.exit_code, 0);
-    let n = Gemini.encode(&ev, &ask("sure?"));
-    assert_eq!(stdout_json(&n), json!({"decision":"ask","reason":"sure?"}));
-    let n = Gemini.encode(&ev, &allow());
-    assert_eq!(stdout_json(&n), json!({"decision":"allow"}));
-    let n = Gemini.encode(&ev, &rewrite(json!({"command":"ls","description":"d"})));
-    assert_eq!(
-        stdout_json(&n),
-        json!({"decision":"allow","hookSpecificOutput":{"hookEventName":"BeforeTool","tool_input":{"command":"ls","description":"d"}}})
-    );
+    let rewritten = rewrite(json!({"command":"ls","description":"d"}));
+    for (answer, want) in [
+        (ask("sure?"), json!({"decision":"ask","reason":"sure?"})),
+        (allow(), json!({"decision":"allow"})),
+        (
+            rewritten,
+            json!({"decision":"allow","hookSpecificOutput":{"hookEventName":"BeforeTool","tool_input":{"command":"ls","description":"d"}}}),
+        ),
+    ] {
+        assert_eq!(answered(&Gemini, &ev, &answer), want);
+    }
     let n = Gemini.encode(&ev, &context("ctx"));
     assert_eq!(n.stdout, "{}");
     assert_eq!(n.notes().count(), 1, "no context on BeforeTool");
-    let n = Gemini.encode(&ev, &stop("halt"));
     assert_eq!(
-        stdout_json(&n),
+        answered(&Gemini, &ev, &stop("halt")),
         json!({"continue":false,"stopReason":"halt"})
     );
     assert_eq!(

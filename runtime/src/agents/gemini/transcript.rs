@@ -144,15 +144,4 @@ mod tests {
         let mut values = std::iter::once(serde_json::from_str(&doc).unwrap());
         check(&read(&mut values, gemini::Gemini.table()));
     }
-
-    #[test]
-    fn the_recorded_transcript_renders_with_the_prompt_and_the_shell_call() {
-        // Written by gemini 0.61.0 in tests/real-agents (the events phase).
-        let got = crate::agents::tests::recorded_transcript(
-            "gemini-0.61.0",
-            read,
-            gemini::Gemini.table(),
-        );
-        crate::agents::tests::assert_prompt_and_echo(&got);
-    }
 }

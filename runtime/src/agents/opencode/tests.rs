@@ -125,9 +125,8 @@ fn answers_follow_the_plugin_contract() {
         &OpenCode,
         json!({"hook":"tool.execute.after","input":{"tool":"bash"},"output":{"output":"ok"}}),
     );
-    let n = OpenCode.encode(&after, &context("note this"));
     assert_eq!(
-        stdout_json(&n),
+        answered(&OpenCode, &after, &context("note this")),
         json!({"output":{"output":"ok\n\nnote this"}})
     );
 
@@ -135,9 +134,8 @@ fn answers_follow_the_plugin_contract() {
         &OpenCode,
         json!({"hook":"chat.message","input":{"sessionID":"s"},"output":{"parts":[{"id":"p1","type":"text","text":"hi"}]}}),
     );
-    let n = OpenCode.encode(&chat, &context("ctx"));
     assert_eq!(
-        stdout_json(&n),
+        answered(&OpenCode, &chat, &context("ctx")),
         json!({"output":{"parts":[{"id":"p1","type":"text","text":"hi\n\nctx"}]}})
     );
     assert_eq!(

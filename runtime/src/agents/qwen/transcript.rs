@@ -282,12 +282,4 @@ mod tests {
         assert_eq!(got[0]["message"]["content"], "after the cut");
         assert!(read_all(vec![json!({"no": "uuid"}), json!("x")]).is_empty());
     }
-
-    #[test]
-    fn the_recorded_recording_renders_with_the_prompt_and_the_shell_call() {
-        // Written by qwen 0.24.4 in tests/real-agents (the events phase).
-        let got =
-            crate::agents::tests::recorded_transcript("qwen-0.24.4", read, qwen::AGENT.table());
-        crate::agents::tests::assert_prompt_and_echo(&got);
-    }
 }

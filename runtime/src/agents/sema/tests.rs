@@ -27,17 +27,15 @@ fn a_permission_request_is_answered_with_permission_decision() {
     let refuse = answer(
         json!({"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"deny","message":"not here"}}}),
     );
-    let n = Sema.encode(&at_native(&Sema, "PermissionRequest"), &refuse);
     assert_eq!(
-        stdout_json(&n),
+        answered(&Sema, &at_native(&Sema, "PermissionRequest"), &refuse),
         json!({"hookSpecificOutput":{"hookEventName":"PermissionRequest","permissionDecision":"deny","permissionDecisionReason":"not here"}})
     );
     let grant = answer(
         json!({"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"allow"}}}),
     );
-    let n = Sema.encode(&at_native(&Sema, "PermissionRequest"), &grant);
     assert_eq!(
-        stdout_json(&n),
+        answered(&Sema, &at_native(&Sema, "PermissionRequest"), &grant),
         json!({"hookSpecificOutput":{"hookEventName":"PermissionRequest","permissionDecision":"allow"}})
     );
     assert_eq!(

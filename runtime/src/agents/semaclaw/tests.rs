@@ -129,14 +129,23 @@ fn an_allow_is_approve_only_where_it_approves() {
     let grant = answer(
         json!({"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"allow"}}}),
     );
-    let n = SemaClaw.encode(&at_native(&SemaClaw, "PermissionRequest"), &grant);
-    assert_eq!(stdout_json(&n), json!({"decision":"approve"}));
+    assert_eq!(
+        answered(
+            &SemaClaw,
+            &at_native(&SemaClaw, "PermissionRequest"),
+            &grant
+        ),
+        json!({"decision":"approve"})
+    );
     let refuse = answer(
         json!({"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"deny","message":"not here"}}}),
     );
-    let n = SemaClaw.encode(&at_native(&SemaClaw, "PermissionRequest"), &refuse);
     assert_eq!(
-        stdout_json(&n),
+        answered(
+            &SemaClaw,
+            &at_native(&SemaClaw, "PermissionRequest"),
+            &refuse
+        ),
         json!({"decision":"reject","reason":"not here"})
     );
 }

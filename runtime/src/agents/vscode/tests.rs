@@ -49,9 +49,8 @@ fn session_start_is_decoded_with_its_source() {
     // VS Code's "new" is Claude's "startup", so a `startup` matcher fires.
     assert_eq!(ev.input()["source"], "startup");
     assert_eq!(ev.input()["source_native"], "new");
-    let n = VsCode.encode(&ev, &context("ctx"));
     assert_eq!(
-        stdout_json(&n),
+        answered(&VsCode, &ev, &context("ctx")),
         json!({"hookSpecificOutput":{"hookEventName":"SessionStart","additionalContext":"ctx"}})
     );
 }
@@ -65,9 +64,8 @@ fn user_prompt_submit_blocks_at_the_top_level_and_takes_context() {
         Some("Clean the build output, then add a notes file")
     );
     // defaultIntentRequestHandler.ts reads a top-level `decision: block`.
-    let n = VsCode.encode(&ev, &block("not now"));
     assert_eq!(
-        stdout_json(&n),
+        answered(&VsCode, &ev, &block("not now")),
         json!({"decision":"block","reason":"not now"})
     );
     let n = VsCode.encode(&ev, &context("ctx"));
@@ -202,9 +200,8 @@ fn post_tool_use_blocks_at_the_top_level() {
     assert_eq!(ev.name(), EventName::PostToolUse);
     assert_eq!(ev.tool_name(), Some("Write"));
     assert!(ev.input()["tool_response"].is_string() || ev.input()["tool_response"].is_object());
-    let n = VsCode.encode(&ev, &block("lint failed"));
     assert_eq!(
-        stdout_json(&n),
+        answered(&VsCode, &ev, &block("lint failed")),
         json!({"decision":"block","reason":"lint failed"})
     );
 }
@@ -214,16 +211,14 @@ fn subagent_events_keep_going_inside_hook_specific_output() {
     let start = through(&VsCode, "15-SubagentStart.json");
     assert_eq!(start.name(), EventName::SubagentStart);
     assert_eq!(start.input()["agent_type"], "Plan");
-    let n = VsCode.encode(&start, &context("follow the guide"));
     assert_eq!(
-        stdout_json(&n),
+        answered(&VsCode, &start, &context("follow the guide")),
         json!({"hookSpecificOutput":{"hookEventName":"SubagentStart","additionalContext":"follow the guide"}})
     );
     let stop_ev = through(&VsCode, "16-SubagentStop.json");
     assert_eq!(stop_ev.name(), EventName::SubagentStop);
-    let n = VsCode.encode(&stop_ev, &block("check the results"));
     assert_eq!(
-        stdout_json(&n),
+        answered(&VsCode, &stop_ev, &block("check the results")),
         json!({"hookSpecificOutput":{"hookEventName":"SubagentStop","decision":"block","reason":"check the results"}})
     );
 }
@@ -239,9 +234,8 @@ fn stop_keeps_going_inside_hook_specific_output() {
         stdout_json(&n),
         json!({"hookSpecificOutput":{"hookEventName":"Stop","decision":"block","reason":"run the tests"}})
     );
-    let n = VsCode.encode(&ev, &stop("halt"));
     assert_eq!(
-        stdout_json(&n),
+        answered(&VsCode, &ev, &stop("halt")),
         json!({"continue":false,"stopReason":"halt"})
     );
 }
