@@ -664,6 +664,16 @@ mod tests {
     }
 
     #[test]
+    fn a_deadline_is_the_timeout_from_now_and_a_huge_one_a_year() {
+        let before = std::time::Instant::now();
+        let soon = deadline_after(Duration::from_secs(5));
+        assert!(soon >= before + Duration::from_secs(5));
+        assert!(soon <= std::time::Instant::now() + Duration::from_secs(5));
+        let never = deadline_after(Duration::MAX);
+        assert!(never > before + Duration::from_secs(364 * 24 * 3600));
+    }
+
+    #[test]
     fn the_small_table_runs_command_hooks_only() {
         let (_tmp, handlers, _) = handlers();
         let kinds: Vec<&str> = handlers.iter().map(|h| h.kind.name()).collect();
