@@ -197,7 +197,13 @@ fn temporary_place(binary: &Path) -> Option<&'static str> {
     // the binary's own directory.
     let parents = binary.parent().map(Path::components).into_iter().flatten();
     let dirs: Vec<_> = parents.map(|c| c.as_os_str()).collect();
-    if dirs.iter().rev().skip(1).any(|d| *d == "target") {
+    // A build directory of another name (`CARGO_TARGET_DIR`) is known by
+    // the profile directory cargo made the binary in: `deps` and
+    // `.fingerprint` beside it.
+    let profile_dir = binary
+        .parent()
+        .is_some_and(|d| d.join("deps").is_dir() && d.join(".fingerprint").is_dir());
+    if profile_dir || dirs.iter().rev().skip(1).any(|d| *d == "target") {
         return Some("a cargo build output (under `target/`) that `cargo clean` removes");
     }
     let temp = std::env::temp_dir();
@@ -716,5 +722,17 @@ mod tests {
         assert!(t("/usr/local/bin/agenthooks").is_none());
         // A directory of that name holding the binary itself is a choice, not a build.
         assert!(t("/opt/target/agenthooks").is_none());
+    }
+
+    #[test]
+    fn a_build_directory_of_another_name_is_known_by_cargo_s_profile_layout() {
+        let dir = tempfile::tempdir().unwrap();
+        let profile = dir.path().join("builds/release");
+        let binary = profile.join("agenthooks");
+        let cargo = |why: Option<&str>| why.is_some_and(|w| w.contains("cargo build output"));
+        std::fs::create_dir_all(profile.join("deps")).unwrap();
+        assert!(!cargo(temporary_place(&binary)));
+        std::fs::create_dir_all(profile.join(".fingerprint")).unwrap();
+        assert!(cargo(temporary_place(&binary)));
     }
 }
