@@ -100,6 +100,9 @@ impl WasmHost {
         event: &Event,
         ctx: &ExecContext,
     ) -> Report {
+        // The pipeline measures every kind around its run (`exec::run_kind`);
+        // this is also the embedders' entry, called directly, so it keeps
+        // its own clock for them.
         let start = Instant::now();
         let mut report = Report::new(handler, "wasm");
         // The loader made the component and grant paths absolute (against
