@@ -412,15 +412,22 @@ fn main() {
         ));
     }
 
-    // A compile-cache miss of each example component that was built: the
-    // event waits for the compile (a timeout of 300 s).
+    // A compile-cache miss of each example component that was built, by each
+    // binary (a packaged build's first compile is compared too): the event
+    // waits for the compile (a timeout of 300 s).
     // `--miss-runs 0` leaves the misses out (each takes seconds).
-    for example in examples().into_iter().filter(|_| opts.miss_runs > 0) {
+    let examples = examples();
+    let misses = binaries
+        .iter()
+        .enumerate()
+        .flat_map(|(n, binary)| examples.iter().map(move |example| (n, binary, example)))
+        .filter(|_| opts.miss_runs > 0);
+    for (n, (label, bin), example) in misses {
         let component = components.join(format!("{}.wasm", example.name));
         if !component.is_file() {
             continue;
         }
-        let scenario = format!("miss-{}", example.name);
+        let scenario = format!("miss{n}-{}", example.name);
         let proj = dir.join(&scenario).join("proj");
         let hook = serde_json::json!({"type": "wasm", "component": ".agents/hooks/guard-0.wasm",
             "timeout": 300, "allow": example.grants});
@@ -454,10 +461,10 @@ fn main() {
         let kib = fs::metadata(&component).map(|m| m.len() >> 10).unwrap_or(0);
         cases.push(case_with(
             &format!(
-                "`agenthooks run`, compile-cache miss: {} ({kib} KB)",
+                "`agenthooks run`, compile-cache miss: {} ({kib} KB){label}",
                 example.name
             ),
-            agenthooks.clone(),
+            bin.clone(),
             run(),
             &scenario,
             event,
