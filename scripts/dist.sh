@@ -25,9 +25,9 @@
 #                              system (2.28 or later: every distribution of
 #                              the last six years). Its front is the static
 #                              musl build, which starts fastest; its engine
-#                              links glibc 2.28 through zig (maturin --zig),
-#                              because musl's allocator made ten wasm hooks
-#                              in one event 1.8x slower (README, Performance).
+#                              links glibc 2.28 through zig (maturin --zig):
+#                              static, ten wasm hooks in one event took 1.4x
+#                              cargo's time (docs/performance.md).
 #   <arch>-unknown-linux-musl  both binaries static: Alpine, older glibc.
 # The default on Linux is the gnu package. Needs musl-gcc (Debian's
 # musl-tools), python3; the gnu engine and the wheels need maturin and
