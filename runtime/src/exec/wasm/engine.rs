@@ -212,14 +212,18 @@ fn file_size_limited() -> bool {
 mod tests {
     use super::*;
 
-    #[test]
-    fn engine_builds_with_and_without_pooling() {
-        let tiers: &[Tier] = if baseline_supported() {
+    /// The tiers this platform compiles with.
+    fn tiers() -> &'static [Tier] {
+        if baseline_supported() {
             &[Tier::Optimized, Tier::Baseline]
         } else {
             &[Tier::Optimized]
-        };
-        for &tier in tiers {
+        }
+    }
+
+    #[test]
+    fn engine_builds_with_and_without_pooling() {
+        for &tier in tiers() {
             new_engine(&EngineOptions::default(), tier).unwrap();
             let pooling = EngineOptions {
                 pooling: true,
@@ -233,12 +237,7 @@ mod tests {
     /// except on Windows, whose ABI needs it.
     #[test]
     fn guest_code_carries_no_native_unwind_info_outside_windows() {
-        let tiers: &[Tier] = if baseline_supported() {
-            &[Tier::Optimized, Tier::Baseline]
-        } else {
-            &[Tier::Optimized]
-        };
-        for &tier in tiers {
+        for &tier in tiers() {
             let engine = new_engine(&EngineOptions::default(), tier).unwrap();
             assert_eq!(engine.get_native_unwind_info(), Some(cfg!(windows)));
         }
